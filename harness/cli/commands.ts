@@ -1,0 +1,4 @@
+import type { ParityCommand } from "./command.js";
+
+/** Every sub-command, in the order `parity --help` lists them. */
+export const COMMANDS: ParityCommand[] = [];
