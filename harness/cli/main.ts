@@ -13,6 +13,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
   let exitCode: number = EXIT_CODES.ok;
   let usageFailure: string | undefined;
+  let ran = false;
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -34,6 +35,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
 
   for (const cmd of COMMANDS) {
     parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y), async (args) => {
+      ran = true;
       exitCode = await cmd.run(args as Record<string, unknown>, ctx);
     });
   }
@@ -49,6 +51,10 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   }
   if (usageFailure !== undefined) {
     ctx.err(`parity: ${usageFailure}\n`);
+    return EXIT_CODES.inputError;
+  }
+  if (!ran && !argv.some((a) => a === "--help" || a === "-h")) {
+    ctx.err(`parity: unknown command "${argv.find((a) => !a.startsWith("-")) ?? ""}": see \`parity --help\`\n`);
     return EXIT_CODES.inputError;
   }
   return exitCode;
