@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { InputError } from "../errors.js";
+
+/**
+ * The four wire lanes of a recording, in the order spec 10 §4 names them. Each is used
+ * verbatim as a file name: `<direction>.ndjson`.
+ */
+export const LANE_DIRECTIONS = ["runtime→bridge", "bridge→runtime", "provider→bridge", "bridge→provider"] as const;
+
+/** One direction of one boundary (spec 10 §4, "Direction names"). */
+export type Direction = (typeof LANE_DIRECTIONS)[number];
+
+/** zod schema of a {@link Direction}. */
+export const DirectionSchema = z.enum(LANE_DIRECTIONS);
+
+/**
+ * File name of the bridge lane written by rerecord beside a recording (spec 10 §4,
+ * "`bridge→runtime.current.ndjson`"). Holds only `bridge→runtime` entries; `seq` may be fractional.
+ */
+export const CURRENT_BRIDGE_LANE_FILE = "bridge→runtime.current.ndjson";
+
+/** File name of a recorded lane: `<direction>.ndjson` (spec 10 §4, Layout). */
+export function laneFileName(direction: Direction): string {
+  return `${direction}.ndjson`;
+}
+
+/**
+ * One lane entry (spec 10 §4, "Entry fields"): `ts` (ms since the epoch when the line was
+ * recorded), `run` (the recorder's creation time in ms; absent in old entries, read as 0),
+ * `seq` (process-wide counter across the four lanes; fractional in a current lane), `dir`,
+ * and `line` (the raw line without its terminator). Unknown keys are dropped.
+ */
+export const LaneEntrySchema = z.object({
+  ts: z.number().finite(),
+  run: z.number().finite().default(0),
+  seq: z.number().finite(),
+  dir: DirectionSchema,
+  line: z.string(),
+});
+
+/** A validated lane entry; `run` is always present (0 for old entries). */
+export type LaneEntry = z.output<typeof LaneEntrySchema>;
+
+/** Longest excerpt of bad input an error message may quote, in characters. */
+export const MAX_ERROR_EXCERPT_CHARS = 60;
+
+/**
+ * A short, single-line, printable excerpt of `text` for an error message: at most
+ * {@link MAX_ERROR_EXCERPT_CHARS} characters of the input, JSON-quoted so control
+ * characters and newlines cannot break the one-line error format.
+ */
+export function excerpt(text: string): string {
+  const head = text.length > MAX_ERROR_EXCERPT_CHARS ? `${text.slice(0, MAX_ERROR_EXCERPT_CHARS)}…` : text;
+  const suffix = text.length > MAX_ERROR_EXCERPT_CHARS ? ` (${text.length} chars)` : "";
+  return `${JSON.stringify(head)}${suffix}`;
+}
+
+/** Describes the first zod issue as `field \`x\`: message`. */
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid entry";
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(entry)";
+  return `field \`${field}\`: ${issue.message}`;
+}
+
+/**
+ * Parses and validates one line of a lane file (spec 10 §4, Reading): a JSON object with a
+ * numeric `ts` and `seq`, an optional numeric `run`, a string `line`, and a `dir` equal to
+ * `expected` (the lane the file is named for).
+ *
+ * @param text the line without its terminator
+ * @param where `file` (as it should be printed) and 1-based `line` number
+ * @throws InputError naming `file:line` when the line is not JSON, not an entry, or in the
+ *   wrong lane; the message quotes at most {@link MAX_ERROR_EXCERPT_CHARS} characters of it.
+ */
+export function parseLaneEntry(text: string, expected: Direction, where: { file: string; line: number }): LaneEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new InputError(`not a JSON lane entry (truncated or garbled line): ${excerpt(text)}`, where);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InputError(`a lane entry must be a JSON object, got ${excerpt(text)}`, where);
+  }
+  const parsed = LaneEntrySchema.safeParse(value);
+  if (!parsed.success) throw new InputError(`invalid lane entry: ${describeIssue(parsed.error)}`, where);
+  if (parsed.data.dir !== expected) {
+    throw new InputError(`entry has dir "${parsed.data.dir}" but the file is the "${expected}" lane`, where);
+  }
+  return parsed.data;
+}
+
+/** Orders entries by `(run, seq)` (spec 10 §4: exact within a process, chronological across). */
+export function compareLaneEntries(a: LaneEntry, b: LaneEntry): number {
+  return a.run - b.run || a.seq - b.seq;
+}

@@ -1,0 +1,91 @@
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import { InputError } from "../errors.js";
+import { LANE_DIRECTIONS, excerpt, type Direction } from "./lane-entry.js";
+
+/** File name of a recording's manifest (spec 10 §4, `manifest.json`). */
+export const MANIFEST_FILE = "manifest.json";
+
+/** Largest manifest the reader accepts, in bytes; real ones are under 1 KiB. */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+const lineCount = z.number().int().nonnegative();
+
+/** Per-direction line counts, every direction present (zeros included). */
+const LinesSchema = z.object(
+  Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lineCount])) as Record<Direction, typeof lineCount>,
+);
+
+/**
+ * `manifest.json` of a recording (spec 10 §4): `provider`, `cell`, `threadId` (null when
+ * process-scoped), `scope`, `cliVersion` (the agent CLI's version string), `recordedAt`
+ * (YYYY-MM-DD of the first `ts`), `description`, `note`, `bridgeRuns` (number of distinct
+ * runs) and `lines` (entries per recorded lane, zeros included; the current lane is not counted).
+ * A thread-scoped manifest must name its thread.
+ */
+export const ManifestSchema = z
+  .object({
+    provider: z.string().min(1),
+    cell: z.string().min(1),
+    threadId: z.string().min(1).nullable(),
+    scope: z.enum(["thread", "process"]),
+    cliVersion: z.string(),
+    recordedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"),
+    description: z.string(),
+    note: z.string(),
+    bridgeRuns: z.number().int().nonnegative(),
+    lines: LinesSchema,
+  })
+  .refine((m) => m.scope === "process" || m.threadId !== null, {
+    message: "a thread-scoped manifest needs a threadId",
+    path: ["threadId"],
+  });
+
+/** A validated recording manifest (spec 10 §4). */
+export type Manifest = z.output<typeof ManifestSchema>;
+
+/**
+ * Parses manifest text (spec 10 §4). `file` is the name printed in errors.
+ *
+ * @throws InputError naming `file` when the text is not JSON or not a valid manifest (the
+ *   first offending field is named).
+ */
+export function parseManifest(text: string, file: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new InputError(`manifest is not valid JSON: ${excerpt(text)}`, { file });
+  }
+  const parsed = ManifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(manifest)";
+    throw new InputError(`invalid manifest: field \`${field}\`: ${issue?.message ?? "invalid"}`, { file });
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads and validates `<file>` as a manifest (spec 10 §4).
+ *
+ * @throws InputError when the file is missing ("missing manifest"), larger than
+ *   {@link MAX_MANIFEST_BYTES}, or invalid (see {@link parseManifest}).
+ */
+export async function readManifest(file: string): Promise<Manifest> {
+  let bytes: Buffer;
+  try {
+    // Size first, so a huge file is refused without being read.
+    const size = (await stat(file)).size;
+    if (size > MAX_MANIFEST_BYTES) {
+      throw new InputError(`manifest is ${size} bytes; more than the ${MAX_MANIFEST_BYTES}-byte limit`, { file });
+    }
+    bytes = await readFile(file);
+  } catch (thrown) {
+    if (thrown instanceof InputError) throw thrown;
+    const code = (thrown as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new InputError(`missing ${MANIFEST_FILE}: every recording needs one`, { file });
+    throw new InputError(`cannot read manifest (${code ?? String(thrown)})`, { file });
+  }
+  return parseManifest(bytes.toString("utf8"), file);
+}

@@ -1,0 +1,207 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { InputError } from "../errors.js";
+import {
+  CURRENT_BRIDGE_LANE_FILE,
+  LANE_DIRECTIONS,
+  compareLaneEntries,
+  laneFileName,
+  parseLaneEntry,
+  type Direction,
+  type LaneEntry,
+} from "./lane-entry.js";
+import { readLines } from "./line-reader.js";
+import { MANIFEST_FILE, readManifest, type Manifest } from "./manifest.js";
+
+/**
+ * A recording read from `recordings/<provider>/<cell>/` (spec 10 §4; 00-product.md, Words):
+ * its manifest, the four recorded lanes (a missing lane file reads as `[]`), the current
+ * bridge lane when rerecord wrote one, and the merged view.
+ */
+export interface Recording {
+  /** The directory it was read from, as given. */
+  dir: string;
+  manifest: Manifest;
+  /** Each recorded lane in file order. */
+  lanes: Record<Direction, LaneEntry[]>;
+  /** `bridge→runtime.current.ndjson` in file order, or null when absent. */
+  currentBridgeLane: LaneEntry[] | null;
+  /**
+   * All lanes merged by `(run, seq)`. With `useCurrent` (default true) the current bridge
+   * lane, when present, replaces the recorded `bridge→runtime` lane (spec 10 §4,
+   * `withCurrentBridgeLane`). Returns a new array on every call.
+   */
+  merged(opts?: { useCurrent?: boolean }): LaneEntry[];
+}
+
+/** Options of {@link readRecording} and {@link readLaneEntries}. */
+export interface ReadRecordingOptions {
+  /** Longest accepted lane line in bytes (see `DEFAULT_MAX_LINE_BYTES`). */
+  maxLineBytes?: number;
+}
+
+/** One validated entry with its 1-based line number in its file. */
+export interface NumberedLaneEntry {
+  entry: LaneEntry;
+  lineNo: number;
+}
+
+/** Every file name a recording directory may hold with the `.ndjson` extension. */
+const KNOWN_LANE_FILES = new Set<string>([...LANE_DIRECTIONS.map(laneFileName), CURRENT_BRIDGE_LANE_FILE]);
+
+/**
+ * Streams the validated entries of one lane file (spec 10 §4, Reading), never holding more
+ * than one line. `direction` is the lane the file is named for; every entry's `dir` must equal it.
+ *
+ * @throws InputError `file:line` on a line that is too long, binary, not JSON, not an entry, or
+ *   in the wrong lane; `file` alone when the file is missing or has no entries.
+ */
+export async function* readLaneEntries(
+  file: string,
+  direction: Direction,
+  options: ReadRecordingOptions = {},
+): AsyncGenerator<NumberedLaneEntry> {
+  let count = 0;
+  const lineOptions = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
+  for await (const { lineNo, text } of readLines(file, lineOptions)) {
+    if (text.trim() === "") throw new InputError("empty line; a lane file holds one JSON entry per line", { file, line: lineNo });
+    count += 1;
+    yield { entry: parseLaneEntry(text, direction, { file, line: lineNo }), lineNo };
+  }
+  if (count === 0) throw new InputError("empty lane file: a lane file exists only when it has entries", { file });
+}
+
+/** Where each `(run, seq)` was first seen, to name both places of a duplicate. */
+type SeqIndex = Map<string, string>;
+
+async function readLaneFile(
+  file: string,
+  direction: Direction,
+  seen: SeqIndex,
+  options: ReadRecordingOptions,
+): Promise<LaneEntry[]> {
+  const entries: LaneEntry[] = [];
+  for await (const { entry, lineNo } of readLaneEntries(file, direction, options)) {
+    const key = `${entry.run}:${entry.seq}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new InputError(`duplicate seq ${entry.seq} in run ${entry.run}: already used at ${first}`, { file, line: lineNo });
+    }
+    seen.set(key, `${file}:${lineNo}`);
+    entries.push(entry);
+  }
+  return entries;
+}
+
+async function listDir(dir: string): Promise<import("node:fs").Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (thrown) {
+    const code = (thrown as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "directory not found" : code === "ENOTDIR" ? "not a directory" : `cannot read (${code ?? String(thrown)})`;
+    throw new InputError(reason, { file: dir });
+  }
+}
+
+/**
+ * Reads and validates one recording directory (spec 10 §4). Lane files are streamed line
+ * by line; a `seq` may appear only once per run across the recorded lanes, and once per run
+ * across the current bridge lane and the three other lanes. The manifest's `lines` must
+ * equal the recorded lanes' entry counts.
+ *
+ * @throws InputError naming `file:line` (or `file`) for: an unknown `.ndjson` file, a missing
+ *   or invalid manifest, any bad lane line (see {@link readLaneEntries}), a duplicate `seq`,
+ *   an empty lane file, or manifest line counts that disagree with the lanes.
+ */
+export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
+  const names = new Set<string>();
+  for (const dirent of await listDir(dir)) {
+    if (!dirent.isFile()) continue;
+    if (dirent.name.endsWith(".ndjson") && !KNOWN_LANE_FILES.has(dirent.name)) {
+      throw new InputError(
+        `unknown lane file name; a recording holds ${[...KNOWN_LANE_FILES].join(", ")} and ${MANIFEST_FILE}`,
+        { file: join(dir, dirent.name) },
+      );
+    }
+    names.add(dirent.name);
+  }
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const manifest = await readManifest(manifestFile);
+
+  // The three lanes a current lane does not replace share one index; the recorded and the
+  // current bridge lane are each checked against a copy of it.
+  const shared: SeqIndex = new Map();
+  const lanes = {} as Record<Direction, LaneEntry[]>;
+  for (const direction of LANE_DIRECTIONS) {
+    if (direction === "bridge→runtime") continue;
+    const name = laneFileName(direction);
+    lanes[direction] = names.has(name) ? await readLaneFile(join(dir, name), direction, shared, options) : [];
+  }
+  const bridgeName = laneFileName("bridge→runtime");
+  lanes["bridge→runtime"] = names.has(bridgeName)
+    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", new Map(shared), options)
+    : [];
+  const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE)
+    ? await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", new Map(shared), options)
+    : null;
+
+  for (const direction of LANE_DIRECTIONS) {
+    const declared = manifest.lines[direction];
+    const actual = lanes[direction].length;
+    if (declared !== actual) {
+      throw new InputError(
+        `lines["${direction}"] is ${declared} but ${laneFileName(direction)} has ${actual} entries`,
+        { file: manifestFile },
+      );
+    }
+  }
+
+  return {
+    dir,
+    manifest,
+    lanes,
+    currentBridgeLane,
+    merged(opts = {}) {
+      const useCurrent = opts.useCurrent ?? true;
+      const bridge = useCurrent && currentBridgeLane !== null ? currentBridgeLane : lanes["bridge→runtime"];
+      const all = LANE_DIRECTIONS.flatMap((d) => (d === "bridge→runtime" ? bridge : lanes[d]));
+      return all.sort(compareLaneEntries);
+    },
+  };
+}
+
+/** One recording directory found by {@link listRecordings}. */
+export interface RecordingLocation {
+  provider: string;
+  cell: string;
+  /** `<root>/<provider>/<cell>` */
+  dir: string;
+}
+
+/**
+ * Finds the `<root>/<provider>/<cell>/` directories that hold at least one of the four lane
+ * files (spec 10 §4, `listRecordedCells`), sorted by provider, cell, then directory. Names
+ * starting with `.` are skipped. Nothing is validated here; use {@link readRecording}.
+ *
+ * @throws InputError naming a root that does not exist or is not a directory.
+ */
+export async function listRecordings(roots: string[]): Promise<RecordingLocation[]> {
+  const found: RecordingLocation[] = [];
+  const laneFiles = new Set(LANE_DIRECTIONS.map(laneFileName));
+  for (const root of roots) {
+    for (const providerDirent of await listDir(root)) {
+      if (!providerDirent.isDirectory() || providerDirent.name.startsWith(".")) continue;
+      const providerDir = join(root, providerDirent.name);
+      for (const cellDirent of await listDir(providerDir)) {
+        if (!cellDirent.isDirectory() || cellDirent.name.startsWith(".")) continue;
+        const cellDir = join(providerDir, cellDirent.name);
+        const files = await listDir(cellDir);
+        if (files.some((f) => f.isFile() && laneFiles.has(f.name))) {
+          found.push({ provider: providerDirent.name, cell: cellDirent.name, dir: cellDir });
+        }
+      }
+    }
+  }
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return found.sort((a, b) => byText(a.provider, b.provider) || byText(a.cell, b.cell) || byText(a.dir, b.dir));
+}
