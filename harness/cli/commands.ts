@@ -1,4 +1,7 @@
 import type { ParityCommand } from "./command.js";
+import { listCommand } from "./list.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
-export const COMMANDS: ParityCommand[] = [];
+export const COMMANDS: ParityCommand[] = [
+  listCommand,
+];

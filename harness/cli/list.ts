@@ -1,0 +1,130 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { Chalk } from "chalk";
+import type { Argv } from "yargs";
+import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
+import { readRecording } from "../recording/reader.js";
+import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import type { ParityCommand } from "./command.js";
+import type { CliContext } from "./context.js";
+
+/** Roots `list` reads when no `--recordings` is given (resolved against the working directory). */
+export const LIST_DEFAULT_ROOTS = ["recordings", "../shared/recordings"] as const;
+
+/** One row of `parity list --json` (00-product.md, CLI: `list`). */
+export interface ListRow {
+  provider: string;
+  cell: string;
+  /** The recording directory (absolute). */
+  dir: string;
+  scope: "thread" | "process";
+  threadId: string | null;
+  cliVersion: string;
+  recordedAt: string;
+  bridgeRuns: number;
+  /** Entries per recorded lane, from the validated manifest. */
+  lines: Record<Direction, number>;
+  /** Entries in `bridge→runtime.current.ndjson`, or null when there is none. */
+  currentLines: number | null;
+  /** Absolute path of the oracle `lanes/<provider>/<cell>.json`, or null when not committed. */
+  oracle: string | null;
+}
+
+/**
+ * Builds the provider × cell matrix (00-product.md, CLI: `list`) by reading and validating
+ * every selected recording.
+ *
+ * @throws InputError on any bad recording (see `readRecording`), UsageError on an unknown
+ *   `--provider`/`--cell`.
+ */
+export async function listRows(
+  roots: readonly string[],
+  lanesDir: string,
+  filter: { provider?: string; cell?: string },
+): Promise<ListRow[]> {
+  const rows: ListRow[] = [];
+  for (const location of await selectRecordings(roots, filter)) {
+    const recording = await readRecording(location.dir);
+    const m = recording.manifest;
+    const oracle = path.join(lanesDir, location.provider, `${location.cell}.json`);
+    rows.push({
+      provider: location.provider,
+      cell: location.cell,
+      dir: location.dir,
+      scope: m.scope,
+      threadId: m.threadId,
+      cliVersion: m.cliVersion,
+      recordedAt: m.recordedAt,
+      bridgeRuns: m.bridgeRuns,
+      lines: m.lines,
+      currentLines: recording.currentBridgeLane?.length ?? null,
+      oracle: existsSync(oracle) ? oracle : null,
+    });
+  }
+  return rows;
+}
+
+/** Pads every column of `table` to its widest cell; returns newline-terminated text. */
+export function formatTable(table: string[][], widthOf: (text: string) => number = (t) => t.length): string {
+  const widths: number[] = [];
+  for (const row of table) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, widthOf(cell))));
+  return table
+    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - widthOf(cell)))).join("  "))
+    .map((line) => `${line.trimEnd()}\n`)
+    .join("");
+}
+
+function renderText(rows: ListRow[], ctx: CliContext): string {
+  const c = new Chalk({ level: ctx.color ? 1 : 0 });
+  const header = ["provider", "cell", "scope", "cli", "recorded", "runs", "lines r→b/b→r/p→b/b→p", "current", "oracle"];
+  const body = rows.map((r) => [
+    r.provider,
+    r.cell,
+    r.scope,
+    r.cliVersion,
+    r.recordedAt,
+    String(r.bridgeRuns),
+    LANE_DIRECTIONS.map((d) => r.lines[d]).join("/"),
+    r.currentLines === null ? "-" : String(r.currentLines),
+    r.oracle === null ? "missing" : "yes",
+  ]);
+  // Pad on plain text, colour afterwards, so escape codes never skew the columns.
+  const lines = formatTable([header, ...body]).split("\n");
+  const coloured = lines.map((line, i) => {
+    if (i === 0) return c.bold(line);
+    const row = rows[i - 1];
+    if (row === undefined) return line;
+    return row.oracle === null ? line.replace(/missing$/, c.yellow("missing")) : line.replace(/yes$/, c.green("yes"));
+  });
+  const oracles = rows.filter((r) => r.oracle !== null).length;
+  return `${coloured.join("\n")}${rows.length} recording(s), ${oracles} with an oracle\n`;
+}
+
+/** `parity list`: the provider × cell matrix with the state of each recording and oracle. */
+export const listCommand: ParityCommand = {
+  command: "list",
+  describe: "Show the provider × cell matrix: recordings, manifests, current lanes and oracles",
+  builder: (y: Argv) =>
+    y
+      .option("recordings", {
+        type: "string",
+        array: true,
+        describe: "Recordings root (repeatable); default: recordings and ../shared/recordings when present",
+      })
+      .option("lanes", { type: "string", default: "lanes", describe: "Directory of the committed oracles" })
+      .option("provider", { type: "string", describe: "Only this provider" })
+      .option("cell", { type: "string", describe: "Only this cell" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON array instead of a table" })
+      .example("$0 list", "Every recording under ./recordings and ../shared/recordings")
+      .example("$0 list --recordings ../shared/recordings --provider acp-cursor", "One provider's cells")
+      .example("$0 list --json", "Machine-readable matrix"),
+  async run(args, ctx) {
+    const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LIST_DEFAULT_ROOTS);
+    const rows = await listRows(roots, path.resolve(ctx.cwd, args.lanes as string), {
+      ...(typeof args.provider === "string" ? { provider: args.provider } : {}),
+      ...(typeof args.cell === "string" ? { cell: args.cell } : {}),
+    });
+    ctx.out(args.json ? `${JSON.stringify(rows)}\n` : renderText(rows, ctx));
+    return 0;
+  },
+};

@@ -1,0 +1,61 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { InputError, UsageError } from "../errors.js";
+import { listRecordings, type RecordingLocation } from "./reader.js";
+
+/**
+ * Resolves `--recordings` values against `cwd` (00-product.md, CLI). With no values, the
+ * `defaults` that exist as directories are used (a default that does not exist is skipped);
+ * an explicitly named root must exist.
+ *
+ * @throws UsageError naming an explicit root that is missing or not a directory.
+ */
+export function resolveRecordingRoots(values: readonly string[], cwd: string, defaults: readonly string[]): string[] {
+  if (values.length === 0) {
+    return defaults.map((d) => path.resolve(cwd, d)).filter((d) => existsSync(d) && statSync(d).isDirectory());
+  }
+  return values.map((value) => {
+    const dir = path.resolve(cwd, value);
+    if (!existsSync(dir)) throw new UsageError(`--recordings ${value}: directory not found (${dir})`);
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--recordings ${value}: not a directory (${dir})`);
+    return dir;
+  });
+}
+
+/** Flags that narrow a command to some cells (00-product.md, CLI: `--provider`, `--cell`). */
+export interface CellFilter {
+  provider?: string | undefined;
+  cell?: string | undefined;
+}
+
+/**
+ * Finds the recordings under `roots` and keeps those matching `filter`.
+ *
+ * @throws UsageError (exit 2) when `--provider` or `--cell` names nothing recorded; the
+ *   message lists the valid values.
+ * @throws InputError when the same provider/cell is recorded under two roots (which one
+ *   is meant would be a guess).
+ */
+export async function selectRecordings(roots: readonly string[], filter: CellFilter): Promise<RecordingLocation[]> {
+  const all = await listRecordings([...roots]);
+  const seen = new Map<string, string>();
+  for (const location of all) {
+    const key = `${location.provider}/${location.cell}`;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      throw new InputError(`${key} is recorded twice (also in ${other}); pass one --recordings root`, { file: location.dir });
+    }
+    seen.set(key, location.dir);
+  }
+  const providers = [...new Set(all.map((l) => l.provider))];
+  if (filter.provider !== undefined && !providers.includes(filter.provider)) {
+    throw new UsageError(`unknown --provider ${filter.provider}; recorded providers: ${providers.join(", ") || "(none)"}`);
+  }
+  const ofProvider = all.filter((l) => filter.provider === undefined || l.provider === filter.provider);
+  const cells = [...new Set(ofProvider.map((l) => l.cell))];
+  if (filter.cell !== undefined && !cells.includes(filter.cell)) {
+    const scope = filter.provider === undefined ? "" : ` of ${filter.provider}`;
+    throw new UsageError(`unknown --cell ${filter.cell}; recorded cells${scope}: ${cells.join(", ") || "(none)"}`);
+  }
+  return ofProvider.filter((l) => filter.cell === undefined || l.cell === filter.cell);
+}

@@ -1,0 +1,49 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readdir } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { main } from "../../harness/cli/main.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const sharedRoot = path.resolve(repoRoot, "../shared/recordings");
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, cwd: repoRoot, verbose: false, ci: false });
+  return { code, out, err };
+}
+
+describe("parity list", () => {
+  it("prints the acp-cursor matrix as JSON with manifest facts", async () => {
+    const { code, out, err } = await run(["list", "--recordings", sharedRoot, "--provider", "acp-cursor", "--json"]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const rows = JSON.parse(out) as Array<Record<string, unknown>>;
+    expect(rows.map((r) => r.cell)).toEqual((await readdir(path.join(sharedRoot, "acp-cursor"))).sort());
+    const modelList = rows.find((r) => r.cell === "model-list")!;
+    expect(modelList.scope).toBe("process");
+    expect(modelList.currentLines).toBeNull();
+    const turnTools = rows.find((r) => r.cell === "turn-tools")!;
+    expect(turnTools.scope).toBe("thread");
+    expect((turnTools.lines as Record<string, number>)["bridge→runtime"]).toBe(turnTools.currentLines);
+  });
+
+  it("prints a table with one row per cell and no colour when ctx.color is false", async () => {
+    const { code, out } = await run(["list", "--recordings", sharedRoot, "--cell", "fork"]);
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^provider\s+cell\s+scope/);
+    expect(lines[1]).toMatch(/^acp-cursor\s+fork\s+thread\s/);
+    expect(lines.at(-1)).toMatch(/^1 recording\(s\)/);
+    expect(out).not.toContain("\u001b[");
+  });
+
+  it("an unknown --cell is a usage error listing the valid cells", async () => {
+    const { code, out, err } = await run(["list", "--recordings", sharedRoot, "--cell", "nope"]);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err.trimEnd().split("\n")).toHaveLength(1);
+    expect(err).toMatch(/unknown --cell nope; recorded cells: .*turn-tools/);
+  });
+});
