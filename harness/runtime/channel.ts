@@ -1,0 +1,106 @@
+/**
+ * A line channel to one bridge instance (spec 10 §1.1 Envelope: line-delimited JSON-RPC 2.0
+ * on stdio). The child-process form wraps a bridge process's stdin/stdout; the in-process
+ * form wraps a bridge module loaded in this process. Everything above (the JSON-RPC
+ * client, conformance, the script driver) sees only this interface.
+ */
+export interface BridgeChannel {
+  /** Human-readable name used in every error, e.g. `echo (pid 4242)`. */
+  readonly name: string;
+  /** Delivers one line (no terminator) to the bridge. Ignored once the channel closed. */
+  send(line: string): void;
+  /**
+   * Subscribes to every line the bridge writes (terminator and a trailing `\r` stripped),
+   * protocol or not, in order. Returns the unsubscribe function.
+   */
+  onLine(listener: (line: string) => void): () => void;
+  /**
+   * Subscribes to the channel's end; `reason` says why (exit code, signal, close()).
+   * A listener added after the end is called at once. Returns the unsubscribe function.
+   */
+  onClose(listener: (reason: string) => void): () => void;
+  /** True once the channel has ended. */
+  readonly closed: boolean;
+  /**
+   * Ends the bridge gracefully (stdin closed, `onClose` hook run) and resolves when it
+   * is gone. Idempotent.
+   */
+  close(): Promise<void>;
+  /** Ends the bridge at once (SIGKILL for a process). Idempotent. */
+  kill(): void;
+}
+
+/**
+ * A small multicast list of listeners; the building block of the channels' `onLine` and
+ * `onClose`. A listener that throws does not stop the others; the first error is rethrown
+ * after all ran, so a bug in a listener is not swallowed.
+ */
+export interface Listeners<T> {
+  add(listener: (value: T) => void): () => void;
+  emit(value: T): void;
+  readonly size: number;
+}
+
+/** Creates an empty {@link Listeners} list. */
+export function createListeners<T>(): Listeners<T> {
+  const set = new Set<(value: T) => void>();
+  return {
+    add(listener) {
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    emit(value) {
+      let failure: { error: unknown } | undefined;
+      for (const listener of [...set]) {
+        try {
+          listener(value);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+      if (failure) throw failure.error;
+    },
+    get size() {
+      return set.size;
+    },
+  };
+}
+
+/**
+ * Splits a byte stream into lines (spec 10 §4 "Child I/O … split into lines via UTF-8
+ * decoding"): `\n` terminates a line, a trailing `\r` is stripped, a partial last line is
+ * held until more bytes arrive or {@link LineSplitter.end} is called.
+ */
+export interface LineSplitter {
+  push(chunk: Buffer | string): void;
+  end(): void;
+}
+
+/** Creates a {@link LineSplitter} that calls `onLine` for every complete line. */
+export function createLineSplitter(onLine: (line: string) => void): LineSplitter {
+  const decoder = new TextDecoder("utf-8");
+  let pending = "";
+  const drain = (text: string) => {
+    pending += text;
+    let newline = pending.indexOf("\n");
+    while (newline !== -1) {
+      const raw = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      onLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw);
+      newline = pending.indexOf("\n");
+    }
+  };
+  return {
+    push(chunk) {
+      drain(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      drain(decoder.decode());
+      if (pending !== "") {
+        const last = pending;
+        pending = "";
+        onLine(last.endsWith("\r") ? last.slice(0, -1) : last);
+      }
+    },
+  };
+}

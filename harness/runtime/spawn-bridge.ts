@@ -1,0 +1,168 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createLineSplitter, createListeners, type BridgeChannel } from "./channel.js";
+import { createJsonRpcClient, type JsonRpcClient } from "./json-rpc-client.js";
+
+/** Most stderr kept per bridge process, in characters (the tail is kept). */
+export const STDERR_TAIL_CHARS = 16 * 1024;
+
+/** How long `close()` waits for a bridge to exit after its stdin closed, in ms, before SIGKILL. */
+export const CLOSE_GRACE_MS = 5_000;
+
+/** Options of {@link spawnBridge}. */
+export interface SpawnBridgeOptions {
+  /** Path of the bridge module (the file exporting `experimental_providerBridge`); resolved against `cwd`. */
+  modulePath: string;
+  /** Provider id handed to the bootstrap (e.g. `echo`, `acp-cursor`). */
+  providerId: string;
+  /** Data directory handed to the bootstrap. Absent: a fresh temp dir, removed when the bridge exits. */
+  dataDir?: string;
+  /** Full environment of the bridge process. Absent: this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of the bridge process. Absent: this process's. */
+  cwd?: string;
+  /** Bootstrap script. Absent: `dist/stack/bridge-kit/bootstrap.js` of this package. */
+  bootstrapPath?: string;
+  /** Called with each stderr chunk as it arrives (decoded UTF-8), e.g. to echo it under `--verbose`. */
+  onStderr?: (text: string) => void;
+}
+
+/** How a bridge process ended: its exit code, or the signal that ended it. */
+export interface BridgeExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * One bridge process driven by this runtime (CONTRACTS harness/runtime): the JSON-RPC
+ * client over its stdio plus what the process itself tells (pid, stderr, exit).
+ */
+export interface BridgeProcess extends JsonRpcClient {
+  /** Provider id the bootstrap was given. */
+  readonly providerId: string;
+  /** Absolute path of the bridge module. */
+  readonly modulePath: string;
+  /** The OS process id. */
+  readonly pid: number | undefined;
+  /** The last {@link STDERR_TAIL_CHARS} characters the bridge wrote to stderr. */
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<BridgeExit>;
+  /** Closes stdin (the bridge's signal to run `onClose` and exit) and waits; SIGKILL after {@link CLOSE_GRACE_MS}. */
+  close(): Promise<BridgeExit>;
+  /** SIGKILLs the process. */
+  kill(): void;
+}
+
+/**
+ * Resolves the bootstrap of this package: `<package>/dist/stack/bridge-kit/bootstrap.js`,
+ * whether this module runs from `dist/` (compiled) or from the sources (vitest).
+ */
+export function defaultBootstrapPath(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const twoUp = path.resolve(here, "..", "..");
+  const dist = path.basename(twoUp) === "dist" ? twoUp : path.join(twoUp, "dist");
+  return path.join(dist, "stack", "bridge-kit", "bootstrap.js");
+}
+
+/**
+ * Spawns a bridge exactly as a runtime does (00-product.md flow 2; CONTRACTS bridge-kit):
+ * `node <bootstrap> <module> <providerId> <dataDir>`, stdio piped. Nothing is sent yet;
+ * call {@link import("./handshake.js").initializeBridge} next.
+ *
+ * The process's exit closes the channel: pending requests reject with
+ * `BridgeClosedError` naming the exit code and the stderr tail.
+ */
+export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
+  const cwd = options.cwd ?? process.cwd();
+  const modulePath = path.resolve(cwd, options.modulePath);
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-bridge-"));
+  const bootstrap = options.bootstrapPath ?? defaultBootstrapPath();
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bootstrap, modulePath, options.providerId, dataDir], {
+    cwd,
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const name = `${options.providerId} (${path.basename(modulePath)}, pid ${child.pid ?? "?"})`;
+
+  let stderrTail = "";
+  let closed = false;
+  let closeReason = "";
+  const lineListeners = createListeners<string>();
+  const closeListeners = createListeners<string>();
+  const splitter = createLineSplitter((line) => lineListeners.emit(line));
+
+  child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    options.onStderr?.(text);
+  });
+  // A bridge that exits while we still write gets EPIPE; the exit handler reports it.
+  child.stdin.on("error", () => undefined);
+
+  const exited = new Promise<BridgeExit>((resolve) => {
+    const finish = (exit: BridgeExit, why: string) => {
+      if (closed) return;
+      splitter.end();
+      closed = true;
+      const tail = stderrTail.trim().split("\n").slice(-5).join(" | ");
+      closeReason = tail ? `${why}; stderr: ${tail}` : why;
+      closeListeners.emit(closeReason);
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      resolve(exit);
+    };
+    child.on("error", (error) => finish({ code: null, signal: null }, `could not start: ${error.message}`));
+    // `close` (not `exit`): stdout is fully drained before the channel ends.
+    child.on("close", (code, signal) =>
+      finish({ code, signal }, signal ? `killed by ${signal}` : `exited with code ${code ?? "?"}`),
+    );
+  });
+
+  const kill = () => {
+    if (!closed) child.kill("SIGKILL");
+  };
+
+  const close = async (): Promise<BridgeExit> => {
+    if (!closed) child.stdin.end();
+    const grace = setTimeout(kill, CLOSE_GRACE_MS);
+    const exit = await exited;
+    clearTimeout(grace);
+    return exit;
+  };
+
+  const channel: BridgeChannel = {
+    name,
+    send(line) {
+      if (!closed && child.stdin.writable) child.stdin.write(`${line}\n`);
+    },
+    onLine: (listener) => lineListeners.add(listener),
+    onClose(listener) {
+      if (closed) {
+        listener(closeReason);
+        return () => undefined;
+      }
+      return closeListeners.add(listener);
+    },
+    get closed() {
+      return closed;
+    },
+    close: async () => void (await close()),
+    kill,
+  };
+
+  const client = createJsonRpcClient(channel);
+  return Object.assign(client, {
+    providerId: options.providerId,
+    modulePath,
+    pid: child.pid,
+    stderr: () => stderrTail,
+    exited,
+    close,
+    kill,
+  });
+}
