@@ -1,0 +1,74 @@
+/**
+ * Error codes of the provider bridge protocol and the typed error that carries one
+ * (spec 10 §1.1 error codes, spec 20 §1.1, spec 30 §4).
+ */
+
+/**
+ * JSON-RPC error codes a bridge answers with (spec 10 §1.1; `turnBusy` from spec 30 §4,
+ * defined by the protocol though the ACP bridge never uses it).
+ */
+export const BRIDGE_JSON_RPC_ERRORS = {
+  /** Known method, params rejected by its schema. */
+  invalidParams: -32602,
+  /** No handler for the method. */
+  methodNotFound: -32601,
+  /** Any other failure of the bridge while serving a request. */
+  bridgeError: -32000,
+  /** `turn/steer` (or a stop) with no turn to act on. */
+  noActiveTurn: -32001,
+  /** `thread/resume` of a session that cannot be restored. */
+  notRestorable: -32002,
+  /** `thread/fork` at a checkpoint the bridge cannot fork from. */
+  forkCheckpointUnsupported: -32003,
+  /** A turn is already running and the bridge will not queue another. */
+  turnBusy: -32004,
+} as const;
+
+/** One of the codes in {@link BRIDGE_JSON_RPC_ERRORS}. */
+export type BridgeJsonRpcErrorCode = (typeof BRIDGE_JSON_RPC_ERRORS)[keyof typeof BRIDGE_JSON_RPC_ERRORS];
+
+/**
+ * A JSON-RPC error as a thrown value, with its numeric `code` and optional `data`.
+ *
+ * Thrown by a request handler, `runBridgeRequest` answers with exactly this code, message
+ * and data. A bridge's own request to the runtime (`io.request`) rejects with one when the
+ * runtime answers with an error response.
+ */
+export class BridgeJsonRpcError extends Error {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** The error's `data` member; undefined when absent on the wire. */
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The message of a -32601 reply: `Unknown method "<m>"` (spec 20 §1.1). */
+export function unknownMethodMessage(method: string): string {
+  return `Unknown method "${method}"`;
+}
+
+/** One problem in request params: a path into the params and a sentence. */
+export interface ParamsProblem {
+  /** Keys and indexes from the params root; empty for the root itself. */
+  path: ReadonlyArray<PropertyKey>;
+  /** What is wrong there. */
+  message: string;
+}
+
+/**
+ * The message of a -32602 reply: `Invalid params for "<m>": <path>: <issue>; …`
+ * (spec 20 §1.1). The root path prints as `params`.
+ */
+export function invalidParamsMessage(method: string, problems: ReadonlyArray<ParamsProblem>): string {
+  const parts = problems.map((problem) => {
+    const path = problem.path.length ? problem.path.map((part) => String(part)).join(".") : "params";
+    return `${path}: ${problem.message}`;
+  });
+  return `Invalid params for "${method}": ${parts.join("; ")}`;
+}
