@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { classifyJsonRpcMessage, jsonRpcIdKey } from "../../stack/protocol/json-rpc.js";
+import { classifyJsonRpcMessage, isJsonRpcErrorResponse, jsonRpcIdKey } from "../../stack/protocol/json-rpc.js";
 import {
   BRIDGE_NOTIFICATION_METHODS,
   BRIDGE_NOTIFICATION_PARAMS_SCHEMAS,
@@ -108,7 +108,7 @@ describe("the real acp-cursor recordings fit the method schemas", () => {
         expect(schema, classified.message.method).toBeDefined();
         expect(schema.safeParse(classified.message.params).error?.issues ?? []).toEqual([]);
         checked += 1;
-      } else if (classified.kind === "response" && "result" in classified.message) {
+      } else if (classified.kind === "response" && !isJsonRpcErrorResponse(classified.message)) {
         const method = runtimeRequests.get(jsonRpcIdKey(classified.message.id));
         expect(method).toBeDefined();
         if (method && isBridgeRequestMethod(method)) {
@@ -120,7 +120,7 @@ describe("the real acp-cursor recordings fit the method schemas", () => {
     }
     for (const value of runtimeToBridge) {
       const classified = classifyJsonRpcMessage(value);
-      if (classified.kind === "response" && "result" in classified.message) {
+      if (classified.kind === "response" && !isJsonRpcErrorResponse(classified.message)) {
         const method = bridgeRequests.get(jsonRpcIdKey(classified.message.id)) as "interaction/request" | undefined;
         expect(method).toBeDefined();
         if (method) {
