@@ -1,0 +1,127 @@
+/**
+ * Allowlist entries: intended lane differences, each tied to the PR that made it
+ * (00-product.md, "allowlist entry"; spec 10 §6.4). Files are JSON arrays of entries:
+ * `allowlists/*.json` in the checkout plus any `--allowlist <file>`.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { globby } from "globby";
+import { z } from "zod";
+import { InputError } from "../errors.js";
+import { allowlistPathProblem } from "./pointer.js";
+
+/** Pattern a `pr` must match: `#` and the PR number. */
+export const PR_PATTERN = /^#\d+$/;
+
+/**
+ * One allowlist entry (spec 10 §6.4). Unknown keys are rejected. `layer` is always `events`:
+ * the reference's `rows` layer is not reproduced by this product (spec 10 §6.2).
+ */
+export const AllowlistEntrySchema = z.strictObject({
+  /** A provider id, or `*` for every provider. */
+  provider: z.string().min(1, "provider must be a provider id or \"*\""),
+  /** A cell name, or `*` for every cell. */
+  cell: z.string().min(1, "cell must be a cell name or \"*\""),
+  layer: z.literal("events", { error: "layer must be \"events\" (the rows layer is not reproduced)" }),
+  /** JSON pointer into the normalized lane; see `allowlistPathProblem`. */
+  path: z.string().superRefine((value, ctx) => {
+    const problem = allowlistPathProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  pr: z.string().regex(PR_PATTERN, "pr must look like \"#123\" (the PR that made the difference)"),
+  reason: z.string().refine((value) => value.trim() !== "", "reason must say why the difference is intended"),
+});
+
+/** A validated allowlist entry. */
+export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
+
+/** An entry plus where it was read from: `file` as given (resolved), `index` 0-based in its array. */
+export interface LoadedAllowlistEntry extends AllowlistEntry {
+  source: { file: string; index: number };
+}
+
+/** The schema of a whole allowlist file: a JSON array (validated entry by entry for better errors). */
+const AllowlistFileSchema = z.array(z.unknown());
+
+/**
+ * Validates one parsed allowlist value and returns its entries.
+ * @throws InputError `"<file>: entry <i>: <problem>"` for the first bad entry, or naming the file
+ *   when it is not an array.
+ */
+export function parseAllowlist(value: unknown, file: string): LoadedAllowlistEntry[] {
+  const list = AllowlistFileSchema.safeParse(value);
+  if (!list.success) throw new InputError("an allowlist file must be a JSON array of entries", { file });
+  return list.data.map((raw, index) => {
+    const entry = AllowlistEntrySchema.safeParse(raw);
+    if (!entry.success) {
+      const issue = entry.error.issues[0];
+      const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+      throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
+    }
+    return { ...entry.data, source: { file, index } };
+  });
+}
+
+/**
+ * Reads and validates one allowlist file.
+ * @throws InputError when it cannot be read, is not JSON, or holds a bad entry.
+ */
+export async function readAllowlistFile(file: string): Promise<LoadedAllowlistEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === "ENOENT" ? "allowlist file not found" : `cannot read allowlist file (${code})`, { file });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file });
+  }
+  return parseAllowlist(value, file);
+}
+
+/** Options of {@link loadAllowlists}. Paths resolve against `cwd`. */
+export interface LoadAllowlistsOptions {
+  cwd: string;
+  /** Directories whose `*.json` files are allowlists; default `["allowlists"]`. Missing ones are fine. */
+  dirs?: string[];
+  /** Extra files (`--allowlist`); each must exist. */
+  files?: string[];
+}
+
+/**
+ * Loads every allowlist: `<dir>/*.json` for each dir (sorted, so the order is stable) and then the
+ * explicit files. A file named twice is read once.
+ * @throws InputError for a missing explicit file or any bad file (naming file and entry index).
+ */
+export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<LoadedAllowlistEntry[]> {
+  const files: string[] = [];
+  for (const dir of options.dirs ?? ["allowlists"]) {
+    const found = await globby("*.json", { cwd: path.resolve(options.cwd, dir), absolute: true, onlyFiles: true });
+    files.push(...found.sort());
+  }
+  for (const file of options.files ?? []) files.push(path.resolve(options.cwd, file));
+  const entries: LoadedAllowlistEntry[] = [];
+  for (const file of [...new Set(files)]) entries.push(...(await readAllowlistFile(file)));
+  return entries;
+}
+
+/** True when `entry` applies to `(provider, cell)`: each field equal or `*` (spec 10 §6.4). */
+export function entryApplies(entry: AllowlistEntry, provider: string, cell: string): boolean {
+  return (entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell);
+}
+
+/** The six fields of an entry in their canonical order, without `source` (for output and files). */
+export function plainEntry(entry: AllowlistEntry): AllowlistEntry {
+  return {
+    provider: entry.provider,
+    cell: entry.cell,
+    layer: entry.layer,
+    path: entry.path,
+    pr: entry.pr,
+    reason: entry.reason,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Allowlist masking (spec 10 §6.4): an entry's path removes the values it matches from a
+ * normalized lane, on both sides of a comparison, before the diff. Array elements are set to
+ * `null` so later positions stay stable; object keys are deleted.
+ */
+import type { AllowlistEntry } from "./allowlist.js";
+import { isIndexSegment, parsePointer } from "./pointer.js";
+
+type Container = Record<string, unknown> | unknown[];
+
+function isContainer(value: unknown): value is Container {
+  return typeof value === "object" && value !== null;
+}
+
+/** Own child keys of a container, in order (array positions as strings). */
+function childKeys(node: Container): string[] {
+  return Array.isArray(node) ? node.map((_, index) => String(index)) : Object.keys(node);
+}
+
+function hasChild(node: Container, key: string): boolean {
+  if (Array.isArray(node)) return isIndexSegment(key) && Number(key) < node.length;
+  return Object.hasOwn(node, key);
+}
+
+function getChild(node: Container, key: string): unknown {
+  return Array.isArray(node) ? node[Number(key)] : node[key];
+}
+
+/** Removes one child; returns 1 when a value was removed (an array element already `null` counts 0). */
+function removeChild(node: Container, key: string): number {
+  if (!hasChild(node, key)) return 0;
+  if (Array.isArray(node)) {
+    const index = Number(key);
+    if (node[index] === null) return 0;
+    node[index] = null;
+    return 1;
+  }
+  delete node[key];
+  return 1;
+}
+
+function maskAt(node: unknown, segments: readonly string[], at: number): number {
+  if (!isContainer(node) || at >= segments.length) return 0;
+  const segment = segments[at]!;
+  const last = at === segments.length - 1;
+  if (segment === "**") {
+    // Zero levels first, then every child with `**` still active.
+    let count = maskAt(node, segments, at + 1);
+    for (const key of childKeys(node)) count += maskAt(getChild(node, key), segments, at);
+    return count;
+  }
+  const keys = segment === "*" ? childKeys(node) : hasChild(node, segment) ? [segment] : [];
+  let count = 0;
+  for (const key of keys) {
+    count += last ? removeChild(node, key) : maskAt(getChild(node, key), segments, at + 1);
+  }
+  return count;
+}
+
+/**
+ * Masks `path` in `lane` IN PLACE and returns how many values it removed (spec 10 §6.4).
+ * Segments: a literal matches an own key or an array position, `*` every child at one level,
+ * `**` zero or more levels. At the last segment, array elements become `null` and object keys are
+ * deleted. An empty path (`/`) masks nothing.
+ */
+export function maskPath(lane: unknown, path: string): number {
+  const segments = parsePointer(path);
+  return segments.length === 0 ? 0 : maskAt(lane, segments, 0);
+}
+
+/** Counts of one entry on one side: how many values it masked. */
+export interface SideMaskResult<E extends AllowlistEntry> {
+  /** The masked copy (the input is not modified). */
+  lane: unknown[];
+  /** One count per entry, in the order given. */
+  counts: number[];
+  /** The entries, as given, for convenience. */
+  entries: readonly E[];
+}
+
+/**
+ * Applies `entries` in order to a deep copy of `lane` and returns the copy with per-entry counts.
+ * Callers pass only entries that apply to the cell (`entryApplies`).
+ */
+export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], entries: readonly E[]): SideMaskResult<E> {
+  const copy = structuredClone(lane) as unknown[];
+  const counts = entries.map((entry) => maskPath(copy, entry.path));
+  return { lane: copy, counts, entries };
+}

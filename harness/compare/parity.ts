@@ -1,0 +1,163 @@
+/**
+ * The parity verdict of one cell (00-product.md, flow 3; spec 10 §6.3–6.4): the live thread lane
+ * against (a) the oracle and (b) the recording's own bridge lane assembled today, after masking
+ * both sides with the allowlist entries that apply to the cell. Grammar drops (`rule:eventType`
+ * strings, diffed as a sequence) and `provider/unhandled` counts are compared too. An applying
+ * entry that masks nothing on any side is stale and fails the cell.
+ */
+import { entryApplies, type AllowlistEntry } from "./allowlist.js";
+import { diffSequences } from "./lcs.js";
+import { diffLanes, type LaneDiffLine, type LaneDifference } from "./lane-diff.js";
+import { maskLane } from "./mask.js";
+
+/** What a compared lane is held against: the committed oracle or the recording's own lane. */
+export type ParityAgainst = "oracle" | "recording";
+
+/**
+ * One side of a comparison. `events` are NORMALIZED (spec 10 §6.3 steps 1–5, `normalizeThreadLane`)
+ * but not masked. `unhandled` is the `provider/unhandled` count and `grammarDrops` the host-grammar
+ * drops as `rule:eventType` strings in drop order; either may be absent (e.g. an oracle that
+ * stores only events), and then that comparison is skipped for this side.
+ */
+export interface ParityLeg {
+  events: readonly unknown[];
+  unhandled?: number;
+  grammarDrops?: readonly string[];
+}
+
+/** A host-grammar drop as `buildThreadLane` reports it. */
+export interface GrammarDropLike {
+  rule: string;
+  eventType: string;
+}
+
+/** Turns grammar drops into the `rule:eventType` strings the parity diff compares (spec 10 §6.3). */
+export function grammarDropKeys(drops: readonly GrammarDropLike[]): string[] {
+  return drops.map((drop) => `${drop.rule}:${drop.eventType}`);
+}
+
+/**
+ * One difference of a verdict. `layer` says what differs:
+ * - `events`: a lane difference (see `LaneDifference`; `path` points into the lane, old = expected side);
+ * - `grammar`: a grammar drop only on one side, `path` = `/grammarDrops/<index on that side>`;
+ * - `unhandled`: the `provider/unhandled` counts differ, `path` = `/unhandled`.
+ */
+export interface ParityDifference extends LaneDifference {
+  against: ParityAgainst;
+  layer: "events" | "grammar" | "unhandled";
+}
+
+/** What was compared against one expected side, for summaries and rendering. */
+export interface ParityComparison {
+  against: ParityAgainst;
+  expectedEvents: number;
+  liveEvents: number;
+  /** The masked LCS script (one line per event), for a diff with context. */
+  lines: LaneDiffLine[];
+  unhandled: { expected?: number; live?: number };
+  grammarDrops: { expected?: readonly string[]; live?: readonly string[] };
+}
+
+/** How many values one applying entry masked on each side, and in total. */
+export interface MaskedCount<E extends AllowlistEntry> {
+  entry: E;
+  count: number;
+  sides: { live: number; oracle?: number; recording?: number };
+}
+
+/** The verdict of {@link compareParity}. `passed` ⇔ no difference and no stale entry. */
+export interface ParityVerdict<E extends AllowlistEntry = AllowlistEntry> {
+  provider: string;
+  cell: string;
+  passed: boolean;
+  diffs: ParityDifference[];
+  stale: E[];
+  masked: MaskedCount<E>[];
+  comparisons: ParityComparison[];
+}
+
+/** Input of {@link compareParity}. A missing or `null` oracle/recorded side is not compared. */
+export interface CompareParityInput<E extends AllowlistEntry> {
+  provider: string;
+  cell: string;
+  live: ParityLeg;
+  oracle?: ParityLeg | null;
+  recorded?: ParityLeg | null;
+  /** Every loaded entry; those that do not apply to (provider, cell) are ignored. */
+  allowlist: readonly E[];
+}
+
+function compareLegs(
+  against: ParityAgainst,
+  live: ParityLeg,
+  liveMasked: readonly unknown[],
+  expected: ParityLeg,
+  expectedMasked: readonly unknown[],
+): { comparison: ParityComparison; diffs: ParityDifference[] } {
+  const laneDiff = diffLanes(expectedMasked, liveMasked);
+  const diffs: ParityDifference[] = laneDiff.differences.map((d) => ({ ...d, against, layer: "events" }));
+  if (expected.grammarDrops && live.grammarDrops) {
+    const drops = diffSequences(expected.grammarDrops, live.grammarDrops);
+    for (const index of drops.onlyInOld) {
+      diffs.push({ against, layer: "grammar", op: "remove", path: `/grammarDrops/${index}`, old: expected.grammarDrops[index] });
+    }
+    for (const index of drops.onlyInNew) {
+      diffs.push({ against, layer: "grammar", op: "add", path: `/grammarDrops/${index}`, new: live.grammarDrops[index] });
+    }
+  }
+  if (expected.unhandled !== undefined && live.unhandled !== undefined && expected.unhandled !== live.unhandled) {
+    diffs.push({ against, layer: "unhandled", op: "replace", path: "/unhandled", old: expected.unhandled, new: live.unhandled });
+  }
+  const comparison: ParityComparison = {
+    against,
+    expectedEvents: expected.events.length,
+    liveEvents: live.events.length,
+    lines: laneDiff.lines,
+    unhandled: { expected: expected.unhandled, live: live.unhandled },
+    grammarDrops: { expected: expected.grammarDrops, live: live.grammarDrops },
+  };
+  return { comparison, diffs };
+}
+
+/**
+ * Compares one cell (spec 10 §6.3–6.4, 00-product.md flow 3). Inputs are not modified.
+ * Entries apply when provider and cell match (or are `*`); they mask every side in order; the
+ * diff runs on the masked lanes. Returns the verdict with every difference, the stale entries,
+ * and how much each applying entry masked per side.
+ * @throws RangeError only for lanes too large to diff (see `MAX_LCS_CELLS`).
+ */
+export function compareParity<E extends AllowlistEntry>(input: CompareParityInput<E>): ParityVerdict<E> {
+  const entries = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell));
+  const live = maskLane(input.live.events, entries);
+  const sides: Array<{ against: ParityAgainst; leg: ParityLeg }> = [];
+  if (input.oracle) sides.push({ against: "oracle", leg: input.oracle });
+  if (input.recorded) sides.push({ against: "recording", leg: input.recorded });
+
+  const masked: MaskedCount<E>[] = entries.map((entry, index) => ({
+    entry,
+    count: live.counts[index]!,
+    sides: { live: live.counts[index]! },
+  }));
+  const diffs: ParityDifference[] = [];
+  const comparisons: ParityComparison[] = [];
+  for (const side of sides) {
+    const expected = maskLane(side.leg.events, entries);
+    expected.counts.forEach((count, index) => {
+      masked[index]!.sides[side.against] = count;
+      masked[index]!.count += count;
+    });
+    const result = compareLegs(side.against, input.live, live.lane, side.leg, expected.lane);
+    diffs.push(...result.diffs);
+    comparisons.push(result.comparison);
+  }
+  const stale = masked.filter((m) => m.count === 0).map((m) => m.entry);
+  return {
+    provider: input.provider,
+    cell: input.cell,
+    passed: diffs.length === 0 && stale.length === 0,
+    diffs,
+    stale,
+    masked,
+    comparisons,
+  };
+}
