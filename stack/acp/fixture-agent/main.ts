@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * Entry point of the fixture ACP agent: `node fixture-agent/main.js --script <file.json>`.
+ *
+ * Speaks ACP (NDJSON JSON-RPC on stdio) as scripted by the file (see script.ts). When
+ * `ACP_FIXTURE_LOG` names a file, every received stdin line is appended to it, so a test can
+ * assert exactly what the bridge sent. Exits 0 when stdin closes, 2 on a bad script or flags.
+ */
+import { appendFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { createFixtureAgent } from "./agent.js";
+import { readFixtureScript, type FixtureScript } from "./script.js";
+
+function scriptPath(argv: string[]): string {
+  const index = argv.indexOf("--script");
+  const value = index === -1 ? undefined : argv[index + 1];
+  if (!value) throw new Error("usage: fixture-agent --script <file.json>");
+  return value;
+}
+
+function main(): void {
+  let script: FixtureScript;
+  try {
+    script = readFixtureScript(scriptPath(process.argv.slice(2)));
+  } catch (error) {
+    process.stderr.write(`fixture agent: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const log = process.env.ACP_FIXTURE_LOG;
+  for (const line of script.stderrAtStart) process.stderr.write(`${line}\n`);
+  const agent = createFixtureAgent(script, {
+    write: (line) => void process.stdout.write(`${line}\n`),
+    writeStderr: (text) => void process.stderr.write(text),
+    exit: (code) => process.exit(code),
+  });
+  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  input.on("line", (line) => {
+    if (log) appendFileSync(log, `${line}\n`);
+    agent.handleLine(line);
+  });
+  input.on("close", () => process.exit(0));
+  process.on("SIGTERM", () => process.exit(0));
+}
+
+main();

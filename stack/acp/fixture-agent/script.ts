@@ -1,0 +1,109 @@
+/**
+ * The script format of the fixture ACP agent: a JSON file that says how the agent answers
+ * `initialize`, `session/new|load|fork`, each `session/prompt`, and `session/cancel`.
+ *
+ * It is deliberately generic: a prompt is a list of steps, and a step can send any
+ * `session/update` (so dialect side channels such as `_meta` or vendor `rawInput` keys are plain
+ * data), any agent→client request, or misbehave on purpose (exit, non-JSON stdout, a huge line,
+ * answer twice, never answer).
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+/** A JSON object. */
+const jsonObject = z.record(z.string(), z.json());
+
+/** One step of a scripted prompt (or of a permission outcome branch). */
+export type FixtureStep =
+  | { update: Record<string, unknown> }
+  | { notify: { method: string; params?: unknown } }
+  | { permission: { toolCall?: Record<string, unknown>; options: Record<string, unknown>[] }; outcomes?: Record<string, FixtureStep[]> }
+  | { request: { method: string; params?: unknown } }
+  | { waitForCancel: true }
+  | { raw: string }
+  | { bigLine: number }
+  | { stderr: string }
+  | { exit: number }
+  | { end: string; answerTwice?: boolean; meta?: Record<string, unknown> }
+  | { fail: { code: number; message: string; data?: unknown } };
+
+/** Schema of {@link FixtureStep} (recursive through permission outcomes). */
+export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
+  z.union([
+    z.strictObject({ update: jsonObject }),
+    z.strictObject({ notify: z.strictObject({ method: z.string().min(1), params: z.json().optional() }) }),
+    z.strictObject({
+      permission: z.strictObject({ toolCall: jsonObject.optional(), options: z.array(jsonObject) }),
+      /** Steps to run after the client picked an option id, keyed by option id or `cancelled`. */
+      outcomes: z.record(z.string(), z.array(fixtureStepSchema)).optional(),
+    }),
+    z.strictObject({ request: z.strictObject({ method: z.string().min(1), params: z.json().optional() }) }),
+    z.strictObject({ waitForCancel: z.literal(true) }),
+    z.strictObject({ raw: z.string() }),
+    z.strictObject({ bigLine: z.number().int().positive() }),
+    z.strictObject({ stderr: z.string() }),
+    z.strictObject({ exit: z.number().int() }),
+    z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional() }),
+    z.strictObject({ fail: z.strictObject({ code: z.number().int(), message: z.string(), data: z.json().optional() }) }),
+  ]),
+);
+
+/** One scripted prompt: used by the first unused entry whose `when` occurs in the prompt text. */
+export const fixturePromptSchema = z.strictObject({
+  /** Substring of the prompt's joined text blocks; absent matches any prompt. */
+  when: z.string().optional(),
+  steps: z.array(fixtureStepSchema),
+});
+
+/** The whole script (every field optional; defaults make a well-behaved agent). */
+export const fixtureScriptSchema = z.strictObject({
+  /** `answer` (default), `never` (hang), `exit` (exit 3 before answering), `error`. */
+  initialize: z.enum(["answer", "never", "exit", "error"]).default("answer"),
+  protocolVersion: z.number().int().default(1),
+  loadSession: z.boolean().default(true),
+  /** Advertise `sessionCapabilities.resume` (restore by `session/resume`). */
+  resumeSession: z.boolean().default(false),
+  fork: z.boolean().default(false),
+  promptImage: z.boolean().default(false),
+  authMethods: z.array(jsonObject).default([]),
+  /** Extra fields merged into the `session/new|load|fork` result (`models`, `configOptions`, `modes`, `_meta`). */
+  sessionResult: jsonObject.default({}),
+  /** Session ids are `<sessionIdPrefix><n>`, n counting from 1 per process. */
+  sessionIdPrefix: z.string().min(1).default("fixture-session-"),
+  /** `session/load`: `replay` updates sent before the result, or `error` to refuse. */
+  load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
+  /** Updates sent right after `session/new` answers (some agents stream before the first prompt). */
+  afterNew: z.array(jsonObject).default([]),
+  /** `honor` (default): a cancel ends the prompt `cancelled`; `ignore`: it is logged and nothing happens. */
+  cancel: z.enum(["honor", "ignore"]).default("honor"),
+  /** Updates sent when a cancel is honored, before the `cancelled` answer. */
+  onCancel: z.array(jsonObject).default([]),
+  prompts: z.array(fixturePromptSchema).default([]),
+  /** Stop reason of a prompt no entry matches. */
+  defaultStopReason: z.string().default("end_turn"),
+  /** Lines written to stderr at start (for stderr-tail tests). */
+  stderrAtStart: z.array(z.string()).default([]),
+});
+/** A parsed fixture script. */
+export type FixtureScript = z.output<typeof fixtureScriptSchema>;
+/** A fixture script as written. */
+export type FixtureScriptInput = z.input<typeof fixtureScriptSchema>;
+
+/** Parses a script object; throws a one-line error naming each bad path. */
+export function parseFixtureScript(value: unknown, source = "fixture script"): FixtureScript {
+  const parsed = fixtureScriptSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+  throw new Error(`${source}: ${problems}`);
+}
+
+/** Reads and parses a script file (JSON). Throws naming the file on bad JSON or a bad field. */
+export function readFixtureScript(file: string): FixtureScript {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
+  return parseFixtureScript(value, file);
+}
