@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { maskLane, maskPath } from "../../harness/compare/mask.js";
 import type { AllowlistEntry } from "../../harness/compare/allowlist.js";
 
-const lane = () => [
+const lane = (): Array<Record<string, any> | null> => [
   { type: "item/started", item: { type: "toolCall", id: "#1", title: "read", args: ["a", "b"] } },
   { type: "item/completed", item: { type: "toolCall", id: "#1", title: "read", result: { text: "x", meta: { text: "y" } } } },
   { type: "turn/completed", status: "done" },
