@@ -10,6 +10,8 @@ export type TapDirection = "runtime→bridge" | "bridge→runtime";
 export interface BridgeNotification {
   method: string;
   params: unknown;
+  /** 1-based index of the carrying line among all lines the bridge wrote (see {@link RpcAnswer}). */
+  position: number;
 }
 
 /**
@@ -132,7 +134,7 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
     const classified = classifyJsonRpcMessage(value);
     switch (classified.kind) {
       case "notification":
-        notificationListeners.emit({ method: classified.message.method, params: classified.message.params });
+        notificationListeners.emit({ method: classified.message.method, params: classified.message.params, position });
         return;
       case "request":
         answerBridgeRequest(classified.message.id, classified.message.method, classified.message.params);

@@ -37,6 +37,24 @@ export interface BridgeExit {
 }
 
 /**
+ * The channel of one spawned bridge process plus what the process itself tells: pid,
+ * stderr tail, exit. {@link spawnBridge} puts the runtime's JSON-RPC client on top; a
+ * caller that needs its own client (conformance) uses {@link spawnBridgeChannel}.
+ */
+export interface BridgeProcessChannel extends BridgeChannel {
+  /** Provider id the bootstrap was given. */
+  readonly providerId: string;
+  /** Absolute path of the bridge module. */
+  readonly modulePath: string;
+  /** The OS process id. */
+  readonly pid: number | undefined;
+  /** The last {@link STDERR_TAIL_CHARS} characters the bridge wrote to stderr. */
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<BridgeExit>;
+}
+
+/**
  * One bridge process driven by this runtime (CONTRACTS harness/runtime): the JSON-RPC
  * client over its stdio plus what the process itself tells (pid, stderr, exit).
  */
@@ -70,13 +88,12 @@ export function defaultBootstrapPath(): string {
 
 /**
  * Spawns a bridge exactly as a runtime does (00-product.md flow 2; CONTRACTS bridge-kit):
- * `node <bootstrap> <module> <providerId> <dataDir>`, stdio piped. Nothing is sent yet;
- * call {@link import("./handshake.js").initializeBridge} next.
- *
- * The process's exit closes the channel: pending requests reject with
- * `BridgeClosedError` naming the exit code and the stderr tail.
+ * `node <bootstrap> <module> <providerId> <dataDir>`, stdio piped, and returns its line
+ * channel. The process's exit (after stdout drained) closes the channel, with a reason
+ * naming the exit code or signal and the stderr tail. `close()` ends stdin and waits,
+ * SIGKILLing after {@link CLOSE_GRACE_MS}.
  */
-export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
+export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessChannel {
   const cwd = options.cwd ?? process.cwd();
   const modulePath = path.resolve(cwd, options.modulePath);
   const ownDataDir = options.dataDir === undefined;
@@ -135,8 +152,13 @@ export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
     return exit;
   };
 
-  const channel: BridgeChannel = {
+  return {
     name,
+    providerId: options.providerId,
+    modulePath,
+    pid: child.pid,
+    stderr: () => stderrTail,
+    exited,
     send(line) {
       if (!closed && child.stdin.writable) child.stdin.write(`${line}\n`);
     },
@@ -154,15 +176,27 @@ export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
     close: async () => void (await close()),
     kill,
   };
+}
 
+/**
+ * Spawns a bridge through the bootstrap ({@link spawnBridgeChannel}) and puts the runtime's
+ * JSON-RPC client on its stdio. Nothing is sent yet; call
+ * {@link import("./handshake.js").initializeBridge} next. When the process exits, pending
+ * requests reject with `BridgeClosedError` naming the exit code and the stderr tail.
+ */
+export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
+  const channel = spawnBridgeChannel(options);
   const client = createJsonRpcClient(channel);
   return Object.assign(client, {
-    providerId: options.providerId,
-    modulePath,
-    pid: child.pid,
-    stderr: () => stderrTail,
-    exited,
-    close,
-    kill,
+    providerId: channel.providerId,
+    modulePath: channel.modulePath,
+    pid: channel.pid,
+    stderr: channel.stderr,
+    exited: channel.exited,
+    close: async () => {
+      await channel.close();
+      return channel.exited;
+    },
+    kill: channel.kill,
   });
 }

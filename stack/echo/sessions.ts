@@ -1,0 +1,163 @@
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
+import type {
+  ThreadResumeParams,
+  ThreadStartParams,
+  ThreadStopParams,
+  TurnStartParams,
+  TurnSteerParams,
+} from "../protocol/methods.js";
+import type { ThreadDelta } from "../protocol/thread-delta.js";
+import { chunkText, planPrompt, promptText, textClose, textDelta, turnBoundary } from "./answer.js";
+
+/** Where the echo writes its notifications (a bridge's `io.notify`). */
+export interface EchoOutput {
+  notify(method: string, params: unknown): void;
+}
+
+/** Returns `bytes` random bytes; injected so tests choose the ids (style: entropy injected). */
+export type Entropy = (bytes: number) => Uint8Array;
+
+/** Bytes of entropy in a `providerThreadId` (16 hex characters after `echo-`). */
+export const PROVIDER_THREAD_ID_BYTES = 8;
+
+/** The echo's sessions of one bridge process: one per runtime thread. */
+export interface EchoSessions {
+  /** `thread/start`: a new session under a fresh random `providerThreadId`. */
+  start(params: ThreadStartParams): { providerThreadId: string; sessionRestorable: boolean };
+  /** `thread/resume`: adopts the given `providerThreadId` (the echo keeps no history to reload). */
+  resume(params: ThreadResumeParams): { providerThreadId: string; sessionRestorable: boolean };
+  /**
+   * `turn/start`. `reply` sends the `{threadId}` result; it is called after `turn.open` and
+   * `input.accepted` and before the answer streams (acceptance timing of spec 20 §5 item 1).
+   *
+   * @throws BridgeJsonRpcError −32000 without a session or while a turn is active.
+   */
+  startTurn(params: TurnStartParams, reply: (result: { threadId: string }) => void): void;
+  /**
+   * `turn/steer`: accepts the input into the active turn, settles the held message and
+   * answers the steer in the same turn, which then completes.
+   *
+   * @throws BridgeJsonRpcError −32001 when no turn is active, −32000 without a session.
+   */
+  steer(params: TurnSteerParams, reply: (result: { threadId: string }) => void): void;
+  /**
+   * `thread/stop`. `interrupt` settles the active turn (message closed, `turn.boundary
+   * interrupted`) BEFORE `reply` is called (seed 002: the bridge holds nothing back);
+   * `release` drops the session and emits nothing. The session ends either way.
+   */
+  stop(params: ThreadStopParams, reply: (result: { ok: true }) => void): void;
+  /** Process shutdown: interrupts every active turn (as a stop would), then forgets all sessions. */
+  closeAll(): void;
+}
+
+interface ActiveTurn {
+  /** Text streamed on the open message, not yet closed. */
+  streamed: string;
+}
+
+interface Session {
+  providerThreadId: string;
+  turn: ActiveTurn | undefined;
+}
+
+function hex(bytes: Uint8Array): string {
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Creates the sessions of one echo bridge process (spec 00 "echo/: the smallest complete
+ * bridge"). Every `providerThreadId` is `echo-<16 hex>` from `entropy`, never a counter
+ * (seed 002 "Traps"), so two processes cannot hand out the same id.
+ */
+export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSessions {
+  const sessions = new Map<string, Session>();
+
+  const deltas = (threadId: string, list: ThreadDelta[]) => output.notify("thread/delta", { threadId, deltas: list });
+
+  const open = (threadId: string, providerThreadId: string) => {
+    const previous = sessions.get(threadId);
+    if (previous?.turn) settleInterrupted(threadId, previous);
+    sessions.set(threadId, { providerThreadId, turn: undefined });
+    output.notify("thread/identity", { threadId, providerThreadId, sessionRestorable: true });
+    // Every session construction starts from a clean thread state (spec 10 §2.12).
+    deltas(threadId, [{ kind: "session.reset" }]);
+    return { providerThreadId, sessionRestorable: true };
+  };
+
+  const streamMessage = (threadId: string, turn: ActiveTurn, text: string) => {
+    for (const chunk of chunkText(text)) {
+      turn.streamed += chunk;
+      deltas(threadId, [textDelta(chunk)]);
+    }
+  };
+
+  const closeMessage = (threadId: string, turn: ActiveTurn) => {
+    if (turn.streamed === "") return;
+    deltas(threadId, [textClose(turn.streamed)]);
+    turn.streamed = "";
+  };
+
+  const finish = (threadId: string, session: Session, status: "completed" | "interrupted") => {
+    const turn = session.turn;
+    if (!turn) return;
+    closeMessage(threadId, turn);
+    session.turn = undefined;
+    deltas(threadId, [turnBoundary(status)]);
+  };
+
+  function settleInterrupted(threadId: string, session: Session) {
+    finish(threadId, session, "interrupted");
+  }
+
+  const sessionOf = (threadId: string): Session => {
+    const session = sessions.get(threadId);
+    if (!session) {
+      throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `No active echo session for thread "${threadId}"`);
+    }
+    return session;
+  };
+
+  return {
+    start: (params) => open(params.threadId, `echo-${hex(entropy(PROVIDER_THREAD_ID_BYTES))}`),
+    resume: (params) => open(params.threadId, params.providerThreadId),
+    startTurn(params, reply) {
+      const session = sessionOf(params.threadId);
+      if (session.turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
+      const turn: ActiveTurn = { streamed: "" };
+      session.turn = turn;
+      deltas(params.threadId, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
+      deltas(params.threadId, [{ kind: "turn.open" }]);
+      reply({ threadId: params.threadId });
+      const plan = planPrompt(promptText(params.input));
+      if (plan.kind === "hold") {
+        streamMessage(params.threadId, turn, plan.text);
+        return;
+      }
+      if (plan.kind === "echo") streamMessage(params.threadId, turn, plan.text);
+      finish(params.threadId, session, "completed");
+    },
+    steer(params, reply) {
+      const session = sessionOf(params.threadId);
+      const turn = session.turn;
+      if (!turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+      reply({ threadId: params.threadId });
+      closeMessage(params.threadId, turn);
+      deltas(params.threadId, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
+      const plan = planPrompt(promptText(params.input));
+      if (plan.kind !== "zeroWork") streamMessage(params.threadId, turn, plan.text);
+      finish(params.threadId, session, "completed");
+    },
+    stop(params, reply) {
+      const session = sessions.get(params.threadId);
+      if (session) {
+        if (params.intent === "interrupt") settleInterrupted(params.threadId, session);
+        sessions.delete(params.threadId);
+      }
+      reply({ ok: true });
+    },
+    closeAll() {
+      for (const [threadId, session] of sessions) settleInterrupted(threadId, session);
+      sessions.clear();
+    },
+  };
+}
