@@ -1,0 +1,75 @@
+/**
+ * The Grok Build dialect (spec 30 §1.4): tool identity from `_meta["x.ai/tool"]`, the
+ * `spawn_subagent` tool as a `delegation`, and context-window accounting from session models and
+ * prompt results.
+ */
+import { delegationPresentation } from "../translate/presentation.js";
+import type { AcpDialect, AcpToolCallEvent, AcpToolIdentity } from "./types.js";
+import { isAcpToolKind } from "./types.js";
+
+/** The `_meta` key of Grok's tool side channel. */
+export const GROK_TOOL_META_KEY = "x.ai/tool";
+/** Grok's sub-agent tool name. */
+export const GROK_SUBAGENT_TOOL = "spawn_subagent";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/** `_meta["x.ai/tool"]` → `{name?, kind?}`: a non-empty name, only a valid ACP kind; else undefined. */
+export function grokToolIdentity(event: AcpToolCallEvent): AcpToolIdentity | undefined {
+  const meta = event._meta?.[GROK_TOOL_META_KEY];
+  if (!isRecord(meta)) return undefined;
+  const identity: AcpToolIdentity = {};
+  const name = nonEmpty(meta.name);
+  if (name !== undefined) identity.name = name;
+  if (isAcpToolKind(meta.kind)) identity.kind = meta.kind;
+  return identity.name === undefined && identity.kind === undefined ? undefined : identity;
+}
+
+/**
+ * Context size: `_meta.totalContextTokens` of the session models in a `session/new|load|resume|fork`
+ * result — the current model first, else the first model with `_meta` (spec 30 §1.4). Tokens.
+ */
+export function grokContextSizeFromSetup(result: unknown): number | undefined {
+  if (!isRecord(result) || !isRecord(result.models) || !Array.isArray(result.models.availableModels)) return undefined;
+  const models = result.models.availableModels.filter(isRecord);
+  const current = models.find((model) => model.modelId === (result.models as Record<string, unknown>).currentModelId);
+  const chosen = current && isRecord(current._meta) ? current : models.find((model) => isRecord(model._meta));
+  const size = chosen && isRecord(chosen._meta) ? chosen._meta.totalContextTokens : undefined;
+  return typeof size === "number" && Number.isFinite(size) ? size : undefined;
+}
+
+/**
+ * Context used: the prompt result's `_meta` — `usage.inputTokens` → `inputTokens` →
+ * `usage.totalTokens` → `totalTokens` (spec 30 §1.4). Tokens; undefined when none is a number.
+ */
+export function grokContextUsageFromPromptResult(result: unknown): number | undefined {
+  if (!isRecord(result) || !isRecord(result._meta)) return undefined;
+  const meta = result._meta;
+  const usage = isRecord(meta.usage) ? meta.usage : {};
+  for (const value of [usage.inputTokens, meta.inputTokens, usage.totalTokens, meta.totalTokens]) {
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+  }
+  return undefined;
+}
+
+/** The `grok` dialect (spec 30 §1.4). */
+export const grokAcpDialect: AcpDialect = Object.freeze({
+  id: "grok",
+  toolIdentity: grokToolIdentity,
+  classifyToolCall(event: AcpToolCallEvent) {
+    const name = event.name ?? grokToolIdentity(event)?.name;
+    if (name !== GROK_SUBAGENT_TOOL) return undefined;
+    const input = isRecord(event.rawInput) ? event.rawInput : {};
+    const label = nonEmpty(input.description) ?? nonEmpty(input.prompt) ?? event.title ?? "Subagent";
+    return {
+      item: { type: "delegation" as const, childRef: event.toolCallId, label, background: false },
+      presentation: delegationPresentation(label, nonEmpty(input.subagent_type)),
+    };
+  },
+});

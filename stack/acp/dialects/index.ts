@@ -1,0 +1,26 @@
+/**
+ * ACP dialects (spec 30 §1): the interface, the built-ins, the registry and the selection rule.
+ */
+export * from "./types.js";
+export { genericAcpDialect } from "./acp.js";
+export { cursorAcpDialect, handleCursorTask, CURSOR_TASK_METHOD, CURSOR_DEFAULT_TASK_LABEL } from "./cursor.js";
+export {
+  grokAcpDialect,
+  grokToolIdentity,
+  grokContextSizeFromSetup,
+  grokContextUsageFromPromptResult,
+  GROK_TOOL_META_KEY,
+  GROK_SUBAGENT_TOOL,
+} from "./grok.js";
+export { ompAcpDialect, ompCommandResult, ompCompactionOutcome, type OmpCompactionOutcome } from "./omp.js";
+export { opencodeAcpDialect, normalizeOpencodeCommandEvent, OPENCODE_CHILD_ENV } from "./opencode.js";
+export {
+  AcpDialectError,
+  BUILT_IN_ACP_DIALECTS,
+  createAcpDialectRegistry,
+  defaultAcpDialectRegistry,
+  registerAcpDialect,
+  type AcpDialectRegistry,
+  type RegisterAcpDialectOptions,
+} from "./registry.js";
+export { ACP_DIALECT_COMMANDS, selectAcpDialect, type SelectAcpDialectInput } from "./select.js";

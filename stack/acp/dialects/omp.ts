@@ -1,0 +1,77 @@
+/**
+ * The omp dialect (spec 30 §1.5): bash results carried in `rawOutput.details`, and the
+ * compaction outcome read from the agent's reply to `/compact`.
+ */
+import type { AcpCommandResult, AcpDialect, AcpToolCallEvent } from "./types.js";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Keys of the shared result shape; when any is present omp's reader steps aside. */
+const GENERIC_RESULT_KEYS = ["exitCode", "exit_code", "stdout", "stderr", "output_for_prompt"] as const;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * omp's command result (spec 30 §1.5): only for `execute` calls with a non-blank, non-`async`
+ * command whose `rawOutput` has text `content` blocks and a `details` object with `exitCode` or
+ * `wallTimeMs`, no `details.async` and none of the shared keys. Output = the text blocks joined by
+ * newlines minus a trailing "Command exited with code N" (N = details.exitCode) and
+ * "Wall time: X.XX seconds" (matching wallTimeMs). Exit code = details.exitCode, else 0 for a
+ * completed run without timeout/signal. Anything else → undefined (shared reader).
+ */
+export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | undefined {
+  if (event.kind !== "execute") return undefined;
+  const input = isRecord(event.rawInput) ? event.rawInput : undefined;
+  const command = input?.command;
+  if (typeof command !== "string" || command.trim().length === 0 || input?.async === true) return undefined;
+  const raw = event.rawOutput;
+  if (!isRecord(raw) || !Array.isArray(raw.content) || !isRecord(raw.details)) return undefined;
+  const details = raw.details;
+  if (details.exitCode === undefined && details.wallTimeMs === undefined) return undefined;
+  if (details.async !== undefined && details.async !== false) return undefined;
+  if (GENERIC_RESULT_KEYS.some((key) => raw[key] !== undefined)) return undefined;
+  if (raw.signal !== undefined && raw.signal !== null) return undefined;
+  if (raw.timed_out === true) return undefined;
+
+  const texts = raw.content
+    .filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string")
+    .map((block) => block.text as string);
+  let output = texts.join("\n");
+  const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
+  if (typeof details.wallTimeMs === "number") {
+    const seconds = (details.wallTimeMs / 1000).toFixed(2);
+    output = output.replace(new RegExp(`\\s*Wall time: ${escapeRegExp(seconds)} seconds\\s*$`), "");
+  }
+  if (exitCode !== undefined) {
+    output = output.replace(new RegExp(`\\s*Command exited with code ${exitCode}\\s*$`), "");
+  }
+  const result: AcpCommandResult = {};
+  const trimmed = output.trim();
+  if (trimmed.length > 0) result.output = trimmed;
+  if (exitCode !== undefined) result.exitCode = exitCode;
+  else if (event.status === "completed" && details.timedOut !== true && (details.signal === undefined || details.signal === null)) {
+    result.exitCode = 0;
+  }
+  return result;
+}
+
+/** Outcome of a `/compact` run as omp reports it in text (spec 30 §1.5). */
+export type OmpCompactionOutcome = { status: "completed" } | { status: "skipped"; detail: string } | { status: "failed"; detail: string };
+
+/**
+ * Reads omp's reply to `/compact` (spec 30 §1.5): "compaction failed" plus "nothing to compact"
+ * or "already compacted" → skipped (detail = text); "compaction failed" alone → failed; else completed.
+ */
+export function ompCompactionOutcome(text: string): OmpCompactionOutcome {
+  const lower = text.toLowerCase();
+  if (!lower.includes("compaction failed")) return { status: "completed" };
+  if (lower.includes("nothing to compact") || lower.includes("already compacted")) return { status: "skipped", detail: text.trim() };
+  return { status: "failed", detail: text.trim() };
+}
+
+/** The `omp` dialect (spec 30 §1.5); it has no maintenance. */
+export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult });

@@ -1,0 +1,38 @@
+/**
+ * Dialect selection (spec 30 §1.2): an explicit `providerOptions.acpDialect` wins; otherwise the
+ * basename of the launch command through the command table; anything else is generic.
+ */
+import { basename } from "node:path";
+import { genericAcpDialect } from "./acp.js";
+import type { AcpDialectRegistry } from "./registry.js";
+import { defaultAcpDialectRegistry } from "./registry.js";
+import type { AcpDialect } from "./types.js";
+
+/** Exact command basenames that imply a dialect (spec 30 §1.2 step 2; `.exe` is not stripped). */
+export const ACP_DIALECT_COMMANDS: Readonly<Record<string, string>> = Object.freeze({
+  "cursor-agent": "cursor",
+  grok: "grok",
+  omp: "omp",
+  opencode: "opencode",
+});
+
+/** Input of {@link selectAcpDialect}. */
+export interface SelectAcpDialectInput {
+  /** `providerOptions.acpDialect`; used when a non-empty string. */
+  explicit?: string | null | undefined;
+  /** The launch spec `command` (a name or a full path). */
+  command: string;
+}
+
+/**
+ * Picks the dialect of a session (spec 30 §1.2): a non-empty `explicit` id is looked up in the
+ * registry (unknown → generic; the command is then not consulted); otherwise
+ * `basename(command)` must match {@link ACP_DIALECT_COMMANDS} exactly; else generic. Never throws.
+ */
+export function selectAcpDialect(input: SelectAcpDialectInput, registry: AcpDialectRegistry = defaultAcpDialectRegistry): AcpDialect {
+  if (typeof input.explicit === "string" && input.explicit.length > 0) {
+    return registry.get(input.explicit) ?? genericAcpDialect;
+  }
+  const byCommand = ACP_DIALECT_COMMANDS[basename(input.command)];
+  return (byCommand !== undefined ? registry.get(byCommand) : undefined) ?? genericAcpDialect;
+}

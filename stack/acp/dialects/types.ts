@@ -1,0 +1,141 @@
+/**
+ * The ACP dialect interface: per-agent answers read from vendor side channels (spec 30 §1.1).
+ *
+ * A dialect is a plain object. Only `id` is required; a missing hook, or a hook that returns
+ * `undefined`, means "use the shared behaviour". Hooks are pure and synchronous.
+ */
+import type { ItemShape, Presentation } from "../../protocol/thread-delta.js";
+
+/** The ACP `ToolKind` values (ACP protocol v1). Anything else is a vendor kind (`rawKind` only). */
+export const ACP_TOOL_KINDS = [
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "think",
+  "fetch",
+  "switch_mode",
+  "other",
+] as const;
+
+/** A valid ACP tool kind. */
+export type AcpToolKind = (typeof ACP_TOOL_KINDS)[number];
+
+/** True when `value` is one of {@link ACP_TOOL_KINDS}. */
+export function isAcpToolKind(value: unknown): value is AcpToolKind {
+  return typeof value === "string" && (ACP_TOOL_KINDS as readonly string[]).includes(value);
+}
+
+/** One entry of a tool call's `content` (ACP `ToolCallContent`), read leniently. */
+export interface AcpToolCallContent {
+  /** `content`, `diff` or `terminal` (others pass through). */
+  type: string;
+  /** For `content`: the ACP content block (`{type:"text", text}`, images, …). */
+  content?: { type: string; text?: string; [key: string]: unknown };
+  /** For `diff`: the file path. */
+  path?: string;
+  /** For `diff`: the previous text; `null`/absent means the file is new. */
+  oldText?: string | null;
+  /** For `diff`: the new text. */
+  newText?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A tool call as the translator holds it: the `tool_call` fields merged with every later
+ * `tool_call_update` (present fields override; JSON `null` counts as absent, spec 20 §3.2).
+ */
+export interface AcpToolCallEvent {
+  /** ACP `toolCallId`; the `providerItemId` of the item. */
+  toolCallId: string;
+  /** Agent title (Cursor: backticked commands, `Read File`, `MCP: tool`). */
+  title?: string;
+  /** A valid ACP kind, after the dialect's `toolIdentity` filled an unset one. */
+  kind?: AcpToolKind;
+  /** The kind string exactly as the agent sent it, valid or not (spec 30 §1.1 `tool` slot). */
+  rawKind?: string;
+  /** Tool name from a vendor side channel (`toolIdentity`); the agent protocol has none. */
+  name?: string;
+  /** `pending`, `in_progress`, `completed`, `failed` (others pass through). */
+  status?: string;
+  content?: AcpToolCallContent[];
+  locations?: { path: string; line?: number | null }[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** ACP `_meta` of the latest update carrying one (grok's `x.ai/tool` lives here). */
+  _meta?: Record<string, unknown>;
+}
+
+/** `toolIdentity` answer: fills only an unset `name`/`kind` (protocol values win). */
+export interface AcpToolIdentity {
+  name?: string;
+  kind?: AcpToolKind;
+}
+
+/** `classifyToolCall` answer: a full shape overriding the shared classifier (spec 30 §1.1). */
+export interface AcpClassifiedToolCall {
+  item: ItemShape;
+  presentation: Presentation;
+}
+
+/** `commandResult` answer: a command's exit code and output text (spec 30 §1.1). */
+export interface AcpCommandResult {
+  exitCode?: number;
+  output?: string;
+}
+
+/**
+ * A sub-agent report from a vendor request (Cursor's `cursor/task`, spec 30 §1.3): re-labels an
+ * open delegation item.
+ */
+export interface AcpDelegationReport {
+  /** The tool call the report is about. */
+  toolCallId: string;
+  /** New `childRef` (a key part: non-empty, no U+001F). */
+  childRef: string;
+  /** New label (also the presentation title). */
+  label: string;
+  /** Presentation detail, e.g. `model <id>` (≤ 280 characters). */
+  detail?: string;
+}
+
+/** `handleClientRequest` answer: the JSON-RPC result for the agent, plus an optional report. */
+export interface AcpClientRequestOutcome {
+  result: unknown;
+  delegation?: AcpDelegationReport;
+}
+
+/**
+ * What a dialect says about provider maintenance (`provider/health`, `provider/usage`,
+ * `provider/installation/*`, spec 30 §1.1). The bridge owns the behaviour; this only states it.
+ */
+export interface AcpDialectMaintenance {
+  /** Sign-in command shown in health answers. */
+  loginCommand?: string;
+  /** Whether `provider/usage` is supported for this agent. */
+  usage?: boolean;
+  /** Whether `provider/installation/*` is supported for this agent. */
+  installation?: boolean;
+}
+
+/** An ACP dialect (spec 30 §1.1). Only `id` is required. */
+export interface AcpDialect {
+  /** Dialect name; built-ins are `acp`, `cursor`, `grok`, `omp`, `opencode`. */
+  readonly id: string;
+  /** A tool call's name and kind from a vendor side channel; asked before every classification. */
+  toolIdentity?(event: AcpToolCallEvent): AcpToolIdentity | undefined;
+  /** A full shape overriding the shared classifier (used for `delegation`); also for approvals. */
+  classifyToolCall?(event: AcpToolCallEvent): AcpClassifiedToolCall | undefined;
+  /** A command's exit code and output, asked at command close instead of the shared reader. */
+  commandResult?(event: AcpToolCallEvent): AcpCommandResult | undefined;
+  /** Rewrites vendor `rawOutput` into the shared shape, at command close before `commandResult`. */
+  normalizeCommandEvent?(event: AcpToolCallEvent): AcpToolCallEvent | undefined;
+  /** Extra agent→client methods to accept beside the core ones. */
+  readonly clientRequestMethods?: readonly string[];
+  /** Reply to a vendor request; `undefined` → -32601 `Unsupported ACP client method "<m>"`. */
+  handleClientRequest?(method: string, params: unknown): AcpClientRequestOutcome | undefined;
+  /** Maintenance behaviour (health, usage, installation). */
+  readonly maintenance?: AcpDialectMaintenance;
+}

@@ -1,0 +1,144 @@
+/**
+ * The shared tool classifier (spec 20 §3.3): the operation (what approvals and the timeline
+ * agree on) and the core item shape of a merged tool call, without any dialect.
+ */
+import type { FileChangeEntry, ItemShape, Presentation } from "../../protocol/thread-delta.js";
+import type { AcpToolCallEvent } from "../dialects/types.js";
+import { boundToolPayload, toolOutputText } from "./output.js";
+import { genericToolPresentation, shapePresentation } from "./presentation.js";
+
+/** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
+export type AcpOperation =
+  | { type: "command"; command: string }
+  | { type: "fileChange"; kind: "update" | "delete"; paths: string[] }
+  | { type: "generic"; paths: string[] };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonBlank(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim().length > 0 ? value : undefined;
+}
+
+function rawInputField(event: AcpToolCallEvent, ...keys: string[]): string | undefined {
+  if (!isRecord(event.rawInput)) return undefined;
+  for (const key of keys) {
+    const value = nonBlank(event.rawInput[key]);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function diffEntries(event: AcpToolCallEvent) {
+  return (event.content ?? []).filter((entry) => entry.type === "diff" && nonBlank(entry.path) !== undefined);
+}
+
+/** Paths: diff paths + `locations[].path`; if none, the first of `rawInput.path|filePath|file_path`. */
+export function toolCallPaths(event: AcpToolCallEvent): string[] {
+  const paths: string[] = [];
+  for (const entry of diffEntries(event)) paths.push(entry.path as string);
+  for (const location of event.locations ?? []) if (nonBlank(location.path) !== undefined) paths.push(location.path);
+  if (paths.length > 0) return paths;
+  const fallback = rawInputField(event, "path", "filePath", "file_path");
+  return fallback !== undefined ? [fallback] : [];
+}
+
+/** The command of an `execute` call: non-blank `rawInput.command`, else the title (backticks kept). */
+export function toolCallCommand(event: AcpToolCallEvent): string | undefined {
+  if (event.kind !== "execute") return undefined;
+  return rawInputField(event, "command") ?? nonBlank(event.title);
+}
+
+/** Classifies the operation (spec 20 §3.3 steps 1–2). Locations alone never imply a write. */
+export function classifyOperation(event: AcpToolCallEvent): AcpOperation {
+  const command = toolCallCommand(event);
+  if (command !== undefined) return { type: "command", command };
+  const paths = toolCallPaths(event);
+  if (paths.length === 0) return { type: "generic", paths };
+  if (diffEntries(event).length > 0 || event.kind === "edit") return { type: "fileChange", kind: "update", paths };
+  if (event.kind === "delete") return { type: "fileChange", kind: "delete", paths };
+  return { type: "generic", paths };
+}
+
+/** The `tool` slot of a generic item: `name`, else `rawKind`, else `kind`, else `tool` (spec 30 §1.1). */
+export function genericToolName(event: AcpToolCallEvent): string {
+  return event.name ?? event.rawKind ?? event.kind ?? "tool";
+}
+
+/**
+ * A generic `tool` shape with bounded `args` (rawInput), `result` (rawOutput) and, on failure,
+ * `error` (output text) (spec 30 §1.1; spec 20 §3.3 (h)).
+ */
+export function genericToolShape(event: AcpToolCallEvent): ItemShape {
+  const shape: ItemShape = { type: "tool", tool: genericToolName(event) };
+  if (event.rawInput !== undefined) shape.args = boundToolPayload(event.rawInput, true);
+  if (event.rawOutput !== undefined) shape.result = boundToolPayload(event.rawOutput, false);
+  if (event.status === "failed") {
+    const error = toolOutputText(event);
+    if (error !== undefined) shape.error = error;
+  }
+  return shape;
+}
+
+function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, { type: "fileChange" }>): FileChangeEntry[] {
+  const diffs = diffEntries(event);
+  if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
+  return diffs.map((entry) => {
+    const change: FileChangeEntry = { path: entry.path as string, kind: typeof entry.oldText === "string" ? "update" : "add" };
+    if (typeof entry.oldText === "string") change.oldText = entry.oldText;
+    if (typeof entry.newText === "string") change.newText = entry.newText;
+    return change;
+  });
+}
+
+const SINGLE_URL = /https?:\/\/[^\s`'"<>]+/g;
+
+function titlePathToken(title: string | undefined): string | undefined {
+  const tokens = [...(title ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
+  if (tokens.length !== 1) return undefined;
+  const token = (tokens[0] as string).trim();
+  return /^[/~.]/.test(token) ? token : undefined;
+}
+
+function coreShape(event: AcpToolCallEvent, operation: AcpOperation): ItemShape | undefined {
+  if (operation.type === "command") return { type: "command", command: operation.command, cwd: "" };
+  if (operation.type === "fileChange") return { type: "fileChange", changes: fileChanges(event, operation) };
+  switch (event.kind) {
+    case "read": {
+      const path = operation.paths[0] ?? titlePathToken(event.title);
+      return path !== undefined ? { type: "fileRead", path } : undefined;
+    }
+    case "search": {
+      const content = rawInputField(event, "pattern", "query", "regex");
+      const glob = content === undefined ? rawInputField(event, "glob", "globPattern") : undefined;
+      const query = content ?? glob;
+      if (query === undefined) return undefined;
+      const root = rawInputField(event, "path", "directory");
+      const shape: ItemShape = { type: "search", mode: content !== undefined ? "content" : "path", query };
+      if (root !== undefined) shape.path = root;
+      return shape;
+    }
+    case "fetch": {
+      const urls = [...(event.title ?? "").matchAll(SINGLE_URL)].map((match) => match[0]);
+      const url = rawInputField(event, "url", "uri") ?? (urls.length === 1 ? urls[0] : undefined);
+      return url !== undefined ? { type: "webFetch", url, pattern: null } : undefined;
+    }
+    case "think": {
+      const thought = toolOutputText(event) ?? rawInputField(event, "thought", "thinking");
+      return { type: "reasoning", summary: [], content: thought !== undefined ? [thought] : [] };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The shared shape and presentation of a merged tool call (spec 20 §3.3 (b)–(h)): a core shape
+ * when its required fields exist, else a generic `tool`.
+ */
+export function classifySharedToolCall(event: AcpToolCallEvent): { item: ItemShape; presentation: Presentation } {
+  const item = coreShape(event, classifyOperation(event));
+  if (item !== undefined) return { item, presentation: shapePresentation(item, event.title) };
+  return { item: genericToolShape(event), presentation: genericToolPresentation(event.kind, event.title) };
+}

@@ -1,0 +1,124 @@
+/**
+ * Tool output, command results and bounded payloads (spec 20 §3.4; spec 30 §1.1 exit-code rule,
+ * shared result reader and payload caps).
+ */
+import type { JsonValue } from "../../protocol/thread-delta.js";
+import type { AcpCommandResult, AcpToolCallEvent } from "../dialects/types.js";
+
+/** Largest serialized `args`/`result` payload, in bytes of UTF-8 JSON (spec 30 §1.1). */
+export const TOOL_PAYLOAD_MAX_BYTES = 64 * 1024;
+
+/** Characters of the text preview that replaces an over-cap payload. */
+export const TOOL_PAYLOAD_PREVIEW_CHARS = 4096;
+
+const DATA_IMAGE_URL = /data:image\/[A-Za-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/g;
+
+/** Replaces inline `data:image/…;base64,…` URLs with `[image]` (spec 20 §3.4). */
+export function scrubDataImages(text: string): string {
+  return text.replace(DATA_IMAGE_URL, "[image]");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function textBlocks(blocks: unknown[]): string[] {
+  const texts: string[] = [];
+  for (const block of blocks) {
+    if (isRecord(block) && typeof block.text === "string") texts.push(block.text);
+  }
+  return texts;
+}
+
+function finish(text: string): string | undefined {
+  const trimmed = scrubDataImages(text).trim();
+  return trimmed.length > 0 ? trimmed : undefined;
+}
+
+/** Text of the `content` entries of type `content` with text, joined by `\n`; none → undefined. */
+export function contentText(event: AcpToolCallEvent): string | undefined {
+  const texts: string[] = [];
+  for (const entry of event.content ?? []) {
+    if (entry.type === "content" && entry.content && typeof entry.content.text === "string") texts.push(entry.content.text);
+  }
+  return texts.length > 0 ? finish(texts.join("\n")) : undefined;
+}
+
+/**
+ * `rawOutput` rendered (spec 20 §3.4): a string as is; an object with an **array** `content` →
+ * its text blocks; any other value → JSON; data images scrubbed; trimmed; empty → undefined.
+ */
+export function renderRawOutput(rawOutput: unknown): string | undefined {
+  if (rawOutput === undefined || rawOutput === null) return undefined;
+  if (typeof rawOutput === "string") return finish(rawOutput);
+  if (isRecord(rawOutput) && Array.isArray(rawOutput.content)) return finish(textBlocks(rawOutput.content).join("\n"));
+  return finish(JSON.stringify(rawOutput) ?? "");
+}
+
+/** Output text of a tool call: content text, else rendered `rawOutput` (spec 20 §3.4). */
+export function toolOutputText(event: AcpToolCallEvent): string | undefined {
+  return contentText(event) ?? renderRawOutput(event.rawOutput);
+}
+
+function joinOutput(first: string, second: string): string {
+  if (first.length === 0) return second;
+  if (second.length === 0) return first;
+  return first.endsWith("\n") ? first + second : `${first}\n${second}`;
+}
+
+/**
+ * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
+ * `exit_code`; output from content text, else `stdout`+`stderr` (newline-joined) or
+ * `output_for_prompt`, else rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
+ */
+export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
+  const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
+  const result: AcpCommandResult = {};
+  const exitCode = raw?.exitCode ?? raw?.exit_code;
+  if (typeof exitCode === "number" && Number.isFinite(exitCode)) result.exitCode = exitCode;
+
+  let output = contentText(event);
+  if (output === undefined && raw !== undefined) {
+    const stdout = typeof raw.stdout === "string" ? raw.stdout : undefined;
+    const stderr = typeof raw.stderr === "string" ? raw.stderr : undefined;
+    if (stdout !== undefined || stderr !== undefined) output = finish(joinOutput(stdout ?? "", stderr ?? ""));
+    else if (typeof raw.output_for_prompt === "string") output = finish(raw.output_for_prompt);
+    else output = renderRawOutput(raw);
+  } else if (output === undefined) {
+    output = renderRawOutput(event.rawOutput);
+  }
+
+  const markers: string[] = [];
+  if (raw?.timed_out === true) markers.push("[timed out]");
+  if (raw?.signal !== undefined && raw.signal !== null) markers.push(`[signal ${String(raw.signal)}]`);
+  if (markers.length > 0) output = joinOutput(output ?? "", markers.join(" "));
+  if (output !== undefined) result.output = output;
+  return result;
+}
+
+function scrubJson(value: unknown): JsonValue {
+  if (typeof value === "string") return scrubDataImages(value);
+  if (Array.isArray(value)) return value.map(scrubJson);
+  if (isRecord(value)) {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, inner] of Object.entries(value)) if (inner !== undefined) out[key] = scrubJson(inner);
+    return out;
+  }
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
+  return null;
+}
+
+function preview(text: string): string {
+  return text.length <= TOOL_PAYLOAD_PREVIEW_CHARS ? text : `${text.slice(0, TOOL_PAYLOAD_PREVIEW_CHARS)}…`;
+}
+
+/**
+ * A bounded tool payload (spec 30 §1.1): data images scrubbed; over 64 KiB serialized it becomes
+ * a text preview — under the key `truncated` when `asArgs` (tool `args`), else a bare string.
+ */
+export function boundToolPayload(value: unknown, asArgs: boolean): JsonValue {
+  const scrubbed = scrubJson(value);
+  const serialized = JSON.stringify(scrubbed);
+  if (Buffer.byteLength(serialized, "utf8") <= TOOL_PAYLOAD_MAX_BYTES) return scrubbed;
+  return asArgs ? { truncated: preview(serialized) } : preview(serialized);
+}

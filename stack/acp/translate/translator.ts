@@ -1,0 +1,225 @@
+/**
+ * The per-session ACP translator: ACP `session/update`s and the bridge's internal envelopes in,
+ * grammar-v3 `ThreadDelta[]` out (spec 20 §3 as changed by spec 30). One instance per session
+ * construction; no I/O, no timers; the clock is injected.
+ */
+import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
+import { grokContextSizeFromSetup, grokContextUsageFromPromptResult } from "../dialects/grok.js";
+import { AcpSessionUpdateSchema } from "./acp-update-schemas.js";
+import { internalEnvelope } from "./envelopes.js";
+import type { InjectedToolDefinition } from "./injected-tools.js";
+import { createInjectedToolBindings } from "./injected-tools.js";
+import type { AcpPermissionSubject } from "./permission-subject.js";
+import { permissionSubject } from "./permission-subject.js";
+import { shapePresentation } from "./presentation.js";
+import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate } from "./session-updates.js";
+import { createSessionStateModel } from "./session-state.js";
+import { createToolCallTracker } from "./tool-calls.js";
+import type { CompactionEnd } from "./turns.js";
+import * as turns from "./turns.js";
+
+/** Key channel of client file writes (spec 20 §3.1 `acp/fs/write`). */
+export const FS_WRITE_CHANNEL = "fs-write";
+
+/** Options of {@link createAcpTranslator}. */
+export interface AcpTranslatorOptions {
+  /** The bb thread id (it appears in raw envelopes). */
+  threadId: string;
+  /** The session's dialect ({@link selectAcpDialect}). */
+  dialect: AcpDialect;
+  /** Clock in ms since the epoch; read once per update for {@link AcpTranslator.activity}. */
+  now: () => number;
+  /** bb dynamic tools registered as injected tools (spec 20 §2.3 step 1). */
+  injectedTools?: readonly InjectedToolDefinition[];
+}
+
+/** A client file write the bridge performed (`fs/write_text_file`). */
+export interface AcpFsWrite {
+  path: string;
+  /** Text before the write; null when the file did not exist (kind `add`). */
+  oldText: string | null;
+  newText: string;
+}
+
+/** Quiet-detection facts for agent-initiated turns and busy retries (spec 30 §6.2). */
+export interface AcpTranslatorActivity {
+  /** Cached (unsettled) tool calls. */
+  openToolCount: number;
+  /** `now()` at the last `update`, or null before any. Milliseconds. */
+  lastUpdateAt: number | null;
+  /** Whether the current turn has seen turn output (message/thought chunk, tool call, plan). */
+  turnOutputSeen: boolean;
+}
+
+/** The translator of one ACP session (see /tmp/team/CONTRACTS.md "ACP translator seam"). */
+export interface AcpTranslator {
+  /** `acp/turn/started` for a runtime turn: clears the tool cache, `[turn.open]`. */
+  turnStarted(): ThreadDelta[];
+  /** `acp/turn/started` for an agent-initiated turn (spec 30 §6.2); same deltas. */
+  agentTurnStarted(): ThreadDelta[];
+  /**
+   * `acp/turn/completed`: zero-output warning, flush, `turn.boundary` (spec 20 §3.5, 30 §6.2).
+   * @throws AcpTranslateError for a stop reason outside ACP's set.
+   */
+  turnCompleted(stopReason: string): ThreadDelta[];
+  /** `acp/compaction/started` (spec 20 §3.1). */
+  compactionStarted(): ThreadDelta[];
+  /** `acp/compaction/completed` from the prompt's stop reason or rejection text (spec 20 §3.5, 30 §1.5). */
+  compactionCompleted(end: CompactionEnd): ThreadDelta[];
+  /** One `session/update`'s `update` object; unparseable (no string `sessionUpdate`) → `[]`. */
+  update(update: unknown): ThreadDelta[];
+  /** `acp/fs/write`: a completed `fileChange` close on channel `fs-write` (spec 20 §3.1). */
+  fsWrite(write: AcpFsWrite): ThreadDelta[];
+  /** `acp/warning`: `provider.warning {summary, details?, vouchedTurn:true}`. */
+  warning(warning: { summary: string; details?: string }): ThreadDelta[];
+  /** Session error: clears the cache (open tools get no close), `provider.error {settlesTurn:true}`. */
+  sessionError(detail: string): ThreadDelta[];
+  /** Any other internal envelope: `unhandled {raw, rawType: method, vouchedTurn:true}`. */
+  unhandled(method: string, params: unknown): ThreadDelta[];
+  /** A vendor sub-agent report (spec 30 §1.3 `noteDelegationReport`). */
+  delegationReport(report: AcpDelegationReport): ThreadDelta[];
+  /**
+   * A `session/new|load|resume|fork` result, after identity and `session.reset`: the session
+   * snapshot (`extension.state`), then grok's `contextWindow` 0 for a fresh session (spec 30 §6.3).
+   */
+  sessionSetup(result: unknown, options: { restored: boolean }): ThreadDelta[];
+  /** An update replayed during `session/load|resume`: feeds session state, keeps the last usage. */
+  restoreUpdate(update: unknown): void;
+  /** After the restore's snapshot: the kept last `usage_update` as `contextWindow` (spec 20 §2.3 step 6). */
+  restoreSettled(): ThreadDelta[];
+  /** A `session/prompt` result: grok context accounting (spec 30 §1.4); else `[]`. */
+  promptResult(result: unknown): ThreadDelta[];
+  /** The approval subject of a permission's `toolCall` (spec 20 §3.8 step 3). */
+  permissionSubject(toolCall: unknown): AcpPermissionSubject;
+  /** A proxied bb tool call arrived: the bound `toolCallId`, or null (queued) (spec 20 §3.3). */
+  bindInjectedToolCall(toolName: string): string | null;
+  /** Quiet-detection facts (spec 30 §6.2). */
+  activity(): AcpTranslatorActivity;
+}
+
+/** True when an update counts as turn output (spec 30 §6.2): chunks, tool calls, plans. */
+export function isTurnOutputUpdate(update: unknown): boolean {
+  const parsed = AcpSessionUpdateSchema.safeParse(update);
+  return parsed.success && TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate);
+}
+
+/** Creates the translator of one ACP session (spec 20 §3, spec 30). */
+export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslator {
+  const { threadId, dialect, now } = options;
+  const bindings = createInjectedToolBindings(options.injectedTools ?? []);
+  const tools = createToolCallTracker({ threadId, dialect, bindings });
+  const state = createSessionStateModel();
+  let lastUpdateAt: number | null = null;
+  let turnOutputSeen = false;
+  let compacting = false;
+  let compactionReply = "";
+  let grokContextSize: number | null = null;
+  let restoredUsage: Record<string, unknown> | undefined;
+
+  const updateContext = {
+    threadId,
+    tools,
+    state,
+    onAgentText(text: string) {
+      if (compacting) compactionReply += text;
+    },
+  };
+
+  function startTurn(): ThreadDelta[] {
+    turnOutputSeen = false;
+    compacting = false;
+    return turns.turnStarted(tools);
+  }
+
+  function contextWindow(used: number): ThreadDelta {
+    return { kind: "contextWindow", used, size: grokContextSize, estimated: false, attach: "open" };
+  }
+
+  return {
+    turnStarted: startTurn,
+    agentTurnStarted: startTurn,
+    turnCompleted(stopReason) {
+      return turns.turnCompleted(tools, stopReason, turnOutputSeen);
+    },
+    compactionStarted() {
+      compacting = true;
+      compactionReply = "";
+      turnOutputSeen = false;
+      return turns.compactionStarted(tools);
+    },
+    compactionCompleted(end) {
+      const deltas = turns.compactionCompleted(tools, end, dialect.id, compactionReply);
+      compacting = false;
+      compactionReply = "";
+      return deltas;
+    },
+    update(update) {
+      const parsed = AcpSessionUpdateSchema.safeParse(update);
+      if (!parsed.success) return [];
+      lastUpdateAt = now();
+      if (TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate)) turnOutputSeen = true;
+      return translateSessionUpdate(updateContext, parsed.data);
+    },
+    fsWrite(write) {
+      const change =
+        write.oldText === null
+          ? { path: write.path, kind: "add" as const, newText: write.newText }
+          : { path: write.path, kind: "update" as const, oldText: write.oldText, newText: write.newText };
+      const item = { type: "fileChange" as const, changes: [change] };
+      return [
+        {
+          kind: "item.close",
+          key: { channel: FS_WRITE_CHANNEL },
+          status: "completed",
+          item,
+          presentation: shapePresentation(item, undefined),
+          noTurnFallback: { raw: internalEnvelope("acp/fs/write", { threadId, ...write }), rawType: "acp/fs/write" },
+        },
+      ];
+    },
+    warning(warning) {
+      const delta: ThreadDelta = { kind: "provider.warning", summary: warning.summary, vouchedTurn: true };
+      if (warning.details !== undefined) delta.details = warning.details;
+      return [delta];
+    },
+    sessionError(detail) {
+      tools.clear();
+      return [{ kind: "provider.error", message: "Provider error", detail, settlesTurn: true }];
+    },
+    unhandled(method, params) {
+      return [{ kind: "unhandled", raw: internalEnvelope(method, params), rawType: method, vouchedTurn: true }];
+    },
+    delegationReport: (report) => tools.delegationReport(report),
+    sessionSetup(result, { restored }) {
+      state.observeSetup(result);
+      const deltas = state.publish();
+      if (dialect.id === "grok") {
+        grokContextSize = grokContextSizeFromSetup(result) ?? grokContextSize;
+        if (!restored) deltas.push(contextWindow(0));
+      }
+      return deltas;
+    },
+    restoreUpdate(update) {
+      const parsed = AcpSessionUpdateSchema.safeParse(update);
+      if (!parsed.success) return;
+      if (parsed.data.sessionUpdate === "usage_update") restoredUsage = parsed.data;
+      else state.observeUpdate(parsed.data);
+    },
+    restoreSettled() {
+      const usage = restoredUsage;
+      restoredUsage = undefined;
+      const deltas = state.publish();
+      if (usage !== undefined) deltas.push(...translateSessionUpdate(updateContext, usage));
+      return deltas;
+    },
+    promptResult(result) {
+      if (dialect.id !== "grok") return [];
+      const used = grokContextUsageFromPromptResult(result);
+      return used === undefined ? [] : [contextWindow(used)];
+    },
+    permissionSubject: (toolCall) => permissionSubject(tools, toolCall),
+    bindInjectedToolCall: (toolName) => bindings.proxiedCall(toolName),
+    activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt, turnOutputSeen }),
+  };
+}
