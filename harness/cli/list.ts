@@ -9,7 +9,7 @@ import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 
 /** Roots `list` reads when no `--recordings` is given (resolved against the working directory). */
-export const LIST_DEFAULT_ROOTS = ["recordings", "../shared/recordings"] as const;
+export const LIST_DEFAULT_ROOTS = ["recordings"] as const;
 
 /** One row of `parity list --json` (00-product.md, CLI: `list`). */
 export interface ListRow {
@@ -109,13 +109,13 @@ export const listCommand: ParityCommand = {
       .option("recordings", {
         type: "string",
         array: true,
-        describe: "Recordings root (repeatable); default: recordings and ../shared/recordings when present",
+        describe: "Recordings root (repeatable); default: recordings",
       })
       .option("lanes", { type: "string", default: "lanes", describe: "Directory of the committed oracles" })
       .option("provider", { type: "string", describe: "Only this provider" })
       .option("cell", { type: "string", describe: "Only this cell" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array instead of a table" })
-      .example("$0 list", "Every recording under ./recordings and ../shared/recordings")
+      .example("$0 list", "Every recording under ./recordings")
       .example("$0 list --recordings ../shared/recordings --provider acp-cursor", "One provider's cells")
       .example("$0 list --json", "Machine-readable matrix"),
   async run(args, ctx) {
