@@ -166,7 +166,7 @@ export const ProviderInstallationRunParamsSchema = ProviderMaintenanceParamsSche
 });
 
 /** The params schema of every runtime → bridge request, by wire name. */
-export const BRIDGE_REQUEST_PARAMS_SCHEMAS: { readonly [M in BridgeRequestMethod]: z.ZodType } = {
+export const BRIDGE_REQUEST_PARAMS_SCHEMAS = {
   initialize: InitializeParamsSchema,
   "model/list": ModelListParamsSchema,
   "thread/start": ThreadStartParamsSchema,
@@ -186,7 +186,7 @@ export const BRIDGE_REQUEST_PARAMS_SCHEMAS: { readonly [M in BridgeRequestMethod
   "provider/usage": ProviderMaintenanceParamsSchema,
   "provider/installation/status": ProviderMaintenanceParamsSchema,
   "provider/installation/run": ProviderInstallationRunParamsSchema,
-};
+} as const satisfies { readonly [M in BridgeRequestMethod]: z.ZodType };
 
 /** One model of a `model/list` result; only `id` is required, the rest passes through. */
 export const ModelDescriptorSchema = z.looseObject({
@@ -229,7 +229,7 @@ export type OkResult = z.infer<typeof OkResultSchema>;
 export const ProviderMaintenanceResultSchema = z.looseObject({});
 
 /** The result schema of every runtime → bridge request, by wire name. */
-export const BRIDGE_REQUEST_RESULT_SCHEMAS: { readonly [M in BridgeRequestMethod]: z.ZodType } = {
+export const BRIDGE_REQUEST_RESULT_SCHEMAS = {
   initialize: InitializeResultSchema,
   "model/list": ModelListResultSchema,
   "thread/start": ThreadSessionResultSchema,
@@ -249,7 +249,13 @@ export const BRIDGE_REQUEST_RESULT_SCHEMAS: { readonly [M in BridgeRequestMethod
   "provider/usage": ProviderMaintenanceResultSchema,
   "provider/installation/status": ProviderMaintenanceResultSchema,
   "provider/installation/run": ProviderMaintenanceResultSchema,
-};
+} as const satisfies { readonly [M in BridgeRequestMethod]: z.ZodType };
+
+/** Params of a runtime → bridge request after parsing, by wire name. */
+export type BridgeRequestParams<M extends BridgeRequestMethod> = z.output<(typeof BRIDGE_REQUEST_PARAMS_SCHEMAS)[M]>;
+
+/** What a bridge may send as the result of a runtime → bridge request, by wire name. */
+export type BridgeRequestResult<M extends BridgeRequestMethod> = z.input<(typeof BRIDGE_REQUEST_RESULT_SCHEMAS)[M]>;
 
 /** True when `method` is a runtime → bridge request this protocol version defines. */
 export function isBridgeRequestMethod(method: string): method is BridgeRequestMethod {
@@ -323,7 +329,7 @@ export type BridgeErrorParams = z.infer<typeof BridgeErrorParamsSchema>;
 export const CancelledParamsSchema = z.looseObject({ requestId: z.union([z.string(), z.number()]) });
 
 /** The params schema of every bridge → runtime notification, by wire name. */
-export const BRIDGE_NOTIFICATION_PARAMS_SCHEMAS: { readonly [M in BridgeNotificationMethod]: z.ZodType } = {
+export const BRIDGE_NOTIFICATION_PARAMS_SCHEMAS = {
   "thread/delta": ThreadDeltaEnvelopeSchema,
   "thread/identity": ThreadIdentityParamsSchema,
   "session/replaced": SessionReplacedParamsSchema,
@@ -331,7 +337,7 @@ export const BRIDGE_NOTIFICATION_PARAMS_SCHEMAS: { readonly [M in BridgeNotifica
   "provider/recovery": ProviderRecoveryParamsSchema,
   error: BridgeErrorParamsSchema,
   "notifications/cancelled": CancelledParamsSchema,
-};
+} as const satisfies { readonly [M in BridgeNotificationMethod]: z.ZodType };
 
 // ---------------------------------------------------------------------------------------------
 // Bridge → runtime requests
@@ -394,13 +400,13 @@ export const ItemToolCallResultSchema = z.looseObject({
 export type ItemToolCallResult = z.infer<typeof ItemToolCallResultSchema>;
 
 /** Params schemas of the bridge → runtime requests, by wire name. */
-export const BRIDGE_TO_RUNTIME_REQUEST_PARAMS_SCHEMAS: { readonly [M in BridgeToRuntimeRequestMethod]: z.ZodType } = {
+export const BRIDGE_TO_RUNTIME_REQUEST_PARAMS_SCHEMAS = {
   "interaction/request": InteractionRequestParamsSchema,
   "item/tool/call": ItemToolCallParamsSchema,
-};
+} as const satisfies { readonly [M in BridgeToRuntimeRequestMethod]: z.ZodType };
 
 /** Result schemas of the bridge → runtime requests, by wire name. */
-export const BRIDGE_TO_RUNTIME_REQUEST_RESULT_SCHEMAS: { readonly [M in BridgeToRuntimeRequestMethod]: z.ZodType } = {
+export const BRIDGE_TO_RUNTIME_REQUEST_RESULT_SCHEMAS = {
   "interaction/request": InteractionRequestResultSchema,
   "item/tool/call": ItemToolCallResultSchema,
-};
+} as const satisfies { readonly [M in BridgeToRuntimeRequestMethod]: z.ZodType };

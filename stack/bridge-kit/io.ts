@@ -1,0 +1,141 @@
+/**
+ * Bridge io: the bridge's side of the JSON-RPC wire to the runtime (CONTRACTS bridge-kit;
+ * spec 20 §1.1, §1.5). It writes results, errors and notifications, and sends its own
+ * requests to the runtime in an id space of its own, settling them when `acceptResponse`
+ * is handed the runtime's answer.
+ */
+import { BridgeJsonRpcError } from "../protocol/errors.js";
+import {
+  classifyJsonRpcMessage,
+  isJsonRpcErrorResponse,
+  jsonRpcError,
+  jsonRpcNotification,
+  jsonRpcRequest,
+  jsonRpcResult,
+  type JsonRpcId,
+} from "../protocol/json-rpc.js";
+import { BRIDGE_NOTIFICATION_METHODS } from "../protocol/methods.js";
+
+/** Writes one protocol line (no terminator, no embedded newline) to the runtime. */
+export type WriteLine = (line: string) => void;
+
+/** Options of one `io.request` call. */
+export interface BridgeIoRequestOptions {
+  /**
+   * Aborting drops the pending request, tells the runtime with
+   * `notifications/cancelled {requestId}` (spec 30 §6.2) and rejects with the abort reason.
+   */
+  signal?: AbortSignal;
+}
+
+/** The bridge's JSON-RPC io towards the runtime (CONTRACTS bridge-kit). */
+export interface BridgeIo {
+  /** Sends `{jsonrpc, id, result}`; an undefined result is sent as null. */
+  sendResult(id: JsonRpcId, result: unknown): void;
+  /** Sends `{jsonrpc, id, error:{code, message, data?}}`; `data` is omitted when undefined. */
+  sendError(id: JsonRpcId, code: number, message: string, data?: unknown): void;
+  /** Sends a notification `{jsonrpc, method, params}`. */
+  notify(method: string, params?: unknown): void;
+  /**
+   * Sends a request to the runtime with the next id of this io (1, 2, …) and resolves with
+   * the runtime's `result`. Rejects with {@link BridgeJsonRpcError} (the runtime's code,
+   * message and data) on an error response, with {@link BridgeIoClosedError} after
+   * `rejectPending`, or with the abort reason.
+   */
+  request<T = unknown>(method: string, params?: unknown, options?: BridgeIoRequestOptions): Promise<T>;
+  /**
+   * Settles the pending request a runtime response answers. Returns true when `message` was
+   * a response to one of this io's pending requests (it is then consumed), false for
+   * anything else, which the caller handles as usual. Matching is by numeric id only.
+   */
+  acceptResponse(message: unknown): boolean;
+  /** Rejects every pending request with `error` (the bootstrap calls it when stdin closes). */
+  rejectPending(error: Error): void;
+  /** Number of requests still waiting for the runtime. */
+  readonly pendingCount: number;
+}
+
+/** Rejection of a request still pending when the io was closed. */
+export class BridgeIoClosedError extends Error {
+  constructor(message = "the runtime connection closed before it answered") {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+interface PendingRequest {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  detach(): void;
+}
+
+/**
+ * Creates the io of one bridge over `writeLine` (CONTRACTS bridge-kit `createBridgeIo`).
+ * Every message is one `JSON.stringify` line, so no line can contain a raw newline.
+ */
+export function createBridgeIo(writeLine: WriteLine): BridgeIo {
+  const pending = new Map<number, PendingRequest>();
+  let nextId = 1;
+  const write = (message: object) => writeLine(JSON.stringify(message));
+
+  return {
+    sendResult(id, result) {
+      write(jsonRpcResult(id, result));
+    },
+    sendError(id, code, message, data) {
+      write(jsonRpcError(id, code, message, data));
+    },
+    notify(method, params) {
+      write(jsonRpcNotification(method, params));
+    },
+    request<T>(method: string, params?: unknown, options: BridgeIoRequestOptions = {}): Promise<T> {
+      const { signal } = options;
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        const onAbort = () => {
+          if (!pending.delete(id)) return;
+          write(jsonRpcNotification(BRIDGE_NOTIFICATION_METHODS.cancelled, { requestId: id }));
+          reject(signal?.reason);
+        };
+        pending.set(id, {
+          method,
+          resolve: (value) => resolve(value as T),
+          reject,
+          detach: () => signal?.removeEventListener("abort", onAbort),
+        });
+        signal?.addEventListener("abort", onAbort, { once: true });
+        write(jsonRpcRequest(id, method, params));
+      });
+    },
+    acceptResponse(message) {
+      const classified = classifyJsonRpcMessage(message);
+      if (classified.kind !== "response") return false;
+      const { id } = classified.message;
+      if (typeof id !== "number") return false;
+      const entry = pending.get(id);
+      if (!entry) return false;
+      pending.delete(id);
+      entry.detach();
+      if (isJsonRpcErrorResponse(classified.message)) {
+        const { code, message: text, data } = classified.message.error;
+        entry.reject(new BridgeJsonRpcError(code, text, data));
+      } else {
+        entry.resolve(classified.message.result);
+      }
+      return true;
+    },
+    rejectPending(error) {
+      const entries = [...pending.values()];
+      pending.clear();
+      for (const entry of entries) {
+        entry.detach();
+        entry.reject(error);
+      }
+    },
+    get pendingCount() {
+      return pending.size;
+    },
+  };
+}

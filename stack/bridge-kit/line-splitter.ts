@@ -1,0 +1,88 @@
+/**
+ * A bounded line splitter over byte chunks (spec 20 §1.1: "the bootstrap caps lines at
+ * 64 MiB, oversized lines discarded with a stderr note"; spec 10 §4 child I/O).
+ *
+ * A line longer than the cap is never held in memory: once it crosses the cap the bytes
+ * seen so far are released and the rest of the line is counted and discarded as it streams.
+ */
+
+/** The largest line kept, in bytes (64 MiB). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Options of {@link createBoundedLineSplitter}. */
+export interface BoundedLineSplitterOptions {
+  /** Called with each complete line, UTF-8 decoded, without `\n` and without a trailing `\r`. */
+  onLine(line: string): void;
+  /** Called once per dropped line with its length in bytes (terminator excluded). */
+  onOversize?(bytes: number): void;
+  /** Cap in bytes; default {@link MAX_LINE_BYTES}. */
+  maxLineBytes?: number;
+}
+
+/** A splitter: feed chunks with `push`, flush a final unterminated line with `end`. */
+export interface BoundedLineSplitter {
+  push(chunk: Buffer | Uint8Array | string): void;
+  end(): void;
+}
+
+const NEWLINE = 0x0a;
+
+/** Creates a splitter; see {@link BoundedLineSplitterOptions}. Decoding is per whole line, so a multi-byte character split across chunks survives. */
+export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): BoundedLineSplitter {
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  let parts: Buffer[] = [];
+  let size = 0;
+  let discarding = false;
+  let discardedBytes = 0;
+
+  const finishLine = () => {
+    if (discarding) {
+      const bytes = discardedBytes;
+      discarding = false;
+      discardedBytes = 0;
+      options.onOversize?.(bytes);
+      return;
+    }
+    let text = Buffer.concat(parts, size).toString("utf8");
+    parts = [];
+    size = 0;
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    options.onLine(text);
+  };
+
+  const take = (piece: Buffer) => {
+    if (piece.length === 0) return;
+    if (discarding) {
+      discardedBytes += piece.length;
+    } else if (size + piece.length > maxLineBytes) {
+      discarding = true;
+      discardedBytes = size + piece.length;
+      parts = [];
+      size = 0;
+    } else {
+      // Copy: a slice would pin the whole incoming chunk until the line ends.
+      parts.push(Buffer.from(piece));
+      size += piece.length;
+    }
+  };
+
+  return {
+    push(chunk) {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      let start = 0;
+      while (start < buffer.length) {
+        const newline = buffer.indexOf(NEWLINE, start);
+        if (newline === -1) {
+          take(buffer.subarray(start));
+          return;
+        }
+        take(buffer.subarray(start, newline));
+        finishLine();
+        start = newline + 1;
+      }
+    },
+    end() {
+      if (discarding || size > 0) finishLine();
+    },
+  };
+}
