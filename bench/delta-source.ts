@@ -74,7 +74,11 @@ export interface GeneratedLine {
   threadId: string;
   ts: number;
   deltaCount: number;
-  /** The template's validated deltas, for feeding the assembler without parsing. */
+  /**
+   * The template's validated deltas, for feeding the assembler without parsing. Shared by all
+   * replicas: opaque raw provider payloads inside them keep the original thread id (only
+   * {@link GeneratedLine.line} renames every occurrence).
+   */
   deltas: ThreadDelta[];
 }
 
