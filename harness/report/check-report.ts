@@ -1,0 +1,121 @@
+/**
+ * The result of a `parity check` run and its fixed JSON shape (00-product.md, `check`;
+ * spec 10 §6.5). Reporters (text, json, junit, github) all render a {@link CheckRunResult};
+ * `json` prints exactly {@link CheckReport}.
+ */
+import type { AllowlistEntry } from "../compare/allowlist.js";
+import { plainEntry } from "../compare/allowlist.js";
+import type { ParityAgainst, ParityVerdict } from "../compare/parity.js";
+
+/** Status of one cell. */
+export type CellStatus = "pass" | "fail" | "skip";
+
+/** One difference as reported: what it is held against, the JSON-patch op and JSON pointer. */
+export interface ReportDiff {
+  against: ParityAgainst;
+  op: string;
+  path: string;
+}
+
+/**
+ * A replay divergence (00-product.md, Determinism): the recorded expectation at `seq` and the live
+ * line that arrived instead (`null` when nothing arrived before the divergence timeout).
+ */
+export interface Divergence {
+  seq: number;
+  expected: string;
+  actual: string | null;
+}
+
+/** One cell of the fixed JSON report. `ms` is the cell's wall time in milliseconds, `events` the live lane length. */
+export interface CellReport {
+  provider: string;
+  cell: string;
+  status: CellStatus;
+  ms: number;
+  events: number;
+  diffs: ReportDiff[];
+  stale: AllowlistEntry[];
+  divergences: Divergence[];
+}
+
+/** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
+export interface CheckReport {
+  passed: number;
+  failed: number;
+  skipped: number;
+  ms: number;
+  cells: CellReport[];
+}
+
+/**
+ * What reporters receive for one cell: the report fields plus optional detail for people
+ * (the verdict with values and the diff script, why it was skipped, an error sentence, the
+ * oracle file). The detail never reaches the JSON report.
+ */
+export interface CellResult extends CellReport {
+  detail?: {
+    verdict?: ParityVerdict<AllowlistEntry>;
+    skipReason?: string;
+    error?: string;
+    oracleFile?: string;
+  };
+}
+
+/** A whole run as reporters receive it. */
+export interface CheckRunResult {
+  ms: number;
+  cells: CellResult[];
+}
+
+/**
+ * Builds a cell result from a parity verdict: `fail` when the verdict failed or any divergence
+ * happened, else `pass`. `events` is the live lane length.
+ */
+export function cellResultFromVerdict(input: {
+  verdict: ParityVerdict<AllowlistEntry>;
+  ms: number;
+  events: number;
+  divergences?: Divergence[];
+  oracleFile?: string;
+}): CellResult {
+  const divergences = input.divergences ?? [];
+  const { verdict } = input;
+  return {
+    provider: verdict.provider,
+    cell: verdict.cell,
+    status: verdict.passed && divergences.length === 0 ? "pass" : "fail",
+    ms: input.ms,
+    events: input.events,
+    diffs: verdict.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+    stale: verdict.stale,
+    divergences,
+    detail: { verdict, ...(input.oracleFile !== undefined ? { oracleFile: input.oracleFile } : {}) },
+  };
+}
+
+/** Projects a run onto the fixed JSON shape: counts per status, entries without their source. */
+export function toCheckReport(run: CheckRunResult): CheckReport {
+  const count = (status: CellStatus) => run.cells.filter((cell) => cell.status === status).length;
+  return {
+    passed: count("pass"),
+    failed: count("fail"),
+    skipped: count("skip"),
+    ms: run.ms,
+    cells: run.cells.map((cell) => ({
+      provider: cell.provider,
+      cell: cell.cell,
+      status: cell.status,
+      ms: cell.ms,
+      events: cell.events,
+      diffs: cell.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+      stale: cell.stale.map(plainEntry),
+      divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
+    })),
+  };
+}
+
+/** Exit code of a run: 1 when any cell failed, else 0 (00-product.md, CLI). */
+export function checkExitCode(run: CheckRunResult): 0 | 1 {
+  return run.cells.some((cell) => cell.status === "fail") ? 1 : 0;
+}

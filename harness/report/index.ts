@@ -1,0 +1,9 @@
+/** Reporters for check runs (text, json, junit, github) and the lane timeline (00-product.md, report/). */
+export * from "./check-report.js";
+export * from "./suggest.js";
+export * from "./text.js";
+export * from "./json.js";
+export * from "./junit.js";
+export * from "./github.js";
+export * from "./reporters.js";
+export * from "./timeline.js";

@@ -1,0 +1,67 @@
+/**
+ * The `junit` reporter: JUnit XML as CI systems read it — one `<testsuite>` per provider, one
+ * `<testcase classname="parity.<provider>" name="<cell>">` per cell with `<failure>` or `<skipped>`.
+ * Times are in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
+ */
+import type { CellResult, CheckRunResult } from "./check-report.js";
+import { toCheckReport } from "./check-report.js";
+import { renderCellText } from "./text.js";
+
+// XML 1.0 Char production: tab, LF, CR, and the ranges below; everything else is dropped.
+const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Escapes text for an XML attribute or element (`& < > " '`), dropping forbidden characters. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(XML_INVALID, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function failureMessage(cell: CellResult): string {
+  const parts: string[] = [];
+  if (cell.diffs.length > 0) parts.push(`${cell.diffs.length} difference(s)`);
+  if (cell.stale.length > 0) parts.push(`${cell.stale.length} stale allowlist entry(ies)`);
+  if (cell.divergences.length > 0) parts.push(`${cell.divergences.length} divergence(s)`);
+  if (cell.detail?.error) parts.push(cell.detail.error);
+  return parts.join(", ") || "failed";
+}
+
+function testcase(cell: CellResult): string {
+  const open = `    <testcase classname="${escapeXml(`parity.${cell.provider}`)}" name="${escapeXml(cell.cell)}" time="${seconds(cell.ms)}"`;
+  if (cell.status === "pass") return `${open}/>`;
+  if (cell.status === "skip") {
+    return `${open}>\n      <skipped message="${escapeXml(cell.detail?.skipReason ?? "skipped")}"/>\n    </testcase>`;
+  }
+  const body = renderCellText(cell, { color: false });
+  return `${open}>\n      <failure message="${escapeXml(failureMessage(cell))}" type="parity">${escapeXml(body)}</failure>\n    </testcase>`;
+}
+
+/** Renders a run as a JUnit XML document (UTF-8, newline-terminated). */
+export function renderJunitReport(run: CheckRunResult): string {
+  const report = toCheckReport(run);
+  const providers = [...new Set(run.cells.map((cell) => cell.provider))];
+  const suites = providers.map((provider) => {
+    const cells = run.cells.filter((cell) => cell.provider === provider);
+    const failures = cells.filter((cell) => cell.status === "fail").length;
+    const skipped = cells.filter((cell) => cell.status === "skip").length;
+    const time = cells.reduce((sum, cell) => sum + cell.ms, 0);
+    return [
+      `  <testsuite name="${escapeXml(`parity.${provider}`)}" tests="${cells.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}">`,
+      ...cells.map(testcase),
+      "  </testsuite>",
+    ].join("\n");
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="parity" tests="${run.cells.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${seconds(run.ms)}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

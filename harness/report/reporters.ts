@@ -1,0 +1,33 @@
+/** The closed set of `--reporter` values and how each renders a run (00-product.md, `check`). */
+import { UsageError } from "../errors.js";
+import type { CheckRunResult } from "./check-report.js";
+import { renderGithubReport } from "./github.js";
+import { renderJsonReport } from "./json.js";
+import { renderJunitReport } from "./junit.js";
+import { renderTextReport } from "./text.js";
+
+/** Valid `--reporter` names. */
+export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
+/** One reporter name. */
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+/** A reporter turns a run into the text written to stdout; only `text` uses colour. */
+export type Reporter = (run: CheckRunResult, options: { color: boolean }) => string;
+
+const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
+  text: (run, options) => renderTextReport(run, options),
+  json: (run) => renderJsonReport(run),
+  junit: (run) => renderJunitReport(run),
+  github: (run) => renderGithubReport(run),
+};
+
+/**
+ * Returns the reporter called `name`.
+ * @throws UsageError naming the valid reporters for anything else.
+ */
+export function selectReporter(name: string): Reporter {
+  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown reporter "${name}": use one of ${REPORTER_NAMES.join(", ")} (--reporter)`);
+  }
+  return REPORTERS[name as ReporterName];
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { compareParity } from "../../harness/compare/parity.js";
+import { cellResultFromVerdict, checkExitCode, toCheckReport, type CheckRunResult } from "../../harness/report/check-report.js";
+import { escapeCommandData, renderGithubReport } from "../../harness/report/github.js";
+import { renderJsonReport } from "../../harness/report/json.js";
+import { escapeXml, renderJunitReport } from "../../harness/report/junit.js";
+import { selectReporter } from "../../harness/report/reporters.js";
+import { renderTextReport } from "../../harness/report/text.js";
+import { UsageError } from "../../harness/errors.js";
+import { referenceLane, xmlProblem } from "./helpers.js";
+
+/** A run of three cells on the real turn-tools lane: one failing (changed field + stale entry + divergence), one passing, one skipped. */
+async function sampleRun(): Promise<{ run: CheckRunResult; commandIndex: number }> {
+  const expected = await referenceLane("turn-tools");
+  const live = structuredClone(expected);
+  const commandIndex = live.findIndex((e) => e.type === "item/completed" && e.item?.type === "commandExecution");
+  live[commandIndex]!.item.exitCode = 7;
+  // A value full of characters the XML and workflow-command formats must escape.
+  live[commandIndex]!.item.aggregatedOutput = `a<b & "c" 'd' %0A 100% \u0001 ]]> \n line2`;
+  const stale = {
+    provider: "acp-cursor",
+    cell: "turn-tools",
+    layer: "events" as const,
+    path: "/**/noSuchField",
+    pr: "#4",
+    reason: "old",
+    source: { file: "allowlists/acp-cursor.json", index: 0 },
+  };
+  const failing = cellResultFromVerdict({
+    verdict: compareParity({ provider: "acp-cursor", cell: "turn-tools", live: { events: live }, oracle: { events: expected }, allowlist: [stale] }),
+    ms: 1500,
+    events: live.length,
+    divergences: [{ seq: 12, expected: '{"method":"thread/delta"}', actual: null }],
+  });
+  const passing = cellResultFromVerdict({
+    verdict: compareParity({ provider: "acp-cursor", cell: "resume", live: { events: expected }, oracle: { events: expected }, allowlist: [] }),
+    ms: 200,
+    events: expected.length,
+  });
+  const run: CheckRunResult = {
+    ms: 1800,
+    cells: [
+      failing,
+      passing,
+      { provider: "acp-cursor", cell: "model-list", status: "skip", ms: 0, events: 0, diffs: [], stale: [], divergences: [], detail: { skipReason: "process-scoped recording" } },
+    ],
+  };
+  return { run, commandIndex };
+}
+
+describe("json reporter", () => {
+  it("prints exactly the fixed shape", async () => {
+    const { run, commandIndex } = await sampleRun();
+    const report = JSON.parse(renderJsonReport(run));
+    expect(Object.keys(report)).toEqual(["passed", "failed", "skipped", "ms", "cells"]);
+    expect([report.passed, report.failed, report.skipped, report.ms]).toEqual([1, 1, 1, 1800]);
+    for (const cell of report.cells) {
+      expect(Object.keys(cell)).toEqual(["provider", "cell", "status", "ms", "events", "diffs", "stale", "divergences"]);
+      for (const diff of cell.diffs) expect(Object.keys(diff)).toEqual(["against", "op", "path"]);
+    }
+    const failing = report.cells[0];
+    expect(failing.status).toBe("fail");
+    expect(failing.diffs).toEqual([
+      { against: "oracle", op: "replace", path: `/${commandIndex}/item/aggregatedOutput` },
+      { against: "oracle", op: "replace", path: `/${commandIndex}/item/exitCode` },
+    ]);
+    expect(failing.stale).toEqual([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: "/**/noSuchField", pr: "#4", reason: "old" }]);
+    expect(failing.divergences).toEqual([{ seq: 12, expected: '{"method":"thread/delta"}', actual: null }]);
+    expect(report.cells[1]).toMatchObject({ status: "pass", events: 98, diffs: [], stale: [] });
+    expect(checkExitCode(run)).toBe(1);
+    expect(toCheckReport({ ms: 1, cells: [run.cells[1]!] }).failed).toBe(0);
+  });
+});
+
+describe("junit reporter", () => {
+  it("is well-formed XML with escaped text and counts", async () => {
+    const { run } = await sampleRun();
+    const xml = renderJunitReport(run);
+    expect(xmlProblem(xml)).toBeUndefined();
+    expect(xml).toMatch(/<testsuites name="parity" tests="3" failures="1" errors="0" skipped="1" time="1\.800">/);
+    expect(xml).toContain('<testcase classname="parity.acp-cursor" name="resume" time="0.200"/>');
+    expect(xml).toContain('<skipped message="process-scoped recording"/>');
+    expect(xml).toContain("&quot;a&lt;b &amp; \\&quot;c\\&quot; &apos;d&apos;");
+    const withControl = renderJunitReport({ ms: 0, cells: [{ ...run.cells[2]!, detail: { skipReason: "bad \u0001 byte" } }] });
+    expect(withControl).toContain('<skipped message="bad  byte"/>');
+    expect(xmlProblem(withControl)).toBeUndefined();
+  });
+
+  it("the checker itself rejects broken XML", () => {
+    expect(xmlProblem("<a><b></a>")).toBeDefined();
+    expect(xmlProblem('<a x="1 < 2"/>')).toBeDefined();
+    expect(xmlProblem("<a>x & y</a>")).toBeDefined();
+    expect(xmlProblem("<a/><b/>")).toBeDefined();
+    expect(xmlProblem(`<a>${escapeXml("x & <y> \"z\"")}</a>`)).toBeUndefined();
+  });
+});
+
+describe("github reporter", () => {
+  it("emits one escaped annotation per failing or skipped cell and a summary", async () => {
+    const { run, commandIndex } = await sampleRun();
+    const lines = renderGithubReport(run).trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^::error file=lanes\/acp-cursor\/turn-tools\.json,title=parity acp-cursor\/turn-tools::FAIL /);
+    expect(lines[0]).toContain(`/${commandIndex}/item/exitCode`);
+    expect(lines[0]).toContain("%0A");
+    expect(lines[1]).toBe("::notice file=lanes/acp-cursor/model-list.json,title=parity acp-cursor/model-list::skipped: process-scoped recording");
+    expect(lines[2]).toBe("parity: 1 passed, 1 failed, 1 skipped (3 cells)");
+    expect(escapeCommandData("100%\r\nx")).toBe("100%25%0D%0Ax");
+  });
+});
+
+describe("text reporter", () => {
+  it("gives a summary line per cell, the diff with a legend, and what to do", async () => {
+    const { run, commandIndex } = await sampleRun();
+    const text = renderTextReport(run, { color: false });
+    expect(text).not.toMatch(/\u001b\[/);
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^FAIL acp-cursor\/turn-tools {2}live 98 events; oracle 98 events; 2 differences; 1 stale entry; 1 divergence {2}\(1\.5 s\)$/);
+    expect(text).toContain("legend: - only in the expected lane");
+    expect(text).toContain(`    - ${commandIndex} `);
+    expect(text).toContain(`    + ${" ".repeat(String(commandIndex).length)} ${commandIndex} `);
+    expect(text).toContain(`replace /${commandIndex}/item/exitCode  0 → 7`);
+    expect(text).toContain("stale allowlist entry (allowlists/acp-cursor.json entry 0): /**/noSuchField (#4) masks nothing");
+    expect(text).toContain("divergence at seq 12");
+    expect(text).toContain(`accept it:  parity allow --provider acp-cursor --cell turn-tools --path /${commandIndex}/item/exitCode --pr '#<PR>'`);
+    expect(text).toContain("refresh it: parity rerecord --provider acp-cursor --cell turn-tools");
+    expect(text).toMatch(/^PASS acp-cursor\/resume {2}live 98 events; oracle 98 {2}\(200 ms\)$/m);
+    expect(text).toMatch(/^SKIP acp-cursor\/model-list .* — process-scoped recording$/m);
+    expect(lines.at(-2)).toBe("1 passed, 1 failed, 1 skipped (3 cells) in 1.8 s");
+  });
+
+  it("uses colour only when asked", async () => {
+    const { run } = await sampleRun();
+    expect(renderTextReport(run, { color: true })).toMatch(/\u001b\[31mFAIL/);
+  });
+
+  it("shows context around a change and nothing for unchanged stretches", async () => {
+    const expected = await referenceLane("resume");
+    const live = structuredClone(expected);
+    live.splice(10, 1);
+    const cell = cellResultFromVerdict({
+      verdict: compareParity({ provider: "acp-cursor", cell: "resume", live: { events: live }, oracle: { events: expected }, allowlist: [] }),
+      ms: 1,
+      events: live.length,
+    });
+    const text = renderTextReport({ ms: 1, cells: [cell] }, { color: false, context: 1 });
+    const eventLines = text.split("\n").filter((l) => /^ {4}[-+ ] /.test(l));
+    expect(eventLines.map((l) => l.slice(4, 11).trim())).toEqual(["9  9", "- 10", "11 10"]);
+    expect(text).toContain("@@ -9 +9 @@");
+    expect(text).toContain("(whole events, key order and counters cannot be allowlisted");
+  });
+});
+
+describe("selectReporter", () => {
+  it("names the valid reporters for an unknown one", () => {
+    expect(() => selectReporter("xml")).toThrow(UsageError);
+    expect(() => selectReporter("xml")).toThrow(/text, json, junit, github/);
+    expect(selectReporter("json")).toBeTypeOf("function");
+  });
+});
