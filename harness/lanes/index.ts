@@ -1,0 +1,25 @@
+/**
+ * Thread lanes (00-product.md, harness/lanes): building, normalizing and serializing.
+ */
+export {
+  assembleBridgeLines,
+  buildThreadLane,
+  createThreadLaneBuilder,
+  THREAD_LANE_ID_PREFIX,
+  THREAD_LANE_TEXT_DELTA_FLUSH_MS,
+  type BuildThreadLaneOptions,
+  type GrammarDrop,
+  type InvalidDeltaNotice,
+  type ThreadLane,
+  type ThreadLaneBuilder,
+  type ThreadLaneBuilderOptions,
+  type ThreadLaneResult,
+} from "./thread-lane.js";
+export {
+  EVENT_ID_FIELDS,
+  normalizeThreadLane,
+  ROW_ID_FIELDS,
+  serializeThreadLane,
+  TIME_FIELDS,
+  type NormalizeOptions,
+} from "./normalize.js";
