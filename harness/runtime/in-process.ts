@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { BridgeContext, ProviderBridge } from "../../stack/bridge-kit/define.js";
-import { createBridgeIo } from "../../stack/bridge-kit/io.js";
+import type { ProviderBridge } from "../../stack/bridge-kit/define.js";
+import { createBridgeHost } from "../../stack/bridge-kit/host.js";
 import { createListeners, type BridgeChannel } from "./channel.js";
 
 /** Options of {@link openInProcessBridge}. */
@@ -20,12 +20,12 @@ export interface InProcessBridgeOptions {
 }
 
 /**
- * Hosts a bridge module in this process behind a {@link BridgeChannel}, doing what the
- * bootstrap does for a process (CONTRACTS bridge-kit): one {@link BridgeContext} with its
- * own io, `start` before the first line, non-JSON lines ignored, runtime answers to the
- * bridge's own requests routed to `io.acceptResponse` before `handleLine`, and `onClose`
- * on close. Lines travel asynchronously (a microtask each way), as over a pipe, so a caller
- * cannot rely on a reply arriving synchronously. Each call is a separate bridge instance.
+ * Hosts a bridge module in this process behind a {@link BridgeChannel}, through the same
+ * host the bootstrap uses (bridge-kit `createBridgeHost`): one context with its own io,
+ * `start` before the first line, blank and non-JSON lines ignored, runtime answers to the
+ * bridge's own requests routed to the io before `handleLine`, and `onClose` on close.
+ * Lines travel asynchronously (a microtask each way), as over a pipe, so a caller cannot
+ * rely on a reply arriving synchronously. Each call is a separate bridge instance.
  */
 export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBridgeOptions): BridgeChannel {
   const name = options.name ?? `${options.providerId} (in-process)`;
@@ -36,27 +36,21 @@ export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBr
   const closeListeners = createListeners<string>();
   let closed = false;
   let closeReason = "";
+  const log = (text: string) => options.onLog?.(text);
 
-  const deliver = (line: string) => {
-    // Bridge output after close is dropped, as a dead pipe would drop it.
-    if (!closed) queueMicrotask(() => lineListeners.emit(line));
-  };
-  const io = createBridgeIo(deliver);
-  const ctx: BridgeContext = {
+  const host = createBridgeHost({
+    bridge,
     providerId: options.providerId,
     dataDir,
     tempDir,
-    io,
     env: { ...(options.env ?? {}) },
-    log: (text) => options.onLog?.(text),
-  };
-
-  const fail = (what: string, error: unknown) => {
-    options.onLog?.(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-  };
-  const started = Promise.resolve()
-    .then(() => bridge.start?.(ctx))
-    .catch((error: unknown) => fail("start failed", error));
+    // Bridge output after close is dropped, as a dead pipe would drop it.
+    writeLine: (line) => {
+      if (!closed) queueMicrotask(() => lineListeners.emit(line));
+    },
+    log,
+  });
+  const started = host.start().catch((error: unknown) => log(`start failed: ${error instanceof Error ? error.message : String(error)}`));
 
   const finish = (reason: string) => {
     if (closed) return;
@@ -72,17 +66,7 @@ export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBr
     send(line) {
       if (closed) return;
       void started.then(() => {
-        if (closed) return;
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch {
-          return;
-        }
-        if (io.acceptResponse(message)) return;
-        Promise.resolve()
-          .then(() => bridge.handleLine(line, ctx, message))
-          .catch((error: unknown) => fail("handleLine failed", error));
+        if (!closed) host.acceptLine(line);
       });
     },
     onLine: (listener) => lineListeners.add(listener),
@@ -99,12 +83,7 @@ export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBr
     async close() {
       if (closed) return;
       await started;
-      io.rejectPending(new Error("the runtime closed the connection"));
-      try {
-        await bridge.onClose?.(ctx);
-      } catch (error) {
-        fail("onClose failed", error);
-      }
+      await host.close();
       // Let output written by onClose reach the listeners before the channel ends.
       await new Promise<void>((resolve) => queueMicrotask(resolve));
       finish("closed");

@@ -1,0 +1,101 @@
+import type { JsonRpcClient, RpcAnswer } from "../runtime/json-rpc-client.js";
+import type { EventCollector, AssembledEventRecord } from "./collector.js";
+import type { ConformanceResult } from "./rules.js";
+import type { ConformanceSession } from "./session.js";
+import type { ConformanceTransport } from "./transport.js";
+
+/** Alphabet of `clientRequestId`s after `creq_` (spec 10 §1.2). */
+export const CREQ_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz";
+
+/** Length of a `clientRequestId` after `creq_` (spec 10 §1.2). */
+export const CREQ_BODY_CHARS = 10;
+
+/** The `release-not-interrupted` window used only when no request can serve as a barrier, in ms (spec 10 §7). */
+export const RELEASE_QUIET_WINDOW_MS = 150;
+
+/**
+ * The `clientRequestId` of the n-th prompt of a run (n ≥ 1): `creq_` + n in base 32 over
+ * {@link CREQ_ALPHABET}, left-padded with `2` (spec 10 §7 Fixed values; the counter here
+ * belongs to the run, not to the process).
+ */
+export function conformanceClientRequestId(n: number): string {
+  let body = "";
+  let rest = n;
+  do {
+    body = CREQ_ALPHABET[rest % 32] + body;
+    rest = Math.floor(rest / 32);
+  } while (rest > 0);
+  return `creq_${body.padStart(CREQ_BODY_CHARS, "2")}`;
+}
+
+/** What the hygiene phase learned about answering, so later phases pick a barrier that works. */
+export interface AnsweringFacts {
+  /** The bridge answered an unknown method (with any answer). */
+  answersUnknownMethods: boolean;
+  /** The bridge answered `thread/stop {}` (with any answer). */
+  answersInvalidParams: boolean;
+}
+
+/** Shared state of one conformance run. */
+export interface RunContext {
+  transport: ConformanceTransport;
+  client: JsonRpcClient;
+  collector: EventCollector;
+  session: ConformanceSession;
+  /** Execution options of every request: the fixed conformance options, then the session's. */
+  sessionOptions: Record<string, unknown>;
+  /** Longest wait for any one answer or event, in ms. */
+  timeoutMs: number;
+  /** Results so far. */
+  results: ConformanceResult[];
+  /** Every line the bridge wrote, in order (index = position − 1). */
+  bridgeLines: string[];
+  answering: AnsweringFacts;
+  /** Next `clientRequestId`. */
+  nextClientRequestId(): string;
+}
+
+/** An answer, or why there is none, as one readable phrase for a result's detail. */
+export function describeAnswer(method: string, answer: RpcAnswer | undefined, timeoutMs: number): string {
+  if (!answer) return `${method} got no answer within ${timeoutMs} ms`;
+  if (answer.kind === "error") return `${method} was answered with error ${answer.error.code}: ${answer.error.message}`;
+  return `${method} was answered with result ${JSON.stringify(answer.result)?.slice(0, 200)}`;
+}
+
+/** Sends a request and waits for its answer (`undefined`: none within the run's timeout). */
+export async function ask(ctx: RunContext, method: string, params?: unknown): Promise<RpcAnswer | undefined> {
+  const id = ctx.client.send(method, params);
+  return ctx.client.answerOf(id, ctx.timeoutMs);
+}
+
+/**
+ * Waits until the bridge has handled everything sent so far, without sleeping: sends a
+ * request the bridge is known to answer (the alive probe, else `thread/stop {}`) and waits
+ * for its answer. Only a bridge that answered neither falls back to the
+ * {@link RELEASE_QUIET_WINDOW_MS} window.
+ */
+export async function barrier(ctx: RunContext): Promise<void> {
+  if (ctx.answering.answersUnknownMethods) {
+    await ask(ctx, "bb/conformance/alive-probe", {});
+  } else if (ctx.answering.answersInvalidParams) {
+    await ask(ctx, "thread/stop", {});
+  } else {
+    await new Promise((resolve) => setTimeout(resolve, RELEASE_QUIET_WINDOW_MS));
+  }
+}
+
+/** True when `record` is a turn-scoped event of type `type` in the run's thread (and turn, when given). */
+export function isTurnEvent(ctx: RunContext, record: AssembledEventRecord, type: string, turnId?: string): boolean {
+  const event = record.event as { type: string; scope?: { kind: string; turnId?: string } };
+  return (
+    record.threadId === ctx.session.threadId &&
+    event.type === type &&
+    (turnId === undefined || (event.scope?.kind === "turn" && event.scope.turnId === turnId))
+  );
+}
+
+/** The turn id of a turn-scoped event, or undefined. */
+export function turnIdOf(record: AssembledEventRecord): string | undefined {
+  const scope = (record.event as { scope?: { kind: string; turnId?: string } }).scope;
+  return scope?.kind === "turn" ? scope.turnId : undefined;
+}

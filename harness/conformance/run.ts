@@ -1,0 +1,79 @@
+import { createJsonRpcClient } from "../runtime/json-rpc-client.js";
+import { createEventCollector } from "./collector.js";
+import { conformanceClientRequestId, type RunContext } from "./context.js";
+import { checkEventRules } from "./event-rules.js";
+import { runHandshakePhase, runHygienePhase } from "./hygiene.js";
+import { runLifecyclePhase } from "./lifecycle.js";
+import { buildReport, type ConformanceReport } from "./rules.js";
+import { CONFORMANCE_OPTIONS, ConformanceSessionSchema, type ConformanceSessionInput } from "./session.js";
+import { checkInterruptSettlesBeforeAnswer, checkProviderThreadIdNotCounter } from "./stop-rules.js";
+import type { ConformanceTransport } from "./transport.js";
+
+/** Default longest wait for one answer or event, in ms (spec 10 §7 `timeoutMs=5000`). */
+export const DEFAULT_CONFORMANCE_TIMEOUT_MS = 5_000;
+
+/** Options of {@link runBridgeConformance}. */
+export interface RunBridgeConformanceOptions {
+  /** How to reach the bridge; `open()` is called once, and once more for the counter rule. */
+  transport: ConformanceTransport;
+  /** The fixture: cwd, prompts, extra options (see `ConformanceSessionSchema`). */
+  session: ConformanceSessionInput;
+  /**
+   * Longest wait for any one answer or event, in ms; default
+   * {@link DEFAULT_CONFORMANCE_TIMEOUT_MS}. Only a misbehaving bridge ever waits this long:
+   * every wait ends as soon as what it waits for arrives.
+   */
+  timeoutMs?: number;
+  /** Clock of the assembler's throttles, in ms; defaults to `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Runs the scripted conformance scenarios against a bridge (spec 10 §7) and returns one
+ * result per rule, in `CONFORMANCE_RULE_IDS` order: phase 1 hygiene (before any
+ * `initialize`), phase 2 handshake, phase 3 lifecycle (start, turn, release stop, resume,
+ * zero-work), then this product's two rules (interrupt settles before the answer; a second
+ * bridge instance hands out a different `providerThreadId`), then the event rules over
+ * everything collected. The report passes only when every result passes.
+ *
+ * @throws ZodError-derived `Error` when `session` is malformed (before anything is spawned).
+ */
+export async function runBridgeConformance(options: RunBridgeConformanceOptions): Promise<ConformanceReport> {
+  const session = ConformanceSessionSchema.parse(options.session);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
+  const now = options.now ?? Date.now;
+  const channel = await options.transport.open();
+  const client = createJsonRpcClient(channel);
+  const collector = createEventCollector({ providerId: options.transport.providerId, now });
+  const bridgeLines: string[] = [];
+  client.onLine((line, direction) => {
+    if (direction === "bridge→runtime") bridgeLines.push(line);
+  });
+  client.onNotification((notification) => collector.accept(notification));
+  let prompts = 0;
+  const ctx: RunContext = {
+    transport: options.transport,
+    client,
+    collector,
+    session,
+    sessionOptions: { ...CONFORMANCE_OPTIONS, ...session.options },
+    timeoutMs,
+    results: [],
+    bridgeLines,
+    answering: { answersUnknownMethods: false, answersInvalidParams: false },
+    nextClientRequestId: () => conformanceClientRequestId(++prompts),
+  };
+  try {
+    await runHygienePhase(ctx);
+    await runHandshakePhase(ctx);
+    const providerThreadId = await runLifecyclePhase(ctx);
+    if (providerThreadId !== undefined) {
+      await checkInterruptSettlesBeforeAnswer(ctx, providerThreadId);
+      await checkProviderThreadIdNotCounter(ctx, providerThreadId);
+    }
+    checkEventRules(ctx);
+  } finally {
+    await channel.close();
+  }
+  return buildReport(options.transport.name, ctx.results);
+}

@@ -1,0 +1,105 @@
+import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
+import { createJsonRpcClient } from "../runtime/json-rpc-client.js";
+import { ask, describeAnswer, isTurnEvent, turnIdOf, type RunContext } from "./context.js";
+import { CONFORMANCE_INITIALIZE_PARAMS } from "./hygiene.js";
+import { threadStartParams } from "./lifecycle.js";
+import { result } from "./rules.js";
+
+/**
+ * `stop/interrupt-settles-before-answer` (this product's rule; seed 002: "After
+ * thread/stop the bridge holds nothing back: … the terminal boundary of the interrupted
+ * turn must go out on the wire before it answers"). Starts the session's hold prompt,
+ * waits for its `turn/started`, sends `thread/stop {intent:"interrupt", activeTurnId}` and
+ * checks that the line settling the turn came before the line answering the stop.
+ * Only runs when the session supplies `holdPromptInput`.
+ */
+export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, providerThreadId: string): Promise<void> {
+  const input = ctx.session.holdPromptInput;
+  if (!input) return;
+  const id = "stop/interrupt-settles-before-answer";
+  const fromIndex = ctx.collector.events.length;
+  const answer = await ask(ctx, "turn/start", {
+    threadId: ctx.session.threadId,
+    providerThreadId,
+    input,
+    clientRequestId: ctx.nextClientRequestId(),
+    options: { ...ctx.sessionOptions },
+  });
+  if (!answer || answer.kind === "error") {
+    ctx.results.push(result(id, answer ? "skipped" : "fail", describeAnswer("hold-prompt turn/start", answer, ctx.timeoutMs)));
+    return;
+  }
+  const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
+  const turnId = started && turnIdOf(started);
+  if (!started || !turnId) {
+    ctx.results.push(result(id, "fail", `the hold prompt yielded no turn/started within ${ctx.timeoutMs} ms`));
+    return;
+  }
+  const settledEarly = ctx.collector.events.find((r) => isTurnEvent(ctx, r, "turn/completed", turnId));
+  if (settledEarly) {
+    ctx.results.push(result(id, "skipped", `turn ${turnId} completed before the stop could be sent: the hold prompt did not hold`));
+    return;
+  }
+  const stopId = ctx.client.send("thread/stop", {
+    threadId: ctx.session.threadId,
+    providerThreadId,
+    intent: "interrupt",
+    activeTurnId: turnId,
+  });
+  const stop = await ctx.client.answerOf(stopId, ctx.timeoutMs);
+  if (!stop || stop.kind === "error") {
+    ctx.results.push(result(id, "fail", describeAnswer("thread/stop interrupt", stop, ctx.timeoutMs)));
+    return;
+  }
+  const settled = ctx.collector.events.find((r) => isTurnEvent(ctx, r, "turn/completed", turnId));
+  if (settled && settled.position < stop.position) {
+    ctx.results.push(result(id, "pass", `turn/completed ${(settled.event as { status?: string }).status ?? ""} on line ${settled.position}, answer on line ${stop.position}`));
+    return;
+  }
+  const late =
+    settled ?? (await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/completed", turnId), { fromIndex, timeoutMs: ctx.timeoutMs }));
+  ctx.results.push(
+    result(
+      id,
+      "fail",
+      late
+        ? `thread/stop was answered on line ${stop.position} before turn ${turnId} settled on line ${late.position}`
+        : `thread/stop was answered on line ${stop.position} and turn ${turnId} never settled`,
+    ),
+  );
+}
+
+/**
+ * `session/provider-thread-id-not-counter` (this product's rule; seed 002 "Traps: do not
+ * mint providerThreadId from a process counter"): a second, fresh bridge instance starts
+ * the same thread; the two `providerThreadId`s must differ. A counter restarts with every
+ * process, so it hands out the same first id twice.
+ */
+export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProviderThreadId: string): Promise<void> {
+  const id = "session/provider-thread-id-not-counter";
+  const channel = await ctx.transport.open();
+  const client = createJsonRpcClient(channel);
+  try {
+    const init = await client.answerOf(client.send("initialize", CONFORMANCE_INITIALIZE_PARAMS), ctx.timeoutMs);
+    if (!init || init.kind === "error") {
+      ctx.results.push(result(id, "fail", `second bridge instance: ${describeAnswer("initialize", init, ctx.timeoutMs)}`));
+      return;
+    }
+    const start = await client.answerOf(client.send("thread/start", threadStartParams(ctx)), ctx.timeoutMs);
+    const parsed = start?.kind === "result" ? ThreadSessionResultSchema.safeParse(start.result) : undefined;
+    if (!parsed?.success) {
+      ctx.results.push(result(id, "fail", `second bridge instance: ${describeAnswer("thread/start", start, ctx.timeoutMs)}`));
+      return;
+    }
+    const second = parsed.data.providerThreadId;
+    ctx.results.push(
+      second === firstProviderThreadId
+        ? result(id, "fail", `two bridge instances both handed out providerThreadId "${second}"; mint it from entropy, not a process counter`)
+        : result(id, "pass"),
+    );
+    // Leave the second instance idle: release its session before closing.
+    await client.answerOf(client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: second, intent: "release", activeTurnId: null }), ctx.timeoutMs);
+  } finally {
+    await channel.close();
+  }
+}
