@@ -1,0 +1,231 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
+import { InputError, ParityError, UsageError } from "../errors.js";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { readRecording, type RecordingLocation } from "../recording/reader.js";
+import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
+import type { ReplayDivergence, ReplayNote } from "./divergence.js";
+import { replayProfileFor } from "./profiles.js";
+import { replayRecording, type ReplayOptions } from "./replay-recording.js";
+
+/** Divergences of one cell copied into the report (the first ones; the text names the total). */
+export const REPORTED_DIVERGENCES = 10;
+
+/** Options of {@link checkCells}. Paths are absolute. */
+export interface CheckCellsOptions {
+  /** The selected cells, in report order. */
+  locations: readonly RecordingLocation[];
+  /** The repository: recordings outside it get no committed oracle (00-product.md, Real input). */
+  repoRoot: string;
+  /** Directory of the committed oracles, `lanes/`. */
+  lanesDir: string;
+  allowlist: readonly LoadedAllowlistEntry[];
+  /** Cells replayed at once (≥ 1). */
+  jobs: number;
+  /** CI: a missing oracle fails its cell and nothing is written. */
+  ci: boolean;
+  /** When set, each replayed cell's normalized, unmasked lanes are written there. */
+  dumpDir?: string;
+  /** Passed to every replay. */
+  replay?: ReplayOptions;
+  /** Monotonic clock in ms (injected; default `performance.now`). */
+  now?: () => number;
+}
+
+/** What one cell's check did besides its report line (for `--explain` and `--verbose`). */
+export interface CellExtras {
+  provider: string;
+  cell: string;
+  notes: ReplayNote[];
+  /** Allowlist entries that applied, with how many values each masked per side. */
+  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number }>;
+  /** An oracle this run wrote (outside CI, for an in-repo recording that had none). */
+  wroteOracle?: string;
+  /** The bridge's stderr tail. */
+  stderr: string;
+}
+
+/** Result of {@link checkCells}. */
+export interface CheckCellsResult {
+  run: CheckRunResult;
+  extras: CellExtras[];
+}
+
+/** Oracle forms accepted: a JSON array of normalized events, or `{events, unhandled?, grammarDrops?}`. */
+async function readOracleLeg(file: string): Promise<ParityLeg> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`oracle is not valid JSON (${(error as Error).message})`, { file });
+  }
+  if (Array.isArray(value)) return { events: value };
+  const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;
+  if (record && Array.isArray(record.events)) {
+    return {
+      events: record.events,
+      ...(typeof record.unhandled === "number" ? { unhandled: record.unhandled } : {}),
+      ...(Array.isArray(record.grammarDrops) ? { grammarDrops: record.grammarDrops.map(String) } : {}),
+    };
+  }
+  throw new InputError("oracle must be a JSON array of thread events", { file });
+}
+
+function toReportDivergence(d: ReplayDivergence): Divergence {
+  const where = d.dir ? `${d.dir} ` : "";
+  return {
+    seq: d.seq ?? 0,
+    expected: d.expected === null ? d.message : `${where}${d.expected}`,
+    actual: d.got,
+  };
+}
+
+function isInside(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+function skipped(location: RecordingLocation, reason: string): CellResult {
+  return {
+    provider: location.provider,
+    cell: location.cell,
+    status: "skip",
+    ms: 0,
+    events: 0,
+    diffs: [],
+    stale: [],
+    divergences: [],
+    detail: { skipReason: reason },
+  };
+}
+
+/**
+ * The parity gate over selected cells (00-product.md flows 2–3, CLI `check`; spec 10 §6):
+ * each thread-scoped cell is replayed through its bridge, its live thread lane normalized
+ * and compared with `compareParity` against (a) the oracle `lanes/<provider>/<cell>.json`
+ * and (b) the recording's own lane (`.current` when present) assembled today. Recordings
+ * outside the repository have no oracle. A cell fails on any unmasked difference, stale
+ * entry or replay divergence; process-scoped cells and providers with no replay profile are
+ * skipped. Outside CI a missing oracle of an in-repo recording is written from a clean
+ * replay (temp file + rename); in CI it fails the cell and nothing is written.
+ *
+ * @throws InputError for a bad recording or oracle (exit 2)
+ */
+export async function checkCells(options: CheckCellsOptions): Promise<CheckCellsResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const index = next;
+      next += 1;
+      const location = options.locations[index];
+      if (!location) return;
+      results[index] = await checkOne(location, options, now);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, options.locations.length)) }, worker));
+  const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
+  return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
+}
+
+async function checkOne(location: RecordingLocation, options: CheckCellsOptions, now: () => number): Promise<{ cell: CellResult; extras: CellExtras }> {
+  const extras: CellExtras = { provider: location.provider, cell: location.cell, notes: [], masked: [], stderr: "" };
+  const recording = await readRecording(location.dir);
+  if (recording.manifest.scope === "process") return { cell: skipped(location, "process-scoped: no thread lane"), extras };
+  if (options.replay?.modulePath === undefined) {
+    try {
+      replayProfileFor(location.provider);
+    } catch (error) {
+      if (error instanceof UsageError) return { cell: skipped(location, error.message), extras };
+      throw error;
+    }
+  }
+  const started = now();
+  const result = await replayRecording(recording, options.replay ?? {});
+  extras.notes = result.notes;
+  extras.stderr = result.stderr;
+  const live: ParityLeg = {
+    events: normalizeThreadLane(result.lane.events),
+    unhandled: result.lane.unhandled,
+    grammarDrops: grammarDropKeys(result.lane.grammarDrops),
+  };
+  const own = buildThreadLane(recording, { useCurrent: true });
+  const recorded: ParityLeg = {
+    events: normalizeThreadLane(own.events),
+    unhandled: own.unhandled,
+    grammarDrops: grammarDropKeys(own.grammarDrops),
+  };
+
+  const inRepo = isInside(options.repoRoot, location.dir);
+  const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
+  let oracle: ParityLeg | null = null;
+  const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
+  let missingOracle = false;
+  if (inRepo) {
+    if (existsSync(oracleFile)) oracle = await readOracleLeg(oracleFile);
+    else if (options.ci) missingOracle = true;
+    else if (result.ok) {
+      await writeFileAtomic(oracleFile, serializeThreadLane(live.events));
+      extras.wroteOracle = oracleFile;
+    }
+  }
+
+  const verdict = compareParity({
+    provider: location.provider,
+    cell: location.cell,
+    live,
+    oracle,
+    recorded,
+    allowlist: options.allowlist,
+  });
+  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
+  if (options.dumpDir !== undefined) {
+    const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
+    const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+    await writeFileAtomic(`${base}.live.events.json`, pretty(live.events));
+    await writeFileAtomic(`${base}.recording.events.json`, pretty(recorded.events));
+    if (oracle) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracle.events));
+    if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
+  }
+  const cell = cellResultFromVerdict({
+    verdict,
+    ms: now() - started,
+    events: live.events.length,
+    divergences,
+    ...(inRepo ? { oracleFile } : {}),
+  });
+  if (missingOracle) {
+    cell.status = "fail";
+    cell.detail = { ...cell.detail, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
+  } else if (result.divergenceCount > divergences.length) {
+    cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
+  }
+  return { cell, extras };
+}
+
+/** Parses `--shard i/n` (1 ≤ i ≤ n). @throws UsageError on anything else. */
+export function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = match ? Number(match[1]) : NaN;
+  const count = match ? Number(match[2]) : NaN;
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard ${text}: expected i/n with 1 ≤ i ≤ n, e.g. 1/2`);
+  }
+  return { index, count };
+}
+
+/** The cells of shard `index` of `count`: every `count`-th cell of the sorted list, starting at `index − 1`. */
+export function shardCells<T>(cells: readonly T[], shard: { index: number; count: number }): T[] {
+  return cells.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+/** True for errors that mean bad input (exit 2) rather than a failed cell. */
+export function isInputProblem(error: unknown): boolean {
+  return error instanceof ParityError && error.exitCode === 2;
+}

@@ -1,0 +1,124 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+import { ChildToSchedulerFrameSchema, encodeFrame } from "./child-frames.js";
+
+/** One connected replay child, in connection order (`index` 0 = the first agent process). */
+export interface ReplayChildLink {
+  /** 0-based connection order; the scheduler plays segment `index` to it. */
+  index: number;
+  /** The child's pid from its `hello` frame. */
+  pid: number;
+  /** Makes the child write `line` to its stdout (to the bridge). */
+  send(line: string): void;
+  /** Tells the child to exit. Idempotent. */
+  end(): void;
+  /** True once the child's socket closed (the child exited or is exiting). */
+  readonly closed: boolean;
+  /** Resolves when the child's socket closes. */
+  whenClosed(): Promise<void>;
+}
+
+/** What the private channel reports to the scheduler, in arrival order. */
+export type ChildChannelEvent =
+  | { type: "child-hello"; child: ReplayChildLink }
+  | { type: "child-line"; child: ReplayChildLink; line: string }
+  | { type: "child-eof"; child: ReplayChildLink }
+  | { type: "child-closed"; child: ReplayChildLink }
+  | { type: "child-protocol-error"; reason: string };
+
+/** The scheduler's end of the private channel (a Unix domain socket). */
+export interface ChildChannel {
+  /** Socket path to pass as the child's `--connect` argument. */
+  readonly address: string;
+  /** Every child that said hello, in order. */
+  readonly children: readonly ReplayChildLink[];
+  /** Stops accepting, ends every child and closes the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the private channel replay children report to (00-product.md flow 2): a Unix
+ * domain socket `<dir>/child.sock`. Every frame becomes one event passed to `onEvent`
+ * synchronously, so the scheduler sees children's lines in the order they arrived.
+ *
+ * @param dir a private temporary directory (its path must be short: Unix socket paths are
+ *   limited to about 100 bytes)
+ */
+export async function openChildChannel(dir: string, onEvent: (event: ChildChannelEvent) => void): Promise<ChildChannel> {
+  const address = join(dir, "child.sock");
+  const children: ReplayChildLink[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.setEncoding("utf8");
+    let link: (ReplayChildLink & { closed: boolean; markClosed(): void }) | undefined;
+    const frames = createInterface({ input: socket, crlfDelay: Infinity });
+    frames.on("line", (text) => {
+      let frame;
+      try {
+        frame = ChildToSchedulerFrameSchema.parse(JSON.parse(text));
+      } catch {
+        onEvent({ type: "child-protocol-error", reason: `malformed frame from a replay child: ${text.slice(0, 80)}` });
+        return;
+      }
+      if (frame.t === "hello") {
+        if (link) return;
+        let ended = false;
+        let markClosed: () => void = () => undefined;
+        const closedPromise = new Promise<void>((resolve) => {
+          markClosed = resolve;
+        });
+        const created = {
+          markClosed: () => markClosed(),
+          whenClosed: () => closedPromise,
+          index: children.length,
+          pid: frame.pid,
+          closed: false,
+          send(line: string) {
+            if (!created.closed && !ended) socket.write(encodeFrame({ t: "line", line }));
+          },
+          end() {
+            if (ended || created.closed) return;
+            ended = true;
+            socket.end(encodeFrame({ t: "end" }));
+          },
+        };
+        link = created;
+        children.push(created);
+        onEvent({ type: "child-hello", child: created });
+      } else if (!link) {
+        onEvent({ type: "child-protocol-error", reason: "a replay child sent a frame before hello" });
+      } else if (frame.t === "line") {
+        onEvent({ type: "child-line", child: link, line: frame.line });
+      } else {
+        onEvent({ type: "child-eof", child: link });
+      }
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      if (link) {
+        link.closed = true;
+        link.markClosed();
+        onEvent({ type: "child-closed", child: link });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(address, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    address,
+    children,
+    async close() {
+      for (const child of children) child.end();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

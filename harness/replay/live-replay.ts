@@ -1,0 +1,199 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { Direction, LaneEntry } from "../recording/lane-entry.js";
+import { readRecording, type Recording } from "../recording/reader.js";
+import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js";
+import { CONNECT_FLAG } from "./child-frames.js";
+import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
+import type { ReplayDivergence, ReplayNote } from "./divergence.js";
+import { createEventQueue } from "./event-queue.js";
+import { buildReplayPlan, type ReplayPlan } from "./plan.js";
+import { replayProfileFor } from "./profiles.js";
+import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
+import { rewriteRuntimeLine } from "./rewrite.js";
+import { anchorBridgeLines, runSchedule, type ReplayEvent, type ScheduleTimeouts } from "./scheduler.js";
+
+/** Options of {@link replayRecording}. Every field is optional. */
+export interface ReplayOptions {
+  /** Repository whose `dist/` holds the bootstrap, the replay child and the bridges (default: this one). */
+  repoRoot?: string;
+  /** Bridge module to load instead of the provider's profile module (absolute or relative to `repoRoot`). */
+  modulePath?: string;
+  /** Provider id passed to the bootstrap (default: the manifest's provider). */
+  providerId?: string;
+  /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
+  useCurrent?: boolean;
+  /** Divergence timeouts in ms (see {@link ScheduleTimeouts}); defaults 3000 / 5000 / 3. */
+  timeouts?: Partial<ScheduleTimeouts>;
+  /** Extra environment for the bridge process. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What one live replay produced, before its thread lane is assembled (spec 10 §5.1 Result). */
+export interface LiveReplay {
+  provider: string;
+  cell: string;
+  recordingDir: string;
+  /** True when nothing diverged. */
+  ok: boolean;
+  /** The first divergences (at most `MAX_KEPT_DIVERGENCES`), in the order found. */
+  divergences: ReplayDivergence[];
+  /** Total number of divergences. */
+  divergenceCount: number;
+  /** Generic answers and other things worth knowing that are not divergences. */
+  notes: ReplayNote[];
+  /**
+   * The live bridge output as a `bridge→runtime` lane (the form rerecord writes, spec 10
+   * §6.6 steps 2–4): the harness's own initialize answer dropped, bridge-minted request ids
+   * mapped back to recorded ids, each line anchored after the input written before it,
+   * `ts` = the recording clock the line was assembled at.
+   */
+  bridgeLane: LaneEntry[];
+  /**
+   * The live side as a recording (the written `runtime→bridge` entries and {@link bridgeLane}),
+   * for the lane builder: clock = each entry's `ts`, grammar cleared on release stops.
+   */
+  liveRecording: Recording;
+  expectationsMet: number;
+  expectationsTotal: number;
+  exit: { code: number | null; signal: string | null } | null;
+  /** pids of the bridge and of every replay child (all gone when this resolves). */
+  pids: number[];
+  /** The tail of the bridge's stderr. */
+  stderr: string;
+}
+
+const DEFAULT_TIMEOUTS: ScheduleTimeouts = { quietMs: 3000, exitMs: 5000, maxSilentWaits: 3 };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The live side as a recording: the recorded `runtime→bridge` entries that were written and
+ * the anchored live bridge lane, so the lane builder (clock = each entry's `ts`, grammar
+ * cleared on release stops) assembles exactly what the replay saw.
+ */
+function liveRecording(recording: Recording, plan: ReplayPlan, written: readonly number[], bridgeLane: LaneEntry[]): Recording {
+  const runtime = written.map((i) => plan.steps[i]!.entry);
+  const lanes: Record<Direction, LaneEntry[]> = {
+    "runtime→bridge": runtime,
+    "bridge→runtime": bridgeLane,
+    "provider→bridge": [],
+    "bridge→provider": [],
+  };
+  const merged = [...runtime, ...bridgeLane].sort((a, b) => a.run - b.run || a.seq - b.seq);
+  return {
+    dir: recording.dir,
+    manifest: recording.manifest,
+    lanes,
+    currentBridgeLane: null,
+    merged: () => [...merged],
+  };
+}
+
+/**
+ * Replays one recording through a live bridge (00-product.md flow 2; spec 10 §5); the
+ * process side of `replayRecording`. The bridge is spawned through the bootstrap exactly as a
+ * runtime would; for ACP providers the launch spec is rewritten so the bridge spawns the
+ * replay child, which reports to this process over a private Unix socket. The walk is
+ * paced by the recording's causal order only; time inside the lane is the recording's `ts`.
+ * Every path kills the bridge and the children and removes the temporary directories.
+ *
+ * @param source a recording directory or an already read {@link Recording}
+ * @throws InputError for a bad recording; UsageError for a provider with no replay profile;
+ *   Error when the compiled artifacts are missing. A misbehaving bridge never throws: it
+ *   shows up as divergences.
+ */
+export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
+  const recording = typeof source === "string" ? await readRecording(source) : source;
+  const root = options.repoRoot ?? findRepoRoot();
+  const artifacts = replayArtifacts(root);
+  const provider = recording.manifest.provider;
+  const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
+  const modulePathRel = options.modulePath ?? profile!.modulePath;
+  const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
+  const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const plan = buildReplayPlan(recording, options.useCurrent ?? true);
+
+  const base = await mkdtemp(join(tmpdir(), "pr-"));
+  const workspace = await mkdtemp(join(base, "ws-"));
+  const dataDir = await mkdtemp(join(base, "data-"));
+  const queue = createEventQueue<ReplayEvent>();
+  const channel = await openChildChannel(base, (event) => queue.push(event));
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
+  const bridge = spawnReplayBridge(
+    { bootstrapPath: artifacts.bootstrap, modulePath, providerId: options.providerId ?? provider, dataDir, cwd: root, env },
+    (event) => queue.push(event),
+  );
+  const rewrite = {
+    childCommand: process.execPath,
+    childArgs: [artifacts.child, CONNECT_FLAG, channel.address],
+    workspace,
+    path: process.env.PATH,
+  };
+  const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
+  try {
+    const outcome = await runSchedule(
+      plan,
+      { queue, bridge, rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite) },
+      timeouts,
+      !plan.recordsInitialize,
+    );
+    pids.push(...outcome.childPids);
+    const bridgeLane = anchorBridgeLines(plan, outcome.bridgeLines);
+    return {
+      provider,
+      cell: recording.manifest.cell,
+      recordingDir: recording.dir,
+      ok: outcome.divergenceCount === 0,
+      divergences: outcome.divergences,
+      divergenceCount: outcome.divergenceCount,
+      notes: outcome.notes,
+      bridgeLane,
+      liveRecording: liveRecording(recording, plan, outcome.writtenRuntime, bridgeLane),
+      expectationsMet: outcome.expectationsMet,
+      expectationsTotal: outcome.expectationsTotal,
+      exit: outcome.exit,
+      pids,
+      stderr: bridge.stderr(),
+    };
+  } finally {
+    await reap(bridge, channel.children, timeouts.exitMs);
+    await channel.close();
+    for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes sure nothing outlives the replay: the bridge is SIGKILLed if it still runs and its
+ * exit awaited; each replay child is told to end and given `graceMs` to close its socket;
+ * one still alive after that is SIGKILLed by pid.
+ */
+async function reap(bridge: ReplayBridgeProcess, children: readonly ReplayChildLink[], graceMs: number): Promise<void> {
+  bridge.kill();
+  await bridge.whenExited();
+  await Promise.all(
+    children.map(async (child) => {
+      child.end();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([child.whenClosed(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+      clearTimeout(timer);
+      if (isAlive(child.pid)) {
+        try {
+          process.kill(child.pid, "SIGKILL");
+        } catch {
+          // gone in between
+        }
+      }
+    }),
+  );
+}

@@ -1,0 +1,439 @@
+import type { JsonRpcId } from "../../stack/protocol/json-rpc.js";
+import type { LaneEntry } from "../recording/lane-entry.js";
+import type { BridgeProcessEvent, ReplayBridgeProcess } from "./bridge-process.js";
+import type { ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
+import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
+import type { EventQueue } from "./event-queue.js";
+import type { ReplayPlan, ReplaySide, ReplayStep } from "./plan.js";
+import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "./wire.js";
+
+/** Every live event the scheduler consumes, from the bridge or the private channel. */
+export type ReplayEvent = BridgeProcessEvent | ChildChannelEvent;
+
+/** Id of the handshake the harness sends when the recording holds none (spec 10 §5.1 step 2). */
+export const HARNESS_INITIALIZE_ID = "parity-initialize";
+
+/** The `initialize` params the harness sends (spec 10 §1.1; CONTRACTS handshake). */
+export const HARNESS_INITIALIZE_PARAMS = {
+  protocolVersion: 2,
+  client: { name: "bridge-parity", version: "0" },
+  grammarVersions: [3, 3],
+} as const;
+
+/** Timeouts of a schedule, in ms. They bound divergence only; nothing waits on them when the bridge keeps up. */
+export interface ScheduleTimeouts {
+  /** Silence after which unmet expectations are declared missing (default 3000). */
+  quietMs: number;
+  /** How long the bridge may take to exit after its stdin closed (default 5000). */
+  exitMs: number;
+  /** Consecutive silent waits after which the walk is abandoned (default 3). */
+  maxSilentWaits: number;
+}
+
+/** One line the live bridge wrote to the runtime during the walk. */
+export interface LiveBridgeLine {
+  /** The line, with bridge-minted request ids mapped back to the recorded ids. */
+  line: string;
+  /** The recording's clock when it arrived: the matched expectation's `ts`, else the last walked `ts` (ms). */
+  clock: number;
+  /** Index of the last input step written before it arrived (-1: none yet). */
+  anchor: number;
+  /** Index of the expectation it met, or -1. */
+  matched: number;
+}
+
+/** What one walk produced (before lane assembly). */
+export interface ScheduleOutcome {
+  divergences: ReplayDivergence[];
+  /** Total divergences, including those not kept. */
+  divergenceCount: number;
+  notes: ReplayNote[];
+  bridgeLines: LiveBridgeLine[];
+  /** Indexes of the `runtime→bridge` input steps that were written, in order. */
+  writtenRuntime: number[];
+  /** Expectations met / total. */
+  expectationsMet: number;
+  expectationsTotal: number;
+  /** The bridge's exit, when it exited. */
+  exit: { code: number | null; signal: string | null } | null;
+  /** pids of every replay child that connected. */
+  childPids: number[];
+}
+
+/** What the scheduler drives. */
+export interface ScheduleIo {
+  queue: EventQueue<ReplayEvent>;
+  bridge: ReplayBridgeProcess;
+  /** Rewrites a recorded runtime line before it is written (launch spec, cwd, PATH). */
+  rewriteRuntime(line: string): string;
+}
+
+type IdMap = Map<string, JsonRpcId>;
+
+class WalkAbort extends Error {}
+
+/**
+ * Walks a replay plan against a live bridge (00-product.md flow 2; spec 10 §5): one
+ * process — this one — holds the whole order. Inputs (`runtime→bridge`, `provider→bridge`)
+ * are written when their turn comes; each maximal run of outputs after them is a window of
+ * expectations the bridge must meet, matched by method (requests, notifications) or id
+ * (responses), never by bytes, in any order within the window. Bridge-minted request ids
+ * are mapped to recorded ones, so recorded responses reach the bridge with live ids.
+ * A live request no expectation can answer is answered generically at once (a note).
+ * Divergences are reported, never hung on: `quietMs` of silence ends a window; a bridge
+ * exit ends the walk. Never throws for bridge behaviour; the caller kills processes.
+ */
+export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: ScheduleTimeouts, handshake: boolean): Promise<ScheduleOutcome> {
+  const { steps } = plan;
+  const met = new Uint8Array(steps.length);
+  const runtimeIds: IdMap = new Map();
+  const providerIds: IdMap[] = Array.from({ length: plan.segments }, () => new Map());
+  const children: ReplayChildLink[] = [];
+  const divergences: ReplayDivergence[] = [];
+  let divergenceCount = 0;
+  const notes: ReplayNote[] = [];
+  const bridgeLines: LiveBridgeLine[] = [];
+  const writtenRuntime: number[] = [];
+  let expectationsMet = 0;
+  const state: { exit: ScheduleOutcome["exit"] } = { exit: null };
+  let clock = steps[0]?.entry.ts ?? 0;
+  let anchor = -1;
+  let lastWalked: ReplayStep | undefined;
+  let winStart = 0;
+  let winEnd = 0;
+  let firstUnmet = 0;
+  let handshakeAnswered = !handshake;
+  let handshakeError: string | undefined;
+  let acceptingLane = true;
+
+  // Unmet request expectations per (side, segment, method): a live request the rest of the
+  // recording still expects is out of order (a divergence); one it never expects is new
+  // behaviour answered generically (a note).
+  const requestKey = (side: ReplaySide, segment: number, method: string | undefined): string => `${side}|${segment}|${method ?? ""}`;
+  const pendingRequests = new Map<string, number>();
+  for (const step of steps) {
+    if (step.role !== "expect" || step.shape.kind !== "request") continue;
+    const key = requestKey(step.side, step.segment, step.shape.method);
+    pendingRequests.set(key, (pendingRequests.get(key) ?? 0) + 1);
+  }
+  const expectedLater = (side: ReplaySide, segment: number, shape: WireShape): boolean =>
+    (pendingRequests.get(requestKey(side, segment, shape.method)) ?? 0) > 0;
+
+  const diverge = (d: ReplayDivergence): void => {
+    divergenceCount += 1;
+    if (divergences.length < MAX_KEPT_DIVERGENCES) divergences.push(d);
+  };
+  const note = (message: string): void => {
+    notes.push({ seq: lastWalked?.entry.seq ?? null, message });
+  };
+  const walkedSeq = (): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } =>
+    lastWalked ? { seq: lastWalked.entry.seq, run: lastWalked.entry.run, dir: lastWalked.entry.dir } : { seq: null, run: null, dir: null };
+
+  const shapesMatch = (step: ReplayStep, shape: WireShape, line: string): boolean => {
+    if (step.shape.kind !== shape.kind) return false;
+    if (shape.kind === "request" || shape.kind === "notification") return step.shape.method === shape.method;
+    if (shape.kind === "response") return step.shape.idKey === shape.idKey;
+    return step.entry.line === line;
+  };
+
+  const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): ReplayStep | undefined => {
+    while (firstUnmet < winEnd && met[firstUnmet]) firstUnmet += 1;
+    for (let i = firstUnmet; i < winEnd; i += 1) {
+      const step = steps[i] as ReplayStep;
+      if (met[i] || step.side !== side || step.segment !== segment) continue;
+      if (shapesMatch(step, shape, line)) return step;
+    }
+    return undefined;
+  };
+
+  const meet = (step: ReplayStep, shape: WireShape, ids: IdMap | undefined): void => {
+    met[step.index] = 1;
+    expectationsMet += 1;
+    if (step.shape.kind === "request") {
+      const key = requestKey(step.side, step.segment, step.shape.method);
+      pendingRequests.set(key, (pendingRequests.get(key) ?? 1) - 1);
+    }
+    if (step.entry.ts > clock) clock = step.entry.ts;
+    if (shape.kind === "request" && ids && step.shape.idKey !== undefined && shape.id !== undefined) {
+      ids.set(step.shape.idKey, shape.id);
+    }
+  };
+
+  const onBridgeLine = (line: string): void => {
+    const shape = shapeOfLine(line);
+    if (!handshakeAnswered && shape.kind === "response" && shape.id === HARNESS_INITIALIZE_ID) {
+      handshakeAnswered = true;
+      if (line.includes('"error"')) handshakeError = line.slice(0, 200);
+      return;
+    }
+    if (!acceptingLane) {
+      note(`after the bridge's stdin closed it wrote ${describeShape(shape)}; not part of the lane`);
+      return;
+    }
+    const step = findExpectation("runtime", -1, shape, line);
+    let laneLine = line;
+    if (step) {
+      meet(step, shape, runtimeIds);
+      if (shape.kind === "request" && step.shape.id !== undefined) laneLine = withId(line, step.shape.id);
+    } else if (shape.kind === "request" && shape.id !== undefined && !expectedLater("runtime", -1, shape)) {
+      io.bridge.write(genericAnswer(shape.id));
+      note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
+    } else {
+      // Out of order or not recorded at all; a request still gets an answer so the bridge does not hang.
+      if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
+      diverge({
+        kind: "unexpected-line",
+        ...walkedSeq(),
+        expected: describeWindow("runtime", -1),
+        got: describeShape(shape),
+        message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${describeWindow("runtime", -1)})`,
+      });
+    }
+    bridgeLines.push({ line: laneLine, clock, anchor, matched: step ? step.index : -1 });
+  };
+
+  const onChildLine = (child: ReplayChildLink, line: string): void => {
+    const shape = shapeOfLine(line);
+    if (child.index >= plan.segments) {
+      if (shape.kind === "request" && shape.id !== undefined) {
+        child.send(genericAnswer(shape.id));
+        note(`agent process #${child.index + 1} has no recorded segment; answered ${describeShape(shape)} generically`);
+      } else {
+        note(`agent process #${child.index + 1} has no recorded segment; dropped ${describeShape(shape)}`);
+      }
+      return;
+    }
+    const step = acceptingLane ? findExpectation("provider", child.index, shape, line) : undefined;
+    if (step) {
+      meet(step, shape, providerIds[child.index]);
+    } else if (shape.kind === "request" && shape.id !== undefined && !(acceptingLane && expectedLater("provider", child.index, shape))) {
+      child.send(genericAnswer(shape.id));
+      note(`answered bridge→provider ${describeShape(shape)} generically: nothing recorded answers it`);
+    } else if (acceptingLane) {
+      if (shape.kind === "request" && shape.id !== undefined) child.send(genericAnswer(shape.id));
+      diverge({
+        kind: "unexpected-line",
+        ...walkedSeq(),
+        expected: describeWindow("provider", child.index),
+        got: describeShape(shape),
+        message: `bridge→provider ${describeShape(shape)} (agent #${child.index + 1}) matches no recorded output here (expected ${describeWindow("provider", child.index)})`,
+      });
+    }
+  };
+
+  function describeWindow(side: ReplaySide, segment: number): string {
+    const open: string[] = [];
+    for (let i = winStart; i < winEnd && open.length < 3; i += 1) {
+      const step = steps[i] as ReplayStep;
+      if (!met[i] && step.side === side && step.segment === segment) open.push(`${describeShape(step.shape)} at seq ${step.entry.seq}`);
+    }
+    return open.length === 0 ? "nothing" : open.join(", ");
+  }
+
+  const handle = (event: ReplayEvent): void => {
+    switch (event.type) {
+      case "bridge-line":
+        onBridgeLine(event.line);
+        return;
+      case "bridge-exit":
+        state.exit = { code: event.code, signal: event.signal };
+        return;
+      case "child-hello":
+        children.push(event.child);
+        return;
+      case "child-line":
+        onChildLine(event.child, event.line);
+        return;
+      case "child-eof":
+      case "child-closed":
+        return;
+      case "child-protocol-error":
+        diverge({ kind: "child-protocol", ...walkedSeq(), expected: null, got: null, message: event.reason });
+        return;
+    }
+  };
+
+  const writeInput = (step: ReplayStep): void => {
+    lastWalked = step;
+    if (step.entry.ts > clock) clock = step.entry.ts;
+    const { shape, entry } = step;
+    if (step.side === "runtime") {
+      let line = entry.line;
+      if (shape.kind === "response" && shape.idKey !== undefined) {
+        const live = runtimeIds.get(shape.idKey);
+        if (live === undefined) {
+          note(`dropped the recorded runtime answer at seq ${entry.seq}: the bridge never sent its request`);
+          return;
+        }
+        line = withId(line, live);
+      } else {
+        line = io.rewriteRuntime(line);
+      }
+      io.bridge.write(line);
+      writtenRuntime.push(step.index);
+      anchor = step.index;
+      return;
+    }
+    const child = children[step.segment];
+    if (!child) {
+      note(`dropped provider→bridge seq ${entry.seq}: agent process #${step.segment + 1} never started`);
+      return;
+    }
+    let line = entry.line;
+    if (shape.kind === "response" && shape.idKey !== undefined) {
+      const live = providerIds[step.segment]?.get(shape.idKey);
+      if (live === undefined) {
+        note(`dropped the recorded agent answer at seq ${entry.seq}: the bridge never sent its request`);
+        return;
+      }
+      line = withId(line, live);
+    }
+    child.send(line);
+    anchor = step.index;
+  };
+
+  let silentWaits = 0;
+  /** Waits for one event; false on silence. Aborts the walk when the bridge has exited. */
+  const pump = async (quietMs: number): Promise<boolean> => {
+    const event = await io.queue.next(quietMs);
+    if (event === "quiet") return false;
+    handle(event);
+    return true;
+  };
+
+  const windowDone = (): boolean => {
+    while (firstUnmet < winEnd && met[firstUnmet]) firstUnmet += 1;
+    return firstUnmet >= winEnd;
+  };
+
+  try {
+    if (handshake) {
+      io.bridge.write(JSON.stringify({ jsonrpc: "2.0", id: HARNESS_INITIALIZE_ID, method: "initialize", params: HARNESS_INITIALIZE_PARAMS }));
+      while (!handshakeAnswered) {
+        if (state.exit) {
+          diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "response to initialize", got: null, message: "the bridge exited before answering initialize" });
+          throw new WalkAbort();
+        }
+        if (!(await pump(timeouts.quietMs))) {
+          diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "response to initialize", got: null, message: `the bridge did not answer initialize within ${timeouts.quietMs} ms` });
+          throw new WalkAbort();
+        }
+      }
+      if (handshakeError !== undefined) {
+        diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "a result", got: handshakeError, message: `the bridge refused initialize: ${handshakeError}` });
+        throw new WalkAbort();
+      }
+    }
+
+    let pos = 0;
+    while (pos < steps.length) {
+      while (pos < steps.length && (steps[pos] as ReplayStep).role === "input") {
+        writeInput(steps[pos] as ReplayStep);
+        pos += 1;
+      }
+      winStart = pos;
+      firstUnmet = pos;
+      while (pos < steps.length && (steps[pos] as ReplayStep).role === "expect") pos += 1;
+      winEnd = pos;
+      // Events already queued are handled before judging the window.
+      while (io.queue.size > 0) await pump(0);
+      while (!windowDone()) {
+        const exit = state.exit;
+        if (exit) {
+          const first = steps[firstUnmet] as ReplayStep;
+          const remaining = steps.slice(firstUnmet).filter((s) => s.role === "expect" && !met[s.index]).length;
+          const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+          diverge({
+            kind: "bridge-exited",
+            seq: first.entry.seq,
+            run: first.entry.run,
+            dir: first.entry.dir,
+            expected: describeShape(first.shape),
+            got: null,
+            message: `the bridge exited (${how}) while ${describeShape(first.shape)} was expected; ${remaining} recorded output(s) never came`,
+          });
+          throw new WalkAbort();
+        }
+        if (await pump(timeouts.quietMs)) {
+          silentWaits = 0;
+          continue;
+        }
+        silentWaits += 1;
+        for (let i = winStart; i < winEnd; i += 1) {
+          const step = steps[i] as ReplayStep;
+          if (met[i]) continue;
+          diverge({
+            kind: "missing-expectation",
+            seq: step.entry.seq,
+            run: step.entry.run,
+            dir: step.entry.dir,
+            expected: describeShape(step.shape),
+            got: null,
+            message: `expected ${step.entry.dir} ${describeShape(step.shape)}; the bridge went quiet for ${timeouts.quietMs} ms without it`,
+          });
+        }
+        if (silentWaits >= timeouts.maxSilentWaits) {
+          note(`replay abandoned after ${silentWaits} silent waits`);
+          throw new WalkAbort();
+        }
+        break;
+      }
+      const last = steps[winEnd - 1];
+      if (winEnd > winStart && last) lastWalked = last;
+    }
+  } catch (thrown) {
+    if (!(thrown instanceof WalkAbort)) throw thrown;
+  }
+
+  // Finish: the runtime closes the bridge's stdin; later lines are not part of the lane.
+  acceptingLane = false;
+  winStart = winEnd;
+  io.bridge.endInput();
+  while (!state.exit) {
+    if (!(await pump(timeouts.exitMs))) {
+      if (!state.exit) {
+        diverge({ kind: "no-exit", ...walkedSeq(), expected: "exit", got: null, message: `the bridge did not exit within ${timeouts.exitMs} ms after stdin closed; killed` });
+        io.bridge.kill();
+        while (!state.exit && (await pump(timeouts.exitMs))) {
+          // drain until the exit is seen
+        }
+      }
+      break;
+    }
+  }
+  while (io.queue.size > 0) await pump(0);
+
+  return {
+    divergences,
+    divergenceCount,
+    notes,
+    bridgeLines,
+    writtenRuntime,
+    expectationsMet,
+    expectationsTotal: steps.filter((s) => s.role === "expect").length,
+    exit: state.exit,
+    childPids: children.map((c) => c.pid),
+  };
+}
+
+/**
+ * Anchors the live bridge lines as `bridge→runtime` lane entries (spec 10 §6.6 step 4):
+ * each line goes after the input written before it, `seq = anchor.seq + k/(n+1)` for the
+ * k-th of n lines on that anchor, `run` = the anchor's run, `ts` = the line's recording
+ * clock. Lines before any input anchor at the first step's `seq − 1`. Order is arrival order.
+ */
+export function anchorBridgeLines(plan: ReplayPlan, lines: readonly LiveBridgeLine[]): LaneEntry[] {
+  const counts = new Map<number, number>();
+  for (const line of lines) counts.set(line.anchor, (counts.get(line.anchor) ?? 0) + 1);
+  const seen = new Map<number, number>();
+  const first = plan.steps[0]?.entry;
+  return lines.map((live) => {
+    const ordinal = (seen.get(live.anchor) ?? 0) + 1;
+    seen.set(live.anchor, ordinal);
+    const n = counts.get(live.anchor) ?? 1;
+    const at = live.anchor >= 0 ? plan.steps[live.anchor]?.entry : undefined;
+    const run = at ? at.run : (first?.run ?? 0);
+    const base = at ? at.seq : (first?.seq ?? 1) - 1;
+    return { ts: live.clock, run, seq: base + ordinal / (n + 1), dir: "bridge→runtime" as const, line: live.line };
+  });
+}

@@ -1,0 +1,83 @@
+import { jsonRpcIdKey, parseJsonRpcLine, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
+
+/**
+ * What the replay scheduler needs to know about one wire line (spec 10 §5.2, "Dialects",
+ * json-rpc column): its JSON-RPC kind, the method (requests and notifications), the id
+ * (requests and responses) and the id's key (`typeof(id):id`). A line that is not a valid
+ * JSON-RPC message is `invalid`; it is written raw as an input and can only be matched
+ * byte-for-byte as an expectation.
+ */
+export interface WireShape {
+  kind: "request" | "notification" | "response" | "invalid";
+  /** Method of a request or notification; `undefined` otherwise. */
+  method: string | undefined;
+  /** Id of a request or response; `undefined` otherwise. */
+  id: JsonRpcId | undefined;
+  /** `typeof(id):id` of {@link id}, or `undefined`. */
+  idKey: string | undefined;
+}
+
+/**
+ * Classifies one line (spec 10 §1.1: told apart by `method` and `id`, never by result
+ * shape). Never throws.
+ */
+export function shapeOfLine(line: string): WireShape {
+  const classified = parseJsonRpcLine(line);
+  switch (classified.kind) {
+    case "request":
+      return {
+        kind: "request",
+        method: classified.message.method,
+        id: classified.message.id,
+        idKey: jsonRpcIdKey(classified.message.id),
+      };
+    case "notification":
+      return { kind: "notification", method: classified.message.method, id: undefined, idKey: undefined };
+    case "response": {
+      const id = classified.message.id;
+      if (id === null) return { kind: "invalid", method: undefined, id: undefined, idKey: undefined };
+      return { kind: "response", method: undefined, id, idKey: jsonRpcIdKey(id) };
+    }
+    default:
+      return { kind: "invalid", method: undefined, id: undefined, idKey: undefined };
+  }
+}
+
+/** A short human label of a line for divergence reports: `request session/new (id 2)`. */
+export function describeShape(shape: WireShape): string {
+  switch (shape.kind) {
+    case "request":
+      return `request ${shape.method} (id ${String(shape.id)})`;
+    case "notification":
+      return `notification ${shape.method}`;
+    case "response":
+      return `response (id ${String(shape.id)})`;
+    default:
+      return "a non-JSON-RPC line";
+  }
+}
+
+/**
+ * Replaces the `id` of a JSON-RPC line and re-serializes it. Used to give a recorded
+ * response the live id of the request it answers, and to map live request ids back to
+ * recorded ones (spec 10 §5.1–5.2, §6.6 step 3). Returns the line unchanged when it is not
+ * a JSON object.
+ */
+export function withId(line: string, id: JsonRpcId): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return line;
+  return JSON.stringify({ ...(value as Record<string, unknown>), id });
+}
+
+/**
+ * The generic answer to a request nothing recorded can answer (spec 10 §5.2, "generic
+ * answer", json-rpc): `{"jsonrpc":"2.0","id":<id>,"result":{}}`.
+ */
+export function genericAnswer(id: JsonRpcId): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result: {} });
+}
