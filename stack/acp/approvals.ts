@@ -1,0 +1,95 @@
+/**
+ * `session/request_permission` → `interaction/request` (spec 20 §1.5, §3.8; spec 30 §6.2).
+ *
+ * - Cancelled at once while stopping, while a steer's cancel is outstanding, or during compaction.
+ * - `full`: decided locally (`allow_once`, else `allow_always`).
+ * - `accept-edits`: always forwarded; the runtime enforces policy and its decision is mapped back
+ *   to one of the agent's option ids. A stop or steer cancels a forwarded request: the agent gets
+ *   `cancelled` and the runtime's late answer is ignored (no `notifications/cancelled`, as the
+ *   reference bridge sends none for approvals).
+ */
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import { AcpClientReplyError } from "./connection.js";
+import {
+  AcpPermissionRequestSchema,
+  CANCELLED_PERMISSION,
+  availableDecisions,
+  localFullModeOption,
+  outcomeForDecision,
+  type AcpPermissionOutcome,
+} from "./permission-options.js";
+import type { AcpSession, PendingAgentRequest } from "./session.js";
+
+/** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
+export const ACP_APPROVAL_ENFORCED_BY = "runtime";
+
+/** The `interaction/request` approval subject (spec 20 §1.5). */
+function approvalSubject(session: AcpSession, toolCall: unknown): Record<string, unknown> {
+  const subject = session.translator.permissionSubject(toolCall);
+  if (subject.kind === "command") {
+    return {
+      kind: "command",
+      itemId: subject.itemId,
+      command: subject.command,
+      cwd: null,
+      actions: [{ type: "unknown", command: subject.command }],
+      sessionGrant: null,
+    };
+  }
+  if (subject.kind === "file_change") return { kind: "file_change", itemId: subject.itemId, writeScope: subject.writeScope, sessionGrant: null };
+  return { kind: "tool_use", itemId: subject.itemId, tool: subject.tool, presentation: subject.presentation };
+}
+
+/**
+ * Handles one permission request and resolves with the ACP outcome for the agent.
+ * @throws AcpClientReplyError -32602 `Invalid session/request_permission params`.
+ */
+export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): Promise<AcpPermissionOutcome> {
+  const parsed = AcpPermissionRequestSchema.safeParse(params);
+  if (!parsed.success) throw new AcpClientReplyError(-32602, "Invalid session/request_permission params");
+  const { options, toolCall } = parsed.data;
+  const run = session.prompt;
+  if (session.stopping || run?.cancelling || run?.kind === "compaction") return CANCELLED_PERMISSION;
+  if (session.settings.permissionMode === "full") {
+    const option = localFullModeOption(options);
+    if (option) return { outcome: { outcome: "selected", optionId: option.optionId } };
+  }
+
+  const payload = {
+    kind: "approval",
+    subject: approvalSubject(session, toolCall ?? undefined),
+    reason: null,
+    availableDecisions: availableDecisions(options),
+  };
+  return new Promise<AcpPermissionOutcome>((resolve) => {
+    let settled = false;
+    const pending: PendingAgentRequest = {
+      cancel() {
+        if (settled) return;
+        settled = true;
+        resolve(CANCELLED_PERMISSION);
+      },
+    };
+    session.pending.add(pending);
+    rt.ctx.io
+      .request<unknown>(
+        "interaction/request",
+        { providerThreadId: session.providerThreadId, threadId: session.threadId, turnId: null, payload },
+      )
+      .then(
+        (reply) => {
+          if (settled) return;
+          settled = true;
+          session.pending.delete(pending);
+          const decision = reply && typeof reply === "object" ? (reply as { decision?: unknown }).decision : undefined;
+          resolve(outcomeForDecision(decision, options));
+        },
+        () => {
+          if (settled) return;
+          settled = true;
+          session.pending.delete(pending);
+          resolve(CANCELLED_PERMISSION);
+        },
+      );
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The state of one ACP bridge instance and its resolved options (one options object, resolved
+ * once, defaults in one place; spec 40).
+ */
+import type { ChildProcess, SpawnOptions } from "node:child_process";
+import type { BridgeContext } from "../bridge-kit/define.js";
+import { recordProviderChildIo } from "../bridge-kit/record-process.js";
+import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
+import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
+import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
+import type { AcpSession } from "./session.js";
+
+/** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
+export const ACP_BRIDGE_DEFAULTS = {
+  /** `initialize` (spec 30 §6.3). */
+  initializeTimeoutMs: 60_000,
+  /** `authenticate`. */
+  authenticateTimeoutMs: 120_000,
+  /** `session/new|load|resume|fork`. */
+  sessionSetupTimeoutMs: 300_000,
+  /** Wait for an interrupted turn to settle after `session/cancel` (spec 30 §5 step 3). */
+  cancelSettleTimeoutMs: 4_000,
+  /** Cap on one agent stdout line, in bytes. */
+  maxAgentLineBytes: DEFAULT_MAX_AGENT_LINE_BYTES,
+} as const;
+
+/** Options of an ACP bridge instance; everything has a default (see {@link ACP_BRIDGE_DEFAULTS}). */
+export interface AcpBridgeOptions {
+  /** Clock in ms for translators (injected; core code never calls `Date.now()` itself). */
+  now?: () => number;
+  initializeTimeoutMs?: number;
+  authenticateTimeoutMs?: number;
+  sessionSetupTimeoutMs?: number;
+  cancelSettleTimeoutMs?: number;
+  maxAgentLineBytes?: number;
+  /** Spawns agents (tests inject); default `child_process.spawn`. */
+  spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** Tees an agent right after spawn; default bridge-kit `recordProviderChildIo` (no-op unless recording). */
+  recordChild?: (child: ChildProcess, threadId: string | null) => void;
+  /** The shared child-env allowlist; default bridge-kit `sanitizeInheritedChildProcessEnv`. */
+  sanitizeEnv?: (env: Record<string, string | undefined>) => Record<string, string>;
+  dialects?: AcpDialectRegistry;
+}
+
+/** {@link AcpBridgeOptions} with every default filled in. */
+export interface ResolvedAcpBridgeOptions {
+  now: () => number;
+  initializeTimeoutMs: number;
+  authenticateTimeoutMs: number;
+  sessionSetupTimeoutMs: number;
+  cancelSettleTimeoutMs: number;
+  maxAgentLineBytes: number;
+  spawn: AcpBridgeOptions["spawn"];
+  recordChild: (child: ChildProcess, threadId: string | null) => void;
+  sanitizeEnv: (env: Record<string, string | undefined>) => Record<string, string>;
+  dialects: AcpDialectRegistry;
+}
+
+/** Resolves options once (spec 40 §5). A non-positive or non-finite timeout is a TypeError naming it. */
+export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): ResolvedAcpBridgeOptions {
+  const pick = (name: keyof typeof ACP_BRIDGE_DEFAULTS): number => {
+    const value = options[name] ?? ACP_BRIDGE_DEFAULTS[name];
+    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`ACP bridge option ${name} must be a positive number (got ${value})`);
+    return value;
+  };
+  return {
+    now: options.now ?? (() => performance.timeOrigin + performance.now()),
+    initializeTimeoutMs: pick("initializeTimeoutMs"),
+    authenticateTimeoutMs: pick("authenticateTimeoutMs"),
+    sessionSetupTimeoutMs: pick("sessionSetupTimeoutMs"),
+    cancelSettleTimeoutMs: pick("cancelSettleTimeoutMs"),
+    maxAgentLineBytes: pick("maxAgentLineBytes"),
+    spawn: options.spawn,
+    recordChild: options.recordChild ?? ((child, threadId) => recordProviderChildIo(child, { threadId })),
+    sanitizeEnv: options.sanitizeEnv ?? ((env) => sanitizeInheritedChildProcessEnv({ env })),
+    dialects: options.dialects ?? defaultAcpDialectRegistry,
+  };
+}
+
+/** A skills root latched by `skills/configure` (spec 20 §1.2). */
+export interface SkillsRoot {
+  id: string;
+  path: string;
+  skills: Array<{ name: string; description: string }>;
+}
+
+/** Everything one bridge instance serving one runtime holds. */
+export interface AcpBridgeRuntime {
+  readonly ctx: BridgeContext;
+  readonly options: ResolvedAcpBridgeOptions;
+  /** Live sessions by bb thread id. */
+  readonly sessions: Map<string, AcpSession>;
+  /** Latched by `skills/configure`; used at the next session construction. */
+  skills: SkillsRoot[];
+}
+
+/** Creates the per-context state. */
+export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
+  return { ctx, options, sessions: new Map(), skills: [] };
+}

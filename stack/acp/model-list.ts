@@ -1,0 +1,195 @@
+/**
+ * `model/list` (spec 20 §3.11, spec 30 §6.4).
+ *
+ * 1. Launch spec with `modelCli.listArgs` → run `<command> <listArgs>` (no shell, 30 s, 1 MiB) and
+ *    parse one model per line; a missing command fails (`spawn <cmd> ENOENT`); Cursor-style auth
+ *    text fails with `authRequired`; other failures or nothing parsed → the synthetic model.
+ * 2. No list command → ACP-native discovery through a throwaway agent (`initialize` +
+ *    `session/new`, always killed); a discovery failure fails the request (auth → `authRequired`
+ *    with sign-in guidance); no models advertised → the synthetic model.
+ * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
+ *
+ * Weaker than the reference: CLI lines are not grouped into model families with reasoning
+ * variants, and per-model reasoning probes are not run.
+ */
+import { execFile } from "node:child_process";
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import { AcpClientReplyError, connectAcpAgent } from "./connection.js";
+import { buildAgentEnv } from "./launch-args.js";
+import { acpAgentLabel, acpLaunchSpecSchema, type AcpLaunchSpec } from "./launch-spec.js";
+import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION } from "./session-setup.js";
+import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
+
+/** Timeout of the CLI list command and of discovery, in ms. */
+export const MODEL_LIST_TIMEOUT_MS = 30_000;
+/** Output cap of the CLI list command, in bytes. */
+export const MODEL_LIST_MAX_BUFFER_BYTES = 1024 * 1024;
+/** The error text of a CLI that needs sign-in. */
+export const NOT_AUTHENTICATED_MESSAGE = "ACP agent is not authenticated.";
+
+/** One model of the result (spec 20 §3.11). */
+export interface AcpModelDescriptor {
+  id: string;
+  model: string;
+  displayName: string;
+  description: string;
+  supportedReasoningEfforts: Array<{ reasoningEffort: string; description: string }>;
+  defaultReasoningEffort: string;
+  isDefault: boolean;
+}
+
+/** `{models, selectedOnlyModels}`. */
+export interface AcpModelListResult {
+  models: AcpModelDescriptor[];
+  selectedOnlyModels: AcpModelDescriptor[];
+}
+
+/** The synthetic entry used when nothing better is known (spec 20 §3.11 step 3). */
+export function syntheticModel(): AcpModelDescriptor {
+  return {
+    id: ACP_DEFAULT_MODEL_ID,
+    model: ACP_DEFAULT_MODEL_ID,
+    displayName: "Agent default",
+    description: "Model selection is managed by the connected ACP agent.",
+    supportedReasoningEfforts: [{ reasoningEffort: "medium", description: "Reasoning effort is managed by the connected ACP agent." }],
+    defaultReasoningEffort: "medium",
+    isDefault: true,
+  };
+}
+
+function describe(id: string, name: string | undefined, isDefault: boolean): AcpModelDescriptor {
+  const displayName = name?.trim() || id;
+  return {
+    id,
+    model: id,
+    displayName,
+    description: displayName,
+    supportedReasoningEfforts: [{ reasoningEffort: "medium", description: displayName }],
+    defaultReasoningEffort: "medium",
+    isDefault,
+  };
+}
+
+/** Parses CLI lines `<id> - <Name>`, `- id`, `* id (…)` or a bare `provider/model` (spec 20 §3.11). */
+export function parseModelListOutput(output: string): Array<{ id: string; name?: string }> {
+  const out: Array<{ id: string; name?: string }> = [];
+  const seen = new Set<string>();
+  for (const rawLine of output.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    const match = /^(?:[-*]\s+)?([A-Za-z0-9][\w.\/:\[\]=,+-]*)(?:\s+-\s+(.+?)|\s+\((.*)\))?$/.exec(line);
+    if (!match) continue;
+    const id = match[1]!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const name = match[2] ?? match[3];
+    out.push(name ? { id, name } : { id });
+  }
+  return out;
+}
+
+/** Splits models by the spec's primary ids (declared order first); no match → all primary. */
+export function splitPrimaryModels(models: Array<{ id: string; name?: string }>, primaryIds: readonly string[]): AcpModelListResult {
+  const primary = primaryIds.map((id) => models.find((m) => m.id === id)).filter((m): m is { id: string; name?: string } => m !== undefined);
+  const chosen = primary.length ? primary : models;
+  const rest = primary.length ? models.filter((m) => !primary.includes(m)) : [];
+  return {
+    models: chosen.map((m, i) => describe(m.id, m.name, i === 0)),
+    selectedOnlyModels: rest.map((m) => describe(m.id, m.name, false)),
+  };
+}
+
+function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: string[]): Promise<{ stdout: string; stderr: string; error: NodeJS.ErrnoException | null }> {
+  const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
+  return new Promise((resolve) => {
+    execFile(
+      spec.command,
+      listArgs,
+      { cwd: spec.cwd, env, timeout: MODEL_LIST_TIMEOUT_MS, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
+      (error, stdout, stderr) => resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null }),
+    );
+  });
+}
+
+async function cliModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<AcpModelListResult> {
+  const modelCli = spec.modelCli!;
+  const { stdout, stderr, error } = await runListCommand(rt, spec, modelCli.listArgs);
+  if (error?.code === "ENOENT") throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `spawn ${spec.command} ENOENT`);
+  if (isAuthRequiredText(`${stdout}\n${stderr}\n${error?.message ?? ""}`)) throw authRequiredError(NOT_AUTHENTICATED_MESSAGE);
+  const parsed = error ? [] : parseModelListOutput(stdout);
+  if (parsed.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
+  return splitPrimaryModels(parsed, modelCli.primaryModels);
+}
+
+function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
+  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
+  if (Array.isArray(r.configOptions)) {
+    const option = r.configOptions.find((o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "model" || (o as { id?: unknown }).id === "model")) as
+      | { options?: unknown }
+      | undefined;
+    if (option && Array.isArray(option.options)) {
+      const out = option.options
+        .map((o) => (o && typeof o === "object" ? (o as { value?: unknown; name?: unknown }) : {}))
+        .filter((o): o is { value: string; name?: unknown } => typeof o.value === "string")
+        .map((o) => (typeof o.name === "string" ? { id: o.value, name: o.name } : { id: o.value }));
+      if (out.length) return out;
+    }
+  }
+  const models = r.models as { availableModels?: unknown } | undefined;
+  if (models && Array.isArray(models.availableModels)) {
+    return models.availableModels
+      .map((m) => (m && typeof m === "object" ? (m as { modelId?: unknown; name?: unknown }) : {}))
+      .filter((m): m is { modelId: string; name?: unknown } => typeof m.modelId === "string")
+      .map((m) => (typeof m.name === "string" ? { id: m.modelId, name: m.name } : { id: m.modelId }));
+  }
+  return [];
+}
+
+async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<AcpModelListResult> {
+  const label = acpAgentLabel(spec);
+  const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
+  const connection = connectAcpAgent({
+    launch: { command: spec.command, args: spec.args, env, cwd: spec.cwd ?? cwd },
+    label,
+    maxLineBytes: rt.options.maxAgentLineBytes,
+    ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
+    onSpawned: (child) => rt.options.recordChild(child, null),
+    onNote: (text) => rt.ctx.log(text),
+    onNotification: () => {},
+    onRequest: async (method) => {
+      throw new AcpClientReplyError(-32601, `Unsupported ACP client method "${method}"`);
+    },
+    onExit: () => {},
+  });
+  let authMethods: AcpAuthMethodInfo[] = [];
+  try {
+    const init = (await connection.request(
+      "initialize",
+      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } },
+      { timeoutMs: MODEL_LIST_TIMEOUT_MS },
+    )) as { authMethods?: unknown } | null;
+    authMethods = readAuthMethods(init?.authMethods);
+    const result = await connection.request("session/new", { cwd: spec.cwd ?? cwd, mcpServers: [] }, { timeoutMs: MODEL_LIST_TIMEOUT_MS });
+    const models = nativeModelsOf(result);
+    if (models.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
+    return { models: models.map((m, i) => describe(m.id, m.name, i === 0)), selectedOnlyModels: [] };
+  } catch (error) {
+    throw toRequestError(error, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
+  } finally {
+    await connection.kill();
+  }
+}
+
+/**
+ * Serves `model/list {providerOptions.acpLaunchSpec?, cwd?}` (see module doc).
+ * @throws BridgeJsonRpcError -32000 (`spawn <cmd> ENOENT`, discovery failures), with
+ *   `data.recovery` `authRequired` for sign-in failures.
+ */
+export async function listModels(rt: AcpBridgeRuntime, params: { providerOptions?: Record<string, unknown> | undefined; cwd?: string | undefined }): Promise<AcpModelListResult> {
+  const parsed = acpLaunchSpecSchema.safeParse(params.providerOptions?.acpLaunchSpec);
+  if (!parsed.success) return { models: [syntheticModel()], selectedOnlyModels: [] };
+  const spec = parsed.data;
+  if (spec.modelCli) return cliModels(rt, spec);
+  return discoverModels(rt, spec, params.cwd ?? rt.ctx.tempDir);
+}

@@ -1,0 +1,48 @@
+/**
+ * What the agent does on its own: `session/update` notifications and process exit
+ * (spec 20 §2.5, §3.5; spec 30 §6.2, §6.3).
+ */
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import type { AgentExitInfo } from "./connection.js";
+import { cancelPendingAgentRequests, emitDeltas, emitSessionError, type AcpSession } from "./session.js";
+import { isTurnOutputUpdate } from "./translate/index.js";
+
+/**
+ * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
+ * `sessionId`; during a restore it only feeds session state; turn output before the first prompt of
+ * an idle session is dropped (spec 30 §6.2); everything else goes through the translator.
+ */
+export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
+  if (session.stopping) return;
+  if (!params || typeof params !== "object") return;
+  const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
+  if (typeof sessionId !== "string" || !update || typeof update !== "object") return;
+  if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
+  if (session.restoring) {
+    session.translator.restoreUpdate(update);
+    return;
+  }
+  if (!session.everPrompted && session.prompt === null && isTurnOutputUpdate(update)) return;
+  emitDeltas(rt.ctx.io, session, session.translator.update(update));
+}
+
+/**
+ * The agent process ended (spec 30 §6.3 "Unexpected exit"). Expected when stopping: nothing.
+ * Otherwise: pending permissions are cancelled, queued steers dropped, the active prompt cleared,
+ * and the session error (`provider.error {settlesTurn}` + `error` notification) is emitted; the
+ * session stays registered so the next `turn/start` rebuilds it.
+ */
+export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit: AgentExitInfo): void {
+  if (session.stopping) return;
+  session.agentExited = true;
+  cancelPendingAgentRequests(session);
+  session.steers = [];
+  const run = session.prompt;
+  session.prompt = null;
+  if (session.constructing || rt.sessions.get(session.threadId) !== session) {
+    run?.markSettled();
+    return;
+  }
+  emitSessionError(rt.ctx.io, session, exit.message);
+  run?.markSettled();
+}

@@ -1,0 +1,229 @@
+/**
+ * `turn/start` and `turn/steer`: prompts, the steer queue and turn completion
+ * (spec 20 §2.4, §3.5, §3.7; spec 30 §6.2, §6.3 rebuild).
+ *
+ * Acceptance timing (spec 20 §8.1): `turn.open` → write `session/prompt` → `input.accepted` → reply.
+ * A steer is replied to at once and accepted only when its re-prompt is written.
+ */
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../protocol/index.js";
+import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../protocol/methods.js";
+import type { ThreadDelta } from "../protocol/thread-delta.js";
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import { AcpAgentExitedError } from "./connection.js";
+import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, type AcpPromptBlock } from "./prompt-blocks.js";
+import { staleTurnError, toRequestError } from "./recovery.js";
+import {
+  cancelPendingAgentRequests,
+  createPromptRun,
+  emitDeltas,
+  emitSessionError,
+  type AcpSession,
+  type PromptRun,
+} from "./session.js";
+import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
+import { stopSession } from "./stop.js";
+
+/** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */
+export const ACP_STEER_MODE = "queue";
+
+function noSession(): BridgeJsonRpcError {
+  return new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "No active ACP session");
+}
+
+function inputOf(params: { input: Array<Record<string, unknown>> }): Array<Record<string, unknown>> {
+  return params.input as Array<Record<string, unknown>>;
+}
+
+/** Why a live session must be rebuilt before this turn, or null (spec 30 §6.2 reconcile). */
+function rebuildReason(session: AcpSession, options: ExecutionOptions | undefined): string | null {
+  if (session.agentExited) return "The agent exited unexpectedly";
+  if (session.failedDuringCancel) return "The agent failed during cancellation";
+  const mode = options?.permissionMode;
+  if (mode && mode !== session.settings.permissionMode && session.spec.permissionCli) return "Execution settings changed";
+  // An empty per-turn envVars means "unchanged" (runtimes send {} on turns); only set keys count.
+  const envVars = options?.envVars ?? {};
+  if (Object.entries(envVars).some(([key, value]) => session.settings.envVars[key] !== value)) return "Execution settings changed";
+  return null;
+}
+
+/**
+ * Rebuilds a session (spec 30 §6.3): stops what is left of it, resume-constructs the same
+ * `providerThreadId` with the turn's settings, then sends `session/replaced {threadId,
+ * providerThreadId, reason, contextLost}` (`contextLost` = the id changed).
+ */
+async function rebuildSession(rt: AcpBridgeRuntime, session: AcpSession, options: ExecutionOptions | undefined, reason: string): Promise<AcpSession> {
+  const previousId = session.providerThreadId;
+  await stopSession(rt, session, "interrupt");
+  const merged: ExecutionOptions = { ...(session.origin.options ?? {}), ...(options ?? {}) };
+  if (!options?.providerOptions?.acpLaunchSpec && session.origin.options?.providerOptions) {
+    merged.providerOptions = { ...session.origin.options.providerOptions, ...(options?.providerOptions ?? {}) };
+  }
+  if (options?.envVars && Object.keys(options.envVars).length === 0) merged.envVars = session.settings.envVars;
+  const result = await constructSession(rt, {
+    threadId: session.threadId,
+    cwd: session.origin.cwd,
+    options: merged,
+    dynamicTools: session.origin.dynamicTools,
+    mode: previousId ? { kind: "resume", providerThreadId: previousId } : { kind: "start" },
+  });
+  rt.ctx.io.notify("session/replaced", {
+    threadId: session.threadId,
+    providerThreadId: result.providerThreadId,
+    reason,
+    contextLost: result.providerThreadId !== previousId,
+  });
+  const rebuilt = rt.sessions.get(session.threadId);
+  if (!rebuilt) throw noSession();
+  return rebuilt;
+}
+
+/**
+ * `turn/start` (spec 20 §3.5): answers the request itself once the prompt is written.
+ * @throws BridgeJsonRpcError -32000 `No active ACP session`, `A turn is already active`,
+ *   `ACP does not support permission mode "auto".`, or a failed rebuild (with recovery data).
+ */
+export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: TurnStartParams): Promise<void> {
+  let session = rt.sessions.get(params.threadId);
+  if (!session) throw noSession();
+  if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
+  const permissionMode = permissionModeOf(params.options ?? session.origin.options);
+  const reason = rebuildReason(session, params.options);
+  if (reason) {
+    try {
+      session = await rebuildSession(rt, session, params.options, reason);
+    } catch (error) {
+      throw toRequestError(error);
+    }
+    if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
+  }
+  session.settings.permissionMode = permissionMode;
+  if (params.options?.providerOptions?.additionalWorkspaceWriteRoots !== undefined) {
+    session.settings.writeRoots = writeRootsOf(session.origin.cwd, params.options);
+  }
+  cancelPendingAgentRequests(session);
+
+  const input = inputOf(params);
+  const kind = isCompactInput(input) ? "compaction" : "turn";
+  const run = createPromptRun(kind);
+  session.prompt = run;
+  session.everPrompted = true;
+  const io = rt.ctx.io;
+  emitDeltas(io, session, kind === "turn" ? session.translator.turnStarted() : session.translator.compactionStarted());
+
+  let blocks: AcpPromptBlock[];
+  if (kind === "compaction") blocks = [{ type: "text", text: COMPACT_COMMAND }];
+  else {
+    blocks = buildPromptBlocks(input, { imageSupported: session.facts.image });
+    if (session.pendingInstructions) blocks.unshift(instructionsBlock(session.pendingInstructions));
+    session.pendingInstructions = null;
+  }
+  const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+  emitDeltas(io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
+  io.sendResult(id, { threadId: params.threadId });
+  void runPromptLoop(rt, session, run, prompt);
+}
+
+/** Sends `session/cancel` for a steer (or a stop) once per outstanding prompt (spec 20 §3.7). */
+export function cancelActivePrompt(session: AcpSession, run: PromptRun): void {
+  if (run.cancelling) return;
+  run.cancelling = true;
+  cancelPendingAgentRequests(session);
+  session.connection.notify("session/cancel", { sessionId: session.providerThreadId });
+}
+
+/**
+ * `turn/steer` (spec 20 §3.7, spec 30 §4): queues the input, cancels the outstanding prompt, and
+ * answers `{threadId}` at once.
+ * @throws BridgeJsonRpcError -32000 `No active ACP session`; -32001 `No active turn to steer`
+ *   with a `staleTurn` hint when idle, compacting or stopping.
+ */
+export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { threadId: string } {
+  const session = rt.sessions.get(params.threadId);
+  if (!session) throw noSession();
+  const run = session.prompt;
+  if (!run || run.kind !== "turn" || session.stopping || run.done) throw staleTurnError();
+  session.steers.push({ clientRequestId: params.clientRequestId, input: inputOf(params) });
+  cancelActivePrompt(session, run);
+  return { threadId: params.threadId };
+}
+
+/** Emits the terminal deltas of a run and clears it (idempotent per run). */
+export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, stopReason: string, promptResult: unknown): void {
+  if (session.prompt !== run || run.done) return;
+  session.prompt = null;
+  const t = session.translator;
+  let deltas: ThreadDelta[];
+  if (run.kind === "compaction") deltas = [...t.promptResult(promptResult), ...t.compactionCompleted({ stopReason })];
+  else {
+    try {
+      deltas = [...t.promptResult(promptResult), ...t.turnCompleted(stopReason)];
+    } catch (error) {
+      // An unknown stop reason fails result validation and counts as a prompt error (spec 20 §3.5).
+      session.prompt = run;
+      failRun(rt, session, run, `ACP agent returned an unexpected session/prompt result: ${(error as Error).message}`);
+      return;
+    }
+  }
+  emitDeltas(rt.ctx.io, session, deltas);
+  run.markSettled();
+}
+
+/**
+ * A rejected prompt (spec 20 §3.5, spec 30 §6.2): queued steers dropped; while stopping the turn
+ * settles `interrupted` (the stop owes a boundary); a compaction closes `failed`; otherwise the
+ * session error (`provider.error {settlesTurn}` + `error`). No `turn.boundary` on the error path.
+ */
+function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, message: string): void {
+  if (session.prompt !== run || run.done) return;
+  session.steers = [];
+  if (run.cancelling) session.failedDuringCancel = true;
+  if (session.stopping) {
+    finishRun(rt, session, run, "cancelled", null);
+    return;
+  }
+  session.prompt = null;
+  if (run.kind === "compaction") emitDeltas(rt.ctx.io, session, session.translator.compactionCompleted({ error: message }));
+  else emitSessionError(rt.ctx.io, session, message);
+  run.markSettled();
+}
+
+function stopReasonOf(result: unknown): string | undefined {
+  const value = result && typeof result === "object" ? (result as { stopReason?: unknown }).stopReason : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Awaits the outstanding prompt; re-prompts once per queued steer in the same bb turn (stop reason
+ * of a cancelled prompt discarded, only the steer's content sent); then finishes the turn.
+ */
+async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, first: Promise<unknown>): Promise<void> {
+  let current = first;
+  for (;;) {
+    let result: unknown;
+    try {
+      result = await current;
+    } catch (error) {
+      // An exited agent is reported once by the exit handler, which already cleared the run.
+      if (error instanceof AcpAgentExitedError && session.prompt !== run) return;
+      failRun(rt, session, run, error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (session.prompt !== run || run.done) return;
+    run.cancelling = false;
+    const steer = session.stopping || run.kind !== "turn" ? undefined : session.steers.shift();
+    if (steer) {
+      const blocks = buildPromptBlocks(steer.input, { imageSupported: session.facts.image });
+      current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+      emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: steer.clientRequestId }]);
+      if (session.steers.length > 0) cancelActivePrompt(session, run);
+      continue;
+    }
+    const stopReason = stopReasonOf(result);
+    if (stopReason === undefined) {
+      failRun(rt, session, run, "ACP agent returned an unexpected session/prompt result: stopReason missing");
+      return;
+    }
+    finishRun(rt, session, run, stopReason, result);
+    return;
+  }
+}
