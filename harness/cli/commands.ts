@@ -1,9 +1,15 @@
 import type { ParityCommand } from "./command.js";
 import { listCommand } from "./list.js";
+import { diffCommand } from "./diff.js";
+import { allowCommand } from "./allow.js";
 import { replayCommand } from "./replay.js";
+import { conformCommand } from "./conform.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
   listCommand,
+  diffCommand,
+  allowCommand,
   replayCommand,
+  conformCommand,
 ];

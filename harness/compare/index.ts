@@ -5,3 +5,5 @@ export * from "./allowlist.js";
 export * from "./mask.js";
 export * from "./lane-diff.js";
 export * from "./parity.js";
+export * from "./lane-sources.js";
+export * from "./lane-set-diff.js";

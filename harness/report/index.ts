@@ -7,3 +7,5 @@ export * from "./junit.js";
 export * from "./github.js";
 export * from "./reporters.js";
 export * from "./timeline.js";
+export * from "./lane-set.js";
+export * from "./html.js";

@@ -1,0 +1,69 @@
+/**
+ * `parity allow` (00-product.md, CLI): appends one validated allowlist entry to an allowlist file
+ * (`allowlists/<provider>.json` by default), atomically (temp file + rename). Refused under
+ * `CI=true`, where nothing may write. The entry must then mask something in the next
+ * `parity check`, or it fails that cell as stale (spec 10 §6.4).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Argv } from "yargs";
+import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import type { ParityCommand } from "./command.js";
+
+/** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
+export function defaultAllowlistFile(provider: string): string {
+  return path.join("allowlists", `${provider === "*" ? "all" : provider}.json`);
+}
+
+/** The `allow` command. */
+export const allowCommand: ParityCommand = {
+  command: "allow",
+  describe: "Append a validated allowlist entry (an intended lane difference tied to a PR)",
+  builder: (y: Argv) =>
+    y
+      .option("provider", { type: "string", demandOption: true, describe: 'Provider id, or "*" for all' })
+      .option("cell", { type: "string", demandOption: true, describe: 'Cell name, or "*" for all' })
+      .option("path", { type: "string", demandOption: true, describe: "JSON pointer into the normalized lane; * and ** allowed; must end with a field name" })
+      .option("pr", { type: "string", demandOption: true, describe: 'The PR that made the difference, "#N"' })
+      .option("reason", { type: "string", demandOption: true, describe: "Why the difference is intended" })
+      .option("layer", { type: "string", default: "events", choices: ["events"], describe: "Lane layer the path points into" })
+      .option("file", { type: "string", describe: "Allowlist file to append to (default allowlists/<provider>.json)" })
+      .example(
+        "$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'",
+        "accept one changed field",
+      )
+      .example("$0 allow --provider '*' --cell '*' --path '/**/durationMs' --pr '#43' --reason 'timing' --file allowlists/timing.json", "everywhere"),
+  async run(args, ctx) {
+    if (ctx.ci) {
+      throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
+    }
+    const parsed = AllowlistEntrySchema.safeParse({
+      provider: args.provider,
+      cell: args.cell,
+      layer: args.layer,
+      path: args.path,
+      pr: args.pr,
+      reason: args.reason,
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
+    }
+    const entry = plainEntry(parsed.data);
+    const file = path.resolve(ctx.cwd, typeof args.file === "string" ? args.file : defaultAllowlistFile(entry.provider));
+    const existing = existsSync(file) ? await readAllowlistFile(file) : [];
+    const duplicate = existing.find(
+      (e) => e.provider === entry.provider && e.cell === entry.cell && e.layer === entry.layer && e.path === entry.path,
+    );
+    if (duplicate) {
+      throw new UsageError(`${path.relative(ctx.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
+    }
+    const entries = [...existing.map(plainEntry), entry];
+    await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+    ctx.out(`added entry ${entries.length - 1} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr})\n`);
+    ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");
+    return EXIT_CODES.ok;
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * `parity diff <a> <b>` (00-product.md, flow 5 and CLI): lane differences between two lane files,
+ * two checkouts (directories holding `lanes/`), or two git refs (read-only `git show`). Prints per
+ * lane a coloured unified diff and the changed JSON-pointer paths; `--json` for machines,
+ * `--html <file>` for one self-contained page (written atomically). Exit 0 when nothing differs,
+ * 1 when a lane differs, 2 for bad arguments or lane files.
+ */
+import path from "node:path";
+import type { Argv } from "yargs";
+import { diffLaneSets } from "../compare/lane-set-diff.js";
+import { readLaneSource } from "../compare/lane-sources.js";
+import { EXIT_CODES } from "../errors.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { renderLaneSetHtml } from "../report/html.js";
+import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
+import type { ParityCommand } from "./command.js";
+
+/** The `diff` command. */
+export const diffCommand: ParityCommand = {
+  command: "diff <a> <b>",
+  describe: "Lane differences between two lane files, checkouts or git refs",
+  builder: (y: Argv) =>
+    y
+      .positional("a", { type: "string", describe: "Old side: a lane file, a checkout directory, or a git ref" })
+      .positional("b", { type: "string", describe: "New side: same forms as <a>" })
+      .option("html", { type: "string", describe: "Also write one self-contained HTML page to this file" })
+      .option("json", { type: "boolean", default: false, describe: "Print the differences as JSON" })
+      .option("context", { type: "number", default: 3, describe: "Unchanged lines shown around each change" })
+      .example("$0 diff main HEAD", "lanes/ of two git refs")
+      .example("$0 diff ../old-checkout .", "lanes/ of two checkouts")
+      .example("$0 diff old/turn-tools.json lanes/acp-cursor/turn-tools.json", "two lane files")
+      .example("$0 diff main HEAD --html lane-diff.html", "a page for reviewers"),
+  async run(args, ctx) {
+    const a = String(args.a);
+    const b = String(args.b);
+    const context = Number(args.context);
+    const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
+    const diff = diffLaneSets(left, right, { context: Number.isFinite(context) && context >= 0 ? context : 3 });
+    if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
+    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b }));
+    if (typeof args.html === "string" && args.html !== "") {
+      const file = path.resolve(ctx.cwd, args.html);
+      await writeFileAtomic(file, renderLaneSetHtml(diff, { a, b }));
+      if (!args.json) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
+    }
+    const differs = diff.entries.some((entry) => entry.status !== "same");
+    return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+  },
+};

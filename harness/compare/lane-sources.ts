@@ -1,0 +1,113 @@
+/**
+ * Where `parity diff` reads lanes from (00-product.md, flow 5): one lane file, a checkout
+ * directory (`<dir>/lanes/**\/*.json`, or a lanes directory itself), or a git ref
+ * (`git show <ref>:lanes/…`, read-only). Every lane is keyed `<provider>/<cell>` so two
+ * sources pair up by key.
+ */
+import { execFile } from "node:child_process";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { globby } from "globby";
+import { InputError, UsageError } from "../errors.js";
+
+const run = promisify(execFile);
+
+/** One lane as read: its key, a label naming where it came from (file path or `ref:path`), and its text. */
+export interface LaneText {
+  key: string;
+  label: string;
+  text: string;
+}
+
+/** A set of lanes from one source. `kind` says which form the argument took. */
+export interface LaneSource {
+  kind: "file" | "directory" | "git";
+  /** The argument as given. */
+  spec: string;
+  lanes: LaneText[];
+}
+
+/** Parsed lane: the events plus any other top-level fields of an object-form lane file. */
+export interface ParsedLane {
+  events: unknown[];
+}
+
+/**
+ * Parses a lane file's text: a JSON array of events, or an object with an `events` array.
+ * @throws InputError naming `label` for bad JSON or another shape.
+ */
+export function parseLaneText(text: string, label: string): ParsedLane {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file: label });
+  }
+  if (Array.isArray(value)) return { events: value };
+  if (typeof value === "object" && value !== null && Array.isArray((value as { events?: unknown }).events)) {
+    return { events: (value as { events: unknown[] }).events };
+  }
+  throw new InputError("a lane file must be a JSON array of thread events or an object with an \"events\" array", {
+    file: label,
+  });
+}
+
+/** The key of a lane file relative to its lanes directory: `acp-cursor/turn-tools.json` → `acp-cursor/turn-tools`. */
+export function laneKey(relative: string): string {
+  return relative.split(path.sep).join("/").replace(/(\.events)?\.json$/, "");
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
+  return stdout;
+}
+
+async function isGitRef(cwd: string, ref: string): Promise<boolean> {
+  if (ref.startsWith("-")) return false;
+  try {
+    await git(cwd, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
+  const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
+  const listing = await git(top, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", ref, "--", "lanes/"]);
+  const files = listing.split("\0").filter((file) => file.endsWith(".json")).sort();
+  const lanes: LaneText[] = [];
+  for (const file of files) {
+    lanes.push({ key: laneKey(file.slice("lanes/".length)), label: `${ref}:${file}`, text: await git(top, ["show", `${ref}:${file}`]) });
+  }
+  return lanes;
+}
+
+async function readDirectoryLanes(dir: string): Promise<LaneText[]> {
+  const nested = path.join(dir, "lanes");
+  const base = (await stat(nested).catch(() => undefined))?.isDirectory() ? nested : dir;
+  const files = (await globby("**/*.json", { cwd: base, onlyFiles: true })).sort();
+  const lanes: LaneText[] = [];
+  for (const file of files) {
+    const full = path.join(base, file);
+    lanes.push({ key: laneKey(file), label: full, text: await readFile(full, "utf8") });
+  }
+  return lanes;
+}
+
+/**
+ * Reads one `parity diff` argument, resolved against `cwd`: an existing file, an existing
+ * directory, else a git ref of the repository at `cwd`.
+ * @throws UsageError when it is none of these.
+ */
+export async function readLaneSource(spec: string, cwd: string): Promise<LaneSource> {
+  const resolved = path.resolve(cwd, spec);
+  const info = await stat(resolved).catch(() => undefined);
+  if (info?.isFile()) {
+    return { kind: "file", spec, lanes: [{ key: laneKey(path.basename(resolved)), label: resolved, text: await readFile(resolved, "utf8") }] };
+  }
+  if (info?.isDirectory()) return { kind: "directory", spec, lanes: await readDirectoryLanes(resolved) };
+  if (await isGitRef(cwd, spec)) return { kind: "git", spec, lanes: await readGitLanes(cwd, spec) };
+  throw new UsageError(`"${spec}" is neither a lane file, a directory nor a git ref (resolved against ${cwd})`);
+}
