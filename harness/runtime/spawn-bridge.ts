@@ -76,14 +76,20 @@ export interface BridgeProcess extends JsonRpcClient {
 }
 
 /**
- * Resolves the bootstrap of this package: `<package>/dist/stack/bridge-kit/bootstrap.js`,
- * whether this module runs from `dist/` (compiled) or from the sources (vitest).
+ * Resolves a path inside this package's compiled output `<package>/dist/…`, whether this
+ * module runs from `dist/` (compiled) or from the sources (vitest). Bridges spawned through
+ * the bootstrap always run compiled code.
  */
-export function defaultBootstrapPath(): string {
+export function packageDistPath(...segments: string[]): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const twoUp = path.resolve(here, "..", "..");
   const dist = path.basename(twoUp) === "dist" ? twoUp : path.join(twoUp, "dist");
-  return path.join(dist, "stack", "bridge-kit", "bootstrap.js");
+  return path.join(dist, ...segments);
+}
+
+/** The bootstrap of this package: `<package>/dist/stack/bridge-kit/bootstrap.js`. */
+export function defaultBootstrapPath(): string {
+  return packageDistPath("stack", "bridge-kit", "bootstrap.js");
 }
 
 /**

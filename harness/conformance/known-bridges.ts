@@ -1,0 +1,107 @@
+import { packageDistPath, type SpawnBridgeOptions } from "../runtime/spawn-bridge.js";
+import { echoConformanceSession, type ConformanceSessionInput } from "./session.js";
+import { childProcessTransport, type ConformanceTransport } from "./transport.js";
+
+/** What `parity conform` knows besides the bridge name (resolved once from flags). */
+export interface BridgeTargetOptions {
+  /** Directory relative paths resolve against. */
+  cwd: string;
+  /** `--provider-id`, when given. */
+  providerId?: string;
+  /** Parsed `--launch-spec` JSON file, when given (ACP bridges put it in `options.providerOptions.acpLaunchSpec`). */
+  launchSpec?: unknown;
+  /** Parsed and validated `--session` file, when given; replaces the bridge's default fixture. */
+  session?: ConformanceSessionInput;
+  /** Environment of the bridge process. */
+  env?: NodeJS.ProcessEnv;
+  /** Receives bridge stderr (under `--verbose`). */
+  onStderr?: (text: string) => void;
+}
+
+/** A bridge ready to be checked: how to reach it and the fixture to use. */
+export interface BridgeTarget {
+  transport: ConformanceTransport;
+  session: ConformanceSessionInput;
+  /** The bridge module that will be spawned (absolute, or relative to `cwd`). */
+  modulePath: string;
+}
+
+/** One named bridge `parity conform --bridge <name>` accepts. */
+export interface KnownBridge {
+  /** One line for `--help`. */
+  describe: string;
+  /**
+   * Builds the target.
+   *
+   * @throws UsageError naming the flag to add when a required option is missing.
+   */
+  resolve(options: BridgeTargetOptions): BridgeTarget;
+}
+
+function spawnOptions(modulePath: string, providerId: string, options: BridgeTargetOptions): SpawnBridgeOptions {
+  return {
+    modulePath,
+    providerId,
+    cwd: options.cwd,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+  };
+}
+
+/** Adds the launch spec, when one was given, to a fixture's options as `providerOptions.acpLaunchSpec`. */
+export function withLaunchSpec(session: ConformanceSessionInput, launchSpec: unknown): ConformanceSessionInput {
+  if (launchSpec === undefined) return session;
+  const options = { ...(session.options ?? {}) };
+  const providerOptions = { ...((options.providerOptions as Record<string, unknown> | undefined) ?? {}), acpLaunchSpec: launchSpec };
+  return { ...session, options: { ...options, providerOptions } };
+}
+
+/**
+ * Bridges known by name (`parity conform --bridge <name>`); anything else is taken as a
+ * module path. To add one, add an entry here: a name, a line of help and a resolver.
+ * The ACP entry is a first wiring (the module and the launch spec); the ACP bridge's owner
+ * may give it a default fixture agent and hold/zero-work prompts.
+ */
+export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
+  echo: {
+    describe: "the echo bridge shipped with this package (dist/stack/echo/bridge.js)",
+    resolve: (options) => {
+      const modulePath = packageDistPath("stack", "echo", "bridge.js");
+      return {
+        modulePath,
+        transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "echo", options)),
+        session: withLaunchSpec(options.session ?? echoConformanceSession(options.cwd), options.launchSpec),
+      };
+    },
+  },
+  acp: {
+    describe: "the ACP bridge shipped with this package (dist/stack/acp/bridge.js); give the agent with --launch-spec",
+    resolve: (options) => {
+      const modulePath = packageDistPath("stack", "acp", "bridge.js");
+      return {
+        modulePath,
+        transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)),
+        session: withLaunchSpec(options.session ?? { cwd: options.cwd }, options.launchSpec),
+      };
+    },
+  },
+};
+
+/**
+ * Resolves `--bridge <name | module path>`: a {@link KNOWN_BRIDGES} name, else a path to a
+ * module exporting `experimental_providerBridge`, spawned through the bootstrap with
+ * provider id `--provider-id` (default: the module's file name without extension) and the
+ * `--session` fixture (default: an ordinary prompt only, so the zero-work and interrupt
+ * rules report nothing).
+ */
+export function resolveBridgeTarget(bridge: string, options: BridgeTargetOptions): BridgeTarget {
+  const known = Object.prototype.hasOwnProperty.call(KNOWN_BRIDGES, bridge) ? KNOWN_BRIDGES[bridge] : undefined;
+  if (known) return known.resolve(options);
+  const base = bridge.split(/[\\/]/).pop() ?? bridge;
+  const providerId = options.providerId ?? base.replace(/\.[cm]?js$/, "");
+  return {
+    modulePath: bridge,
+    transport: childProcessTransport(spawnOptions(bridge, providerId, options)),
+    session: withLaunchSpec(options.session ?? { cwd: options.cwd }, options.launchSpec),
+  };
+}
