@@ -1,0 +1,44 @@
+/**
+ * Test helper: compiles the fixture ACP agent (stack/acp/fixture-agent) once per source content
+ * into `<repo>/tmp/acp-fixture-<hash>/` (git-ignored) and returns the path of its `main.js`.
+ * Compiling from source keeps tests independent of a stale `dist/`.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const SOURCE_DIR = join(REPO_ROOT, "stack/acp/fixture-agent");
+
+/** Returns the path of the compiled fixture agent entry (compiling it when the sources changed). */
+export function fixtureAgentMain(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(SOURCE_DIR).filter((f) => f.endsWith(".ts")).sort()) {
+    hash.update(file);
+    hash.update(readFileSync(join(SOURCE_DIR, file)));
+  }
+  const outDir = join(REPO_ROOT, "tmp", `acp-fixture-${hash.digest("hex").slice(0, 16)}`);
+  const main = join(outDir, "main.js");
+  if (!existsSync(main)) {
+    execFileSync(
+      process.execPath,
+      [
+        join(REPO_ROOT, "node_modules/typescript/bin/tsc"),
+        "--outDir", outDir,
+        "--rootDir", SOURCE_DIR,
+        "--module", "nodenext",
+        "--moduleResolution", "nodenext",
+        "--target", "es2022",
+        "--strict",
+        "--skipLibCheck",
+        "--types", "node",
+        join(SOURCE_DIR, "main.ts"),
+      ],
+      { cwd: REPO_ROOT, stdio: "pipe" },
+    );
+  }
+  return main;
+}
