@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../harness/cli/main.js";
+import { captureBridgeJsonRpcOutput } from "../../harness/conformance/capture.js";
+import { conformanceClientRequestId } from "../../harness/conformance/context.js";
+import { CONFORMANCE_RULE_IDS, type ConformanceReport } from "../../harness/conformance/rules.js";
+import { runBridgeConformance } from "../../harness/conformance/run.js";
+import { echoConformanceSession } from "../../harness/conformance/session.js";
+import { inProcessTransport } from "../../harness/conformance/transport.js";
+import { createEchoBridge } from "../../stack/echo/bridge.js";
+import { ClientRequestIdSchema } from "../../stack/protocol/thread-delta.js";
+import { createBrokenBridge, DEFECTS, type Defect } from "./broken-bridge.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const scratch = mkdtempSync(path.join(tmpdir(), "conformance-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A drop is only detectable by a timeout; keep it short so the test stays quick. */
+const DROP_TIMEOUT_MS = 1_500;
+
+function statuses(report: ConformanceReport) {
+  const by = (status: string) => report.results.filter((r) => r.status === status).map((r) => r.id).sort();
+  return { fail: by("fail"), skipped: by("skipped"), pass: by("pass") };
+}
+
+async function runCli(argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, cwd: repoRoot });
+  return { code, out, err };
+}
+
+describe("parity conform --bridge echo (child process through the bootstrap)", () => {
+  it("passes all 14 rules, one line per rule, exit 0", async () => {
+    const { code, out, err } = await runCli(["conform", "--bridge", "echo"]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split("\n");
+    expect(lines).toHaveLength(15);
+    expect(lines.slice(0, 14).map((l) => l.split(/\s+/)[1])).toEqual(CONFORMANCE_RULE_IDS);
+    expect(lines.slice(0, 14).every((l) => l.startsWith("pass  "))).toBe(true);
+    expect(lines[14]).toMatch(/conformant — 14 passed, 0 failed, 0 skipped$/);
+  });
+
+  it("--json prints the report", async () => {
+    const { code, out } = await runCli(["conform", "--bridge", "echo", "--json"]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as ConformanceReport;
+    expect(report.passed).toBe(true);
+    expect(report.results.map((r) => r.id)).toEqual(CONFORMANCE_RULE_IDS);
+  });
+
+  it("a module path of a bridge reporting grammar [2,2] fails handshake/initialize only, exit 1", async () => {
+    const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
+    const file = path.join(scratch, "grammar-v2-bridge.mjs");
+    writeFileSync(
+      file,
+      [
+        `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
+        `import { runBridgeRequest } from ${JSON.stringify(dist("stack/bridge-kit/run-request.js"))};`,
+        `import { echoRequestHandlers } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
+        `import { createEchoSessions } from ${JSON.stringify(dist("stack/echo/sessions.js"))};`,
+        `import { randomBytes } from "node:crypto";`,
+        `const states = new WeakMap();`,
+        `export const experimental_providerBridge = defineProviderBridge({`,
+        `  async handleLine(_line, ctx, message) {`,
+        `    let handlers = states.get(ctx);`,
+        `    if (!handlers) {`,
+        `      handlers = { ...echoRequestHandlers(ctx, createEchoSessions(ctx.io, (n) => randomBytes(n))),`,
+        `        initialize: () => ({ protocolVersion: 2, capabilities: { grammarVersions: [2, 2] } }) };`,
+        `      states.set(ctx, handlers);`,
+        `    }`,
+        `    await runBridgeRequest(ctx.io, message, handlers);`,
+        `  },`,
+        `});`,
+      ].join("\n"),
+    );
+    const { code, out } = await runCli(["conform", "--bridge", file, "--session", writeSession()]);
+    expect(code).toBe(1);
+    const failing = out.split("\n").filter((l) => l.startsWith("FAIL"));
+    expect(failing).toHaveLength(1);
+    expect(failing[0]).toMatch(/^FAIL {2}handshake\/initialize .*grammarVersions \[2,2\]/);
+  });
+
+  it("refuses an unknown bridge name and a bad session file with exit 2", async () => {
+    expect((await runCli(["conform", "--bridge", "no-such-bridge"])).code).toBe(2);
+    const bad = path.join(scratch, "bad-session.json");
+    writeFileSync(bad, JSON.stringify({ cwd: "", input: [] }));
+    const result = await runCli(["conform", "--bridge", "echo", "--session", bad]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/bad-session\.json: invalid conformance session: field `cwd`/);
+  });
+});
+
+function writeSession(): string {
+  const file = path.join(scratch, "echo-session.json");
+  writeFileSync(file, JSON.stringify(echoConformanceSession(scratch)));
+  return file;
+}
+
+describe("runBridgeConformance on deliberately broken bridges (in-process)", () => {
+  const expected: Record<Defect, { fail: string[]; skipped: string[] }> = {
+    dropsUnknownMethods: { fail: ["rpc/unknown-method"], skipped: ["rpc/non-json-ignored", "rpc/response-not-request"] },
+    answersStopBeforeSettling: { fail: ["stop/interrupt-settles-before-answer"], skipped: [] },
+    counterProviderThreadId: { fail: ["session/provider-thread-id-not-counter"], skipped: [] },
+    grammarV2: { fail: ["handshake/initialize"], skipped: [] },
+  };
+
+  async function check(defects: Defect[]) {
+    const report = await runBridgeConformance({
+      transport: inProcessTransport(createBrokenBridge(new Set(defects)), { providerId: "broken" }),
+      session: echoConformanceSession(scratch),
+      timeoutMs: DROP_TIMEOUT_MS,
+    });
+    return { report, ...statuses(report) };
+  }
+
+  it("the unbroken bridge passes all 14", async () => {
+    const { report, fail, skipped } = await check([]);
+    expect({ fail, skipped }).toEqual({ fail: [], skipped: [] });
+    expect(report.results).toHaveLength(14);
+    expect(report.passed).toBe(true);
+  });
+
+  for (const defect of DEFECTS) {
+    it(`${defect} fails exactly ${expected[defect].fail.join(", ")}`, async () => {
+      const { report, fail, skipped, pass } = await check([defect]);
+      expect({ fail, skipped }).toEqual(expected[defect]);
+      expect(pass).toHaveLength(14 - fail.length - skipped.length);
+      expect(report.passed).toBe(false);
+    });
+  }
+
+  it("all four defects at once fail exactly the union of their rules", async () => {
+    const { fail, skipped } = await check([...DEFECTS]);
+    expect(fail).toEqual(DEFECTS.flatMap((d) => expected[d].fail).sort());
+    expect(skipped).toEqual(DEFECTS.flatMap((d) => expected[d].skipped).sort());
+  });
+
+  it("details say what broke", async () => {
+    const { report } = await check(["answersStopBeforeSettling", "counterProviderThreadId"]);
+    const detail = (id: string) => report.results.find((r) => r.id === id)?.detail ?? "";
+    expect(detail("stop/interrupt-settles-before-answer")).toMatch(/answered on line \d+ before turn \S+ settled on line \d+/);
+    expect(detail("session/provider-thread-id-not-counter")).toContain('both handed out providerThreadId "echo-0000000000000001"');
+  });
+});
+
+describe("conformance helpers", () => {
+  it("clientRequestIds are valid creq ids, distinct, left-padded with 2", () => {
+    const ids = [1, 2, 31, 32, 1_000_000].map(conformanceClientRequestId);
+    for (const id of ids) expect(ClientRequestIdSchema.safeParse(id).success).toBe(true);
+    expect(ids[0]).toBe("creq_2222222223");
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("captureBridgeJsonRpcOutput paces by answers and returns everything the bridge wrote", async () => {
+    const thread = { threadId: "thr_capture", cwd: scratch };
+    const { lines, messages } = await captureBridgeJsonRpcOutput({
+      transport: inProcessTransport(createEchoBridge({ entropy: (n) => new Uint8Array(n).fill(7) }), { providerId: "echo" }),
+      input: [
+        "not json",
+        { jsonrpc: "2.0", id: "a", method: "thread/start", params: thread },
+        { jsonrpc: "2.0", id: "b", method: "turn/start", params: { ...thread, input: [{ type: "text", text: "hi there" }], clientRequestId: "creq_2222222223" } },
+      ],
+    });
+    expect(lines).toHaveLength(messages.length);
+    const shape = messages.map((m) => {
+      const msg = m as { id?: string; method?: string; params?: { deltas?: Array<{ kind: string }> } };
+      return msg.method === "thread/delta" ? msg.params!.deltas!.map((d) => d.kind).join("+") : (msg.method ?? `answer ${msg.id}`);
+    });
+    expect(shape).toEqual([
+      "thread/identity",
+      "session.reset",
+      "answer a",
+      "input.accepted",
+      "turn.open",
+      "answer b",
+      "item.textDelta",
+      "item.textDelta",
+      "item.textClose",
+      "turn.boundary",
+    ]);
+    expect(messages[0]).toMatchObject({ params: { providerThreadId: "echo-0707070707070707" } });
+  });
+});
