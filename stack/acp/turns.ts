@@ -86,7 +86,8 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
-  const permissionMode = permissionModeOf(params.options ?? session.origin.options);
+  // A turn without a permission mode keeps the session's current one.
+  const permissionMode = params.options?.permissionMode === undefined ? session.settings.permissionMode : permissionModeOf(params.options);
   const reason = rebuildReason(session, params.options);
   if (reason) {
     try {
