@@ -19,6 +19,7 @@ import {
   ompCompactionOutcome,
   opencodeAcpDialect,
   registerAcpDialect,
+  resolveAcpDialect,
   selectAcpDialect,
 } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect, AcpToolCallEvent } from "../../stack/acp/dialects/index.js";
@@ -82,6 +83,7 @@ describe("selection (spec 30 §1.2)", () => {
     expect(selectAcpDialect({ explicit: "generic", command: "cursor-agent" }, registry)).toBe(genericAcpDialect);
     expect(selectAcpDialect({ explicit: "", command: "grok" }, registry).id).toBe("grok");
     expect(selectAcpDialect({ explicit: null, command: "grok" }, registry).id).toBe("grok");
+    expect(resolveAcpDialect({ dialectId: "cursor", command: "opencode" }, registry).id).toBe("cursor");
   });
 });
 

@@ -170,6 +170,8 @@ describe("tool calls", () => {
     const open = last(t.update(call({ kind: "other", title: "Big", rawInput: { blob: "x".repeat(TOOL_PAYLOAD_MAX_BYTES + 10) } })));
     expect(Object.keys(open.item.args)).toEqual(["truncated"]);
     expect(open.item.args.truncated.length).toBeLessThan(TOOL_PAYLOAD_MAX_BYTES);
+    const image = last(t.update(call({ toolCallId: "img", kind: "other", rawInput: { shot: "data:image/png;base64,QUJD", keep: 1 } })));
+    expect(image.item.args).toEqual({ shot: "[image]", keep: 1 });
   });
 
   test("generic tool: failed call carries `error`; the tool slot is rawKind when not a valid ACP kind", () => {
@@ -379,6 +381,20 @@ describe("envelopes, approvals, injected tools, activity", () => {
     expect(t.activity()).toEqual({ openToolCount: 1, lastUpdateAt: 250, turnOutputSeen: true });
     expect(isTurnOutputUpdate({ sessionUpdate: "plan", entries: [] })).toBe(true);
     expect(isTurnOutputUpdate({ sessionUpdate: "usage_update", used: 1, size: 2 })).toBe(false);
+  });
+
+  test("restore keeps only the last usage_update, replayed after the snapshot (spec 20 §8.4, kept by 30 §6.3)", () => {
+    const t = make();
+    t.restoreUpdate({ sessionUpdate: "usage_update", used: 10, size: 100 });
+    t.restoreUpdate({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "old reply" } });
+    t.restoreUpdate({ sessionUpdate: "usage_update", used: 20, size: 100 });
+    t.restoreUpdate({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "review" }] });
+    expect(t.sessionSetup({}, { restored: true })).toEqual([
+      { kind: "extension.state", extensionKind: "bb/provider-commands", payload: { commands: [{ name: "review" }] } },
+    ]);
+    expect(t.restoreSettled()).toEqual([{ kind: "contextWindow", used: 20, size: 100, estimated: false, attach: "open" }]);
+    expect(t.restoreSettled()).toEqual([]);
+    expect(t.activity().lastUpdateAt).toBeNull();
   });
 
   test("grok context window: size from the session models, 0 on a fresh session, used from prompt results (spec 30 §1.4)", () => {

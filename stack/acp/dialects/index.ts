@@ -23,4 +23,4 @@ export {
   type AcpDialectRegistry,
   type RegisterAcpDialectOptions,
 } from "./registry.js";
-export { ACP_DIALECT_COMMANDS, selectAcpDialect, type SelectAcpDialectInput } from "./select.js";
+export { ACP_DIALECT_COMMANDS, resolveAcpDialect, selectAcpDialect, type SelectAcpDialectInput } from "./select.js";

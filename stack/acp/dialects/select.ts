@@ -36,3 +36,14 @@ export function selectAcpDialect(input: SelectAcpDialectInput, registry: AcpDial
   const byCommand = ACP_DIALECT_COMMANDS[basename(input.command)];
   return (byCommand !== undefined ? registry.get(byCommand) : undefined) ?? genericAcpDialect;
 }
+
+/**
+ * The reference's spelling of {@link selectAcpDialect} (spec 30 §1.2 `resolveAcpDialect({dialectId?, command})`).
+ * Same rule, same result; never throws.
+ */
+export function resolveAcpDialect(
+  input: { dialectId?: string | null | undefined; command: string },
+  registry: AcpDialectRegistry = defaultAcpDialectRegistry,
+): AcpDialect {
+  return selectAcpDialect({ explicit: input.dialectId, command: input.command }, registry);
+}

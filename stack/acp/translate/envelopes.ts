@@ -26,7 +26,8 @@ export function acpUpdateEnvelope(threadId: string, update: Record<string, unkno
     const { sessionUpdate, ...rest } = update;
     ordered = { ...rest, sessionUpdate };
   }
-  return { jsonrpc: "2.0", method: "acp/update", params: toJson({ threadId, update: ordered }) };
+  // Updates are parsed JSON lines already; copying them again would cost a clone per chunk.
+  return { jsonrpc: "2.0", method: "acp/update", params: { threadId, update: ordered } as JsonValue };
 }
 
 /** A raw envelope of another internal event, e.g. `acp/fs/write` (spec 20 §3.1). */
