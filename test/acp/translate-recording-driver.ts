@@ -67,6 +67,8 @@ export function recordedDeltas(cell: string): ThreadDelta[] {
 /** What driving a cell produced. */
 export interface DriveResult {
   deltas: ThreadDelta[];
+  /** The same deltas grouped per translator call: one `thread/delta` notification each (never empty). */
+  batches: ThreadDelta[][];
   permissionSubjects: { toolCall: unknown; subject: AcpPermissionSubject }[];
   vendorRequests: { method: string; params: unknown; outcome: ReturnType<NonNullable<AcpDialect["handleClientRequest"]>> }[];
   translators: number;
@@ -81,7 +83,12 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
   const lines = [...readLane(cell, "provider→bridge.ndjson"), ...readLane(cell, "bridge→provider.ndjson")].sort(
     (a, b) => a.run - b.run || a.seq - b.seq,
   );
-  const result: DriveResult = { deltas: [], permissionSubjects: [], vendorRequests: [], translators: 0 };
+  const result: DriveResult = { deltas: [], batches: [], permissionSubjects: [], vendorRequests: [], translators: 0 };
+  const emit = (...deltas: ThreadDelta[]): void => {
+    if (deltas.length === 0) return;
+    result.deltas.push(...deltas);
+    result.batches.push(deltas);
+  };
   let translator: AcpTranslator | undefined;
   let clock = 0;
   const pending = new Map<number | string, string>();
@@ -102,13 +109,13 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
       }
       if (message.id !== undefined && typeof message.method === "string") pending.set(message.id, message.method);
       if (message.method === "session/load") loading = true;
-      if (message.method === "session/prompt") result.deltas.push(...need().turnStarted());
+      if (message.method === "session/prompt") emit(...need().turnStarted());
       continue;
     }
     if (typeof message.method === "string" && message.id === undefined) {
       if (message.method !== "session/update") continue;
       if (loading) need().restoreUpdate(message.params.update);
-      else result.deltas.push(...need().update(message.params.update));
+      else emit(...need().update(message.params.update));
       continue;
     }
     if (typeof message.method === "string") {
@@ -117,20 +124,22 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
       } else {
         const outcome = dialect.handleClientRequest?.(message.method, message.params);
         result.vendorRequests.push({ method: message.method, params: message.params, outcome });
-        if (outcome?.delegation) result.deltas.push(...need().delegationReport(outcome.delegation));
+        if (outcome?.delegation) emit(...need().delegationReport(outcome.delegation));
       }
       continue;
     }
     const method = pending.get(message.id);
     pending.delete(message.id);
     if (message.error !== undefined) continue;
-    if (method === "session/new") result.deltas.push(...need().sessionSetup(message.result, { restored: false }));
+    if (method === "session/new") emit(...need().sessionSetup(message.result, { restored: false }));
     if (method === "session/load") {
       loading = false;
-      result.deltas.push(...need().sessionSetup(message.result, { restored: true }), ...need().restoreSettled());
+      emit(...need().sessionSetup(message.result, { restored: true }));
+      emit(...need().restoreSettled());
     }
     if (method === "session/prompt") {
-      result.deltas.push(...need().promptResult(message.result), ...need().turnCompleted(message.result.stopReason));
+      emit(...need().promptResult(message.result));
+      emit(...need().turnCompleted(message.result.stopReason));
     }
   }
   return result;
