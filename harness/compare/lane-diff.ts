@@ -141,6 +141,7 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
       at++;
       continue;
     }
+    const hunkStart = at;
     const removed: number[] = [];
     const added: number[] = [];
     for (; at < ops.length && ops[at]!.kind !== "equal"; at++) {
@@ -151,22 +152,24 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
     const pairs = pairHunk(removed, added, oldLane, newLane);
     const pairedOld = new Map(pairs);
     const pairedNew = new Set(pairs.map(([, newIndex]) => newIndex));
-    for (const oldIndex of removed) {
-      const newIndex = pairedOld.get(oldIndex);
-      if (newIndex !== undefined) {
+    // Report in script order: a paired event where its old side appears, the rest where they are.
+    for (let k = hunkStart; k < at; k++) {
+      const op = ops[k]!;
+      if (op.kind === "removed") {
+        const { oldIndex } = op;
+        const newIndex = pairedOld.get(oldIndex);
+        if (newIndex === undefined) {
+          differences.push({ op: "remove", path: formatPointer([oldIndex]), oldIndex, old: oldLane[oldIndex] });
+          continue;
+        }
         const fields = fieldDifferences(oldLane[oldIndex], newLane[newIndex], oldIndex, newIndex);
         // Equal values with a different key order: only the whole event can name that change.
         if (fields.length === 0) {
           fields.push({ op: "replace", path: formatPointer([newIndex]), oldIndex, newIndex, old: oldLane[oldIndex], new: newLane[newIndex] });
         }
         differences.push(...fields);
-      } else {
-        differences.push({ op: "remove", path: formatPointer([oldIndex]), oldIndex, old: oldLane[oldIndex] });
-      }
-    }
-    for (const newIndex of added) {
-      if (!pairedNew.has(newIndex)) {
-        differences.push({ op: "add", path: formatPointer([newIndex]), newIndex, new: newLane[newIndex] });
+      } else if (op.kind === "added" && !pairedNew.has(op.newIndex)) {
+        differences.push({ op: "add", path: formatPointer([op.newIndex]), newIndex: op.newIndex, new: newLane[op.newIndex] });
       }
     }
   }

@@ -4,6 +4,7 @@
  * JSON-pointer paths (`diffLanes`), ready to paste into an allowlist entry.
  */
 import { createTwoFilesPatch } from "diff";
+import { serializeThreadLane } from "../lanes/normalize.js";
 import { diffLanes } from "./lane-diff.js";
 import { parseLaneText, type LaneSource, type LaneText } from "./lane-sources.js";
 
@@ -31,11 +32,11 @@ export interface LaneSetDiff {
 }
 
 /**
- * The serialized form a lane diff is shown in: the events as pretty-printed JSON (2 spaces, key
- * order kept) and a final newline, so a changed field is one changed line.
+ * The serialized form a lane diff is shown in: `serializeThreadLane` (the oracle's own form:
+ * two-space JSON, key order kept, final newline), so a changed field is one changed line.
  */
 export function serializeForDiff(events: readonly unknown[]): string {
-  return `${JSON.stringify(events, null, 2)}\n`;
+  return serializeThreadLane(events);
 }
 
 /**
