@@ -217,6 +217,14 @@ describe("tool calls", () => {
     expect(last(t.update(call({ toolCallId: "q", kind: "search", rawInput: {} }))).item).toEqual({ type: "tool", tool: "search", args: {} });
   });
 
+  test("malformed optional fields read as absent; bad content entries are skipped, not fatal", () => {
+    const t = make();
+    const open = last(
+      t.update(call({ kind: "edit", title: 42, content: [7, { type: "diff", path: "/w/a", oldText: "x", newText: "y" }], locations: ["nope"], _meta: "m" })),
+    );
+    expect(open.item).toEqual({ type: "fileChange", changes: [{ path: "/w/a", kind: "update", oldText: "x", newText: "y" }] });
+  });
+
   test("null fields (pi-acp) count as absent and do not erase merged values", () => {
     const t = make();
     t.update(call({ kind: "execute", title: "`ls`", rawInput: { command: "ls" } }));

@@ -18,10 +18,12 @@ export const AcpContentBlockSchema = z.looseObject({ type: z.string(), text: z.s
 /** `agent_message_chunk` / `agent_thought_chunk` / `user_message_chunk`. */
 export const AcpChunkUpdateSchema = z.looseObject({ sessionUpdate: z.string(), content: AcpContentBlockSchema });
 
+// A field of the wrong type reads as absent rather than failing the whole update.
 const optionalString = z
   .string()
   .nullish()
-  .transform((value) => value ?? undefined);
+  .transform((value) => value ?? undefined)
+  .catch(undefined);
 
 const ToolCallContentSchema = z.looseObject({
   type: z.string(),
@@ -39,12 +41,21 @@ export const AcpToolCallFieldsSchema = z.looseObject({
   title: optionalString,
   kind: optionalString,
   status: optionalString,
-  content: z.array(ToolCallContentSchema).nullish(),
-  locations: z.array(LocationSchema).nullish(),
+  content: z.array(z.unknown()).nullish().catch(undefined),
+  locations: z.array(z.unknown()).nullish().catch(undefined),
   rawInput: z.unknown().optional(),
   rawOutput: z.unknown().optional(),
-  _meta: z.record(z.string(), z.unknown()).nullish(),
+  _meta: z.record(z.string(), z.unknown()).nullish().catch(undefined),
 });
+
+function validEntries<T>(schema: z.ZodType<T>, values: unknown[]): T[] {
+  const entries: T[] = [];
+  for (const value of values) {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) entries.push(parsed.data);
+  }
+  return entries;
+}
 
 /** One `plan` entry; unknown statuses are kept as absent. */
 export const AcpPlanUpdateSchema = z.looseObject({
@@ -70,9 +81,9 @@ export function readToolCallFields(update: unknown): AcpToolCallEvent | undefine
     if (isAcpToolKind(fields.kind)) event.kind = fields.kind;
   }
   if (fields.status !== undefined) event.status = fields.status;
-  if (fields.content != null) event.content = fields.content as AcpToolCallContent[];
+  if (fields.content != null) event.content = validEntries(ToolCallContentSchema, fields.content) as AcpToolCallContent[];
   if (fields.locations != null) {
-    event.locations = fields.locations.map((location) =>
+    event.locations = validEntries(LocationSchema, fields.locations).map((location) =>
       location.line == null ? { path: location.path } : { path: location.path, line: location.line },
     );
   }
