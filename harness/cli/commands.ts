@@ -1,4 +1,6 @@
 import type { ParityCommand } from "./command.js";
+import { checkCommand } from "./check.js";
+import { lanesCommand } from "./lanes.js";
 import { listCommand } from "./list.js";
 import { diffCommand } from "./diff.js";
 import { allowCommand } from "./allow.js";
@@ -7,7 +9,9 @@ import { conformCommand } from "./conform.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
+  checkCommand,
   listCommand,
+  lanesCommand,
   diffCommand,
   allowCommand,
   replayCommand,

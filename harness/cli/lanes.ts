@@ -1,0 +1,122 @@
+import path from "node:path";
+import { Chalk } from "chalk";
+import type { Argv } from "yargs";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { readRecording, type Recording } from "../recording/reader.js";
+import type { RecordingLocation } from "../recording/reader.js";
+import { resolveRecordingRoots, selectRecordings, type CellFilter } from "../recording/select.js";
+import type { ParityCommand } from "./command.js";
+import { formatTable } from "./list.js";
+
+/** Roots `lanes` reads when no `--recordings` is given. */
+export const LANES_DEFAULT_ROOTS = ["recordings"] as const;
+
+/**
+ * The thread lane of one cell (00-product.md, Words: thread lane), as `parity lanes --json`
+ * prints it: counts after the host grammar, and `lane`, the normalized thread events
+ * (spec 10 §6.3 steps 1–5); `[]` for a process-scoped cell.
+ */
+export interface CellLane {
+  provider: string;
+  cell: string;
+  scope: "thread" | "process";
+  /** Events after the host grammar. */
+  events: number;
+  /** `provider/unhandled` events among them. */
+  unhandled: number;
+  /** Events the host grammar dropped. */
+  grammarDrops: number;
+  /** `thread/delta` batches the assembler rejected as invalid grammar v3 (skipped whole). */
+  invalidDeltas: number;
+  lane: unknown[];
+}
+
+/**
+ * Assembles the thread lane of one recording: `buildThreadLane` (current bridge lane when
+ * `useCurrent`, the default) then `normalizeThreadLane` (spec 10 §2, §3, §6.3).
+ */
+export function assembleCellLane(location: RecordingLocation, recording: Recording, useCurrent = true): CellLane {
+  const built = buildThreadLane(recording, { useCurrent });
+  const lane = built.scope === "process" ? [] : normalizeThreadLane(built.events);
+  return {
+    provider: location.provider,
+    cell: location.cell,
+    scope: built.scope,
+    events: built.events.length,
+    unhandled: built.unhandled,
+    grammarDrops: built.grammarDrops.length,
+    invalidDeltas: built.invalidDeltas.length,
+    lane,
+  };
+}
+
+/**
+ * Reads every selected recording and assembles its thread lane. All cells are read and
+ * assembled before the caller writes anything, so one bad recording leaves `--out` untouched.
+ *
+ * @throws InputError on a bad recording, UsageError on an unknown `--provider`/`--cell`.
+ */
+export async function assembleCells(roots: readonly string[], filter: CellFilter, useCurrent = true): Promise<CellLane[]> {
+  const cells: CellLane[] = [];
+  for (const location of await selectRecordings(roots, filter)) {
+    cells.push(assembleCellLane(location, await readRecording(location.dir), useCurrent));
+  }
+  return cells;
+}
+
+/** The `--provider`/`--cell` flags as a {@link CellFilter}. */
+export function cellFilterOf(args: Record<string, unknown>): CellFilter {
+  return {
+    provider: typeof args.provider === "string" ? args.provider : undefined,
+    cell: typeof args.cell === "string" ? args.cell : undefined,
+  };
+}
+
+/** `parity lanes`: assemble each recorded cell's thread lane; print counts, JSON, or write files. */
+export const lanesCommand: ParityCommand = {
+  command: "lanes",
+  describe: "Assemble the thread lane of each recorded cell (counts, JSON, or files under --out)",
+  builder: (y: Argv) =>
+    y
+      .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable); default: recordings" })
+      .option("provider", { type: "string", describe: "Only this provider" })
+      .option("cell", { type: "string", describe: "Only this cell" })
+      .option("recorded", {
+        type: "boolean",
+        default: false,
+        describe: "Assemble the recorded bridge lane instead of bridge→runtime.current.ndjson",
+      })
+      .option("out", { type: "string", describe: "Write <out>/<provider>/<cell>.json (atomically) for every cell" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON array, one object per cell" })
+      .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
+      .example("$0 lanes --recordings ../shared/recordings --provider acp-cursor --cell turn-tools --json", "One cell's normalized lane")
+      .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording"),
+  async run(args, ctx) {
+    const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LANES_DEFAULT_ROOTS);
+    const cells = await assembleCells(roots, cellFilterOf(args), !(args.recorded as boolean));
+    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
+    const written: string[] = [];
+    if (outDir !== undefined) {
+      for (const c of cells) {
+        const file = path.join(outDir, c.provider, `${c.cell}.json`);
+        await writeFileAtomic(file, serializeThreadLane(c.lane));
+        written.push(file);
+      }
+    }
+    if (args.json) {
+      ctx.out(`${JSON.stringify(cells)}\n`);
+      return 0;
+    }
+    const c = new Chalk({ level: ctx.color ? 1 : 0 });
+    const header = ["provider", "cell", "scope", "events", "unhandled", "grammar drops", "invalid deltas"];
+    const rows = cells.map((x) =>
+      [x.provider, x.cell, x.scope, x.events, x.unhandled, x.grammarDrops, x.invalidDeltas].map(String),
+    );
+    const [head, ...body] = formatTable([header, ...rows]).split("\n");
+    ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
+    for (const file of written) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
+    ctx.out(`${cells.length} cell(s)\n`);
+    return 0;
+  },
+};
