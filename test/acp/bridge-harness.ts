@@ -105,7 +105,7 @@ export function startInProcessBridge(options: AcpBridgeOptions = {}): InProcessB
     const found = out.slice(from).find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a bridge message (after index ${from}); last: ${JSON.stringify(out.slice(-3))}`)), WAIT_GUARD_MS);
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a bridge message (after index ${from}); all: ${JSON.stringify(out.map((m) => [m.id, m.method, m.params?.threadId, m.params?.deltas?.map((d: any) => d.kind).join(",")]))}`)), WAIT_GUARD_MS);
       waiters.push({ predicate, from, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   };
