@@ -35,7 +35,12 @@ export interface BridgeHost {
    * rejection is logged, and the host keeps serving).
    */
   acceptLine(line: string): void;
-  /** Once: rejects pending bridge requests and runs `onClose`. Later calls return the same promise. */
+  /**
+   * Once: rejects the bridge's pending requests to the runtime, runs `onClose`, then waits for
+   * every `handleLine` still in flight to settle, so a reply the bridge still owes (say, to a
+   * `thread/stop` sent just before stdin closed) goes out before the process exits. Later
+   * calls return the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -59,6 +64,7 @@ export function createBridgeHost(options: BridgeHostOptions): BridgeHost {
     log,
   });
   let closing: Promise<void> | null = null;
+  const inFlight = new Set<Promise<void>>();
 
   return {
     ctx,
@@ -78,7 +84,12 @@ export function createBridgeHost(options: BridgeHostOptions): BridgeHost {
       try {
         const pending = bridge.handleLine(line, ctx, message);
         if (pending && typeof (pending as Promise<void>).then === "function") {
-          (pending as Promise<void>).then(undefined, (error: unknown) => log(`bridge-kit: handleLine failed: ${describe(error)}`));
+          const settled = (pending as Promise<void>).then(
+            () => undefined,
+            (error: unknown) => log(`bridge-kit: handleLine failed: ${describe(error)}`),
+          );
+          inFlight.add(settled);
+          void settled.then(() => inFlight.delete(settled));
         }
       } catch (error) {
         log(`bridge-kit: handleLine failed: ${describe(error)}`);
@@ -92,6 +103,7 @@ export function createBridgeHost(options: BridgeHostOptions): BridgeHost {
         } catch (error) {
           log(`bridge-kit: onClose failed: ${describe(error)}`);
         }
+        await Promise.all([...inFlight]);
       })();
       return closing;
     },

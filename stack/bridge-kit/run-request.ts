@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, invalidParamsMessage, unknownMethodMessage } from "../protocol/errors.js";
-import { classifyJsonRpcMessage, type JsonRpcId, type JsonRpcRequest } from "../protocol/json-rpc.js";
+import { classifyJsonRpcMessage, parseJsonRpcLine, type JsonRpcId, type JsonRpcRequest } from "../protocol/json-rpc.js";
 import {
   BRIDGE_REQUEST_PARAMS_SCHEMAS,
   isBridgeRequestMethod,
@@ -68,7 +68,7 @@ function errorMessage(value: unknown): string {
 }
 
 /**
- * Serves one runtime message with `handlers` (CONTRACTS bridge-kit; spec 20 §1.1):
+ * Serves one runtime message (parsed, or a raw line) with `handlers` (CONTRACTS bridge-kit; spec 20 §1.1):
  * - not a request (including a request without `jsonrpc:"2.0"`): ignored, nothing sent;
  * - no own handler for the method: -32601 `Unknown method "<m>"`;
  * - params rejected by the handler's schema, else the protocol's schema for the method
@@ -85,7 +85,7 @@ export async function runBridgeRequest(
   message: unknown,
   handlers: BridgeRequestHandlers,
 ): Promise<BridgeRequestOutcome> {
-  const classified = classifyJsonRpcMessage(message);
+  const classified = typeof message === "string" ? parseJsonRpcLine(message) : classifyJsonRpcMessage(message);
   if (classified.kind !== "request") return "ignored";
   const request = classified.message;
   const { id, method } = request;

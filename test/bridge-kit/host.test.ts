@@ -77,6 +77,25 @@ describe("createBridgeHost", () => {
     expect(logged.join("\n")).toContain("async boom");
   });
 
+  it("waits on close for a handleLine still in flight, so its reply goes out", async () => {
+    let release: () => void = () => undefined;
+    const { host, written } = setup({
+      onLine: async (_line, ctx) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        ctx.io.sendResult(1, { ok: true });
+      },
+    });
+    host.acceptLine('{"jsonrpc":"2.0","id":1,"method":"thread/stop","params":{}}');
+    const closing = host.close();
+    let done = false;
+    void closing.then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    release();
+    await closing;
+    expect(written).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"ok":true}}']);
+  });
+
   it("closes once: pending bridge requests reject, onClose runs once", async () => {
     const { host, closedCount } = setup();
     const pending = host.ctx.io.request("item/tool/call", {});

@@ -165,6 +165,12 @@ describe("runBridgeRequest", () => {
     ]);
   });
 
+  it("accepts a raw line as well as a parsed message", async () => {
+    const { io, messages } = capture();
+    await expect(runBridgeRequest(io, '{"jsonrpc":"2.0","id":4,"method":"vendor/x"}', { "vendor/x": () => ({ fine: true }) })).resolves.toBe("result");
+    expect(messages()).toEqual([{ jsonrpc: "2.0", id: 4, result: { fine: true } }]);
+  });
+
   it("ignores notifications, responses and requests without jsonrpc", async () => {
     const { io, lines } = capture();
     const handlers = { initialize: () => ({}) };
@@ -172,6 +178,7 @@ describe("runBridgeRequest", () => {
     expect(await runBridgeRequest(io, { id: 1, method: "initialize", params: {} }, handlers)).toBe("ignored");
     expect(await runBridgeRequest(io, { jsonrpc: "2.0", id: 1, result: {} }, handlers)).toBe("ignored");
     expect(await runBridgeRequest(io, "garbage", handlers)).toBe("ignored");
+    expect(await runBridgeRequest(io, '{"jsonrpc":"2.0","method":"initialize"}', handlers)).toBe("ignored");
     expect(lines).toEqual([]);
   });
 });
