@@ -102,6 +102,10 @@ describe("session/update rows without a recording", () => {
       expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_message_chunk" }),
     ]);
     expect(t.update({ nope: true })).toEqual([]);
+    // A known kind without its required fields is unparseable: dropped like any unparseable update.
+    expect(t.update({ sessionUpdate: "tool_call", title: "no id" })).toEqual([]);
+    expect(t.update({ sessionUpdate: "agent_message_chunk" })).toEqual([]);
+    expect(t.update({ sessionUpdate: "plan", entries: "soon" })).toEqual([]);
     expect(t.update("garbage")).toEqual([]);
   });
 });

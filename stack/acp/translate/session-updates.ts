@@ -50,15 +50,17 @@ export interface SessionUpdateContext {
   onAgentText(text: string): void;
 }
 
-function textChunk(ctx: SessionUpdateContext, update: Record<string, unknown>): string | undefined {
+/** A chunk's text; `null` for a well-formed non-text chunk (suppressed); `undefined` when unparseable (dropped). */
+function textChunk(update: Record<string, unknown>): string | null | undefined {
   const parsed = AcpChunkUpdateSchema.safeParse(update);
-  if (!parsed.success || parsed.data.content.type !== "text" || typeof parsed.data.content.text !== "string") return undefined;
+  if (!parsed.success) return undefined;
+  if (parsed.data.content.type !== "text" || typeof parsed.data.content.text !== "string") return null;
   return parsed.data.content.text;
 }
 
 function planSteps(ctx: SessionUpdateContext, update: Record<string, unknown>): ThreadDelta[] {
   const parsed = AcpPlanUpdateSchema.safeParse(update);
-  if (!parsed.success) return [unhandledUpdate(ctx.threadId, update)];
+  if (!parsed.success) return [];
   const steps = parsed.data.entries.map((entry): PlanStep => {
     const status = entry.status != null ? PLAN_STATUS[entry.status] : undefined;
     return status !== undefined ? { step: entry.content, status } : { step: entry.content };
@@ -78,15 +80,17 @@ function planSteps(ctx: SessionUpdateContext, update: Record<string, unknown>): 
 
 /**
  * Deltas of one update whose `sessionUpdate` is a string (spec 20 §3.2). Unknown kinds →
- * `unhandled {vouchedTurn:true}`; non-text chunks → suppressed `unhandled`; state kinds feed the
- * session model and publish changed `extension.state`.
+ * `unhandled {vouchedTurn:true}`; non-text chunks → suppressed `unhandled`; a known kind missing its
+ * required fields is unparseable and dropped (spec 20 §2.5); state kinds feed the session model and
+ * publish changed `extension.state`.
  */
 export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record<string, unknown>): ThreadDelta[] {
   const kind = update.sessionUpdate as string;
   switch (kind) {
     case "agent_message_chunk": {
-      const text = textChunk(ctx, update);
-      if (text === undefined) return [suppressedUpdate(ctx.threadId, update)];
+      const text = textChunk(update);
+      if (text === undefined) return [];
+      if (text === null) return [suppressedUpdate(ctx.threadId, update)];
       ctx.onAgentText(text);
       return [
         closeThought(),
@@ -94,16 +98,18 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
       ];
     }
     case "agent_thought_chunk": {
-      const text = textChunk(ctx, update);
-      if (text === undefined) return [suppressedUpdate(ctx.threadId, update)];
+      const text = textChunk(update);
+      if (text === undefined) return [];
+      if (text === null) return [suppressedUpdate(ctx.threadId, update)];
       return [
         { kind: "item.textDelta", key: { channel: THOUGHT_CHANNEL }, channel: "reasoningText", text, noTurnFallback: updateFallback(ctx.threadId, update) },
       ];
     }
     case "tool_call":
     case "tool_call_update": {
+      // Without a toolCallId the update is unparseable, and unparseable updates are dropped (spec 20 §2.5).
       const fields = readToolCallFields(update);
-      if (fields === undefined) return [unhandledUpdate(ctx.threadId, update)];
+      if (fields === undefined) return [];
       return kind === "tool_call" ? ctx.tools.toolCall(update, fields) : ctx.tools.toolCallUpdate(update, fields);
     }
     case "plan":
