@@ -41,7 +41,8 @@ export const diffCommand: ParityCommand = {
     if (typeof args.html === "string" && args.html !== "") {
       const file = path.resolve(ctx.cwd, args.html);
       await writeFileAtomic(file, renderLaneSetHtml(diff, { a, b }));
-      if (!args.json) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
+      const shown = path.relative(ctx.cwd, file);
+      if (!args.json) ctx.out(`wrote ${shown.startsWith("..") || path.isAbsolute(shown) ? file : shown}\n`);
     }
     const differs = diff.entries.some((entry) => entry.status !== "same");
     return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

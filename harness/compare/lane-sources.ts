@@ -28,7 +28,7 @@ export interface LaneSource {
   lanes: LaneText[];
 }
 
-/** Parsed lane: the events plus any other top-level fields of an object-form lane file. */
+/** A parsed lane file: its events (from the array, or from the `events` key of an object form). */
 export interface ParsedLane {
   events: unknown[];
 }

@@ -20,6 +20,8 @@ export interface TextOptions {
   width?: number;
   /** Most differences listed per comparison before "… N more" (default 20). */
   maxDiffs?: number;
+  /** Most diff lines (events) shown per comparison before "… N more lines" (default 80). */
+  maxLines?: number;
 }
 
 /** Shortens `text` to `width` characters with an ellipsis. */
@@ -83,7 +85,15 @@ function renderComparison(
   const pad = String(Math.max(comparison.expectedEvents, comparison.liveEvents)).length;
   const num = (value: number | undefined) => (value === undefined ? "".padStart(pad) : String(value).padStart(pad));
   out.push(c.bold(`  against ${comparison.against}: ${plural(diffs.length, "difference")}`));
-  for (const hunk of diffHunks(comparison.lines, options.context)) {
+  const hunks = diffHunks(comparison.lines, options.context);
+  let budget = options.maxLines;
+  for (const [hunkIndex, hunk] of hunks.entries()) {
+    if (budget <= 0) {
+      const rest = hunks.slice(hunkIndex).reduce((sum, h) => sum + h.length, 0);
+      out.push(c.dim(`    … ${rest} more lines in ${hunks.length - hunkIndex} more hunk(s) (--dump-dir writes both lanes)`));
+      break;
+    }
+    budget -= hunk.length;
     const firstOld = hunk.find((l): l is Exclude<LaneDiffLine, { kind: "added" }> => l.kind !== "added");
     const firstNew = hunk.find((l): l is Exclude<LaneDiffLine, { kind: "removed" }> => l.kind !== "removed");
     const oldAt = firstOld ? firstOld.oldIndex : "";
@@ -131,7 +141,12 @@ function summaryLine(cell: CellResult, c: ChalkInstance): string {
  */
 export function renderCellText(cell: CellResult, options: TextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
-  const resolved = { context: options.context ?? 2, width: options.width ?? 160, maxDiffs: options.maxDiffs ?? 20 };
+  const resolved = {
+    context: options.context ?? 2,
+    width: options.width ?? 160,
+    maxDiffs: options.maxDiffs ?? 20,
+    maxLines: options.maxLines ?? 80,
+  };
   const out = [summaryLine(cell, c)];
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);

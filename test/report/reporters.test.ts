@@ -151,6 +151,21 @@ describe("text reporter", () => {
   });
 });
 
+describe("text reporter limits", () => {
+  it("caps the lines shown per comparison and says how many were left out", async () => {
+    const expected = await referenceLane("turn-tools");
+    const live = expected.filter((_, index) => index % 10 !== 0); // ten separate removals
+    const cell = cellResultFromVerdict({
+      verdict: compareParity({ provider: "acp-cursor", cell: "turn-tools", live: { events: live }, oracle: { events: expected }, allowlist: [] }),
+      ms: 1,
+      events: live.length,
+    });
+    const text = renderTextReport({ ms: 1, cells: [cell] }, { color: false, context: 1, maxLines: 6 });
+    expect(text.split("\n").filter((l) => l.startsWith("    @@ "))).toHaveLength(3); // 2 + 3 lines, then the budget of 6 is spent
+    expect(text).toContain("… 21 more lines in 7 more hunk(s)");
+  });
+});
+
 describe("selectReporter", () => {
   it("names the valid reporters for an unknown one", () => {
     expect(() => selectReporter("xml")).toThrow(UsageError);
