@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseLaneEntry, type Direction } from "../../harness/recording/lane-entry.js";
 import { classifyJsonRpcMessage } from "../../stack/protocol/json-rpc.js";
 import { driveBridge, ensureCompiledBootstrap, readRecordTree, type DrivenBridge, type LaneEntry } from "./bootstrap-driver.js";
 
@@ -46,6 +47,9 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     // The child the bridge spawned with the sanitized env saw no BB_ variable at all.
     expect(started.result).toMatchObject({ providerThreadId: `p-${THREAD_ID}`, childReport: { ready: true, recordVar: null, bbKeys: [] } });
 
+    // Even a child spawned with the default inherited env never sees the record variable.
+    expect((await bridge.request("env", "test/spawnDefaultEnv", {})).result).toEqual({ recordVar: null, recording: true });
+
     // The bridge's request id space is its own: its first request is 1, like the runtime's initialize.
     expect(approval.id).toBe(1);
     bridge.send({ jsonrpc: "2.0", id: approval.id, result: { decision: "allow_once", grantedPermissions: null } });
@@ -64,7 +68,12 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     const entries = allEntries(root);
     expect(entries.map((entry) => entry.seq).sort((a, b) => a - b)).toEqual(entries.map((_, index) => index + 1));
     expect(new Set(entries.map((entry) => entry.run)).size).toBe(1);
-    for (const lane of lanes) for (const entry of lane.entries) expect(entry.dir).toBe(lane.direction);
+    // Every entry reads back through the recording reader's own entry check.
+    for (const lane of lanes) {
+      lane.entries.forEach((entry, index) => {
+        expect(parseLaneEntry(JSON.stringify(entry), lane.direction as Direction, { file: `${lane.scope}/${lane.direction}`, line: index + 1 })).toEqual(entry);
+      });
+    }
 
     // Every line that crossed the runtime boundary is recorded, byte for byte, in its lane.
     const recordedOut = entries.filter((entry) => entry.dir === "bridge→runtime").sort((a, b) => a.seq - b.seq).map((entry) => entry.line);
@@ -75,8 +84,8 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     // initialize and its result are process lines; the runtime's answer to the bridge's
     // request 1 lands in the thread's runtime→bridge lane, not beside initialize (also id 1).
     const lane = (scope: string, direction: string) => lanes.find((l) => l.scope === scope && l.direction === direction)?.entries.map((e) => JSON.parse(e.line)) ?? [];
-    expect(lane("_process", "runtime→bridge").map((m) => m.method)).toEqual(["initialize"]);
-    expect(lane("_process", "bridge→runtime")).toEqual([expect.objectContaining({ id: 1, result: expect.anything() })]);
+    expect(lane("_process", "runtime→bridge").map((m) => m.method)).toEqual(["initialize", "test/spawnDefaultEnv"]);
+    expect(lane("_process", "bridge→runtime").map((m) => m.id)).toEqual([1, "env"]);
     expect(lane(THREAD_SCOPE, "runtime→bridge")).toContainEqual({ jsonrpc: "2.0", id: 1, result: { decision: "allow_once", grantedPermissions: null } });
     expect(lane(THREAD_SCOPE, "bridge→runtime").map((m) => m.method ?? `result:${m.id}`)).toEqual([
       "thread/identity",
@@ -97,9 +106,9 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     again.child.stdin.end();
     expect((await again.exited).code).toBe(0);
     const processIn = readRecordTree(root).find((l) => l.scope === "_process" && l.direction === "runtime→bridge")?.entries ?? [];
-    expect(processIn).toHaveLength(2);
-    expect(processIn[0]?.run).not.toBe(processIn[1]?.run);
-    expect(processIn[1]?.seq).toBe(1);
+    expect(processIn).toHaveLength(3);
+    expect(processIn[0]?.run).not.toBe(processIn[2]?.run);
+    expect(processIn[2]?.seq).toBe(1);
   }, 60_000);
 
   it("leaves every line written before a SIGKILL mid-turn readable", async () => {
