@@ -14,8 +14,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// Setup results and updates are parsed JSON already; a deep copy per update would only cost time.
 function toJson(value: unknown): JsonValue {
-  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+  return (value ?? null) as JsonValue;
 }
 
 /** The per-session state model; one per translator. */
