@@ -33,10 +33,4 @@ export const SchedulerToChildFrameSchema = z.discriminatedUnion("t", [
 /** A frame the scheduler sends (see {@link SchedulerToChildFrameSchema}). */
 export type SchedulerToChildFrame = z.infer<typeof SchedulerToChildFrameSchema>;
 
-/** The child's argv flag naming the socket path (`--connect <path>`). */
-export const CONNECT_FLAG = "--connect";
-
-/** Serializes one frame as a newline-terminated line. */
-export function encodeFrame(frame: ChildToSchedulerFrame | SchedulerToChildFrame): string {
-  return `${JSON.stringify(frame)}\n`;
-}
+export { CONNECT_FLAG, encodeFrame } from "./child-wire.js";

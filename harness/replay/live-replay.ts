@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Direction, LaneEntry } from "../recording/lane-entry.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js";
-import { CONNECT_FLAG } from "./child-frames.js";
+import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue } from "./event-queue.js";
@@ -26,6 +26,8 @@ export interface ReplayOptions {
   useCurrent?: boolean;
   /** Divergence timeouts in ms (see {@link ScheduleTimeouts}); defaults 3000 / 5000 / 3. */
   timeouts?: Partial<ScheduleTimeouts>;
+  /** Receives a line per scheduler event (diagnosis; `--verbose`). */
+  trace?: (text: string) => void;
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
 }
@@ -143,7 +145,7 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
   try {
     const outcome = await runSchedule(
       plan,
-      { queue, bridge, rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite) },
+      { queue, bridge, rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite), ...(options.trace ? { trace: options.trace } : {}) },
       timeouts,
       !plan.recordsInitialize,
     );

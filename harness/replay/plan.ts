@@ -1,5 +1,6 @@
 import type { Recording } from "../recording/reader.js";
-import type { Direction, LaneEntry } from "../recording/lane-entry.js";
+import { compareLaneEntries, type Direction, type LaneEntry } from "../recording/lane-entry.js";
+import { alignCurrentLane } from "./current-lane.js";
 import { shapeOfLine, type WireShape } from "./wire.js";
 
 /**
@@ -41,6 +42,18 @@ export interface ReplayPlan {
   recordsInitialize: boolean;
 }
 
+/**
+ * The recording merged by `(run, seq)`; with `useCurrent` and a current lane, the current
+ * lane replaces the recorded bridge lane at the recorded lane's causal positions
+ * (see {@link alignCurrentLane}).
+ */
+export function mergedForReplay(recording: Recording, useCurrent: boolean): LaneEntry[] {
+  if (!useCurrent || recording.currentBridgeLane === null) return recording.merged({ useCurrent: false });
+  const bridge = alignCurrentLane(recording.lanes["bridge→runtime"], recording.currentBridgeLane);
+  const rest = recording.merged({ useCurrent: false }).filter((e) => e.dir !== "bridge→runtime");
+  return [...rest, ...bridge].sort(compareLaneEntries);
+}
+
 const INPUT_DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>(["runtime→bridge", "provider→bridge"]);
 
 /**
@@ -51,7 +64,7 @@ const INPUT_DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>(["runtime→
  * @param useCurrent swap in `bridge→runtime.current.ndjson` when present (default true)
  */
 export function buildReplayPlan(recording: Recording, useCurrent = true): ReplayPlan {
-  const merged = recording.merged({ useCurrent });
+  const merged = mergedForReplay(recording, useCurrent);
   const steps: ReplayStep[] = [];
   let segment = -1;
   let firstRuntimeRequest: string | undefined;

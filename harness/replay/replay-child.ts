@@ -9,7 +9,7 @@
  */
 import { createConnection } from "node:net";
 import { createInterface } from "node:readline";
-import { CONNECT_FLAG, SchedulerToChildFrameSchema, encodeFrame } from "./child-frames.js";
+import { CONNECT_FLAG, decodeSchedulerFrame, encodeFrame } from "./child-wire.js";
 
 function socketPathFrom(argv: string[]): string | undefined {
   const at = argv.indexOf(CONNECT_FLAG);
@@ -39,10 +39,8 @@ function run(): void {
   });
   const frames = createInterface({ input: socket, crlfDelay: Infinity });
   frames.on("line", (text) => {
-    let frame;
-    try {
-      frame = SchedulerToChildFrameSchema.parse(JSON.parse(text));
-    } catch {
+    const frame = decodeSchedulerFrame(text);
+    if (!frame) {
       process.stderr.write("[replay-child] ignoring a malformed frame\n");
       return;
     }

@@ -66,6 +66,8 @@ export interface ScheduleIo {
   bridge: ReplayBridgeProcess;
   /** Rewrites a recorded runtime line before it is written (launch spec, cwd, PATH). */
   rewriteRuntime(line: string): string;
+  /** Receives one line per event and write, for `--verbose` diagnosis; optional. */
+  trace?: (text: string) => void;
 }
 
 type IdMap = Map<string, JsonRpcId>;
@@ -129,21 +131,32 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   const walkedSeq = (): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } =>
     lastWalked ? { seq: lastWalked.entry.seq, run: lastWalked.entry.run, dir: lastWalked.entry.dir } : { seq: null, run: null, dir: null };
 
-  const shapesMatch = (step: ReplayStep, shape: WireShape, line: string): boolean => {
-    if (step.shape.kind !== shape.kind) return false;
-    if (shape.kind === "request" || shape.kind === "notification") return step.shape.method === shape.method;
-    if (shape.kind === "response") return step.shape.idKey === shape.idKey;
-    return step.entry.line === line;
+  // How closely a live line fits an expectation: 2 = same kinds of deltas (or not a
+  // thread/delta), 1 = a thread/delta sharing some delta kind, 0 = no fit.
+  const fit = (step: ReplayStep, shape: WireShape, line: string): number => {
+    if (step.shape.kind !== shape.kind) return 0;
+    if (shape.kind === "request") return step.shape.method === shape.method ? 2 : 0;
+    if (shape.kind === "response") return step.shape.idKey === shape.idKey ? 2 : 0;
+    if (shape.kind === "invalid") return step.entry.line === line ? 2 : 0;
+    if (step.shape.method !== shape.method) return 0;
+    const want = step.shape.deltaKinds;
+    const got = shape.deltaKinds;
+    if (!want || !got) return 2;
+    if (want.length === got.length && want.every((k, i) => k === got[i])) return 2;
+    return got.some((k) => want.includes(k)) ? 1 : 0;
   };
 
   const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): ReplayStep | undefined => {
     while (firstUnmet < winEnd && met[firstUnmet]) firstUnmet += 1;
+    let loose: ReplayStep | undefined;
     for (let i = firstUnmet; i < winEnd; i += 1) {
       const step = steps[i] as ReplayStep;
       if (met[i] || step.side !== side || step.segment !== segment) continue;
-      if (shapesMatch(step, shape, line)) return step;
+      const score = fit(step, shape, line);
+      if (score === 2) return step;
+      if (score === 1 && !loose) loose = step;
     }
-    return undefined;
+    return loose;
   };
 
   const meet = (step: ReplayStep, shape: WireShape, ids: IdMap | undefined): void => {
@@ -178,6 +191,10 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
     } else if (shape.kind === "request" && shape.id !== undefined && !expectedLater("runtime", -1, shape)) {
       io.bridge.write(genericAnswer(shape.id));
       note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
+    } else if (shape.deltaKinds !== undefined) {
+      // An extra thread/delta is a lane difference: the lane comparison judges it (and an
+      // allowlist entry may explain it), so the walk notes it instead of failing twice.
+      note(`extra bridge→runtime ${describeShape(shape)}: nothing recorded here expects it (judged by the lane comparison)`);
     } else {
       // Out of order or not recorded at all; a request still gets an answer so the bridge does not hang.
       if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
@@ -231,6 +248,11 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   }
 
   const handle = (event: ReplayEvent): void => {
+    if (io.trace) {
+      const text = "line" in event ? ` ${event.line.slice(0, 160)}` : "";
+      const who = "child" in event ? ` #${event.child.index + 1}` : "";
+      io.trace(`<- ${event.type}${who}${text}`);
+    }
     switch (event.type) {
       case "bridge-line":
         onBridgeLine(event.line);
@@ -255,6 +277,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
 
   const writeInput = (step: ReplayStep): void => {
     lastWalked = step;
+    io.trace?.(`-> seq ${step.entry.seq} ${step.entry.dir} ${step.entry.line.slice(0, 120)}`);
     if (step.entry.ts > clock) clock = step.entry.ts;
     const { shape, entry } = step;
     if (step.side === "runtime") {

@@ -15,7 +15,22 @@ export interface WireShape {
   id: JsonRpcId | undefined;
   /** `typeof(id):id` of {@link id}, or `undefined`. */
   idKey: string | undefined;
+  /**
+   * For a `thread/delta` notification, the `kind` of each delta in order (spec 10 §1.3);
+   * `undefined` for every other line. Lets a replay tell a bridge's extra delta (say an
+   * `extension.state` a newer bridge adds) from the one the recording expects, without
+   * comparing bytes.
+   */
+  deltaKinds: readonly string[] | undefined;
 }
+
+function deltaKindsOf(params: unknown): string[] | undefined {
+  const deltas = (params as { deltas?: unknown } | undefined)?.deltas;
+  if (!Array.isArray(deltas)) return undefined;
+  return deltas.map((d) => String((d as { kind?: unknown } | null)?.kind ?? "?"));
+}
+
+const INVALID: WireShape = { kind: "invalid", method: undefined, id: undefined, idKey: undefined, deltaKinds: undefined };
 
 /**
  * Classifies one line (spec 10 §1.1: told apart by `method` and `id`, never by result
@@ -30,16 +45,20 @@ export function shapeOfLine(line: string): WireShape {
         method: classified.message.method,
         id: classified.message.id,
         idKey: jsonRpcIdKey(classified.message.id),
+        deltaKinds: undefined,
       };
-    case "notification":
-      return { kind: "notification", method: classified.message.method, id: undefined, idKey: undefined };
+    case "notification": {
+      const method = classified.message.method;
+      const deltaKinds = method === "thread/delta" ? deltaKindsOf(classified.message.params) : undefined;
+      return { kind: "notification", method, id: undefined, idKey: undefined, deltaKinds };
+    }
     case "response": {
       const id = classified.message.id;
-      if (id === null) return { kind: "invalid", method: undefined, id: undefined, idKey: undefined };
-      return { kind: "response", method: undefined, id, idKey: jsonRpcIdKey(id) };
+      if (id === null) return INVALID;
+      return { kind: "response", method: undefined, id, idKey: jsonRpcIdKey(id), deltaKinds: undefined };
     }
     default:
-      return { kind: "invalid", method: undefined, id: undefined, idKey: undefined };
+      return INVALID;
   }
 }
 
@@ -49,7 +68,7 @@ export function describeShape(shape: WireShape): string {
     case "request":
       return `request ${shape.method} (id ${String(shape.id)})`;
     case "notification":
-      return `notification ${shape.method}`;
+      return shape.deltaKinds ? `notification ${shape.method} [${shape.deltaKinds.join(", ")}]` : `notification ${shape.method}`;
     case "response":
       return `response (id ${String(shape.id)})`;
     default:
