@@ -24,7 +24,10 @@ export function scopeFor(turnId: string | undefined): EventScope {
 /** Copies `fields` in order, leaving out keys whose value is `undefined`. */
 export function definedFields<T extends Record<string, unknown>>(fields: T): T {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out as T;
 }
 

@@ -108,6 +108,9 @@ export interface ThreadRegistry {
 /** Creates a registry that keeps at most `maxThreads` threads while idle ones can be evicted. */
 export function createThreadRegistry(maxThreads: number): ThreadRegistry {
   const states = new Map<string, ThreadState>();
+  // The most recently used thread is already last in LRU order; skipping its refresh keeps the
+  // common case (many batches of one thread) free of map churn.
+  let newest: string | undefined;
   const prune = (keep: string): void => {
     while (states.size > maxThreads) {
       let victim: string | undefined;
@@ -126,13 +129,18 @@ export function createThreadRegistry(maxThreads: number): ThreadRegistry {
     peek: (threadId) => states.get(threadId),
     stateFor(threadId) {
       let state = states.get(threadId);
+      if (state && threadId === newest) return state;
       if (state) states.delete(threadId);
       else state = createThreadState();
       states.set(threadId, state);
+      newest = threadId;
       prune(threadId);
       return state;
     },
-    delete: (threadId) => void states.delete(threadId),
+    delete(threadId) {
+      states.delete(threadId);
+      if (threadId === newest) newest = undefined;
+    },
     get size() {
       return states.size;
     },

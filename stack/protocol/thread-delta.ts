@@ -13,10 +13,35 @@ export const KEY_PART_SEPARATOR = "\u001f";
 /** Maximum length of `presentation.detail`, in characters (spec 10 §1.2). */
 export const PRESENTATION_DETAIL_MAX_CHARS = 280;
 
-/** A JSON value (spec 10 §1.2, `payload`, `params`, `args`). */
-export const JsonValueSchema = z.json();
-/** A JSON value. */
-export type JsonValue = z.infer<typeof JsonValueSchema>;
+/** A JSON value: null, boolean, finite number, string, array or plain object of JSON values. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Whether `value` is a JSON value. A plain recursive walk: provider payloads (raw ACP updates,
+ * tool arguments) are large, and a schema-per-node parse of them dominated validation time.
+ */
+export function isJsonValue(value: unknown): value is JsonValue {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isJsonValue);
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key in value) if (!isJsonValue((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A JSON value (spec 10 §1.2, `payload`, `params`, `args`); passed through as given, not copied. */
+export const JsonValueSchema = z.custom<JsonValue>(isJsonValue, { message: "must be a JSON value" });
 
 /** A non-empty string without U+001F: `providerItemId`, `channel`, `parentRef`, `providerTurnId`, `childRef` (spec 10 §1.2). */
 export const KeyPartSchema = z
@@ -638,19 +663,48 @@ function quoteParams(params: unknown): string {
   return text.slice(0, INVALID_DELTA_PARAMS_QUOTE_CHARS);
 }
 
+/** Each delta kind's own schema, for dispatch by `kind` without trying the whole union. */
+const DELTA_SCHEMA_BY_KIND: ReadonlyMap<string, z.ZodType<ThreadDelta>> = new Map(
+  ThreadDeltaSchema.options.map((option) => [option.shape.kind.value, option as unknown as z.ZodType<ThreadDelta>]),
+);
+
+function issuesOf(error: z.ZodError, prefix: (string | number)[]): ThreadDeltaIssue[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))],
+    message: issue.message,
+  }));
+}
+
 /**
- * Validates `thread/delta` params (spec 10 §1.1, §1.5). Unknown keys inside deltas are stripped.
- * Returns `{threadId, deltas}`.
- * @throws InvalidThreadDeltaError when the params or any one delta is invalid (the whole batch is rejected).
+ * Validates `thread/delta` params (spec 10 §1.1, §1.5). Unknown keys inside deltas are stripped;
+ * unknown keys of the params are ignored. Returns `{threadId, deltas}`. Each delta is checked
+ * against the schema of its own `kind` (same result as {@link ThreadDeltaSchema}, faster).
+ * @throws InvalidThreadDeltaError when the params or any one delta is invalid (the whole batch is
+ *   rejected); issues carry paths from the params root, e.g. `["deltas", 1, "channel"]`.
  */
 export function parseThreadDeltaParams(params: unknown): ThreadDeltaParams {
-  const result = ThreadDeltaParamsSchema.safeParse(params);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({
-      path: issue.path.map((part) => (typeof part === "symbol" ? String(part) : part)),
-      message: issue.message,
-    }));
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new InvalidThreadDeltaError([{ path: [], message: "params must be an object" }], params);
+  }
+  const { threadId, deltas } = params as { threadId?: unknown; deltas?: unknown };
+  const issues: ThreadDeltaIssue[] = [];
+  if (typeof threadId !== "string" || threadId === "") issues.push({ path: ["threadId"], message: "must be a non-empty string" });
+  if (!Array.isArray(deltas)) {
+    issues.push({ path: ["deltas"], message: "must be an array of deltas" });
     throw new InvalidThreadDeltaError(issues, params);
   }
-  return { threadId: result.data.threadId, deltas: result.data.deltas };
+  const parsed: ThreadDelta[] = [];
+  deltas.forEach((delta: unknown, index) => {
+    const kind = typeof delta === "object" && delta !== null ? (delta as { kind?: unknown }).kind : undefined;
+    const schema = typeof kind === "string" ? DELTA_SCHEMA_BY_KIND.get(kind) : undefined;
+    if (!schema) {
+      issues.push({ path: ["deltas", index, "kind"], message: `unknown delta kind ${JSON.stringify(kind)}` });
+      return;
+    }
+    const result = schema.safeParse(delta);
+    if (result.success) parsed.push(result.data);
+    else issues.push(...issuesOf(result.error, ["deltas", index]));
+  });
+  if (issues.length > 0) throw new InvalidThreadDeltaError(issues, params);
+  return { threadId: threadId as string, deltas: parsed };
 }
