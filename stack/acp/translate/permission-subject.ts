@@ -63,8 +63,10 @@ export function permissionSubject(tools: ToolCallTracker, toolCall: unknown): Ac
     return { kind: "file_change", itemId: own.toolCallId, writeScope: writeScopeOf(ownPaths.length > 0 ? ownPaths : operation.paths) };
   }
   const described: AcpToolCallEvent = own.title === undefined && inFlight !== undefined ? inFlight : subjectEvent;
-  const { item, presentation } = tools.classify(described);
+  const { item, presentation: classified } = tools.classify(described);
   const tool = item.type === "tool" ? item.tool : genericToolName(described);
+  // Copy: an injected tool's presentation object belongs to its definition.
+  const presentation = { ...classified };
   if (presentation.title === undefined) {
     const title = presentationTitle(described.title);
     if (title !== undefined) presentation.title = title;
