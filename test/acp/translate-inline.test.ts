@@ -215,6 +215,26 @@ describe("tool calls", () => {
     expect(add.presentation.label).toEqual({ pending: "Writing file", completed: "Wrote file" });
   });
 
+  test("presentation titles: first line, trimmed, at most 160 characters ending in …; files by unique basename", () => {
+    const t = make();
+    const long = last(t.update(call({ toolCallId: "l", kind: "other", title: `  ${"y".repeat(200)}\nsecond line` })));
+    expect(long.presentation.title).toBe(`${"y".repeat(159)}…`);
+    const multi = last(
+      t.update(
+        call({
+          toolCallId: "mf",
+          kind: "edit",
+          content: [
+            { type: "diff", path: "/w/a/x.ts", oldText: "1", newText: "2" },
+            { type: "diff", path: "/w/b/x.ts", oldText: "1", newText: "2" },
+            { type: "diff", path: "/w/y.ts", oldText: "1", newText: "2" },
+          ],
+        }),
+      ),
+    );
+    expect(multi.presentation).toEqual({ label: { pending: "Editing files", completed: "Edited files" }, icon: { glyph: "EditFile" }, title: "x.ts, y.ts" });
+  });
+
   test("locations alone never imply a write; an unfillable core shape is a generic tool", () => {
     const t = make();
     expect(last(t.update(call({ toolCallId: "m", kind: "move", locations: [{ path: "/w/a" }] }))).item.type).toBe("tool");
