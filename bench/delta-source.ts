@@ -72,6 +72,8 @@ export interface GeneratedLine {
   /** Builds the raw `thread/delta` line (only when the consumer feeds lines). */
   line(): string;
   threadId: string;
+  /** Replica number `k` (0-based). */
+  replica: number;
   ts: number;
   deltaCount: number;
   /**
@@ -96,6 +98,7 @@ export function* replicateDeltaLines(corpus: DeltaCorpus, targetDeltas: number, 
       yield {
         line: () => t.pieces.join(`"threadId":"${threadId}"`),
         threadId,
+        replica: k,
         ts: startTs + k * corpus.spanMs + t.offsetMs,
         deltaCount: t.deltaCount,
         deltas: t.deltas,
