@@ -1,3 +1,4 @@
+import { fixtureConformanceSession, fixtureLaunchSpec } from "../../stack/acp/fixture-agent/conformance.js";
 import { packageDistPath, type SpawnBridgeOptions } from "../runtime/spawn-bridge.js";
 import { echoConformanceSession, type ConformanceSessionInput } from "./session.js";
 import { childProcessTransport, type ConformanceTransport } from "./transport.js";
@@ -75,13 +76,17 @@ export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
     },
   },
   acp: {
-    describe: "the ACP bridge shipped with this package (dist/stack/acp/bridge.js); give the agent with --launch-spec",
+    describe:
+      "the ACP bridge shipped with this package (dist/stack/acp/bridge.js); without --launch-spec it runs against the fixture ACP agent (dist/stack/acp/fixture-agent/main.js) with zero-work and hold prompts",
     resolve: (options) => {
       const modulePath = packageDistPath("stack", "acp", "bridge.js");
+      // No agent given: the project's fixture agent, whose script answers the ordinary, zero-work and hold prompts.
+      const launchSpec = options.launchSpec ?? fixtureLaunchSpec(packageDistPath("stack", "acp", "fixture-agent", "main.js"));
+      const session = options.session ?? (options.launchSpec === undefined ? fixtureConformanceSession(options.cwd) : { cwd: options.cwd });
       return {
         modulePath,
         transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)),
-        session: withLaunchSpec(options.session ?? { cwd: options.cwd }, options.launchSpec),
+        session: withLaunchSpec(session, launchSpec),
       };
     },
   },

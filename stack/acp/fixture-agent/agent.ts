@@ -5,6 +5,7 @@
  * child process (main.ts) or in a test. Outbound request ids start at 0, as Cursor's do, so the
  * bridge's handling of a falsy id is exercised on every permission request.
  */
+import { randomUUID } from "node:crypto";
 import type { FixtureScript, FixtureStep } from "./script.js";
 
 /** Injected I/O of the fixture agent. */
@@ -50,7 +51,8 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
     });
   };
 
-  const newSession = (): string => `${script.sessionIdPrefix}${++sessionCount}`;
+  // A stand-in for a real agent, which mints its own ids: entropy here is the agent's, not the bridge's.
+  const newSession = (): string => `${script.sessionIdPrefix}${script.sessionIds === "uuid" ? randomUUID() : ++sessionCount}`;
 
   const finishPrompt = (prompt: ActivePrompt, stopReason: string, answerTwice = false, meta?: Record<string, unknown>): void => {
     if (prompt.done) return;
@@ -117,7 +119,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
     const text = promptText(params);
     const index = script.prompts.findIndex((entry, i) => !usedPrompts.has(i) && (entry.when === undefined || text.includes(entry.when)));
     const steps = index === -1 ? [] : script.prompts[index]!.steps;
-    if (index !== -1) usedPrompts.add(index);
+    if (index !== -1 && !script.prompts[index]!.reuse) usedPrompts.add(index);
     void runSteps(prompt, steps).then((outcome) => {
       if (outcome === "continue") finishPrompt(prompt, script.defaultStopReason);
     });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Entry point of the fixture ACP agent: `node fixture-agent/main.js --script <file.json>`.
+ * Entry point of the fixture ACP agent: `node fixture-agent/main.js --script <file.json>` (or
+ * `--script-json '<json>'`).
  *
  * Speaks ACP (NDJSON JSON-RPC on stdio) as scripted by the file (see script.ts). When
  * `ACP_FIXTURE_LOG` names a file, every received stdin line is appended to it, so a test can
@@ -9,19 +10,26 @@
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { createFixtureAgent } from "./agent.js";
-import { readFixtureScript, type FixtureScript } from "./script.js";
+import { parseFixtureScript, readFixtureScript, type FixtureScript } from "./script.js";
 
-function scriptPath(argv: string[]): string {
+/** Reads the script from `--script <file.json>` or `--script-json '<json>'` (self-contained launch specs). */
+function loadScript(argv: string[]): FixtureScript {
+  const inline = argv.indexOf("--script-json");
+  if (inline !== -1) {
+    const text = argv[inline + 1];
+    if (text === undefined) throw new Error("--script-json needs a JSON value");
+    return parseFixtureScript(JSON.parse(text) as unknown, "--script-json");
+  }
   const index = argv.indexOf("--script");
   const value = index === -1 ? undefined : argv[index + 1];
-  if (!value) throw new Error("usage: fixture-agent --script <file.json>");
-  return value;
+  if (!value) throw new Error("usage: fixture-agent --script <file.json> | --script-json '<json>'");
+  return readFixtureScript(value);
 }
 
 function main(): void {
   let script: FixtureScript;
   try {
-    script = readFixtureScript(scriptPath(process.argv.slice(2)));
+    script = loadScript(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`fixture agent: ${(error as Error).message}\n`);
     process.exit(2);

@@ -52,6 +52,8 @@ export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
 export const fixturePromptSchema = z.strictObject({
   /** Substring of the prompt's joined text blocks; absent matches any prompt. */
   when: z.string().optional(),
+  /** Keep the entry for later prompts instead of using it once. */
+  reuse: z.boolean().default(false),
   steps: z.array(fixtureStepSchema),
 });
 
@@ -68,8 +70,10 @@ export const fixtureScriptSchema = z.strictObject({
   authMethods: z.array(jsonObject).default([]),
   /** Extra fields merged into the `session/new|load|fork` result (`models`, `configOptions`, `modes`, `_meta`). */
   sessionResult: jsonObject.default({}),
-  /** Session ids are `<sessionIdPrefix><n>`, n counting from 1 per process. */
+  /** Session ids are `<sessionIdPrefix><n>`, n counting from 1 per process (see `sessionIds`). */
   sessionIdPrefix: z.string().min(1).default("fixture-session-"),
+  /** `counter` (default, deterministic for recordings) or `uuid`: `<prefix><random uuid>`, unique across processes as real agents' ids are. */
+  sessionIds: z.enum(["counter", "uuid"]).default("counter"),
   /** `session/load`: `replay` updates sent before the result, or `error` to refuse. */
   load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
   /** Updates sent right after `session/new` answers (some agents stream before the first prompt). */
