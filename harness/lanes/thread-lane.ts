@@ -67,6 +67,13 @@ export interface ThreadLaneBuilder {
    * Returns the events this entry added to the lane.
    */
   feed(entry: Pick<LaneEntry, "ts" | "run" | "seq" | "dir" | "line">): ThreadEvent[];
+  /**
+   * Takes one raw `bridge→runtime` line (no lane entry around it) assembled at clock `ts` (ms):
+   * the form a live replay or a benchmark feeds. Returns the events it added.
+   */
+  feedBridgeLine(line: string, ts: number): ThreadEvent[];
+  /** Takes one raw `runtime→bridge` line; only a release `thread/stop` has an effect. */
+  feedRuntimeLine(line: string): void;
   /** The lane so far (live arrays; do not mutate). */
   result(): ThreadLaneResult;
 }
@@ -138,7 +145,10 @@ export function createThreadLaneBuilder(options: ThreadLaneBuilderOptions): Thre
     return kept;
   };
 
-  return {
+  let fedLines = 0;
+  const builder: ThreadLaneBuilder = {
+    feedBridgeLine: (line, ts) => builder.feed({ ts, run: 0, seq: ++fedLines, dir: "bridge→runtime", line }),
+    feedRuntimeLine: (line) => void builder.feed({ ts: clock, run: 0, seq: ++fedLines, dir: "runtime→bridge", line }),
     feed(entry) {
       if (entry.dir !== "bridge→runtime" && entry.dir !== "runtime→bridge") return [];
       const message = parseJsonLine(entry.line);
@@ -153,6 +163,7 @@ export function createThreadLaneBuilder(options: ThreadLaneBuilderOptions): Thre
     },
     result: () => lane,
   };
+  return builder;
 }
 
 /**

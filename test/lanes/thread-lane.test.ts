@@ -26,6 +26,18 @@ describe("thread lane builder", () => {
     expect(lane.events.every((event) => event.threadId === recording.manifest.threadId)).toBe(true);
   });
 
+  it("raw lines fed with feedBridgeLine/feedRuntimeLine give the same lane as the entries", async () => {
+    const recording = await readRecording(path.join(recordingsRoot, "resume"));
+    const builder = createThreadLaneBuilder({ providerId: recording.manifest.provider });
+    for (const laneEntry of recording.merged()) {
+      if (laneEntry.dir === "bridge→runtime") builder.feedBridgeLine(laneEntry.line, laneEntry.ts);
+      else if (laneEntry.dir === "runtime→bridge") builder.feedRuntimeLine(laneEntry.line);
+    }
+    const lane = buildThreadLane(recording);
+    expect(lane.events).toHaveLength(21);
+    expect(builder.result().events).toEqual(lane.events);
+  });
+
   it("useCurrent:false assembles the recorded (grammar v2) bridge lane, whose v2 batches are reported invalid", async () => {
     const recording = await readRecording(path.join(recordingsRoot, "resume"));
     const recorded = buildThreadLane(recording, { useCurrent: false });
