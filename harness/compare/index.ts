@@ -7,3 +7,4 @@ export * from "./lane-diff.js";
 export * from "./parity.js";
 export * from "./lane-sources.js";
 export * from "./lane-set-diff.js";
+export * from "./leg.js";

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareParity, grammarDropKeys, type ParityLeg } from "../../harness/compare/parity.js";
+import { parityLegFromLane } from "../../harness/compare/leg.js";
+import { compareParity, type ParityLeg } from "../../harness/compare/parity.js";
 import { buildThreadLane, normalizeThreadLane, type ThreadLaneResult } from "../../harness/lanes/index.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { cellResultFromVerdict } from "../../harness/report/check-report.js";
@@ -10,11 +11,7 @@ import { renderTextReport } from "../../harness/report/text.js";
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const THREAD_CELLS = ["approval-allow", "approval-deny", "fork", "resume", "stop-interrupt", "subagent", "turn-tools"];
 
-const leg = (lane: ThreadLaneResult): ParityLeg => ({
-  events: normalizeThreadLane(lane.events),
-  unhandled: lane.unhandled,
-  grammarDrops: grammarDropKeys(lane.grammarDrops),
-});
+const leg = (lane: ThreadLaneResult): ParityLeg => parityLegFromLane(lane);
 
 async function load(cell: string) {
   const recording = await readRecording(path.resolve(repoRoot, "../shared/recordings/acp-cursor", cell));
@@ -25,7 +22,10 @@ async function load(cell: string) {
 describe("compareParity on lanes built from the real acp-cursor recordings", () => {
   it.each(THREAD_CELLS)("%s: the current lane matches the reference lane and itself", async (cell) => {
     const { recording, oracle } = await load(cell);
-    const live = leg(buildThreadLane(recording, { useCurrent: true }));
+    const lane = buildThreadLane(recording, { useCurrent: true });
+    const live = leg(lane);
+    expect(live.events).toEqual(normalizeThreadLane(lane.events));
+    expect(live.grammarDrops).toEqual(lane.grammarDrops.map((d) => `${d.rule}:${d.eventType}`));
     const verdict = compareParity({ provider: "acp-cursor", cell, live, oracle: { events: oracle }, recorded: live, allowlist: [] });
     expect(verdict.diffs).toEqual([]);
     expect(verdict.passed).toBe(true);
