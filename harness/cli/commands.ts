@@ -6,6 +6,7 @@ import { diffCommand } from "./diff.js";
 import { allowCommand } from "./allow.js";
 import { replayCommand } from "./replay.js";
 import { conformCommand } from "./conform.js";
+import { probeCommand } from "./probe.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
@@ -16,4 +17,5 @@ export const COMMANDS: ParityCommand[] = [
   allowCommand,
   replayCommand,
   conformCommand,
+  probeCommand,
 ];

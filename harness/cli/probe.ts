@@ -1,0 +1,114 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Argv } from "yargs";
+import { listAcpAgents } from "../../stack/acp/custom-agents.js";
+import { acpAgentLabel } from "../../stack/acp/launch-spec.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
+import { EXIT_CODES, InputError, UsageError } from "../errors.js";
+import type { ParityCommand } from "./command.js";
+
+/**
+ * Splits a `--command` value into words: whitespace separates, single or double quotes group,
+ * a backslash escapes the next character outside single quotes. No shell is involved.
+ * @throws UsageError on an unterminated quote or an empty command.
+ */
+export function splitCommandLine(value: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === "\\" && quote === '"' && i + 1 < value.length) current += value[++i];
+      else current += ch;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      inWord = true;
+    } else if (ch === "\\" && i + 1 < value.length) {
+      current += value[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (quote) throw new UsageError(`--command has an unterminated ${quote} quote`);
+  if (inWord) words.push(current);
+  if (words.length === 0) throw new UsageError("--command is empty; give the agent command and its args, e.g. --command \"opencode acp\"");
+  return words;
+}
+
+function readCustomAgents(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InputError(`cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
+  }
+}
+
+function formatProbe(label: string, probe: AcpAgentProbe): string {
+  if (!probe.reachable) return `${label}: not reachable — ${probe.reason}\n`;
+  const yes = (value: boolean | undefined) => (value ? "yes" : "no");
+  const auth = probe.authMethods && probe.authMethods.length ? probe.authMethods.join(", ") : "none";
+  return (
+    `${label}: reachable (ACP protocol ${probe.protocolVersion ?? "?"})\n` +
+    `  fork: ${yes(probe.fork)}  loadSession: ${yes(probe.loadSession)}  resume: ${yes(probe.resume)}  images: ${yes(probe.image)}\n` +
+    `  auth methods: ${auth}\n`
+  );
+}
+
+/**
+ * `parity probe`: asks an installed ACP agent what it supports (spec 30 §3.2) by sending only
+ * `initialize`. Exit 0 when the agent answered, 1 when it did not, 2 on a bad flag.
+ */
+export const probeCommand: ParityCommand = {
+  command: "probe",
+  describe: "Ask an installed ACP agent what it supports (initialize only)",
+  builder: (y: Argv) =>
+    y
+      .option("provider", { type: "string", describe: "A shipped or custom ACP agent id (acp-cursor, acp-opencode, acp-omp, acp-grok, acp-hermes-agent, acp-<slug>)" })
+      .option("command", { type: "string", describe: 'The agent command and its args, e.g. "opencode acp" (no shell)' })
+      .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries)" })
+      .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
+      .option("timeout-ms", { type: "number", default: DEFAULT_PROBE_TIMEOUT_MS, describe: "How long to wait for initialize, in ms" })
+      .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
+      .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent")
+      .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
+      .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
+  async run(args, ctx) {
+    const provider = typeof args.provider === "string" ? args.provider : undefined;
+    const commandLine = typeof args.command === "string" ? args.command : undefined;
+    if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
+    const timeoutMs = Number(args["timeout-ms"]);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout-ms must be a positive number of ms, got ${String(args["timeout-ms"])}`);
+    const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
+
+    let command: string;
+    let commandArgs: string[];
+    let env: Record<string, string> = {};
+    if (provider !== undefined) {
+      const setting = typeof args["custom-agents"] === "string" ? readCustomAgents(path.resolve(ctx.cwd, args["custom-agents"])) : undefined;
+      const { agents, warnings } = listAcpAgents(setting);
+      for (const warning of warnings) ctx.err(`warning: ${warning}\n`);
+      const agent = agents.find((a) => a.id === provider);
+      if (!agent) throw new UsageError(`--provider ${provider}: unknown ACP agent (known: ${agents.map((a) => a.id).join(", ")})`);
+      command = agent.launchSpec.command;
+      commandArgs = agent.launchSpec.args;
+      env = agent.launchSpec.env;
+    } else {
+      [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
+    }
+    const label = acpAgentLabel({ command, args: commandArgs });
+    const probe = await probeAcpAgent({ command, args: commandArgs, env, cwd, timeoutMs });
+    ctx.out(args.json ? `${JSON.stringify({ agent: label, ...probe }, null, 2)}\n` : formatProbe(label, probe));
+    return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+  },
+};
