@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
 import {
@@ -93,7 +94,16 @@ async function readLaneFile(
   return entries;
 }
 
-async function listDir(dir: string): Promise<import("node:fs").Dirent[]> {
+/** What a directory entry is, following a symbolic link (a recordings tree may be linked in). */
+async function kindOf(dir: string, dirent: Dirent): Promise<"file" | "dir" | "other"> {
+  if (dirent.isFile()) return "file";
+  if (dirent.isDirectory()) return "dir";
+  if (!dirent.isSymbolicLink()) return "other";
+  const target = await stat(join(dir, dirent.name)).catch(() => undefined);
+  return target?.isFile() ? "file" : target?.isDirectory() ? "dir" : "other";
+}
+
+async function listDir(dir: string): Promise<Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (thrown) {
@@ -116,7 +126,7 @@ async function listDir(dir: string): Promise<import("node:fs").Dirent[]> {
 export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
   const names = new Set<string>();
   for (const dirent of await listDir(dir)) {
-    if (!dirent.isFile()) continue;
+    if ((await kindOf(dir, dirent)) !== "file") continue;
     if (dirent.name.endsWith(".ndjson") && !KNOWN_LANE_FILES.has(dirent.name)) {
       throw new InputError(
         `unknown lane file name; a recording holds ${[...KNOWN_LANE_FILES].join(", ")} and ${MANIFEST_FILE}`,
@@ -181,7 +191,8 @@ export interface RecordingLocation {
 /**
  * Finds the `<root>/<provider>/<cell>/` directories that hold at least one of the four lane
  * files (spec 10 §4, `listRecordedCells`), sorted by provider, cell, then directory. Names
- * starting with `.` are skipped. Nothing is validated here; use {@link readRecording}.
+ * starting with `.` are skipped; symbolic links are followed. Nothing is validated here; use
+ * {@link readRecording}.
  *
  * @throws InputError naming a root that does not exist or is not a directory.
  */
@@ -190,13 +201,14 @@ export async function listRecordings(roots: string[]): Promise<RecordingLocation
   const laneFiles = new Set(LANE_DIRECTIONS.map(laneFileName));
   for (const root of roots) {
     for (const providerDirent of await listDir(root)) {
-      if (!providerDirent.isDirectory() || providerDirent.name.startsWith(".")) continue;
+      if (providerDirent.name.startsWith(".") || (await kindOf(root, providerDirent)) !== "dir") continue;
       const providerDir = join(root, providerDirent.name);
       for (const cellDirent of await listDir(providerDir)) {
-        if (!cellDirent.isDirectory() || cellDirent.name.startsWith(".")) continue;
+        if (cellDirent.name.startsWith(".") || (await kindOf(providerDir, cellDirent)) !== "dir") continue;
         const cellDir = join(providerDir, cellDirent.name);
-        const files = await listDir(cellDir);
-        if (files.some((f) => f.isFile() && laneFiles.has(f.name))) {
+        const files = (await listDir(cellDir)).filter((f) => laneFiles.has(f.name));
+        const kinds = await Promise.all(files.map((f) => kindOf(cellDir, f)));
+        if (kinds.includes("file")) {
           found.push({ provider: providerDirent.name, cell: cellDirent.name, dir: cellDir });
         }
       }

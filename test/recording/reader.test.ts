@@ -111,3 +111,21 @@ describe("readRecording on the real acp-cursor recordings", async () => {
     expect(recording.merged().map((e) => e.dir)[0]).toBe("runtime→bridge");
   });
 });
+
+describe("listRecordings follows symbolic links", () => {
+  it("finds a cell directory linked into a recordings root and reads it", async () => {
+    const { mkdtemp, mkdir, symlink, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const root = await mkdtemp(path.join(tmpdir(), "parity-linked-"));
+    try {
+      await mkdir(path.join(root, "acp-cursor"));
+      await symlink(path.join(cursorRoot, "resume"), path.join(root, "acp-cursor", "resume-linked"), "dir");
+      const found = await listRecordings([root]);
+      expect(found).toEqual([{ provider: "acp-cursor", cell: "resume-linked", dir: path.join(root, "acp-cursor", "resume-linked") }]);
+      const recording = await readRecording(found[0]!.dir);
+      expect(recording.lanes["runtime→bridge"].length).toBe(recording.manifest.lines["runtime→bridge"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
