@@ -59,16 +59,15 @@ function pairHunk(
   newLane: readonly unknown[],
 ): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
+  const addedKeys = added.map((newIndex) => pairingKey(newLane[newIndex]));
   let from = 0;
   for (const oldIndex of removed) {
     const key = pairingKey(oldLane[oldIndex]);
     if (key === undefined) continue;
-    for (let k = from; k < added.length; k++) {
-      if (pairingKey(newLane[added[k]!]) === key) {
-        pairs.push([oldIndex, added[k]!]);
-        from = k + 1;
-        break;
-      }
+    const k = addedKeys.indexOf(key, from);
+    if (k !== -1) {
+      pairs.push([oldIndex, added[k]!]);
+      from = k + 1;
     }
   }
   return pairs;
