@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { diffLaneSets } from "../compare/lane-set-diff.js";
 import { readLaneSource } from "../compare/lane-sources.js";
-import { EXIT_CODES } from "../errors.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { renderLaneSetHtml } from "../report/html.js";
 import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
@@ -35,6 +35,9 @@ export const diffCommand: ParityCommand = {
     const b = String(args.b);
     const context = Number(args.context);
     const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
+    if ((left.kind === "file") !== (right.kind === "file")) {
+      throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
+    }
     const diff = diffLaneSets(left, right, { context: Number.isFinite(context) && context >= 0 ? context : 3 });
     if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
     else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b }));

@@ -123,6 +123,12 @@ describe("parity diff", () => {
     expect(result.err.trimEnd().split("\n")).toHaveLength(1);
   });
 
+  it("refuses to compare a lane file with a directory", async () => {
+    const result = await runCli(["diff", lanePath("resume"), dir]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^parity: compare a lane file with a lane file, or two checkouts\/refs .* is a file, .* a directory\)\n$/);
+  });
+
   it("names the lane file that is not a lane", async () => {
     const bad = path.join(dir, "bad.json");
     await writeFile(bad, '{"events": 3}');
