@@ -2,12 +2,16 @@ import path from "node:path";
 import { Chalk } from "chalk";
 import type { Argv } from "yargs";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import { resolveRecordingRoots, selectRecordings, type CellFilter } from "../recording/select.js";
 import type { ParityCommand } from "./command.js";
 import { formatTable } from "./list.js";
+
+/** The committed oracles' directory (00-product.md, Layout), relative to the working directory. */
+export const ORACLES_DIR = "lanes";
 
 /** Roots `lanes` reads when no `--recordings` is given. */
 export const LANES_DEFAULT_ROOTS = ["recordings"] as const;
@@ -91,11 +95,15 @@ export const lanesCommand: ParityCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array, one object per cell" })
       .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
       .example("$0 lanes --recordings ../shared/recordings --provider acp-cursor --cell turn-tools --json", "One cell's normalized lane")
-      .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording"),
+      .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording (refused under CI)"),
   async run(args, ctx) {
+    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
+    if (outDir !== undefined && ctx.ci && outDir === path.resolve(ctx.cwd, ORACLES_DIR)) {
+      // 00-product.md: in CI nothing writes oracles.
+      throw new UsageError(`--out ${String(args.out)}: that is the oracle directory, and nothing writes oracles under CI=true`);
+    }
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LANES_DEFAULT_ROOTS);
     const cells = await assembleCells(roots, cellFilterOf(args), !(args.recorded as boolean));
-    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
     const written: string[] = [];
     if (outDir !== undefined) {
       for (const c of cells) {

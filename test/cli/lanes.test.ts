@@ -90,6 +90,12 @@ describe("parity lanes usage errors", () => {
     expect(r.err).toMatch(/^parity: unknown --cell nope; recorded cells of acp-cursor: approval-allow, .*turn-tools\n$/);
   });
 
+  it("under CI, --out into the oracle directory is refused before anything is read", async () => {
+    const r = await runCli(["lanes", "--recordings", sharedRecordings, "--out", "lanes"], { ci: true });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("parity: --out lanes: that is the oracle directory, and nothing writes oracles under CI=true\n");
+  });
+
   it("a missing --recordings root exits 2", async () => {
     const r = await runCli(["lanes", "--recordings", "no/such/dir"]);
     expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -232,6 +232,14 @@ describe("bad recordings: one line, exit 2, nothing written", () => {
       expect(existsSync(out)).toBe(false);
 
       expectOneErrorLine(await runCli(["list", "--recordings", root], work), c, badDir);
+
+      // An existing lane file under --out is left exactly as it was, with no temp file beside it.
+      const existing = path.join(out, "fixture", "a-good.json");
+      await mkdir(path.dirname(existing), { recursive: true });
+      await writeFile(existing, "previous oracle\n");
+      expectOneErrorLine(await runCli(["lanes", "--recordings", root, "--out", out], work), c, badDir);
+      expect(await readFile(existing, "utf8")).toBe("previous oracle\n");
+      expect(await readdir(path.dirname(existing))).toEqual(["a-good.json"]);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
