@@ -1,0 +1,136 @@
+/**
+ * Agent→client requests other than permissions (spec 20 §2.5, spec 30 §6.3): fs read/write with
+ * the accept-edits write roots, elicitation, and the dialect's vendor methods; plus `model/list`
+ * (spec 20 §3.11) from a CLI list command and from ACP-native discovery.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+
+const isBoundary = (m: any) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
+const replies = (log: string) => agentReceived(log).filter((m) => m.method === undefined && m.id !== undefined && typeof m.id === "number" && m.id < 100);
+
+let bridge: InProcessBridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+  bridge = undefined;
+});
+
+describe("fs requests", () => {
+  it("reads with line/limit, writes inside the workspace (fileChange emitted), denies writes outside it in accept-edits", async () => {
+    bridge = startInProcessBridge();
+    const ws = bridge.dir;
+    writeFileSync(join(ws, "notes.txt"), "one\ntwo\nthree\n");
+    const outside = "/tmp/acp-bridge-outside-" + process.pid + ".txt";
+    const { spec, log } = fixtureLaunchSpec(ws, {
+      prompts: [
+        {
+          steps: [
+            { request: { method: "fs/read_text_file", params: { sessionId: "fixture-session-1", path: join(ws, "notes.txt"), line: 2, limit: 1 } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: "fixture-session-1", path: join(ws, "notes.txt"), content: "new\n" } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: "fixture-session-1", path: outside, content: "x" } } },
+            { end: "end_turn" },
+          ],
+        },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_fs", spec, ws));
+    await bridge.request("turn/start", turnStartParams("thr_fs", "files", "creq_fs00000000"));
+    await bridge.waitFor(isBoundary);
+    const [read, write, denied] = replies(log);
+    expect(read!.result).toEqual({ content: "two" });
+    expect(write!.result).toEqual({});
+    expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new\n");
+    expect(denied!.error).toEqual({ code: -32000, message: `File writes outside the workspace are denied by BB's accept-edits permission mode: ${outside}` });
+    const change = bridge.deltas("thr_fs").find((d) => d.kind === "item.close" && d.item?.type === "fileChange");
+    expect(change.item.changes).toEqual([{ path: join(ws, "notes.txt"), kind: "update", oldText: "one\ntwo\nthree\n", newText: "new\n" }]);
+  });
+});
+
+describe("elicitation/create", () => {
+  it("turns a form into a user_question interaction and answers accept with the runtime's answers", async () => {
+    bridge = startInProcessBridge();
+    const asked: any[] = [];
+    bridge.onRuntimeRequest((_method, params) => {
+      asked.push(params);
+      return { answers: { color: "blue" } };
+    });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [{ steps: [{ request: { method: "elicitation/create", params: { sessionId: "fixture-session-1", message: "Pick", requestedSchema: { type: "object", properties: { color: { type: "string", title: "Color?", enum: ["red", "blue"] } } } } } }, { end: "end_turn" }] }],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_el", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_el", "ask", "creq_el00000000"));
+    await bridge.waitFor(isBoundary);
+    expect(asked[0].payload).toEqual({ kind: "user_question", message: "Pick", questions: [{ id: "color", question: "Color?", options: ["red", "blue"] }] });
+    expect(replies(log)[0]!.result).toEqual({ action: "accept", content: { color: "blue" } });
+  });
+
+  it("declines with a warning when the question cannot be shown (URL mode)", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [{ steps: [{ request: { method: "elicitation/create", params: { sessionId: "fixture-session-1", mode: "url", message: "Open this" } } }, { end: "end_turn" }] }],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_eu", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_eu", "ask", "creq_eu00000000"));
+    await bridge.waitFor(isBoundary);
+    expect(replies(log)[0]!.result).toEqual({ action: "decline" });
+    expect(bridge.deltas("thr_eu").find((d) => d.kind === "provider.warning")?.summary).toBe("The agent asked a question bb could not show");
+  });
+});
+
+describe("vendor client methods", () => {
+  it("cursor/task is acknowledged {} by the cursor dialect (chosen explicitly)", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [{ steps: [{ request: { method: "cursor/task", params: { toolCallId: "t1", description: "sub" } } }, { end: "end_turn" }] }],
+    });
+    const params = threadStartParams("thr_ct", spec, bridge.dir);
+    (params.options as any).providerOptions.acpDialect = "cursor";
+    await bridge.request("thread/start", params);
+    await bridge.request("turn/start", turnStartParams("thr_ct", "task", "creq_ct00000000"));
+    await bridge.waitFor(isBoundary);
+    expect(replies(log)[0]!.result).toEqual({});
+  });
+});
+
+describe("model/list", () => {
+  it("without a launch spec answers the synthetic acp-default model", async () => {
+    bridge = startInProcessBridge();
+    const response = await bridge.request("model/list", {});
+    expect(response.result.models.map((m: any) => m.id)).toEqual(["acp-default"]);
+    expect(response.result.selectedOnlyModels).toEqual([]);
+  });
+
+  it("runs the CLI list command and splits primaries from selected-only models", async () => {
+    bridge = startInProcessBridge();
+    const lister = "console.log('fast-1 - Fast One\\nsmart-2 - Smart Two\\n- other-3')";
+    const spec = { displayName: "Lister", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", lister], primaryModels: ["smart-2"] } };
+    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    expect(response.result.models.map((m: any) => [m.id, m.displayName, m.isDefault])).toEqual([["smart-2", "Smart Two", true]]);
+    expect(response.result.selectedOnlyModels.map((m: any) => m.id)).toEqual(["fast-1", "other-3"]);
+  });
+
+  it("fails with an authRequired hint when the list command asks for sign-in", async () => {
+    bridge = startInProcessBridge();
+    const spec = { displayName: "Locked", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", "console.error('Authentication required. Run agent login'); process.exit(1)"], primaryModels: [] } };
+    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    expect(response.error).toEqual({
+      code: -32000,
+      message: "ACP agent is not authenticated.",
+      data: { recovery: { kind: "authRequired", message: "ACP agent is not authenticated.", retryable: false } },
+    });
+  });
+
+  it("discovers models natively through a throwaway agent session", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
+    });
+    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
+    expect(response.result.models.map((m: any) => [m.id, m.displayName])).toEqual([["m-a", "Model A"], ["m-b", "Model B"]]);
+    const received = agentReceived(log);
+    expect(received.map((m) => m.method)).toEqual(["initialize", "session/new"]);
+    expect(received[0]!.params.clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: false });
+  });
+});
