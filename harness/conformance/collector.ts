@@ -48,12 +48,15 @@ export interface EventCollector {
   clearThread(threadId: string): void;
   /**
    * Resolves with the first event at index ≥ `fromIndex` matching `predicate`, waiting for
-   * new events as they arrive; `undefined` after `timeoutMs` ms (divergence detection only).
+   * new events as they arrive; `undefined` after `timeoutMs` ms (divergence detection only)
+   * or once {@link EventCollector.end} was called.
    */
   waitFor(
     predicate: (record: AssembledEventRecord) => boolean,
     options: { fromIndex?: number; timeoutMs: number },
   ): Promise<AssembledEventRecord | undefined>;
+  /** No more events will come (the bridge is gone): pending and later waits end at once. */
+  end(): void;
 }
 
 /** Options of {@link createEventCollector}. */
@@ -72,7 +75,8 @@ export function createEventCollector(options: EventCollectorOptions): EventColle
   const assembledNotifications: Array<{ method: string; params: { threadId: string; event: unknown } }> = [];
   const deltaErrors: string[] = [];
   const grammarViolations: GrammarViolation[] = [];
-  const waiters = new Set<(record: AssembledEventRecord) => void>();
+  const waiters = new Set<(record: AssembledEventRecord | undefined) => void>();
+  let ended = false;
 
   const push = (threadId: string, event: ThreadEvent, position: number) => {
     const stamped = { ...event, threadId } as ThreadEvent;
@@ -103,12 +107,16 @@ export function createEventCollector(options: EventCollectorOptions): EventColle
     deltaErrors,
     grammarViolations,
     clearThread: (threadId) => grammar.clearThread(threadId),
+    end() {
+      ended = true;
+      for (const waiter of [...waiters]) waiter(undefined);
+    },
     waitFor(predicate, { fromIndex = 0, timeoutMs }) {
       const found = events.slice(fromIndex).find(predicate);
-      if (found) return Promise.resolve(found);
+      if (found || ended) return Promise.resolve(found);
       return new Promise((resolve) => {
-        const waiter = (record: AssembledEventRecord) => {
-          if (record.index < fromIndex || !predicate(record)) return;
+        const waiter = (record: AssembledEventRecord | undefined) => {
+          if (record && (record.index < fromIndex || !predicate(record))) return;
           waiters.delete(waiter);
           clearTimeout(timer);
           resolve(record);

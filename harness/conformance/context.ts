@@ -1,32 +1,18 @@
+import { clientRequestIdFor } from "../runtime/client-request-id.js";
 import type { JsonRpcClient, RpcAnswer } from "../runtime/json-rpc-client.js";
 import type { EventCollector, AssembledEventRecord } from "./collector.js";
 import type { ConformanceResult } from "./rules.js";
 import type { ConformanceSession } from "./session.js";
 import type { ConformanceTransport } from "./transport.js";
 
-/** Alphabet of `clientRequestId`s after `creq_` (spec 10 §1.2). */
-export const CREQ_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz";
-
-/** Length of a `clientRequestId` after `creq_` (spec 10 §1.2). */
-export const CREQ_BODY_CHARS = 10;
-
 /** The `release-not-interrupted` window used only when no request can serve as a barrier, in ms (spec 10 §7). */
 export const RELEASE_QUIET_WINDOW_MS = 150;
 
 /**
- * The `clientRequestId` of the n-th prompt of a run (n ≥ 1): `creq_` + n in base 32 over
- * {@link CREQ_ALPHABET}, left-padded with `2` (spec 10 §7 Fixed values; the counter here
- * belongs to the run, not to the process).
+ * The `clientRequestId` of the n-th prompt of a conformance run (spec 10 §7 Fixed values;
+ * the counter belongs to the run): see `clientRequestIdFor`.
  */
-export function conformanceClientRequestId(n: number): string {
-  let body = "";
-  let rest = n;
-  do {
-    body = CREQ_ALPHABET[rest % 32] + body;
-    rest = Math.floor(rest / 32);
-  } while (rest > 0);
-  return `creq_${body.padStart(CREQ_BODY_CHARS, "2")}`;
-}
+export const conformanceClientRequestId = clientRequestIdFor;
 
 /** What the hygiene phase learned about answering, so later phases pick a barrier that works. */
 export interface AnsweringFacts {
@@ -48,6 +34,8 @@ export interface RunContext {
   timeoutMs: number;
   /** Results so far. */
   results: ConformanceResult[];
+  /** Why the bridge's channel ended, once it has (exit code, signal, stderr tail). */
+  endReason?: string;
   /** Every line the bridge wrote, in order (index = position − 1). */
   bridgeLines: string[];
   answering: AnsweringFacts;
@@ -55,9 +43,13 @@ export interface RunContext {
   nextClientRequestId(): string;
 }
 
-/** An answer, or why there is none, as one readable phrase for a result's detail. */
-export function describeAnswer(method: string, answer: RpcAnswer | undefined, timeoutMs: number): string {
-  if (!answer) return `${method} got no answer within ${timeoutMs} ms`;
+/**
+ * An answer, or why there is none, as one readable phrase for a result's detail: the error
+ * or result it got, "no answer within N ms", or — once the bridge is gone — why it ended.
+ */
+export function describeAnswer(ctx: RunContext, method: string, answer: RpcAnswer | undefined): string {
+  if (!answer && ctx.client.channel.closed) return `${method} got no answer: the bridge ended (${ctx.endReason ?? "closed"})`;
+  if (!answer) return `${method} got no answer within ${ctx.timeoutMs} ms`;
   if (answer.kind === "error") return `${method} was answered with error ${answer.error.code}: ${answer.error.message}`;
   return `${method} was answered with result ${JSON.stringify(answer.result)?.slice(0, 200)}`;
 }

@@ -26,11 +26,11 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
   const unknown = await ask(ctx, UNKNOWN_METHOD, {});
   ctx.answering.answersUnknownMethods = unknown !== undefined;
   if (!unknown) {
-    ctx.results.push(result("rpc/unknown-method", "fail", `silently dropped: ${describeAnswer(UNKNOWN_METHOD, unknown, ctx.timeoutMs)}`));
+    ctx.results.push(result("rpc/unknown-method", "fail", `silently dropped: ${describeAnswer(ctx, UNKNOWN_METHOD, unknown)}`));
   } else if (unknown.kind === "error" && unknown.error.code === BRIDGE_JSON_RPC_ERRORS.methodNotFound) {
     ctx.results.push(result("rpc/unknown-method", "pass"));
   } else {
-    ctx.results.push(result("rpc/unknown-method", "fail", `${describeAnswer(UNKNOWN_METHOD, unknown, ctx.timeoutMs)}; expected -32601`));
+    ctx.results.push(result("rpc/unknown-method", "fail", `${describeAnswer(ctx, UNKNOWN_METHOD, unknown)}; expected -32601`));
   }
 
   const invalid = await ask(ctx, "thread/stop", {});
@@ -38,7 +38,7 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
   ctx.results.push(
     invalid?.kind === "error" && invalid.error.code === BRIDGE_JSON_RPC_ERRORS.invalidParams
       ? result("rpc/invalid-params", "pass")
-      : result("rpc/invalid-params", "fail", `${describeAnswer("thread/stop {}", invalid, ctx.timeoutMs)}; expected -32602`),
+      : result("rpc/invalid-params", "fail", `${describeAnswer(ctx, "thread/stop {}", invalid)}; expected -32602`),
   );
 
   if (!ctx.answering.answersUnknownMethods) {
@@ -52,7 +52,7 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
   ctx.results.push(
     afterNonJson
       ? result("rpc/non-json-ignored", "pass")
-      : result("rpc/non-json-ignored", "fail", `after a non-JSON line, ${describeAnswer(ALIVE_PROBE_METHOD, afterNonJson, ctx.timeoutMs)}`),
+      : result("rpc/non-json-ignored", "fail", `after a non-JSON line, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterNonJson)}`),
   );
 
   const linesBefore = ctx.bridgeLines.length;
@@ -68,7 +68,7 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
   });
   if (!afterResponse) {
     ctx.results.push(
-      result("rpc/response-not-request", "fail", `after an unsolicited response, ${describeAnswer(ALIVE_PROBE_METHOD, afterResponse, ctx.timeoutMs)}`),
+      result("rpc/response-not-request", "fail", `after an unsolicited response, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterResponse)}`),
     );
   } else if (replies.length > 0) {
     ctx.results.push(
@@ -87,7 +87,7 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
 export async function runHandshakePhase(ctx: RunContext): Promise<void> {
   const answer = await ask(ctx, "initialize", CONFORMANCE_INITIALIZE_PARAMS);
   if (!answer || answer.kind === "error") {
-    ctx.results.push(result("handshake/initialize", "fail", describeAnswer("initialize", answer, ctx.timeoutMs)));
+    ctx.results.push(result("handshake/initialize", "fail", describeAnswer(ctx, "initialize", answer)));
     return;
   }
   try {

@@ -41,7 +41,7 @@ async function runTurn(ctx: RunContext, providerThreadId: string, input: unknown
     options: { ...ctx.sessionOptions },
   });
   if (!answer || answer.kind === "error") {
-    return { ok: false, rejected: answer?.kind === "error", detail: describeAnswer("turn/start", answer, ctx.timeoutMs) };
+    return { ok: false, rejected: answer?.kind === "error", detail: describeAnswer(ctx, "turn/start", answer) };
   }
   const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
   const turnId = started && turnIdOf(started);
@@ -63,7 +63,7 @@ export async function runLifecyclePhase(ctx: RunContext): Promise<string | undef
   const start = await ask(ctx, "thread/start", threadStartParams(ctx));
   const parsed = start?.kind === "result" ? ThreadSessionResultSchema.safeParse(start.result) : undefined;
   if (!parsed?.success) {
-    const why = parsed ? `thread/start result does not parse: ${parsed.error.issues[0]?.message ?? "invalid"}` : describeAnswer("thread/start", start, ctx.timeoutMs);
+    const why = parsed ? `thread/start result does not parse: ${parsed.error.issues[0]?.message ?? "invalid"}` : describeAnswer(ctx, "thread/start", start);
     ctx.results.push(result("session/start-identity", "fail", why));
     for (const id of NEEDS_SESSION) {
       if (id === "turn/settles-without-activity" && !ctx.session.zeroWorkPromptInput) continue;
@@ -95,7 +95,7 @@ async function checkReleaseStop(ctx: RunContext, providerThreadId: string): Prom
     activeTurnId: null,
   });
   if (!answer || answer.kind === "error") {
-    ctx.results.push(result("stop/release-not-interrupted", "fail", describeAnswer("thread/stop release", answer, ctx.timeoutMs)));
+    ctx.results.push(result("stop/release-not-interrupted", "fail", describeAnswer(ctx, "thread/stop release", answer)));
     return;
   }
   await barrier(ctx);
@@ -116,7 +116,7 @@ async function checkReleaseStop(ctx: RunContext, providerThreadId: string): Prom
 async function checkResume(ctx: RunContext, providerThreadId: string): Promise<void> {
   const answer = await ask(ctx, "thread/resume", { ...threadStartParams(ctx), providerThreadId });
   if (!answer || answer.kind === "error") {
-    ctx.results.push(result("session/resume-id-uniqueness", "skipped", describeAnswer("thread/resume", answer, ctx.timeoutMs)));
+    ctx.results.push(result("session/resume-id-uniqueness", "skipped", describeAnswer(ctx, "thread/resume", answer)));
     return;
   }
   const second = await runTurn(ctx, providerThreadId, ctx.session.input);
@@ -152,7 +152,7 @@ async function checkZeroWork(ctx: RunContext, providerThreadId: string, input: u
   });
   if (!answer || answer.kind === "error") {
     const status = answer ? "skipped" : "fail";
-    ctx.results.push(result("turn/settles-without-activity", status, describeAnswer("zero-work turn/start", answer, ctx.timeoutMs)));
+    ctx.results.push(result("turn/settles-without-activity", status, describeAnswer(ctx, "zero-work turn/start", answer)));
     return;
   }
   const completed = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/completed"), { fromIndex, timeoutMs: ctx.timeoutMs });

@@ -63,6 +63,11 @@ export async function runBridgeConformance(options: RunBridgeConformanceOptions)
     answering: { answersUnknownMethods: false, answersInvalidParams: false },
     nextClientRequestId: () => conformanceClientRequestId(++prompts),
   };
+  // A bridge that dies mid-run fails the remaining rules at once instead of at each timeout.
+  channel.onClose((reason) => {
+    ctx.endReason = reason;
+    collector.end();
+  });
   try {
     await runHygienePhase(ctx);
     await runHandshakePhase(ctx);

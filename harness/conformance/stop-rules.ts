@@ -26,7 +26,7 @@ export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, provide
     options: { ...ctx.sessionOptions },
   });
   if (!answer || answer.kind === "error") {
-    ctx.results.push(result(id, answer ? "skipped" : "fail", describeAnswer("hold-prompt turn/start", answer, ctx.timeoutMs)));
+    ctx.results.push(result(id, answer ? "skipped" : "fail", describeAnswer(ctx, "hold-prompt turn/start", answer)));
     return;
   }
   const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
@@ -48,7 +48,7 @@ export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, provide
   });
   const stop = await ctx.client.answerOf(stopId, ctx.timeoutMs);
   if (!stop || stop.kind === "error") {
-    ctx.results.push(result(id, "fail", describeAnswer("thread/stop interrupt", stop, ctx.timeoutMs)));
+    ctx.results.push(result(id, "fail", describeAnswer(ctx, "thread/stop interrupt", stop)));
     return;
   }
   const settled = ctx.collector.events.find((r) => isTurnEvent(ctx, r, "turn/completed", turnId));
@@ -79,26 +79,35 @@ export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProv
   const id = "session/provider-thread-id-not-counter";
   const channel = await ctx.transport.open();
   const client = createJsonRpcClient(channel);
+  let endReason: string | undefined;
+  channel.onClose((reason) => (endReason = reason));
+  // The phrase must describe the second instance, not the run's first bridge.
+  const second = { ...ctx, client, endReason } as RunContext;
+  const describe = (method: string, answer: Parameters<typeof describeAnswer>[2]) =>
+    describeAnswer({ ...second, endReason }, method, answer);
   try {
     const init = await client.answerOf(client.send("initialize", CONFORMANCE_INITIALIZE_PARAMS), ctx.timeoutMs);
     if (!init || init.kind === "error") {
-      ctx.results.push(result(id, "fail", `second bridge instance: ${describeAnswer("initialize", init, ctx.timeoutMs)}`));
+      ctx.results.push(result(id, "fail", `second bridge instance: ${describe("initialize", init)}`));
       return;
     }
     const start = await client.answerOf(client.send("thread/start", threadStartParams(ctx)), ctx.timeoutMs);
     const parsed = start?.kind === "result" ? ThreadSessionResultSchema.safeParse(start.result) : undefined;
     if (!parsed?.success) {
-      ctx.results.push(result(id, "fail", `second bridge instance: ${describeAnswer("thread/start", start, ctx.timeoutMs)}`));
+      ctx.results.push(result(id, "fail", `second bridge instance: ${describe("thread/start", start)}`));
       return;
     }
-    const second = parsed.data.providerThreadId;
+    const secondId = parsed.data.providerThreadId;
     ctx.results.push(
-      second === firstProviderThreadId
-        ? result(id, "fail", `two bridge instances both handed out providerThreadId "${second}"; mint it from entropy, not a process counter`)
+      secondId === firstProviderThreadId
+        ? result(id, "fail", `two bridge instances both handed out providerThreadId "${secondId}"; mint it from entropy, not a process counter`)
         : result(id, "pass"),
     );
     // Leave the second instance idle: release its session before closing.
-    await client.answerOf(client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: second, intent: "release", activeTurnId: null }), ctx.timeoutMs);
+    await client.answerOf(
+      client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: secondId, intent: "release", activeTurnId: null }),
+      ctx.timeoutMs,
+    );
   } finally {
     await channel.close();
   }

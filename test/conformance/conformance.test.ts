@@ -37,7 +37,7 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
   it("passes all 14 rules, one line per rule, exit 0", async () => {
     const { code, out, err } = await runCli(["conform", "--bridge", "echo"]);
     expect(err).toBe("");
-    expect(code).toBe(0);
+    expect(code, out).toBe(0);
     const lines = out.trimEnd().split("\n");
     expect(lines).toHaveLength(15);
     expect(lines.slice(0, 14).map((l) => l.split(/\s+/)[1])).toEqual(CONFORMANCE_RULE_IDS);
@@ -46,8 +46,8 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
   });
 
   it("--json prints the report", async () => {
-    const { code, out } = await runCli(["conform", "--bridge", "echo", "--json"]);
-    expect(code).toBe(0);
+    const { code, out, err } = await runCli(["conform", "--bridge", "echo", "--json"]);
+    expect(code, `${out}${err}`).toBe(0);
     const report = JSON.parse(out) as ConformanceReport;
     expect(report.passed).toBe(true);
     expect(report.results.map((r) => r.id)).toEqual(CONFORMANCE_RULE_IDS);
@@ -92,6 +92,41 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
     const result = await runCli(["conform", "--bridge", "echo", "--session", bad]);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/bad-session\.json: invalid conformance session: field `cwd`/);
+  });
+});
+
+describe("a bridge that dies mid-run", () => {
+  it("fails the rules that need it at once, without waiting out the timeout", async () => {
+    const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
+    const file = path.join(scratch, "dies-on-turn.mjs");
+    writeFileSync(
+      file,
+      [
+        `import { experimental_providerBridge as echo } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
+        `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
+        `export const experimental_providerBridge = defineProviderBridge({`,
+        `  handleLine(line, ctx, message) {`,
+        `    if (message.method === "turn/start") process.exit(7);`,
+        `    return echo.handleLine(line, ctx, message);`,
+        `  },`,
+        `});`,
+      ].join("\n"),
+    );
+    // The timeout exceeds the test's own limit: only an event-driven run can finish in time.
+    const { code, out } = await runCli(["conform", "--bridge", file, "--timeout-ms", "60000", "--session", writeSession()]);
+    expect(code).toBe(1);
+    const status = Object.fromEntries(
+      out
+        .trimEnd()
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => [line.split(/\s+/)[1], line.split(/\s+/)[0]]),
+    );
+    expect(status["session/start-identity"]).toBe("pass");
+    expect(status["turn/lifecycle"]).toBe("FAIL");
+    expect(status["stop/release-not-interrupted"]).toBe("FAIL");
+    expect(status["turn/settles-without-activity"]).toBe("FAIL");
+    expect(status["session/provider-thread-id-not-counter"]).toBe("pass");
   });
 });
 
