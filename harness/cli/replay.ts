@@ -41,6 +41,7 @@ export function replayJson(result: ReplayResult): unknown {
     unhandled: result.lane.unhandled,
     grammarDrops: result.lane.grammarDrops,
     events: normalizeThreadLane(result.lane.events),
+    pids: result.pids,
   };
 }
 
@@ -80,7 +81,6 @@ export const replayCommand: ParityCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
-      .conflicts("deltas", "timeline")
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
       .example("$0 replay --recordings ../shared/recordings --provider acp-cursor --cell resume --timeline", "Readable timeline"),
   async run(args, ctx) {
@@ -95,6 +95,7 @@ export const replayCommand: ParityCommand = {
       ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
       ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
     });
+    if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
     if (args.json) ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
     else if (args.deltas) ctx.out(liveDeltaLines(result));
     else if (args.timeline) ctx.out(renderTimeline(normalizeThreadLane(result.lane.events), { color: ctx.color }));

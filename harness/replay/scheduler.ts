@@ -108,10 +108,12 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   let handshakeError: string | undefined;
   let acceptingLane = true;
 
-  // Unmet request expectations per (side, segment, method): a live request the rest of the
+  // Unmet request expectations per (side, method): a live request the rest of the
   // recording still expects is out of order (a divergence); one it never expects is new
   // behaviour answered generically (a note).
-  const requestKey = (side: ReplaySide, segment: number, method: string | undefined): string => `${side}|${segment}|${method ?? ""}`;
+  // Keyed by side and method only: a request recorded for a later agent process (say a
+  // second `initialize`) that arrives now is out of order too.
+  const requestKey = (side: ReplaySide, _segment: number, method: string | undefined): string => `${side}|${method ?? ""}`;
   const pendingRequests = new Map<string, number>();
   for (const step of steps) {
     if (step.role !== "expect" || step.shape.kind !== "request") continue;
@@ -200,7 +202,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
       diverge({
         kind: "unexpected-line",
-        ...walkedSeq(),
+        ...openSeq("runtime", -1),
         expected: describeWindow("runtime", -1),
         got: describeShape(shape),
         message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${describeWindow("runtime", -1)})`,
@@ -230,13 +232,22 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       if (shape.kind === "request" && shape.id !== undefined) child.send(genericAnswer(shape.id));
       diverge({
         kind: "unexpected-line",
-        ...walkedSeq(),
+        ...openSeq("provider", child.index),
         expected: describeWindow("provider", child.index),
         got: describeShape(shape),
         message: `bridge→provider ${describeShape(shape)} (agent #${child.index + 1}) matches no recorded output here (expected ${describeWindow("provider", child.index)})`,
       });
     }
   };
+
+  /** Where an unexpected line diverged: the first open expectation of its side, else the last entry walked. */
+  function openSeq(side: ReplaySide, segment: number): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } {
+    for (let i = firstUnmet; i < winEnd; i += 1) {
+      const step = steps[i] as ReplayStep;
+      if (!met[i] && step.side === side && step.segment === segment) return { seq: step.entry.seq, run: step.entry.run, dir: step.entry.dir };
+    }
+    return walkedSeq();
+  }
 
   function describeWindow(side: ReplaySide, segment: number): string {
     const open: string[] = [];

@@ -1,0 +1,105 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { LaneEntry } from "../../harness/recording/lane-entry.js";
+import type { ReplayDivergence } from "../../harness/replay/divergence.js";
+import { runCli } from "../cli/run-cli.js";
+import { copyRecording, cursorRecordings, editLane, isAlive, messageOf, readLane, repoRoot } from "./helpers.js";
+
+// Each case doctors a temporary copy of a recording (the originals are never touched) and
+// replays it through `parity replay --json`: the first divergence must name the seq the
+// doctoring broke, the exit code must be 1, and no bridge or replay child may survive.
+
+const copies: string[] = [];
+afterAll(async () => {
+  for (const dir of copies) await rm(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+});
+
+interface ReplayJson {
+  ok: boolean;
+  divergenceCount: number;
+  divergences: ReplayDivergence[];
+  pids: number[];
+}
+
+async function replayJson(dir: string, extra: string[] = []): Promise<{ code: number; json: ReplayJson; err: string }> {
+  const r = await runCli(["replay", dir, "--json", ...extra]);
+  return { code: r.code, json: JSON.parse(r.out) as ReplayJson, err: r.err };
+}
+
+async function doctored(src: string): Promise<string> {
+  const dir = await copyRecording(src);
+  copies.push(dir);
+  return dir;
+}
+
+const firstAfter = (entries: readonly LaneEntry[], seq: number): LaneEntry => {
+  const found = entries.find((e) => e.seq > seq);
+  if (!found) throw new Error(`no entry after seq ${seq}`);
+  return found;
+};
+
+describe("replay divergences are diagnosed, never hung on (00-product.md, Determinism)", () => {
+  it("a dropped agent line: the bridge output it caused is reported missing at its seq", async () => {
+    const dir = await doctored(path.join(cursorRecordings, "resume"));
+    const provider = await readLane(dir, "provider→bridge");
+    const dropped = provider.find((e) => (messageOf(e).result as { stopReason?: unknown } | undefined)?.stopReason !== undefined);
+    expect(dropped).toBeDefined();
+    await editLane(dir, "provider→bridge", (entries) => entries.filter((e) => e.seq !== dropped!.seq));
+    const expected = firstAfter(await readLane(dir, "bridge→runtime"), dropped!.seq);
+
+    const { code, json, err } = await replayJson(dir);
+    expect(code).toBe(1);
+    expect(json.ok).toBe(false);
+    expect(json.divergences[0]).toMatchObject({ kind: "missing-expectation", seq: expected.seq, dir: "bridge→runtime" });
+    expect(err).toContain(`acp-cursor/resume: seq ${expected.seq} (bridge→runtime):`);
+    expect(json.pids.length).toBe(3);
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+
+  it("two bridge requests swapped: the first live request that comes out of order is named at its seq", async () => {
+    const dir = await doctored(path.join(cursorRecordings, "resume"));
+    let firstSeq = 0;
+    await editLane(dir, "bridge→provider", (entries) => {
+      const [a, b, ...rest] = entries;
+      firstSeq = a!.seq;
+      return [{ ...a!, line: b!.line }, { ...b!, line: a!.line }, ...rest];
+    });
+
+    const { code, json, err } = await replayJson(dir);
+    expect(code).toBe(1);
+    expect(json.divergences[0]).toMatchObject({ kind: "unexpected-line", seq: firstSeq, dir: "bridge→provider", got: "request initialize (id 1)" });
+    expect(json.divergences[0]!.expected).toContain("request session/new");
+    expect(err).toContain(`seq ${firstSeq} (bridge→provider)`);
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+
+  it("the agent lane cut mid-turn: the first output that needed the missing lines is reported at its seq", async () => {
+    const dir = await doctored(path.join(cursorRecordings, "approval-allow"));
+    const provider = await readLane(dir, "provider→bridge");
+    const permission = provider.find((e) => messageOf(e).method === "session/request_permission");
+    expect(permission).toBeDefined();
+    await editLane(dir, "provider→bridge", (entries) => entries.filter((e) => e.seq < permission!.seq));
+    const interaction = (await readLane(dir, "bridge→runtime")).find((e) => messageOf(e).method === "interaction/request");
+
+    const { code, json } = await replayJson(dir);
+    expect(code).toBe(1);
+    expect(json.divergences[0]).toMatchObject({ kind: "missing-expectation", seq: interaction!.seq, expected: "request interaction/request (id 1)" });
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+
+  it("a bridge that crashes mid-replay: the report names the first output it never wrote", async () => {
+    const dir = await doctored(path.join(repoRoot, "recordings", "echo", "resume"));
+    const turns = (await readLane(dir, "runtime→bridge")).filter((e) => messageOf(e).method === "turn/start");
+    expect(turns).toHaveLength(2);
+    const expected = firstAfter(await readLane(dir, "bridge→runtime"), turns[1]!.seq);
+
+    const { code, json, err } = await replayJson(dir, ["--module", "test/replay/fixtures/crash-on-second-turn.mjs"]);
+    expect(code).toBe(1);
+    expect(json.divergences[0]).toMatchObject({ kind: "bridge-exited", seq: expected.seq });
+    expect(json.divergences[0]!.message).toMatch(/^the bridge exited \(code 70\) while .* was expected; \d+ recorded output\(s\) never came$/);
+    expect(json.divergenceCount).toBe(1);
+    expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): the bridge exited (code 70)`);
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
+import { listRecordings, readRecording } from "../../harness/recording/reader.js";
+import { replayRecording } from "../../harness/replay/replay-recording.js";
+import { isAlive, repoRoot } from "./helpers.js";
+
+const echoCells = (await listRecordings([path.join(repoRoot, "recordings")])).filter((l) => l.provider === "echo");
+
+describe("replaying the committed echo recordings (spec 10 §5; 00-product.md flow 2)", () => {
+  it("finds the echo recordings this project committed", () => {
+    expect(echoCells.map((c) => c.cell).sort()).toEqual(expect.arrayContaining(["resume", "stop-interrupt", "turn", "zero-work"]));
+  });
+
+  for (const location of echoCells) {
+    it(`${location.cell}: meets every recorded output, reproduces the recording's own thread lane, leaves no process`, async () => {
+      const recording = await readRecording(location.dir);
+      const result = await replayRecording(recording);
+      expect(result.divergences).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.expectationsMet).toBe(result.expectationsTotal);
+      expect(result.expectationsTotal).toBe(recording.manifest.lines["bridge→runtime"]);
+      expect(result.exit).toEqual({ code: 0, signal: null });
+
+      const own = buildThreadLane(recording);
+      const live = serializeThreadLane(normalizeThreadLane(result.lane.events));
+      expect(live).toBe(serializeThreadLane(normalizeThreadLane(own.events)));
+      expect(result.lane.unhandled).toBe(own.unhandled);
+      expect(result.lane.grammarDrops).toEqual(own.grammarDrops);
+
+      const oracle = path.join(repoRoot, "lanes", "echo", `${location.cell}.json`);
+      if (existsSync(oracle)) expect(JSON.parse(live)).toEqual(JSON.parse(await readFile(oracle, "utf8")));
+      expect(result.pids.length).toBeGreaterThan(0);
+      expect(result.pids.filter(isAlive)).toEqual([]);
+    });
+  }
+});
