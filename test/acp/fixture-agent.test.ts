@@ -26,6 +26,7 @@ function drive(script: FixtureScriptInput) {
     },
     writeStderr: (text) => stderr.push(text),
     exit: (code) => exits.push(code),
+    env: { FIXTURE_VISIBLE: "yes" },
   });
   const send = (message: object) => agent.handleLine(JSON.stringify({ jsonrpc: "2.0", ...message }));
   const until = (predicate: (m: any) => boolean): Promise<any> => {
@@ -160,5 +161,14 @@ describe("fixture agent entry point", () => {
     expect(status).toBe(2);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toMatch(/^fixture agent: --script-json: initialize: /);
+  });
+});
+
+describe("fixture agent echoEnv", () => {
+  it("reports the named variables of its environment as a message chunk", async () => {
+    const a = drive({ prompts: [{ steps: [{ echoEnv: ["FIXTURE_VISIBLE", "FIXTURE_ABSENT"] }, { end: "end_turn" }] }] });
+    a.send({ id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [] } });
+    await a.until((m) => m.id === 1);
+    expect(JSON.parse(a.out[0].params.update.content.text)).toEqual({ FIXTURE_VISIBLE: "yes", FIXTURE_ABSENT: null });
   });
 });

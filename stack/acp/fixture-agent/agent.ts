@@ -14,6 +14,8 @@ export interface FixtureAgentIo {
   write(line: string): void;
   writeStderr(text: string): void;
   exit(code: number): void;
+  /** The agent's environment (for `echoEnv` steps). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** The fixture agent: feed it every stdin line. */
@@ -88,6 +90,10 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       else if ("bigLine" in step) {
         update(prompt.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x".repeat(step.bigLine) } });
       } else if ("stderr" in step) io.writeStderr(`${step.stderr}\n`);
+      else if ("echoEnv" in step) {
+        const values = Object.fromEntries(step.echoEnv.map((name) => [name, io.env[name] ?? null]));
+        update(prompt.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: JSON.stringify(values) } });
+      }
       else if ("exit" in step) {
         io.exit(step.exit);
         return "ended";

@@ -40,6 +40,7 @@ function main(): void {
     write: (line) => void process.stdout.write(`${line}\n`),
     writeStderr: (text) => void process.stderr.write(text),
     exit: (code) => process.exit(code),
+    env: process.env,
   });
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
   input.on("line", (line) => {

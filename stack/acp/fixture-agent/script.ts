@@ -23,6 +23,7 @@ export type FixtureStep =
   | { raw: string }
   | { bigLine: number }
   | { stderr: string }
+  | { echoEnv: string[] }
   | { exit: number }
   | { end: string; answerTwice?: boolean; meta?: Record<string, unknown> }
   | { fail: { code: number; message: string; data?: unknown } };
@@ -42,6 +43,8 @@ export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
     z.strictObject({ raw: z.string() }),
     z.strictObject({ bigLine: z.number().int().positive() }),
     z.strictObject({ stderr: z.string() }),
+    /** Sends an agent_message_chunk whose text is the JSON of these env vars (null when unset). */
+    z.strictObject({ echoEnv: z.array(z.string().min(1)) }),
     z.strictObject({ exit: z.number().int() }),
     z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional() }),
     z.strictObject({ fail: z.strictObject({ code: z.number().int(), message: z.string(), data: z.json().optional() }) }),
