@@ -1,16 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { assemblerBench } from "./assembler-bench.js";
-import type { Bench } from "./bench.js";
+import { BENCHES } from "./benches.js";
 
-/**
- * `npm run bench` (compiled to dist/bench/run.js): runs every benchmark in {@link BENCHES}, or
+/*
+ * `npm run bench` (compiled to dist/bench/run.js): runs every benchmark in `benches.ts`, or
  * only `--bench <name>`, printing each one's table and one JSON line. Exit 0 when every target
- * was met, 1 when one was missed, 2 on a bad flag or input.
+ * was met, 1 when one was missed, 2 on a bad flag or input. This module is the entry point only.
  */
-
-/** Every benchmark, in run order. A new bench is one sibling module plus one entry here. */
-export const BENCHES: readonly Bench[] = [assemblerBench];
 
 function parseFlags(argv: string[]): Map<string, string> {
   const values = new Map<string, string>();

@@ -1,0 +1,5 @@
+import { assemblerBench } from "./assembler-bench.js";
+import type { Bench } from "./bench.js";
+
+/** Every benchmark `npm run bench` runs, in order. A new bench is one sibling module plus one entry here. */
+export const BENCHES: readonly Bench[] = [assemblerBench];
