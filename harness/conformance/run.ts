@@ -26,6 +26,11 @@ export interface RunBridgeConformanceOptions {
   timeoutMs?: number;
   /** Clock of the assembler's throttles, in ms; defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Receives each assembled event as the `conformance/assembledEvent {threadId, event}`
+   * notification (spec 10 §7 Transport), as it is assembled.
+   */
+  onAssembledEvent?: (notification: { method: string; params: { threadId: string; event: unknown } }) => void;
 }
 
 /**
@@ -49,7 +54,11 @@ export async function runBridgeConformance(options: RunBridgeConformanceOptions)
   client.onLine((line, direction) => {
     if (direction === "bridge→runtime") bridgeLines.push(line);
   });
-  client.onNotification((notification) => collector.accept(notification));
+  client.onNotification((notification) => {
+    const before = collector.assembledNotifications.length;
+    collector.accept(notification);
+    for (const assembled of collector.assembledNotifications.slice(before)) options.onAssembledEvent?.(assembled);
+  });
   let prompts = 0;
   const ctx: RunContext = {
     transport: options.transport,

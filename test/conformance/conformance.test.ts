@@ -144,20 +144,27 @@ describe("runBridgeConformance on deliberately broken bridges (in-process)", () 
     grammarV2: { fail: ["handshake/initialize"], skipped: [] },
   };
 
-  async function check(defects: Defect[]) {
+  async function check(defects: Defect[], assembled: Array<{ method: string; params: { threadId: string; event: unknown } }> = []) {
     const report = await runBridgeConformance({
       transport: inProcessTransport(createBrokenBridge(new Set(defects)), { providerId: "broken" }),
       session: echoConformanceSession(scratch),
       timeoutMs: DROP_TIMEOUT_MS,
+      onAssembledEvent: (notification) => assembled.push(notification),
     });
     return { report, ...statuses(report) };
   }
 
-  it("the unbroken bridge passes all 14", async () => {
-    const { report, fail, skipped } = await check([]);
+  it("the unbroken bridge passes all 14, and every assembled event is re-emitted as conformance/assembledEvent", async () => {
+    const assembled: Array<{ method: string; params: { threadId: string; event: unknown } }> = [];
+    const { report, fail, skipped } = await check([], assembled);
     expect({ fail, skipped }).toEqual({ fail: [], skipped: [] });
     expect(report.results).toHaveLength(14);
     expect(report.passed).toBe(true);
+    expect(new Set(assembled.map((n) => `${n.method} ${n.params.threadId}`))).toEqual(new Set(["conformance/assembledEvent thr_conformance_1"]));
+    const completions = assembled.map((n) => n.params.event as { type: string; status?: string }).filter((e) => e.type === "turn/completed");
+    // lifecycle, resumed turn, zero-work: completed; the held turn: interrupted by the stop.
+    expect(completions.map((e) => e.status)).toEqual(["completed", "completed", "completed", "interrupted"]);
+    expect(report.results.find((r) => r.id === "events/schema-valid")?.detail).toBe(`${assembled.length} events`);
   });
 
   for (const defect of DEFECTS) {

@@ -8,6 +8,7 @@ import { checkInitializeResult, initializeBridge } from "../../harness/runtime/h
 import { createProviderRegistry, type ProviderDeclarationInput } from "../../harness/runtime/provider-registry.js";
 import { packageDistPath, spawnBridge, type BridgeProcess } from "../../harness/runtime/spawn-bridge.js";
 import { InputError } from "../../harness/errors.js";
+import { ECHO_PROVIDER_DECLARATION } from "../../stack/echo/declaration.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "runtime-test-"));
@@ -119,6 +120,20 @@ describe("provider registry: a handshake may only narrow the declaration", () =>
     const other = createProviderRegistry();
     other.registerProvider(declaration);
     expect(registry.list()).toEqual([]);
+  });
+
+  it("the echo's own declaration admits the echo, and a stricter one refuses it", async () => {
+    const registry = createProviderRegistry();
+    const handle = registry.registerProvider(ECHO_PROVIDER_DECLARATION);
+    const echo = () => {
+      const proc = spawnBridge({ modulePath: packageDistPath("stack", "echo", "bridge.js"), providerId: "echo" });
+      running.push(proc);
+      return proc;
+    };
+    expect((await initializeBridge(echo(), { registry })).declaration?.displayName).toBe("Echo");
+    handle.dispose();
+    registry.registerProvider({ ...ECHO_PROVIDER_DECLARATION, capabilities: { ...ECHO_PROVIDER_DECLARATION.capabilities, sessionRestore: false } });
+    await expect(initializeBridge(echo(), { registry })).rejects.toThrow(/provider "echo": sessionRestore true \(declared false\)/);
   });
 
   it("accepts a narrowing handshake at spawn and returns the handshake's (narrower) facts", async () => {

@@ -1,0 +1,262 @@
+/**
+ * The cell runtime script driver: ECHO's script driver (`script.ts`) extended with the steps a
+ * QA-matrix cell needs (00-product.md `cells/`): `thread/start` with per-step options, fork,
+ * `model/list`, steer, stop with intent, explicit waits on thread events or on
+ * `interaction/request`s, and scripted answers to those requests. The shared pieces —
+ * handshake, `clientRequestId`s, session result schema, fixed assembler id prefix — are
+ * ECHO's; `script.ts` is left as is for the echo recordings.
+ *
+ * Pacing is causal only: every step waits for the answer to its request and then for the
+ * event it names; timeouts only detect a divergence.
+ */
+import { z } from "zod";
+import { createDeltaAssembler } from "../../stack/assembler/index.js";
+import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
+import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
+import { clientRequestIdFor } from "./client-request-id.js";
+import { BridgeRefusedError, BridgeTimeoutError } from "./errors.js";
+import { initializeBridge } from "./handshake.js";
+import type { JsonRpcClient } from "./json-rpc-client.js";
+import { SCRIPT_ID_PREFIX } from "./script.js";
+
+/** A wait on one thread event: its `type`, and for item events optionally the item's `type`. */
+export const EventWaitSchema = z.strictObject({
+  event: z.string().min(1),
+  itemType: z.string().min(1).optional(),
+});
+
+/**
+ * What a turn step waits for after the answer: the turn's `turn/completed` (default), its
+ * `turn/started`, the answer only (`answer`), the n-th (1-based, counted over the run)
+ * `interaction/request` (`{interaction: n}`), or a thread event after the step was sent.
+ */
+export const UntilSchema = z.union([
+  z.enum(["turn/completed", "turn/started", "answer"]),
+  z.strictObject({ interaction: z.number().int().positive() }),
+  EventWaitSchema,
+]);
+/** What a step waits for. */
+export type Until = z.output<typeof UntilSchema>;
+
+const options = z.record(z.string(), z.unknown()).optional();
+const TextStep = <T extends string>(op: T) =>
+  z.strictObject({ op: z.literal(op), text: z.string().min(1), until: UntilSchema.default("turn/completed") });
+
+/** One step of a cell's runtime script. */
+export const CellStepSchema = z.discriminatedUnion("op", [
+  z.strictObject({ op: z.literal("initialize") }),
+  z.strictObject({ op: z.literal("thread/start"), options }),
+  z.strictObject({ op: z.literal("thread/resume"), options }),
+  /** Forks the current thread's session into `threadId`; later steps drive the fork. */
+  z.strictObject({ op: z.literal("thread/fork"), threadId: z.string().min(1), options }),
+  TextStep("turn/start"),
+  TextStep("turn/steer"),
+  z.strictObject({ op: z.literal("thread/stop"), intent: z.enum(["interrupt", "release"]) }),
+  z.strictObject({ op: z.literal("model/list") }),
+  z.strictObject({ op: z.literal("wait"), until: UntilSchema }),
+]);
+/** One cell step. */
+export type CellStep = z.output<typeof CellStepSchema>;
+
+/** A scripted answer to one `interaction/request`, in the order they arrive. */
+export const InteractionAnswerSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("approval"), decision: z.enum(["allow_once", "allow_for_session", "deny"]) }),
+  z.strictObject({
+    kind: z.literal("user_question"),
+    action: z.enum(["accept", "decline", "cancel"]).default("accept"),
+    answers: z.record(z.string(), z.unknown()).default({}),
+  }),
+]);
+/** One scripted interaction answer. */
+export type InteractionAnswer = z.output<typeof InteractionAnswerSchema>;
+
+/** The script a cell driver runs. */
+export interface CellScript {
+  threadId: string;
+  cwd: string;
+  /** Execution options of every session and turn request (a step's own options go over them). */
+  options: Record<string, unknown>;
+  steps: CellStep[];
+  /** Answers to `interaction/request`s, in arrival order. */
+  answers: InteractionAnswer[];
+}
+
+/** Options of {@link runCellScript}. */
+export interface RunCellOptions {
+  /** Longest wait for one answer or event, in ms (divergence detection only). */
+  timeoutMs: number;
+  /** Clock of the assembler's throttles, in ms. */
+  now: () => number;
+}
+
+/** What a cell run observed. */
+export interface CellRun {
+  /** The `providerThreadId` of the last session request per thread. */
+  providerThreadIds: Record<string, string>;
+  /** The thread the script drove last (the fork's, after a fork). */
+  lastThreadId: string;
+  /** Every thread event assembled from the bridge's `thread/delta`s. */
+  events: ThreadEvent[];
+  /** How many `interaction/request`s were answered. */
+  interactions: number;
+  /** Problems found while answering (an unexpected request kind, too few answers). */
+  problems: string[];
+}
+
+const payloadKind = (params: unknown) => {
+  const payload = (params as { payload?: { kind?: unknown } } | undefined)?.payload;
+  return typeof payload?.kind === "string" ? payload.kind : "(none)";
+};
+
+/**
+ * Drives a bridge through a cell's runtime script (00-product.md flow 1). Steps run one
+ * after another; `interaction/request`s are answered from `script.answers` in order (a
+ * request with no answer left, or of another kind, is answered `deny`/`cancel` and noted in
+ * `problems`).
+ *
+ * @throws BridgeRpcError when the bridge refuses a step; BridgeTimeoutError when an answer
+ *   or awaited event does not come within `timeoutMs`; BridgeRefusedError when the handshake
+ *   fails or a resume/fork comes before any session.
+ */
+export async function runCellScript(client: JsonRpcClient, script: CellScript, run: RunCellOptions): Promise<CellRun> {
+  const assembler = createDeltaAssembler({ providerId: "cell-script", textDeltaFlushMs: 0, now: run.now, entropyPrefix: SCRIPT_ID_PREFIX });
+  const events: ThreadEvent[] = [];
+  const problems: string[] = [];
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  let interactions = 0;
+  const unsubscribe = client.onNotification((notification) => {
+    if (notification.method !== "thread/delta") return;
+    const params = notification.params as { threadId: string; deltas: unknown[] };
+    for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    wake();
+  });
+  client.onRequest((method, params) => {
+    if (method !== "interaction/request") throw new Error(`the cell script does not answer ${method}`);
+    const answer = script.answers[interactions];
+    interactions += 1;
+    wake();
+    const kind = payloadKind(params);
+    if (!answer || answer.kind !== kind) {
+      problems.push(`interaction/request #${interactions} (${kind}) had no scripted ${kind} answer`);
+      return kind === "user_question" ? { action: "cancel" } : { decision: "deny", grantedPermissions: null };
+    }
+    if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
+    return { action: answer.action, answers: answer.answers };
+  });
+
+  const waitFor = (what: string, check: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const test = () => {
+        if (!check()) return;
+        waiters.delete(test);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(test);
+        reject(new BridgeTimeoutError(client.name, what, run.timeoutMs));
+      }, run.timeoutMs);
+      waiters.add(test);
+      test();
+    });
+
+  const turnOf = (event: ThreadEvent) => (event.scope.kind === "turn" ? event.scope.turnId : undefined);
+  let threadId = script.threadId;
+  const providerThreadIds: Record<string, string> = {};
+  let prompts = 0;
+  const ask = (method: string, params: unknown) => client.request(method, params, { timeoutMs: run.timeoutMs });
+  const merged = (extra: Record<string, unknown> | undefined) => ({ ...script.options, ...(extra ?? {}) });
+  const findEvent = (from: number, match: (e: ThreadEvent) => boolean) => events.slice(from).find(match);
+
+  const awaitUntil = async (until: Until, from: number, turnId: string | undefined) => {
+    if (until === "answer") return;
+    if (typeof until === "object" && "interaction" in until) {
+      await waitFor(`interaction/request #${until.interaction}`, () => interactions >= until.interaction);
+      return;
+    }
+    if (typeof until === "object") {
+      const matches = (e: ThreadEvent) =>
+        e.threadId === threadId &&
+        e.type === until.event &&
+        (until.itemType === undefined || (e as { item?: { type?: string } }).item?.type === until.itemType);
+      await waitFor(`${until.event}${until.itemType ? ` (${until.itemType})` : ""}`, () => findEvent(from, matches) !== undefined);
+      return;
+    }
+    let turn = turnId;
+    if (turn === undefined) {
+      await waitFor(`turn/started in ${threadId}`, () => findEvent(from, (e) => e.threadId === threadId && e.type === "turn/started") !== undefined);
+      turn = turnOf(findEvent(from, (e) => e.threadId === threadId && e.type === "turn/started")!);
+    }
+    if (until === "turn/completed") {
+      await waitFor(`turn/completed of turn ${turn}`, () =>
+        findEvent(from, (e) => e.threadId === threadId && e.type === "turn/completed" && turnOf(e) === turn) !== undefined,
+      );
+    }
+  };
+
+  const current = () => {
+    const id = providerThreadIds[threadId];
+    if (id === undefined) throw new BridgeRefusedError(client.name, `the script uses thread ${threadId} before starting it`);
+    return id;
+  };
+
+  try {
+    for (const step of script.steps) {
+      switch (step.op) {
+        case "initialize":
+          await initializeBridge(client, { timeoutMs: run.timeoutMs });
+          break;
+        case "model/list":
+          await ask("model/list", { cwd: script.cwd, providerOptions: (script.options.providerOptions as Record<string, unknown>) ?? {} });
+          break;
+        case "thread/start":
+        case "thread/resume":
+        case "thread/fork": {
+          const base = { threadId, cwd: script.cwd, options: merged(step.options), instructionMode: "append" };
+          let params: Record<string, unknown> = base;
+          if (step.op === "thread/resume") params = { ...base, providerThreadId: current() };
+          if (step.op === "thread/fork") {
+            params = { ...base, threadId: step.threadId, sourceProviderThreadId: current(), sourceProviderCheckpointId: null };
+            threadId = step.threadId;
+          }
+          providerThreadIds[threadId] = ThreadSessionResultSchema.parse(await ask(step.op, params)).providerThreadId;
+          break;
+        }
+        case "turn/start":
+        case "turn/steer": {
+          const from = events.length;
+          const openTurn = assembler.getOpenTurnId(threadId);
+          await ask(step.op, {
+            threadId,
+            providerThreadId: current(),
+            input: [{ type: "text", text: step.text, mentions: [] }],
+            clientRequestId: clientRequestIdFor(++prompts),
+            options: script.options,
+            ...(step.op === "turn/steer" ? { expectedTurnId: openTurn ?? null } : {}),
+          });
+          await awaitUntil(step.until, from, step.op === "turn/steer" ? openTurn : undefined);
+          break;
+        }
+        case "thread/stop":
+          await ask("thread/stop", {
+            threadId,
+            providerThreadId: current(),
+            intent: step.intent,
+            activeTurnId: assembler.getOpenTurnId(threadId) ?? null,
+          });
+          break;
+        case "wait":
+          await awaitUntil(step.until, 0, undefined);
+          break;
+      }
+    }
+  } finally {
+    unsubscribe();
+    client.onRequest(undefined);
+  }
+  if (interactions < script.answers.length) problems.push(`${script.answers.length - interactions} scripted answer(s) were never asked for`);
+  return { providerThreadIds, lastThreadId: threadId, events, interactions, problems };
+}

@@ -1,0 +1,16 @@
+/**
+ * The runtime side that drives a bridge process (CONTRACTS harness/runtime): spawn through
+ * the bootstrap, JSON-RPC client, handshake with the grammar gate, provider registry,
+ * in-process host, runtime scripts and scripted recording.
+ */
+export * from "./channel.js";
+export * from "./client-request-id.js";
+export * from "./errors.js";
+export * from "./handshake.js";
+export * from "./in-process.js";
+export * from "./json-rpc-client.js";
+export * from "./provider-registry.js";
+export * from "./record-cell.js";
+export * from "./script.js";
+export * from "./spawn-bridge.js";
+export * from "./echo-cells.js";
