@@ -39,7 +39,16 @@ export interface Recording {
 export interface ReadRecordingOptions {
   /** Longest accepted lane line in bytes (see `DEFAULT_MAX_LINE_BYTES`). */
   maxLineBytes?: number;
+  /**
+   * Largest lane file {@link readRecording} loads, in bytes (default
+   * {@link DEFAULT_MAX_LANE_FILE_BYTES}); it holds every entry in memory, so the bound is checked
+   * before reading. {@link readLaneEntries} streams and has no such bound.
+   */
+  maxLaneFileBytes?: number;
 }
+
+/** Default largest lane file a recording may hold: 256 MiB (real ones are under 100 KiB). */
+export const DEFAULT_MAX_LANE_FILE_BYTES = 256 * 1024 * 1024;
 
 /** One validated entry with its 1-based line number in its file. */
 export interface NumberedLaneEntry {
@@ -81,6 +90,9 @@ async function readLaneFile(
   seen: SeqIndex,
   options: ReadRecordingOptions,
 ): Promise<LaneEntry[]> {
+  const limit = options.maxLaneFileBytes ?? DEFAULT_MAX_LANE_FILE_BYTES;
+  const size = (await stat(file).catch(() => undefined))?.size ?? 0;
+  if (size > limit) throw new InputError(`lane file is ${size} bytes; more than the ${limit}-byte limit of one recording lane`, { file });
   const entries: LaneEntry[] = [];
   for await (const { entry, lineNo } of readLaneEntries(file, direction, options)) {
     const key = `${entry.run}:${entry.seq}`;
@@ -121,7 +133,8 @@ async function listDir(dir: string): Promise<Dirent[]> {
  *
  * @throws InputError naming `file:line` (or `file`) for: an unknown `.ndjson` file, a missing
  *   or invalid manifest, any bad lane line (see {@link readLaneEntries}), a duplicate `seq`,
- *   an empty lane file, or manifest line counts that disagree with the lanes.
+ *   an empty lane file, a lane file over `maxLaneFileBytes`, or manifest line counts that
+ *   disagree with the lanes.
  */
 export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
   const names = new Set<string>();

@@ -73,3 +73,21 @@ describe("current bridge lane seq checks", () => {
     }
   });
 });
+
+describe("readRecording size bound", () => {
+  it("refuses a lane file over maxLaneFileBytes before reading it", async () => {
+    const work = await mkdtemp(path.join(tmpdir(), "parity-size-"));
+    try {
+      const dir = await writeRecording(work, "fixture", "cell");
+      // Lanes are read in LANE_DIRECTIONS order, so the first one named is runtime→bridge.
+      const file = path.join(dir, "runtime→bridge.ndjson");
+      const error = await readRecording(dir, { maxLaneFileBytes: 20 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).file).toBe(file);
+      expect((error as InputError).problem).toMatch(/^lane file is \d+ bytes; more than the 20-byte limit/);
+      expect((await readRecording(dir, { maxLaneFileBytes: 4096 })).merged()).toHaveLength(4);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
