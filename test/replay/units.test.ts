@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import type { LaneEntry } from "../../harness/recording/lane-entry.js";
+import { alignCurrentLane } from "../../harness/replay/current-lane.js";
+import { createEventQueue } from "../../harness/replay/event-queue.js";
+import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
+import { parseShard, shardCells } from "../../harness/replay/check-cells.js";
+import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/wire.js";
+
+// Synthetic lines made up for these tests (no recorded content).
+const entry = (seq: number, line: unknown, ts = 1000 + seq): LaneEntry => ({ ts, run: 7, seq, dir: "bridge→runtime", line: JSON.stringify(line) });
+const delta = (threadId: string, ...kinds: string[]) => ({ jsonrpc: "2.0", method: "thread/delta", params: { threadId, deltas: kinds.map((kind) => ({ kind })) } });
+
+const rewrite = { childCommand: "/usr/bin/node", childArgs: ["/x/replay-child.js", "--connect", "/tmp/s.sock"], workspace: "/tmp/ws", path: "/bin:/usr/bin" };
+
+describe("rewriteRuntimeLine (spec 10 §5.1 g)", () => {
+  it("points an ACP launch spec at the replay child, drops modelCli, empties env, keeps other keys", () => {
+    const line = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "thread/start",
+      params: {
+        threadId: "t",
+        cwd: "/somewhere/else",
+        options: {
+          envVars: { PATH: "/old", KEEP: "1" },
+          providerOptions: {
+            acpLaunchSpec: { displayName: "Agent", command: "agent-cli", args: ["acp"], env: { X: "1" }, modelCli: { listArgs: ["--list"], primaryModels: [] }, cwd: "/w" },
+            other: true,
+          },
+        },
+      },
+    });
+    const out = JSON.parse(rewriteRuntimeLine(line, rewrite)) as { params: { cwd: string; options: { envVars: unknown; providerOptions: unknown } } };
+    expect(out.params.cwd).toBe("/tmp/ws");
+    expect(out.params.options.envVars).toEqual({ PATH: "/bin:/usr/bin", KEEP: "1" });
+    expect(out.params.options.providerOptions).toEqual({
+      acpLaunchSpec: { displayName: "Agent", command: "/usr/bin/node", args: ["/x/replay-child.js", "--connect", "/tmp/s.sock"], env: {}, cwd: "/w" },
+      other: true,
+    });
+  });
+
+  it("leaves lines that need no rewrite byte for byte", () => {
+    const line = '{"jsonrpc":"2.0","id":1,"method":"turn/start","params":{"threadId":"t",  "input":[]}}';
+    expect(rewriteRuntimeLine(line, rewrite)).toBe(line);
+    expect(rewriteRuntimeLine("not json \"cwd\"", rewrite)).toBe("not json \"cwd\"");
+  });
+});
+
+describe("wire shapes", () => {
+  it("tells requests, notifications and responses apart by method and id, and reads delta kinds", () => {
+    expect(shapeOfLine('{"jsonrpc":"2.0","id":"a","method":"m"}')).toMatchObject({ kind: "request", method: "m", idKey: "string:a" });
+    expect(shapeOfLine('{"jsonrpc":"2.0","id":3,"result":{"method":"x"}}')).toMatchObject({ kind: "response", idKey: "number:3" });
+    expect(shapeOfLine(JSON.stringify(delta("t", "turn.open", "input.accepted"))).deltaKinds).toEqual(["turn.open", "input.accepted"]);
+    expect(shapeOfLine("garbage").kind).toBe("invalid");
+    expect(describeShape(shapeOfLine(JSON.stringify(delta("t", "item.close"))))).toBe("notification thread/delta [item.close]");
+  });
+
+  it("maps ids without touching key order, and answers generically", () => {
+    expect(withId('{"jsonrpc":"2.0","id":1,"result":{"a":1}}', "live-9")).toBe('{"jsonrpc":"2.0","id":"live-9","result":{"a":1}}');
+    expect(genericAnswer(5)).toBe('{"jsonrpc":"2.0","id":5,"result":{}}');
+  });
+});
+
+describe("alignCurrentLane", () => {
+  const recorded = [entry(10, { jsonrpc: "2.0", method: "thread/identity", params: {} }), entry(14, delta("t", "session.reset")), entry(15, { jsonrpc: "2.0", id: 3, result: {} })];
+
+  it("gives each current line the recorded position of the line with the same shape, keeping its own ts and text", () => {
+    const current = [
+      entry(9.25, { jsonrpc: "2.0", method: "thread/identity", params: { v: 2 } }, 1),
+      entry(9.5, delta("t", "session.reset"), 2),
+      entry(9.75, { jsonrpc: "2.0", id: 3, result: { v: 2 } }, 3),
+    ];
+    const aligned = alignCurrentLane(recorded, current);
+    expect(aligned.map((e) => [e.seq, e.ts, e.line])).toEqual(current.map((e, i) => [recorded[i]!.seq, e.ts, e.line]));
+  });
+
+  it("places an extra current line right after the previous placed one (LCS over kind, method and id when shapes differ)", () => {
+    const current = [
+      entry(9.2, { jsonrpc: "2.0", method: "thread/identity", params: {} }),
+      entry(9.4, { jsonrpc: "2.0", method: "provider/raw", params: {} }),
+      entry(9.6, delta("t", "session.reset")),
+      entry(9.8, { jsonrpc: "2.0", id: 3, result: {} }),
+    ];
+    const seqs = alignCurrentLane(recorded, current).map((e) => e.seq);
+    expect(seqs[0]).toBe(10);
+    expect(seqs[1]).toBeGreaterThan(10);
+    expect(seqs[1]).toBeLessThan(14);
+    expect(seqs.slice(2)).toEqual([14, 15]);
+  });
+});
+
+describe("event queue", () => {
+  it("delivers in push order and reports quiet when nothing arrives", async () => {
+    const queue = createEventQueue<number>();
+    queue.push(1);
+    queue.push(2);
+    expect(await queue.next(1000)).toBe(1);
+    expect(await queue.next(1000)).toBe(2);
+    const waiting = queue.next(1000);
+    queue.push(3);
+    expect(await waiting).toBe(3);
+    expect(await queue.next(0)).toBe("quiet");
+  });
+});
+
+describe("--shard", () => {
+  it("partitions the cells: every cell in exactly one shard", () => {
+    const cells = ["a", "b", "c", "d", "e"];
+    const shards = [1, 2, 3].map((index) => shardCells(cells, parseShard(`${index}/3`)));
+    expect(shards).toEqual([["a", "d"], ["b", "e"], ["c"]]);
+  });
+
+  it("refuses anything but i/n with 1 ≤ i ≤ n", () => {
+    for (const bad of ["0/2", "3/2", "1", "a/b", "1/0"]) expect(() => parseShard(bad)).toThrow(/--shard/);
+  });
+});
