@@ -13,4 +13,5 @@ export * from "./provider-registry.js";
 export * from "./record-cell.js";
 export * from "./script.js";
 export * from "./spawn-bridge.js";
+export * from "./start-bridge.js";
 export * from "./echo-cells.js";

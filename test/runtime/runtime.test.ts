@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +7,7 @@ import { BridgeClosedError, BridgeRefusedError, BridgeRpcError } from "../../har
 import { checkInitializeResult, initializeBridge } from "../../harness/runtime/handshake.js";
 import { createProviderRegistry, type ProviderDeclarationInput } from "../../harness/runtime/provider-registry.js";
 import { packageDistPath, spawnBridge, type BridgeProcess } from "../../harness/runtime/spawn-bridge.js";
+import { startBridge } from "../../harness/runtime/start-bridge.js";
 import { InputError } from "../../harness/errors.js";
 import { ECHO_PROVIDER_DECLARATION } from "../../stack/echo/declaration.js";
 
@@ -23,7 +24,8 @@ const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, "di
 /**
  * A test bridge module: `initialize` answers the capabilities in env TEST_CAPABILITIES
  * (JSON; "absent" leaves the key out), `test/ask` asks the runtime `interaction/request`
- * and returns its answer, `test/exit` logs to stderr and exits with code 3.
+ * and returns its answer, `test/exit` logs to stderr and exits with code 3. On close it
+ * writes "closed" to the file named by env TEST_CLOSE_MARKER, when set.
  */
 const moduleFile = path.join(scratch, "configurable-bridge.mjs");
 writeFileSync(
@@ -31,7 +33,9 @@ writeFileSync(
   [
     `import { defineProviderBridge } from ${dist("stack/bridge-kit/define.js")};`,
     `import { runBridgeRequest } from ${dist("stack/bridge-kit/run-request.js")};`,
+    `import { writeFileSync } from "node:fs";`,
     `export const experimental_providerBridge = defineProviderBridge({`,
+    `  onClose(ctx) { if (ctx.env.TEST_CLOSE_MARKER) writeFileSync(ctx.env.TEST_CLOSE_MARKER, "closed"); },`,
     `  async handleLine(_line, ctx, message) {`,
     `    await runBridgeRequest(ctx.io, message, {`,
     `      initialize: () => {`,
@@ -76,6 +80,22 @@ describe("initializeBridge: the grammar gate at spawn", () => {
     const refusal = await initializeBridge(proc).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(BridgeRefusedError);
     expect((refusal as Error).message).toMatch(/^bridge old-grammar \(configurable-bridge\.mjs, pid \d+\) refused: it reported grammarVersions \[2,2\];/);
+  });
+
+  it("startBridge refuses a [2,2] bridge at spawn and does not leave it running", async () => {
+    const marker = path.join(scratch, "refused-bridge-closed");
+    const refusal = await startBridge({
+      modulePath: moduleFile,
+      providerId: "old-grammar",
+      env: { ...process.env, TEST_CAPABILITIES: JSON.stringify({ grammarVersions: [2, 2] }), TEST_CLOSE_MARKER: marker },
+    }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BridgeRefusedError);
+    expect((refusal as Error).message).toContain("[2,2]");
+    // startBridge resolved only after the refused bridge ran its onClose and exited.
+    expect(readFileSync(marker, "utf8")).toBe("closed");
+    const started = await startBridge({ modulePath: packageDistPath("stack", "echo", "bridge.js"), providerId: "echo" });
+    running.push(started.process);
+    expect(started.handshake.grammarVersion).toBe(3);
   });
 
   it("refuses a bridge that omits grammarVersions (it reads [2,2]) and says so", async () => {
