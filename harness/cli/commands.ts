@@ -7,6 +7,7 @@ import { allowCommand } from "./allow.js";
 import { replayCommand } from "./replay.js";
 import { conformCommand } from "./conform.js";
 import { probeCommand } from "./probe.js";
+import { recordCommand } from "./record.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
@@ -16,6 +17,7 @@ export const COMMANDS: ParityCommand[] = [
   diffCommand,
   allowCommand,
   replayCommand,
+  recordCommand,
   conformCommand,
   probeCommand,
 ];

@@ -87,6 +87,8 @@ export interface RunCellOptions {
   timeoutMs: number;
   /** Clock of the assembler's throttles, in ms. */
   now: () => number;
+  /** Called before each step is sent (0-based index), e.g. for progress output. */
+  onStep?: (index: number, step: CellStep) => void;
 }
 
 /** What a cell run observed. */
@@ -204,7 +206,8 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
   };
 
   try {
-    for (const step of script.steps) {
+    for (const [index, step] of script.steps.entries()) {
+      run.onStep?.(index, step);
       switch (step.op) {
         case "initialize":
           await initializeBridge(client, { timeoutMs: run.timeoutMs });

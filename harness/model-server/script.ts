@@ -1,0 +1,66 @@
+/**
+ * A cell's model script (00-product.md `cells/`: "model script"): the answers the loopback
+ * model endpoint plays, in order, to an agent that takes an OpenAI-compatible model endpoint
+ * (opencode). Requests without tools (opencode's session-title request) get `title`; every
+ * other request takes the next response.
+ */
+import { z } from "zod";
+
+/** One tool call the model asks for; `arguments` is sent JSON-encoded. */
+export const ModelToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** One scripted model response. */
+export const ModelResponseSchema = z
+  .strictObject({
+    /** Assistant text, streamed word by word. */
+    text: z.string().min(1).optional(),
+    /** Tool calls after the text (finish reason `tool_calls`). */
+    toolCalls: z.array(ModelToolCallSchema).min(1).optional(),
+    /**
+     * Keep the stream open after the text until the agent goes away (it cancels the turn),
+     * so a cell can stop or steer a turn that is provably still running.
+     */
+    hold: z.boolean().default(false),
+    /** Token usage reported in the final usage chunk. */
+    usage: z.strictObject({ prompt: z.number().int().nonnegative(), completion: z.number().int().nonnegative() }).optional(),
+  })
+  .refine((r) => r.text !== undefined || r.toolCalls !== undefined, { message: "a response needs text or toolCalls" })
+  .refine((r) => !(r.hold && r.toolCalls), { message: "a held response cannot carry toolCalls", path: ["hold"] });
+
+/** One scripted model response. */
+export type ModelResponse = z.output<typeof ModelResponseSchema>;
+
+/** A cell's model script. */
+export const ModelScriptSchema = z.strictObject({
+  /** The answer to every request without tools (session titles). */
+  title: z.string().min(1).default("Parity cell session"),
+  /** Answers to the requests with tools, in arrival order. */
+  responses: z.array(ModelResponseSchema).min(1),
+});
+
+/** A validated model script. */
+export type ModelScript = z.output<typeof ModelScriptSchema>;
+
+/**
+ * Replaces `{{name}}` placeholders in every string of `value` (e.g. `{{cwd}}` → the temp
+ * workspace), so scripts can name absolute paths the agent's tools require.
+ * @throws Error naming the placeholder when a variable is unknown.
+ */
+export function fillTemplate<T>(value: T, vars: Readonly<Record<string, string>>): T {
+  const fill = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      return v.replace(/\{\{([A-Za-z]+)\}\}/g, (_m, name: string) => {
+        const known = vars[name];
+        if (known === undefined) throw new Error(`unknown placeholder {{${name}}}`);
+        return known;
+      });
+    }
+    if (Array.isArray(v)) return v.map(fill);
+    if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
+    return v;
+  };
+  return fill(value) as T;
+}

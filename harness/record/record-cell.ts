@@ -1,0 +1,247 @@
+/**
+ * `parity record`'s flow (00-product.md flow 1; spec 10 §4): run one cell's runtime script
+ * against a real agent through its bridge with record mode on, in a fresh temp directory;
+ * redact the thread's lanes; sweep for survivors (any → exit 3, nothing written); write
+ * `manifest.json`; move the recording atomically into `<out>/<provider>/<cell>/`; write its
+ * oracle `<lanes>/<provider>/<cell>.json`. An existing recording or oracle is never
+ * overwritten. The temp directory, the model endpoint, the bridge and anything still
+ * working in the temp directory are cleaned up on success, failure and abort (SIGINT).
+ */
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
+import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
+import { EXIT_CODES, InputError, ParityError, UsageError } from "../errors.js";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
+import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manifest.js";
+import { readRecording } from "../recording/reader.js";
+import { SECRET_KEY_PATTERN, createRedactor } from "../recording/redact.js";
+import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
+import { runCellScript, type CellRun } from "../runtime/cell-driver.js";
+import { spawnBridge } from "../runtime/spawn-bridge.js";
+import { startModelServer, type ModelServer } from "../model-server/server.js";
+import { loadCell } from "./cells.js";
+import { killProcessesWorkingIn } from "./leftovers.js";
+import { recordPathRewrites, recordProvider, type RecordDirs } from "./providers.js";
+
+/** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
+export const RECORD_STEP_TIMEOUT_MS = 90_000;
+
+/** What {@link recordCell} needs. */
+export interface RecordCellRequest {
+  providerId: string;
+  cell: string;
+  /** Directory of cell definitions (`cells/`). */
+  cellsRoot: string;
+  /** Recordings root; the recording goes to `<outRoot>/<provider>/<cell>/`. */
+  outRoot: string;
+  /** Oracles root; the oracle goes to `<lanesRoot>/<provider>/<cell>.json`. */
+  lanesRoot: string;
+  /** User `--redact` patterns. */
+  redact: RegExp[];
+  /** Clock in ms (the script's assembler). */
+  now: () => number;
+  /** Per-step wait, in ms; default {@link RECORD_STEP_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Aborting (SIGINT) stops the run, cleans up and rejects with {@link RecordInterruptedError}. */
+  signal?: AbortSignal;
+  /** Progress lines (already newline-terminated). */
+  log?: (text: string) => void;
+  /** Called with every chunk of the bridge's stderr. */
+  onStderr?: (text: string) => void;
+  /** Where the run's temp root is made; default the OS temp dir. */
+  tempParent?: string;
+  /** The home directory to redact; default the OS home. */
+  home?: string;
+}
+
+/** What a successful {@link recordCell} wrote. */
+export interface RecordCellResult {
+  dir: string;
+  oracleFile: string;
+  manifest: Manifest;
+  /** Thread events of the recorded lane (after the host grammar). */
+  events: number;
+  unhandled: number;
+  grammarDrops: number;
+}
+
+/** The run was interrupted (SIGINT); everything was cleaned up and nothing written. */
+export class RecordInterruptedError extends ParityError {
+  constructor() {
+    super("E_INTERRUPTED", "interrupted: the agent and bridge were stopped, the temp directory removed, nothing written", EXIT_CODES.parityFailure);
+  }
+}
+
+/** The cell did not go as scripted (an unanswered approval, an unused model response, …); nothing written. */
+export class CellDivergedError extends ParityError {
+  constructor(cell: string, problems: readonly string[]) {
+    super("E_DIVERGED", `cell ${cell} did not go as scripted; nothing written:\n  ${problems.join("\n  ")}`, EXIT_CODES.parityFailure);
+  }
+}
+
+/** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */
+export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([key, value]) => SECRET_KEY_PATTERN.test(key) && typeof value === "string" && value.length >= 8)
+    .map(([, value]) => value as string);
+}
+
+function refuseExisting(destination: string, oracleFile: string, req: RecordCellRequest): void {
+  const how = `record under a new cell name instead (copy cells/${req.cell} to cells/${req.cell}-2 and run \`parity record --provider ${req.providerId} --cell ${req.cell}-2\`), or remove it deliberately`;
+  if (existsSync(destination)) throw new InputError(`a recording already exists here and is never overwritten; ${how}`, { file: destination });
+  if (existsSync(oracleFile)) throw new InputError(`an oracle already exists here and is never overwritten; ${how}`, { file: oracleFile });
+}
+
+async function readLaneLines(file: string): Promise<string[]> {
+  if (!existsSync(file)) return [];
+  return (await readFile(file, "utf8")).split("\n").filter((line) => line !== "");
+}
+
+function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
+  let dispose = () => undefined as void;
+  const promise = new Promise<never>((_, reject) => {
+    if (!signal) return;
+    if (signal.aborted) return reject(new RecordInterruptedError());
+    const onAbort = () => reject(new RecordInterruptedError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    dispose = () => signal.removeEventListener("abort", onAbort);
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose };
+}
+
+/**
+ * Records one (provider, cell) pair live (see the module doc).
+ *
+ * @throws InputError (exit 2) when the recording or oracle exists, or the cell is invalid;
+ *   UsageError for an unknown provider or cell; RedactionSurvivorError (exit 3) when a
+ *   secret survives redaction; CellDivergedError / bridge errors (exit 1) when the run does
+ *   not go as scripted; RecordInterruptedError when `signal` aborts. Nothing is written in
+ *   any of these cases.
+ */
+export async function recordCell(req: RecordCellRequest): Promise<RecordCellResult> {
+  const log = req.log ?? (() => undefined);
+  const destination = path.resolve(req.outRoot, req.providerId, req.cell);
+  const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
+  refuseExisting(destination, oracleFile, req);
+  const provider = recordProvider(req.providerId);
+  const cell = await loadCell(req.cellsRoot, req.cell);
+  const def = cell.definition;
+  if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
+
+  const root = await mkdtemp(path.join(req.tempParent ?? os.tmpdir(), "parity-record-"));
+  const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
+  const recordDir = path.join(root, "rec");
+  const abort = abortPromise(req.signal);
+  let model: ModelServer | undefined;
+  let bridge: ReturnType<typeof spawnBridge> | undefined;
+  try {
+    await mkdir(dirs.workspace, { recursive: true });
+    if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
+    if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
+    const prepared = await provider.prepare(dirs, model);
+    bridge = spawnBridge({
+      modulePath: provider.modulePath,
+      providerId: provider.id,
+      env: { ...prepared.env, [RECORD_DIR_ENV_VAR]: recordDir },
+      cwd: dirs.workspace,
+      dataDir: path.join(root, "data"),
+      ...(req.onStderr ? { onStderr: req.onStderr } : {}),
+    });
+    log(`recording ${req.providerId}/${req.cell}: bridge pid ${bridge.pid ?? "?"}, temp ${root}\n`);
+    const providerOptions = (prepared.options.providerOptions ?? {}) as Record<string, unknown>;
+    const cellProviderOptions = (def.options.providerOptions ?? {}) as Record<string, unknown>;
+    const options = { ...prepared.options, ...def.options, providerOptions: { ...providerOptions, ...cellProviderOptions } };
+    const running = runCellScript(
+      bridge,
+      { threadId: def.threadId, cwd: dirs.workspace, options, steps: def.steps, answers: def.answers },
+      {
+        timeoutMs: req.timeoutMs ?? RECORD_STEP_TIMEOUT_MS,
+        now: req.now,
+        onStep: (i, step) => log(`step ${i + 1}/${def.steps.length}: ${step.op}\n`),
+      },
+    );
+    running.catch(() => undefined);
+    const run: CellRun = await Promise.race([running, abort.promise]);
+    await bridge.close();
+    await Promise.race([Promise.resolve(), abort.promise]);
+    const problems = [...run.problems, ...(model?.problems ?? [])];
+    if (model && model.remaining() > 0) problems.push(`${model.remaining()} scripted model response(s) were never requested`);
+    if (problems.length > 0) throw new CellDivergedError(req.cell, problems);
+
+    const threadId = def.recordThread ?? run.lastThreadId;
+    const scope = def.scope === "process" ? PROCESS_SCOPE : scopeForThreadId(threadId);
+    const scopeDir = path.join(recordDir, provider.id, scope);
+    const redactor = createRedactor({
+      home: req.home ?? os.homedir(),
+      paths: recordPathRewrites(dirs),
+      secrets: secretValuesOf(process.env),
+      patterns: req.redact,
+    });
+    const lanes = {} as Record<Direction, string[]>;
+    for (const direction of LANE_DIRECTIONS) {
+      lanes[direction] = (await readLaneLines(path.join(scopeDir, laneFileName(direction)))).map((l) => redactor.redactLaneEntry(l));
+    }
+    const entries = LANE_DIRECTIONS.flatMap((d) => lanes[d].map((l) => JSON.parse(l) as { ts: number; run: number }));
+    if (entries.length === 0) throw new CellDivergedError(req.cell, [`the bridge recorded no line in scope ${scope}`]);
+    const manifest = ManifestSchema.parse({
+      provider: provider.id,
+      cell: req.cell,
+      threadId: def.scope === "process" ? null : threadId,
+      scope: def.scope,
+      cliVersion: prepared.cliVersion,
+      recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
+      description: def.description,
+      note: [prepared.note, def.note].filter((n) => n !== "").join(" "),
+      bridgeRuns: new Set(entries.map((e) => e.run)).size,
+      lines: Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lanes[d].length])),
+    });
+
+    const stage = path.join(root, "stage");
+    await mkdir(stage);
+    for (const direction of LANE_DIRECTIONS) {
+      if (lanes[direction].length > 0) await writeFile(path.join(stage, laneFileName(direction)), `${lanes[direction].join("\n")}\n`);
+    }
+    await writeFile(path.join(stage, MANIFEST_FILE), redactor.redactText(`${JSON.stringify(manifest, null, 2)}\n`));
+    const survivors = await sweepDirectory(stage, redactor);
+    if (survivors.length > 0) {
+      throw new RedactionSurvivorError(survivors, (file) => path.join(req.providerId, req.cell, path.relative(stage, file)));
+    }
+    const recording = await readRecording(stage);
+    const built = buildThreadLane(recording);
+    const laneText = serializeThreadLane(built.scope === "process" ? [] : normalizeThreadLane(built.events));
+
+    // Staged beside the destination so the final rename stays on one filesystem (atomic).
+    refuseExisting(destination, oracleFile, req);
+    const staging = path.join(path.dirname(destination), `.${req.cell}.staging-${process.pid}`);
+    await mkdir(path.dirname(destination), { recursive: true });
+    await rm(staging, { recursive: true, force: true });
+    try {
+      await cp(stage, staging, { recursive: true });
+      await rename(staging, destination);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+    await writeFileAtomic(oracleFile, laneText);
+    log(`wrote ${destination} and ${oracleFile}\n`);
+    return {
+      dir: destination,
+      oracleFile,
+      manifest: recording.manifest,
+      events: built.events.length,
+      unhandled: built.unhandled,
+      grammarDrops: built.grammarDrops.length,
+    };
+  } finally {
+    abort.dispose();
+    if (bridge) await bridge.close();
+    await model?.close();
+    killProcessesWorkingIn(root);
+    await rm(root, { recursive: true, force: true });
+  }
+}
