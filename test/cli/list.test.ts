@@ -39,6 +39,21 @@ describe("parity list", () => {
     expect(out).not.toContain("\u001b[");
   });
 
+  it("colours the header and the oracle column only when ctx.color is true", async () => {
+    let out = "";
+    const code = await main(["list", "--recordings", sharedRoot, "--cell", "fork"], {
+      out: (t) => void (out += t),
+      err: () => undefined,
+      color: true,
+      cwd: repoRoot,
+      verbose: false,
+      ci: false,
+    });
+    expect(code).toBe(0);
+    expect(out).toContain("\u001b[1mprovider");
+    expect(out).toMatch(/\u001b\[33mmissing\u001b\[39m/);
+  });
+
   it("an unknown --cell is a usage error listing the valid cells", async () => {
     const { code, out, err } = await run(["list", "--recordings", sharedRoot, "--cell", "nope"]);
     expect(code).toBe(2);
