@@ -41,7 +41,7 @@ describe("parity list", () => {
 
   it("colours the header and the oracle column only when ctx.color is true", async () => {
     let out = "";
-    const code = await main(["list", "--recordings", sharedRoot, "--cell", "fork"], {
+    const code = await main(["list", "--recordings", sharedRoot, "--cell", "fork", "--lanes", path.join(repoRoot, "no-such-oracles")], {
       out: (t) => void (out += t),
       err: () => undefined,
       color: true,
