@@ -3,11 +3,14 @@
  * once, defaults in one place; spec 40).
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import type { BridgeContext } from "../bridge-kit/define.js";
 import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
+import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpSession } from "./session.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
@@ -40,6 +43,10 @@ export interface AcpBridgeOptions {
   /** The shared child-env allowlist; default bridge-kit `sanitizeInheritedChildProcessEnv`. */
   sanitizeEnv?: (env: Record<string, string | undefined>) => Record<string, string>;
   dialects?: AcpDialectRegistry;
+  /** Entropy for the dynamic-tool host token (32 random bytes, hex, by default). */
+  randomToken?: () => string;
+  /** How agents launch the `bb-bridge` MCP proxy; default: this node + the compiled `dynamic-tools/mcp-main.js` beside this module. */
+  mcpProxy?: { command: string; args: string[] };
 }
 
 /** {@link AcpBridgeOptions} with every default filled in. */
@@ -54,6 +61,8 @@ export interface ResolvedAcpBridgeOptions {
   recordChild: (child: ChildProcess, threadId: string | null) => void;
   sanitizeEnv: (env: Record<string, string | undefined>) => Record<string, string>;
   dialects: AcpDialectRegistry;
+  randomToken: () => string;
+  mcpProxy: { command: string; args: string[] };
 }
 
 /** Resolves options once (spec 40 §5). A non-positive or non-finite timeout is a TypeError naming it. */
@@ -74,6 +83,8 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     recordChild: options.recordChild ?? ((child, threadId) => recordProviderChildIo(child, { threadId })),
     sanitizeEnv: options.sanitizeEnv ?? ((env) => sanitizeInheritedChildProcessEnv({ env })),
     dialects: options.dialects ?? defaultAcpDialectRegistry,
+    randomToken: options.randomToken ?? (() => randomBytes(32).toString("hex")),
+    mcpProxy: options.mcpProxy ?? { command: process.execPath, args: [fileURLToPath(new URL("./dynamic-tools/mcp-main.js", import.meta.url))] },
   };
 }
 
@@ -92,9 +103,11 @@ export interface AcpBridgeRuntime {
   readonly sessions: Map<string, AcpSession>;
   /** Latched by `skills/configure`; used at the next session construction. */
   skills: SkillsRoot[];
+  /** The dynamic-tool host, once a session with dynamic tools started it. */
+  toolHost: Promise<DynamicToolHost> | null;
 }
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), skills: [] };
+  return { ctx, options, sessions: new Map(), skills: [], toolHost: null };
 }

@@ -22,6 +22,7 @@ import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "./translate/index.js";
 import { stopSession } from "./stop.js";
+import { mcpServersFor } from "./dynamic-tools/calls.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2). */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -210,7 +211,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     if (authMethod) {
       await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
     }
-    const mcpServers: unknown[] = [];
+    const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
     const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
     let result: unknown;
     let restored = false;

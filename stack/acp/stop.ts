@@ -61,7 +61,10 @@ export async function stopThread(rt: AcpBridgeRuntime, params: ThreadStopParams)
   return { ok: true };
 }
 
-/** Stdin closed: every session stops with interrupt semantics (spec 20 §6). */
+/** Stdin closed: every session stops with interrupt semantics, then the tool host closes (spec 20 §6). */
 export async function stopAllSessions(rt: AcpBridgeRuntime): Promise<void> {
   await Promise.all([...rt.sessions.values()].map((session) => stopSession(rt, session, "interrupt")));
+  const host = rt.toolHost;
+  rt.toolHost = null;
+  if (host) await host.then((h) => h.close(), () => undefined);
 }

@@ -1,6 +1,7 @@
 /**
- * Test helper: compiles the fixture ACP agent (stack/acp/fixture-agent) once per source content
- * into `<repo>/tmp/acp-fixture-<hash>/` (git-ignored) and returns the path of its `main.js`.
+ * Test helper: compiles the fixture ACP agent (stack/acp/fixture-agent) and the MCP proxy
+ * (stack/acp/dynamic-tools) once per source content into `<repo>/tmp/<name>-<hash>/` (git-ignored)
+ * and returns the path of the entry's `.js`.
  * Compiling from source keeps tests independent of a stale `dist/`.
  */
 import { execFileSync } from "node:child_process";
@@ -15,13 +16,23 @@ const SOURCE_DIR = join(REPO_ROOT, "stack/acp/fixture-agent");
 
 /** Returns the path of the compiled fixture agent entry (compiling it when the sources changed). */
 export function fixtureAgentMain(): string {
+  return compileEntry(SOURCE_DIR, "main", "acp-fixture");
+}
+
+/** Returns the path of the compiled `bb-bridge` MCP proxy entry (stack/acp/dynamic-tools/mcp-main.ts). */
+export function mcpProxyMain(): string {
+  return compileEntry(join(REPO_ROOT, "stack/acp/dynamic-tools"), "mcp-main", "acp-mcp-proxy");
+}
+
+function compileEntry(sourceDir: string, entry: string, prefix: string): string {
+  const SOURCE_DIR = sourceDir;
   const hash = createHash("sha256");
   for (const file of readdirSync(SOURCE_DIR).filter((f) => f.endsWith(".ts")).sort()) {
     hash.update(file);
     hash.update(readFileSync(join(SOURCE_DIR, file)));
   }
-  const outDir = join(REPO_ROOT, "tmp", `acp-fixture-${hash.digest("hex").slice(0, 16)}`);
-  const main = join(outDir, "main.js");
+  const outDir = join(REPO_ROOT, "tmp", `${prefix}-${hash.digest("hex").slice(0, 16)}`);
+  const main = join(outDir, `${entry}.js`);
   if (!existsSync(main)) {
     execFileSync(
       process.execPath,
@@ -35,7 +46,7 @@ export function fixtureAgentMain(): string {
         "--strict",
         "--skipLibCheck",
         "--types", "node",
-        join(SOURCE_DIR, "main.ts"),
+        join(SOURCE_DIR, `${entry}.ts`),
       ],
       { cwd: REPO_ROOT, stdio: "pipe" },
     );

@@ -16,6 +16,16 @@ export interface FixtureAgentIo {
   exit(code: number): void;
   /** The agent's environment (for `echoEnv` steps). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Calls `tool` on a stdio MCP server from `mcpServers` (for `mcpCall` steps); resolves with the MCP result. */
+  callMcpTool?(server: FixtureMcpServer, tool: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+/** An ACP stdio MCP server entry as a client sends it in `session/new|load`. */
+export interface FixtureMcpServer {
+  name: string;
+  command: string;
+  args: string[];
+  env: Array<{ name: string; value: string }>;
 }
 
 /** The fixture agent: feed it every stdin line. */
@@ -54,6 +64,10 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
   };
 
   // A stand-in for a real agent, which mints its own ids: entropy here is the agent's, not the bridge's.
+  const mcpServers = new Map<string, FixtureMcpServer[]>();
+  const rememberServers = (sessionId: string, params: Record<string, unknown>): void => {
+    if (Array.isArray(params.mcpServers)) mcpServers.set(sessionId, params.mcpServers as FixtureMcpServer[]);
+  };
   const newSession = (): string => `${script.sessionIdPrefix}${script.sessionIds === "uuid" ? randomUUID() : ++sessionCount}`;
 
   const finishPrompt = (prompt: ActivePrompt, stopReason: string, answerTwice = false, meta?: Record<string, unknown>): void => {
@@ -90,7 +104,22 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       else if ("bigLine" in step) {
         update(prompt.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x".repeat(step.bigLine) } });
       } else if ("stderr" in step) io.writeStderr(`${step.stderr}\n`);
-      else if ("echoEnv" in step) {
+      else if ("mcpCall" in step) {
+        const name = step.mcpCall.server ?? "bb-bridge";
+        const server = (mcpServers.get(prompt.sessionId) ?? []).find((s) => s.name === name);
+        let text: string;
+        if (!server) text = JSON.stringify({ error: `no MCP server named ${name}` });
+        else if (!io.callMcpTool) text = JSON.stringify({ error: "this fixture agent cannot call MCP tools" });
+        else {
+          try {
+            text = JSON.stringify(await io.callMcpTool(server, step.mcpCall.tool, step.mcpCall.arguments ?? {}));
+          } catch (error) {
+            text = JSON.stringify({ error: (error as Error).message });
+          }
+        }
+        if (prompt.done) return "ended";
+        update(prompt.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+      } else if ("echoEnv" in step) {
         const values = Object.fromEntries(step.echoEnv.map((name) => [name, io.env[name] ?? null]));
         update(prompt.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: JSON.stringify(values) } });
       }
@@ -165,6 +194,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         return result(id, {});
       case "session/new": {
         const sessionId = newSession();
+        rememberServers(sessionId, params);
         result(id, sessionResult(sessionId));
         for (const value of script.afterNew) update(sessionId, value);
         return;
@@ -175,6 +205,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         if (!supported) return error(id, -32601, `Method not found: ${method}`);
         if (script.load.error !== undefined) return error(id, -32000, script.load.error);
         const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
+        rememberServers(sessionId, params);
         for (const value of script.load.replay) update(sessionId, value);
         return result(id, sessionResult());
       }

@@ -10,6 +10,7 @@
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { createFixtureAgent } from "./agent.js";
+import { callMcpTool } from "./mcp-client.js";
 import { parseFixtureScript, readFixtureScript, type FixtureScript } from "./script.js";
 
 /** Reads the script from `--script <file.json>` or `--script-json '<json>'` (self-contained launch specs). */
@@ -41,6 +42,7 @@ function main(): void {
     writeStderr: (text) => void process.stderr.write(text),
     exit: (code) => process.exit(code),
     env: process.env,
+    callMcpTool,
   });
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
   input.on("line", (line) => {

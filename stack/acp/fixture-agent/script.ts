@@ -24,6 +24,7 @@ export type FixtureStep =
   | { bigLine: number }
   | { stderr: string }
   | { echoEnv: string[] }
+  | { mcpCall: { server?: string; tool: string; arguments?: Record<string, unknown> } }
   | { exit: number }
   | { end: string; answerTwice?: boolean; meta?: Record<string, unknown> }
   | { fail: { code: number; message: string; data?: unknown } };
@@ -45,6 +46,8 @@ export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
     z.strictObject({ stderr: z.string() }),
     /** Sends an agent_message_chunk whose text is the JSON of these env vars (null when unset). */
     z.strictObject({ echoEnv: z.array(z.string().min(1)) }),
+    /** Calls a tool of an MCP server the client passed in `mcpServers`; the result comes back as a message chunk (JSON). */
+    z.strictObject({ mcpCall: z.strictObject({ server: z.string().optional(), tool: z.string().min(1), arguments: jsonObject.optional() }) }),
     z.strictObject({ exit: z.number().int() }),
     z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional() }),
     z.strictObject({ fail: z.strictObject({ code: z.number().int(), message: z.string(), data: z.json().optional() }) }),
