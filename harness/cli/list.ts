@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { Chalk } from "chalk";
 import type { Argv } from "yargs";
@@ -64,6 +65,31 @@ export async function listRows(
   return rows;
 }
 
+/**
+ * Oracles `<lanesDir>/<provider>/<cell>.json` that no listed recording accounts for (a renamed
+ * or deleted cell), narrowed by the same filter; absolute paths, sorted. A missing
+ * `lanesDir` has none.
+ */
+export async function orphanOracles(
+  lanesDir: string,
+  rows: readonly ListRow[],
+  filter: { provider?: string; cell?: string },
+): Promise<string[]> {
+  const recorded = new Set(rows.map((r) => `${r.provider}/${r.cell}`));
+  const orphans: string[] = [];
+  const providers = await readdir(lanesDir, { withFileTypes: true }).catch(() => []);
+  for (const provider of providers) {
+    if (!provider.isDirectory() || (filter.provider !== undefined && provider.name !== filter.provider)) continue;
+    for (const name of await readdir(path.join(lanesDir, provider.name))) {
+      if (!name.endsWith(".json")) continue;
+      const cell = name.slice(0, -".json".length);
+      if (filter.cell !== undefined && cell !== filter.cell) continue;
+      if (!recorded.has(`${provider.name}/${cell}`)) orphans.push(path.join(lanesDir, provider.name, name));
+    }
+  }
+  return orphans.sort();
+}
+
 /** Pads every column of `table` to its widest cell; returns newline-terminated text. */
 export function formatTable(table: string[][], widthOf: (text: string) => number = (t) => t.length): string {
   const widths: number[] = [];
@@ -120,11 +146,20 @@ export const listCommand: ParityCommand = {
       .example("$0 list --json", "Machine-readable matrix"),
   async run(args, ctx) {
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LIST_DEFAULT_ROOTS);
-    const rows = await listRows(roots, path.resolve(ctx.cwd, args.lanes as string), {
+    const filter = {
       ...(typeof args.provider === "string" ? { provider: args.provider } : {}),
       ...(typeof args.cell === "string" ? { cell: args.cell } : {}),
-    });
-    ctx.out(args.json ? `${JSON.stringify(rows)}\n` : renderText(rows, ctx));
+    };
+    const lanesDir = path.resolve(ctx.cwd, args.lanes as string);
+    const rows = await listRows(roots, lanesDir, filter);
+    if (args.json) {
+      ctx.out(`${JSON.stringify(rows)}\n`);
+      return 0;
+    }
+    ctx.out(renderText(rows, ctx));
+    for (const file of await orphanOracles(lanesDir, rows, filter)) {
+      ctx.out(`oracle without a recording: ${path.relative(ctx.cwd, file) || file}\n`);
+    }
     return 0;
   },
 };

@@ -54,6 +54,24 @@ describe("parity list", () => {
     expect(out).toMatch(/\u001b\[33mmissing\u001b\[39m/);
   });
 
+  it("names oracles that no recording accounts for", async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const lanes = await mkdtemp(path.join(tmpdir(), "parity-list-lanes-"));
+    try {
+      await mkdir(path.join(lanes, "acp-cursor"));
+      await writeFile(path.join(lanes, "acp-cursor", "fork.json"), "[]\n");
+      await writeFile(path.join(lanes, "acp-cursor", "renamed-cell.json"), "[]\n");
+      const { code, out } = await run(["list", "--recordings", sharedRoot, "--lanes", lanes]);
+      expect(code).toBe(0);
+      expect(out).toMatch(/\nacp-cursor\s+fork\s+.*\syes\n/);
+      expect(out).toMatch(/1 with an oracle\n/);
+      expect(out.trimEnd().split("\n").at(-1)).toBe(`oracle without a recording: ${path.relative(repoRoot, path.join(lanes, "acp-cursor", "renamed-cell.json"))}`);
+    } finally {
+      await rm(lanes, { recursive: true, force: true });
+    }
+  });
+
   it("an unknown --cell is a usage error listing the valid cells", async () => {
     const { code, out, err } = await run(["list", "--recordings", sharedRoot, "--cell", "nope"]);
     expect(code).toBe(2);
