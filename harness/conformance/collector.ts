@@ -98,9 +98,15 @@ export function createEventCollector(options: EventCollectorOptions): EventColle
         deltaErrors.push(error instanceof Error ? error.message : String(error));
         return;
       }
-      for (const event of assembler.assemble({ threadId: parsed.threadId, deltas: parsed.deltas })) {
-        push(parsed.threadId, event, notification.position);
+      let assembled: ThreadEvent[];
+      try {
+        assembled = assembler.assemble({ threadId: parsed.threadId, deltas: parsed.deltas });
+      } catch (error) {
+        // A delta the schema admits but the assembler cannot take is still the bridge's fault to report.
+        deltaErrors.push(`the assembler refused a thread/delta: ${error instanceof Error ? error.message : String(error)}`);
+        return;
       }
+      for (const event of assembled) push(parsed.threadId, event, notification.position);
     },
     events,
     assembledNotifications,

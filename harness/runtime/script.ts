@@ -82,7 +82,8 @@ export interface ScriptRun {
  *
  * @throws BridgeRpcError when the bridge refuses a step; BridgeTimeoutError when an answer
  *   or awaited event does not come within `timeoutMs`; BridgeRefusedError when
- *   `initialize` fails the grammar gate, or a resume comes before any start.
+ *   `initialize` fails the grammar gate, a resume comes before any start, or the bridge
+ *   sends a `thread/delta` the assembler refuses.
  */
 export async function runRuntimeScript(client: JsonRpcClient, input: RuntimeScriptInput, options: RunScriptOptions): Promise<ScriptRun> {
   const script = RuntimeScriptSchema.parse(input);
@@ -94,16 +95,28 @@ export async function runRuntimeScript(client: JsonRpcClient, input: RuntimeScri
   });
   const events: ThreadEvent[] = [];
   const waiters = new Set<() => void>();
+  // A thread/delta the assembler refuses ends the run with that error at the next wait.
+  let invalidDelta: Error | undefined;
   const unsubscribe = client.onNotification((notification) => {
-    if (notification.method !== "thread/delta") return;
+    if (notification.method !== "thread/delta" || invalidDelta) return;
     const params = notification.params as { threadId: string; deltas: unknown[] };
-    for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    try {
+      for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    } catch (error) {
+      invalidDelta = new BridgeRefusedError(client.name, `its thread/delta was refused by the assembler: ${error instanceof Error ? error.message : String(error)}`);
+    }
     for (const wake of [...waiters]) wake();
   });
 
   const waitForEvent = (what: string, from: number, match: (event: ThreadEvent) => boolean) =>
     new Promise<ThreadEvent>((resolve, reject) => {
       const check = () => {
+        if (invalidDelta) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          reject(invalidDelta);
+          return;
+        }
         const found = events.slice(from).find(match);
         if (!found) return;
         waiters.delete(check);
@@ -173,6 +186,7 @@ export async function runRuntimeScript(client: JsonRpcClient, input: RuntimeScri
           break;
       }
     }
+    if (invalidDelta) throw invalidDelta;
   } finally {
     unsubscribe();
   }

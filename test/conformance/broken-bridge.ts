@@ -5,10 +5,10 @@ import { echoRequestHandlers } from "../../stack/echo/bridge.js";
 import { createEchoSessions, type Entropy } from "../../stack/echo/sessions.js";
 
 /** The ways the test bridge can be broken; each breaks exactly one conformance rule. */
-export type Defect = "dropsUnknownMethods" | "answersStopBeforeSettling" | "counterProviderThreadId" | "grammarV2";
+export type Defect = "dropsUnknownMethods" | "answersStopBeforeSettling" | "counterProviderThreadId" | "grammarV2" | "invalidDelta";
 
 /** Every defect. */
-export const DEFECTS: readonly Defect[] = ["dropsUnknownMethods", "answersStopBeforeSettling", "counterProviderThreadId", "grammarV2"];
+export const DEFECTS: readonly Defect[] = ["dropsUnknownMethods", "answersStopBeforeSettling", "counterProviderThreadId", "grammarV2", "invalidDelta"];
 
 /** A process counter dressed as entropy: `echo-0000000000000001`, `…02`, … restarting with every instance. */
 function counterEntropy(): Entropy {
@@ -28,7 +28,8 @@ function counterEntropy(): Entropy {
 /**
  * The echo bridge with deliberate defects: drops unknown methods instead of answering
  * -32601, answers an interrupt stop before it settles the turn, mints providerThreadId
- * from a per-process counter, or reports grammarVersions [2,2].
+ * from a per-process counter, reports grammarVersions [2,2], or sends a grammar-v3-invalid
+ * delta (an unknown text channel) in its own `thread/delta` at each `turn/start`.
  */
 export function createBrokenBridge(defects: ReadonlySet<Defect>): ProviderBridge {
   const states = new WeakMap<BridgeContext, BridgeRequestHandlers>();
@@ -48,6 +49,17 @@ export function createBrokenBridge(defects: ReadonlySet<Defect>): ProviderBridge
             "thread/stop": (id: number | string, params: Parameters<typeof sessions.stop>[0]) => {
               ctx.io.sendResult(id, { ok: true });
               sessions.stop(params, () => undefined);
+            },
+          }
+        : {}),
+      ...(defects.has("invalidDelta")
+        ? {
+            "turn/start": (id: number | string, params: Parameters<typeof sessions.startTurn>[0]) => {
+              ctx.io.notify("thread/delta", {
+                threadId: params.threadId,
+                deltas: [{ kind: "item.textDelta", key: {}, channel: "telepathy", text: "?" }],
+              });
+              sessions.startTurn(params, (result) => ctx.io.sendResult(id, result));
             },
           }
         : {}),

@@ -12,6 +12,7 @@ import { recordScriptedCell } from "../../harness/runtime/record-cell.js";
 import { runRuntimeScript } from "../../harness/runtime/script.js";
 import { packageDistPath } from "../../harness/runtime/spawn-bridge.js";
 import { createEchoBridge } from "../../stack/echo/bridge.js";
+import { createBrokenBridge } from "../conformance/broken-bridge.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "script-test-"));
@@ -52,6 +53,14 @@ describe("runRuntimeScript", () => {
     expect(types.filter((t) => t === "turn/started")).toHaveLength(1);
     expect(types.filter((t) => t === "turn/input/accepted")).toHaveLength(2);
     expect(types.at(-1)).toBe("turn/completed");
+  });
+
+  it("ends with the assembler's refusal when the bridge sends an invalid thread/delta", async () => {
+    const client = createJsonRpcClient(openInProcessBridge(createBrokenBridge(new Set(["invalidDelta"])), { providerId: "broken" }));
+    const failure = await runRuntimeScript(client, ECHO_CELLS.turn!.script, { timeoutMs: 5_000, now: () => 0 }).catch((error: unknown) => error);
+    await client.channel.close();
+    expect(failure).toBeInstanceOf(BridgeRefusedError);
+    expect((failure as Error).message).toMatch(/thread\/delta was refused by the assembler: .*channel/);
   });
 
   it("refuses a script that resumes before it started", async () => {
