@@ -189,3 +189,52 @@ describe("ACP bridge: steer queue", () => {
     expect(bridge.out.some((m) => m.method === "provider/recovery")).toBe(false);
   });
 });
+
+describe("ACP bridge: compaction and re-construction", () => {
+  it("runs /compact as a compaction prompt: compaction item, context.compacted, permissions cancelled, steers refused", async () => {
+    bridge = startInProcessBridge();
+    const asked: string[] = [];
+    bridge.onRuntimeRequest((method) => {
+      asked.push(method);
+      return { decision: "allow_once" };
+    });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        {
+          when: "/compact",
+          steps: [
+            { permission: { options: [{ optionId: "ok", kind: "allow_once" }] }, outcomes: { cancelled: [chunk("summary written")] } },
+            { end: "end_turn" },
+          ],
+        },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_c", spec, bridge.dir));
+    const started = await bridge.request("turn/start", turnStartParams("thr_c", "/compact", "creq_cmpct00000"));
+    expect(started.result).toEqual({ threadId: "thr_c" });
+    const steer = await bridge.request("turn/steer", turnStartParams("thr_c", "more", "creq_cmpct00001"));
+    expect(steer.error.code).toBe(-32001);
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary"));
+    const deltas = bridge.deltas("thr_c");
+    expect(deltas.find((d) => d.kind === "item.open")?.item).toEqual({ type: "compaction" });
+    expect(deltas.some((d) => d.kind === "context.compacted")).toBe(true);
+    expect(deltas.find((d) => d.kind === "turn.boundary")).toEqual({ kind: "turn.boundary", status: "completed" });
+    expect(asked).toEqual([]);
+    const prompt = agentReceived(log).find((m) => m.method === "session/prompt")!;
+    expect(prompt.params.prompt).toEqual([{ type: "text", text: "/compact" }]);
+    const permissionReply = agentReceived(log).find((m) => m.id === 0 && m.method === undefined);
+    expect(permissionReply?.result).toEqual({ outcome: { outcome: "cancelled" } });
+  });
+
+  it("a second thread/start for a live thread stops the old agent first and starts a fresh session", async () => {
+    bridge = startInProcessBridge();
+    const first = fixtureLaunchSpec(bridge.dir, {}, "first");
+    const second = fixtureLaunchSpec(bridge.dir, { sessionIdPrefix: "second-" }, "second");
+    await bridge.request("thread/start", threadStartParams("thr_tw2", first.spec, bridge.dir));
+    const again = await bridge.request("thread/start", threadStartParams("thr_tw2", second.spec, bridge.dir));
+    expect(again.result.providerThreadId).toBe("second-1");
+    expect(bridge.out.filter((m) => m.method === "session/replaced")).toEqual([]);
+    const identities = bridge.out.filter((m) => m.method === "thread/identity").map((m) => m.params.providerThreadId);
+    expect(identities).toEqual(["fixture-session-1", "second-1"]);
+  });
+});
