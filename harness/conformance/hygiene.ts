@@ -26,7 +26,8 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
   const unknown = await ask(ctx, UNKNOWN_METHOD, {});
   ctx.answering.answersUnknownMethods = unknown !== undefined;
   if (!unknown) {
-    ctx.results.push(result("rpc/unknown-method", "fail", `silently dropped: ${describeAnswer(ctx, UNKNOWN_METHOD, unknown)}`));
+    const dropped = ctx.client.channel.closed ? "" : "silently dropped: ";
+    ctx.results.push(result("rpc/unknown-method", "fail", `${dropped}${describeAnswer(ctx, UNKNOWN_METHOD, unknown)}`));
   } else if (unknown.kind === "error" && unknown.error.code === BRIDGE_JSON_RPC_ERRORS.methodNotFound) {
     ctx.results.push(result("rpc/unknown-method", "pass"));
   } else {
