@@ -15,8 +15,8 @@ export const ModelToolCallSchema = z.strictObject({
 /** One scripted model response. */
 export const ModelResponseSchema = z
   .strictObject({
-    /** Assistant text, streamed word by word. */
-    text: z.string().min(1).optional(),
+    /** Assistant text, streamed word by word (`""`: an empty answer, for zero-work turns). */
+    text: z.string().optional(),
     /** Tool calls after the text (finish reason `tool_calls`). */
     toolCalls: z.array(ModelToolCallSchema).min(1).optional(),
     /**
@@ -37,8 +37,8 @@ export type ModelResponse = z.output<typeof ModelResponseSchema>;
 export const ModelScriptSchema = z.strictObject({
   /** The answer to every request without tools (session titles). */
   title: z.string().min(1).default("Parity cell session"),
-  /** Answers to the requests with tools, in arrival order. */
-  responses: z.array(ModelResponseSchema).min(1),
+  /** Answers to the requests with tools, in arrival order (none for cells that never prompt, e.g. model-list). */
+  responses: z.array(ModelResponseSchema).default([]),
 });
 
 /** A validated model script. */

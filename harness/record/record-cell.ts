@@ -21,7 +21,7 @@ import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manif
 import { readRecording } from "../recording/reader.js";
 import { SECRET_KEY_PATTERN, createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
-import { runCellScript, type CellRun } from "../runtime/cell-driver.js";
+import { runCellScript, type CellRun, type CellStep } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { loadCell } from "./cells.js";
@@ -53,6 +53,11 @@ export interface RecordCellRequest {
   log?: (text: string) => void;
   /** Called with every chunk of the bridge's stderr. */
   onStderr?: (text: string) => void;
+  /**
+   * Called before each script step is sent, with the run's temp root and the bridge pid (tests
+   * inspect the live processes there, e.g. which addresses they listen on).
+   */
+  onStep?: (index: number, step: CellStep, run: { root: string; bridgePid: number | undefined }) => void;
   /** Where the run's temp root is made; default the OS temp dir. */
   tempParent?: string;
   /** The home directory to redact; default the OS home. */
@@ -163,7 +168,10 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       {
         timeoutMs: req.timeoutMs ?? RECORD_STEP_TIMEOUT_MS,
         now: req.now,
-        onStep: (i, step) => log(`step ${i + 1}/${def.steps.length}: ${step.op}\n`),
+        onStep: (i, step) => {
+          log(`step ${i + 1}/${def.steps.length}: ${step.op}\n`);
+          req.onStep?.(i, step, { root, bridgePid: bridge?.pid });
+        },
       },
     );
     running.catch(() => undefined);

@@ -19,10 +19,15 @@ import { initializeBridge } from "./handshake.js";
 import type { JsonRpcClient } from "./json-rpc-client.js";
 import { SCRIPT_ID_PREFIX } from "./script.js";
 
-/** A wait on one thread event: its `type`, and for item events optionally the item's `type`. */
+/**
+ * A wait on one thread event: its `type`, for item events optionally the item's `type`, and
+ * optionally top-level fields that must be equal (e.g. `{kind: "bb/provider-commands"}`), so a
+ * script can wait for an agent's asynchronous state before it prompts.
+ */
 export const EventWaitSchema = z.strictObject({
   event: z.string().min(1),
   itemType: z.string().min(1).optional(),
+  fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 
 /**
@@ -53,6 +58,7 @@ export const CellStepSchema = z.discriminatedUnion("op", [
   TextStep("turn/steer"),
   z.strictObject({ op: z.literal("thread/stop"), intent: z.enum(["interrupt", "release"]) }),
   z.strictObject({ op: z.literal("model/list") }),
+  /** Waits for an event caused by the step before it (counted from when that step was sent). */
   z.strictObject({ op: z.literal("wait"), until: UntilSchema }),
 ]);
 /** One cell step. */
@@ -183,7 +189,8 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
       const matches = (e: ThreadEvent) =>
         e.threadId === threadId &&
         e.type === until.event &&
-        (until.itemType === undefined || (e as { item?: { type?: string } }).item?.type === until.itemType);
+        (until.itemType === undefined || (e as { item?: { type?: string } }).item?.type === until.itemType) &&
+        Object.entries(until.fields ?? {}).every(([key, value]) => (e as unknown as Record<string, unknown>)[key] === value);
       await waitFor(`${until.event}${until.itemType ? ` (${until.itemType})` : ""}`, () => findEvent(from, matches) !== undefined);
       return;
     }
@@ -206,8 +213,13 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
   };
 
   try {
+    // A `wait` looks at the events since the step before it was sent (what that request caused).
+    let stepStart = 0;
+    let previousStart = 0;
     for (const [index, step] of script.steps.entries()) {
       run.onStep?.(index, step);
+      previousStart = stepStart;
+      stepStart = events.length;
       switch (step.op) {
         case "initialize":
           await initializeBridge(client, { timeoutMs: run.timeoutMs });
@@ -252,7 +264,7 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
           });
           break;
         case "wait":
-          await awaitUntil(step.until, 0, undefined);
+          await awaitUntil(step.until, previousStart, undefined);
           break;
       }
     }

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ModelScriptSchema } from "../../harness/model-server/script.js";
+import { MODEL_SERVER_HOST, startModelServer, textChunks, type ModelServer } from "../../harness/model-server/server.js";
+
+const servers: ModelServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function start(script: unknown, vars: Record<string, string> = {}): Promise<ModelServer> {
+  const server = await startModelServer({ script: ModelScriptSchema.parse(script), vars });
+  servers.push(server);
+  return server;
+}
+
+const TOOLS = [{ type: "function", function: { name: "read", parameters: { type: "object" } } }];
+
+/** Posts a streaming chat-completions request and returns the parsed SSE `data:` payloads. */
+async function chat(server: ModelServer, body: Record<string, unknown>): Promise<unknown[]> {
+  const res = await fetch(`${server.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "scripted", stream: true, stream_options: { include_usage: true }, ...body }),
+  });
+  expect(res.headers.get("content-type")).toBe("text/event-stream");
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.startsWith("data: "))
+    .map((block) => block.slice(6))
+    .map((data) => (data === "[DONE]" ? data : JSON.parse(data)));
+}
+
+describe("loopback model endpoint", () => {
+  it("listens on 127.0.0.1 only", async () => {
+    const server = await start({ responses: [{ text: "hi" }] });
+    expect(MODEL_SERVER_HOST).toBe("127.0.0.1");
+    expect(server.baseUrl).toBe(`http://127.0.0.1:${server.port}/v1`);
+  });
+
+  it("streams tool calls with filled placeholders, a finish reason, a usage chunk and [DONE]", async () => {
+    const server = await start(
+      { responses: [{ text: "Reading it.", toolCalls: [{ name: "read", arguments: { filePath: "{{cwd}}/a.txt" } }] }] },
+      { cwd: "/ws" },
+    );
+    const chunks = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any>>;
+    expect(chunks.at(-1)).toBe("[DONE]");
+    const deltas = chunks.slice(0, -1).filter((c) => c.choices.length > 0).map((c) => c.choices[0]);
+    expect(deltas.map((d) => d.delta.content).filter((c) => c)).toEqual(["Reading ", "it."]);
+    const calls = deltas.flatMap((d) => d.delta.tool_calls ?? []);
+    expect(calls[0]).toEqual({ index: 0, id: `call_parity_1_1`, type: "function", function: { name: "read", arguments: "" } });
+    expect(JSON.parse(calls.map((c) => c.function.arguments).join(""))).toEqual({ filePath: "/ws/a.txt" });
+    expect(deltas.at(-1)?.finish_reason).toBe("tool_calls");
+    const usage = chunks.at(-2) as Record<string, any>;
+    expect(usage.choices).toEqual([]);
+    expect(usage.usage).toEqual({ prompt_tokens: 1010, completion_tokens: 20, total_tokens: 1030 });
+    expect(server.problems).toEqual([]);
+    expect(server.remaining()).toBe(0);
+  });
+
+  it("answers requests without tools with the title, without using a response", async () => {
+    const server = await start({ title: "A title", responses: [{ text: "answer" }] });
+    const title = (await chat(server, { messages: [] })) as Array<Record<string, any>>;
+    expect(title.flatMap((c) => (c === "[DONE]" ? [] : c.choices.map((x: any) => x.delta.content ?? ""))).join("")).toBe("A title");
+    expect(server.remaining()).toBe(1);
+    expect(server.served).toEqual([{ kind: "title", model: "scripted" }]);
+  });
+
+  it("is deterministic: the same script gives the same bytes", async () => {
+    const script = { responses: [{ text: "same words here" }] };
+    const a = await chat(await start(script), { tools: TOOLS });
+    const b = await chat(await start(script), { tools: TOOLS });
+    expect(a).toEqual(b);
+  });
+
+  it("notes a request after the script ran out, and an unknown route", async () => {
+    const server = await start({ responses: [{ text: "one" }] });
+    await chat(server, { tools: TOOLS });
+    await chat(server, { tools: TOOLS });
+    const res = await fetch(`${server.baseUrl}/models`);
+    expect(res.status).toBe(404);
+    expect(server.problems).toEqual(["request 2 came after all 1 scripted responses were used", "unexpected GET /v1/models"]);
+  });
+
+  it("holds a stream open until the client goes away, and close() ends it", async () => {
+    const server = await start({ responses: [{ text: "Thinking…", hold: true }] });
+    const res = await fetch(`${server.baseUrl}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, tools: TOOLS }),
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("Thinking…")) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(seen).not.toContain("[DONE]");
+    expect(seen).not.toContain("finish_reason\":\"stop");
+    await server.close();
+    servers.length = 0;
+    // The held stream ends (cleanly or by reset) once the endpoint closes; a hang fails the test.
+    const outcome = await (async () => {
+      try {
+        for (;;) if ((await reader.read()).done) return "ended";
+      } catch {
+        return "reset";
+      }
+    })();
+    expect(["ended", "reset"]).toContain(outcome);
+  });
+
+  it("splits text into chunks that join back exactly", () => {
+    for (const text of ["a b  c", " lead", "trail ", "one"]) expect(textChunks(text).join("")).toBe(text);
+  });
+
+  it("rejects an unknown placeholder", async () => {
+    await expect(startModelServer({ script: ModelScriptSchema.parse({ responses: [{ text: "{{nope}}" }] }) })).rejects.toThrow(/\{\{nope\}\}/);
+  });
+});
