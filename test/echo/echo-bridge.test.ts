@@ -169,6 +169,29 @@ describe("echo bridge", () => {
   });
 });
 
+describe("echo sessions end cleanly", () => {
+  it("a second thread/start interrupts the held turn of the session it replaces, before the new identity", async () => {
+    const { client, observed } = startEcho();
+    await client.request("thread/start", thread);
+    await client.request("turn/start", { ...thread, input: text("/hold"), clientRequestId: "creq_222222222c" });
+    await client.request("thread/discard", {});
+    observed.length = 0;
+    await client.request("thread/start", thread);
+    expect(kinds(observed)).toEqual(["item.textClose", "turn.boundary", "thread/identity", "session.reset", "ANSWER"]);
+  });
+
+  it("closing the bridge interrupts a held turn on the way out", async () => {
+    const { client, observed } = startEcho();
+    await client.request("thread/start", thread);
+    await client.request("turn/start", { ...thread, input: text("/hold"), clientRequestId: "creq_222222222d" });
+    await client.request("thread/discard", {});
+    observed.length = 0;
+    await client.channel.close();
+    expect(kinds(observed)).toEqual(["item.textClose", "turn.boundary"]);
+    expect(observed[1]).toEqual({ kind: "deltas", deltas: [{ kind: "turn.boundary", status: "interrupted" }] });
+  });
+});
+
 describe("echo prompt plans", () => {
   it("classifies zero-work, hold and echo prompts", () => {
     expect(planPrompt("  /clear ")).toEqual({ kind: "zeroWork" });
