@@ -85,6 +85,33 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
     expect(failing[0]).toMatch(/^FAIL {2}handshake\/initialize .*grammarVersions \[2,2\]/);
   });
 
+  it("a module minting providerThreadId from a process counter fails only the not-counter rule across two real processes", async () => {
+    const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
+    const file = path.join(scratch, "counter-bridge.mjs");
+    writeFileSync(
+      file,
+      [
+        `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
+        `import { runBridgeRequest } from ${JSON.stringify(dist("stack/bridge-kit/run-request.js"))};`,
+        `import { echoRequestHandlers } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
+        `import { createEchoSessions } from ${JSON.stringify(dist("stack/echo/sessions.js"))};`,
+        `let counter = 0; // the defect: process state that restarts with every process`,
+        `const counterBytes = (n) => { counter += 1; const out = new Uint8Array(n); out[n - 1] = counter; return out; };`,
+        `let handlers;`,
+        `export const experimental_providerBridge = defineProviderBridge({`,
+        `  async handleLine(_line, ctx, message) {`,
+        `    handlers ??= echoRequestHandlers(ctx, createEchoSessions(ctx.io, counterBytes));`,
+        `    await runBridgeRequest(ctx.io, message, handlers);`,
+        `  },`,
+        `});`,
+      ].join("\n"),
+    );
+    const { code, out } = await runCli(["conform", "--bridge", file, "--session", writeSession()]);
+    expect(code).toBe(1);
+    const failing = out.split("\n").filter((l) => l.startsWith("FAIL"));
+    expect(failing).toEqual([expect.stringMatching(/^FAIL {2}session\/provider-thread-id-not-counter .*"echo-0000000000000001"/)]);
+  });
+
   it("refuses an unknown bridge name and a bad session file with exit 2", async () => {
     expect((await runCli(["conform", "--bridge", "no-such-bridge"])).code).toBe(2);
     const bad = path.join(scratch, "bad-session.json");
