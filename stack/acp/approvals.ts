@@ -19,6 +19,7 @@ import {
   type AcpPermissionOutcome,
 } from "./permission-options.js";
 import type { AcpSession, PendingAgentRequest } from "./session.js";
+import { noteAgentActivity } from "./agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
 export const ACP_APPROVAL_ENFORCED_BY = "runtime";
@@ -55,6 +56,8 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
     if (option) return { outcome: { outcome: "selected", optionId: option.optionId } };
   }
 
+  // A request the runtime must answer while the session is idle is agent-initiated work (spec 30 §6.2).
+  noteAgentActivity(rt, session);
   const payload = {
     kind: "approval",
     subject: approvalSubject(session, toolCall ?? undefined),

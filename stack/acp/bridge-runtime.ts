@@ -23,6 +23,8 @@ export const ACP_BRIDGE_DEFAULTS = {
   sessionSetupTimeoutMs: 300_000,
   /** Wait for an interrupted turn to settle after `session/cancel` (spec 30 §5 step 3). */
   cancelSettleTimeoutMs: 4_000,
+  /** Quiet period that ends an agent-initiated turn `end_turn` (spec 30 §6.2). */
+  agentTurnQuietMs: 5_000,
   /** Cap on one agent stdout line, in bytes. */
   maxAgentLineBytes: DEFAULT_MAX_AGENT_LINE_BYTES,
 } as const;
@@ -35,6 +37,7 @@ export interface AcpBridgeOptions {
   authenticateTimeoutMs?: number;
   sessionSetupTimeoutMs?: number;
   cancelSettleTimeoutMs?: number;
+  agentTurnQuietMs?: number;
   maxAgentLineBytes?: number;
   /** Spawns agents (tests inject); default `child_process.spawn`. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
@@ -56,6 +59,7 @@ export interface ResolvedAcpBridgeOptions {
   authenticateTimeoutMs: number;
   sessionSetupTimeoutMs: number;
   cancelSettleTimeoutMs: number;
+  agentTurnQuietMs: number;
   maxAgentLineBytes: number;
   spawn: AcpBridgeOptions["spawn"];
   recordChild: (child: ChildProcess, threadId: string | null) => void;
@@ -78,6 +82,7 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     authenticateTimeoutMs: pick("authenticateTimeoutMs"),
     sessionSetupTimeoutMs: pick("sessionSetupTimeoutMs"),
     cancelSettleTimeoutMs: pick("cancelSettleTimeoutMs"),
+    agentTurnQuietMs: pick("agentTurnQuietMs"),
     maxAgentLineBytes: pick("maxAgentLineBytes"),
     spawn: options.spawn,
     recordChild: options.recordChild ?? ((child, threadId) => recordProviderChildIo(child, { threadId })),

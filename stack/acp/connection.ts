@@ -5,7 +5,8 @@
  * - Its own request id space from 1; agent responses are matched by id; an id nobody waits for
  *   (an agent answering twice) is reported and ignored.
  * - Agent→client requests are answered exactly once, even if the handler throws.
- * - Every raw stdout line passes through this module (the bridge sees all of them).
+ * - Every raw stdout line passes through this module (the bridge sees all of them), one line per
+ *   macrotask, in order.
  * - A bounded stderr tail (40 lines) is kept for error messages.
  * - Exit, spawn failure, a broken stdin pipe (EPIPE) and an oversized stdout line all end the
  *   connection the same way: pending requests reject with {@link AcpAgentExitedError} and `onExit`
@@ -285,10 +286,35 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     }
   };
 
+  // Lines are handled one per macrotask so the consequences of each (a prompt answer settling its
+  // turn) land before the next line: an update written after a prompt answer belongs to no prompt.
+  const queue: string[] = [];
+  let draining = false;
+  let pendingClose: (() => void) | null = null;
+  const drain = (): void => {
+    const line = queue.shift();
+    if (line === undefined) {
+      draining = false;
+      const close = pendingClose;
+      pendingClose = null;
+      close?.();
+      return;
+    }
+    if (!ended) handleLine(line);
+    setImmediate(drain);
+  };
+  const enqueue = (line: string): void => {
+    queue.push(line);
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
+  };
+
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_AGENT_LINE_BYTES;
   const splitter = createLineSplitter(
     {
-      onLine: handleLine,
+      onLine: enqueue,
       onOversized: () => {
         finish("oversized-line", null, null, String(maxLineBytes));
         child.kill("SIGKILL");
@@ -316,7 +342,10 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     if (child.pid === undefined) finish("spawn-error", null, null, error.message);
   });
   child.on("close", (code, signal) => {
-    finish(killRequested ? "killed" : "exit", code, signal);
+    const close = () => finish(killRequested ? "killed" : "exit", code, signal);
+    // Lines still queued were written before the exit: handle them first.
+    if (draining) pendingClose = close;
+    else close();
   });
 
   return {

@@ -11,6 +11,7 @@
  */
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { emitDeltas, type AcpSession, type PendingAgentRequest } from "./session.js";
+import { noteAgentActivity } from "./agent-turns.js";
 
 /** Most fields one elicitation may ask (the user-question maximum). */
 export const USER_QUESTION_MAX_FIELDS = 4;
@@ -58,6 +59,7 @@ export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSessio
     emitDeltas(rt.ctx.io, session, session.translator.warning({ summary: UNSHOWABLE_QUESTION_WARNING, details: message || undefined }));
     return { action: "decline" };
   }
+  noteAgentActivity(rt, session);
   const confirmOnly = questions.length === 1 && questions[0]!.id === "confirm" && questions[0]!.options?.length === 2 && questions[0]!.options[0] === "Accept";
   return new Promise<ElicitationResponse>((resolve) => {
     let settled = false;

@@ -6,11 +6,13 @@ import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import type { AgentExitInfo } from "./connection.js";
 import { cancelPendingAgentRequests, emitDeltas, emitSessionError, type AcpSession } from "./session.js";
 import { isTurnOutputUpdate } from "./translate/index.js";
+import { noteAgentActivity } from "./agent-turns.js";
 
 /**
  * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
  * `sessionId`; during a restore it only feeds session state; turn output before the first prompt of
- * an idle session is dropped (spec 30 §6.2); everything else goes through the translator.
+ * an idle session is dropped (spec 30 §6.2); later turn output while idle opens an agent-initiated
+ * turn; everything else goes through the translator.
  */
 export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
   if (session.stopping) return;
@@ -22,7 +24,9 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
     session.translator.restoreUpdate(update);
     return;
   }
-  if (!session.everPrompted && session.prompt === null && isTurnOutputUpdate(update)) return;
+  const output = isTurnOutputUpdate(update);
+  if (!session.everPrompted && session.prompt === null && output) return;
+  if (output) noteAgentActivity(rt, session);
   emitDeltas(rt.ctx.io, session, session.translator.update(update));
 }
 

@@ -14,8 +14,11 @@ import type { AcpLaunchSpec } from "./launch-spec.js";
 import type { AcpPermissionMode } from "./launch-args.js";
 import type { AcpTranslator } from "./translate/index.js";
 
-/** What kind of prompt is running (spec 20 §3.5, spec 30 §6.2). */
-export type AcpPromptKind = "turn" | "compaction";
+/**
+ * What kind of prompt is running (spec 20 §3.5, spec 30 §6.2): a runtime `turn`, a `compaction`,
+ * or an `agent`-initiated turn (work the agent started on its own while the session was idle).
+ */
+export type AcpPromptKind = "turn" | "compaction" | "agent";
 
 /** One queued `turn/steer` input (spec 20 §3.7). */
 export interface QueuedSteer {
@@ -28,7 +31,10 @@ export interface QueuedSteer {
  * re-prompt it). `settled` resolves once the turn's terminal deltas are out (or it was abandoned).
  */
 export interface PromptRun {
+  /** Mutable: a steer into an agent-initiated turn makes it a runtime turn (no second `turn.open`). */
   kind: AcpPromptKind;
+  /** The quiet timer that ends an agent-initiated turn; cleared when the run settles. */
+  quietTimer: NodeJS.Timeout | undefined;
   /** True while a `session/cancel` sent for a steer (or stop) is outstanding. */
   cancelling: boolean;
   /** Resolves when the run is finished, whatever the outcome. */
@@ -115,10 +121,13 @@ export function createPromptRun(kind: AcpPromptKind): PromptRun {
   const settled = new Promise<void>((r) => (resolve = r));
   const run: PromptRun = {
     kind,
+    quietTimer: undefined,
     cancelling: false,
     settled,
     done: false,
     markSettled() {
+      if (run.quietTimer) clearTimeout(run.quietTimer);
+      run.quietTimer = undefined;
       if (run.done) return;
       run.done = true;
       resolve();

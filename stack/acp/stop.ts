@@ -41,7 +41,8 @@ export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, int
           run.cancelling = true;
           session.connection.notify("session/cancel", { sessionId: session.providerThreadId });
         }
-        await settleWithin(run.settled, rt.options.cancelSettleTimeoutMs);
+        // An agent-initiated turn has no prompt request whose answer could settle it: settle now.
+        if (run.kind !== "agent") await settleWithin(run.settled, rt.options.cancelSettleTimeoutMs);
       }
       settleInterrupted(rt, session, run);
     } else {

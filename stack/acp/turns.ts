@@ -22,6 +22,7 @@ import {
 } from "./session.js";
 import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
 import { stopSession } from "./stop.js";
+import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
 
 /** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */
 export const ACP_STEER_MODE = "queue";
@@ -85,6 +86,7 @@ async function rebuildSession(rt: AcpBridgeRuntime, session: AcpSession, options
 export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: TurnStartParams): Promise<void> {
   let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
+  finishAgentTurnForRuntimeTurn(rt, session);
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
   // A turn without a permission mode keeps the session's current one.
   const permissionMode = params.options?.permissionMode === undefined ? session.settings.permissionMode : permissionModeOf(params.options);
@@ -142,10 +144,29 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
   const session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
   const run = session.prompt;
+  if (run && run.kind === "agent" && !session.stopping && !run.done) {
+    promptInsideAgentTurn(rt, session, run, params);
+    return { threadId: params.threadId };
+  }
   if (!run || run.kind !== "turn" || session.stopping || run.done) throw staleTurnError();
   session.steers.push({ clientRequestId: params.clientRequestId, input: inputOf(params) });
   cancelActivePrompt(session, run);
   return { threadId: params.threadId };
+}
+
+/**
+ * A steer into an agent-initiated turn (spec 30 §6.2): the run becomes a runtime turn (no second
+ * `turn.open`), the steer's input is prompted and accepted once written.
+ */
+function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, params: TurnSteerParams): void {
+  if (run.quietTimer) clearTimeout(run.quietTimer);
+  run.quietTimer = undefined;
+  run.kind = "turn";
+  session.everPrompted = true;
+  const blocks = buildPromptBlocks(inputOf(params), { imageSupported: session.facts.image });
+  const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+  emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
+  void runPromptLoop(rt, session, run, prompt);
 }
 
 /** Emits the terminal deltas of a run and clears it (idempotent per run). */

@@ -128,6 +128,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         return "ended";
       } else if ("end" in step) {
         finishPrompt(prompt, step.end, step.answerTwice, step.meta);
+        for (const value of step.after ?? []) update(prompt.sessionId, value);
         return "ended";
       } else if ("fail" in step) {
         if (!prompt.done) {

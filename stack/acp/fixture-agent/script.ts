@@ -26,7 +26,7 @@ export type FixtureStep =
   | { echoEnv: string[] }
   | { mcpCall: { server?: string; tool: string; arguments?: Record<string, unknown> } }
   | { exit: number }
-  | { end: string; answerTwice?: boolean; meta?: Record<string, unknown> }
+  | { end: string; answerTwice?: boolean; meta?: Record<string, unknown>; after?: Record<string, unknown>[] }
   | { fail: { code: number; message: string; data?: unknown } };
 
 /** Schema of {@link FixtureStep} (recursive through permission outcomes). */
@@ -49,7 +49,8 @@ export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
     /** Calls a tool of an MCP server the client passed in `mcpServers`; the result comes back as a message chunk (JSON). */
     z.strictObject({ mcpCall: z.strictObject({ server: z.string().optional(), tool: z.string().min(1), arguments: jsonObject.optional() }) }),
     z.strictObject({ exit: z.number().int() }),
-    z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional() }),
+    /** Answers the prompt; `after` updates follow the answer (agent-initiated work while idle). */
+    z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional(), after: z.array(jsonObject).optional() }),
     z.strictObject({ fail: z.strictObject({ code: z.number().int(), message: z.string(), data: z.json().optional() }) }),
   ]),
 );
