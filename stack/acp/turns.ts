@@ -187,6 +187,8 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
     }
   }
   emitDeltas(rt.ctx.io, session, deltas);
+  // Agent requests still waiting (approvals, dynamic tool calls) are stale once the turn ended.
+  cancelPendingAgentRequests(session);
   run.markSettled();
 }
 
