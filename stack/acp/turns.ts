@@ -41,6 +41,11 @@ function rebuildReason(session: AcpSession, options: ExecutionOptions | undefine
   if (session.failedDuringCancel) return "The agent failed during cancellation";
   const mode = options?.permissionMode;
   if (mode && mode !== session.settings.permissionMode && session.spec.permissionCli) return "Execution settings changed";
+  // A model or reasoning level chosen by a launch flag can only change with a new process.
+  if (session.spec.modelCli?.selectFlag && options?.model !== undefined && options.model !== session.settings.model) return "Execution settings changed";
+  if (session.spec.reasoningCli && options?.reasoningLevel !== undefined && options.reasoningLevel !== session.settings.reasoningLevel) {
+    return "Execution settings changed";
+  }
   // An empty per-turn envVars means "unchanged" (runtimes send {} on turns); only set keys count.
   const envVars = options?.envVars ?? {};
   if (Object.entries(envVars).some(([key, value]) => session.settings.envVars[key] !== value)) return "Execution settings changed";

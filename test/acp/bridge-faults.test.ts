@@ -146,3 +146,22 @@ describe("ACP bridge: bad agents", () => {
     expect(reply?.error).toEqual({ code: -32601, message: 'Unsupported ACP client method "terminal/create"' });
   });
 });
+
+describe("ACP bridge: execution settings that need a new agent process", () => {
+  it("a changed launch-flag permission mode rebuilds the session and announces session/replaced", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ reuse: true, steps: [chunk("ok"), { end: "end_turn" }] }] });
+    const withCli = { ...spec, permissionCli: { full: ["--yolo"], insertAfterArgs: 3 } };
+    await bridge.request("thread/start", threadStartParams("thr_ps", withCli, bridge.dir));
+    const from = bridge.out.length;
+    const turn = await bridge.request("turn/start", turnStartParams("thr_ps", "go", "creq_ps00000000", { permissionMode: "full" }));
+    expect(turn.error).toBeUndefined();
+    expect(turn.result).toEqual({ threadId: "thr_ps" });
+    await bridge.waitFor(isBoundaryOrError("thr_ps"), from);
+    const replaced = bridge.out.slice(from).find((m) => m.method === "session/replaced");
+    expect(replaced?.params).toEqual({ threadId: "thr_ps", providerThreadId: "fixture-session-1", reason: "Execution settings changed", contextLost: false });
+    const methods = agentReceived(log).map((m) => m.method);
+    expect(methods.filter((m) => m === "initialize")).toHaveLength(2);
+    expect(methods).toContain("session/load");
+  });
+});
