@@ -168,6 +168,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       {
         timeoutMs: req.timeoutMs ?? RECORD_STEP_TIMEOUT_MS,
         now: req.now,
+        ...(req.signal ? { signal: req.signal } : {}),
         onStep: (i, step) => {
           log(`step ${i + 1}/${def.steps.length}: ${step.op}\n`);
           req.onStep?.(i, step, { root, bridgePid: bridge?.pid });
@@ -190,6 +191,8 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       paths: recordPathRewrites(dirs),
       secrets: secretValuesOf(process.env),
       patterns: req.redact,
+      // The temp root's random name must never reach a recording, in any spelling.
+      forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
     });
     const lanes = {} as Record<Direction, string[]>;
     for (const direction of LANE_DIRECTIONS) {

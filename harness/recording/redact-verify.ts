@@ -73,7 +73,7 @@ function scanEnvMaps(value: unknown, report: (rule: string, match: string) => vo
  */
 export function sweepFileText(file: string, text: string, redactor: Redactor): RedactionSurvivor[] {
   const survivors: RedactionSurvivor[] = [];
-  const rules = [...redactor.rules, ...SWEEP_ONLY_RULES];
+  const rules = [...redactor.rules, ...SWEEP_ONLY_RULES, ...redactor.forbidden];
   text.split("\n").forEach((raw, index) => {
     if (raw === "") return;
     const report = (rule: string, match: string) => survivors.push({ file, line: index + 1, rule, excerpt: mask(match) });

@@ -48,6 +48,8 @@ export interface RedactionOptions {
   secrets?: string[];
   /** User `--redact` patterns; every match becomes `REDACTED`. */
   patterns?: RegExp[];
+  /** Sweep-only detectors: anything they match after redaction is a survivor (e.g. a temp dir name). */
+  forbidden?: RegExp[];
 }
 
 /** A named textual rule: a global pattern and the replacement of one match. */
@@ -97,7 +99,16 @@ function pathRules(options: RedactionOptions): TextRule[] {
   const rules: TextRule[] = [];
   for (const { from, to } of rewrites) {
     if (to.startsWith(`${from}/`)) throw new UsageError(`path rewrite ${from} → ${to} is refused: it would rewrite its own result`);
-    rules.push({ name: "path", pattern: new RegExp(`${escapeRegExp(from)}${PATH_END}`, "g"), replace: () => to });
+    // Tools also print absolute paths without their leading slash (opencode titles, diff headers
+    // `a/tmp/…`), so the slash is optional where no path-name character precedes.
+    // Only for paths of two or more segments: a bare `root` is a word, not a path.
+    const bare = from.replace(/^\/+/, "");
+    const slash = bare.includes("/") ? "(/?)" : "(/)";
+    rules.push({
+      name: "path",
+      pattern: new RegExp(`(?<![A-Za-z0-9_.-])${slash}${escapeRegExp(bare)}${PATH_END}`, "g"),
+      replace: (_match, slash) => (slash || !to.startsWith("/") ? to : to.slice(1)),
+    });
     const dashed = (p: string) => p.replace(/\//g, "-");
     // In the dashed form `-` separates segments, so it may follow.
     rules.push({ name: "path", pattern: new RegExp(`${escapeRegExp(dashed(from))}(?![A-Za-z0-9_.])`, "g"), replace: () => dashed(to) });
@@ -217,6 +228,8 @@ export function redactJsonValue(value: unknown): unknown {
 export interface Redactor {
   /** The textual rules it applies (the sweep reuses them). */
   readonly rules: readonly TextRule[];
+  /** Sweep-only detectors (see {@link RedactionOptions.forbidden}). */
+  readonly forbidden: readonly TextRule[];
   /** Structural pass when `line` is JSON (re-serialized only when it changed), then the textual pass. */
   redactLine(line: string): string;
   /** The textual pass only (`.json` files, spec 10 §4). */
@@ -262,8 +275,14 @@ export function createRedactor(options: RedactionOptions): Redactor {
     const line = redactLine(parsed.value.line);
     return line === parsed.value.line ? entryText : JSON.stringify({ ...parsed.value, line });
   };
+  const forbidden = (options.forbidden ?? []).map((pattern) => ({
+    name: `forbidden ${pattern.source}`,
+    pattern: new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
+    replace: () => "",
+  }));
   return {
     rules,
+    forbidden,
     redactLine,
     redactText,
     redactLaneEntry,

@@ -14,7 +14,7 @@ import { createDeltaAssembler } from "../../stack/assembler/index.js";
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { clientRequestIdFor } from "./client-request-id.js";
-import { BridgeRefusedError, BridgeTimeoutError } from "./errors.js";
+import { BridgeClosedError, BridgeRefusedError, BridgeTimeoutError } from "./errors.js";
 import { initializeBridge } from "./handshake.js";
 import type { JsonRpcClient } from "./json-rpc-client.js";
 import { SCRIPT_ID_PREFIX } from "./script.js";
@@ -95,6 +95,8 @@ export interface RunCellOptions {
   now: () => number;
   /** Called before each step is sent (0-based index), e.g. for progress output. */
   onStep?: (index: number, step: CellStep) => void;
+  /** Aborting rejects every pending wait at once (with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /** What a cell run observed. */
@@ -155,13 +157,25 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
     return { action: answer.action, answers: answer.answers };
   });
 
+  // A wait ends when its event comes, when the bridge is gone, or on abort — never only by its timer.
+  let ended: Error | undefined;
+  const end = (error: Error) => {
+    ended ??= error;
+    wake();
+  };
+  const unsubscribeClose = client.channel.onClose((reason) => end(new BridgeClosedError(client.name, reason)));
+  const onAbort = () => end(run.signal?.reason instanceof Error ? run.signal.reason : new Error("aborted"));
+  run.signal?.addEventListener("abort", onAbort, { once: true });
+
   const waitFor = (what: string, check: () => boolean) =>
     new Promise<void>((resolve, reject) => {
       const test = () => {
-        if (!check()) return;
+        const done = check();
+        if (!done && !ended) return;
         waiters.delete(test);
         clearTimeout(timer);
-        resolve();
+        if (done) resolve();
+        else reject(ended);
       };
       const timer = setTimeout(() => {
         waiters.delete(test);
@@ -270,6 +284,8 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
     }
   } finally {
     unsubscribe();
+    unsubscribeClose();
+    run.signal?.removeEventListener("abort", onAbort);
     client.onRequest(undefined);
   }
   if (interactions < script.answers.length) problems.push(`${script.answers.length - interactions} scripted answer(s) were never asked for`);

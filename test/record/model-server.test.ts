@@ -60,7 +60,7 @@ describe("loopback model endpoint", () => {
 
   it("answers requests without tools with the title, without using a response", async () => {
     const server = await start({ title: "A title", responses: [{ text: "answer" }] });
-    const title = (await chat(server, { messages: [] })) as Array<Record<string, any>>;
+    const title = (await chat(server, { messages: [] })) as any[];
     expect(title.flatMap((c) => (c === "[DONE]" ? [] : c.choices.map((x: any) => x.delta.content ?? ""))).join("")).toBe("A title");
     expect(server.remaining()).toBe(1);
     expect(server.served).toEqual([{ kind: "title", model: "scripted" }]);

@@ -157,11 +157,18 @@ describe("parity record cleanup", () => {
     expect(existsSync(path.join(repoRoot, "dist", "harness", "cli", "main.js"))).toBe(true);
   });
 
-  it("SIGINT mid-turn: the bridge is gone, the temp dir removed, nothing written", async () => {
-    const p = project({ "echo-hold": echoCell("/hold Working on a long task.") });
+  const waitForever = {
+    ...echoCell("Hello."),
+    steps: [...echoCell("Hello.").steps, { op: "wait", until: { event: "item/started", itemType: "commandExecution" } }],
+  };
+  it.each([
+    ["mid-turn", "echo-hold", echoCell("/hold Working on a long task."), "step 3/3: turn/start"],
+    ["during a wait step", "echo-wait", waitForever, "step 4/4: wait"],
+  ])("SIGINT %s: exits at once, the bridge is gone, the temp dir removed, nothing written", async (_what, cell, definition, lastStep) => {
+    const p = project({ [cell]: definition });
     const child = spawn(
       process.execPath,
-      [path.join(repoRoot, "bin", "parity.js"), "record", "--provider", "echo", "--cell", "echo-hold", "--cells", p.cells, "--out", p.out, "--lanes", p.lanes, "--verbose"],
+      [path.join(repoRoot, "bin", "parity.js"), "record", "--provider", "echo", "--cell", cell, "--cells", p.cells, "--out", p.out, "--lanes", p.lanes, "--verbose"],
       { cwd: p.root, env: { ...process.env, TMPDIR: p.temp, CI: "" }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";
@@ -172,7 +179,7 @@ describe("parity record cleanup", () => {
         stderr += chunk.toString("utf8");
         bridgePid = Number(/bridge pid (\d+)/.exec(stderr)?.[1] ?? 0);
         // The last step is the held turn: the turn is open when the echo streams its text.
-        if (stderr.includes("step 3/3: turn/start")) resolve();
+        if (stderr.includes(lastStep)) resolve();
       });
     });
     expect(bridgePid).toBeGreaterThan(0);

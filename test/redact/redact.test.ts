@@ -70,6 +70,16 @@ describe("textual pass (spec 10 §4)", () => {
     );
   });
 
+  it("rewrites slash-less spellings of multi-segment paths (titles, diff headers), never a bare word", () => {
+    expect(redactor.redactText("--- a/tmp/parity-ws-x1y2/a.txt\ntitle tmp/parity-ws-x1y2/a.txt; xtmp/parity-ws-x1y2 stays")).toBe(
+      "--- a/workspace/a.txt\ntitle workspace/a.txt; xtmp/parity-ws-x1y2 stays",
+    );
+    expect(redactor.redactText("home/alice/notes")).toBe("home/user/notes");
+    const root = createRedactor({ home: "/root" });
+    expect(root.redactText("the root of /root/x is root")).toBe("the root of /home/user/x is root");
+    expect(root.redactText(root.redactText("/root/x"))).toBe("/home/user/x");
+  });
+
   it("rewrites the workspace path before the home path", () => {
     expect(redactor.redactText('{"cwd":"/tmp/parity-ws-x1y2","file":"/tmp/parity-ws-x1y2/a.txt"}')).toBe('{"cwd":"/workspace","file":"/workspace/a.txt"}');
   });
@@ -165,6 +175,14 @@ describe("final sweep", () => {
     expect(error).toBeInstanceOf(ParityError);
     expect(error.exitCode).toBe(EXIT_CODES.secretSurvived);
     expect(error.message.split("\n")[0]).toBe("rec/runtime→bridge.ndjson:1: secret env value survived redaction (OPEN… (14 chars))");
+  });
+
+  it("forbidden patterns are sweep-only: never rewritten, always reported", () => {
+    const custom = createRedactor({ home: HOME, forbidden: [/parity-record-[A-Za-z0-9]{6}/] });
+    expect(custom.redactText("in parity-record-ab12CD/ws")).toBe("in parity-record-ab12CD/ws");
+    expect(sweepFileText("x.json", "ok\nin parity-record-ab12CD/ws\n", custom).map((s) => [s.line, s.rule])).toEqual([
+      [2, "forbidden parity-record-[A-Za-z0-9]{6}"],
+    ]);
   });
 
   it("a user pattern that survives is reported; its own REDACTED output is not", () => {

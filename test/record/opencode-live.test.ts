@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { processesWorkingIn } from "../../harness/record/leftovers.js";
+import { opencodeBinary } from "../../harness/record/providers.js";
+import { recordCell } from "../../harness/record/record-cell.js";
+import { readRecording } from "../../harness/recording/reader.js";
+import { repoRoot } from "../cli/run-cli.js";
+import { listeningSockets, type ListeningSocket } from "./listening.js";
+
+const committedOracle = path.join(repoRoot, "lanes", "acp-opencode", "turn-tools.json");
+const committedRecording = path.join(repoRoot, "recordings", "acp-opencode", "turn-tools");
+const root = mkdtempSync(path.join(tmpdir(), "opencode-live-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(!existsSync(opencodeBinary()) || !existsSync(committedOracle))("live opencode recording (acp-opencode turn-tools)", () => {
+  it("records real read/edit/bash work, listens on loopback only, and reproduces the committed oracle", async () => {
+    const sockets: ListeningSocket[] = [];
+    let runRoot = "";
+    const result = await recordCell({
+      providerId: "acp-opencode",
+      cell: "turn-tools",
+      cellsRoot: path.join(repoRoot, "cells"),
+      outRoot: path.join(root, "recordings"),
+      lanesRoot: path.join(root, "lanes"),
+      redact: [],
+      now: () => Date.now(),
+      tempParent: root,
+      onStep: (_index, step, info) => {
+        runRoot = info.root;
+        // opencode runs from thread/start on; by the prompt step it (and its HTTP server) is up.
+        if (step.op !== "turn/start") return;
+        const pids = [...processesWorkingIn(info.root), ...(info.bridgePid ? [info.bridgePid] : []), process.pid];
+        sockets.push(...listeningSockets(pids));
+      },
+    });
+    expect(sockets.length).toBeGreaterThan(0); // the model endpoint and opencode's own server
+    expect(sockets.filter((s) => !s.loopback)).toEqual([]);
+    expect(existsSync(runRoot)).toBe(false);
+
+    const recording = await readRecording(result.dir);
+    const providerLines = recording.lanes["provider→bridge"].map((e) => e.line).join("\n");
+    for (const tool of ['"kind":"read"', '"kind":"edit"', '"kind":"execute"']) expect(providerLines).toContain(tool);
+    expect(result.grammarDrops).toBe((await import("../../harness/lanes/index.js")).buildThreadLane(await readRecording(committedRecording)).grammarDrops.length);
+    // A second recording of the cell differs only in fields the normalization blanks.
+    expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(committedOracle, "utf8"));
+    const committed = await readRecording(committedRecording);
+    expect(recording.manifest.lines).toEqual(committed.manifest.lines);
+  }, 180_000);
+});
