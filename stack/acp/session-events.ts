@@ -4,7 +4,7 @@
  */
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import type { AgentExitInfo } from "./connection.js";
-import { cancelPendingAgentRequests, emitDeltas, emitSessionError, type AcpSession } from "./session.js";
+import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
 import { isTurnOutputUpdate } from "./translate/index.js";
 import { noteAgentActivity } from "./agent-turns.js";
 
@@ -40,6 +40,7 @@ export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit:
   if (session.stopping) return;
   session.agentExited = true;
   cancelPendingAgentRequests(session);
+  void revokeApprovals(session);
   session.steers = [];
   const run = session.prompt;
   session.prompt = null;

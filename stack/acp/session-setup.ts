@@ -17,7 +17,8 @@ import { selectAcpDialect, OPENCODE_CHILD_ENV } from "./dialects/index.js";
 import { agentLaunch, buildAgentEnv, resolveAgentArgs, type AcpPermissionMode } from "./launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "./launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
-import { emitDeltas, type AcpSession } from "./session.js";
+import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
+import { installCursorMcpApproval, type AcpMcpServerEntry } from "./cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "./translate/index.js";
@@ -194,6 +195,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     pending: new Set(),
     pendingInstructions: null,
     deferred: [],
+    approvals: [],
   };
   holder.session = session;
 
@@ -212,6 +214,10 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
     }
     const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
+    for (const server of mcpServers as AcpMcpServerEntry[]) {
+      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env });
+      if (approval) session.approvals.push(approval);
+    }
     const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
     let result: unknown;
     let restored = false;
@@ -266,6 +272,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     session.stopping = true;
     if (rt.sessions.get(req.threadId) === session) rt.sessions.delete(req.threadId);
     await connection.kill();
+    await revokeApprovals(session);
     const guidance = describeAcpSignIn({ command: spec.command, args: spec.args, authMethods });
     throw toRequestError(error, guidance);
   }

@@ -9,6 +9,7 @@ import type { BridgeIo } from "../bridge-kit/io.js";
 import type { ExecutionOptions } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "./connection.js";
+import type { CursorMcpApproval } from "./cursor-mcp-approval.js";
 import type { AcpDialect } from "./dialects/index.js";
 import type { AcpLaunchSpec } from "./launch-spec.js";
 import type { AcpPermissionMode } from "./launch-args.js";
@@ -103,6 +104,14 @@ export interface AcpSession {
   pendingInstructions: string | null;
   /** Deltas produced before identity was sent. */
   deferred: ThreadDelta[];
+  /** Cursor MCP approvals this session installed; revoked when it ends (spec 20 §2.7). */
+  approvals: CursorMcpApproval[];
+}
+
+/** Revokes the session's Cursor MCP approvals (never rejects). */
+export async function revokeApprovals(session: AcpSession): Promise<void> {
+  const approvals = session.approvals.splice(0);
+  await Promise.all(approvals.map((approval) => approval.revoke()));
 }
 
 /** Sends one `thread/delta` for a non-empty batch (never an empty one, spec 20 §1.4). */

@@ -4,7 +4,7 @@
  */
 import type { ThreadStopParams } from "../protocol/methods.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { cancelPendingAgentRequests, emitDeltas, type AcpSession, type PromptRun } from "./session.js";
+import { cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
 /** Resolves when `promise` settles or after `ms`, whichever is first; clears its timer either way. */
 function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
@@ -27,7 +27,8 @@ function settleInterrupted(rt: AcpBridgeRuntime, session: AcpSession, run: Promp
  * Stops one session (spec 30 §5). `interrupt`: mark stopping, drop steers, cancel pending
  * permissions; if a prompt is active and the agent alive, send `session/cancel` and wait for the
  * turn to settle (at most `cancelSettleTimeoutMs`); then settle it `interrupted` if the agent did
- * not; kill; unregister. `release`: the same without cancel, wait or deltas.
+ * not; kill; revoke the Cursor MCP approval; unregister. `release`: the same without cancel, wait or
+ * deltas.
  */
 export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, intent: "interrupt" | "release"): Promise<void> {
   session.stopping = true;
@@ -52,6 +53,7 @@ export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, int
     }
   }
   await session.connection.kill();
+  await revokeApprovals(session);
   if (rt.sessions.get(session.threadId) === session) rt.sessions.delete(session.threadId);
 }
 
