@@ -1,5 +1,6 @@
 import { assemblerBench } from "./assembler-bench.js";
 import type { Bench } from "./bench.js";
+import { replayBench } from "./replay.js";
 
 /** Every benchmark `npm run bench` runs, in order. A new bench is one sibling module plus one entry here. */
-export const BENCHES: readonly Bench[] = [assemblerBench];
+export const BENCHES: readonly Bench[] = [assemblerBench, replayBench];

@@ -147,7 +147,7 @@ async function checkOne(location: RecordingLocation, options: CheckCellsOptions,
     }
   }
   const started = now();
-  const result = await replayRecording(recording, options.replay ?? {});
+  const result = await replayRecording(recording, { keepBridgeLane: false, ...options.replay });
   extras.notes = result.notes;
   extras.stderr = result.stderr;
   const live: ParityLeg = {

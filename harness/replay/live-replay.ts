@@ -12,7 +12,7 @@ import { buildReplayPlan, type ReplayPlan } from "./plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
-import { anchorBridgeLines, runSchedule, type ReplayEvent, type ScheduleTimeouts } from "./scheduler.js";
+import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleTimeouts } from "./scheduler.js";
 
 /** Options of {@link replayRecording}. Every field is optional. */
 export interface ReplayOptions {
@@ -26,6 +26,10 @@ export interface ReplayOptions {
   useCurrent?: boolean;
   /** Divergence timeouts in ms (see {@link ScheduleTimeouts}); defaults 3000 / 5000 / 3. */
   timeouts?: Partial<ScheduleTimeouts>;
+  /** Receives the live lines as they happen (the lane builder of `replayRecording`). */
+  sink?: LiveLineSink;
+  /** Keep the live bridge lane in the result (default true; the gate does not need it). */
+  keepBridgeLane?: boolean;
   /** Receives a line per scheduler event (diagnosis; `--verbose`). */
   trace?: (text: string) => void;
   /** Extra environment for the bridge process. */
@@ -52,11 +56,8 @@ export interface LiveReplay {
    * `ts` = the recording clock the line was assembled at.
    */
   bridgeLane: LaneEntry[];
-  /**
-   * The live side as a recording (the written `runtime→bridge` entries and {@link bridgeLane}),
-   * for the lane builder: clock = each entry's `ts`, grammar cleared on release stops.
-   */
-  liveRecording: Recording;
+  /** The recording that was replayed. */
+  recording: Recording;
   expectationsMet: number;
   expectationsTotal: number;
   exit: { code: number | null; signal: string | null } | null;
@@ -75,29 +76,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The live side as a recording: the recorded `runtime→bridge` entries that were written and
- * the anchored live bridge lane, so the lane builder (clock = each entry's `ts`, grammar
- * cleared on release stops) assembles exactly what the replay saw.
- */
-function liveRecording(recording: Recording, plan: ReplayPlan, written: readonly number[], bridgeLane: LaneEntry[]): Recording {
-  const runtime = written.map((i) => plan.steps[i]!.entry);
-  const lanes: Record<Direction, LaneEntry[]> = {
-    "runtime→bridge": runtime,
-    "bridge→runtime": bridgeLane,
-    "provider→bridge": [],
-    "bridge→provider": [],
-  };
-  const merged = [...runtime, ...bridgeLane].sort((a, b) => a.run - b.run || a.seq - b.seq);
-  return {
-    dir: recording.dir,
-    manifest: recording.manifest,
-    lanes,
-    currentBridgeLane: null,
-    merged: () => [...merged],
-  };
 }
 
 /**
@@ -145,7 +123,14 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
   try {
     const outcome = await runSchedule(
       plan,
-      { queue, bridge, rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite), ...(options.trace ? { trace: options.trace } : {}) },
+      {
+        queue,
+        bridge,
+        rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite),
+        keepBridgeLines: options.keepBridgeLane ?? true,
+        ...(options.trace ? { trace: options.trace } : {}),
+        ...(options.sink ? { sink: options.sink } : {}),
+      },
       timeouts,
       !plan.recordsInitialize,
     );
@@ -160,7 +145,7 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
       divergenceCount: outcome.divergenceCount,
       notes: outcome.notes,
       bridgeLane,
-      liveRecording: liveRecording(recording, plan, outcome.writtenRuntime, bridgeLane),
+      recording,
       expectationsMet: outcome.expectationsMet,
       expectationsTotal: outcome.expectationsTotal,
       exit: outcome.exit,

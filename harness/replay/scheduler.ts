@@ -68,6 +68,22 @@ export interface ScheduleIo {
   rewriteRuntime(line: string): string;
   /** Receives one line per event and write, for `--verbose` diagnosis; optional. */
   trace?: (text: string) => void;
+  /**
+   * Receives, in live order, every runtime line written (as recorded) and every bridge line
+   * that belongs to the lane with its recording clock: where the thread lane is assembled
+   * while the replay runs.
+   */
+  sink?: LiveLineSink;
+  /** Keep the bridge's lines for {@link ScheduleOutcome.bridgeLines} (default true). */
+  keepBridgeLines?: boolean;
+}
+
+/** The streaming consumer of a replay's live lines (see {@link ScheduleIo.sink}). */
+export interface LiveLineSink {
+  /** A `bridge→runtime` line of the lane and the recording clock (ms) it arrived at. */
+  bridgeLine(line: string, clock: number): void;
+  /** A recorded `runtime→bridge` line just written to the bridge. */
+  runtimeLine(line: string): void;
 }
 
 type IdMap = Map<string, JsonRpcId>;
@@ -95,6 +111,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   let divergenceCount = 0;
   const notes: ReplayNote[] = [];
   const bridgeLines: LiveBridgeLine[] = [];
+  const keepBridgeLines = io.keepBridgeLines ?? true;
   const writtenRuntime: number[] = [];
   let expectationsMet = 0;
   const state: { exit: ScheduleOutcome["exit"] } = { exit: null };
@@ -208,7 +225,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
         message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${describeWindow("runtime", -1)})`,
       });
     }
-    bridgeLines.push({ line: laneLine, clock, anchor, matched: step ? step.index : -1 });
+    io.sink?.bridgeLine(line, clock);
+    if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock, anchor, matched: step ? step.index : -1 });
   };
 
   const onChildLine = (child: ReplayChildLink, line: string): void => {
@@ -304,6 +322,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
         line = io.rewriteRuntime(line);
       }
       io.bridge.write(line);
+      io.sink?.runtimeLine(entry.line);
       writtenRuntime.push(step.index);
       anchor = step.index;
       return;

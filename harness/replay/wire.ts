@@ -1,4 +1,4 @@
-import { jsonRpcIdKey, parseJsonRpcLine, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
+import { jsonRpcIdKey, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
 
 /**
  * What the replay scheduler needs to know about one wire line (spec 10 §5.2, "Dialects",
@@ -32,34 +32,38 @@ function deltaKindsOf(params: unknown): string[] | undefined {
 
 const INVALID: WireShape = { kind: "invalid", method: undefined, id: undefined, idKey: undefined, deltaKinds: undefined };
 
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || typeof value === "number";
+}
+
 /**
  * Classifies one line (spec 10 §1.1: told apart by `method` and `id`, never by result
- * shape). Never throws.
+ * shape). The same decision as `classifyJsonRpcMessage`, made on the parsed object without
+ * building a validated copy: a replay classifies every line of a recording and every live
+ * line, and only the shape matters here (the bridge's own code validates content).
+ * Never throws.
  */
 export function shapeOfLine(line: string): WireShape {
-  const classified = parseJsonRpcLine(line);
-  switch (classified.kind) {
-    case "request":
-      return {
-        kind: "request",
-        method: classified.message.method,
-        id: classified.message.id,
-        idKey: jsonRpcIdKey(classified.message.id),
-        deltaKinds: undefined,
-      };
-    case "notification": {
-      const method = classified.message.method;
-      const deltaKinds = method === "thread/delta" ? deltaKindsOf(classified.message.params) : undefined;
-      return { kind: "notification", method, id: undefined, idKey: undefined, deltaKinds };
-    }
-    case "response": {
-      const id = classified.message.id;
-      if (id === null) return INVALID;
-      return { kind: "response", method: undefined, id, idKey: jsonRpcIdKey(id), deltaKinds: undefined };
-    }
-    default:
-      return INVALID;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return INVALID;
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return INVALID;
+  const message = value as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
+  if (message.jsonrpc !== "2.0") return INVALID;
+  if ("method" in message) {
+    if (typeof message.method !== "string") return INVALID;
+    if (message.id !== undefined) {
+      if (!isId(message.id)) return INVALID;
+      return { kind: "request", method: message.method, id: message.id, idKey: jsonRpcIdKey(message.id), deltaKinds: undefined };
+    }
+    const deltaKinds = message.method === "thread/delta" ? deltaKindsOf(message.params) : undefined;
+    return { kind: "notification", method: message.method, id: undefined, idKey: undefined, deltaKinds };
+  }
+  if (!isId(message.id) || "result" in message === "error" in message) return INVALID;
+  return { kind: "response", method: undefined, id: message.id, idKey: jsonRpcIdKey(message.id), deltaKinds: undefined };
 }
 
 /** A short human label of a line for divergence reports: `request session/new (id 2)`. */

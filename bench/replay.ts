@@ -1,0 +1,183 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { formatTable } from "../harness/cli/list.js";
+import type { Recording, RecordingLocation } from "../harness/recording/reader.js";
+import { checkCells } from "../harness/replay/check-cells.js";
+import { recordScriptedCell } from "../harness/runtime/record-cell.js";
+import { packageDistPath } from "../harness/runtime/spawn-bridge.js";
+import type { Bench, BenchFlags } from "./bench.js";
+import { mib } from "./measure.js";
+import { writeSyntheticRecording } from "./replay-synthetic.js";
+
+const run = promisify(execFile);
+
+/** Wall time the seven real acp-cursor thread cells may take to replay and compare, in ms (issue 5). */
+export const TARGET_CURSOR_CHECK_MS = 1000;
+/** Most memory a 200 000-line replay may use, in bytes (issue 5). */
+export const TARGET_REPLAY_RSS_BYTES = 300 * 1024 * 1024;
+/** Largest ms-per-line ratio between the full synthetic replay and its quarter that still reads as linear. */
+export const LINEARITY_LIMIT = 1.5;
+
+const CURSOR_CELLS = ["approval-allow", "approval-deny", "fork", "resume", "stop-interrupt", "subagent", "turn-tools"];
+/** Words per synthetic prompt: the echo streams one `thread/delta` line per word. */
+const WORDS_PER_TURN = 400;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function positiveInt(flags: BenchFlags, name: string, fallback: number): number {
+  const text = flags.values.get(name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} ${text}: expected a whole number ≥ 1`);
+  return value;
+}
+
+/** Replays and compares the seven real cursor thread cells `reps` times (all cores); wall ms per rep. */
+async function cursorCheckRuns(packageRoot: string, reps: number): Promise<number[]> {
+  const root = path.resolve(packageRoot, "../shared/recordings/acp-cursor");
+  const locations: RecordingLocation[] = CURSOR_CELLS.map((cell) => ({ provider: "acp-cursor", cell, dir: path.join(root, cell) }));
+  const lanesDir = await mkdtemp(path.join(tmpdir(), "parity-bench-lanes-"));
+  try {
+    const times: number[] = [];
+    for (let rep = 0; rep < reps; rep += 1) {
+      const started = performance.now();
+      const { run } = await checkCells({ locations, repoRoot: packageRoot, lanesDir, allowlist: [], jobs: availableParallelism(), ci: true });
+      times.push(performance.now() - started);
+      const diverged = run.cells.filter((c) => c.divergences.length > 0).map((c) => c.cell);
+      if (diverged.length > 0) throw new Error(`cursor cells diverged: ${diverged.join(", ")}`);
+    }
+    return times;
+  } finally {
+    await rm(lanesDir, { recursive: true, force: true });
+  }
+}
+
+/** Records the seed of the synthetic recordings: an echo thread with two turns of {@link WORDS_PER_TURN} words. */
+async function recordSeed(root: string): Promise<Recording> {
+  const words = Array.from({ length: WORDS_PER_TURN }, (_, i) => `w${i}`).join(" ");
+  return recordScriptedCell({
+    modulePath: packageDistPath("stack/echo/bridge.js"),
+    providerId: "echo",
+    cell: "seed",
+    script: {
+      threadId: "thr_bench_seed",
+      cwd: root,
+      options: { permissionMode: "full" },
+      steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: words }, { op: "turn/start", text: words }],
+    },
+    recordingsRoot: root,
+    cliVersion: "bench",
+    description: "seed of the synthetic replay benchmark",
+    note: "made by bench/replay.ts",
+    now: () => Date.now(),
+  });
+}
+
+/** One synthetic replay measurement. */
+interface SyntheticRun {
+  lines: number;
+  turns: number;
+  replayMs: number;
+  msPerKLine: number;
+  peakRssBytes: number;
+  events: number;
+}
+
+/**
+ * Grows the seed into a synthetic recording of about `lines` lines (`replay-synthetic.ts`),
+ * then replays it in a fresh process (`replay-worker.ts`) that reports the replay's wall time
+ * and its own peak RSS (sampled every 10 ms).
+ */
+async function syntheticRun(seed: Recording, root: string, lines: number): Promise<SyntheticRun> {
+  const dir = await writeSyntheticRecording(seed, root, `synthetic-${lines}`, lines);
+  const turns = Math.ceil(lines / (WORDS_PER_TURN + 6));
+  const worker = fileURLToPath(new URL("./replay-worker.js", import.meta.url));
+  const { stdout } = await run(process.execPath, [worker, dir], { maxBuffer: 1024 * 1024 });
+  const measured = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+    lines: number;
+    replayMs: number;
+    peakRssBytes: number;
+    events: number;
+    ok: boolean;
+    firstDivergence: string | null;
+  };
+  if (!measured.ok) throw new Error(`synthetic replay of ${measured.lines} lines diverged: ${measured.firstDivergence ?? "?"}`);
+  return {
+    lines: measured.lines,
+    turns,
+    replayMs: measured.replayMs,
+    msPerKLine: (measured.replayMs / measured.lines) * 1000,
+    peakRssBytes: measured.peakRssBytes,
+    events: measured.events,
+  };
+}
+
+/**
+ * `bench replay` (issue 5): (1) the seven real acp-cursor thread cells replayed through our
+ * ACP bridge and compared (`checkCells`, jobs = cores), median of `--replay-reps` (5) wall
+ * times, target ≤ 1.0 s; (2) a synthetic echo recording of `--replay-lines` (200 000) lines,
+ * grown by this bench from a short real echo recording, replayed at a quarter, half and full size: time per line must stay
+ * flat (full ≤ 1.5 × quarter) and peak RSS under 300 MB.
+ */
+export const replayBench: Bench = {
+  name: "replay",
+  flags: ["--replay-lines", "--replay-reps"],
+  async run(flags) {
+    const reps = positiveInt(flags, "--replay-reps", 5);
+    const lines = positiveInt(flags, "--replay-lines", 200_000);
+    flags.print(`replay: seven acp-cursor cells × ${reps}\n`);
+    const cursorTimes = await cursorCheckRuns(flags.packageRoot, reps);
+    const cursorMedian = median(cursorTimes);
+
+    const root = await mkdtemp(path.join(tmpdir(), "parity-bench-replay-"));
+    const synthetic: SyntheticRun[] = [];
+    try {
+      const seed = await recordSeed(root);
+      for (const size of [Math.ceil(lines / 4), Math.ceil(lines / 2), lines]) {
+        flags.print(`replay: synthetic ${size} lines\n`);
+        synthetic.push(await syntheticRun(seed, root, size));
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    const quarter = synthetic[0]!;
+    const full = synthetic.at(-1)!;
+    const linearity = full.msPerKLine / quarter.msPerKLine;
+
+    flags.print(
+      `${formatTable([
+        ["measure", "value", "target"],
+        ["7 cursor cells, median wall", `${Math.round(cursorMedian)} ms`, `≤ ${TARGET_CURSOR_CHECK_MS} ms`],
+        ["7 cursor cells, all reps", cursorTimes.map((t) => `${Math.round(t)}`).join(" / ") + " ms", ""],
+        ...synthetic.map((s) => [`synthetic ${s.lines} lines`, `${(s.replayMs / 1000).toFixed(2)} s, ${s.msPerKLine.toFixed(2)} ms/1k lines, peak rss ${mib(s.peakRssBytes)}`, ""]),
+        ["ms per line, full ÷ quarter", linearity.toFixed(2), `≤ ${LINEARITY_LIMIT}`],
+        ["peak rss at full size", mib(full.peakRssBytes), `< ${mib(TARGET_REPLAY_RSS_BYTES)}`],
+      ])}\n`,
+    );
+    const met = {
+      cursor: cursorMedian <= TARGET_CURSOR_CHECK_MS,
+      linear: linearity <= LINEARITY_LIMIT,
+      memory: full.peakRssBytes < TARGET_REPLAY_RSS_BYTES,
+    };
+    return {
+      json: {
+        bench: "replay",
+        cursorCells: CURSOR_CELLS.length,
+        cursorMedianMs: Math.round(cursorMedian),
+        cursorRunsMs: cursorTimes.map(Math.round),
+        synthetic: synthetic.map((s) => ({ ...s, replayMs: Math.round(s.replayMs), msPerKLine: Number(s.msPerKLine.toFixed(3)) })),
+        linearity: Number(linearity.toFixed(3)),
+        met,
+      },
+      targetMet: met.cursor && met.linear && met.memory,
+    };
+  },
+};
