@@ -106,6 +106,8 @@ export interface AcpBridgeRuntime {
   readonly options: ResolvedAcpBridgeOptions;
   /** Live sessions by bb thread id. */
   readonly sessions: Map<string, AcpSession>;
+  /** Sessions still being set up, by bb thread id (a stop aborts them). */
+  readonly settingUp: Map<string, AcpSession>;
   /** Latched by `skills/configure`; used at the next session construction. */
   skills: SkillsRoot[];
   /** The dynamic-tool host, once a session with dynamic tools started it. */
@@ -114,5 +116,5 @@ export interface AcpBridgeRuntime {
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), skills: [], toolHost: null };
+  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null };
 }

@@ -198,6 +198,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     approvals: [],
   };
   holder.session = session;
+  rt.settingUp.set(req.threadId, session);
 
   let authMethods: AcpAuthMethodInfo[] = [];
   try {
@@ -258,6 +259,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     const providerThreadId = session.providerThreadId!;
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
 
+    rt.settingUp.delete(req.threadId);
     rt.sessions.set(req.threadId, session);
     session.constructing = false;
     io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: session.sessionRestorable });
@@ -269,10 +271,13 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     emitDeltas(io, session, deferred);
     return { providerThreadId, sessionRestorable: session.sessionRestorable };
   } catch (error) {
+    const stopped = session.stopping;
     session.stopping = true;
+    if (rt.settingUp.get(req.threadId) === session) rt.settingUp.delete(req.threadId);
     if (rt.sessions.get(req.threadId) === session) rt.sessions.delete(req.threadId);
     await connection.kill();
     await revokeApprovals(session);
+    if (stopped) throw toRequestError(new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`));
     const guidance = describeAcpSignIn({ command: spec.command, args: spec.args, authMethods });
     throw toRequestError(error, guidance);
   }

@@ -57,15 +57,25 @@ export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, int
   if (rt.sessions.get(session.threadId) === session) rt.sessions.delete(session.threadId);
 }
 
-/** `thread/stop {threadId, intent}` → `{ok:true}` (also with no session, spec 20 §1.2). */
+/** `thread/stop {threadId, intent}` → `{ok:true}` (also with no session, spec 20 §1.2); aborts a setup in flight. */
 export async function stopThread(rt: AcpBridgeRuntime, params: ThreadStopParams): Promise<{ ok: true }> {
+  abortSetup(rt, params.threadId);
   const session = rt.sessions.get(params.threadId);
   if (session) await stopSession(rt, session, params.intent);
   return { ok: true };
 }
 
+/** A stop during `thread/start|resume|fork` aborts the setup: its request then fails naming the stop. */
+function abortSetup(rt: AcpBridgeRuntime, threadId: string): void {
+  const pending = rt.settingUp.get(threadId);
+  if (!pending) return;
+  pending.stopping = true;
+  void pending.connection.kill();
+}
+
 /** Stdin closed: every session stops with interrupt semantics, then the tool host closes (spec 20 §6). */
 export async function stopAllSessions(rt: AcpBridgeRuntime): Promise<void> {
+  for (const threadId of [...rt.settingUp.keys()]) abortSetup(rt, threadId);
   await Promise.all([...rt.sessions.values()].map((session) => stopSession(rt, session, "interrupt")));
   const host = rt.toolHost;
   rt.toolHost = null;

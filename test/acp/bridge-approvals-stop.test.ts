@@ -195,3 +195,18 @@ describe("ACP bridge: thread/stop interrupt", () => {
     expect(stop.result).toEqual({ ok: true });
   });
 });
+
+describe("ACP bridge: thread/stop during setup", () => {
+  it("aborts a thread/start whose agent never answers initialize; the start fails naming the stop", async () => {
+    bridge = startInProcessBridge();
+    const { spec } = fixtureLaunchSpec(bridge.dir, { initialize: "never" });
+    const start = bridge.request("thread/start", threadStartParams("thr_su", spec, bridge.dir));
+    // One turn of the event loop: the start handler has spawned the agent and is awaiting initialize.
+    await new Promise((resolve) => setImmediate(resolve));
+    const stop = await bridge.request("thread/stop", { threadId: "thr_su", intent: "interrupt" });
+    expect(stop.result).toEqual({ ok: true });
+    const failed = await start;
+    expect(failed.error).toMatchObject({ code: -32000, message: "ACP session of thread thr_su was stopped while it was being set up" });
+    expect(bridge.out.some((m) => m.method === "thread/identity")).toBe(false);
+  });
+});
