@@ -1,0 +1,273 @@
+/**
+ * Fixture-agent providers for `parity record` (00-product.md "Real input": fixture agents that
+ * speak a dialect's side channels where the real CLI cannot run here; issue 6 part 4).
+ *
+ * acp-cursor, acp-grok, acp-omp and acp-hermes-agent run the ACP bridge against the project's
+ * scripted fixture agent (`stack/acp/fixture-agent`) instead of their CLI. The agent's script
+ * for one run is assembled from two parts:
+ * - an agent profile (here): what the agent answers to `initialize` and `session/new` and what
+ *   it streams after it, the same for every cell;
+ * - one fragment per cell, `cells/<cell>/agents/<provider>.json` = `{"prompts": [...]}`: what the
+ *   agent does on each prompt of that cell (spec 30 side channels are plain data there).
+ *
+ * A {@link RecordProvider} is not told which cell runs, so every cell's fragment goes into the
+ * one script, each prompt keyed (`when`) by that cell's own prompt text (a fragment prompt
+ * without `when` takes the cell's n-th `turn/start`/`turn/steer` text). The script is written to
+ * the run's temp root, which the redactor rewrites to `/tmp/parity-record`.
+ *
+ * The launch spec is the shipped agent's with `command`/`args` replaced, and the dialect is
+ * always explicit (`acpDialect`), because the command is `node`, never the vendor binary.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { findShippedAcpAgent } from "../../stack/acp/agents.js";
+import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
+import { InputError, UsageError } from "../errors.js";
+import { packageDistPath } from "../runtime/spawn-bridge.js";
+import { CELL_FILE, parseCellDefinition } from "./cells.js";
+import type { PreparedProvider, RecordDirs, RecordProvider } from "./providers.js";
+
+/** Marker every fixture manifest carries in `cliVersion` and `note` (tests and reviewers key on it). */
+export const FIXTURE_AGENT_MARKER = "fixture agent";
+
+/** Directory inside `cells/<cell>/` holding the per-provider fixture fragments. */
+export const FIXTURE_FRAGMENT_DIR = "agents";
+
+/**
+ * One cell's fragment of a fixture script: the agent's behaviour per prompt. Strict: the agent
+ * profile (capabilities, session result) is per provider, not per cell.
+ */
+export const FixtureFragmentSchema = z.strictObject({
+  /** Free text for reviewers: what spec 30 behaviour this fragment models. */
+  comment: z.string().optional(),
+  prompts: z.array(fixturePromptSchema).min(1),
+});
+/** A parsed fragment. */
+export type FixtureFragment = z.output<typeof FixtureFragmentSchema>;
+
+/** A fixture provider's fixed facts. */
+export interface FixtureAgentProfile {
+  /** Provider id (`acp-<slug>`, a shipped agent). */
+  providerId: string;
+  /** Explicit dialect id sent as `providerOptions.acpDialect` (spec 30 §1.2 step 1). */
+  dialect: string;
+  /** Which vendor CLI the fixture stands in for (manifest text). */
+  standsInFor: string;
+  /** Script fields shared by every cell (no `prompts`). */
+  base: Omit<FixtureScriptInput, "prompts">;
+}
+
+const commands = (names: string[]) => ({
+  sessionUpdate: "available_commands_update",
+  availableCommands: names.map((name) => ({ name, description: `${name} (fixture command)`, input: null })),
+});
+
+/**
+ * The four fixture agents (spec 30 §2.1 table; dialects §1.3–1.5, §1.7). Session results are
+ * shaped after what spec 20 §4 / spec 30 say each agent returns, written by this project.
+ */
+export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile>> = {
+  "acp-cursor": {
+    providerId: "acp-cursor",
+    dialect: "cursor",
+    standsInFor: "cursor-agent acp",
+    base: {
+      loadSession: true,
+      promptImage: true,
+      authMethods: [{ id: "cursor_login", name: "Cursor login" }],
+      sessionIdPrefix: "fixture-cursor-",
+      sessionResult: {
+        modes: {
+          currentModeId: "agent",
+          availableModes: [
+            { id: "agent", name: "Agent" },
+            { id: "ask", name: "Ask" },
+          ],
+        },
+      },
+      afterNew: [commands(["review", "explain"])],
+    },
+  },
+  "acp-grok": {
+    providerId: "acp-grok",
+    dialect: "grok",
+    standsInFor: "grok agent stdio",
+    base: {
+      loadSession: true,
+      sessionIdPrefix: "fixture-grok-",
+      // Grok's context size rides the session models' `_meta.totalContextTokens` (spec 30 §1.4).
+      sessionResult: {
+        models: {
+          currentModelId: "grok-fixture-1",
+          availableModels: [
+            { modelId: "grok-fixture-1", name: "Grok fixture 1", _meta: { totalContextTokens: 256000 } },
+            { modelId: "grok-fixture-mini", name: "Grok fixture mini", _meta: { totalContextTokens: 128000 } },
+          ],
+        },
+      },
+      afterNew: [commands(["compact", "init"])],
+    },
+  },
+  "acp-omp": {
+    providerId: "acp-omp",
+    dialect: "omp",
+    standsInFor: "omp acp",
+    base: {
+      loadSession: true,
+      fork: true,
+      sessionIdPrefix: "fixture-omp-",
+      afterNew: [commands(["compact", "plan"])],
+    },
+  },
+  "acp-hermes-agent": {
+    providerId: "acp-hermes-agent",
+    dialect: "acp",
+    standsInFor: "hermes acp",
+    base: {
+      loadSession: true,
+      fork: true,
+      sessionIdPrefix: "fixture-hermes-",
+      // Hermes' reasoning is a native config option (spec 30 §2.1 `nativeReasoning.configId`).
+      sessionResult: {
+        configOptions: [
+          {
+            id: "reasoning_effort",
+            name: "Reasoning effort",
+            category: "thought_level",
+            type: "select",
+            currentValue: "medium",
+            options: ["none", "low", "medium", "high", "xhigh", "max"].map((value) => ({ value, name: value })),
+          },
+        ],
+      },
+      afterNew: [commands(["skills", "tools"])],
+    },
+  },
+};
+
+/** The fragment file of (cell, provider). */
+export function fixtureFragmentPath(cellsRoot: string, cell: string, providerId: string): string {
+  return path.join(cellsRoot, cell, FIXTURE_FRAGMENT_DIR, `${providerId}.json`);
+}
+
+/**
+ * Reads and validates one fragment.
+ * @throws InputError `file: invalid fixture fragment: field \`prompts.0.steps.1\`: …` or not JSON.
+ */
+export async function readFixtureFragment(file: string): Promise<FixtureFragment> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`fixture fragment is not valid JSON: ${(error as Error).message}`, { file });
+  }
+  const parsed = FixtureFragmentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(fragment)";
+    throw new InputError(`invalid fixture fragment: field \`${field}\`: ${issue?.message ?? "invalid"}`, { file });
+  }
+  return parsed.data;
+}
+
+/** The prompt texts of a cell definition (`turn/start` and `turn/steer` steps, in order). */
+function cellPromptTexts(definition: { steps: Array<{ op: string; text?: string }> }): string[] {
+  return definition.steps.filter((s) => (s.op === "turn/start" || s.op === "turn/steer") && typeof s.text === "string").map((s) => s.text!);
+}
+
+/**
+ * Builds the whole fixture script of `providerId`: the profile's base plus every cell's
+ * fragment under `cellsRoot` (only `onlyCell`'s when given), each prompt keyed by its cell's
+ * prompt text.
+ *
+ * @throws UsageError for a provider without a profile or with no fragment at all;
+ *   InputError naming the fragment file when it has more prompts without `when` than its cell
+ *   has prompts, or when two cells' prompts share a key (the agent could not tell them apart).
+ */
+export async function buildFixtureScript(cellsRoot: string, providerId: string, onlyCell?: string): Promise<FixtureScriptInput> {
+  const profile = FIXTURE_AGENT_PROFILES[providerId];
+  if (!profile) throw new UsageError(`no fixture agent profile for "${providerId}" (known: ${Object.keys(FIXTURE_AGENT_PROFILES).join(", ")})`);
+  const all = existsSync(cellsRoot) ? (await readdir(cellsRoot, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
+  const cells = onlyCell === undefined ? all : all.filter((name) => name === onlyCell);
+  const prompts: FixtureScriptInput["prompts"] = [];
+  const keys = new Map<string, string>();
+  for (const cell of cells) {
+    const file = fixtureFragmentPath(cellsRoot, cell, providerId);
+    const cellFile = path.join(cellsRoot, cell, CELL_FILE);
+    if (!existsSync(file) || !existsSync(cellFile)) continue;
+    const fragment = await readFixtureFragment(file);
+    const texts = cellPromptTexts(parseCellDefinition(await readFile(cellFile, "utf8"), cellFile));
+    fragment.prompts.forEach((prompt, index) => {
+      const when = prompt.when ?? texts[index];
+      if (when === undefined) throw new InputError(`prompt ${index} has no \`when\` and cell ${cell} has only ${texts.length} prompt(s)`, { file });
+      const owner = keys.get(when);
+      if (owner !== undefined && owner !== cell) throw new InputError(`prompt key ${JSON.stringify(when)} is also used by cell ${owner}`, { file });
+      keys.set(when, cell);
+      prompts.push({ ...prompt, when });
+    });
+  }
+  if (prompts.length === 0) {
+    throw new UsageError(`no fixture fragment for ${providerId} under ${cellsRoot} (expected ${fixtureFragmentPath(cellsRoot, onlyCell ?? "<cell>", providerId)})`);
+  }
+  const script: FixtureScriptInput = { ...profile.base, prompts };
+  parseFixtureScript(script, `fixture script of ${providerId}`);
+  return script;
+}
+
+/** The isolated env of a fixture run: PATH/LANG/TZ and a home of its own (created). */
+async function fixtureEnv(home: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    TZ: "UTC",
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+  };
+  await mkdir(env.XDG_CONFIG_HOME!, { recursive: true });
+  await mkdir(env.XDG_DATA_HOME!, { recursive: true });
+  return env;
+}
+
+/**
+ * A {@link RecordProvider} that runs the ACP bridge against the fixture agent playing
+ * `profile` (see the module doc). `cellsRoot` is where fragments are read (default: this
+ * package's `cells/`). When the caller passes the running cell to `prepare` (third argument,
+ * optional so it plugs into today's {@link RecordProvider}), only that cell's fragment is used;
+ * otherwise every cell's, keyed by prompt text.
+ */
+export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: string): RecordProvider {
+  return {
+    id: profile.providerId,
+    modulePath: packageDistPath("stack", "acp", "bridge.js"),
+    takesModelEndpoint: false,
+    async prepare(dirs: RecordDirs, _model?: unknown, cell?: { name: string; file?: string }): Promise<PreparedProvider> {
+      const agent = findShippedAcpAgent(profile.providerId);
+      if (!agent) throw new UsageError(`${profile.providerId} is not a shipped ACP agent`);
+      const root = cell?.file ? path.dirname(path.dirname(cell.file)) : (cellsRoot ?? path.join(path.dirname(packageDistPath()), "cells"));
+      const script = await buildFixtureScript(root, profile.providerId, cell?.name);
+      const scriptFile = path.join(dirs.root, "fixture-agent", `${profile.providerId}.json`);
+      await mkdir(path.dirname(scriptFile), { recursive: true });
+      await writeFile(scriptFile, `${JSON.stringify(script, null, 2)}\n`);
+      const env = await fixtureEnv(dirs.home);
+      const main = packageDistPath("stack", "acp", "fixture-agent", "main.js");
+      const launch = { ...agent.launchSpec, command: "node", args: [main, "--script", scriptFile] };
+      const cliVersion = `${FIXTURE_AGENT_MARKER} (bridge-parity stack/acp/fixture-agent, ${profile.dialect} dialect), not ${profile.standsInFor}`;
+      return {
+        env,
+        options: { providerOptions: { ...agent.bridgeOptions, acpLaunchSpec: launch, acpDialect: profile.dialect } },
+        cliVersion,
+        note:
+          `Recorded against the project's scripted ${FIXTURE_AGENT_MARKER}, NOT a real capture: ${profile.standsInFor} cannot run here. ` +
+          `Its script (cells/<cell>/agents/${profile.providerId}.json, written by this project from spec 30) sends the ${profile.dialect} dialect's side channels.`,
+      };
+    },
+  };
+}
+
+/** The fixture providers by id, for `RECORD_PROVIDERS` (harness/record/providers.ts) to include. */
+export const FIXTURE_RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = Object.fromEntries(
+  Object.values(FIXTURE_AGENT_PROFILES).map((profile) => [profile.providerId, fixtureRecordProvider(profile)]),
+);
