@@ -14,6 +14,7 @@ import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelServer } from "../model-server/server.js";
+import type { Until } from "../runtime/cell-driver.js";
 
 /** Where a prepared run lives: the temp root and its parts. */
 export interface RecordDirs {
@@ -44,6 +45,12 @@ export interface RecordProvider {
   modulePath: string;
   /** True when the agent takes a model endpoint (the cell's model script is served). */
   takesModelEndpoint: boolean;
+  /**
+   * An event the agent always produces after a session request, asynchronously; the flow waits
+   * for it after every `thread/start|resume|fork` so the next prompt never races it (recordings
+   * stay deterministic). Absent: no wait.
+   */
+  sessionSettled?: Until;
   /** Prepares the workspace/home and returns env and options. `model` is set iff `takesModelEndpoint`. */
   prepare(dirs: RecordDirs, model: ModelServer | undefined): Promise<PreparedProvider>;
 }
@@ -127,6 +134,8 @@ const acpOpencode: RecordProvider = {
   id: "acp-opencode",
   modulePath: packageDistPath("stack", "acp", "bridge.js"),
   takesModelEndpoint: true,
+  // opencode sends `available_commands_update` shortly after every session/new|resume|fork.
+  sessionSettled: { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } },
   async prepare(dirs, model) {
     if (!model) throw new UsageError("acp-opencode needs a model endpoint: the cell has no model script");
     const binary = opencodeBinary();

@@ -21,12 +21,12 @@ import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manif
 import { readRecording } from "../recording/reader.js";
 import { SECRET_KEY_PATTERN, createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
-import { runCellScript, type CellRun, type CellStep } from "../runtime/cell-driver.js";
+import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { loadCell } from "./cells.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
-import { recordPathRewrites, recordProvider, type RecordDirs } from "./providers.js";
+import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
 
 /** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
 export const RECORD_STEP_TIMEOUT_MS = 90_000;
@@ -96,6 +96,17 @@ export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
     .map(([, value]) => value as string);
 }
 
+const SESSION_OPS = new Set(["thread/start", "thread/resume", "thread/fork"]);
+
+/**
+ * The cell's steps with a wait for the provider's `sessionSettled` event after every session
+ * step (see {@link RecordProvider.sessionSettled}), so cells stay provider-agnostic.
+ */
+export function withSessionWaits(steps: readonly CellStep[], settled: Until | undefined): CellStep[] {
+  if (!settled) return [...steps];
+  return steps.flatMap((step): CellStep[] => (SESSION_OPS.has(step.op) ? [step, { op: "wait", until: settled }] : [step]));
+}
+
 function refuseExisting(destination: string, oracleFile: string, req: RecordCellRequest): void {
   const how = `record under a new cell name instead (copy cells/${req.cell} to cells/${req.cell}-2 and run \`parity record --provider ${req.providerId} --cell ${req.cell}-2\`), or remove it deliberately`;
   if (existsSync(destination)) throw new InputError(`a recording already exists here and is never overwritten; ${how}`, { file: destination });
@@ -162,15 +173,16 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     const providerOptions = (prepared.options.providerOptions ?? {}) as Record<string, unknown>;
     const cellProviderOptions = (def.options.providerOptions ?? {}) as Record<string, unknown>;
     const options = { ...prepared.options, ...def.options, providerOptions: { ...providerOptions, ...cellProviderOptions } };
+    const steps = withSessionWaits(def.steps, provider.sessionSettled);
     const running = runCellScript(
       bridge,
-      { threadId: def.threadId, cwd: dirs.workspace, options, steps: def.steps, answers: def.answers },
+      { threadId: def.threadId, cwd: dirs.workspace, options, steps, answers: def.answers },
       {
         timeoutMs: req.timeoutMs ?? RECORD_STEP_TIMEOUT_MS,
         now: req.now,
         ...(req.signal ? { signal: req.signal } : {}),
         onStep: (i, step) => {
-          log(`step ${i + 1}/${def.steps.length}: ${step.op}\n`);
+          log(`step ${i + 1}/${steps.length}: ${step.op}\n`);
           req.onStep?.(i, step, { root, bridgePid: bridge?.pid });
         },
       },

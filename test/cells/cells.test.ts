@@ -87,7 +87,7 @@ describe("bad cell definitions are rejected with their file and field", () => {
   };
 
   it("an empty prompt", async () => {
-    await rejects(cellsWith("turn-tools", (d) => (d.steps[3].text = "")), "turn-tools", "steps.3.text");
+    await rejects(cellsWith("turn-tools", (d) => (d.steps[2].text = "")), "turn-tools", "steps.2.text");
   });
 
   it("an unknown step op", async () => {
