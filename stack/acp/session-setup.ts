@@ -24,6 +24,7 @@ import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "./translate/index.js";
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "./dynamic-tools/calls.js";
+import { readSessionOptionState } from "./session-options.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2). */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -196,6 +197,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     pendingInstructions: null,
     deferred: [],
     approvals: [],
+    optionState: { modes: null, config: new Map() },
   };
   holder.session = session;
   rt.settingUp.set(req.threadId, session);
@@ -256,6 +258,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       }
     }
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;
+    session.optionState = readSessionOptionState(result);
     const providerThreadId = session.providerThreadId!;
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
 

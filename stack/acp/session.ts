@@ -10,6 +10,7 @@ import type { ExecutionOptions } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "./connection.js";
 import type { CursorMcpApproval } from "./cursor-mcp-approval.js";
+import type { SessionOptionState } from "./session-options.js";
 import type { AcpDialect } from "./dialects/index.js";
 import type { AcpLaunchSpec } from "./launch-spec.js";
 import type { AcpPermissionMode } from "./launch-args.js";
@@ -106,6 +107,8 @@ export interface AcpSession {
   deferred: ThreadDelta[];
   /** Cursor MCP approvals this session installed; revoked when it ends (spec 20 §2.7). */
   approvals: CursorMcpApproval[];
+  /** Modes and config options the agent offered, for per-turn `sessionOptions` (spec 30 §6.2). */
+  optionState: SessionOptionState;
 }
 
 /** Revokes the session's Cursor MCP approvals (never rejects). */

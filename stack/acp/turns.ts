@@ -23,6 +23,7 @@ import {
 import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
 import { stopSession } from "./stop.js";
 import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
+import { applySessionOptions } from "./session-options.js";
 
 /** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */
 export const ACP_STEER_MODE = "queue";
@@ -109,6 +110,9 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
     session.settings.writeRoots = writeRootsOf(session.origin.cwd, params.options);
   }
   cancelPendingAgentRequests(session);
+  await applySessionOptions(rt, session, params.options?.sessionOptions);
+  // Another turn/start may have won the race while the options were applied.
+  if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
 
   const input = inputOf(params);
   const kind = isCompactInput(input) ? "compaction" : "turn";

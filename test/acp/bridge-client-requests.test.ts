@@ -134,3 +134,30 @@ describe("model/list", () => {
     expect(received[0]!.params.clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: false });
   });
 });
+
+describe("per-turn session options (spec 30 §6.2)", () => {
+  it("applies changed offered options before the prompt and warns when the agent refuses one", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      refuseOptions: ["plan"],
+      sessionResult: {
+        modes: { currentModeId: "agent", availableModes: [{ id: "agent", name: "Agent" }, { id: "plan", name: "Plan" }] },
+        configOptions: [
+          { id: "fast", name: "Fast", type: "boolean", currentValue: false },
+          { id: "depth", name: "Depth", type: "select", currentValue: "normal" },
+        ],
+      },
+    });
+    await bridge.request("thread/start", threadStartParams("thr_so", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_so", "go", "creq_so00000000", { sessionOptions: { fast: true, depth: "normal", mode: "plan", unknown: 1 } }));
+    await bridge.waitFor(isBoundary);
+    const calls = agentReceived(log).filter((m) => m.method === "session/set_config_option" || m.method === "session/set_mode" || m.method === "session/prompt");
+    expect(calls.map((m) => [m.method, m.params.configId ?? m.params.modeId])).toEqual([
+      ["session/set_config_option", "fast"],
+      ["session/set_mode", "plan"],
+      ["session/prompt", undefined],
+    ]);
+    expect(calls[0]!.params).toEqual({ sessionId: "fixture-session-1", configId: "fast", type: "boolean", value: true });
+    expect(bridge.deltas("thr_so").find((d) => d.kind === "provider.warning")?.summary).toBe("The agent did not apply Plan");
+  });
+});

@@ -216,9 +216,12 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       case "session/prompt":
         return startPrompt(id, params as Parameters<typeof startPrompt>[1]);
       case "session/set_config_option":
+        if (script.refuseOptions.includes(String(params.configId))) return error(id, -32000, `option ${String(params.configId)} cannot change now`);
         return result(id, { configOptions: (script.sessionResult.configOptions as unknown) ?? [] });
-      case "session/set_model":
       case "session/set_mode":
+        if (script.refuseOptions.includes(String(params.modeId))) return error(id, -32000, `mode ${String(params.modeId)} cannot change now`);
+        return result(id, {});
+      case "session/set_model":
         return result(id, {});
       default:
         return error(id, -32601, `Method not found: ${method}`);

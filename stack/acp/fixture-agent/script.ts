@@ -83,6 +83,8 @@ export const fixtureScriptSchema = z.strictObject({
   sessionIds: z.enum(["counter", "uuid"]).default("counter"),
   /** `session/load`: `replay` updates sent before the result, or `error` to refuse. */
   load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
+  /** Config option / mode ids whose `session/set_config_option` or `session/set_mode` the agent refuses. */
+  refuseOptions: z.array(z.string()).default([]),
   /** Updates sent right after `session/new` answers (some agents stream before the first prompt). */
   afterNew: z.array(jsonObject).default([]),
   /** `honor` (default): a cancel ends the prompt `cancelled`; `ignore`: it is logged and nothing happens. */

@@ -1,0 +1,72 @@
+/**
+ * Per-turn session options (spec 30 §6.2 `options.sessionOptions`): each option the agent offers
+ * whose requested value differs from the current one is applied before the prompt, as
+ * `session/set_config_option {sessionId, configId, type?:"boolean", value}` (a config option with
+ * that id) or `session/set_mode {sessionId, modeId}` (key `mode`, when modes are offered and no
+ * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
+ */
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import { emitDeltas, type AcpSession } from "./session.js";
+
+/** Timeout of one config call, in ms (spec 30 §6.3). */
+export const CONFIG_CALL_TIMEOUT_MS = 60_000;
+
+/** What the agent offered at setup, with the values the bridge last knew. */
+export interface SessionOptionState {
+  modes: { current: string | null; available: Array<{ id: string; name: string }> } | null;
+  config: Map<string, { name: string; type: string | undefined; current: unknown }>;
+}
+
+/** Reads offered modes and config options from a `session/new|load|resume|fork` result. */
+export function readSessionOptionState(result: unknown): SessionOptionState {
+  const r = (result && typeof result === "object" ? result : {}) as { modes?: unknown; configOptions?: unknown };
+  const state: SessionOptionState = { modes: null, config: new Map() };
+  if (r.modes && typeof r.modes === "object") {
+    const m = r.modes as { currentModeId?: unknown; availableModes?: unknown };
+    const available = (Array.isArray(m.availableModes) ? m.availableModes : [])
+      .map((mode) => (mode && typeof mode === "object" ? (mode as { id?: unknown; name?: unknown }) : {}))
+      .filter((mode): mode is { id: string; name?: unknown } => typeof mode.id === "string")
+      .map((mode) => ({ id: mode.id, name: typeof mode.name === "string" ? mode.name : mode.id }));
+    state.modes = { current: typeof m.currentModeId === "string" ? m.currentModeId : null, available };
+  }
+  for (const option of Array.isArray(r.configOptions) ? r.configOptions : []) {
+    if (!option || typeof option !== "object") continue;
+    const o = option as { id?: unknown; name?: unknown; type?: unknown; currentValue?: unknown };
+    if (typeof o.id !== "string") continue;
+    state.config.set(o.id, { name: typeof o.name === "string" ? o.name : o.id, type: typeof o.type === "string" ? o.type : undefined, current: o.currentValue });
+  }
+  return state;
+}
+
+/** Applies `requested` (option id → value) to the live session; never throws (failures warn). */
+export async function applySessionOptions(rt: AcpBridgeRuntime, session: AcpSession, requested: Record<string, unknown> | undefined): Promise<void> {
+  if (!requested) return;
+  const state = session.optionState;
+  for (const [id, value] of Object.entries(requested)) {
+    const config = state.config.get(id);
+    let name: string;
+    let call: Promise<unknown>;
+    if (config) {
+      if (Object.is(config.current, value) || String(config.current) === String(value)) continue;
+      name = config.name;
+      const params = { sessionId: session.providerThreadId, configId: id, ...(config.type === "boolean" ? { type: "boolean" } : {}), value };
+      call = session.connection.request("session/set_config_option", params, { timeoutMs: CONFIG_CALL_TIMEOUT_MS }).then(() => {
+        config.current = value;
+      });
+    } else if (id === "mode" && state.modes && typeof value === "string" && state.modes.available.some((m) => m.id === value)) {
+      if (state.modes.current === value) continue;
+      const modes = state.modes;
+      name = modes.available.find((m) => m.id === value)?.name ?? value;
+      call = session.connection.request("session/set_mode", { sessionId: session.providerThreadId, modeId: value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS }).then(() => {
+        modes.current = value;
+      });
+    } else {
+      continue;
+    }
+    try {
+      await call;
+    } catch (error) {
+      emitDeltas(rt.ctx.io, session, session.translator.warning({ summary: `The agent did not apply ${name}`, details: error instanceof Error ? error.message : String(error) }));
+    }
+  }
+}
