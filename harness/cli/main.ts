@@ -1,19 +1,22 @@
 import yargs from "yargs";
-import { EXIT_CODES, ParityError, toParityError } from "../errors.js";
+import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
 
 /**
  * Runs `parity <argv…>` and returns the exit code (00-product.md, CLI): 0 pass,
  * 1 parity failure, 2 usage or input error. Errors print as one line on stderr; the stack
- * trace only with `--verbose`. `ctx` is injectable for in-process tests.
+ * trace only with `--verbose`. `--help` text goes to `ctx.out` (never `console.log`), so
+ * in-process runs capture it. A usage error (unknown flag, unknown command, bad positional)
+ * is raised before any command runs, so a mistyped flag never leaves files behind.
+ * `ctx` is injectable for in-process tests.
  */
 export async function main(argv: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
   const verbose = argv.includes("--verbose");
   const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
   let exitCode: number = EXIT_CODES.ok;
-  let usageFailure: string | undefined;
   let ran = false;
+  let yargsOutput = "";
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -27,9 +30,10 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .version(false)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
+    // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
       if (err) throw err;
-      usageFailure = msg;
+      throw new UsageError(msg);
     })
     .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.");
 
@@ -41,7 +45,15 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   }
 
   try {
-    await parser.parseAsync();
+    const named = firstPositional(argv);
+    if (named !== undefined && !COMMANDS.some((cmd) => commandName(cmd.command) === named)) {
+      throw new UsageError(`unknown command "${named}": see \`parity --help\``);
+    }
+    // A parse callback makes yargs hand its help text back instead of calling console.log.
+    await parser.parseAsync(argv, {}, (_err, _args, output) => {
+      yargsOutput = output;
+    });
+    if (yargsOutput !== "") ctx.out(yargsOutput.endsWith("\n") ? yargsOutput : `${yargsOutput}\n`);
   } catch (thrown) {
     const error = toParityError(thrown);
     ctx.err(`parity: ${error.message}\n`);
@@ -49,13 +61,23 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     if (!(thrown instanceof ParityError) && !ctx.verbose) ctx.err("(run with --verbose for the stack trace)\n");
     return error.exitCode;
   }
-  if (usageFailure !== undefined) {
-    ctx.err(`parity: ${usageFailure}\n`);
-    return EXIT_CODES.inputError;
-  }
   if (!ran && !argv.some((a) => a === "--help" || a === "-h")) {
     ctx.err(`parity: unknown command "${argv.find((a) => !a.startsWith("-")) ?? ""}": see \`parity --help\`\n`);
     return EXIT_CODES.inputError;
   }
   return exitCode;
+}
+
+/** The first argument that is not a flag (`--verbose` and `-h` take no value), or undefined. */
+function firstPositional(argv: string[]): string | undefined {
+  for (const arg of argv) {
+    if (arg === "--") return undefined;
+    if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
+
+/** The command word of a yargs command string: `"diff <a> <b>"` → `"diff"`. */
+function commandName(command: string): string {
+  return command.split(" ")[0] ?? command;
 }

@@ -1,0 +1,58 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { repoRoot, runCli } from "../cli/run-cli.js";
+
+// QA: usage errors must stop a command before it does anything, and help must go through
+// the CLI context (tests and embedders run `main` in-process).
+describe("parity usage errors and help", () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "parity-qa-usage-"));
+    dirs.push(dir);
+    return dir;
+  }
+
+  it.each([
+    ["an unknown flag", ["--bogus"], "parity: Unknown argument: bogus\n"],
+    ["an extra positional", ["extra-positional"], "parity: Unknown argument: extra-positional\n"],
+  ])("lanes --out with %s writes nothing and exits 2", async (_what, extra, message) => {
+    const out = path.join(await tempDir(), "lanes");
+    const r = await runCli(["lanes", "--recordings", path.join(repoRoot, "recordings"), "--out", out, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(message);
+    expect(r.out).toBe("");
+    await expect(readdir(out)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("an unknown command with --help is a usage error, not the top-level help", async () => {
+    const r = await runCli(["rerecordd", "--help"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('parity: unknown command "rerecordd": see `parity --help`\n');
+    expect(r.out).toBe("");
+  });
+
+  it("no command is one line and exit 2", async () => {
+    const r = await runCli([]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("parity: Name a command: see `parity --help`.\n");
+  });
+
+  it("help goes to ctx.out, never console.log", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const top = await runCli(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/^parity <command> \[options\]\n/);
+    expect(top.out).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.\n");
+    const lanes = await runCli(["lanes", "-h"]);
+    expect(lanes.code).toBe(0);
+    expect(lanes.out).toMatch(/Examples:\n\s+parity lanes/);
+    expect(log).not.toHaveBeenCalled();
+  });
+});
