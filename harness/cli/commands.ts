@@ -8,6 +8,7 @@ import { replayCommand } from "./replay.js";
 import { conformCommand } from "./conform.js";
 import { probeCommand } from "./probe.js";
 import { recordCommand } from "./record.js";
+import { rerecordCommand } from "./rerecord.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
@@ -18,6 +19,7 @@ export const COMMANDS: ParityCommand[] = [
   allowCommand,
   replayCommand,
   recordCommand,
+  rerecordCommand,
   conformCommand,
   probeCommand,
 ];

@@ -1,0 +1,181 @@
+/**
+ * One cell's rerecord (spec 10 §6.6; 00-product.md flow 4): replay it through today's bridge;
+ * on a clean replay write `bridge→runtime.current.ndjson` (steps 2–5) and the oracle, each
+ * atomically (temp file + rename). The four recorded lanes and the manifest are only read.
+ */
+import { readFile } from "node:fs/promises";
+import { EXIT_CODES } from "../errors.js";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording/lane-entry.js";
+import type { Recording } from "../recording/reader.js";
+import type { Redactor } from "../recording/redact.js";
+import { sweepFileText, type RedactionSurvivor } from "../recording/redact-verify.js";
+import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
+import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
+import { HARNESS_INITIALIZE_ID } from "../replay/scheduler.js";
+import { buildCurrentBridgeLane, runtimeAnchors, serializeLaneEntries, type LiveBridgeLine } from "./current-lane.js";
+import type { RerecordTargets } from "./targets.js";
+
+/** What {@link rerecordCell} needs besides the recording. */
+export interface RerecordCellOptions {
+  /** Where to write (see `rerecordTargets`). */
+  targets: RerecordTargets;
+  /** Redaction of the current lane (spec 10 §6.6 step 5; LIVE-RECORD's `createRedactor`). */
+  redactor: Redactor;
+  /** Passed to `replayRecording`. */
+  replay?: ReplayRecordingOptions;
+}
+
+/** How a written file compares with what was there. */
+export type FileChange = "new" | "updated" | "unchanged";
+
+/** The outcome of one cell's rerecord; only `rerecorded` wrote anything. */
+export type RerecordCellOutcome =
+  | {
+      status: "rerecorded";
+      provider: string;
+      cell: string;
+      /** Lines in the written current lane. */
+      lines: number;
+      /** Thread events of the (new) oracle. */
+      events: number;
+      currentLaneFile: string;
+      currentLane: FileChange;
+      oracleFile: string;
+      oracle: FileChange;
+      notes: ReplayNote[];
+    }
+  | {
+      /** The replay diverged: nothing written (spec 10 §6.6 step 1). */
+      status: "diverged";
+      provider: string;
+      cell: string;
+      divergences: ReplayDivergence[];
+      divergenceCount: number;
+      notes: ReplayNote[];
+    }
+  | {
+      /** Nothing written, for the reason given (a secret survived, or the lane would not reproduce). */
+      status: "refused";
+      provider: string;
+      cell: string;
+      reason: string;
+      /** Exit code this refusal calls for: 3 for a surviving secret (spec 10 §4), else 1. */
+      exitCode: number;
+      survivors?: RedactionSurvivor[];
+    };
+
+/**
+ * The live bridge output of a replay as current-lane input: each line of `result.bridgeLane`
+ * (arrival order, positioned by the replay after the input written before it) with the
+ * recorded runtime entry sent before it. In a replay without divergence every recorded
+ * runtime entry up to the end of the walk was sent, in `(run, seq)` order, so that entry is
+ * the last recorded one sorting before the line's position.
+ */
+export function liveLinesOf(result: Pick<ReplayResult, "bridgeLane">, runtimeLane: readonly LaneEntry[]): LiveBridgeLine[] {
+  const anchors = runtimeAnchors(result.bridgeLane, [...runtimeLane].sort(compareLaneEntries));
+  return result.bridgeLane.map((entry, i) => ({ line: entry.line, after: anchors[i] ?? null }));
+}
+
+/**
+ * `recording` with `lane` as its current bridge lane, in memory (spec 10 §4
+ * `withCurrentBridgeLane`): what a reader would return once the lane is written.
+ */
+export function withCurrentBridgeLane(recording: Recording, lane: LaneEntry[]): Recording {
+  return {
+    ...recording,
+    currentBridgeLane: lane,
+    merged(opts = {}) {
+      const bridge = (opts.useCurrent ?? true) ? lane : recording.lanes["bridge→runtime"];
+      return [...recording.merged({ useCurrent: false }).filter((e) => e.dir !== "bridge→runtime"), ...bridge].sort(compareLaneEntries);
+    },
+  };
+}
+
+/** The normalized, serialized thread lane and its parity counts: what an oracle and the gate see. */
+function laneFingerprint(lane: ReturnType<typeof buildThreadLane>): { text: string; counts: string } {
+  const counts = `${lane.unhandled} unhandled, grammar drops ${lane.grammarDrops.map((d) => `${d.rule}:${d.eventType}`).join(",") || "none"}`;
+  return { text: serializeThreadLane(normalizeThreadLane(lane.events)), counts };
+}
+
+async function changeOf(file: string, text: string): Promise<FileChange> {
+  const old = await readFile(file, "utf8").catch(() => null);
+  return old === null ? "new" : old === text ? "unchanged" : "updated";
+}
+
+/**
+ * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
+ * 1. replays it; any divergence → `diverged`, nothing written;
+ * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
+ * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
+ * then checks that the recording with this current lane assembles to exactly the live thread
+ * lane (else `refused`, exit 1: the oracle and the recording would disagree), and writes the
+ * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
+ * temp file + rename; a file whose content is unchanged is left as is.
+ *
+ * @throws InputError for a bad recording; UsageError for a provider with no replay profile;
+ *   a file-system error when a target cannot be written (nothing partial is left)
+ */
+export async function rerecordCell(recording: Recording, options: RerecordCellOptions): Promise<RerecordCellOutcome> {
+  const { provider, cell } = recording.manifest;
+  const result = await replayRecording(recording, options.replay ?? {});
+  if (!result.ok) {
+    return { status: "diverged", provider, cell, divergences: result.divergences, divergenceCount: result.divergenceCount, notes: result.notes };
+  }
+
+  const built = buildCurrentBridgeLane(liveLinesOf(result, recording.lanes["runtime→bridge"]), {
+    runtimeLane: recording.lanes["runtime→bridge"],
+    recordedBridgeLane: recording.lanes["bridge→runtime"],
+    harnessInitializeId: HARNESS_INITIALIZE_ID,
+  });
+  const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
+  const text = serializeLaneEntries(redacted);
+  const { currentLaneFile, oracleFile } = options.targets;
+  const survivors = sweepFileText(currentLaneFile, text, options.redactor);
+  if (survivors.length > 0) {
+    return {
+      status: "refused",
+      provider,
+      cell,
+      reason: `${survivors.length} secret pattern(s) survived redaction of the current lane (${survivors.map((s) => `line ${s.line}: ${s.rule}`).join("; ")}); nothing written`,
+      exitCode: EXIT_CODES.secretSurvived,
+      survivors,
+    };
+  }
+  // What a reader will see once written: parse it back, so a lane we could not read is never written.
+  const reread = text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
+
+  const live = laneFingerprint(result.lane);
+  const assembled = laneFingerprint(buildThreadLane(withCurrentBridgeLane(recording, reread), { useCurrent: true }));
+  if (assembled.text !== live.text || assembled.counts !== live.counts) {
+    return {
+      status: "refused",
+      provider,
+      cell,
+      reason:
+        "the recording with the new current lane would not assemble to the live thread lane (redaction or anchoring changed it); nothing written",
+      exitCode: EXIT_CODES.parityFailure,
+    };
+  }
+
+  const currentLane = await changeOf(currentLaneFile, text);
+  const oracle = await changeOf(oracleFile, live.text);
+  if (currentLane !== "unchanged") await writeFileAtomic(currentLaneFile, text);
+  if (oracle !== "unchanged") await writeFileAtomic(oracleFile, live.text);
+  return {
+    status: "rerecorded",
+    provider,
+    cell,
+    lines: reread.length,
+    events: result.lane.events.length,
+    currentLaneFile,
+    currentLane,
+    oracleFile,
+    oracle,
+    notes: result.notes,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * `parity rerecord` over selected cells (00-product.md flow 4, CLI `rerecord`; spec 10 §6.6):
+ * which cells are rerecorded, where each writes, and the run's exit code.
+ */
+import { UsageError } from "../errors.js";
+import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
+import type { Redactor } from "../recording/redact.js";
+import { replayProfileFor } from "../replay/profiles.js";
+import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
+import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";
+import { rerecordTargets, type RerecordTargets, type TargetOptions } from "./targets.js";
+
+/** Options of {@link rerecordCells} (paths absolute). */
+export interface RerecordCellsOptions extends TargetOptions {
+  /** The selected cells, in order. */
+  locations: readonly RecordingLocation[];
+  redactor: Redactor;
+  /** Passed to every replay (e.g. `modulePath`, `timeouts`). */
+  replay?: ReplayRecordingOptions;
+  /** Called with each outcome as soon as its cell is done (progress output). */
+  onOutcome?: (outcome: RerecordOutcome) => void;
+}
+
+/** A cell that is not rerecorded: process-scoped, or its provider has no replay profile. */
+export interface RerecordSkip {
+  status: "skipped";
+  provider: string;
+  cell: string;
+  reason: string;
+}
+
+/** One cell's outcome. */
+export type RerecordOutcome = RerecordCellOutcome | RerecordSkip;
+
+/**
+ * Why a recording is not rerecorded, or null when it is a replayable thread-scoped cell
+ * (spec 10 §6.6: "each replayable, thread-scoped cell"). With a `modulePath` override
+ * every provider is replayable.
+ */
+export function skipReason(recording: Recording, replay: ReplayRecordingOptions | undefined): string | null {
+  if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
+  if (replay?.modulePath !== undefined) return null;
+  try {
+    replayProfileFor(recording.manifest.provider);
+    return null;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Rerecords each selected cell in order (see `rerecordCell`). Every recording is read and
+ * every target resolved before the first replay, so a bad recording or a read-only target
+ * without `--out` refuses the whole run before anything is written.
+ *
+ * @throws InputError (exit 2) for a bad recording or a read-only recording directory without `--out`
+ */
+export async function rerecordCells(options: RerecordCellsOptions): Promise<RerecordOutcome[]> {
+  const planned: Array<{ recording: Recording; targets: RerecordTargets } | RerecordSkip> = [];
+  for (const location of options.locations) {
+    const recording = await readRecording(location.dir);
+    const reason = skipReason(recording, options.replay);
+    if (reason !== null) {
+      planned.push({ status: "skipped", provider: location.provider, cell: location.cell, reason });
+      continue;
+    }
+    const targets = await rerecordTargets(location.dir, location, options);
+    planned.push({ recording, targets });
+  }
+  const outcomes: RerecordOutcome[] = [];
+  for (const item of planned) {
+    const outcome =
+      "status" in item
+        ? item
+        : await rerecordCell(item.recording, {
+            targets: item.targets,
+            redactor: options.redactor,
+            ...(options.replay ? { replay: options.replay } : {}),
+          });
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  }
+  return outcomes;
+}
+
+/**
+ * The exit code of a rerecord run (00-product.md, CLI): 3 when a secret survived redaction
+ * (spec 10 §4), else 1 when any cell diverged or was refused, else 0 (skips do not fail).
+ */
+export function rerecordExitCode(outcomes: readonly RerecordOutcome[]): number {
+  let code = 0;
+  for (const o of outcomes) {
+    if (o.status === "diverged") code = Math.max(code, 1);
+    if (o.status === "refused") code = Math.max(code, o.exitCode);
+  }
+  return code;
+}
