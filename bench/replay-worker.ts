@@ -14,7 +14,7 @@ async function main(dir: string): Promise<void> {
   const replayMs = performance.now() - started;
   sampler.sample();
   clearInterval(timer);
-  const lines = Object.values(result.recording.manifest.lines).reduce((a: number, b: number) => a + b, 0);
+  const lines = Object.values(result.manifest.lines).reduce((a: number, b: number) => a + b, 0);
   process.stdout.write(
     `${JSON.stringify({ lines, replayMs, peakRssBytes: sampler.peaks().rssBytes, events: result.lane.events.length, ok: result.ok, firstDivergence: result.divergences[0]?.message ?? null })}\n`,
   );

@@ -1,14 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Direction, LaneEntry } from "../recording/lane-entry.js";
+import type { LaneEntry } from "../recording/lane-entry.js";
+import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js";
 import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue } from "./event-queue.js";
-import { buildReplayPlan, type ReplayPlan } from "./plan.js";
+import { buildReplayPlan, planSource, type StepSource } from "./plan.js";
+import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
@@ -56,8 +58,8 @@ export interface LiveReplay {
    * `ts` = the recording clock the line was assembled at.
    */
   bridgeLane: LaneEntry[];
-  /** The recording that was replayed. */
-  recording: Recording;
+  /** The replayed recording's manifest. */
+  manifest: Manifest;
   expectationsMet: number;
   expectationsTotal: number;
   exit: { code: number | null; signal: string | null } | null;
@@ -79,6 +81,19 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * The steps of a recording: streamed from its directory when it has no current lane (memory
+ * flat in its length), else planned in memory (the current lane must be aligned as a whole).
+ */
+async function openSteps(source: string | Recording, useCurrent: boolean): Promise<{ manifest: Manifest; recordingDir: string; steps: StepSource }> {
+  if (typeof source === "string" && (!useCurrent || canStreamRecording(source))) {
+    const streaming = await openStreamingPlan(source);
+    return { manifest: streaming.manifest, recordingDir: source, steps: streaming.source };
+  }
+  const recording = typeof source === "string" ? await readRecording(source) : source;
+  return { manifest: recording.manifest, recordingDir: recording.dir, steps: planSource(buildReplayPlan(recording, useCurrent)) };
+}
+
+/**
  * Replays one recording through a live bridge (00-product.md flow 2; spec 10 §5); the
  * process side of `replayRecording`. The bridge is spawned through the bootstrap exactly as a
  * runtime would; for ACP providers the launch spec is rewritten so the bridge spawns the
@@ -92,15 +107,14 @@ function isAlive(pid: number): boolean {
  *   shows up as divergences.
  */
 export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
-  const recording = typeof source === "string" ? await readRecording(source) : source;
+  const { manifest, recordingDir, steps } = await openSteps(source, options.useCurrent ?? true);
   const root = options.repoRoot ?? findRepoRoot();
   const artifacts = replayArtifacts(root);
-  const provider = recording.manifest.provider;
+  const provider = manifest.provider;
   const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
   const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const plan = buildReplayPlan(recording, options.useCurrent ?? true);
 
   const base = await mkdtemp(join(tmpdir(), "pr-"));
   const workspace = await mkdtemp(join(base, "ws-"));
@@ -122,7 +136,7 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
   try {
     const outcome = await runSchedule(
-      plan,
+      steps,
       {
         queue,
         bridge,
@@ -132,20 +146,20 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
         ...(options.sink ? { sink: options.sink } : {}),
       },
       timeouts,
-      !plan.recordsInitialize,
+      !steps.recordsInitialize,
     );
     pids.push(...outcome.childPids);
-    const bridgeLane = anchorBridgeLines(plan, outcome.bridgeLines);
+    const bridgeLane = anchorBridgeLines(steps.firstEntry, outcome.bridgeLines);
     return {
       provider,
-      cell: recording.manifest.cell,
-      recordingDir: recording.dir,
+      cell: manifest.cell,
+      recordingDir,
       ok: outcome.divergenceCount === 0,
       divergences: outcome.divergences,
       divergenceCount: outcome.divergenceCount,
       notes: outcome.notes,
       bridgeLane,
-      recording,
+      manifest,
       expectationsMet: outcome.expectationsMet,
       expectationsTotal: outcome.expectationsTotal,
       exit: outcome.exit,

@@ -65,27 +65,88 @@ const INPUT_DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>(["runtime→
  */
 export function buildReplayPlan(recording: Recording, useCurrent = true): ReplayPlan {
   const merged = mergedForReplay(recording, useCurrent);
-  const steps: ReplayStep[] = [];
+  const classify = createStepClassifier();
+  const steps = merged.map(classify);
   let segment = -1;
-  let firstRuntimeRequest: string | undefined;
-  for (const entry of merged) {
+  for (const step of steps) segment = Math.max(segment, step.segment);
+  const firstRuntimeRequest = steps.find((s) => s.entry.dir === "runtime→bridge" && s.shape.kind === "request")?.shape.method;
+  return { steps, segments: segment + 1, recordsInitialize: firstRuntimeRequest === "initialize" };
+}
+
+/**
+ * A replay plan read one step at a time, in walk order (00-product.md flow 2): the scheduler
+ * holds only the current window, so a 200 000-line recording is never held as steps. The
+ * counts are known before the walk (from a pre-pass or the in-memory plan).
+ */
+export interface StepSource {
+  /** Agent processes (provider segments) the recording saw. */
+  readonly segments: number;
+  /** See {@link ReplayPlan.recordsInitialize}. */
+  readonly recordsInitialize: boolean;
+  /** Number of expectations (`bridge→runtime` and `bridge→provider` entries). */
+  readonly expectationsTotal: number;
+  /** Recorded bridge requests per `side|method`, for telling out-of-order requests from new ones. */
+  readonly requestCounts: ReadonlyMap<string, number>;
+  /** The first entry in walk order (its `ts` starts the clock), or undefined for an empty recording. */
+  readonly firstEntry: LaneEntry | undefined;
+  /** The next step, or undefined after the last. @throws InputError on bad input met while reading. */
+  next(): Promise<ReplayStep | undefined>;
+}
+
+/** The key of {@link StepSource.requestCounts}. */
+export function requestCountKey(side: ReplaySide, method: string | undefined): string {
+  return `${side}|${method ?? ""}`;
+}
+
+/** Counts a step into request counts and expectations (shared by both plan sources). */
+export function countStep(step: Pick<ReplayStep, "role" | "side" | "shape">, counts: Map<string, number>): number {
+  if (step.role !== "expect") return 0;
+  if (step.shape.kind === "request") {
+    const key = requestCountKey(step.side, step.shape.method);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return 1;
+}
+
+/** Serves an in-memory {@link ReplayPlan} as a {@link StepSource}. */
+export function planSource(plan: ReplayPlan): StepSource {
+  const requestCounts = new Map<string, number>();
+  let expectationsTotal = 0;
+  for (const step of plan.steps) expectationsTotal += countStep(step, requestCounts);
+  let at = 0;
+  return {
+    segments: plan.segments,
+    recordsInitialize: plan.recordsInitialize,
+    expectationsTotal,
+    requestCounts,
+    firstEntry: plan.steps[0]?.entry,
+    next: () => Promise.resolve(plan.steps[at++]),
+  };
+}
+
+/**
+ * Classifies entries in walk order into steps, numbering them and cutting provider
+ * segments at each `bridge→provider` `initialize` (the incremental form of {@link buildReplayPlan}).
+ */
+export function createStepClassifier(): (entry: LaneEntry) => ReplayStep {
+  let segment = -1;
+  let index = 0;
+  return (entry) => {
     const shape = shapeOfLine(entry.line);
     const side: ReplaySide = entry.dir === "runtime→bridge" || entry.dir === "bridge→runtime" ? "runtime" : "provider";
     if (side === "provider") {
       const startsAgent = entry.dir === "bridge→provider" && shape.kind === "request" && shape.method === "initialize";
       if (segment === -1 || startsAgent) segment += 1;
     }
-    if (entry.dir === "runtime→bridge" && shape.kind === "request" && firstRuntimeRequest === undefined) {
-      firstRuntimeRequest = shape.method;
-    }
-    steps.push({
-      index: steps.length,
+    const step: ReplayStep = {
+      index,
       entry,
       role: INPUT_DIRECTIONS.has(entry.dir) ? "input" : "expect",
       side,
       segment: side === "provider" ? segment : -1,
       shape,
-    });
-  }
-  return { steps, segments: segment + 1, recordsInitialize: firstRuntimeRequest === "initialize" };
+    };
+    index += 1;
+    return step;
+  };
 }

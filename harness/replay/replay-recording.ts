@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import { createThreadLaneBuilder, type ThreadLane } from "../lanes/index.js";
-import { readRecording, type Recording } from "../recording/reader.js";
+import { MANIFEST_FILE, readManifest } from "../recording/manifest.js";
+import type { Recording } from "../recording/reader.js";
 import { runLiveReplay, type LiveReplay, type ReplayOptions } from "./live-replay.js";
 
 export type { ReplayOptions } from "./live-replay.js";
@@ -26,17 +28,18 @@ export interface ReplayRecordingOptions extends Omit<ReplayOptions, "sink"> {
  * yields the same lane on every run. See {@link runLiveReplay} for the walk, divergences and
  * process handling.
  *
- * @param source a recording directory or an already read {@link Recording}
+ * @param source a recording directory (streamed when it has no current lane) or an already
+ *   read {@link Recording}
  * @throws as {@link runLiveReplay}; a misbehaving bridge never throws (divergences instead)
  */
 export async function replayRecording(source: string | Recording, options: ReplayRecordingOptions = {}): Promise<ReplayResult> {
-  const recording = typeof source === "string" ? await readRecording(source) : source;
+  const manifest = typeof source === "string" ? await readManifest(join(source, MANIFEST_FILE)) : source.manifest;
   const builder = createThreadLaneBuilder({
-    providerId: recording.manifest.provider,
+    providerId: manifest.provider,
     ...(options.lane?.progressThrottleMs !== undefined ? { progressThrottleMs: options.lane.progressThrottleMs } : {}),
     ...(options.lane?.textDeltaFlushMs !== undefined ? { textDeltaFlushMs: options.lane.textDeltaFlushMs } : {}),
   });
-  const live = await runLiveReplay(recording, {
+  const live = await runLiveReplay(source, {
     ...options,
     sink: {
       bridgeLine: (line, clock) => void builder.feedBridgeLine(line, clock),

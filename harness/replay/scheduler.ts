@@ -4,7 +4,7 @@ import type { BridgeProcessEvent, ReplayBridgeProcess } from "./bridge-process.j
 import type { ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
 import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import type { EventQueue } from "./event-queue.js";
-import type { ReplayPlan, ReplaySide, ReplayStep } from "./plan.js";
+import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "./plan.js";
 import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "./wire.js";
 
 /** Every live event the scheduler consumes, from the bridge or the private channel. */
@@ -36,10 +36,8 @@ export interface LiveBridgeLine {
   line: string;
   /** The recording's clock when it arrived: the matched expectation's `ts`, else the last walked `ts` (ms). */
   clock: number;
-  /** Index of the last input step written before it arrived (-1: none yet). */
-  anchor: number;
-  /** Index of the expectation it met, or -1. */
-  matched: number;
+  /** `(run, seq)` of the last input written before it arrived; null before the first input. */
+  anchor: { run: number; seq: number } | null;
 }
 
 /** What one walk produced (before lane assembly). */
@@ -49,8 +47,6 @@ export interface ScheduleOutcome {
   divergenceCount: number;
   notes: ReplayNote[];
   bridgeLines: LiveBridgeLine[];
-  /** Indexes of the `runtime→bridge` input steps that were written, in order. */
-  writtenRuntime: number[];
   /** Expectations met / total. */
   expectationsMet: number;
   expectationsTotal: number;
@@ -101,22 +97,33 @@ class WalkAbort extends Error {}
  * Divergences are reported, never hung on: `quietMs` of silence ends a window; a bridge
  * exit ends the walk. Never throws for bridge behaviour; the caller kills processes.
  */
-export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: ScheduleTimeouts, handshake: boolean): Promise<ScheduleOutcome> {
-  const { steps } = plan;
-  const met = new Uint8Array(steps.length);
+export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: ScheduleTimeouts, handshake: boolean): Promise<ScheduleOutcome> {
+  // Only the current window of expectations is held: steps winStart..winEnd-1 (global
+  // indexes) are win[0..], their met flags winMet[0..].
+  let win: ReplayStep[] = [];
+  let winMet = new Uint8Array(0);
+  const stepAt = (i: number): ReplayStep => win[i - winStart] as ReplayStep;
+  const isMet = (i: number): boolean => winMet[i - winStart] === 1;
   const runtimeIds: IdMap = new Map();
-  const providerIds: IdMap[] = Array.from({ length: plan.segments }, () => new Map());
+  const providerIdMaps = new Map<number, IdMap>();
+  const providerIds = (segment: number): IdMap => {
+    let ids = providerIdMaps.get(segment);
+    if (!ids) {
+      ids = new Map();
+      providerIdMaps.set(segment, ids);
+    }
+    return ids;
+  };
   const children: ReplayChildLink[] = [];
   const divergences: ReplayDivergence[] = [];
   let divergenceCount = 0;
   const notes: ReplayNote[] = [];
   const bridgeLines: LiveBridgeLine[] = [];
   const keepBridgeLines = io.keepBridgeLines ?? true;
-  const writtenRuntime: number[] = [];
   let expectationsMet = 0;
   const state: { exit: ScheduleOutcome["exit"] } = { exit: null };
-  let clock = steps[0]?.entry.ts ?? 0;
-  let anchor = -1;
+  let clock = source.firstEntry?.ts ?? 0;
+  let anchor: LiveBridgeLine["anchor"] = null;
   let lastWalked: ReplayStep | undefined;
   let winStart = 0;
   let winEnd = 0;
@@ -130,15 +137,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   // behaviour answered generically (a note).
   // Keyed by side and method only: a request recorded for a later agent process (say a
   // second `initialize`) that arrives now is out of order too.
-  const requestKey = (side: ReplaySide, _segment: number, method: string | undefined): string => `${side}|${method ?? ""}`;
-  const pendingRequests = new Map<string, number>();
-  for (const step of steps) {
-    if (step.role !== "expect" || step.shape.kind !== "request") continue;
-    const key = requestKey(step.side, step.segment, step.shape.method);
-    pendingRequests.set(key, (pendingRequests.get(key) ?? 0) + 1);
-  }
-  const expectedLater = (side: ReplaySide, segment: number, shape: WireShape): boolean =>
-    (pendingRequests.get(requestKey(side, segment, shape.method)) ?? 0) > 0;
+  const pendingRequests = new Map(source.requestCounts);
+  const expectedLater = (side: ReplaySide, shape: WireShape): boolean => (pendingRequests.get(requestCountKey(side, shape.method)) ?? 0) > 0;
 
   const diverge = (d: ReplayDivergence): void => {
     divergenceCount += 1;
@@ -166,11 +166,11 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   };
 
   const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): ReplayStep | undefined => {
-    while (firstUnmet < winEnd && met[firstUnmet]) firstUnmet += 1;
+    while (firstUnmet < winEnd && isMet(firstUnmet)) firstUnmet += 1;
     let loose: ReplayStep | undefined;
     for (let i = firstUnmet; i < winEnd; i += 1) {
-      const step = steps[i] as ReplayStep;
-      if (met[i] || step.side !== side || step.segment !== segment) continue;
+      const step = stepAt(i);
+      if (isMet(i) || step.side !== side || step.segment !== segment) continue;
       const score = fit(step, shape, line);
       if (score === 2) return step;
       if (score === 1 && !loose) loose = step;
@@ -179,10 +179,10 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   };
 
   const meet = (step: ReplayStep, shape: WireShape, ids: IdMap | undefined): void => {
-    met[step.index] = 1;
+    winMet[step.index - winStart] = 1;
     expectationsMet += 1;
     if (step.shape.kind === "request") {
-      const key = requestKey(step.side, step.segment, step.shape.method);
+      const key = requestCountKey(step.side, step.shape.method);
       pendingRequests.set(key, (pendingRequests.get(key) ?? 1) - 1);
     }
     if (step.entry.ts > clock) clock = step.entry.ts;
@@ -207,7 +207,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
     if (step) {
       meet(step, shape, runtimeIds);
       if (shape.kind === "request" && step.shape.id !== undefined) laneLine = withId(line, step.shape.id);
-    } else if (shape.kind === "request" && shape.id !== undefined && !expectedLater("runtime", -1, shape)) {
+    } else if (shape.kind === "request" && shape.id !== undefined && !expectedLater("runtime", shape)) {
       io.bridge.write(genericAnswer(shape.id));
       note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
     } else if (shape.deltaKinds !== undefined) {
@@ -226,12 +226,12 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       });
     }
     io.sink?.bridgeLine(line, clock);
-    if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock, anchor, matched: step ? step.index : -1 });
+    if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock, anchor });
   };
 
   const onChildLine = (child: ReplayChildLink, line: string): void => {
     const shape = shapeOfLine(line);
-    if (child.index >= plan.segments) {
+    if (child.index >= source.segments) {
       if (shape.kind === "request" && shape.id !== undefined) {
         child.send(genericAnswer(shape.id));
         note(`agent process #${child.index + 1} has no recorded segment; answered ${describeShape(shape)} generically`);
@@ -242,8 +242,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
     }
     const step = acceptingLane ? findExpectation("provider", child.index, shape, line) : undefined;
     if (step) {
-      meet(step, shape, providerIds[child.index]);
-    } else if (shape.kind === "request" && shape.id !== undefined && !(acceptingLane && expectedLater("provider", child.index, shape))) {
+      meet(step, shape, providerIds(child.index));
+    } else if (shape.kind === "request" && shape.id !== undefined && !(acceptingLane && expectedLater("provider", shape))) {
       child.send(genericAnswer(shape.id));
       note(`answered bridge→provider ${describeShape(shape)} generically: nothing recorded answers it`);
     } else if (acceptingLane) {
@@ -261,8 +261,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   /** Where an unexpected line diverged: the first open expectation of its side, else the last entry walked. */
   function openSeq(side: ReplaySide, segment: number): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } {
     for (let i = firstUnmet; i < winEnd; i += 1) {
-      const step = steps[i] as ReplayStep;
-      if (!met[i] && step.side === side && step.segment === segment) return { seq: step.entry.seq, run: step.entry.run, dir: step.entry.dir };
+      const step = stepAt(i);
+      if (!isMet(i) && step.side === side && step.segment === segment) return { seq: step.entry.seq, run: step.entry.run, dir: step.entry.dir };
     }
     return walkedSeq();
   }
@@ -270,8 +270,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   function describeWindow(side: ReplaySide, segment: number): string {
     const open: string[] = [];
     for (let i = winStart; i < winEnd && open.length < 3; i += 1) {
-      const step = steps[i] as ReplayStep;
-      if (!met[i] && step.side === side && step.segment === segment) open.push(`${describeShape(step.shape)} at seq ${step.entry.seq}`);
+      const step = stepAt(i);
+      if (!isMet(i) && step.side === side && step.segment === segment) open.push(`${describeShape(step.shape)} at seq ${step.entry.seq}`);
     }
     return open.length === 0 ? "nothing" : open.join(", ");
   }
@@ -323,8 +323,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       }
       io.bridge.write(line);
       io.sink?.runtimeLine(entry.line);
-      writtenRuntime.push(step.index);
-      anchor = step.index;
+      anchor = { run: entry.run, seq: entry.seq };
       return;
     }
     const child = children[step.segment];
@@ -334,7 +333,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
     }
     let line = entry.line;
     if (shape.kind === "response" && shape.idKey !== undefined) {
-      const live = providerIds[step.segment]?.get(shape.idKey);
+      const live = providerIds(step.segment).get(shape.idKey);
       if (live === undefined) {
         note(`dropped the recorded agent answer at seq ${entry.seq}: the bridge never sent its request`);
         return;
@@ -342,7 +341,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       line = withId(line, live);
     }
     child.send(line);
-    anchor = step.index;
+    anchor = { run: entry.run, seq: entry.seq };
   };
 
   let silentWaits = 0;
@@ -355,7 +354,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
   };
 
   const windowDone = (): boolean => {
-    while (firstUnmet < winEnd && met[firstUnmet]) firstUnmet += 1;
+    while (firstUnmet < winEnd && isMet(firstUnmet)) firstUnmet += 1;
     return firstUnmet >= winEnd;
   };
 
@@ -378,23 +377,30 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
       }
     }
 
-    let pos = 0;
-    while (pos < steps.length) {
-      while (pos < steps.length && (steps[pos] as ReplayStep).role === "input") {
-        writeInput(steps[pos] as ReplayStep);
-        pos += 1;
+    let pending = await source.next();
+    while (pending) {
+      while (pending && pending.role === "input") {
+        writeInput(pending);
+        pending = await source.next();
       }
-      winStart = pos;
-      firstUnmet = pos;
-      while (pos < steps.length && (steps[pos] as ReplayStep).role === "expect") pos += 1;
-      winEnd = pos;
+      const window: ReplayStep[] = [];
+      while (pending && pending.role === "expect") {
+        window.push(pending);
+        pending = await source.next();
+      }
+      if (window.length === 0) continue;
+      win = window;
+      winMet = new Uint8Array(window.length);
+      winStart = window[0]!.index;
+      winEnd = winStart + window.length;
+      firstUnmet = winStart;
       // Events already queued are handled before judging the window.
       while (io.queue.size > 0) await pump(0);
       while (!windowDone()) {
         const exit = state.exit;
         if (exit) {
-          const first = steps[firstUnmet] as ReplayStep;
-          const remaining = steps.slice(firstUnmet).filter((s) => s.role === "expect" && !met[s.index]).length;
+          const first = stepAt(firstUnmet);
+          const remaining = source.expectationsTotal - expectationsMet;
           const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
           diverge({
             kind: "bridge-exited",
@@ -413,8 +419,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
         }
         silentWaits += 1;
         for (let i = winStart; i < winEnd; i += 1) {
-          const step = steps[i] as ReplayStep;
-          if (met[i]) continue;
+          const step = stepAt(i);
+          if (isMet(i)) continue;
           diverge({
             kind: "missing-expectation",
             seq: step.entry.seq,
@@ -431,8 +437,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
         }
         break;
       }
-      const last = steps[winEnd - 1];
-      if (winEnd > winStart && last) lastWalked = last;
+      lastWalked = window[window.length - 1];
     }
   } catch (thrown) {
     if (!(thrown instanceof WalkAbort)) throw thrown;
@@ -440,6 +445,7 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
 
   // Finish: the runtime closes the bridge's stdin; later lines are not part of the lane.
   acceptingLane = false;
+  win = [];
   winStart = winEnd;
   io.bridge.endInput();
   while (!state.exit) {
@@ -461,9 +467,8 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
     divergenceCount,
     notes,
     bridgeLines,
-    writtenRuntime,
     expectationsMet,
-    expectationsTotal: steps.filter((s) => s.role === "expect").length,
+    expectationsTotal: source.expectationsTotal,
     exit: state.exit,
     childPids: children.map((c) => c.pid),
   };
@@ -475,18 +480,19 @@ export async function runSchedule(plan: ReplayPlan, io: ScheduleIo, timeouts: Sc
  * k-th of n lines on that anchor, `run` = the anchor's run, `ts` = the line's recording
  * clock. Lines before any input anchor at the first step's `seq − 1`. Order is arrival order.
  */
-export function anchorBridgeLines(plan: ReplayPlan, lines: readonly LiveBridgeLine[]): LaneEntry[] {
-  const counts = new Map<number, number>();
-  for (const line of lines) counts.set(line.anchor, (counts.get(line.anchor) ?? 0) + 1);
-  const seen = new Map<number, number>();
-  const first = plan.steps[0]?.entry;
+export function anchorBridgeLines(firstEntry: LaneEntry | undefined, lines: readonly LiveBridgeLine[]): LaneEntry[] {
+  const before = { run: firstEntry?.run ?? 0, seq: (firstEntry?.seq ?? 1) - 1 };
+  const counts = new Map<object, number>();
+  for (const line of lines) {
+    const at = line.anchor ?? before;
+    counts.set(at, (counts.get(at) ?? 0) + 1);
+  }
+  const seen = new Map<object, number>();
   return lines.map((live) => {
-    const ordinal = (seen.get(live.anchor) ?? 0) + 1;
-    seen.set(live.anchor, ordinal);
-    const n = counts.get(live.anchor) ?? 1;
-    const at = live.anchor >= 0 ? plan.steps[live.anchor]?.entry : undefined;
-    const run = at ? at.run : (first?.run ?? 0);
-    const base = at ? at.seq : (first?.seq ?? 1) - 1;
-    return { ts: live.clock, run, seq: base + ordinal / (n + 1), dir: "bridge→runtime" as const, line: live.line };
+    const at = live.anchor ?? before;
+    const ordinal = (seen.get(at) ?? 0) + 1;
+    seen.set(at, ordinal);
+    const n = counts.get(at) ?? 1;
+    return { ts: live.clock, run: at.run, seq: at.seq + ordinal / (n + 1), dir: "bridge→runtime" as const, line: live.line };
   });
 }

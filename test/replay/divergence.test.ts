@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
@@ -101,5 +101,26 @@ describe("replay divergences are diagnosed, never hung on (00-product.md, Determ
     expect(json.divergenceCount).toBe(1);
     expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): the bridge exited (code 70)`);
     expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+});
+
+describe("bad recordings are input errors (exit 2), not divergences", () => {
+  it("a lane out of (run, seq) order names its file and line", async () => {
+    const dir = await doctored(path.join(repoRoot, "recordings", "echo", "turn"));
+    await editLane(dir, "bridge→runtime", (entries) => [entries[1]!, entries[0]!, ...entries.slice(2)]);
+    const { replayRecording } = await import("../../harness/replay/replay-recording.js");
+    await expect(replayRecording(dir)).rejects.toThrow(`${path.join(dir, "bridge→runtime.ndjson")}:2: entry (run`);
+  });
+
+  it("manifest line counts that disagree with a lane: streamed and loaded replays both refuse, naming the manifest", async () => {
+    const dir = await doctored(path.join(repoRoot, "recordings", "echo", "turn"));
+    const lane = await readLane(dir, "bridge→runtime");
+    await writeFile(path.join(dir, "bridge→runtime.ndjson"), lane.slice(0, -1).map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const manifestFile = path.join(dir, "manifest.json");
+    const { replayRecording } = await import("../../harness/replay/replay-recording.js");
+    await expect(replayRecording(dir)).rejects.toThrow(`${manifestFile}: lines["bridge→runtime"] is ${lane.length} but bridge→runtime.ndjson has ${lane.length - 1} entries`);
+    const r = await runCli(["replay", dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`parity: ${manifestFile}: lines["bridge→runtime"] is ${lane.length} but bridge→runtime.ndjson has ${lane.length - 1} entries\n`);
   });
 });

@@ -37,3 +37,16 @@ describe("replaying the committed echo recordings (spec 10 §5; 00-product.md fl
     });
   }
 });
+
+describe("streamed replay of a recording directory", () => {
+  it("gives the same lane, bridge lane and outcome as the in-memory plan", async () => {
+    const dir = path.join(repoRoot, "recordings", "echo", "stop-interrupt");
+    const streamed = await replayRecording(dir);
+    const loaded = await replayRecording(await readRecording(dir));
+    expect(streamed.divergences).toEqual([]);
+    expect(streamed.expectationsTotal).toBe(loaded.expectationsTotal);
+    expect(streamed.expectationsMet).toBe(loaded.expectationsMet);
+    expect(serializeThreadLane(normalizeThreadLane(streamed.lane.events))).toBe(serializeThreadLane(normalizeThreadLane(loaded.lane.events)));
+    expect(streamed.bridgeLane.map((e) => [e.ts, e.run, e.seq])).toEqual(loaded.bridgeLane.map((e) => [e.ts, e.run, e.seq]));
+  });
+});

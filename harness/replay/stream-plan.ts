@@ -1,0 +1,106 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../errors.js";
+import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, type Direction, type LaneEntry } from "../recording/lane-entry.js";
+import { MANIFEST_FILE, readManifest, type Manifest } from "../recording/manifest.js";
+import { readLaneEntries } from "../recording/reader.js";
+import { countStep, createStepClassifier, type ReplayStep, type StepSource } from "./plan.js";
+import { shapeOfLine } from "./wire.js";
+
+/** A recording opened for a streaming replay: its manifest and its steps, read as the walk goes. */
+export interface StreamingPlan {
+  manifest: Manifest;
+  source: StepSource;
+}
+
+/**
+ * True when a recording directory can be replayed without loading it: it has no current
+ * bridge lane (aligning one needs both bridge lanes in memory, see `alignCurrentLane`).
+ */
+export function canStreamRecording(dir: string): boolean {
+  return !existsSync(join(dir, CURRENT_BRIDGE_LANE_FILE));
+}
+
+/**
+ * Opens a recording directory as a {@link StepSource} whose memory does not grow with the
+ * recording (00-product.md flow 2; the 200 000-line benchmark of issue 5). A first streamed
+ * pass validates every lane entry (spec 10 §4, Reading: `file:line` errors), checks that each
+ * lane is in `(run, seq)` order and that the manifest's line counts match, and counts the
+ * expectations and bridge requests; the walk then merges the four lanes by `(run, seq)`
+ * one entry at a time.
+ *
+ * @throws InputError naming file and line for any bad input, as `readRecording` does
+ */
+export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const manifest = await readManifest(manifestFile);
+  const files = new Map<Direction, string>();
+  for (const direction of LANE_DIRECTIONS) {
+    const file = join(dir, laneFileName(direction));
+    if (existsSync(file)) files.set(direction, file);
+  }
+
+  const requestCounts = new Map<string, number>();
+  let expectationsTotal = 0;
+  let firstEntry: LaneEntry | undefined;
+  let firstProvider: LaneEntry | undefined;
+  let firstInitialize: LaneEntry | undefined;
+  let initializes = 0;
+  let firstRuntimeRequest: string | undefined;
+  for (const [direction, file] of files) {
+    let previous: LaneEntry | undefined;
+    let count = 0;
+    const role = direction === "runtime→bridge" || direction === "provider→bridge" ? "input" : "expect";
+    const side = direction === "runtime→bridge" || direction === "bridge→runtime" ? "runtime" : "provider";
+    for await (const { entry, lineNo } of readLaneEntries(file, direction)) {
+      if (previous && compareLaneEntries(previous, entry) >= 0) {
+        throw new InputError(`entry (run ${entry.run}, seq ${entry.seq}) is out of (run, seq) order in its lane`, { file, line: lineNo });
+      }
+      previous = entry;
+      count += 1;
+      if (!firstEntry || compareLaneEntries(entry, firstEntry) < 0) firstEntry = entry;
+      const shape = shapeOfLine(entry.line);
+      expectationsTotal += countStep({ role, side, shape }, requestCounts);
+      if (side === "provider" && (!firstProvider || compareLaneEntries(entry, firstProvider) < 0)) firstProvider = entry;
+      if (direction === "bridge→provider" && shape.kind === "request" && shape.method === "initialize") {
+        initializes += 1;
+        firstInitialize ??= entry;
+      }
+      if (direction === "runtime→bridge" && shape.kind === "request") firstRuntimeRequest ??= shape.method;
+    }
+    if (manifest.lines[direction] !== count) {
+      throw new InputError(`lines["${direction}"] is ${manifest.lines[direction]} but ${laneFileName(direction)} has ${count} entries`, { file: manifestFile });
+    }
+  }
+  for (const direction of LANE_DIRECTIONS) {
+    if (!files.has(direction) && manifest.lines[direction] !== 0) {
+      throw new InputError(`lines["${direction}"] is ${manifest.lines[direction]} but ${laneFileName(direction)} is missing`, { file: manifestFile });
+    }
+  }
+  const leadingAgentLines = firstProvider !== undefined && (firstInitialize === undefined || compareLaneEntries(firstProvider, firstInitialize) < 0);
+  const segments = initializes + (leadingAgentLines ? 1 : 0);
+
+  const lanes = [...files].map(([direction, file]) => readLaneEntries(file, direction));
+  const heads: Array<LaneEntry | undefined> = [];
+  let started = false;
+  const classify = createStepClassifier();
+  const next = async (): Promise<ReplayStep | undefined> => {
+    if (!started) {
+      started = true;
+      for (const lane of lanes) heads.push((await lane.next()).value?.entry);
+    }
+    let best = -1;
+    for (let i = 0; i < heads.length; i += 1) {
+      const head = heads[i];
+      if (head && (best === -1 || compareLaneEntries(head, heads[best]!) < 0)) best = i;
+    }
+    if (best === -1) return undefined;
+    const entry = heads[best]!;
+    heads[best] = (await lanes[best]!.next()).value?.entry;
+    return classify(entry);
+  };
+  return {
+    manifest,
+    source: { segments, recordsInitialize: firstRuntimeRequest === "initialize", expectationsTotal, requestCounts, firstEntry, next },
+  };
+}
