@@ -166,7 +166,7 @@ async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: st
   try {
     const init = (await connection.request(
       "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } },
+      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } } },
       { timeoutMs: MODEL_LIST_TIMEOUT_MS },
     )) as { authMethods?: unknown } | null;
     authMethods = readAuthMethods(init?.authMethods);

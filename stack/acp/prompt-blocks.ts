@@ -71,3 +71,20 @@ export function buildPromptBlocks(input: ReadonlyArray<Record<string, unknown>>,
 export function isCompactInput(input: ReadonlyArray<Record<string, unknown>>): boolean {
   return input.length === 1 && input[0]?.type === "text" && typeof input[0].text === "string" && input[0].text.trim() === COMPACT_COMMAND;
 }
+
+/**
+ * Rewrites a leading `/<skill>` of the first text input into `Use the bb skill "<skill>":` when
+ * `<skill>` is a bb skill the agent does not advertise as its own command (spec 30 §6.2), so the
+ * agent does not reject an unknown slash command. Other input passes through unchanged.
+ */
+export function rewriteUnknownSkillCommand(
+  input: ReadonlyArray<Record<string, unknown>>,
+  skillNames: ReadonlySet<string>,
+  agentCommands: ReadonlySet<string>,
+): Array<Record<string, unknown>> {
+  const first = input[0];
+  if (!first || first.type !== "text" || typeof first.text !== "string") return [...input];
+  const match = /^\/([^\s/]+)(.*)$/s.exec(first.text);
+  if (!match || !skillNames.has(match[1]!) || agentCommands.has(match[1]!)) return [...input];
+  return [{ ...first, text: `Use the bb skill "${match[1]}":${match[2]}` }, ...input.slice(1)];
+}

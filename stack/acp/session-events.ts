@@ -20,6 +20,7 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
   const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
   if (typeof sessionId !== "string" || !update || typeof update !== "object") return;
   if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
+  noteAgentCommands(session, update);
   if (session.restoring) {
     session.translator.restoreUpdate(update);
     return;
@@ -50,4 +51,15 @@ export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit:
   }
   emitSessionError(rt.ctx.io, session, exit.message);
   run?.markSettled();
+}
+
+/** Keeps the agent's advertised slash command names (for the skill-command rewrite, spec 30 §6.2). */
+function noteAgentCommands(session: AcpSession, update: object): void {
+  const u = update as { sessionUpdate?: unknown; availableCommands?: unknown };
+  if (u.sessionUpdate !== "available_commands_update" || !Array.isArray(u.availableCommands)) return;
+  session.agentCommands = new Set(
+    u.availableCommands
+      .map((c) => (c && typeof c === "object" ? (c as { name?: unknown }).name : undefined))
+      .filter((name): name is string => typeof name === "string"),
+  );
 }

@@ -30,6 +30,16 @@ import { readSessionOptionState } from "./session-options.js";
 export const ACP_PROTOCOL_VERSION = 1;
 /** `clientInfo` sent in `initialize` (spec 20 §2.3). */
 export const ACP_CLIENT_INFO = { name: "bb", version: "1.0.0" } as const;
+/**
+ * Client capabilities of a session agent (spec 30 §6.3): file system, no terminal, terminal sign-in,
+ * form elicitation. Discovery agents get fs false and no elicitation (model-list.ts).
+ */
+export const SESSION_CLIENT_CAPABILITIES = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: false,
+  auth: { terminal: true },
+  elicitation: { form: {} },
+} as const;
 /** Fork capability the bridge reports in its handshake: tip forks only (spec 20 §1.3, §3.10). */
 export const ACP_FORK_CAPABILITY = "tip";
 
@@ -198,6 +208,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     deferred: [],
     approvals: [],
     optionState: { modes: null, config: new Map() },
+    agentCommands: new Set(),
   };
   holder.session = session;
   rt.settingUp.set(req.threadId, session);
@@ -206,7 +217,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
   try {
     const init = await connection.request(
       "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } },
+      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: SESSION_CLIENT_CAPABILITIES },
       { timeoutMs: rt.options.initializeTimeoutMs },
     );
     const initFacts = readInitialize(init, label);

@@ -109,6 +109,8 @@ export interface AcpSession {
   approvals: CursorMcpApproval[];
   /** Modes and config options the agent offered, for per-turn `sessionOptions` (spec 30 §6.2). */
   optionState: SessionOptionState;
+  /** Slash commands the agent advertised (`available_commands_update`). */
+  agentCommands: Set<string>;
 }
 
 /** Revokes the session's Cursor MCP approvals (never rejects). */

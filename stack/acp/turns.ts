@@ -10,7 +10,7 @@ import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../prot
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { AcpAgentExitedError } from "./connection.js";
-import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, type AcpPromptBlock } from "./prompt-blocks.js";
+import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
 import { staleTurnError, toRequestError } from "./recovery.js";
 import {
   cancelPendingAgentRequests,
@@ -114,7 +114,8 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   // Another turn/start may have won the race while the options were applied.
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
 
-  const input = inputOf(params);
+  const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
+  const input = rewriteUnknownSkillCommand(inputOf(params), skillNames, session.agentCommands);
   const kind = isCompactInput(input) ? "compaction" : "turn";
   const run = createPromptRun(kind);
   session.prompt = run;

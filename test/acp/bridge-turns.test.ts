@@ -238,3 +238,21 @@ describe("ACP bridge: compaction and re-construction", () => {
     expect(identities).toEqual(["fixture-session-1", "second-1"]);
   });
 });
+
+describe("ACP bridge: skills", () => {
+  it("injects the configured skills into the instructions and rewrites a /skill the agent does not advertise", async () => {
+    bridge = startInProcessBridge();
+    const skills = await bridge.request("skills/configure", { roots: [{ id: "r1", path: "/skills", skills: [{ name: "review", description: "Review  <the>  diff" }] }] });
+    expect(skills.result).toEqual({ ok: true });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      afterNew: [{ sessionUpdate: "available_commands_update", availableCommands: [{ name: "compact-now", description: "x" }] }],
+      prompts: [{ reuse: true, steps: [{ end: "end_turn" }] }],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_sk", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_sk", "/review the diff", "creq_sk00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary"));
+    const prompt = agentReceived(log).find((m) => m.method === "session/prompt")!.params.prompt;
+    expect(prompt[0].text).toContain("Available bb skills:\n- review: Review the diff (SKILL.md: /skills/review/SKILL.md)");
+    expect(prompt[1]).toEqual({ type: "text", text: 'Use the bb skill "review": the diff' });
+  });
+});
