@@ -25,6 +25,10 @@ export const ACP_BRIDGE_DEFAULTS = {
   cancelSettleTimeoutMs: 4_000,
   /** Quiet period that ends an agent-initiated turn `end_turn` (spec 30 §6.2). */
   agentTurnQuietMs: 5_000,
+  /** Poll period while waiting for a busy agent to go quiet before a prompt retry (spec 30 §6.2). */
+  busyRetryPollMs: 2_000,
+  /** Longest wait for a busy agent to go quiet (about 10 minutes). */
+  busyRetryMaxWaitMs: 600_000,
   /** Cap on one agent stdout line, in bytes. */
   maxAgentLineBytes: DEFAULT_MAX_AGENT_LINE_BYTES,
 } as const;
@@ -38,6 +42,8 @@ export interface AcpBridgeOptions {
   sessionSetupTimeoutMs?: number;
   cancelSettleTimeoutMs?: number;
   agentTurnQuietMs?: number;
+  busyRetryPollMs?: number;
+  busyRetryMaxWaitMs?: number;
   maxAgentLineBytes?: number;
   /** Spawns agents (tests inject); default `child_process.spawn`. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
@@ -60,6 +66,8 @@ export interface ResolvedAcpBridgeOptions {
   sessionSetupTimeoutMs: number;
   cancelSettleTimeoutMs: number;
   agentTurnQuietMs: number;
+  busyRetryPollMs: number;
+  busyRetryMaxWaitMs: number;
   maxAgentLineBytes: number;
   spawn: AcpBridgeOptions["spawn"];
   recordChild: (child: ChildProcess, threadId: string | null) => void;
@@ -83,6 +91,8 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     sessionSetupTimeoutMs: pick("sessionSetupTimeoutMs"),
     cancelSettleTimeoutMs: pick("cancelSettleTimeoutMs"),
     agentTurnQuietMs: pick("agentTurnQuietMs"),
+    busyRetryPollMs: pick("busyRetryPollMs"),
+    busyRetryMaxWaitMs: pick("busyRetryMaxWaitMs"),
     maxAgentLineBytes: pick("maxAgentLineBytes"),
     spawn: options.spawn,
     recordChild: options.recordChild ?? ((child, threadId) => recordProviderChildIo(child, { threadId })),

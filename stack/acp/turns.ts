@@ -24,6 +24,7 @@ import { constructSession, permissionModeOf, writeRootsOf } from "./session-setu
 import { stopSession } from "./stop.js";
 import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
 import { applySessionOptions } from "./session-options.js";
+import { BUSY_RETRY_LIMIT, isSessionBusyError, waitForAgentQuiet } from "./busy-retry.js";
 
 /** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */
 export const ACP_STEER_MODE = "queue";
@@ -133,7 +134,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
   emitDeltas(io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
   io.sendResult(id, { threadId: params.threadId });
-  void runPromptLoop(rt, session, run, prompt);
+  void runPromptLoop(rt, session, run, prompt, blocks);
 }
 
 /** Sends `session/cancel` for a steer (or a stop) once per outstanding prompt (spec 20 §3.7). */
@@ -176,7 +177,7 @@ function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: P
   const blocks = buildPromptBlocks(inputOf(params), { imageSupported: session.facts.image });
   const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
   emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
-  void runPromptLoop(rt, session, run, prompt);
+  void runPromptLoop(rt, session, run, prompt, blocks);
 }
 
 /** Emits the terminal deltas of a run and clears it (idempotent per run). */
@@ -227,11 +228,14 @@ function stopReasonOf(result: unknown): string | undefined {
 }
 
 /**
- * Awaits the outstanding prompt; re-prompts once per queued steer in the same bb turn (stop reason
- * of a cancelled prompt discarded, only the steer's content sent); then finishes the turn.
+ * Awaits the outstanding prompt; re-sends it after a busy rejection once the agent is quiet
+ * (busy-retry.ts); re-prompts once per queued steer in the same bb turn (stop reason of a cancelled
+ * prompt discarded, only the steer's content sent); then finishes the turn.
  */
-async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, first: Promise<unknown>): Promise<void> {
+async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, first: Promise<unknown>, firstBlocks: AcpPromptBlock[]): Promise<void> {
   let current = first;
+  let currentBlocks = firstBlocks;
+  let busyRetries = 0;
   for (;;) {
     let result: unknown;
     try {
@@ -239,6 +243,11 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
     } catch (error) {
       // An exited agent is reported once by the exit handler, which already cleared the run.
       if (error instanceof AcpAgentExitedError && session.prompt !== run) return;
+      if (isSessionBusyError(error) && busyRetries < BUSY_RETRY_LIMIT && (await waitForAgentQuiet(rt, session, run))) {
+        busyRetries += 1;
+        current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: currentBlocks });
+        continue;
+      }
       failRun(rt, session, run, error instanceof Error ? error.message : String(error));
       return;
     }
@@ -248,6 +257,8 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
     if (steer) {
       const blocks = buildPromptBlocks(steer.input, { imageSupported: session.facts.image });
       current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+      currentBlocks = blocks;
+      busyRetries = 0;
       emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: steer.clientRequestId }]);
       if (session.steers.length > 0) cancelActivePrompt(session, run);
       continue;

@@ -165,3 +165,32 @@ describe("ACP bridge: execution settings that need a new agent process", () => {
     expect(methods).toContain("session/load");
   });
 });
+
+describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
+  it("re-sends a prompt the agent rejected as session_busy once the agent is quiet", async () => {
+    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        { when: "work", steps: [{ fail: { code: -32003, message: "busy", data: { reason: "session_busy" } } }] },
+        { when: "work", steps: [chunk("done at last"), { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_bz", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_bz", "work", "creq_bz00000000"));
+    const done = await bridge.waitFor(isBoundaryOrError("thr_bz"));
+    expect(done.params.deltas.find((d: any) => d.kind === "turn.boundary")?.status).toBe("completed");
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(2);
+    expect(bridge.out.some((m) => m.method === "error")).toBe(false);
+  });
+
+  it("gives up after three busy retries with the session error", async () => {
+    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const busy = { when: "work", steps: [{ fail: { code: -32003, message: "still busy", data: { reason: "session_busy" } } }] };
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [busy, busy, busy, busy] });
+    await bridge.request("thread/start", threadStartParams("thr_bz2", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_bz2", "work", "creq_bz00000001"));
+    const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bz2");
+    expect(error.params.message).toBe("still busy: {\"reason\":\"session_busy\"}");
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(4);
+  });
+});
