@@ -59,6 +59,7 @@ export interface FixtureAgentProfile {
   base: Omit<FixtureScriptInput, "prompts">;
 }
 
+/** An `available_commands_update` (agents send it after `session/new` and again while replaying a `session/load`). */
 const commands = (names: string[]) => ({
   sessionUpdate: "available_commands_update",
   availableCommands: names.map((name) => ({ name, description: `${name} (fixture command)`, input: null })),
@@ -88,6 +89,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
         },
       },
       afterNew: [commands(["review", "explain"])],
+      load: { replay: [commands(["review", "explain"])] },
     },
   },
   "acp-grok": {
@@ -108,6 +110,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
         },
       },
       afterNew: [commands(["compact", "init"])],
+      load: { replay: [commands(["compact", "init"])] },
     },
   },
   "acp-omp": {
@@ -119,6 +122,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
       fork: true,
       sessionIdPrefix: "fixture-omp-",
       afterNew: [commands(["compact", "plan"])],
+      load: { replay: [commands(["compact", "plan"])] },
     },
   },
   "acp-hermes-agent": {
@@ -143,6 +147,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
         ],
       },
       afterNew: [commands(["skills", "tools"])],
+      load: { replay: [commands(["skills", "tools"])] },
     },
   },
 };
