@@ -111,6 +111,8 @@ export interface CellRun {
   interactions: number;
   /** Problems found while answering (an unexpected request kind, too few answers). */
   problems: string[];
+  /** `thread/delta` notifications the assembler rejected (their messages); the run goes on. */
+  invalidDeltas: string[];
 }
 
 const payloadKind = (params: unknown) => {
@@ -132,6 +134,7 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
   const assembler = createDeltaAssembler({ providerId: "cell-script", textDeltaFlushMs: 0, now: run.now, entropyPrefix: SCRIPT_ID_PREFIX });
   const events: ThreadEvent[] = [];
   const problems: string[] = [];
+  const invalidDeltas: string[] = [];
   const waiters = new Set<() => void>();
   const wake = () => {
     for (const waiter of [...waiters]) waiter();
@@ -140,7 +143,12 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
   const unsubscribe = client.onNotification((notification) => {
     if (notification.method !== "thread/delta") return;
     const params = notification.params as { threadId: string; deltas: unknown[] };
-    for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    try {
+      for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    } catch (error) {
+      // A bridge bug is recorded as it is; the lane builder reports it. The script goes on.
+      invalidDeltas.push(error instanceof Error ? error.message : String(error));
+    }
     wake();
   });
   client.onRequest((method, params) => {
@@ -289,5 +297,5 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
     client.onRequest(undefined);
   }
   if (interactions < script.answers.length) problems.push(`${script.answers.length - interactions} scripted answer(s) were never asked for`);
-  return { providerThreadIds, lastThreadId: threadId, events, interactions, problems };
+  return { providerThreadIds, lastThreadId: threadId, events, interactions, problems, invalidDeltas };
 }
