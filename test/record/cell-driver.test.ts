@@ -33,7 +33,7 @@ function scriptedBridge(seen: Array<[string, unknown]>) {
         "thread/stop": (id, params) => (record("thread/stop")(id, params), { ok: true }),
         "turn/start": (id, params) => {
           record("turn/start")(id, params);
-          const p = params as { threadId: string; input: Array<{ text: string }>; clientRequestId: string };
+          const p = params as unknown as { threadId: string; input: Array<{ text: string }>; clientRequestId: string };
           const text = p.input[0]?.text ?? "";
           ctx.io.sendResult(id, { threadId: p.threadId });
           deltas(ctx, p.threadId, [{ kind: "turn.open" }, { kind: "input.accepted", clientRequestId: p.clientRequestId }]);
