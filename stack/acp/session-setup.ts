@@ -25,6 +25,7 @@ import { createAcpTranslator, type InjectedToolDefinition } from "./translate/in
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "./dynamic-tools/calls.js";
 import { readSessionOptionState } from "./session-options.js";
+import { selectNativeModel } from "./model-selection.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2). */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -270,6 +271,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     }
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;
     session.optionState = readSessionOptionState(result);
+    await selectNativeModel(session, result, req.options?.model);
     const providerThreadId = session.providerThreadId!;
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
 

@@ -161,3 +161,27 @@ describe("per-turn session options (spec 30 §6.2)", () => {
     expect(bridge.deltas("thr_so").find((d) => d.kind === "provider.warning")?.summary).toBe("The agent did not apply Plan");
   });
 });
+
+describe("native model selection (spec 20 §2.3 step 7)", () => {
+  const offered = {
+    configOptions: [{ id: "model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] }],
+    models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "A" }, { modelId: "m-b", name: "B" }] },
+  };
+
+  it("selects an offered model through the model config option", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offered });
+    await bridge.request("thread/start", threadStartParams("thr_nm", spec, bridge.dir, { model: "m-b" }));
+    const set = agentReceived(log).filter((m) => m.method === "session/set_config_option");
+    expect(set.map((m) => m.params)).toEqual([{ sessionId: "fixture-session-1", configId: "model", value: "m-b" }]);
+  });
+
+  it("sends nothing for the current model, a model the agent does not offer, or acp-default", async () => {
+    bridge = startInProcessBridge();
+    for (const [thread, model] of [["thr_n1", "m-a"], ["thr_n2", "auto"], ["thr_n3", "acp-default"]] as const) {
+      const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offered }, thread);
+      await bridge.request("thread/start", threadStartParams(thread, spec, bridge.dir, { model }));
+      expect(agentReceived(log).map((m) => m.method)).toEqual(["initialize", "session/new"]);
+    }
+  });
+});
