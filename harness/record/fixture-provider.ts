@@ -47,7 +47,7 @@ export const FixtureFragmentSchema = z.strictObject({
 /** A parsed fragment. */
 export type FixtureFragment = z.output<typeof FixtureFragmentSchema>;
 
-/** A fixture provider's fixed facts. */
+/** A fixture provider's fixed facts (spec 30 §2.1 agent, §1.2 explicit dialect). */
 export interface FixtureAgentProfile {
   /** Provider id (`acp-<slug>`, a shipped agent). */
   providerId: string;
@@ -152,7 +152,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
   },
 };
 
-/** The fragment file of (cell, provider). */
+/** The fragment file of (cell, provider): `<cellsRoot>/<cell>/agents/<provider>.json` (00-product.md `cells/`). */
 export function fixtureFragmentPath(cellsRoot: string, cell: string, providerId: string): string {
   return path.join(cellsRoot, cell, FIXTURE_FRAGMENT_DIR, `${providerId}.json`);
 }
@@ -241,7 +241,8 @@ async function fixtureEnv(home: string): Promise<Record<string, string>> {
  * `profile` (see the module doc). `cellsRoot` is where fragments are read (default: this
  * package's `cells/`). When the caller passes the running cell to `prepare` (third argument,
  * optional so it plugs into today's {@link RecordProvider}), only that cell's fragment is used;
- * otherwise every cell's, keyed by prompt text.
+ * otherwise every cell's, keyed by prompt text. `prepare` throws what {@link buildFixtureScript}
+ * throws, and UsageError when the provider is not a shipped ACP agent (spec 30 §2.1).
  */
 export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: string): RecordProvider {
   return {
@@ -272,7 +273,10 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
   };
 }
 
-/** The fixture providers by id, for `RECORD_PROVIDERS` (harness/record/providers.ts) to include. */
+/**
+ * The fixture providers by id (acp-cursor, acp-grok, acp-omp, acp-hermes-agent), for
+ * `RECORD_PROVIDERS` (harness/record/providers.ts) to include (00-product.md "Real input").
+ */
 export const FIXTURE_RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = Object.fromEntries(
   Object.values(FIXTURE_AGENT_PROFILES).map((profile) => [profile.providerId, fixtureRecordProvider(profile)]),
 );
