@@ -35,7 +35,10 @@ describe.skipIf(!existsSync(opencodeBinary()) || !existsSync(committedOracle))("
         sockets.push(...listeningSockets(pids));
       },
     });
-    expect(sockets.length).toBeGreaterThan(0); // the model endpoint and opencode's own server
+    // The model endpoint (this process) and opencode's own HTTP server (`--port 0` tries 4096,
+    // then a free port, so parallel recordings do not collide), all on loopback.
+    expect(sockets.some((s) => s.pid === process.pid)).toBe(true);
+    expect(sockets.some((s) => s.pid !== process.pid)).toBe(true);
     expect(sockets.filter((s) => !s.loopback)).toEqual([]);
     expect(existsSync(runRoot)).toBe(false);
 
