@@ -9,8 +9,9 @@
  *    with sign-in guidance); no models advertised → the synthetic model.
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
  *
- * Weaker than the reference: CLI lines are not grouped into model families with reasoning
- * variants, and per-model reasoning probes are not run.
+ * CLI lines are grouped into model families with reasoning levels (model-catalog.ts). Weaker than
+ * the reference: no catalog cache reuse across calls, no Cursor parameterized catalog, and no
+ * per-model reasoning probes during discovery.
  */
 import { execFile } from "node:child_process";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
@@ -21,6 +22,7 @@ import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMetho
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION } from "./session-setup.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
+import { groupModelFamilies, splitPrimaryFamilies, type ModelFamily } from "./model-catalog.js";
 
 /** Timeout of the CLI list command and of discovery, in ms. */
 export const MODEL_LIST_TIMEOUT_MS = 30_000;
@@ -42,8 +44,8 @@ export interface AcpModelDescriptor {
 
 /** `{models, selectedOnlyModels}`. */
 export interface AcpModelListResult {
-  models: AcpModelDescriptor[];
-  selectedOnlyModels: AcpModelDescriptor[];
+  models: Array<AcpModelDescriptor | ModelFamily>;
+  selectedOnlyModels: Array<AcpModelDescriptor | ModelFamily>;
 }
 
 /** The synthetic entry used when nothing better is known (spec 20 §3.11 step 3). */
@@ -89,17 +91,6 @@ export function parseModelListOutput(output: string): Array<{ id: string; name?:
   return out;
 }
 
-/** Splits models by the spec's primary ids (declared order first); no match → all primary. */
-export function splitPrimaryModels(models: Array<{ id: string; name?: string }>, primaryIds: readonly string[]): AcpModelListResult {
-  const primary = primaryIds.map((id) => models.find((m) => m.id === id)).filter((m): m is { id: string; name?: string } => m !== undefined);
-  const chosen = primary.length ? primary : models;
-  const rest = primary.length ? models.filter((m) => !primary.includes(m)) : [];
-  return {
-    models: chosen.map((m, i) => describe(m.id, m.name, i === 0)),
-    selectedOnlyModels: rest.map((m) => describe(m.id, m.name, false)),
-  };
-}
-
 function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: string[]): Promise<{ stdout: string; stderr: string; error: NodeJS.ErrnoException | null }> {
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
   return new Promise((resolve) => {
@@ -119,7 +110,7 @@ async function cliModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<Acp
   if (isAuthRequiredText(`${stdout}\n${stderr}\n${error?.message ?? ""}`)) throw authRequiredError(NOT_AUTHENTICATED_MESSAGE);
   const parsed = error ? [] : parseModelListOutput(stdout);
   if (parsed.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
-  return splitPrimaryModels(parsed, modelCli.primaryModels);
+  return splitPrimaryFamilies(groupModelFamilies(parsed), modelCli.primaryModels);
 }
 
 function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {

@@ -1,0 +1,157 @@
+/**
+ * Groups a CLI model list into model families with reasoning levels (spec 20 §3.11).
+ *
+ * Per raw id: a trailing `-fast` marks the fast tier; a `-thinking` suffix or `-thinking-` infix marks
+ * a thinking variant; a trailing effort token (checked in the order `extra-high`→xhigh, `medium`,
+ * `xhigh`, `high`, `low`, `max`, `none`) gives the level (none → medium); the rest is the family key.
+ * In a family with a thinking variant, non-thinking variants collapse to level `none`. Each level
+ * keeps one normal and one fast id. The family's default variant is the first non-fast at medium,
+ * else the first not at `none`, else the first; its raw id is the family id.
+ */
+import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "./launch-spec.js";
+
+/** One raw CLI line: id and optional display name. */
+export interface RawModel {
+  id: string;
+  name?: string;
+}
+
+/** One reasoning level of a family: its normal and fast raw ids and the first raw name seen. */
+export interface ModelLevel {
+  level: AcpReasoningLevel;
+  id?: string;
+  fastId?: string;
+  name: string;
+}
+
+/** A model family as `model/list` reports it. */
+export interface ModelFamily {
+  id: string;
+  model: string;
+  displayName: string;
+  description: string;
+  supportedReasoningEfforts: Array<{ reasoningEffort: AcpReasoningLevel; description: string }>;
+  defaultReasoningEffort: AcpReasoningLevel;
+  isDefault: boolean;
+  /** Raw ids per level (`normal` and `fast`), for launch-time variant resolution. */
+  variants: Partial<Record<AcpReasoningLevel, { id?: string; fastId?: string }>>;
+}
+
+const EFFORT_TOKENS: ReadonlyArray<[string, AcpReasoningLevel]> = [
+  ["extra-high", "xhigh"],
+  ["medium", "medium"],
+  ["xhigh", "xhigh"],
+  ["high", "high"],
+  ["low", "low"],
+  ["max", "max"],
+  ["none", "none"],
+];
+
+interface ParsedId {
+  raw: RawModel;
+  family: string;
+  level: AcpReasoningLevel;
+  fast: boolean;
+  thinking: boolean;
+  hadEffortToken: boolean;
+}
+
+/** Splits one raw id into family key, level, tier and thinking flag. */
+export function parseModelId(raw: RawModel): ParsedId {
+  let rest = raw.id;
+  const fast = rest.endsWith("-fast");
+  if (fast) rest = rest.slice(0, -"-fast".length);
+  let thinking = false;
+  if (rest.endsWith("-thinking")) {
+    thinking = true;
+    rest = rest.slice(0, -"-thinking".length);
+  } else if (rest.includes("-thinking-")) {
+    thinking = true;
+    rest = rest.replace("-thinking-", "-");
+  }
+  let level: AcpReasoningLevel = "medium";
+  let hadEffortToken = false;
+  for (const [token, value] of EFFORT_TOKENS) {
+    if (rest.endsWith(`-${token}`)) {
+      level = value;
+      hadEffortToken = true;
+      rest = rest.slice(0, -(token.length + 1));
+      break;
+    }
+  }
+  return { raw, family: rest, level, fast, thinking, hadEffortToken };
+}
+
+const EFFORT_WORDS = /\b(extra high|extra-high|xhigh|medium|high|low|max|none)\b/gi;
+
+/** Cleans a display name: its own effort word, `(NO ZDR)`, `(default)`, `(current)`, the words `1M`/`Thinking`. */
+export function cleanDisplayName(name: string, hadEffortToken: boolean): string {
+  let out = hadEffortToken ? name.replace(EFFORT_WORDS, "") : name;
+  out = out.replace(/\((NO ZDR|default|current)\)/gi, "").replace(/\b(1M|Thinking)\b/g, "");
+  return out.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Groups raw models into families (see module doc), families in first-seen order, levels in bb
+ * ladder order; `isDefault` on the first family.
+ */
+export function groupModelFamilies(models: ReadonlyArray<RawModel>): ModelFamily[] {
+  const byFamily = new Map<string, ParsedId[]>();
+  for (const raw of models) {
+    const parsed = parseModelId(raw);
+    const list = byFamily.get(parsed.family) ?? [];
+    list.push(parsed);
+    byFamily.set(parsed.family, list);
+  }
+  const families: ModelFamily[] = [];
+  for (const members of byFamily.values()) {
+    const anyThinking = members.some((m) => m.thinking);
+    const effective = members.map((m) => ({ ...m, originalLevel: m.level, level: anyThinking && !m.thinking ? ("none" as const) : m.level }));
+    const levels = new Map<AcpReasoningLevel, ModelLevel>();
+    for (const m of effective) {
+      const entry = levels.get(m.level) ?? { level: m.level, name: m.raw.name ?? m.raw.id };
+      if (m.fast) entry.fastId ??= m.raw.id;
+      else entry.id ??= m.raw.id;
+      levels.set(m.level, entry);
+    }
+    // Among non-thinking variants collapsed to `none`, the medium-effort one represents the level.
+    const collapsed = levels.get("none");
+    if (anyThinking && collapsed) {
+      const medium = effective.find((m) => m.level === "none" && !m.thinking && !m.fast && m.originalLevel === "medium");
+      const mediumFast = effective.find((m) => m.level === "none" && !m.thinking && m.fast && m.originalLevel === "medium");
+      if (medium) collapsed.id = medium.raw.id;
+      if (mediumFast) collapsed.fastId = mediumFast.raw.id;
+    }
+    const nonFast = effective.filter((m) => !m.fast);
+    const chosen =
+      nonFast.find((m) => m.level === "medium") ?? effective.find((m) => m.level !== "none") ?? effective[0]!;
+    const ordered = ACP_REASONING_LEVELS.filter((level) => levels.has(level));
+    const displayName = cleanDisplayName(chosen.raw.name ?? chosen.raw.id, chosen.hadEffortToken);
+    families.push({
+      id: chosen.raw.id,
+      model: chosen.raw.id,
+      displayName,
+      description: displayName,
+      supportedReasoningEfforts: ordered.map((level) => ({ reasoningEffort: level, description: levels.get(level)!.name })),
+      defaultReasoningEffort: chosen.level,
+      isDefault: families.length === 0,
+      variants: Object.fromEntries(ordered.map((level) => [level, { ...(levels.get(level)!.id ? { id: levels.get(level)!.id } : {}), ...(levels.get(level)!.fastId ? { fastId: levels.get(level)!.fastId } : {}) }])),
+    });
+  }
+  return families;
+}
+
+/**
+ * Splits families by the spec's primary ids (declared order; matched on family id) into
+ * `{models, selectedOnlyModels}`; no match → all primary. The default flag is re-anchored to the
+ * first primary and cleared elsewhere.
+ */
+export function splitPrimaryFamilies(families: ModelFamily[], primaryIds: readonly string[]): { models: ModelFamily[]; selectedOnlyModels: ModelFamily[] } {
+  const primary = primaryIds.map((id) => families.find((f) => f.id === id)).filter((f): f is ModelFamily => f !== undefined);
+  const models = primary.length ? primary : families;
+  const rest = primary.length ? families.filter((f) => !primary.includes(f)) : [];
+  return {
+    models: models.map((f, i) => ({ ...f, isDefault: i === 0 })),
+    selectedOnlyModels: rest.map((f) => ({ ...f, isDefault: false })),
+  };
+}
