@@ -51,8 +51,11 @@ async function cursorCheckRuns(packageRoot: string, reps: number): Promise<numbe
       const started = performance.now();
       const { run } = await checkCells({ locations, repoRoot: packageRoot, lanesDir, allowlist: [], jobs: availableParallelism(), ci: true });
       times.push(performance.now() - started);
-      const diverged = run.cells.filter((c) => c.divergences.length > 0).map((c) => c.cell);
-      if (diverged.length > 0) throw new Error(`cursor cells diverged: ${diverged.join(", ")}`);
+      const diverged = run.cells.filter((c) => c.divergences.length > 0);
+      if (diverged.length > 0) {
+        const first = diverged[0]!.divergences[0]!;
+        throw new Error(`cursor cells diverged: ${diverged.map((c) => c.cell).join(", ")} (first: seq ${first.seq}, expected ${first.expected}, got ${first.actual ?? "nothing"})`);
+      }
     }
     return times;
   } finally {

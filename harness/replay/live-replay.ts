@@ -8,6 +8,7 @@ import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js
 import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
+import { createCpuTimeReader } from "./cpu-progress.js";
 import { createEventQueue } from "./event-queue.js";
 import { buildReplayPlan, planSource, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
@@ -26,7 +27,7 @@ export interface ReplayOptions {
   providerId?: string;
   /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
   useCurrent?: boolean;
-  /** Divergence timeouts in ms (see {@link ScheduleTimeouts}); defaults 3000 / 5000 / 3. */
+  /** Divergence timeouts (see {@link ScheduleTimeouts}); defaults 3000 ms / 5000 ms / 3 / 10. */
   timeouts?: Partial<ScheduleTimeouts>;
   /** Receives the live lines as they happen (the lane builder of `replayRecording`). */
   sink?: LiveLineSink;
@@ -69,7 +70,7 @@ export interface LiveReplay {
   stderr: string;
 }
 
-const DEFAULT_TIMEOUTS: ScheduleTimeouts = { quietMs: 3000, exitMs: 5000, maxSilentWaits: 3 };
+const DEFAULT_TIMEOUTS: ScheduleTimeouts = { quietMs: 3000, exitMs: 5000, maxSilentWaits: 3, maxBusyWaits: 10 };
 
 function isAlive(pid: number): boolean {
   try {
@@ -142,6 +143,7 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
         bridge,
         rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite),
         keepBridgeLines: options.keepBridgeLane ?? true,
+        cpuTime: createCpuTimeReader(bridge.pid),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
       },

@@ -28,6 +28,8 @@ export interface ScheduleTimeouts {
   exitMs: number;
   /** Consecutive silent waits after which the walk is abandoned (default 3). */
   maxSilentWaits: number;
+  /** Extra quiet periods granted to a silent bridge that is still using CPU (default 10). */
+  maxBusyWaits: number;
 }
 
 /** One line the live bridge wrote to the runtime during the walk. */
@@ -70,6 +72,12 @@ export interface ScheduleIo {
    * while the replay runs.
    */
   sink?: LiveLineSink;
+  /**
+   * The bridge's CPU time so far (any unit), or undefined when unknown. A bridge that stays
+   * silent for the quiet period but uses CPU over a further probe period is busy, not stuck,
+   * and gets another quiet period (at most {@link ScheduleTimeouts.maxBusyWaits}).
+   */
+  cpuTime?: () => number | undefined;
   /** Keep the bridge's lines for {@link ScheduleOutcome.bridgeLines} (default true). */
   keepBridgeLines?: boolean;
 }
@@ -345,6 +353,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
   };
 
   let silentWaits = 0;
+  let busyWaits = 0;
   /** Waits for one event; false on silence. Aborts the walk when the bridge has exited. */
   const pump = async (quietMs: number): Promise<boolean> => {
     const event = await io.queue.next(quietMs);
@@ -415,8 +424,19 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
         }
         if (await pump(timeouts.quietMs)) {
           silentWaits = 0;
+          busyWaits = 0;
           continue;
         }
+        if (io.cpuTime && busyWaits < timeouts.maxBusyWaits) {
+          const before = io.cpuTime();
+          if (await pump(Math.min(1000, Math.ceil(timeouts.quietMs / 3)))) continue;
+          const after = io.cpuTime();
+          if (before !== undefined && after !== undefined && after > before) {
+            busyWaits += 1;
+            continue;
+          }
+        }
+        busyWaits = 0;
         silentWaits += 1;
         for (let i = winStart; i < winEnd; i += 1) {
           const step = stepAt(i);
