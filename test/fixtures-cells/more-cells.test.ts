@@ -81,6 +81,17 @@ describe("interrupt, resume and zero work on the fixture agents", () => {
     expect(c.oracle.filter((e) => e.type === "turn/completed").map((e) => e.status)).toEqual(["completed", "completed"]);
   });
 
+  it("acp-grok steer: the running prompt is cancelled and the steer re-prompted inside the same turn; its usage updates the window", async () => {
+    const c = await fixtureCell("acp-grok", "steer");
+    const toAgent = laneMessages(c.recording, "bridge→provider");
+    expect(toAgent.map((m) => m.method)).toEqual(["initialize", "session/new", "session/prompt", "session/cancel", "session/prompt"]);
+    expect(toAgent.at(-1)?.params.prompt).toEqual([{ type: "text", text: "Make it about mountains instead." }]);
+    expect(c.oracle.filter((e) => e.type === "turn/started")).toHaveLength(1);
+    expect(c.oracle.filter((e) => e.type === "turn/input/accepted")).toHaveLength(2);
+    expect(c.oracle.filter((e) => e.type === "turn/completed").map((e) => e.status)).toEqual(["completed"]);
+    expect(c.oracle.filter((e) => e.type === "thread/contextWindowUsage/updated").map((e) => e.contextWindowUsage.usedTokens)).toEqual([0, 2210]);
+  });
+
   it("acp-omp zero-work: an end_turn with no output warns, then the turn still settles completed", async () => {
     const c = await fixtureCell("acp-omp", "zero-work");
     expect(c.oracle.slice(-2)).toEqual([
