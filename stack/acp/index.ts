@@ -1,0 +1,40 @@
+/**
+ * The ACP kit's public surface (00-product.md Public API; spec 30 §1.2, §3): the bridge, the launch
+ * spec, the probe, the agents and the dialect registry, with the seed's `experimental_` aliases.
+ */
+export { acpProviderBridge, createAcpProviderBridge, experimental_acpProviderBridge } from "./bridge.js";
+export { ACP_BRIDGE_DEFAULTS, type AcpBridgeOptions } from "./bridge-runtime.js";
+export {
+  acpLaunchSpecSchema,
+  acpLaunchSpecSchema as experimental_acpLaunchSpecSchema,
+  acpModelCliSchema,
+  acpNativeReasoningSchema,
+  acpPermissionCliSchema,
+  acpReasoningCliSchema,
+  AcpLaunchSpecError,
+  normalizeAcpLaunchSpec,
+  parseAcpLaunchSpec,
+  type AcpAgentProfile,
+  type AcpLaunchSpec,
+  type AcpLaunchSpecInput,
+} from "./launch-spec.js";
+export {
+  acpAgentProbeSchema,
+  acpAgentProbeSchema as experimental_acpAgentProbeSchema,
+  probeAcpAgent,
+  probeAcpAgent as experimental_probeAcpAgent,
+  type AcpAgentProbe,
+  type AcpProbeRequest,
+} from "./probe.js";
+export { ACP_AGENT_FAMILY, shippedAcpAgents, reservedAcpProviderIds, type AcpAgentDefinition, type AcpBridgeOptions as AcpAgentBridgeOptions } from "./agents.js";
+export { listAcpAgents, resolveCustomAcpAgents, CUSTOM_AGENT_GLYPH, type CustomAcpAgentsResult } from "./custom-agents.js";
+export {
+  registerAcpDialect,
+  registerAcpDialect as experimental_registerAcpDialect,
+  selectAcpDialect,
+  type AcpDialect,
+  type AcpToolIdentity,
+  type AcpClassifiedToolCall,
+  type AcpClientRequestOutcome,
+  type AcpDelegationReport,
+} from "./dialects/index.js";
