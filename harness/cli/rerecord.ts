@@ -55,7 +55,10 @@ export const rerecordCommand: ParityCommand = {
     const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
     const lanesDir = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : outDir !== undefined ? path.join(outDir, "lanes") : "lanes");
     const modulePath = args.module as string | undefined;
-    const showPath = (file: string) => path.relative(ctx.cwd, file) || ".";
+    const showPath = (file: string) => {
+      const rel = path.relative(ctx.cwd, file);
+      return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
+    };
     const outcomes = await rerecordCells({
       locations,
       outDir,

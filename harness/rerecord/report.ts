@@ -30,6 +30,7 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
         `${c.green("RERECORDED")} ${name}: ${outcome.lines} line(s), ${outcome.events} event(s)\n` +
         `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n` +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
+        (outcome.replanWarning !== undefined ? `  ${c.yellow("warning")}: ${outcome.replanWarning}\n` : "") +
         notes(outcome.notes)
       );
     case "diverged":
@@ -50,5 +51,7 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
 /** The closing summary: `N rerecorded, N diverged, N refused, N skipped (M cells)`. */
 export function formatRerecordSummary(outcomes: readonly RerecordOutcome[]): string {
   const count = (s: RerecordOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
-  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped (${outcomes.length} cells)\n`;
+  const warned = outcomes.filter((o) => o.status === "rerecorded" && o.replanWarning !== undefined).length;
+  const warnings = warned > 0 ? `; ${warned} warning(s): a replay planned from the new current lane diverges` : "";
+  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped (${outcomes.length} cells)${warnings}\n`;
 }

@@ -11,7 +11,7 @@ import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording
 import type { Recording } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
 import { sweepFileText, type RedactionSurvivor } from "../recording/redact-verify.js";
-import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
+import { formatDivergenceSummary, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
 import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
 import { HARNESS_INITIALIZE_ID } from "../replay/scheduler.js";
 import { buildCurrentBridgeLane, runtimeAnchors, serializeLaneEntries, type LiveBridgeLine } from "./current-lane.js";
@@ -45,6 +45,11 @@ export type RerecordCellOutcome =
       oracleFile: string;
       oracle: FileChange;
       notes: ReplayNote[];
+      /**
+       * Set when a replay planned from the new current lane diverges (the lane itself is
+       * written: it assembles to the oracle): `parity check` will report that divergence.
+       */
+      replanWarning?: string;
     }
   | {
       /** The replay diverged: nothing written (spec 10 §6.6 step 1). */
@@ -110,7 +115,9 @@ async function changeOf(file: string, text: string): Promise<FileChange> {
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
  * then checks that the recording with this current lane assembles to exactly the live thread
- * lane (else `refused`, exit 1: the oracle and the recording would disagree), and writes the
+ * lane (else `refused`, exit 1: the oracle and the recording would disagree), replays it once
+ * planned from the new lane (in memory; a divergence there is a `replanWarning`, since the
+ * lane itself is right and the gate will name the divergence), and writes the
  * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is.
  *
@@ -162,6 +169,16 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     };
   }
 
+  // The gate plans later replays from this lane: replay it once, in memory, before writing.
+  const rewritten = withCurrentBridgeLane(recording, reread);
+  const replanned = await replayRecording(rewritten, options.replay ?? {});
+  let replanWarning: string | undefined;
+  if (!replanned.ok) {
+    replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
+  } else if (laneFingerprint(replanned.lane).text !== live.text) {
+    replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
+  }
+
   const currentLane = await changeOf(currentLaneFile, text);
   const oracle = await changeOf(oracleFile, live.text);
   if (currentLane !== "unchanged") await writeFileAtomic(currentLaneFile, text);
@@ -177,5 +194,6 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     oracleFile,
     oracle,
     notes: result.notes,
+    ...(replanWarning !== undefined ? { replanWarning } : {}),
   };
 }

@@ -73,7 +73,8 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^RERECORDED echo\/turn: \d+ line\(s\), \d+ event\(s\)$/m);
-    expect(run.out).toContain("1 rerecorded, 0 diverged, 0 refused, 0 skipped (1 cells)");
+    expect(run.out).toContain("1 rerecorded, 0 diverged, 0 refused, 0 skipped (1 cells)\n");
+    expect(run.out).not.toContain("warning");
 
     const after = await hashes(dir);
     for (const name of Object.keys(before)) expect(after[name], name).toBe(before[name]);
@@ -165,6 +166,7 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     await reader;
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
+    expect(run.out).not.toContain("warning");
 
     const after = await hashes(dir);
     for (const name of RECORDED_FILES) expect(after[name], name).toBe(before[name]);
