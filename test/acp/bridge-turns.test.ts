@@ -256,3 +256,15 @@ describe("ACP bridge: skills", () => {
     expect(prompt[1]).toEqual({ type: "text", text: 'Use the bb skill "review": the diff' });
   });
 });
+
+describe("ACP bridge: session/resume", () => {
+  it("restores with session/resume when the agent advertises it (preferred over session/load)", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { resumeSession: true, loadSession: false });
+    const resumed = await bridge.request("thread/resume", { ...threadStartParams("thr_rs", spec, bridge.dir), providerThreadId: "kept-7" });
+    expect(resumed.result).toEqual({ providerThreadId: "kept-7", sessionRestorable: true });
+    const methods = agentReceived(log).map((m) => m.method);
+    expect(methods).toEqual(["initialize", "session/resume"]);
+    expect(bridge.deltas("thr_rs").some((d) => d.kind === "provider.warning")).toBe(false);
+  });
+});
