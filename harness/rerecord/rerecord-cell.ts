@@ -137,6 +137,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     harnessInitializeId: HARNESS_INITIALIZE_ID,
   });
   const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
+  const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
   const text = serializeLaneEntries(redacted);
   const { currentLaneFile, oracleFile } = options.targets;
   const survivors = sweepFileText(currentLaneFile, text, options.redactor);
@@ -164,7 +165,9 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
       provider,
       cell,
       reason:
-        "the recording with the new current lane would not assemble to the live thread lane (redaction or anchoring changed it); nothing written",
+        redactedLines.length > 0
+          ? `redaction rewrote ${redactedLines.length} line(s) of the live bridge output (first: line ${redactedLines[0]} of the current lane), so the recording would no longer assemble to the live thread lane and the gate would fail; nothing written. Keep secrets and home paths out of what the bridge writes`
+          : "the recording with the new current lane would not assemble to the live thread lane; nothing written",
       exitCode: EXIT_CODES.parityFailure,
     };
   }

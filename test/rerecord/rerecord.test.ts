@@ -118,6 +118,50 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(existsSync(b.lanes)).toBe(false);
   });
 
+  /** A copy of echo/turn whose prompt (echoed back word by word by the echo bridge) is `text` (seven words). */
+  async function echoSaying(b: Sandbox, text: string): Promise<string> {
+    const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
+    const file = path.join(dir, "runtime→bridge.ndjson");
+    const entries = await readEntries(file);
+    const edited = entries.map((e) => {
+      const m = JSON.parse(e.line) as { method?: string; params?: { input?: Array<{ text?: string }> } };
+      if (m.method !== "turn/start") return e;
+      m.params!.input![0]!.text = text;
+      return { ...e, line: JSON.stringify(m) };
+    });
+    expect(edited).not.toEqual(entries);
+    await writeFile(file, edited.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    return dir;
+  }
+
+  it("a secret the redactor cannot rewrite survives in the live output: exit 3, file:line named, nothing written", async () => {
+    const b = await box();
+    const dir = await echoSaying(b, "Echo DEPLOY_API_TOKEN=abcdefgh12345678 sentence back, word by word.");
+    const before = await hashes(dir);
+    const run = await rerecord(b, "echo", "turn");
+    expect(run.code).toBe(3);
+    expect(run.out).toMatch(/^REFUSED echo\/turn: \d+ secret pattern\(s\) survived redaction of the current lane \(line \d+: secret assignment(; line \d+: secret assignment)*\); nothing written$/m);
+    expect(run.out).not.toContain("abcdefgh12345678");
+    expect(await hashes(dir)).toEqual(before);
+    expect(existsSync(b.lanes)).toBe(false);
+  });
+
+  it("redaction that would change the lane (a secret value of the environment echoed back): exit 1, nothing written", async () => {
+    const b = await box();
+    const dir = await echoSaying(b, "Echo zq9-secret-value-77 sentence back, word by word.");
+    const before = await hashes(dir);
+    process.env.PARITY_TEST_SERVICE_TOKEN = "zq9-secret-value-77";
+    try {
+      const run = await rerecord(b, "echo", "turn");
+      expect(run.code).toBe(1);
+      expect(run.out).toMatch(/^REFUSED echo\/turn: redaction rewrote \d+ line\(s\) of the live bridge output \(first: line \d+ of the current lane\)/m);
+    } finally {
+      delete process.env.PARITY_TEST_SERVICE_TOKEN;
+    }
+    expect(await hashes(dir)).toEqual(before);
+    expect(existsSync(b.lanes)).toBe(false);
+  });
+
   it("CI=true: refused with exit 2 and the reason, nothing replayed or written", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
