@@ -33,7 +33,8 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
       if (err) throw err;
-      throw new UsageError(msg);
+      // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
+      throw new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
     })
     .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.");
 
