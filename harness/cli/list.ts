@@ -27,13 +27,18 @@ export interface ListRow {
   lines: Record<Direction, number>;
   /** Entries in `bridge→runtime.current.ndjson`, or null when there is none. */
   currentLines: number | null;
-  /** Absolute path of the oracle `lanes/<provider>/<cell>.json`, or null when not committed. */
+  /**
+   * Absolute path of the oracle `lanes/<provider>/<cell>.json`, or null when not committed or
+   * when the recording lies outside the repository: `parity check` holds such a recording (e.g.
+   * `../shared/recordings`) against its own bridge lane only, never against an oracle.
+   */
   oracle: string | null;
 }
 
 /**
  * Builds the provider × cell matrix (00-product.md, CLI: `list`) by reading and validating
- * every selected recording.
+ * every selected recording. `repoRoot` (default: the parent of `lanesDir`) is the checkout
+ * whose oracles apply: only recordings inside it get an oracle, as in `parity check`.
  *
  * @throws InputError on any bad recording (see `readRecording`), UsageError on an unknown
  *   `--provider`/`--cell`.
@@ -42,6 +47,7 @@ export async function listRows(
   roots: readonly string[],
   lanesDir: string,
   filter: { provider?: string; cell?: string },
+  repoRoot: string = path.dirname(lanesDir),
 ): Promise<ListRow[]> {
   const rows: ListRow[] = [];
   for (const location of await selectRecordings(roots, filter)) {
@@ -59,23 +65,29 @@ export async function listRows(
       bridgeRuns: m.bridgeRuns,
       lines: m.lines,
       currentLines: recording.currentBridgeLane?.length ?? null,
-      oracle: existsSync(oracle) ? oracle : null,
+      oracle: isInside(repoRoot, location.dir) && existsSync(oracle) ? oracle : null,
     });
   }
   return rows;
 }
 
+/** True when `dir` is `root` or lies below it (both absolute). */
+function isInside(root: string, dir: string): boolean {
+  const rel = path.relative(path.resolve(root), path.resolve(dir));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
 /**
  * Oracles `<lanesDir>/<provider>/<cell>.json` that no listed recording accounts for (a renamed
- * or deleted cell), narrowed by the same filter; absolute paths, sorted. A missing
- * `lanesDir` has none.
+ * or deleted cell), narrowed by the same filter; absolute paths, sorted. Only rows that carry
+ * an oracle (recordings inside the repository) account for one. A missing `lanesDir` has none.
  */
 export async function orphanOracles(
   lanesDir: string,
   rows: readonly ListRow[],
   filter: { provider?: string; cell?: string },
 ): Promise<string[]> {
-  const recorded = new Set(rows.map((r) => `${r.provider}/${r.cell}`));
+  const recorded = new Set(rows.filter((r) => r.oracle !== null).map((r) => `${r.provider}/${r.cell}`));
   const orphans: string[] = [];
   const providers = await readdir(lanesDir, { withFileTypes: true }).catch(() => []);
   for (const provider of providers) {
@@ -151,13 +163,15 @@ export const listCommand: ParityCommand = {
       ...(typeof args.cell === "string" ? { cell: args.cell } : {}),
     };
     const lanesDir = path.resolve(ctx.cwd, args.lanes as string);
-    const rows = await listRows(roots, lanesDir, filter);
+    const rows = await listRows(roots, lanesDir, filter, ctx.cwd);
     if (args.json) {
       ctx.out(`${JSON.stringify(rows)}\n`);
       return 0;
     }
     ctx.out(renderText(rows, ctx));
-    for (const file of await orphanOracles(lanesDir, rows, filter)) {
+    // Orphans only make sense when the repository's own recordings were listed.
+    const listedOwn = roots.some((root) => isInside(ctx.cwd, root));
+    for (const file of listedOwn ? await orphanOracles(lanesDir, rows, filter) : []) {
       ctx.out(`oracle without a recording: ${path.relative(ctx.cwd, file) || file}\n`);
     }
     return 0;

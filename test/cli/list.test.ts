@@ -55,20 +55,27 @@ describe("parity list", () => {
   });
 
   it("names oracles that no recording accounts for", async () => {
-    const { mkdtemp, mkdir, writeFile, rm } = await import("node:fs/promises");
+    const { mkdtemp, mkdir, writeFile, rm, cp } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");
-    const lanes = await mkdtemp(path.join(tmpdir(), "parity-list-lanes-"));
+    // Oracles apply to the checkout's own recordings only (as in `parity check`), so the
+    // checkout here is a temp dir holding a copy of one committed echo recording.
+    const checkout = await mkdtemp(path.join(tmpdir(), "parity-list-checkout-"));
     try {
-      await mkdir(path.join(lanes, "acp-cursor"));
-      await writeFile(path.join(lanes, "acp-cursor", "fork.json"), "[]\n");
-      await writeFile(path.join(lanes, "acp-cursor", "renamed-cell.json"), "[]\n");
-      const { code, out } = await run(["list", "--recordings", sharedRoot, "--lanes", lanes]);
+      await cp(path.join(repoRoot, "recordings", "echo", "zero-work"), path.join(checkout, "recordings", "echo", "zero-work"), { recursive: true });
+      const lanes = path.join(checkout, "lanes");
+      await mkdir(path.join(lanes, "echo"), { recursive: true });
+      await writeFile(path.join(lanes, "echo", "zero-work.json"), "[]\n");
+      await writeFile(path.join(lanes, "echo", "renamed-cell.json"), "[]\n");
+      let out = "";
+      const code = await main(["list", "--recordings", path.join(checkout, "recordings"), "--lanes", lanes], {
+        out: (t) => void (out += t), err: () => undefined, color: false, cwd: checkout, verbose: false, ci: false,
+      });
       expect(code).toBe(0);
-      expect(out).toMatch(/\nacp-cursor\s+fork\s+.*\syes\n/);
+      expect(out).toMatch(/\necho\s+zero-work\s+.*\syes\n/);
       expect(out).toMatch(/1 with an oracle\n/);
-      expect(out.trimEnd().split("\n").at(-1)).toBe(`oracle without a recording: ${path.relative(repoRoot, path.join(lanes, "acp-cursor", "renamed-cell.json"))}`);
+      expect(out.trimEnd().split("\n").at(-1)).toBe(`oracle without a recording: ${path.join("lanes", "echo", "renamed-cell.json")}`);
     } finally {
-      await rm(lanes, { recursive: true, force: true });
+      await rm(checkout, { recursive: true, force: true });
     }
   });
 
