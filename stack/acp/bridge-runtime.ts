@@ -11,6 +11,7 @@ import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
+import type { AcpModelListResult } from "./model-list.js";
 import type { AcpSession } from "./session.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
@@ -122,9 +123,11 @@ export interface AcpBridgeRuntime {
   skills: SkillsRoot[];
   /** The dynamic-tool host, once a session with dynamic tools started it. */
   toolHost: Promise<DynamicToolHost> | null;
+  /** Last CLI model catalog per list command (JSON of command + list args), the fallback of a failed run. */
+  readonly modelCatalogs: Map<string, AcpModelListResult>;
 }
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null };
+  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map() };
 }

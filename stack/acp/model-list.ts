@@ -3,7 +3,8 @@
  *
  * 1. Launch spec with `modelCli.listArgs` → run `<command> <listArgs>` (no shell, 30 s, 1 MiB) and
  *    parse one model per line; a missing command fails (`spawn <cmd> ENOENT`); Cursor-style auth
- *    text fails with `authRequired`; other failures or nothing parsed → the synthetic model.
+ *    text fails with `authRequired`; other failures or nothing parsed → the last catalog read for
+ *    the same command, else the synthetic model.
  * 2. No list command → ACP-native discovery through a throwaway agent (`initialize` +
  *    `session/new`, always killed); a discovery failure fails the request (auth → `authRequired`
  *    with sign-in guidance); no models advertised → the synthetic model.
@@ -15,11 +16,11 @@
  */
 import { execFile } from "node:child_process";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { AcpClientReplyError, connectAcpAgent } from "./connection.js";
+import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
 import { buildAgentEnv } from "./launch-args.js";
 import { acpAgentLabel, acpLaunchSpecSchema, type AcpLaunchSpec } from "./launch-spec.js";
 import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION } from "./session-setup.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, headlessAuthMethod } from "./session-setup.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
 import { groupModelFamilies, splitPrimaryFamilies, type ModelFamily } from "./model-catalog.js";
@@ -28,6 +29,8 @@ import { groupModelFamilies, splitPrimaryFamilies, type ModelFamily } from "./mo
 export const MODEL_LIST_TIMEOUT_MS = 30_000;
 /** Output cap of the CLI list command, in bytes. */
 export const MODEL_LIST_MAX_BUFFER_BYTES = 1024 * 1024;
+/** The error text of a discovery that timed out (spec 30 §6.4). */
+export const DISCOVERY_TIMEOUT_MESSAGE = "The agent did not answer within 30 seconds while bb asked it for its models";
 /** The error text of a CLI that needs sign-in. */
 export const NOT_AUTHENTICATED_MESSAGE = "ACP agent is not authenticated.";
 
@@ -109,8 +112,12 @@ async function cliModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<Acp
   if (error?.code === "ENOENT") throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `spawn ${spec.command} ENOENT`);
   if (isAuthRequiredText(`${stdout}\n${stderr}\n${error?.message ?? ""}`)) throw authRequiredError(NOT_AUTHENTICATED_MESSAGE);
   const parsed = error ? [] : parseModelListOutput(stdout);
-  if (parsed.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
-  return splitPrimaryFamilies(groupModelFamilies(parsed), modelCli.primaryModels);
+  const cacheKey = JSON.stringify([spec.command, ...modelCli.listArgs]);
+  // A failed or empty run falls back to the last catalog this bridge read for the same command.
+  if (parsed.length === 0) return rt.modelCatalogs.get(cacheKey) ?? { models: [syntheticModel()], selectedOnlyModels: [] };
+  const catalog = splitPrimaryFamilies(groupModelFamilies(parsed), modelCli.primaryModels);
+  rt.modelCatalogs.set(cacheKey, catalog);
+  return catalog;
 }
 
 function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
@@ -161,12 +168,15 @@ async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: st
       { timeoutMs: MODEL_LIST_TIMEOUT_MS },
     )) as { authMethods?: unknown } | null;
     authMethods = readAuthMethods(init?.authMethods);
+    const authMethod = headlessAuthMethod(authMethods, env);
+    if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: MODEL_LIST_TIMEOUT_MS });
     const result = await connection.request("session/new", { cwd: spec.cwd ?? cwd, mcpServers: [] }, { timeoutMs: MODEL_LIST_TIMEOUT_MS });
     const models = nativeModelsOf(result);
     if (models.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
     return { models: models.map((m, i) => describe(m.id, m.name, i === 0)), selectedOnlyModels: [] };
   } catch (error) {
-    throw toRequestError(error, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
+    const failure = error instanceof AcpAgentTimeoutError ? new Error(DISCOVERY_TIMEOUT_MESSAGE) : error;
+    throw toRequestError(failure, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
   } finally {
     await connection.kill();
   }

@@ -127,8 +127,8 @@ function readInitialize(result: unknown, label: string): { facts: AcpSession["fa
   };
 }
 
-/** The auth method to use headlessly, if any (spec 20 §2.3 step 3). */
-function headlessAuthMethod(methods: AcpAuthMethodInfo[], env: Record<string, string>): string | undefined {
+/** The auth method to use headlessly, if any (spec 20 §2.3 step 3): `xai.api_key` when `XAI_API_KEY` is set, else `cached_token`. */
+export function headlessAuthMethod(methods: AcpAuthMethodInfo[], env: Record<string, string>): string | undefined {
   if (methods.some((m) => m.id === "xai.api_key") && env.XAI_API_KEY) return "xai.api_key";
   if (methods.some((m) => m.id === "cached_token")) return "cached_token";
   return undefined;

@@ -185,3 +185,25 @@ describe("native model selection (spec 20 §2.3 step 7)", () => {
     }
   });
 });
+
+describe("model/list fallbacks", () => {
+  it("falls back to the last catalog read for the same command when a later run fails", async () => {
+    bridge = startInProcessBridge();
+    const flag = join(bridge.dir, "fail-next");
+    const script = `const fs=require('fs'); if (fs.existsSync(${JSON.stringify(flag)})) process.exit(4); console.log('m-one - Model One')`;
+    const spec = { displayName: "Flaky", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", script], primaryModels: [] } };
+    const first = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    expect(first.result.models.map((m: any) => m.id)).toEqual(["m-one"]);
+    writeFileSync(flag, "");
+    const second = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    expect(second.result).toEqual(first.result);
+  });
+
+  it("authenticates headlessly with cached_token before native discovery", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { authMethods: [{ id: "cached_token", name: "Cached" }] });
+    await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
+    const auth = agentReceived(log).find((m) => m.method === "authenticate");
+    expect(auth?.params).toEqual({ methodId: "cached_token", _meta: { headless: true } });
+  });
+});
