@@ -207,3 +207,19 @@ describe("model/list fallbacks", () => {
     expect(auth?.params).toEqual({ methodId: "cached_token", _meta: { headless: true } });
   });
 });
+
+describe("maintenance requests", () => {
+  it("reports health and installation from whether the launch command is found", async () => {
+    bridge = startInProcessBridge();
+    const present = { displayName: "Node", command: process.execPath, args: [], env: {} };
+    const missing = { displayName: "Gone", command: "definitely-missing-acp-cli", args: [], env: {} };
+    const ok = await bridge.request("provider/health", { providerId: "acp-cursor", providerOptions: { acpLaunchSpec: present } });
+    expect(ok.result).toEqual({ supported: true, health: { status: "ready", loginCommand: "cursor-agent login" } });
+    const gone = await bridge.request("provider/health", { providerOptions: { acpLaunchSpec: missing } });
+    expect(gone.result.health.status).toBe("not_installed");
+    const installed = await bridge.request("provider/installation/status", { providerOptions: { acpLaunchSpec: present } });
+    expect(installed.result).toMatchObject({ supported: true, installed: true, installSource: "external" });
+    const usage = await bridge.request("provider/usage", {});
+    expect(usage.result).toEqual({ supported: false });
+  });
+});
