@@ -121,12 +121,15 @@ async function changeOf(file: string, text: string): Promise<FileChange> {
  * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is.
  *
- * @throws InputError for a bad recording; UsageError for a provider with no replay profile;
- *   a file-system error when a target cannot be written (nothing partial is left)
+ * @throws InputError for a bad recording, or (from `writeFileAtomic`) naming a target that
+ *   cannot be written: nothing partial is left there (a current lane written before a failing
+ *   oracle write stays);
+ *   UsageError for a provider with no replay profile
  */
 export async function rerecordCell(recording: Recording, options: RerecordCellOptions): Promise<RerecordCellOutcome> {
   const { provider, cell } = recording.manifest;
-  const result = await replayRecording(recording, options.replay ?? {});
+  // The live bridge lane is this command's whole input: ask for it whatever the default.
+  const result = await replayRecording(recording, { ...options.replay, keepBridgeLane: true });
   if (!result.ok) {
     return { status: "diverged", provider, cell, divergences: result.divergences, divergenceCount: result.divergenceCount, notes: result.notes };
   }

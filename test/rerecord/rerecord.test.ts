@@ -134,7 +134,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     return dir;
   }
 
-  it("a secret the redactor cannot rewrite survives in the live output: exit 3, file:line named, nothing written", async () => {
+  it("a secret the redactor cannot rewrite survives in the live output: exit 3, its line named (never its value), nothing written", async () => {
     const b = await box();
     const dir = await echoSaying(b, "Echo DEPLOY_API_TOKEN=abcdefgh12345678 sentence back, word by word.");
     const before = await hashes(dir);
@@ -158,6 +158,19 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     } finally {
       delete process.env.PARITY_TEST_SERVICE_TOKEN;
     }
+    expect(await hashes(dir)).toEqual(before);
+    expect(existsSync(b.lanes)).toBe(false);
+  });
+
+  it("a target that cannot be written is an input error naming it (exit 2), the recording untouched", async () => {
+    const b = await box();
+    const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
+    const before = await hashes(dir);
+    await writeFile(path.join(b.root, "not-a-dir"), "");
+    const out = path.join(b.root, "not-a-dir");
+    const run = await rerecord(b, "echo", "turn", ["--out", out]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(new RegExp(`^parity: ${out}/echo/turn/${CURRENT_BRIDGE_LANE_FILE}: cannot write \\(E[A-Z]+\\)`));
     expect(await hashes(dir)).toEqual(before);
     expect(existsSync(b.lanes)).toBe(false);
   });
