@@ -160,8 +160,9 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     .filter((l) => l !== "")
     .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
 
+  const rewritten = withCurrentBridgeLane(recording, reread);
   const live = laneFingerprint(result.lane);
-  const assembled = laneFingerprint(buildThreadLane(withCurrentBridgeLane(recording, reread), { useCurrent: true }));
+  const assembled = laneFingerprint(buildThreadLane(rewritten, { useCurrent: true }));
   if (assembled.text !== live.text || assembled.counts !== live.counts) {
     return {
       status: "refused",
@@ -176,8 +177,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   }
 
   // The gate plans later replays from this lane: replay it once, in memory, before writing.
-  const rewritten = withCurrentBridgeLane(recording, reread);
-  const replanned = await replayRecording(rewritten, options.replay ?? {});
+  const replanned = await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
   let replanWarning: string | undefined;
   if (!replanned.ok) {
     replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
