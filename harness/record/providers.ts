@@ -14,6 +14,7 @@ import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelServer } from "../model-server/server.js";
+import { FIXTURE_RECORD_PROVIDERS } from "./fixture-provider.js";
 import type { Until } from "../runtime/cell-driver.js";
 
 /** Where a prepared run lives: the temp root and its parts. */
@@ -51,8 +52,11 @@ export interface RecordProvider {
    * stay deterministic). Absent: no wait.
    */
   sessionSettled?: Until;
-  /** Prepares the workspace/home and returns env and options. `model` is set iff `takesModelEndpoint`. */
-  prepare(dirs: RecordDirs, model: ModelServer | undefined): Promise<PreparedProvider>;
+  /**
+   * Prepares the workspace/home and returns env and options. `model` is set iff
+   * `takesModelEndpoint`; `cell` names the cell being recorded (its name and `cell.json` path).
+   */
+  prepare(dirs: RecordDirs, model: ModelServer | undefined, cell?: { name: string; file: string }): Promise<PreparedProvider>;
 }
 
 /** The fixed paths temp directories are rewritten to in a recording. */
@@ -170,8 +174,12 @@ const echo: RecordProvider = {
   },
 };
 
-/** The providers `parity record` knows, by id. */
-export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { "acp-opencode": acpOpencode, echo };
+/**
+ * The providers `parity record` knows, by id: opencode (real, offline), the echo bridge, and
+ * the fixture-agent providers (FIXTURES' `fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
+ * acp-hermes-agent against the scripted fixture agent, where the real CLI cannot run here).
+ */
+export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { "acp-opencode": acpOpencode, echo, ...FIXTURE_RECORD_PROVIDERS };
 
 /**
  * Looks up a provider.

@@ -160,7 +160,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     await mkdir(dirs.workspace, { recursive: true });
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
     if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
-    const prepared = await provider.prepare(dirs, model);
+    const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
     bridge = spawnBridge({
       modulePath: provider.modulePath,
       providerId: provider.id,

@@ -111,7 +111,12 @@ function pathRules(options: RedactionOptions): TextRule[] {
     });
     const dashed = (p: string) => p.replace(/\//g, "-");
     // In the dashed form `-` separates segments, so it may follow.
-    rules.push({ name: "path", pattern: new RegExp(`${escapeRegExp(dashed(from))}(?![A-Za-z0-9_.])`, "g"), replace: () => dashed(to) });
+    // Bounded on both sides so words like `multi-root` keep their `-root` (home /root).
+    rules.push({
+      name: "path",
+      pattern: new RegExp(`(?<![A-Za-z0-9_.])${escapeRegExp(dashed(from))}(?![A-Za-z0-9_.])`, "g"),
+      replace: () => dashed(to),
+    });
   }
   const user = options.user ?? home.split("/").pop() ?? "";
   if (user !== "" && user !== "user") {
