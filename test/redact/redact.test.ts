@@ -78,6 +78,7 @@ describe("textual pass (spec 10 §4)", () => {
     const root = createRedactor({ home: "/root" });
     expect(root.redactText("the root of /root/x is root")).toBe("the root of /home/user/x is root");
     expect(root.redactText(root.redactText("/root/x"))).toBe("/home/user/x");
+    expect(root.redactText("multi-root workspaces; project -root-src")).toBe("multi-root workspaces; project -home-user-src");
   });
 
   it("rewrites the workspace path before the home path", () => {
