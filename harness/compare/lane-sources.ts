@@ -1,6 +1,6 @@
 /**
  * Where `parity diff` reads lanes from (00-product.md, flow 5): one lane file, a checkout
- * directory (`<dir>/lanes/**\/*.json`, or a lanes directory itself), or a git ref
+ * directory (`<dir>/lanes/<provider>/<cell>.json`, or a lanes directory itself), or a git ref
  * (`git show <ref>:lanes/…`, read-only). Every lane is keyed `<provider>/<cell>` so two
  * sources pair up by key.
  */
@@ -76,7 +76,8 @@ async function isGitRef(cwd: string, ref: string): Promise<boolean> {
 async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
   const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
   const listing = await git(top, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", ref, "--", "lanes/"]);
-  const files = listing.split("\0").filter((file) => file.endsWith(".json")).sort();
+  // lanes/<provider>/<cell>.json only, the same depth as a directory (readDirectoryLanes).
+  const files = listing.split("\0").filter((file) => file.endsWith(".json") && file.split("/").length === 3).sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
     lanes.push({ key: laneKey(file.slice("lanes/".length)), label: `${ref}:${file}`, text: await git(top, ["show", `${ref}:${file}`]) });
@@ -84,10 +85,27 @@ async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
   return lanes;
 }
 
+async function isDirectory(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined)) !== undefined;
+}
+
+/**
+ * Lanes of a directory: `<dir>/lanes/<provider>/<cell>.json` when it is a checkout, else
+ * `<dir>/<provider>/<cell>.json` when it is a lanes directory itself. Only that depth is read:
+ * a directory is never walked at large (a checkout without `lanes/` would otherwise have its
+ * allowlists, manifests and node_modules read as lanes). A checkout (it has `package.json` or
+ * `.git`) without `lanes/` has no lanes.
+ */
 async function readDirectoryLanes(dir: string): Promise<LaneText[]> {
   const nested = path.join(dir, "lanes");
-  const base = (await stat(nested).catch(() => undefined))?.isDirectory() ? nested : dir;
-  const files = (await globby("**/*.json", { cwd: base, onlyFiles: true })).sort();
+  let base = dir;
+  if (await isDirectory(nested)) base = nested;
+  else if ((await exists(path.join(dir, "package.json"))) || (await exists(path.join(dir, ".git")))) return [];
+  const files = (await globby("*/*.json", { cwd: base, onlyFiles: true })).sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
     const full = path.join(base, file);
