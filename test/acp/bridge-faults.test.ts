@@ -194,3 +194,18 @@ describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(4);
   });
 });
+
+describe("ACP bridge: recovery hints (spec 30 §4)", () => {
+  it("an auth failure during setup rejects thread/start with authRequired + sign-in guidance, and sends no provider/recovery", async () => {
+    bridge = startInProcessBridge();
+    const { spec } = fixtureLaunchSpec(bridge.dir, {
+      newSessionError: "Authentication required.",
+      authMethods: [{ id: "fixture-login", name: "Fixture login", type: "terminal", args: ["login"] }],
+    });
+    const start = await bridge.request("thread/start", threadStartParams("thr_auth", spec, bridge.dir));
+    expect(start.error.code).toBe(-32000);
+    expect(start.error.message).toMatch(/^Authentication required\. Run `.* login` in a terminal on this machine to sign in$/);
+    expect(start.error.data).toEqual({ recovery: { kind: "authRequired", message: start.error.message, retryable: false } });
+    expect(bridge.out.some((m) => m.method === "provider/recovery")).toBe(false);
+  });
+});

@@ -194,6 +194,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       case "authenticate":
         return result(id, {});
       case "session/new": {
+        if (script.newSessionError !== undefined) return error(id, -32000, script.newSessionError);
         const sessionId = newSession();
         rememberServers(sessionId, params);
         result(id, sessionResult(sessionId));

@@ -85,6 +85,8 @@ export const fixtureScriptSchema = z.strictObject({
   load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
   /** Config option / mode ids whose `session/set_config_option` or `session/set_mode` the agent refuses. */
   refuseOptions: z.array(z.string()).default([]),
+  /** When set, `session/new` fails with -32000 and this message (e.g. "Authentication required"). */
+  newSessionError: z.string().optional(),
   /** Updates sent right after `session/new` answers (some agents stream before the first prompt). */
   afterNew: z.array(jsonObject).default([]),
   /** `honor` (default): a cancel ends the prompt `cancelled`; `ignore`: it is logged and nothing happens. */
