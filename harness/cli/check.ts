@@ -52,6 +52,7 @@ export const checkCommand: ParityCommand = {
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
+      .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .example("$0 check", "Every cell under ./recordings")
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML"),
@@ -76,6 +77,7 @@ export const checkCommand: ParityCommand = {
       allowlist,
       jobs,
       ci: ctx.ci,
+      batch: args.batch as boolean,
       ...(dumpDir !== undefined ? { dumpDir: path.resolve(ctx.cwd, dumpDir) } : {}),
       ...(timeout !== undefined ? { replay: { timeouts: { quietMs: timeout } } } : {}),
     });

@@ -3,14 +3,15 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
-import { InputError, ParityError, UsageError } from "../errors.js";
+import { InputError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
-import { readRecording, type RecordingLocation } from "../recording/reader.js";
+import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { replayProfileFor } from "./profiles.js";
-import { replayRecording, type ReplayOptions } from "./replay-recording.js";
+import { replayBatch } from "./batch.js";
+import type { ReplayOptions, ReplayResult } from "./replay-recording.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
 export const REPORTED_DIVERGENCES = 10;
@@ -32,6 +33,11 @@ export interface CheckCellsOptions {
   dumpDir?: string;
   /** Passed to every replay. */
   replay?: ReplayOptions;
+  /**
+   * Replay the cells of one provider in at most `jobs` batches, each through one bridge
+   * process (default true; see `replayBatch`); false starts a bridge per cell.
+   */
+  batch?: boolean;
   /** Monotonic clock in ms (injected; default `performance.now`). */
   now?: () => number;
 }
@@ -110,8 +116,11 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * and (b) the recording's own lane (`.current` when present) assembled today. Recordings
  * outside the repository have no oracle. A cell fails on any unmasked difference, stale
  * entry or replay divergence; process-scoped cells and providers with no replay profile are
- * skipped. Outside CI a missing oracle of an in-repo recording is written from a clean
- * replay (temp file + rename); in CI it fails the cell and nothing is written.
+ * skipped. The cells of one provider replay in at most `jobs` batches, each through one
+ * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell), and
+ * the batches run `jobs` at a time; a cell's `ms` is its share of its batch's wall time.
+ * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
+ * file + rename); in CI it fails the cell and nothing is written.
  *
  * @throws InputError for a bad recording or oracle (exit 2)
  */
@@ -119,35 +128,73 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
+  const recordings = await Promise.all(options.locations.map((location) => readRecording(location.dir)));
+
+  // Replayable cells, grouped by provider, each group cut into at most `jobs` batches that
+  // each replay through one bridge process; the rest are skipped here.
+  const groups = new Map<string, number[]>();
+  options.locations.forEach((location, index) => {
+    const reason = skipReason(location, recordings[index]!, options);
+    if (reason !== undefined) {
+      results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
+      return;
+    }
+    groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
+  });
+  const jobs = Math.max(1, options.jobs);
+  const tasks: number[][] = [];
+  for (const indexes of groups.values()) {
+    const batches = options.batch === false ? indexes.length : Math.min(jobs, indexes.length);
+    for (let b = 0; b < batches; b += 1) tasks.push(indexes.filter((_, k) => k % batches === b));
+  }
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
-      const index = next;
+      const task = tasks[next];
       next += 1;
-      const location = options.locations[index];
-      if (!location) return;
-      results[index] = await checkOne(location, options, now);
+      if (!task) return;
+      const taskStarted = now();
+      const replays = await replayBatch(
+        task.map((i) => recordings[i]!),
+        { keepBridgeLane: false, ...options.replay },
+      );
+      const ms = (now() - taskStarted) / task.length;
+      for (const [k, index] of task.entries()) {
+        results[index] = await compareCell(options.locations[index]!, recordings[index]!, replays[k]!, ms, options);
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, options.locations.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
   return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
 }
 
-async function checkOne(location: RecordingLocation, options: CheckCellsOptions, now: () => number): Promise<{ cell: CellResult; extras: CellExtras }> {
-  const extras: CellExtras = { provider: location.provider, cell: location.cell, notes: [], masked: [], stderr: "" };
-  const recording = await readRecording(location.dir);
-  if (recording.manifest.scope === "process") return { cell: skipped(location, "process-scoped: no thread lane"), extras };
-  if (options.replay?.modulePath === undefined) {
-    try {
-      replayProfileFor(location.provider);
-    } catch (error) {
-      if (error instanceof UsageError) return { cell: skipped(location, error.message), extras };
-      throw error;
-    }
+function emptyExtras(location: RecordingLocation): CellExtras {
+  return { provider: location.provider, cell: location.cell, notes: [], masked: [], stderr: "" };
+}
+
+/** Why a cell is not replayed (process-scoped, or no replay profile), or undefined. */
+function skipReason(location: RecordingLocation, recording: Recording, options: CheckCellsOptions): string | undefined {
+  if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
+  if (options.replay?.modulePath !== undefined) return undefined;
+  try {
+    replayProfileFor(location.provider);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
   }
-  const started = now();
-  const result = await replayRecording(recording, { keepBridgeLane: false, ...options.replay });
+}
+
+/** Compares one replayed cell with its oracle and its recording (see {@link checkCells}). */
+async function compareCell(
+  location: RecordingLocation,
+  recording: Recording,
+  result: ReplayResult,
+  ms: number,
+  options: CheckCellsOptions,
+): Promise<{ cell: CellResult; extras: CellExtras }> {
+  const extras = emptyExtras(location);
   extras.notes = result.notes;
   extras.stderr = result.stderr;
   const live: ParityLeg = {
@@ -195,7 +242,7 @@ async function checkOne(location: RecordingLocation, options: CheckCellsOptions,
   }
   const cell = cellResultFromVerdict({
     verdict,
-    ms: now() - started,
+    ms,
     events: live.events.length,
     divergences,
     ...(inRepo ? { oracleFile } : {}),
@@ -223,9 +270,4 @@ export function parseShard(text: string): { index: number; count: number } {
 /** The cells of shard `index` of `count`: every `count`-th cell of the sorted list, starting at `index − 1`. */
 export function shardCells<T>(cells: readonly T[], shard: { index: number; count: number }): T[] {
   return cells.filter((_, i) => i % shard.count === shard.index - 1);
-}
-
-/** True for errors that mean bad input (exit 2) rather than a failed cell. */
-export function isInputProblem(error: unknown): boolean {
-  return error instanceof ParityError && error.exitCode === 2;
 }

@@ -10,12 +10,12 @@ import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createCpuTimeReader } from "./cpu-progress.js";
 import { createEventQueue } from "./event-queue.js";
-import { buildReplayPlan, planSource, type StepSource } from "./plan.js";
+import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
-import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleTimeouts } from "./scheduler.js";
+import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
 
 /** Options of {@link replayRecording}. Every field is optional. */
 export interface ReplayOptions {
@@ -109,9 +109,46 @@ async function openSteps(source: string | Recording, useCurrent: boolean): Promi
  */
 export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
   const { manifest, recordingDir, steps } = await openSteps(source, options.useCurrent ?? true);
+  const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, options);
+  return {
+    provider: manifest.provider,
+    cell: manifest.cell,
+    recordingDir,
+    ok: outcome.divergenceCount === 0,
+    divergences: outcome.divergences,
+    divergenceCount: outcome.divergenceCount,
+    notes: outcome.notes,
+    bridgeLane: anchorBridgeLines(steps.firstEntry, outcome.bridgeLines),
+    manifest,
+    expectationsMet: outcome.expectationsMet,
+    expectationsTotal: outcome.expectationsTotal,
+    exit: outcome.exit,
+    pids,
+    stderr,
+  };
+}
+
+/** What {@link driveBridge} returns: the walk's outcome, every pid it started, the bridge's stderr tail. */
+export interface DrivenBridge {
+  outcome: ScheduleOutcome;
+  pids: number[];
+  stderr: string;
+}
+
+/**
+ * Spawns the provider's bridge through the bootstrap, points it at the replay child and walks
+ * `steps` against it (see {@link runLiveReplay}); shared by single and batch replays. Every
+ * path kills the bridge and the children and removes the temporary directories.
+ *
+ * @throws UsageError for a provider with no replay profile; Error when artifacts are missing
+ */
+export async function driveBridge(
+  steps: StepSource,
+  provider: string,
+  options: ReplayOptions & { onMet?: (step: ReplayStep) => void },
+): Promise<DrivenBridge> {
   const root = options.repoRoot ?? findRepoRoot();
   const artifacts = replayArtifacts(root);
-  const provider = manifest.provider;
   const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
@@ -146,28 +183,13 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
         cpuTime: createCpuTimeReader(bridge.pid),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
+        ...(options.onMet ? { onMet: options.onMet } : {}),
       },
       timeouts,
       !steps.recordsInitialize,
     );
     pids.push(...outcome.childPids);
-    const bridgeLane = anchorBridgeLines(steps.firstEntry, outcome.bridgeLines);
-    return {
-      provider,
-      cell: manifest.cell,
-      recordingDir,
-      ok: outcome.divergenceCount === 0,
-      divergences: outcome.divergences,
-      divergenceCount: outcome.divergenceCount,
-      notes: outcome.notes,
-      bridgeLane,
-      manifest,
-      expectationsMet: outcome.expectationsMet,
-      expectationsTotal: outcome.expectationsTotal,
-      exit: outcome.exit,
-      pids,
-      stderr: bridge.stderr(),
-    };
+    return { outcome, pids, stderr: bridge.stderr() };
   } finally {
     await reap(bridge, channel.children, timeouts.exitMs);
     await channel.close();

@@ -72,6 +72,8 @@ export interface ScheduleIo {
    * while the replay runs.
    */
   sink?: LiveLineSink;
+  /** Told of every expectation the bridge met (a batch replay counts them per cell). */
+  onMet?: (step: ReplayStep) => void;
   /**
    * The bridge's CPU time so far (any unit), or undefined when unknown. A bridge that stays
    * silent for the quiet period but uses CPU over a further probe period is busy, not stuck,
@@ -189,6 +191,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
   const meet = (step: ReplayStep, shape: WireShape, ids: IdMap | undefined): void => {
     winMet[step.index - winStart] = 1;
     expectationsMet += 1;
+    io.onMet?.(step);
     if (step.shape.kind === "request") {
       const key = requestCountKey(step.side, step.shape.method);
       pendingRequests.set(key, (pendingRequests.get(key) ?? 1) - 1);
