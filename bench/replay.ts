@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
@@ -40,24 +41,43 @@ function positiveInt(flags: BenchFlags, name: string, fallback: number): number 
   return value;
 }
 
-/** Replays and compares the seven real cursor thread cells `reps` times (all cores); wall ms per rep. */
-async function cursorCheckRuns(packageRoot: string, reps: number): Promise<number[]> {
+/**
+ * CPU time of this process and its waited-for children (the bridges, and through them the
+ * replay children), in ms, from `/proc/self/stat` (utime, stime, cutime, cstime at 100 Hz);
+ * undefined where that file does not exist.
+ */
+function cpuMsWithChildren(): number | undefined {
+  try {
+    const text = readFileSync("/proc/self/stat", "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replays and compares the seven real cursor thread cells `reps` times (all cores): wall and CPU ms per rep. */
+async function cursorCheckRuns(packageRoot: string, reps: number): Promise<{ wall: number[]; cpu: number[] }> {
   const root = path.resolve(packageRoot, "../shared/recordings/acp-cursor");
   const locations: RecordingLocation[] = CURSOR_CELLS.map((cell) => ({ provider: "acp-cursor", cell, dir: path.join(root, cell) }));
   const lanesDir = await mkdtemp(path.join(tmpdir(), "parity-bench-lanes-"));
   try {
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let rep = 0; rep < reps; rep += 1) {
+      const cpuBefore = cpuMsWithChildren();
       const started = performance.now();
       const { run } = await checkCells({ locations, repoRoot: packageRoot, lanesDir, allowlist: [], jobs: availableParallelism(), ci: true });
       times.push(performance.now() - started);
+      const cpuAfter = cpuMsWithChildren();
+      if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
       const diverged = run.cells.filter((c) => c.divergences.length > 0);
       if (diverged.length > 0) {
         const first = diverged[0]!.divergences[0]!;
         throw new Error(`cursor cells diverged: ${diverged.map((c) => c.cell).join(", ")} (first: seq ${first.seq}, expected ${first.expected}, got ${first.actual ?? "nothing"})`);
       }
     }
-    return times;
+    return { wall: times, cpu };
   } finally {
     await rm(lanesDir, { recursive: true, force: true });
   }
@@ -137,8 +157,10 @@ export const replayBench: Bench = {
     const reps = positiveInt(flags, "--replay-reps", 5);
     const lines = positiveInt(flags, "--replay-lines", 200_000);
     flags.print(`replay: seven acp-cursor cells × ${reps}\n`);
-    const cursorTimes = await cursorCheckRuns(flags.packageRoot, reps);
+    const cursor = await cursorCheckRuns(flags.packageRoot, reps);
+    const cursorTimes = cursor.wall;
     const cursorMedian = median(cursorTimes);
+    const cursorCpu = cursor.cpu.length > 0 ? median(cursor.cpu) : undefined;
 
     const root = await mkdtemp(path.join(tmpdir(), "parity-bench-replay-"));
     const synthetic: SyntheticRun[] = [];
@@ -160,6 +182,7 @@ export const replayBench: Bench = {
         ["measure", "value", "target"],
         ["7 cursor cells, median wall", `${Math.round(cursorMedian)} ms`, `≤ ${TARGET_CURSOR_CHECK_MS} ms`],
         ["7 cursor cells, all reps", cursorTimes.map((t) => `${Math.round(t)}`).join(" / ") + " ms", ""],
+        ["7 cursor cells, median cpu (all processes)", cursorCpu === undefined ? "n/a" : `${Math.round(cursorCpu)} ms`, ""],
         ...synthetic.map((s) => [`synthetic ${s.lines} lines`, `${(s.replayMs / 1000).toFixed(2)} s, ${s.msPerKLine.toFixed(2)} ms/1k lines, peak rss ${mib(s.peakRssBytes)}`, ""]),
         ["ms per line, full ÷ quarter", linearity.toFixed(2), `≤ ${LINEARITY_LIMIT}`],
         ["peak rss at full size", mib(full.peakRssBytes), `< ${mib(TARGET_REPLAY_RSS_BYTES)}`],
@@ -176,6 +199,7 @@ export const replayBench: Bench = {
         cursorCells: CURSOR_CELLS.length,
         cursorMedianMs: Math.round(cursorMedian),
         cursorRunsMs: cursorTimes.map(Math.round),
+        cursorMedianCpuMs: cursorCpu === undefined ? null : Math.round(cursorCpu),
         synthetic: synthetic.map((s) => ({ ...s, replayMs: Math.round(s.replayMs), msPerKLine: Number(s.msPerKLine.toFixed(3)) })),
         linearity: Number(linearity.toFixed(3)),
         met,
