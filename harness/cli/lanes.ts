@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { Chalk } from "chalk";
 import type { Argv } from "yargs";
@@ -98,9 +99,14 @@ export const lanesCommand: ParityCommand = {
       .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording (refused under CI)"),
   async run(args, ctx) {
     const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
-    if (outDir !== undefined && ctx.ci && outDir === path.resolve(ctx.cwd, ORACLES_DIR)) {
-      // 00-product.md: in CI nothing writes oracles.
-      throw new UsageError(`--out ${String(args.out)}: that is the oracle directory, and nothing writes oracles under CI=true`);
+    if (outDir !== undefined && ctx.ci) {
+      // 00-product.md: in CI nothing writes oracles or recordings, whatever path names them.
+      const out = await realPathOf(outDir);
+      for (const guarded of [ORACLES_DIR, "recordings"]) {
+        if (isInside(await realPathOf(path.resolve(ctx.cwd, guarded)), out)) {
+          throw new UsageError(`--out ${String(args.out)}: that is inside ${guarded}/, and nothing writes oracles or recordings under CI=true`);
+        }
+      }
     }
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LANES_DEFAULT_ROOTS);
     const cells = await assembleCells(roots, cellFilterOf(args), !(args.recorded as boolean));
@@ -128,3 +134,29 @@ export const lanesCommand: ParityCommand = {
     return 0;
   },
 };
+
+/**
+ * The real path of `file` with symbolic links resolved, even when its last parts do not exist
+ * yet: the nearest existing ancestor is resolved and the rest appended.
+ */
+async function realPathOf(file: string): Promise<string> {
+  const tail: string[] = [];
+  let at = path.resolve(file);
+  for (;;) {
+    try {
+      const real = await realpath(at);
+      return path.join(real, ...[...tail].reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return path.join(at, ...[...tail].reverse());
+      tail.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/** True when `dir` is `root` or below it (both absolute). */
+function isInside(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}

@@ -93,7 +93,7 @@ describe("parity lanes usage errors", () => {
   it("under CI, --out into the oracle directory is refused before anything is read", async () => {
     const r = await runCli(["lanes", "--recordings", sharedRecordings, "--out", "lanes"], { ci: true });
     expect(r.code).toBe(2);
-    expect(r.err).toBe("parity: --out lanes: that is the oracle directory, and nothing writes oracles under CI=true\n");
+    expect(r.err).toBe("parity: --out lanes: that is inside lanes/, and nothing writes oracles or recordings under CI=true\n");
   });
 
   it("a missing --recordings root exits 2", async () => {
