@@ -32,6 +32,11 @@ export const rerecordCommand: ParityCommand = {
       .option("redact", { type: "string", array: true, default: [], describe: "Extra regular expression to redact (repeatable)" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("verify", {
+        type: "boolean",
+        default: true,
+        describe: "Replay each new current lane once before writing and warn when the gate would diverge on it (--no-verify skips)",
+      })
       .example("$0 rerecord --provider echo", "Refresh every echo cell: .current beside each recording, oracles in lanes/")
       .example("$0 rerecord --provider acp-opencode --cell turn-tools", "One cell")
       .example(
@@ -64,6 +69,7 @@ export const rerecordCommand: ParityCommand = {
       outDir,
       lanesDir,
       redactor,
+      verify: args.verify !== false,
       replay: {
         ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),

@@ -25,6 +25,8 @@ export interface RerecordCellOptions {
   redactor: Redactor;
   /** Passed to `replayRecording`. */
   replay?: ReplayRecordingOptions;
+  /** Replay the new current lane once before writing, to warn when the gate would diverge on it (default true). */
+  verify?: boolean;
 }
 
 /** How a written file compares with what was there. */
@@ -115,8 +117,8 @@ async function changeOf(file: string, text: string): Promise<FileChange> {
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
  * then checks that the recording with this current lane assembles to exactly the live thread
- * lane (else `refused`, exit 1: the oracle and the recording would disagree), replays it once
- * planned from the new lane (in memory; a divergence there is a `replanWarning`, since the
+ * lane (else `refused`, exit 1: the oracle and the recording would disagree), unless `verify`
+ * is false replays it once planned from the new lane (in memory; a divergence there is a `replanWarning`, since the
  * lane itself is right and the gate will name the divergence), and writes the
  * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is.
@@ -177,11 +179,11 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   }
 
   // The gate plans later replays from this lane: replay it once, in memory, before writing.
-  const replanned = await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
+  const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
   let replanWarning: string | undefined;
-  if (!replanned.ok) {
+  if (replanned !== null && !replanned.ok) {
     replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
-  } else if (laneFingerprint(replanned.lane).text !== live.text) {
+  } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {
     replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
   }
 

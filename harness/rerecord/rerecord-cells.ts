@@ -17,6 +17,8 @@ export interface RerecordCellsOptions extends TargetOptions {
   redactor: Redactor;
   /** Passed to every replay (e.g. `modulePath`, `timeouts`). */
   replay?: ReplayRecordingOptions;
+  /** See `RerecordCellOptions.verify` (default true). */
+  verify?: boolean;
   /** Called with each outcome as soon as its cell is done (progress output). */
   onOutcome?: (outcome: RerecordOutcome) => void;
 }
@@ -77,6 +79,7 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
             targets: item.targets,
             redactor: options.redactor,
             ...(options.replay ? { replay: options.replay } : {}),
+            ...(options.verify !== undefined ? { verify: options.verify } : {}),
           });
     outcomes.push(outcome);
     options.onOutcome?.(outcome);
