@@ -9,6 +9,7 @@ import { globby } from "globby";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import { allowlistPathProblem } from "./pointer.js";
+import { parseJsonFile } from "./json-file.js";
 
 /** Pattern a `pr` must match: `#` and the PR number. */
 export const PR_PATTERN = /^#\d+$/;
@@ -74,13 +75,7 @@ export async function readAllowlistFile(file: string): Promise<LoadedAllowlistEn
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(code === "ENOENT" ? "allowlist file not found" : `cannot read allowlist file (${code})`, { file });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file });
-  }
-  return parseAllowlist(value, file);
+  return parseAllowlist(parseJsonFile(text, file), file);
 }
 
 /** Options of {@link loadAllowlists}. Paths resolve against `cwd`. */

@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { globby } from "globby";
 import { InputError, UsageError } from "../errors.js";
+import { parseJsonFile } from "./json-file.js";
 
 const run = promisify(execFile);
 
@@ -38,12 +39,7 @@ export interface ParsedLane {
  * @throws InputError naming `label` for bad JSON or another shape.
  */
 export function parseLaneText(text: string, label: string): ParsedLane {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file: label });
-  }
+  const value = parseJsonFile(text, label);
   if (Array.isArray(value)) return { events: value };
   if (typeof value === "object" && value !== null && Array.isArray((value as { events?: unknown }).events)) {
     return { events: (value as { events: unknown[] }).events };
