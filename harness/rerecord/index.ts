@@ -14,7 +14,7 @@ export {
   type CurrentLaneSource,
   type LiveBridgeLine,
 } from "./current-lane.js";
-export { MIN_SECRET_VALUE_CHARS, narrowDashedHomeRule, rerecordRedactor, type RerecordRedactionOptions } from "./redaction.js";
+export { MIN_SECRET_VALUE_CHARS, rerecordRedactor, type RerecordRedactionOptions } from "./redaction.js";
 export {
   liveLinesOf,
   rerecordCell,
