@@ -260,6 +260,26 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     expect(await readFile(oracleFile, "utf8")).toBe(newOracle);
   });
 
+  it("turn-tools (the longest real cell, with a grammar drop and home-like words in the agent's text): rerecorded lane assembles to its oracle", async () => {
+    const b = await box();
+    const dir = await copyCell(b, path.join(cursorRecordings, "turn-tools"));
+    const before = await hashes(dir);
+    const run = await rerecord(b, "acp-cursor", "turn-tools", ["--no-verify"]);
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    const after = await hashes(dir);
+    for (const name of RECORDED_FILES) expect(after[name], name).toBe(before[name]);
+    const recording = await readRecording(dir);
+    expectAnchored(recording.currentBridgeLane!, recording.lanes["runtime→bridge"]);
+    const lane = buildThreadLane(recording, { useCurrent: true });
+    expect(lane.grammarDrops.length).toBeGreaterThan(0);
+    expect(laneText(lane)).toBe(await readFile(path.join(b.lanes, "acp-cursor", "turn-tools.json"), "utf8"));
+    // Nothing the agent said was rewritten on the way: the words survive as the live bridge wrote them.
+    expect(recording.lanes["provider→bridge"].some((e) => e.line.includes("multi-root"))).toBe(true);
+    expect(recording.currentBridgeLane!.some((e) => e.line.includes("multi-root"))).toBe(true);
+    expect(recording.currentBridgeLane!.some((e) => e.line.includes("multi-home-user"))).toBe(false);
+  });
+
   it("read-only recording directory: exit 2 without --out, nothing written; with --out writes only under it", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(cursorRecordings, "resume"));
