@@ -29,7 +29,7 @@ export const rerecordCommand: ParityCommand = {
       .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
       .option("out", { type: "string", describe: "Write <out>/<provider>/<cell>/bridge→runtime.current.ndjson and <out>/lanes/… instead (for read-only recordings)" })
       .option("lanes", { type: "string", describe: "Oracles directory (default lanes, or <out>/lanes with --out)" })
-      .option("redact", { type: "string", array: true, default: [], describe: "Extra regular expression to redact (repeatable)" })
+      .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("verify", {

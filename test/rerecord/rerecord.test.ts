@@ -162,6 +162,20 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(existsSync(b.lanes)).toBe(false);
   });
 
+  it("--redact patterns reach the current lane's redaction (a rewritten echo word refuses the cell); a bad pattern is exit 2", async () => {
+    const b = await box();
+    const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
+    const before = await hashes(dir);
+    const run = await rerecord(b, "echo", "turn", ["--redact", "sent[e]nce"]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/^REFUSED echo\/turn: redaction rewrote \d+ line\(s\)/m);
+    const bad = await rerecord(b, "echo", "turn", ["--redact", "("]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^parity: --redact "\(":/);
+    expect(await hashes(dir)).toEqual(before);
+    expect(existsSync(b.lanes)).toBe(false);
+  });
+
   it("a target that cannot be written is an input error naming it (exit 2), the recording untouched", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
