@@ -54,61 +54,117 @@ function readCustomAgents(file: string): string {
   }
 }
 
-function formatProbe(label: string, probe: AcpAgentProbe): string {
-  if (!probe.reachable) return `${label}: not reachable — ${probe.reason}\n`;
-  const yes = (value: boolean | undefined) => (value ? "yes" : "no");
-  const auth = probe.authMethods && probe.authMethods.length ? probe.authMethods.join(", ") : "none";
-  return (
-    `${label}: reachable (ACP protocol ${probe.protocolVersion ?? "?"})\n` +
-    `  fork: ${yes(probe.fork)}  loadSession: ${yes(probe.loadSession)}  resume: ${yes(probe.resume)}  images: ${yes(probe.image)}\n` +
-    `  auth methods: ${auth}\n`
-  );
+function compactJson(value: unknown): string {
+  return JSON.stringify(value) ?? "undefined";
 }
 
 /**
- * `parity probe`: asks an installed ACP agent what it supports (spec 30 §3.2) by sending only
- * `initialize`. Exit 0 when the agent answered, 1 when it did not, 2 on a bad flag.
+ * The text answer: reachability and protocol, the agent's name/version, how it was launched, every
+ * `agentCapabilities` key as the agent reported it (compact JSON, absent keys said so), auth
+ * methods, and `fork` (spec 30 §3.2).
  */
-export const probeCommand: ParityCommand = {
-  command: "probe",
-  describe: "Ask an installed ACP agent what it supports (initialize only)",
-  builder: (y: Argv) =>
-    y
-      .option("provider", { type: "string", describe: "A shipped or custom ACP agent id (acp-cursor, acp-opencode, acp-omp, acp-grok, acp-hermes-agent, acp-<slug>)" })
-      .option("command", { type: "string", describe: 'The agent command and its args, e.g. "opencode acp" (no shell)' })
-      .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries)" })
-      .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
-      .option("timeout-ms", { type: "number", default: DEFAULT_PROBE_TIMEOUT_MS, describe: "How long to wait for initialize, in ms" })
-      .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
-      .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent")
-      .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
-      .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
-  async run(args, ctx) {
-    const provider = typeof args.provider === "string" ? args.provider : undefined;
-    const commandLine = typeof args.command === "string" ? args.command : undefined;
-    if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
-    const timeoutMs = Number(args["timeout-ms"]);
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout-ms must be a positive number of ms, got ${String(args["timeout-ms"])}`);
-    const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
+export function formatProbe(label: string, probe: AcpAgentProbe): string {
+  const lines: string[] = [];
+  const launch = probe.launch;
+  let launchLine: string | undefined;
+  if (launch) {
+    // The home/XDG paths are temp names; the switches are what a reader wants to see.
+    const switches = Object.entries(launch.addedEnv).filter(([key]) => key !== "HOME" && !key.startsWith("XDG_"));
+    launchLine =
+      `  launch: dialect ${launch.dialect}, ` +
+      (launch.isolatedHome ? "isolated temp HOME/XDG dirs (removed afterwards)" : "inherited HOME") +
+      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "");
+  }
+  if (!probe.reachable) {
+    lines.push(`${label}: not reachable — ${probe.reason}`);
+    if (launchLine) lines.push(launchLine);
+    return `${lines.join("\n")}\n`;
+  }
+  const info = probe.agentInfo;
+  const who = info?.name ? `, agent ${info.name}${info.version ? ` ${info.version}` : ""}` : "";
+  lines.push(`${label}: reachable (ACP protocol ${probe.protocolVersion ?? "?"}${who})`);
+  if (launchLine) lines.push(launchLine);
+  lines.push("  agentCapabilities:");
+  const caps = probe.agentCapabilities as Record<string, unknown>;
+  const known = ["loadSession", "promptCapabilities", "sessionCapabilities", "mcpCapabilities"];
+  for (const key of [...known, ...Object.keys(caps).filter((k) => !known.includes(k)).sort()]) {
+    lines.push(`    ${key}: ${key in caps ? compactJson(caps[key]) : "(not reported)"}`);
+  }
+  const auth = probe.authMethods.map((m) => (m.name ? `${m.id} (${m.name})` : m.id));
+  lines.push(`  authMethods: ${auth.length ? auth.join(", ") : "none"}`);
+  lines.push(`  fork: ${probe.fork ? "yes" : "no"}`);
+  return `${lines.join("\n")}\n`;
+}
 
-    let command: string;
-    let commandArgs: string[];
-    let env: Record<string, string> = {};
-    if (provider !== undefined) {
-      const setting = typeof args["custom-agents"] === "string" ? readCustomAgents(path.resolve(ctx.cwd, args["custom-agents"])) : undefined;
-      const { agents, warnings } = listAcpAgents(setting);
-      for (const warning of warnings) ctx.err(`warning: ${warning}\n`);
-      const agent = agents.find((a) => a.id === provider);
-      if (!agent) throw new UsageError(`--provider ${provider}: unknown ACP agent (known: ${agents.map((a) => a.id).join(", ")})`);
-      command = agent.launchSpec.command;
-      commandArgs = agent.launchSpec.args;
-      env = agent.launchSpec.env;
-    } else {
-      [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
-    }
-    const label = acpAgentLabel({ command, args: commandArgs });
-    const probe = await probeAcpAgent({ command, args: commandArgs, env, cwd, timeoutMs });
-    ctx.out(args.json ? `${JSON.stringify({ agent: label, ...probe }, null, 2)}\n` : formatProbe(label, probe));
-    return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
-  },
-};
+/** What a probe command inherits; tests inject a controlled environment. */
+export interface ProbeCommandOptions {
+  /** The environment the agent inherits (sanitized by the probe); default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Parent directory of an isolated agent home; default `os.tmpdir()`. */
+  tempDir?: string;
+}
+
+/**
+ * Builds `parity probe`: asks an installed ACP agent what it supports (spec 30 §3.2) by sending
+ * only `initialize`, and prints the agent's capabilities as reported. Exit 0 when the agent
+ * answered, 1 when it did not, 2 on a bad flag. opencode runs in an isolated temp home, offline.
+ */
+export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCommand {
+  return {
+    command: "probe",
+    describe: "Ask an installed ACP agent what it supports (initialize only)",
+    builder: (y: Argv) =>
+      y
+        .option("provider", { type: "string", describe: "A shipped or custom ACP agent id (acp-cursor, acp-opencode, acp-omp, acp-grok, acp-hermes-agent, acp-<slug>)" })
+        .option("command", { type: "string", describe: 'The agent command and its args, e.g. "opencode acp" (no shell)' })
+        .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries)" })
+        .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
+        .option("timeout-ms", { type: "number", default: DEFAULT_PROBE_TIMEOUT_MS, describe: "How long to wait for initialize, in ms" })
+        .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
+        .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent (isolated temp HOME, offline)")
+        .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
+        .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
+    async run(args, ctx) {
+      const provider = typeof args.provider === "string" ? args.provider : undefined;
+      const commandLine = typeof args.command === "string" ? args.command : undefined;
+      if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
+      const timeoutMs = Number(args["timeout-ms"]);
+      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout-ms must be a positive number of ms, got ${String(args["timeout-ms"])}`);
+      const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
+
+      let command: string;
+      let commandArgs: string[];
+      let env: Record<string, string> = {};
+      let acpDialect: string | undefined;
+      if (provider !== undefined) {
+        const setting = typeof args["custom-agents"] === "string" ? readCustomAgents(path.resolve(ctx.cwd, args["custom-agents"])) : undefined;
+        const { agents, warnings } = listAcpAgents(setting);
+        for (const warning of warnings) ctx.err(`warning: ${warning}\n`);
+        const agent = agents.find((a) => a.id === provider);
+        if (!agent) throw new UsageError(`--provider ${provider}: unknown ACP agent (known: ${agents.map((a) => a.id).join(", ")})`);
+        command = agent.launchSpec.command;
+        commandArgs = agent.launchSpec.args;
+        env = agent.launchSpec.env;
+        acpDialect = agent.bridgeOptions.acpDialect;
+      } else {
+        [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
+      }
+      const label = acpAgentLabel({ command, args: commandArgs });
+      const probe = await probeAcpAgent({
+        command,
+        args: commandArgs,
+        env,
+        cwd,
+        timeoutMs,
+        ...(acpDialect !== undefined ? { acpDialect } : {}),
+        ...(options.env ? { inheritedEnv: options.env } : {}),
+        ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+      });
+      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...probe }, null, 2)}\n` : formatProbe(label, probe));
+      return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+    },
+  };
+}
+
+/** `parity probe` with the process environment (see {@link createProbeCommand}). */
+export const probeCommand: ParityCommand = createProbeCommand();

@@ -6,10 +6,11 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { findShippedAcpAgent } from "../../stack/acp/agents.js";
+import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agent-isolation.js";
 import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
@@ -77,17 +78,9 @@ export function packageRoot(): string {
   return path.dirname(packageDistPath());
 }
 
-/** An isolated home: HOME and every XDG base directory inside `home` (created). */
+/** An isolated home: HOME and every XDG base directory inside `home` (created; stack/acp's `ensureIsolatedHome`). */
 export async function isolatedHomeEnv(home: string): Promise<Record<string, string>> {
-  const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
-  };
-  for (const dir of Object.values(env)) await mkdir(dir, { recursive: true });
-  return env;
+  return ensureIsolatedHome(home);
 }
 
 const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC" });
@@ -97,8 +90,8 @@ export function opencodeBinary(): string {
   return path.join(packageRoot(), "node_modules", ".bin", "opencode");
 }
 
-/** Env flags that keep opencode offline (no models.dev fetch, no self-update). */
-export const OPENCODE_OFFLINE_ENV = { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" } as const;
+/** Env flags that keep opencode offline (no models.dev fetch, no self-update); defined in stack/acp, shared with the probe. */
+export { OPENCODE_OFFLINE_ENV };
 
 /** Provider and model names opencode's config declares for the loopback endpoint. */
 export const OPENCODE_LOOPBACK = { provider: "parity", model: "scripted" } as const;

@@ -13,7 +13,8 @@ import type { ExecutionOptions } from "../protocol/methods.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { handleClientRequest } from "./client-requests.js";
 import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "./connection.js";
-import { selectAcpDialect, OPENCODE_CHILD_ENV } from "./dialects/index.js";
+import { selectAcpDialect } from "./dialects/index.js";
+import { dialectChildEnv } from "./agent-isolation.js";
 import { agentLaunch, buildAgentEnv, resolveAgentArgs, type AcpPermissionMode } from "./launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "./launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
@@ -162,7 +163,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     sanitize: rt.options.sanitizeEnv,
     specEnv: spec.env,
     envVars,
-    extra: dialect.id === "opencode" ? OPENCODE_CHILD_ENV : undefined,
+    extra: dialectChildEnv(dialect.id),
   });
   const launch = agentLaunch(spec, launchArgs.args, env, req.cwd);
   const warnings = [...launchArgs.warnings];

@@ -1,9 +1,10 @@
 /**
  * `probeAcpAgent` and `parity probe` (spec 30 §3.2) against the fixture agent.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { probeCommand, splitCommandLine } from "../../harness/cli/probe.js";
 import type { CliContext } from "../../harness/cli/context.js";
@@ -21,12 +22,55 @@ function cli(): { ctx: CliContext; out: string[]; err: string[] } {
 describe("probeAcpAgent", () => {
   it("reports reachable with the agent's facts after initialize only", async () => {
     const probe = await probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ fork: true, authMethods: [{ id: "login" }] })], cwd: process.cwd() });
-    expect(acpAgentProbeSchema.parse(probe)).toEqual({ reachable: true, fork: true, protocolVersion: 1, loadSession: true, resume: false, image: false, authMethods: ["login"] });
+    expect(acpAgentProbeSchema.parse(probe)).toEqual({
+      reachable: true,
+      fork: true,
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: false }, sessionCapabilities: { fork: {} } },
+      authMethods: [{ id: "login" }],
+      launch: { dialect: "acp", isolatedHome: false, addedEnv: {} },
+    });
+  });
+
+  it("runs an opencode-dialect agent in a removed temp home with the offline switches, over the inherited env", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "acp-probe-parent-"));
+    const out = join(parent, "env.json");
+    // A wrapper writes the env the agent got, then becomes the fixture agent (same argv shape).
+    const wrapper = join(parent, "dump-env.mjs");
+    writeFileSync(wrapper, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(out)}, JSON.stringify(process.env));\nawait import(${JSON.stringify(pathToFileURL(fixtureAgentMain()).href)});\n`);
+    const probe = await probeAcpAgent({
+      command: process.execPath,
+      args: [wrapper, ...script({})],
+      cwd: process.cwd(),
+      acpDialect: "opencode",
+      tempDir: parent,
+      env: { SPEC_ONLY: "1" },
+      inheritedEnv: { PATH: "/usr/bin:/bin", HOME: "/nonexistent-real-home", XDG_DATA_HOME: "/nonexistent-real-home/data", BB_SECRET: "x" },
+    });
+    expect(probe.reachable).toBe(true);
+    const env = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>;
+    const home = env.HOME!;
+    expect(home.startsWith(join(parent, "acp-probe-home-"))).toBe(true);
+    expect(env).toMatchObject({
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_DATA_HOME: join(home, ".local", "share"),
+      XDG_CACHE_HOME: join(home, ".cache"),
+      XDG_STATE_HOME: join(home, ".local", "state"),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_CLIENT: "acp",
+      OPENCODE_ENABLE_QUESTION_TOOL: "false",
+      SPEC_ONLY: "1",
+    });
+    expect(env.BB_SECRET).toBeUndefined();
+    expect(probe.launch).toEqual({ dialect: "opencode", isolatedHome: true, addedEnv: expect.objectContaining({ HOME: home, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_CLIENT: "acp" }) });
+    // The isolated home is gone; only the env dump is left in the parent.
+    expect(readdirSync(parent).sort()).toEqual(["dump-env.mjs", "env.json"]);
   });
 
   it("reports the timeout, an early exit and a missing command as unreachable reasons", async () => {
     const silent = await probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ initialize: "never" })], cwd: process.cwd(), timeoutMs: 1500 });
-    expect(silent).toEqual({ reachable: false, reason: "the agent did not answer initialize within 1500ms" });
+    expect(silent).toEqual({ reachable: false, reason: "the agent did not answer initialize within 1500ms", launch: { dialect: "acp", isolatedHome: false, addedEnv: {} } });
     const exits = await probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ initialize: "exit" })], cwd: process.cwd() });
     expect(exits.reachable).toBe(false);
     expect(!exits.reachable && exits.reason).toMatch(/^the agent exited before it answered initialize: .*code 3/);

@@ -1,0 +1,108 @@
+/**
+ * `parity probe --provider acp-opencode` against the REAL opencode agent (devDependency
+ * `opencode-ai`, issue 4): it runs offline in an isolated temp home and the answer carries the
+ * capabilities opencode reports. The binary is resolved from the repo root, never from the
+ * ambient PATH.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createProbeCommand, formatProbe } from "../../harness/cli/probe.js";
+import type { CliContext } from "../../harness/cli/context.js";
+import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/probe.js";
+import { REPO_ROOT } from "./fixture-agent-build.js";
+
+const OPENCODE_BIN_DIR = join(REPO_ROOT, "node_modules", ".bin");
+const OPENCODE = join(OPENCODE_BIN_DIR, "opencode");
+// opencode needs a few seconds to start on a loaded machine; this only bounds a hang.
+const PROBE_TIMEOUT_MS = 60_000;
+
+const temps: string[] = [];
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every path under `dir` with its size and mtime (empty when `dir` does not exist). */
+function snapshot(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .map((rel) => {
+      const stat = statSync(join(dir, rel), { throwIfNoEntry: false });
+      return `${rel} ${stat?.size ?? "-"} ${stat?.mtimeMs ?? "-"}`;
+    })
+    .sort();
+}
+
+/** The facts opencode reports about itself, as the agent sends them. */
+function expectOpencodeCapabilities(probe: unknown): void {
+  const parsed = acpAgentProbeSchema.parse(probe);
+  if (!parsed.reachable) throw new Error(`opencode was not reachable: ${parsed.reason}`);
+  expect(parsed.protocolVersion).toBe(1);
+  expect(parsed.agentInfo?.name).toBe("OpenCode");
+  expect(parsed.agentCapabilities.loadSession).toBe(true);
+  expect(parsed.agentCapabilities.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
+  expect(Object.keys(parsed.agentCapabilities.sessionCapabilities ?? {})).toEqual(expect.arrayContaining(["fork", "resume", "list"]));
+  expect(parsed.agentCapabilities.mcpCapabilities).toBeTypeOf("object");
+  expect(parsed.fork).toBe(true);
+  expect(parsed.authMethods.map((m) => m.id)).toContain("opencode-login");
+  expect(parsed.launch).toMatchObject({ dialect: "opencode", isolatedHome: true });
+  expect(parsed.launch?.addedEnv).toMatchObject({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_CLIENT: "acp" });
+}
+
+describe("probing the real opencode agent", () => {
+  it("the devDependency binary is installed", () => {
+    expect(existsSync(OPENCODE), `${OPENCODE} (npm opencode-ai)`).toBe(true);
+  });
+
+  it(
+    "parity probe --provider acp-opencode --json: real capabilities, nothing written under HOME, the temp home removed",
+    async () => {
+      const home = temp("probe-user-home-");
+      const parent = temp("probe-temp-parent-");
+      const workspace = temp("probe-workspace-");
+      const out: string[] = [];
+      const err: string[] = [];
+      const ctx: CliContext = { out: (t) => out.push(t), err: (t) => err.push(t), color: false, verbose: false, ci: false, cwd: workspace };
+      // PATH is built here, like `npx parity` does: the package's .bin first, then node.
+      const command = createProbeCommand({ env: { PATH: `${OPENCODE_BIN_DIR}:${dirname(process.execPath)}`, HOME: home, LANG: "C.UTF-8" }, tempDir: parent });
+      const code = await command.run({ provider: "acp-opencode", json: true, "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
+      const answer = JSON.parse(out.join("")) as Record<string, unknown>;
+      expect(code, JSON.stringify(answer)).toBe(0);
+      expect(answer.agent).toBe("opencode acp");
+      const probe = Object.fromEntries(Object.entries(answer).filter(([key]) => key !== "agent"));
+      expectOpencodeCapabilities(probe);
+      expect(readdirSync(home)).toEqual([]);
+      expect(readdirSync(parent)).toEqual([]);
+
+      const text = formatProbe("opencode acp", acpAgentProbeSchema.parse(probe));
+      expect(text).toMatch(/^opencode acp: reachable \(ACP protocol 1, agent OpenCode \S+\)\n/);
+      expect(text).toContain("  launch: dialect opencode, isolated temp HOME/XDG dirs (removed afterwards), OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1");
+      expect(text).toMatch(/\n {4}loadSession: true\n/);
+      expect(text).toMatch(/\n {4}promptCapabilities: \{.*"image":true.*\}\n/);
+      expect(text).toMatch(/\n {4}sessionCapabilities: \{.*"fork":\{\}.*\}\n/);
+      expect(text).toMatch(/\n {2}authMethods: opencode-login \(/);
+    },
+    PROBE_TIMEOUT_MS * 2,
+  );
+
+  it(
+    "probeAcpAgent on the absolute binary with the real environment leaves the real HOME's opencode dirs as they were",
+    async () => {
+      const realHome = process.env.HOME ?? homedir();
+      const watched = [join(realHome, ".local", "share", "opencode"), join(realHome, ".config", "opencode"), join(realHome, ".cache", "opencode"), join(realHome, ".local", "state", "opencode")];
+      const before = watched.map(snapshot);
+      const parent = temp("probe-temp-parent-");
+      const probe = await probeAcpAgent({ command: OPENCODE, args: ["acp"], cwd: temp("probe-workspace-"), timeoutMs: PROBE_TIMEOUT_MS, tempDir: parent });
+      expectOpencodeCapabilities(probe);
+      expect(watched.map(snapshot)).toEqual(before);
+      expect(readdirSync(parent)).toEqual([]);
+    },
+    PROBE_TIMEOUT_MS * 2,
+  );
+});
