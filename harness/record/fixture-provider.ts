@@ -27,6 +27,7 @@ import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from
 import { InputError, UsageError } from "../errors.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import { CELL_FILE, parseCellDefinition } from "./cells.js";
+import type { Until } from "../runtime/cell-driver.js";
 import type { PreparedProvider, RecordDirs, RecordProvider } from "./providers.js";
 
 /** Marker every fixture manifest carries in `cliVersion` and `note` (tests and reviewers key on it). */
@@ -152,6 +153,16 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
   },
 };
 
+/**
+ * What every fixture provider waits for after each `thread/start|resume` step before the cell
+ * goes on (RecordProvider.sessionSettled): the bridge's `bb/provider-commands` extension state,
+ * made from the profile's `available_commands_update` (spec 30 §6.3 session setup; 20 §3.2).
+ * Without it the first prompt can overtake the commands update under CPU load and the
+ * recording's event order depends on scheduling. A fixture cell with `thread/fork` would wait
+ * in vain: the fixture agent sends no commands after `session/fork`.
+ */
+export const FIXTURE_SESSION_SETTLED: Until = { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } };
+
 /** The fragment file of (cell, provider): `<cellsRoot>/<cell>/agents/<provider>.json` (00-product.md `cells/`). */
 export function fixtureFragmentPath(cellsRoot: string, cell: string, providerId: string): string {
   return path.join(cellsRoot, cell, FIXTURE_FRAGMENT_DIR, `${providerId}.json`);
@@ -249,6 +260,11 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
     id: profile.providerId,
     modulePath: packageDistPath("stack", "acp", "bridge.js"),
     takesModelEndpoint: false,
+    // Every profile streams `available_commands_update` after session/new and during a
+    // session/load replay; under load it can reach the bridge after the first prompt went out,
+    // so recordCell waits for its extension state after every session step (see
+    // FIXTURE_SESSION_SETTLED).
+    sessionSettled: FIXTURE_SESSION_SETTLED,
     async prepare(dirs: RecordDirs, _model?: unknown, cell?: { name: string; file?: string }): Promise<PreparedProvider> {
       const agent = findShippedAcpAgent(profile.providerId);
       if (!agent) throw new UsageError(`${profile.providerId} is not a shipped ACP agent`);
