@@ -1,4 +1,4 @@
-import yargs from "yargs";
+import yargs, { type MiddlewareFunction } from "yargs";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
@@ -36,7 +36,10 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
       throw new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
     })
-    .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.");
+    .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.")
+    // yargs calls middleware with (args, the command's yargs); its typings only name args.
+    .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
+      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction);
 
   for (const cmd of COMMANDS) {
     parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y), async (args) => {
@@ -81,4 +84,38 @@ function firstPositional(argv: string[]): string | undefined {
 /** The command word of a yargs command string: `"diff <a> <b>"` → `"diff"`. */
 function commandName(command: string): string {
   return command.split(" ")[0] ?? command;
+}
+
+/** What {@link rejectAmbiguousStrings} needs of yargs' option table. */
+interface DeclaredOptions {
+  string: string[];
+  array: string[];
+  default: Record<string, unknown>;
+}
+
+/**
+ * Rejects string flags a command would otherwise misread: `--out` with no value (yargs gives
+ * `""`, which resolves to the working directory), a repeatable flag with no value, and a
+ * single-valued flag given twice (yargs makes it an array, which `typeof … === "string"`
+ * checks then silently ignore).
+ * @throws UsageError naming the flag.
+ */
+function rejectAmbiguousStrings(args: Record<string, unknown>, declared: DeclaredOptions): void {
+  for (const key of declared.string) {
+    if (!(key in args) || key.length === 1) continue;
+    const value = args[key];
+    if (value === declared.default[key]) continue;
+    const repeatable = declared.array.includes(key);
+    if (Array.isArray(value)) {
+      if (!repeatable) throw new UsageError(`--${key} was given more than once; give it once`);
+      if (value.length === 0 || value.some((v) => v === "")) throw new UsageError(`--${key} needs a value`);
+    } else if (value === "") {
+      throw new UsageError(`--${key} needs a value`);
+    }
+  }
+  for (const key of declared.array) {
+    if (key in args && args[key] !== declared.default[key] && Array.isArray(args[key]) && (args[key] as unknown[]).length === 0) {
+      throw new UsageError(`--${key} needs a value`);
+    }
+  }
 }

@@ -56,3 +56,48 @@ describe("parity usage errors and help", () => {
     expect(log).not.toHaveBeenCalled();
   });
 });
+
+// QA: `parity lanes --out` with no value wrote every lane under the working directory (yargs
+// gives "" and "" resolves to the cwd); `--provider a --provider b` silently dropped the filter.
+describe("ambiguous string flags", () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  it("--out with no value is refused and nothing is written", async () => {
+    const cwd = await mkdtemp(path.join(os.tmpdir(), "parity-qa-novalue-"));
+    dirs.push(cwd);
+    const r = await runCli(["lanes", "--recordings", path.join(repoRoot, "recordings"), "--out"], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("parity: --out needs a value\n");
+    expect(await readdir(cwd)).toEqual([]);
+  });
+
+  it.each([
+    [["lanes", "--provider", "echo", "--provider", "acp-opencode"], "parity: --provider was given more than once; give it once\n"],
+    [["list", "--cell", "turn", "--cell", "resume"], "parity: --cell was given more than once; give it once\n"],
+    [["lanes", "--recordings"], "parity: --recordings needs a value\n"],
+    [["list", "--lanes", ""], "parity: --lanes needs a value\n"],
+  ])("%j is a usage error", async (argv, message) => {
+    const r = await runCli(argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(message);
+    expect(r.out).toBe("");
+  });
+
+  it("a repeatable flag may repeat", async () => {
+    const root = path.join(repoRoot, "recordings");
+    const r = await runCli(["lanes", "--recordings", root, "--recordings", root, "--provider", "echo", "--cell", "zero-work"]);
+    expect(r.err).not.toContain("more than once");
+  });
+});
+
+describe("flag defaults are not mistaken for missing values", () => {
+  it("record's --redact defaults to [] and is not 'needs a value'", async () => {
+    // CI=true refuses record before it does anything, after flag checks ran.
+    const r = await runCli(["record", "--provider", "echo", "--cell", "zero-work"], { ci: true });
+    expect(r.err).not.toContain("needs a value");
+    expect(r.code).toBe(2);
+  });
+});
