@@ -11,6 +11,7 @@ import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
+import type { AcpFsScope } from "./fs-scope.js";
 import type { AcpModelListResult } from "./model-list.js";
 import type { AcpSession } from "./session.js";
 
@@ -57,6 +58,12 @@ export interface AcpBridgeOptions {
   randomToken?: () => string;
   /** How agents launch the `bb-bridge` MCP proxy; default: this node + the compiled `dynamic-tools/mcp-main.js` beside this module. */
   mcpProxy?: { command: string; args: string[] };
+  /**
+   * Where agent `fs/*` requests may reach (fs-scope.ts): `workspace` (default) = the session's cwd
+   * and write roots in every permission mode; `any` = the reference (spec 20 §2.5: reads anywhere,
+   * `full` writes anywhere, accept-edits writes in the write roots).
+   */
+  fsScope?: AcpFsScope;
 }
 
 /** {@link AcpBridgeOptions} with every default filled in. */
@@ -76,15 +83,18 @@ export interface ResolvedAcpBridgeOptions {
   dialects: AcpDialectRegistry;
   randomToken: () => string;
   mcpProxy: { command: string; args: string[] };
+  fsScope: AcpFsScope;
 }
 
-/** Resolves options once (spec 40 §5). A non-positive or non-finite timeout is a TypeError naming it. */
+/** Resolves options once (spec 40 §5). A non-positive or non-finite timeout, or an unknown `fsScope`, is a TypeError naming it. */
 export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): ResolvedAcpBridgeOptions {
   const pick = (name: keyof typeof ACP_BRIDGE_DEFAULTS): number => {
     const value = options[name] ?? ACP_BRIDGE_DEFAULTS[name];
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`ACP bridge option ${name} must be a positive number (got ${value})`);
     return value;
   };
+  const fsScope = options.fsScope ?? "workspace";
+  if (fsScope !== "workspace" && fsScope !== "any") throw new TypeError(`ACP bridge option fsScope must be "workspace" or "any" (got ${String(fsScope)})`);
   return {
     now: options.now ?? (() => performance.timeOrigin + performance.now()),
     initializeTimeoutMs: pick("initializeTimeoutMs"),
@@ -101,6 +111,7 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     dialects: options.dialects ?? defaultAcpDialectRegistry,
     randomToken: options.randomToken ?? (() => randomBytes(32).toString("hex")),
     mcpProxy: options.mcpProxy ?? { command: process.execPath, args: [fileURLToPath(new URL("./dynamic-tools/mcp-main.js", import.meta.url))] },
+    fsScope,
   };
 }
 

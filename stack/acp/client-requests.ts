@@ -5,9 +5,10 @@
  * each request exactly once with what this module resolves or throws.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname } from "node:path";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { AcpClientReplyError } from "./connection.js";
+import { isInsideWorkspace, resolveAgentPath } from "./fs-scope.js";
 import { handlePermissionRequest } from "./approvals.js";
 import { handleElicitation } from "./elicitation.js";
 import { emitDeltas, type AcpSession } from "./session.js";
@@ -27,14 +28,22 @@ function requireString(params: Record<string, unknown>, key: string, method: str
   return value;
 }
 
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+/** The session's workspace roots: its cwd and the write roots (spec 20 §2.1). */
+function workspaceRoots(session: AcpSession): string[] {
+  return [session.settings.cwd, ...session.settings.writeRoots];
 }
 
-/** `fs/read_text_file {path, line?, limit?}` → `{content}`; `line` 1-based, `limit` a line count. */
-async function readTextFile(params: Record<string, unknown>): Promise<{ content: string }> {
-  const path = requireString(params, "path", "fs/read_text_file");
+/**
+ * `fs/read_text_file {path, line?, limit?}` → `{content}`; `line` 1-based, `limit` a line count.
+ * With `fsScope: "workspace"` a path outside the workspace roots is refused (-32000
+ * `File reads outside the workspace are denied: <path>`) before anything is read.
+ */
+async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<{ content: string }> {
+  const rawPath = requireString(params, "path", "fs/read_text_file");
+  const path = resolveAgentPath(session.settings.cwd, rawPath);
+  if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
+    throw new AcpClientReplyError(BRIDGE_ERROR, `File reads outside the workspace are denied: ${rawPath}`);
+  }
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -51,15 +60,20 @@ async function readTextFile(params: Record<string, unknown>): Promise<{ content:
 
 /**
  * `fs/write_text_file {path, content}` (spec 20 §2.5, spec 30 §6.3): in accept-edits the path
- * must lie in a write root; the old text is read (missing → `add`), parents created, the file
- * written, a `fileChange` close emitted, and `{}` returned.
+ * must lie in a write root (-32000, the reference's message); with `fsScope: "workspace"` (any
+ * mode) it must lie in the workspace roots, symlinks followed (-32000 `File writes outside the
+ * workspace are denied: <path>`). Then the old text is read (missing → `add`), parents created,
+ * the file written, a `fileChange` close emitted, and `{}` returned. A refusal writes nothing.
  */
 async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<Record<string, never>> {
   const rawPath = requireString(params, "path", "fs/write_text_file");
   if (typeof params.content !== "string") throw new AcpClientReplyError(INVALID_PARAMS, "Invalid fs/write_text_file params: content must be a string");
-  const path = isAbsolute(rawPath) ? rawPath : resolve(session.settings.cwd, rawPath);
-  if (session.settings.permissionMode === "accept-edits" && !session.settings.writeRoots.some((root) => isInside(root, path))) {
+  const path = resolveAgentPath(session.settings.cwd, rawPath);
+  if (session.settings.permissionMode === "accept-edits" && !(await isInsideWorkspace(path, session.settings.writeRoots))) {
     throw new AcpClientReplyError(BRIDGE_ERROR, `File writes outside the workspace are denied by BB's accept-edits permission mode: ${rawPath}`);
+  }
+  if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
+    throw new AcpClientReplyError(BRIDGE_ERROR, `File writes outside the workspace are denied: ${rawPath}`);
   }
   let oldText: string | null = null;
   try {
@@ -87,7 +101,7 @@ export async function handleClientRequest(rt: AcpBridgeRuntime, session: AcpSess
     case "session/request_permission":
       return handlePermissionRequest(rt, session, params);
     case "fs/read_text_file":
-      return readTextFile(p);
+      return readTextFile(rt, session, p);
     case "fs/write_text_file":
       return writeTextFile(rt, session, p);
     case "elicitation/create":

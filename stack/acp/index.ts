@@ -24,8 +24,20 @@ export {
   probeAcpAgent,
   probeAcpAgent as experimental_probeAcpAgent,
   type AcpAgentProbe,
+  type AcpProbeLaunch,
   type AcpProbeRequest,
 } from "./probe.js";
+export {
+  createIsolatedHome,
+  dialectChildEnv,
+  dialectOfflineEnv,
+  ensureIsolatedHome,
+  isolatedHomeDirs,
+  OPENCODE_OFFLINE_ENV,
+  type IsolatedHome,
+  type IsolatedHomeEnv,
+} from "./agent-isolation.js";
+export type { AcpFsScope } from "./fs-scope.js";
 export { ACP_AGENT_FAMILY, shippedAcpAgents, reservedAcpProviderIds, type AcpAgentDefinition, type AcpBridgeOptions as AcpAgentBridgeOptions } from "./agents.js";
 export { listAcpAgents, resolveCustomAcpAgents, CUSTOM_AGENT_GLYPH, type CustomAcpAgentsResult } from "./custom-agents.js";
 export {

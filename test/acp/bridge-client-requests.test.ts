@@ -3,8 +3,9 @@
  * the accept-edits write roots, elicitation, and the dialect's vendor methods; plus `model/list`
  * (spec 20 §3.11) from a CLI list command and from ACP-native discovery.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 
@@ -221,5 +222,89 @@ describe("maintenance requests", () => {
     expect(installed.result).toMatchObject({ supported: true, installed: true, installSource: "external" });
     const usage = await bridge.request("provider/usage", {});
     expect(usage.result).toEqual({ supported: false });
+  });
+});
+
+describe("fs requests stay inside the session's workspace (fs-scope.ts)", () => {
+  const outsideDirs: string[] = [];
+  afterEach(() => {
+    for (const dir of outsideDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  function outsideDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), "acp-fs-outside-"));
+    outsideDirs.push(dir);
+    return dir;
+  }
+
+  it("permission mode full: refuses reads and writes outside cwd + write roots (symlinks followed), allows relative paths and extra write roots", async () => {
+    bridge = startInProcessBridge();
+    const ws = bridge.dir;
+    const outside = outsideDir();
+    const extraRoot = outsideDir();
+    writeFileSync(join(outside, "secret.txt"), "host data\n");
+    writeFileSync(join(extraRoot, "shared.txt"), "shared\n");
+    writeFileSync(join(ws, "notes.txt"), "draft\n");
+    symlinkSync(outside, join(ws, "escape"));
+    const s = "fixture-session-1";
+    const { spec, log } = fixtureLaunchSpec(ws, {
+      prompts: [
+        {
+          steps: [
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: join(outside, "secret.txt") } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(outside, "new.txt"), content: "x" } } },
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: join(ws, "escape", "secret.txt") } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(ws, "escape", "made.txt"), content: "x" } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(ws, "..", basename(outside), "dotdot.txt"), content: "x" } } },
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: "notes.txt" } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: "sub/dir/created.txt", content: "made\n" } } },
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: join(extraRoot, "shared.txt") } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(extraRoot, "shared.txt"), content: "edited\n" } } },
+            { end: "end_turn" },
+          ],
+        },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_fsc", spec, ws, { permissionMode: "full", providerOptions: { acpLaunchSpec: spec, additionalWorkspaceWriteRoots: [extraRoot] } }));
+    await bridge.request("turn/start", turnStartParams("thr_fsc", "files", "creq_fsc0000000"));
+    await bridge.waitFor(isBoundary);
+    const answers = replies(log);
+    expect(answers.slice(0, 5).map((r) => r.error)).toEqual([
+      { code: -32000, message: `File reads outside the workspace are denied: ${join(outside, "secret.txt")}` },
+      { code: -32000, message: `File writes outside the workspace are denied: ${join(outside, "new.txt")}` },
+      { code: -32000, message: `File reads outside the workspace are denied: ${join(ws, "escape", "secret.txt")}` },
+      { code: -32000, message: `File writes outside the workspace are denied: ${join(ws, "escape", "made.txt")}` },
+      { code: -32000, message: `File writes outside the workspace are denied: ${join(ws, "..", basename(outside), "dotdot.txt")}` },
+    ]);
+    // Nothing reached the host outside the workspace.
+    expect(readdirSync(outside)).toEqual(["secret.txt"]);
+    expect(answers.slice(5).map((r) => r.result)).toEqual([{ content: "draft\n" }, {}, { content: "shared\n" }, {}]);
+    expect(readFileSync(join(ws, "sub", "dir", "created.txt"), "utf8")).toBe("made\n");
+    expect(readFileSync(join(extraRoot, "shared.txt"), "utf8")).toBe("edited\n");
+    const changes = bridge.deltas("thr_fsc").filter((d) => d.kind === "item.close" && d.item?.type === "fileChange");
+    expect(changes.map((d) => d.item.changes[0].path)).toEqual([join(ws, "sub", "dir", "created.txt"), join(extraRoot, "shared.txt")]);
+  });
+
+  it("fsScope any restores the reference: full-mode reads and writes reach any path", async () => {
+    bridge = startInProcessBridge({ fsScope: "any" });
+    const outside = outsideDir();
+    writeFileSync(join(outside, "secret.txt"), "host data\n");
+    const s = "fixture-session-1";
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        {
+          steps: [
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: join(outside, "secret.txt") } } },
+            { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(outside, "new.txt"), content: "x" } } },
+            { end: "end_turn" },
+          ],
+        },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_fsa", spec, bridge.dir, { permissionMode: "full" }));
+    await bridge.request("turn/start", turnStartParams("thr_fsa", "files", "creq_fsa0000000"));
+    await bridge.waitFor(isBoundary);
+    expect(replies(log).map((r) => r.result)).toEqual([{ content: "host data\n" }, {}]);
+    expect(readFileSync(join(outside, "new.txt"), "utf8")).toBe("x");
+    expect(() => startInProcessBridge({ fsScope: "nowhere" as never })).toThrowError(/fsScope must be "workspace" or "any"/);
   });
 });

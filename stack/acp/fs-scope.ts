@@ -1,0 +1,58 @@
+/**
+ * Where an agent's `fs/read_text_file` / `fs/write_text_file` may reach: the session's workspace
+ * roots (its cwd plus the additional write roots, spec 20 §2.1). A path counts as inside only when
+ * it is inside both as written (after `..` is resolved) and after symlinks are followed, so a link
+ * in the workspace cannot lead the agent to the rest of the disk. Reference deviation: spec 20
+ * §2.5 reads have no path policy and `full` writes may go anywhere; this bridge confines both by
+ * default (bridge option `fsScope: "any"` restores the reference).
+ */
+import { realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+
+/** `workspace`: fs requests confined to the session's roots (default); `any`: the reference's policy. */
+export type AcpFsScope = "workspace" | "any";
+
+/** True when `path` is `root` or below it (both absolute, lexical). */
+export function isPathInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * `path` with every symlink of its longest existing prefix resolved, the missing tail appended
+ * as written (a file about to be created). `path` must be absolute.
+ */
+export async function realPathOfNearest(path: string): Promise<string> {
+  const tail: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return join(await realpath(current), ...tail);
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      tail.unshift(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * The absolute path an agent request names: absolute as given (ACP requires it), a relative one
+ * resolved against the session cwd.
+ */
+export function resolveAgentPath(cwd: string, path: string): string {
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/**
+ * True when absolute `path` lies inside one of `roots` lexically and after symlinks (see module
+ * doc). Filesystem errors count as "not resolvable further", never throw.
+ */
+export async function isInsideWorkspace(path: string, roots: readonly string[]): Promise<boolean> {
+  const lexicalRoots = roots.map((root) => resolve(root));
+  if (!lexicalRoots.some((root) => isPathInside(root, path))) return false;
+  const real = await realPathOfNearest(path);
+  const realRoots = await Promise.all(lexicalRoots.map(realPathOfNearest));
+  return realRoots.some((root) => isPathInside(root, real));
+}
