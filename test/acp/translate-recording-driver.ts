@@ -1,9 +1,10 @@
 /**
- * Test driver: replays the ACP lanes of a real acp-cursor recording through the translator the
- * way the bridge would call it (one translator per agent process; turn start at each written
- * `session/prompt`, turn end at its result; `session/load` replay fed as restore updates).
+ * Test driver: replays the ACP lanes of a recording through the translator the way the bridge
+ * would call it (one translator per agent process; turn start at each written `session/prompt`,
+ * turn end at its result; `session/load` replay fed as restore updates). Default root: the real
+ * acp-cursor recordings; the committed acp-opencode ones are at {@link OPENCODE_RECORDINGS}.
  *
- * Recordings are read BY PATH from ../shared at test time; nothing of them is copied here.
+ * Shared recordings are read BY PATH from ../shared at test time; nothing of them is copied here.
  */
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
@@ -18,6 +19,8 @@ import type { AcpPermissionSubject, AcpTranslator } from "../../stack/acp/transl
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** Root of the real acp-cursor recordings. */
 export const CURSOR_RECORDINGS = path.resolve(REPO_ROOT, "../shared/recordings/acp-cursor");
+/** Root of this project's committed acp-opencode recordings (recorded live from opencode). */
+export const OPENCODE_RECORDINGS = path.resolve(REPO_ROOT, "recordings/acp-opencode");
 
 /** One parsed lane entry. */
 export interface LaneLine {
@@ -32,9 +35,9 @@ export function haveCursorRecordings(): boolean {
   return existsSync(CURSOR_RECORDINGS);
 }
 
-/** Reads one lane file of a cell; a missing lane reads as empty. */
-export function readLane(cell: string, file: string): LaneLine[] {
-  const fullPath = path.join(CURSOR_RECORDINGS, cell, file);
+/** Reads one lane file of a cell under `root`; a missing lane reads as empty. */
+export function readLane(cell: string, file: string, root: string = CURSOR_RECORDINGS): LaneLine[] {
+  const fullPath = path.join(root, cell, file);
   if (!existsSync(fullPath)) return [];
   return readFileSync(fullPath, "utf8")
     .split("\n")
@@ -45,14 +48,14 @@ export function readLane(cell: string, file: string): LaneLine[] {
     });
 }
 
-/** The manifest of a cell. */
-export function readManifest(cell: string): { threadId: string | null; cell: string } {
-  return JSON.parse(readFileSync(path.join(CURSOR_RECORDINGS, cell, "manifest.json"), "utf8"));
+/** The manifest of a cell under `root`. */
+export function readManifest(cell: string, root: string = CURSOR_RECORDINGS): { threadId: string | null; cell: string } {
+  return JSON.parse(readFileSync(path.join(root, cell, "manifest.json"), "utf8"));
 }
 
-/** Every `session/update` `update` object of a cell's provider lane, in order. */
-export function providerUpdates(cell: string): Record<string, any>[] {
-  return readLane(cell, "provider→bridge.ndjson")
+/** Every `session/update` `update` object of a cell's provider lane (under `root`), in order. */
+export function providerUpdates(cell: string, root: string = CURSOR_RECORDINGS): Record<string, any>[] {
+  return readLane(cell, "provider→bridge.ndjson", root)
     .filter((line) => line.message.method === "session/update")
     .map((line) => line.message.params.update);
 }
@@ -75,12 +78,17 @@ export interface DriveResult {
 }
 
 /**
- * Drives a cell's ACP lanes through fresh translators (clock = each entry's seq).
- * The dialect is chosen as the bridge would: `basename("cursor-agent")` → cursor.
+ * Drives a cell's ACP lanes (under `root`, default the real acp-cursor recordings) through fresh
+ * translators (clock = each entry's seq). The default dialect is chosen as the bridge would:
+ * `basename("cursor-agent")` → cursor.
  */
-export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({ command: "cursor-agent" })): DriveResult {
-  const threadId = readManifest(cell).threadId ?? "_process";
-  const lines = [...readLane(cell, "provider→bridge.ndjson"), ...readLane(cell, "bridge→provider.ndjson")].sort(
+export function driveCell(
+  cell: string,
+  dialect: AcpDialect = selectAcpDialect({ command: "cursor-agent" }),
+  root: string = CURSOR_RECORDINGS,
+): DriveResult {
+  const threadId = readManifest(cell, root).threadId ?? "_process";
+  const lines = [...readLane(cell, "provider→bridge.ndjson", root), ...readLane(cell, "bridge→provider.ndjson", root)].sort(
     (a, b) => a.run - b.run || a.seq - b.seq,
   );
   const result: DriveResult = { deltas: [], batches: [], permissionSubjects: [], vendorRequests: [], translators: 0 };

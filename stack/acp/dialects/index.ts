@@ -13,7 +13,15 @@ export {
   GROK_SUBAGENT_TOOL,
 } from "./grok.js";
 export { ompAcpDialect, ompCommandResult, ompCompactionOutcome, type OmpCompactionOutcome } from "./omp.js";
-export { opencodeAcpDialect, normalizeOpencodeCommandEvent, OPENCODE_CHILD_ENV } from "./opencode.js";
+export {
+  opencodeAcpDialect,
+  normalizeOpencodeCommandEvent,
+  classifyOpencodeTask,
+  isOpencodeTaskCall,
+  OPENCODE_CHILD_ENV,
+  OPENCODE_TASK_TOOL,
+  OPENCODE_DEFAULT_TASK_LABEL,
+} from "./opencode.js";
 export {
   AcpDialectError,
   BUILT_IN_ACP_DIALECTS,

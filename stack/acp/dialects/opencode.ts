@@ -1,10 +1,11 @@
 /**
  * The opencode dialect (spec 30 §1.6): bash results carried as `output`/`metadata.exit`, the
- * Task tool (reported as kind `think` with a `subagent_type`) as a `delegation`, and the extra
- * child environment of its session agent.
+ * Task tool (reported as kind `think`; opencode 1.18 sends its first `tool_call` with title `task`
+ * and an empty `rawInput`, and `subagent_type` only in the `in_progress` update) as a
+ * `delegation`, and the extra child environment of its session agent.
  */
 import { delegationPresentation } from "../translate/presentation.js";
-import type { AcpDialect, AcpToolCallEvent } from "./types.js";
+import type { AcpClassifiedToolCall, AcpDialect, AcpToolCallEvent } from "./types.js";
 
 /** Extra environment of an opencode session agent (spec 30 §1.6). */
 export const OPENCODE_CHILD_ENV: Readonly<Record<string, string>> = Object.freeze({
@@ -40,23 +41,51 @@ export function normalizeOpencodeCommandEvent(event: AcpToolCallEvent): AcpToolC
   return { ...event, rawOutput: { ...raw, ...additions } };
 }
 
-/** The `opencode` dialect (spec 30 §1.6). */
+/** The tool name opencode reports as the title of a Task call before its input is known. */
+export const OPENCODE_TASK_TOOL = "task";
+
+/** Label of a Task call whose `description` (and `prompt`) has not arrived yet. */
+export const OPENCODE_DEFAULT_TASK_LABEL = "Subagent";
+
+/**
+ * True when a call is opencode's Task tool (spec 30 §1.6): kind `think` with a `subagent_type`,
+ * or — the first `tool_call` opencode sends, before the input streams in — kind `think`, title
+ * `task` and no `thought`/`thinking` in `rawInput`. opencode maps only its `task` tool to `think`;
+ * a think call carrying a thought stays reasoning (shared classifier).
+ */
+export function isOpencodeTaskCall(event: AcpToolCallEvent): boolean {
+  if (event.kind !== "think") return false;
+  const input = isRecord(event.rawInput) ? event.rawInput : {};
+  if (nonEmpty(input.subagent_type) !== undefined) return true;
+  return event.title === OPENCODE_TASK_TOOL && input.thought === undefined && input.thinking === undefined;
+}
+
+/**
+ * opencode's Task call as a `delegation` (spec 30 §1.6): label = `description` (else `prompt`,
+ * else the title unless it is the bare tool name, else "Subagent"), detail = `subagent_type`,
+ * childRef = `rawOutput.metadata.sessionId` once present (else the toolCallId), background =
+ * `rawInput.background === true`. Undefined for any other call.
+ */
+export function classifyOpencodeTask(event: AcpToolCallEvent): AcpClassifiedToolCall | undefined {
+  if (!isOpencodeTaskCall(event)) return undefined;
+  const input = isRecord(event.rawInput) ? event.rawInput : {};
+  const title = event.title !== OPENCODE_TASK_TOOL ? nonEmpty(event.title) : undefined;
+  const label = nonEmpty(input.description) ?? nonEmpty(input.prompt) ?? title ?? OPENCODE_DEFAULT_TASK_LABEL;
+  const metadata = isRecord(event.rawOutput) && isRecord(event.rawOutput.metadata) ? event.rawOutput.metadata : {};
+  const childRef = nonEmpty(metadata.sessionId) ?? event.toolCallId;
+  return {
+    item: { type: "delegation" as const, childRef, label, background: input.background === true },
+    presentation: delegationPresentation(label, nonEmpty(input.subagent_type)),
+  };
+}
+
+/**
+ * The `opencode` dialect (spec 30 §1.6). The Task call is a delegation from its first
+ * `tool_call` on; the translator re-opens it when a later update (the one carrying
+ * `subagent_type`, description and prompt) changes its label, detail or childRef.
+ */
 export const opencodeAcpDialect: AcpDialect = Object.freeze({
   id: "opencode",
   normalizeCommandEvent: normalizeOpencodeCommandEvent,
-  classifyToolCall(event: AcpToolCallEvent) {
-    // Known from the reference's tests only (spec 30 §1.6, uncertain): Task is kind `think`
-    // with a `subagent_type`; a plain think call stays with the shared classifier.
-    if (event.kind !== "think" || !isRecord(event.rawInput)) return undefined;
-    const input = event.rawInput;
-    const subagentType = nonEmpty(input.subagent_type);
-    if (subagentType === undefined) return undefined;
-    const label = nonEmpty(input.description) ?? nonEmpty(input.prompt) ?? event.title ?? "Subagent";
-    const metadata = isRecord(event.rawOutput) && isRecord(event.rawOutput.metadata) ? event.rawOutput.metadata : {};
-    const childRef = nonEmpty(metadata.sessionId) ?? event.toolCallId;
-    return {
-      item: { type: "delegation" as const, childRef, label, background: input.background === true },
-      presentation: delegationPresentation(label, subagentType),
-    };
-  },
+  classifyToolCall: classifyOpencodeTask,
 });

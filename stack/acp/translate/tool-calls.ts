@@ -18,13 +18,33 @@ interface CachedToolCall {
   event: AcpToolCallEvent;
   /** Set by a delegation report while the call is open (spec 30 §1.3). */
   delegation?: { childRef: string; label: string; detail?: string };
+  /** The classification of the last `item.open` sent for the call; absent before its first open. */
+  opened?: ClassifiedToolCall;
+}
+
+/**
+ * True when an update turned a call into a delegation, or changed an open delegation's childRef,
+ * label or detail: the runtime is told by a fresh `item.open` (spec 30 §1.6 — opencode's Task
+ * reveals `subagent_type` and its description only after the first `tool_call`).
+ */
+function delegationChanged(before: ClassifiedToolCall, after: ClassifiedToolCall): boolean {
+  if (after.item.type !== "delegation") return false;
+  if (before.item.type !== "delegation") return true;
+  return (
+    before.item.childRef !== after.item.childRef ||
+    before.item.label !== after.item.label ||
+    before.presentation.detail !== after.presentation.detail
+  );
 }
 
 /** The tool-call state of one session translator. */
 export interface ToolCallTracker {
   /** Deltas of a `tool_call` (`fields` parsed from `update`). */
   toolCall(update: Record<string, unknown>, fields: AcpToolCallEvent): ThreadDelta[];
-  /** Deltas of a `tool_call_update`. Never flushes text streams. */
+  /**
+   * Deltas of a `tool_call_update`. Never flushes text streams. A non-terminal update that makes
+   * an opened call a delegation, or changes an open delegation, re-opens it (`item.open`, same key).
+   */
   toolCallUpdate(update: Record<string, unknown>, fields: AcpToolCallEvent): ThreadDelta[];
   /** Closes every cached call in insertion order with `status` and empties the cache. */
   drain(status: ItemStatus): ThreadDelta[];
@@ -62,9 +82,10 @@ export function createToolCallTracker(options: {
     return classified;
   }
 
-  function open(event: AcpToolCallEvent, fallback: NoTurnFallback): ThreadDelta {
-    const { item, presentation } = classify(event, cache.get(event.toolCallId));
-    return { kind: "item.open", key: { providerItemId: event.toolCallId }, item, presentation, noTurnFallback: fallback };
+  function open(entry: CachedToolCall, fallback: NoTurnFallback, classified = classify(entry.event, entry)): ThreadDelta {
+    entry.opened = classified;
+    const { item, presentation } = classified;
+    return { kind: "item.open", key: { providerItemId: entry.event.toolCallId }, item, presentation, noTurnFallback: fallback };
   }
 
   function close(event: AcpToolCallEvent, status: ItemStatus, cached: CachedToolCall | undefined, fallback?: NoTurnFallback): ThreadDelta {
@@ -116,7 +137,7 @@ export function createToolCallTracker(options: {
       }
       const entry: CachedToolCall = previous ? { ...previous, event } : { event };
       cache.set(event.toolCallId, entry);
-      deltas.push(open(event, fallback));
+      deltas.push(open(entry, fallback));
       return deltas;
     },
 
@@ -129,13 +150,20 @@ export function createToolCallTracker(options: {
         cache.delete(event.toolCallId);
         return [close(event, event.status, previous, updateFallback(threadId, update))];
       }
-      cache.set(event.toolCallId, previous ? { ...previous, event } : { event });
+      const entry: CachedToolCall = previous ? { ...previous, event } : { event };
+      cache.set(event.toolCallId, entry);
       const output = toolOutputText(event);
-      const { item } = classify(event, previous);
+      const classified = classify(event, entry);
+      const deltas: ThreadDelta[] = [];
+      const reopen = entry.opened !== undefined && delegationChanged(entry.opened, classified);
+      if (reopen) deltas.push(open(entry, updateFallback(threadId, update), classified));
+      const { item } = classified;
       if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
-        return [{ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output }];
+        deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
+      } else if (!reopen) {
+        deltas.push(suppressedUpdate(threadId, update));
       }
-      return [suppressedUpdate(threadId, update)];
+      return deltas;
     },
 
     drain(status) {
@@ -156,7 +184,9 @@ export function createToolCallTracker(options: {
       if (classify(cached.event, cached).item.type !== "delegation") return [];
       cached.delegation = { childRef: report.childRef, label: report.label };
       if (report.detail !== undefined) cached.delegation.detail = report.detail;
-      const { item, presentation } = classify(cached.event, cached);
+      const classified = classify(cached.event, cached);
+      cached.opened = classified;
+      const { item, presentation } = classified;
       return [{ kind: "item.open", key: { providerItemId: report.toolCallId }, item, presentation }];
     },
 
