@@ -36,6 +36,11 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
       throw new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
     })
+    .example("$0 check", "The gate over every committed recording (what CI runs)")
+    .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
+    .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
+    .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
+    .example("$0 <command> --help", "Flags and examples of one command")
     .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.")
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
