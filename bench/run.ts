@@ -20,7 +20,19 @@ function parseFlags(argv: string[]): Map<string, string> {
   return values;
 }
 
+/** `npm run bench -- --help`: the benches and their flags. */
+export function benchUsage(): string {
+  const lines = ["usage: npm run bench [-- --bench <name>] [--<flag> <value> …]", "benches:"];
+  for (const b of BENCHES) lines.push(`  ${b.name}${b.flags.length > 0 ? `  flags: ${b.flags.join(", ")}` : ""}`);
+  lines.push("Exit 0 when every target is met, 1 when one is missed, 2 on a bad flag or input.");
+  return `${lines.join("\n")}\n`;
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(benchUsage());
+    return 0;
+  }
   const values = parseFlags(argv);
   const only = values.get("--bench");
   const selected = BENCHES.filter((b) => only === undefined || b.name === only);
