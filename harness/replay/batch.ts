@@ -131,7 +131,15 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
   }));
   const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
   if (firstBad !== -1) {
-    for (let i = firstBad; i < cells.length; i += 1) results[i] = await replayRecording(cells[i]!.recording, options);
+    const bad = results[firstBad]!;
+    const why = bad.divergences[0]
+      ? `${bad.cell}: ${bad.divergences[0].seq === null ? "" : `seq ${bad.divergences[0].seq}: `}${bad.divergences[0].message}`
+      : `${bad.cell}: ${bad.expectationsMet} of ${bad.expectationsTotal} recorded outputs met`;
+    for (let i = firstBad; i < cells.length; i += 1) {
+      const alone = await replayRecording(cells[i]!.recording, options);
+      alone.notes.unshift({ seq: null, message: `replayed alone: the batch through one bridge diverged (${why})` });
+      results[i] = alone;
+    }
   }
   const byGiven: ReplayResult[] = new Array(cells.length);
   cells.forEach((cell, index) => (byGiven[cell.given] = results[index]!));

@@ -18,7 +18,8 @@ describe("batch replay: a provider's cells through one bridge process (issue 5, 
     const recordings = await Promise.all(CURSOR_THREAD_CELLS.map((cell) => readRecording(path.join(cursorRecordings, cell))));
     const batch = await replayBatch(recordings);
     expect(batch.map((r) => r.cell)).toEqual([...CURSOR_THREAD_CELLS]);
-    // One bridge served them all: every result names the same bridge pid first.
+    // One bridge served them all (no cell was replayed alone): every result names the same bridge pid first.
+    expect(batch.flatMap((r) => r.notes.filter((n) => n.message.startsWith("replayed alone")).map((n) => n.message))).toEqual([]);
     expect(new Set(batch.map((r) => r.pids[0])).size).toBe(1);
     for (const [i, recording] of recordings.entries()) {
       const single = await replayRecording(recording);
