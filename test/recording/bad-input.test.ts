@@ -3,35 +3,13 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../harness/cli/main.js";
 import { MAX_ERROR_EXCERPT_CHARS } from "../../harness/recording/lane-entry.js";
 import { validEntries, writeRecording, type FixtureEntry } from "./fixture.js";
+import { repoRoot, runCli, type CliResult } from "../helpers/run-cli.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const run = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function runCli(argv: string[], cwd: string): Promise<CliResult> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    color: false,
-    verbose: false,
-    ci: false,
-    cwd,
-  });
-  return { code, out, err };
-}
 
 const line = (e: object): string => `${JSON.stringify(e)}\n`;
 
@@ -210,10 +188,10 @@ describe("bad recordings: one line, exit 2, nothing written", () => {
     const work = await mkdtemp(path.join(tmpdir(), "parity-bad-input-"));
     try {
       await writeRecording(path.join(work, "recordings"), "fixture", "a-good");
-      const listed = await runCli(["list", "--json"], work);
+      const listed = await runCli(["list", "--json"], { cwd: work });
       expect(listed.err).toBe("");
       expect(listed.code).toBe(0);
-      const lanes = await runCli(["lanes", "--out", "out"], work);
+      const lanes = await runCli(["lanes", "--out", "out"], { cwd: work });
       expect(lanes.err).toBe("");
       expect(lanes.code).toBe(0);
       expect(existsSync(path.join(work, "out", "fixture", "a-good.json"))).toBe(true);
@@ -225,19 +203,19 @@ describe("bad recordings: one line, exit 2, nothing written", () => {
   it.each(CASES)("$name", async (c) => {
     const { root, out, badDir, work } = await setUp(c);
     try {
-      const lanes = await runCli(["lanes", "--recordings", root, "--out", out], work);
+      const lanes = await runCli(["lanes", "--recordings", root, "--out", out], { cwd: work });
       expect(lanes.out).toBe("");
       expectOneErrorLine(lanes, c, badDir);
       // The good cell came first, yet nothing reached --out: all cells are read before any write.
       expect(existsSync(out)).toBe(false);
 
-      expectOneErrorLine(await runCli(["list", "--recordings", root], work), c, badDir);
+      expectOneErrorLine(await runCli(["list", "--recordings", root], { cwd: work }), c, badDir);
 
       // An existing lane file under --out is left exactly as it was, with no temp file beside it.
       const existing = path.join(out, "fixture", "a-good.json");
       await mkdir(path.dirname(existing), { recursive: true });
       await writeFile(existing, "previous oracle\n");
-      expectOneErrorLine(await runCli(["lanes", "--recordings", root, "--out", out], work), c, badDir);
+      expectOneErrorLine(await runCli(["lanes", "--recordings", root, "--out", out], { cwd: work }), c, badDir);
       expect(await readFile(existing, "utf8")).toBe("previous oracle\n");
       expect(await readdir(path.dirname(existing))).toEqual(["a-good.json"]);
     } finally {
@@ -248,15 +226,7 @@ describe("bad recordings: one line, exit 2, nothing written", () => {
   it("--verbose adds the stack trace", async () => {
     const { root, work } = await setUp(CASES[0]!);
     try {
-      let err = "";
-      const code = await main(["list", "--recordings", root, "--verbose"], {
-        out: () => undefined,
-        err: (t) => void (err += t),
-        color: false,
-        verbose: true,
-        ci: false,
-        cwd: work,
-      });
+      const { code, err } = await runCli(["list", "--recordings", root, "--verbose"], { cwd: work, verbose: true });
       expect(code).toBe(2);
       expect(err).toMatch(/\n\s+at /);
     } finally {

@@ -2,13 +2,11 @@ import { createHash } from "node:crypto";
 import { chmod, cp, mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { main } from "../../harness/cli/main.js";
-import type { CliContext } from "../../harness/cli/context.js";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
+import { repoRoot, runCli, type CliResult } from "../helpers/run-cli.js";
 
-/** The repository root; `../shared/...` is resolved from it and read by path, never copied into the repo. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { repoRoot };
+
 /** The real acp-cursor recordings (read-only). */
 export const cursorRecordings = path.resolve(repoRoot, "../shared/recordings/acp-cursor");
 
@@ -67,25 +65,8 @@ export async function readEntries(file: string): Promise<LaneEntry[]> {
     .map((l) => JSON.parse(l) as LaneEntry);
 }
 
-/** Result of one in-process `parity` run. */
-export interface CliRun {
-  code: number;
-  out: string;
-  err: string;
-}
+/** Result of one in-process `parity` run (the shared runner's result). */
+export type CliRun = CliResult;
 
-/** Runs `parity <argv>` in-process: captured output, no colour, not CI unless `ctx.ci`, cwd = repo root. */
-export async function parity(argv: string[], ctx: Partial<CliContext> = {}): Promise<CliRun> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    color: false,
-    verbose: false,
-    ci: false,
-    cwd: repoRoot,
-    ...ctx,
-  });
-  return { code, out, err };
-}
+/** Runs `parity <argv>` in-process: the shared runner (captured output, no colour, not CI unless `ctx.ci`, cwd = repo root). */
+export const parity = runCli;
