@@ -60,6 +60,43 @@ export async function ask(ctx: RunContext, method: string, params?: unknown): Pr
   return ctx.client.answerOf(id, ctx.timeoutMs);
 }
 
+/** A `turn/start` sent by a conformance phase: its answer and the collector index its events start at. */
+export interface TurnStartSent {
+  /** `ctx.collector.events.length` just before the request went out. */
+  fromIndex: number;
+  /** The answer (`undefined`: none within the run's timeout). */
+  answer: RpcAnswer | undefined;
+}
+
+/**
+ * Sends `turn/start {threadId, providerThreadId, input, clientRequestId, options}` with the next
+ * `clientRequestId` and the run's options (spec 10 §7), and waits for its answer.
+ */
+export async function askTurnStart(ctx: RunContext, providerThreadId: string, input: unknown[]): Promise<TurnStartSent> {
+  const fromIndex = ctx.collector.events.length;
+  const answer = await ask(ctx, "turn/start", {
+    threadId: ctx.session.threadId,
+    providerThreadId,
+    input,
+    clientRequestId: ctx.nextClientRequestId(),
+    options: { ...ctx.sessionOptions },
+  });
+  return { fromIndex, answer };
+}
+
+/**
+ * Waits, event-driven, for the run's next `turn/started` at or after `fromIndex`; returns it with
+ * its turn id, or undefined when none came within the run's timeout (or it had no turn scope).
+ */
+export async function waitTurnStarted(
+  ctx: RunContext,
+  fromIndex: number,
+): Promise<{ started: AssembledEventRecord; turnId: string } | undefined> {
+  const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
+  const turnId = started && turnIdOf(started);
+  return started && turnId ? { started, turnId } : undefined;
+}
+
 /**
  * Waits until the bridge has handled everything sent so far, without sleeping: sends a
  * request the bridge is known to answer (the alive probe, else `thread/stop {}`) and waits

@@ -1,5 +1,5 @@
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
-import { ask, barrier, describeAnswer, isTurnEvent, turnIdOf, type RunContext } from "./context.js";
+import { ask, askTurnStart, barrier, describeAnswer, isTurnEvent, turnIdOf, waitTurnStarted, type RunContext } from "./context.js";
 import { result, type ConformanceRuleId } from "./rules.js";
 
 /** Rules that need a started session; skipped when `session/start-identity` fails. */
@@ -32,20 +32,13 @@ type TurnOutcome =
  * `turn/completed` of the same turn (spec 10 §7 `turn/lifecycle`).
  */
 async function runTurn(ctx: RunContext, providerThreadId: string, input: unknown[]): Promise<TurnOutcome> {
-  const fromIndex = ctx.collector.events.length;
-  const answer = await ask(ctx, "turn/start", {
-    threadId: ctx.session.threadId,
-    providerThreadId,
-    input,
-    clientRequestId: ctx.nextClientRequestId(),
-    options: { ...ctx.sessionOptions },
-  });
+  const { fromIndex, answer } = await askTurnStart(ctx, providerThreadId, input);
   if (!answer || answer.kind === "error") {
     return { ok: false, rejected: answer?.kind === "error", detail: describeAnswer(ctx, "turn/start", answer) };
   }
-  const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
-  const turnId = started && turnIdOf(started);
-  if (!started || !turnId) return { ok: false, rejected: false, detail: `no turn/started within ${ctx.timeoutMs} ms of turn/start` };
+  const opened = await waitTurnStarted(ctx, fromIndex);
+  if (!opened) return { ok: false, rejected: false, detail: `no turn/started within ${ctx.timeoutMs} ms of turn/start` };
+  const { started, turnId } = opened;
   const completed = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/completed", turnId), {
     fromIndex: started.index + 1,
     timeoutMs: ctx.timeoutMs,
@@ -142,14 +135,7 @@ async function checkResume(ctx: RunContext, providerThreadId: string): Promise<v
 
 /** `turn/settles-without-activity`: the zero-work prompt still yields a new `turn/completed`. */
 async function checkZeroWork(ctx: RunContext, providerThreadId: string, input: unknown[]): Promise<void> {
-  const fromIndex = ctx.collector.events.length;
-  const answer = await ask(ctx, "turn/start", {
-    threadId: ctx.session.threadId,
-    providerThreadId,
-    input,
-    clientRequestId: ctx.nextClientRequestId(),
-    options: { ...ctx.sessionOptions },
-  });
+  const { fromIndex, answer } = await askTurnStart(ctx, providerThreadId, input);
   if (!answer || answer.kind === "error") {
     const status = answer ? "skipped" : "fail";
     ctx.results.push(result("turn/settles-without-activity", status, describeAnswer(ctx, "zero-work turn/start", answer)));

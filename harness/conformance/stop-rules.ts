@@ -1,6 +1,6 @@
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
 import { createJsonRpcClient } from "../runtime/json-rpc-client.js";
-import { ask, describeAnswer, isTurnEvent, turnIdOf, type RunContext } from "./context.js";
+import { askTurnStart, describeAnswer, isTurnEvent, waitTurnStarted, type RunContext } from "./context.js";
 import { CONFORMANCE_INITIALIZE_PARAMS } from "./hygiene.js";
 import { threadStartParams } from "./lifecycle.js";
 import { result } from "./rules.js";
@@ -17,24 +17,17 @@ export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, provide
   const input = ctx.session.holdPromptInput;
   if (!input) return;
   const id = "stop/interrupt-settles-before-answer";
-  const fromIndex = ctx.collector.events.length;
-  const answer = await ask(ctx, "turn/start", {
-    threadId: ctx.session.threadId,
-    providerThreadId,
-    input,
-    clientRequestId: ctx.nextClientRequestId(),
-    options: { ...ctx.sessionOptions },
-  });
+  const { fromIndex, answer } = await askTurnStart(ctx, providerThreadId, input);
   if (!answer || answer.kind === "error") {
     ctx.results.push(result(id, answer ? "skipped" : "fail", describeAnswer(ctx, "hold-prompt turn/start", answer)));
     return;
   }
-  const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
-  const turnId = started && turnIdOf(started);
-  if (!started || !turnId) {
+  const opened = await waitTurnStarted(ctx, fromIndex);
+  if (!opened) {
     ctx.results.push(result(id, "fail", `the hold prompt yielded no turn/started within ${ctx.timeoutMs} ms`));
     return;
   }
+  const { turnId } = opened;
   const settledEarly = ctx.collector.events.find((r) => isTurnEvent(ctx, r, "turn/completed", turnId));
   if (settledEarly) {
     ctx.results.push(result(id, "skipped", `turn ${turnId} completed before the stop could be sent: the hold prompt did not hold`));
