@@ -26,9 +26,11 @@ export const recordCommand: ParityCommand = {
       .option("out", { type: "string", default: "recordings", describe: "Recordings root; writes <out>/<provider>/<cell>/" })
       .option("lanes", { type: "string", describe: "Oracles root; default: the lanes/ directory beside --out" })
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
+      .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
       .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
+      .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", "record your own ACP agent (an entry {\"id\": \"mine\", \"command\": …} of agents.json)")
       .example("CI=true $0 record --provider echo --cell zero-work --out \"$RUNNER_TEMP/recordings\"", "in CI, only outside the repository"),
   async run(args, ctx) {
     const out = path.resolve(ctx.cwd, String(args.out));
@@ -56,6 +58,7 @@ export const recordCommand: ParityCommand = {
         lanesRoot: lanes,
         redact,
         timeoutMs: timeout,
+        ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
         now: () => Date.now(),
         signal: controller.signal,
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),

@@ -25,6 +25,7 @@ import { runCellScript, type CellRun, type CellStep, type Until } from "../runti
 import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { loadCell } from "./cells.js";
+import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
 
@@ -62,6 +63,11 @@ export interface RecordCellRequest {
   tempParent?: string;
   /** The home directory to redact; default the OS home. */
   home?: string;
+  /**
+   * A `customAgents` JSON file (spec 30 §2.2): `providerId` may then name one of its agents
+   * (`acp-<slug>`), recorded through the ACP bridge with the file's launch spec.
+   */
+  customAgentsFile?: string;
 }
 
 /** What a successful {@link recordCell} wrote. */
@@ -132,6 +138,19 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 }
 
 /**
+ * The provider to record: a custom agent of `customAgentsFile` when it names `providerId`,
+ * else one of {@link RECORD_PROVIDERS}.
+ * @throws UsageError for an unknown provider; InputError for a bad custom agents file.
+ */
+async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
+  if (customAgentsFile !== undefined) {
+    const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
+    if (agent) return customRecordProvider(agent, path.basename(customAgentsFile));
+  }
+  return recordProvider(providerId);
+}
+
+/**
  * Records one (provider, cell) pair live (see the module doc).
  *
  * @throws InputError (exit 2) when the recording or oracle exists, or the cell is invalid;
@@ -145,7 +164,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const destination = path.resolve(req.outRoot, req.providerId, req.cell);
   const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
   refuseExisting(destination, oracleFile, req);
-  const provider = recordProvider(req.providerId);
+  const provider = await resolveRecordProvider(req.providerId, req.customAgentsFile);
   const cell = await loadCell(req.cellsRoot, req.cell);
   const def = cell.definition;
   if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
