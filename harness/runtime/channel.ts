@@ -67,6 +67,46 @@ export function createListeners<T>(): Listeners<T> {
 }
 
 /**
+ * The end of a channel, shared by the process and in-process forms: whether it has ended, why,
+ * and the `onClose` subscription of {@link BridgeChannel} (a listener added after the end is
+ * called at once with the reason).
+ */
+export interface ChannelEnd {
+  /** True once {@link ChannelEnd.end} ran. */
+  readonly closed: boolean;
+  /** {@link BridgeChannel.onClose}: subscribes to the end; returns the unsubscribe function. */
+  onClose(listener: (reason: string) => void): () => void;
+  /**
+   * Ends the channel with `reason` and tells every close listener; ignored once ended. Rethrows
+   * the first listener error after all ran (see {@link Listeners}).
+   */
+  end(reason: string): void;
+}
+
+/** Creates a {@link ChannelEnd} that has not ended. */
+export function createChannelEnd(): ChannelEnd {
+  const listeners = createListeners<string>();
+  let reason: string | undefined;
+  return {
+    get closed() {
+      return reason !== undefined;
+    },
+    onClose(listener) {
+      if (reason !== undefined) {
+        listener(reason);
+        return () => undefined;
+      }
+      return listeners.add(listener);
+    },
+    end(why) {
+      if (reason !== undefined) return;
+      reason = why;
+      listeners.emit(why);
+    },
+  };
+}
+
+/**
  * Splits a byte stream into lines (spec 10 §4 "Child I/O … split into lines via UTF-8
  * decoding"): `\n` terminates a line, a trailing `\r` is stripped, a partial last line is
  * held until more bytes arrive or {@link LineSplitter.end} is called.

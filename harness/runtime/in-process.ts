@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ProviderBridge } from "../../stack/bridge-kit/define.js";
 import { createBridgeHost } from "../../stack/bridge-kit/host.js";
-import { createListeners, type BridgeChannel } from "./channel.js";
+import { createChannelEnd, createListeners, type BridgeChannel } from "./channel.js";
 
 /** Options of {@link openInProcessBridge}. */
 export interface InProcessBridgeOptions {
@@ -33,9 +33,7 @@ export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBr
   const tempDir = mkdtempSync(path.join(tmpdir(), "parity-inproc-tmp-"));
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-inproc-data-"));
   const lineListeners = createListeners<string>();
-  const closeListeners = createListeners<string>();
-  let closed = false;
-  let closeReason = "";
+  const channelEnd = createChannelEnd();
   const log = (text: string) => options.onLog?.(text);
 
   const host = createBridgeHost({
@@ -46,42 +44,34 @@ export function openInProcessBridge(bridge: ProviderBridge, options: InProcessBr
     env: { ...(options.env ?? {}) },
     // Bridge output after close is dropped, as a dead pipe would drop it.
     writeLine: (line) => {
-      if (!closed) queueMicrotask(() => lineListeners.emit(line));
+      if (!channelEnd.closed) queueMicrotask(() => lineListeners.emit(line));
     },
     log,
   });
   const started = host.start().catch((error: unknown) => log(`start failed: ${error instanceof Error ? error.message : String(error)}`));
 
   const finish = (reason: string) => {
-    if (closed) return;
-    closed = true;
-    closeReason = reason;
+    if (channelEnd.closed) return;
     rmSync(tempDir, { recursive: true, force: true });
     if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-    closeListeners.emit(reason);
+    channelEnd.end(reason);
   };
 
   return {
     name,
     send(line) {
-      if (closed) return;
+      if (channelEnd.closed) return;
       void started.then(() => {
-        if (!closed) host.acceptLine(line);
+        if (!channelEnd.closed) host.acceptLine(line);
       });
     },
     onLine: (listener) => lineListeners.add(listener),
-    onClose(listener) {
-      if (closed) {
-        listener(closeReason);
-        return () => undefined;
-      }
-      return closeListeners.add(listener);
-    },
+    onClose: channelEnd.onClose,
     get closed() {
-      return closed;
+      return channelEnd.closed;
     },
     async close() {
-      if (closed) return;
+      if (channelEnd.closed) return;
       await started;
       await host.close();
       // Let output written by onClose reach the listeners before the channel ends.

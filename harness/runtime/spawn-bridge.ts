@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLineSplitter, createListeners, type BridgeChannel } from "./channel.js";
+import { createChannelEnd, createLineSplitter, createListeners, type BridgeChannel } from "./channel.js";
 import { createJsonRpcClient, type JsonRpcClient } from "./json-rpc-client.js";
 
 /** Most stderr kept per bridge process, in characters (the tail is kept). */
@@ -113,10 +113,8 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   const name = `${options.providerId} (${path.basename(modulePath)}, pid ${child.pid ?? "?"})`;
 
   let stderrTail = "";
-  let closed = false;
-  let closeReason = "";
   const lineListeners = createListeners<string>();
-  const closeListeners = createListeners<string>();
+  const channelEnd = createChannelEnd();
   const splitter = createLineSplitter((line) => lineListeners.emit(line));
 
   child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
@@ -130,12 +128,10 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
 
   const exited = new Promise<BridgeExit>((resolve) => {
     const finish = (exit: BridgeExit, why: string) => {
-      if (closed) return;
+      if (channelEnd.closed) return;
       splitter.end();
-      closed = true;
       const tail = stderrTail.trim().split("\n").slice(-5).join(" | ");
-      closeReason = tail ? `${why}; stderr: ${tail}` : why;
-      closeListeners.emit(closeReason);
+      channelEnd.end(tail ? `${why}; stderr: ${tail}` : why);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
       resolve(exit);
     };
@@ -147,11 +143,11 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   });
 
   const kill = () => {
-    if (!closed) child.kill("SIGKILL");
+    if (!channelEnd.closed) child.kill("SIGKILL");
   };
 
   const close = async (): Promise<BridgeExit> => {
-    if (!closed) child.stdin.end();
+    if (!channelEnd.closed) child.stdin.end();
     const grace = setTimeout(kill, CLOSE_GRACE_MS);
     const exit = await exited;
     clearTimeout(grace);
@@ -166,18 +162,12 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
     stderr: () => stderrTail,
     exited,
     send(line) {
-      if (!closed && child.stdin.writable) child.stdin.write(`${line}\n`);
+      if (!channelEnd.closed && child.stdin.writable) child.stdin.write(`${line}\n`);
     },
     onLine: (listener) => lineListeners.add(listener),
-    onClose(listener) {
-      if (closed) {
-        listener(closeReason);
-        return () => undefined;
-      }
-      return closeListeners.add(listener);
-    },
+    onClose: channelEnd.onClose,
     get closed() {
-      return closed;
+      return channelEnd.closed;
     },
     close: async () => void (await close()),
     kill,
