@@ -67,6 +67,14 @@ export function mappedItemId(ctx: DeltaContext, providerItemId: string | undefin
   return providerItemId === undefined ? undefined : ctx.state.itemIds.bbId(providerItemId);
 }
 
+/**
+ * The bb id of an item: the open item's (`openId`), else the one mapped from `providerItemId`,
+ * else a new one, registered under `providerItemId` when there is one (spec 10 §2.1, §2.7).
+ */
+export function itemIdFor(ctx: DeltaContext, providerItemId: string | undefined, openId?: string): string {
+  return openId ?? mappedItemId(ctx, providerItemId) ?? mintItemId(ctx, providerItemId);
+}
+
 /** A delta that may fall back to thread-scoped `provider/unhandled` when no turn applies. */
 export interface FallbackCarrier {
   key?: ThreadDeltaKey;
@@ -83,4 +91,14 @@ export function fallBackOrDrop(ctx: DeltaContext, delta: FallbackCarrier): void 
   if (!fallback) return;
   const parent = parentToolCallId(ctx, delta.key?.parentRef);
   ctx.emit(buildProviderUnhandled(ctx.env.providerId, fallback.rawType, fallback.raw, threadScope(), parent));
+}
+
+/**
+ * The turn of an item delta: the vouched turn, else cur (spec 10 §2.6). With neither, the delta
+ * falls back or is dropped ({@link fallBackOrDrop}) and `undefined` tells the handler to stop.
+ */
+export function turnOrFallBack(ctx: DeltaContext, delta: FallbackCarrier & { providerTurnId?: string | undefined }): string | undefined {
+  const turnId = vouchedTurn(ctx, delta.providerTurnId) ?? ctx.state.currentTurnId;
+  if (turnId === undefined) fallBackOrDrop(ctx, delta);
+  return turnId;
 }

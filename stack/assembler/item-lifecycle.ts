@@ -5,10 +5,10 @@
 import type { ThreadDeltaKey, ThreadDeltaOf } from "../protocol/thread-delta.js";
 import {
   fallBackOrDrop,
+  itemIdFor,
   keyStringOf,
-  mappedItemId,
-  mintItemId,
   parentToolCallId,
+  turnOrFallBack,
   vouchedTurn,
   type DeltaContext,
 } from "./context.js";
@@ -54,7 +54,7 @@ export function handleItemOpen(ctx: DeltaContext, delta: ThreadDeltaOf<"item.ope
   state.settledItemKeys.delete(keyString);
   if (delta.item.type !== "compaction") detachAnonymousMessages(state, delta.key);
   const providerItemId = delta.key.providerItemId;
-  const id = mappedItemId(ctx, providerItemId) ?? mintItemId(ctx, providerItemId);
+  const id = itemIdFor(ctx, providerItemId);
   const parent = parentToolCallId(ctx, delta.key.parentRef);
   const item = buildItem(delta.item, id, { parentToolCallId: parent, presentation: delta.presentation });
   state.openItems.set(keyString, {
@@ -81,11 +81,8 @@ export function handleItemClose(ctx: DeltaContext, delta: ThreadDeltaOf<"item.cl
   const threadAttached = isThreadAttachedShape(delta.item);
   let turnId: string | undefined;
   if (!threadAttached) {
-    turnId = vouchedTurn(ctx, delta.providerTurnId) ?? state.currentTurnId;
-    if (turnId === undefined) {
-      fallBackOrDrop(ctx, delta);
-      return;
-    }
+    turnId = turnOrFallBack(ctx, delta);
+    if (turnId === undefined) return;
   }
   const keyString = keyStringOf(delta.key);
   const providerItemId = delta.key.providerItemId;
@@ -102,7 +99,7 @@ export function handleItemClose(ctx: DeltaContext, delta: ThreadDeltaOf<"item.cl
     ctx.emit(buildEvent("item/completed", turnScope(turnId), { item: withPresentation(echo, open.item.presentation) }));
   }
 
-  const id = open?.bbItemId ?? mappedItemId(ctx, providerItemId) ?? mintItemId(ctx, providerItemId);
+  const id = itemIdFor(ctx, providerItemId, open?.bbItemId);
   const parent = parentToolCallId(ctx, delta.key.parentRef) ?? open?.item.parentToolCallId;
   const presentation = delta.presentation ?? open?.item.presentation;
   const item = buildItem(delta.item, id, { parentToolCallId: parent, presentation }, closeFieldsOf(delta, open?.item));

@@ -4,7 +4,7 @@
  */
 import type { ThreadDeltaOf } from "../protocol/thread-delta.js";
 import type { ThreadEvent } from "../protocol/thread-events.js";
-import { fallBackOrDrop, keyStringOf, mappedItemId, parentToolCallId, vouchedTurn, type DeltaContext } from "./context.js";
+import { keyStringOf, mappedItemId, parentToolCallId, turnOrFallBack, type DeltaContext } from "./context.js";
 import { buildEvent, definedFields, threadScope, turnScope } from "./events.js";
 import { buildItem } from "./items.js";
 import { throttleProgress } from "./progress-throttle.js";
@@ -20,11 +20,8 @@ export function handleItemProgress(ctx: DeltaContext, delta: ThreadDeltaOf<"item
   const snapshot = delta.snapshot;
   let turnId: string | undefined;
   if (!snapshot) {
-    turnId = vouchedTurn(ctx, delta.providerTurnId) ?? state.currentTurnId;
-    if (turnId === undefined) {
-      fallBackOrDrop(ctx, delta);
-      return;
-    }
+    turnId = turnOrFallBack(ctx, delta);
+    if (turnId === undefined) return;
   }
   const keyString = keyStringOf(delta.key);
   const open = state.openItems.get(keyString);

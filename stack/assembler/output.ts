@@ -2,15 +2,7 @@
  * `item.outputDelta` and `command.outputSnapshot` (spec 10 §2.9).
  */
 import type { ThreadDeltaOf } from "../protocol/thread-delta.js";
-import {
-  fallBackOrDrop,
-  keyStringOf,
-  mappedItemId,
-  mintItemId,
-  parentToolCallId,
-  vouchedTurn,
-  type DeltaContext,
-} from "./context.js";
+import { fallBackOrDrop, itemIdFor, keyStringOf, parentToolCallId, turnOrFallBack, type DeltaContext } from "./context.js";
 import { buildEvent, turnScope } from "./events.js";
 
 /**
@@ -20,14 +12,11 @@ import { buildEvent, turnScope } from "./events.js";
  */
 export function handleOutputDelta(ctx: DeltaContext, delta: ThreadDeltaOf<"item.outputDelta">): void {
   const { state } = ctx;
-  const turnId = vouchedTurn(ctx, delta.providerTurnId) ?? state.currentTurnId;
-  if (turnId === undefined) {
-    fallBackOrDrop(ctx, delta);
-    return;
-  }
+  const turnId = turnOrFallBack(ctx, delta);
+  if (turnId === undefined) return;
   const open = state.openItems.get(keyStringOf(delta.key));
   const providerItemId = delta.key.providerItemId;
-  const id = open?.bbItemId ?? mappedItemId(ctx, providerItemId) ?? mintItemId(ctx, providerItemId);
+  const id = itemIdFor(ctx, providerItemId, open?.bbItemId);
   const type = delta.channel === "command" ? "item/commandExecution/outputDelta" : "item/fileChange/outputDelta";
   ctx.emit(
     buildEvent(type, turnScope(turnId), {

@@ -4,15 +4,7 @@
  */
 import type { TextChannel, ThreadDeltaOf } from "../protocol/thread-delta.js";
 import type { ThreadEventType } from "../protocol/thread-events.js";
-import {
-  fallBackOrDrop,
-  keyStringOf,
-  mappedItemId,
-  mintItemId,
-  parentToolCallId,
-  vouchedTurn,
-  type DeltaContext,
-} from "./context.js";
+import { itemIdFor, keyStringOf, mappedItemId, mintItemId, parentToolCallId, turnOrFallBack, type DeltaContext } from "./context.js";
 import { buildEvent, turnScope } from "./events.js";
 import { freshTextItem, isTextItem, settleTextItem, synthesizedTextItem } from "./items.js";
 
@@ -33,11 +25,8 @@ export const TEXT_DELTA_EVENT_TYPES: Readonly<Record<TextChannel, ThreadEventTyp
  */
 export function handleTextDelta(ctx: DeltaContext, delta: ThreadDeltaOf<"item.textDelta">): void {
   const { state } = ctx;
-  const turnId = vouchedTurn(ctx, delta.providerTurnId) ?? state.currentTurnId;
-  if (turnId === undefined) {
-    fallBackOrDrop(ctx, delta);
-    return;
-  }
+  const turnId = turnOrFallBack(ctx, delta);
+  if (turnId === undefined) return;
   const keyString = keyStringOf(delta.key);
   const providerItemId = delta.key.providerItemId;
   const parent = parentToolCallId(ctx, delta.key.parentRef);
@@ -71,11 +60,8 @@ export function handleTextDelta(ctx: DeltaContext, delta: ThreadDeltaOf<"item.te
  */
 export function handleTextClose(ctx: DeltaContext, delta: ThreadDeltaOf<"item.textClose">): void {
   const { state } = ctx;
-  const turnId = vouchedTurn(ctx, delta.providerTurnId) ?? state.currentTurnId;
-  if (turnId === undefined) {
-    fallBackOrDrop(ctx, delta);
-    return;
-  }
+  const turnId = turnOrFallBack(ctx, delta);
+  if (turnId === undefined) return;
   const keyString = keyStringOf(delta.key);
   const providerItemId = delta.key.providerItemId;
   if (providerItemId !== undefined && state.settledItemKeys.has(keyString)) return;
@@ -92,7 +78,7 @@ export function handleTextClose(ctx: DeltaContext, delta: ThreadDeltaOf<"item.te
       ? settleTextItem(open.item, delta.channel, final, open)
       : freshTextItem(
           delta.channel,
-          open?.bbItemId ?? mappedItemId(ctx, providerItemId) ?? mintItemId(ctx, providerItemId),
+          itemIdFor(ctx, providerItemId, open?.bbItemId),
           final,
           parentToolCallId(ctx, delta.key.parentRef) ?? open?.item.parentToolCallId,
         );
