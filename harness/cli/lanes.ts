@@ -65,7 +65,8 @@ export function assembleCellLane(location: RecordingLocation, recording: Recordi
 export async function assembleCells(roots: readonly string[], filter: CellFilter, useCurrent = true): Promise<CellLane[]> {
   const cells: CellLane[] = [];
   for (const location of await selectRecordings(roots, filter)) {
-    cells.push(assembleCellLane(location, await readRecording(location.dir), useCurrent));
+    const expect = { provider: location.provider, cell: location.cell };
+    cells.push(assembleCellLane(location, await readRecording(location.dir, { expect }), useCurrent));
   }
   return cells;
 }

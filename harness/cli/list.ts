@@ -51,7 +51,7 @@ export async function listRows(
 ): Promise<ListRow[]> {
   const rows: ListRow[] = [];
   for (const location of await selectRecordings(roots, filter)) {
-    const recording = await readRecording(location.dir);
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
     const m = recording.manifest;
     const oracle = path.join(lanesDir, location.provider, `${location.cell}.json`);
     rows.push({

@@ -45,6 +45,12 @@ export interface ReadRecordingOptions {
    * before reading. {@link readLaneEntries} streams and has no such bound.
    */
   maxLaneFileBytes?: number;
+  /**
+   * The provider and cell the directory names (`<root>/<provider>/<cell>/`). When given, the
+   * manifest must agree: a manifest copied or moved into another cell's directory would
+   * otherwise be assembled, compared and reported under the wrong name.
+   */
+  expect?: { provider: string; cell: string };
 }
 
 /** Default largest lane file a recording may hold: 256 MiB (real ones are under 100 KiB). */
@@ -133,8 +139,9 @@ async function listDir(dir: string): Promise<Dirent[]> {
  *
  * @throws InputError naming `file:line` (or `file`) for: an unknown `.ndjson` file, a missing
  *   or invalid manifest, any bad lane line (see {@link readLaneEntries}), a duplicate `seq`,
- *   an empty lane file, a lane file over `maxLaneFileBytes`, or manifest line counts that
- *   disagree with the lanes.
+ *   an empty lane file, a lane file over `maxLaneFileBytes`, manifest line counts that
+ *   disagree with the lanes, or (with `expect`) a manifest provider/cell that is not the
+ *   directory's.
  */
 export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
   const names = new Set<string>();
@@ -150,6 +157,12 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
   }
   const manifestFile = join(dir, MANIFEST_FILE);
   const manifest = await readManifest(manifestFile);
+  for (const field of ["provider", "cell"] as const) {
+    const named = options.expect?.[field];
+    if (named !== undefined && manifest[field] !== named) {
+      throw new InputError(`${field} is "${manifest[field]}" but the directory names ${field} "${named}"`, { file: manifestFile });
+    }
+  }
 
   // The three lanes a current lane does not replace share one index; the recorded and the
   // current bridge lane are each checked against a copy of it.
