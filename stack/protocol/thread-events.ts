@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import {
-  BackgroundTaskStatusSchema,
+  BackgroundTaskShapeSchema,
   ErrorInfoSchema,
   ExtensionKindSchema,
   ItemStatusSchema,
@@ -116,22 +116,13 @@ export const WebFetchItemSchema = z.object({
 });
 /** `imageView` item. */
 export const ImageViewItemSchema = z.object({ type: z.literal("imageView"), id: z.string(), path: z.string(), ...itemTail });
-/** `backgroundTask` item: a copy of the snapshot with an id. */
+// The snapshot's own fields, in its key order, for the item that copies it.
+const { type: _backgroundTaskType, ...backgroundTaskFields } = BackgroundTaskShapeSchema.shape;
+/** `backgroundTask` item: a copy of the snapshot (spec 10 §1.4) with an id. */
 export const BackgroundTaskItemSchema = z.object({
   type: z.literal("backgroundTask"),
   id: z.string(),
-  familyId: z.string(),
-  taskType: z.string(),
-  description: z.string(),
-  status: ItemStatusSchema,
-  taskStatus: BackgroundTaskStatusSchema,
-  skipTranscript: z.boolean(),
-  workflowName: z.string().optional(),
-  workflow: z.object({ phases: z.array(JsonValueSchema), agents: z.array(JsonValueSchema) }).optional(),
-  usage: z.object({ totalTokens: z.number(), toolUses: z.number(), durationMs: z.number() }).optional(),
-  summary: z.string().optional(),
-  error: z.string().optional(),
-  outputFile: z.string().optional(),
+  ...backgroundTaskFields,
   ...itemTail,
 });
 /** `fileRead` item. */
