@@ -3,7 +3,7 @@
  * events, keyed by `event.threadId`, that reports events breaking turn and item lifecycle rules.
  * A violation does not advance state; the caller drops the event.
  */
-import type { ThreadEvent } from "../protocol/thread-events.js";
+import { STREAM_DELTA_EVENT_TYPES, type ThreadEvent } from "../protocol/thread-events.js";
 import { BoundedSet } from "./bounded.js";
 import { MAX_GRAMMAR_ITEM_IDS } from "./limits.js";
 
@@ -47,14 +47,9 @@ const ITEM_COMPLETIONS: ReadonlySet<string> = new Set([
 /** Progress events checked on `item.id`. */
 const ITEM_SNAPSHOT_PROGRESS: ReadonlySet<string> = new Set(["item/backgroundTask/progress", "item/delegation/progress"]);
 
-/** Deltas and progress checked on `itemId`. */
+/** Deltas and progress checked on `itemId`: the stream deltas of spec 10 §2.11 and tool progress. */
 const ITEM_ID_DELTAS: ReadonlySet<string> = new Set([
-  "item/agentMessage/delta",
-  "item/reasoning/textDelta",
-  "item/reasoning/summaryTextDelta",
-  "item/plan/delta",
-  "item/fileChange/outputDelta",
-  "item/commandExecution/outputDelta",
+  ...STREAM_DELTA_EVENT_TYPES,
   "item/mcpToolCall/progress",
   "item/toolCall/progress",
 ]);
