@@ -81,6 +81,7 @@ export const replayCommand: ParityCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
       .example("$0 replay --recordings ../shared/recordings --provider acp-cursor --cell resume --timeline", "Readable timeline"),
   async run(args, ctx) {
@@ -94,6 +95,7 @@ export const replayCommand: ParityCommand = {
     const result = await replayRecording(recording, {
       ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
       ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
+      ...(args.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
     });
     if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
     if (args.json) ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
