@@ -104,6 +104,26 @@ describe("replay divergences are diagnosed, never hung on (00-product.md, Determ
   });
 });
 
+describe("a live request nothing recorded can answer", () => {
+  it("is answered generically at once and listed as a note, not a divergence", async () => {
+    const dir = await doctored(path.join(cursorRecordings, "approval-allow"));
+    // Take the approval request (and the runtime's answer to it) out of the recording, as if
+    // the recorded bridge had never asked: the live bridge's request is then new behaviour.
+    const isInteraction = (e: LaneEntry) => messageOf(e).method === "interaction/request";
+    const request = (await readLane(dir, "bridge→runtime")).find(isInteraction)!;
+    const answer = (await readLane(dir, "runtime→bridge")).find((e) => messageOf(e).id === messageOf(request).id && messageOf(e).method === undefined)!;
+    await editLane(dir, "bridge→runtime", (entries) => entries.filter((e) => !isInteraction(e)));
+    await editLane(dir, "bridge→runtime.current", (entries) => entries.filter((e) => !isInteraction(e)));
+    await editLane(dir, "runtime→bridge", (entries) => entries.filter((e) => e.seq !== answer.seq));
+
+    const { json } = await replayJson(dir, ["--verbose"]);
+    const notes = (json as unknown as { notes: Array<{ message: string }> }).notes.map((n) => n.message);
+    expect(notes).toContain("answered bridge→runtime request interaction/request (id 1) generically: nothing recorded answers it");
+    expect(json.divergences.filter((d) => (d.got ?? "").includes("interaction/request"))).toEqual([]);
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+});
+
 describe("bad recordings are input errors (exit 2), not divergences", () => {
   it("a lane out of (run, seq) order names its file and line", async () => {
     const dir = await doctored(path.join(repoRoot, "recordings", "echo", "turn"));
