@@ -1,18 +1,9 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { main } from "../../harness/cli/main.js";
+import { repoRoot, runCli as run } from "../helpers/run-cli.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const sharedRoot = path.resolve(repoRoot, "../shared/recordings");
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, cwd: repoRoot, verbose: false, ci: false });
-  return { code, out, err };
-}
 
 describe("parity list", () => {
   it("prints the acp-cursor matrix as JSON with manifest facts", async () => {
@@ -40,14 +31,8 @@ describe("parity list", () => {
   });
 
   it("colours the header and the oracle column only when ctx.color is true", async () => {
-    let out = "";
-    const code = await main(["list", "--recordings", sharedRoot, "--cell", "fork", "--lanes", path.join(repoRoot, "no-such-oracles")], {
-      out: (t) => void (out += t),
-      err: () => undefined,
+    const { code, out } = await run(["list", "--recordings", sharedRoot, "--cell", "fork", "--lanes", path.join(repoRoot, "no-such-oracles")], {
       color: true,
-      cwd: repoRoot,
-      verbose: false,
-      ci: false,
     });
     expect(code).toBe(0);
     expect(out).toContain("\u001b[1mprovider");
@@ -66,10 +51,7 @@ describe("parity list", () => {
       await mkdir(path.join(lanes, "echo"), { recursive: true });
       await writeFile(path.join(lanes, "echo", "zero-work.json"), "[]\n");
       await writeFile(path.join(lanes, "echo", "renamed-cell.json"), "[]\n");
-      let out = "";
-      const code = await main(["list", "--recordings", path.join(checkout, "recordings"), "--lanes", lanes], {
-        out: (t) => void (out += t), err: () => undefined, color: false, cwd: checkout, verbose: false, ci: false,
-      });
+      const { code, out } = await run(["list", "--recordings", path.join(checkout, "recordings"), "--lanes", lanes], { cwd: checkout });
       expect(code).toBe(0);
       expect(out).toMatch(/\necho\s+zero-work\s+.*\syes\n/);
       expect(out).toMatch(/1 with an oracle\n/);
