@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../harness/cli/main.js";
 import { captureBridgeJsonRpcOutput } from "../../harness/conformance/capture.js";
 import { conformanceClientRequestId } from "../../harness/conformance/context.js";
 import { CONFORMANCE_RULE_IDS, type ConformanceReport } from "../../harness/conformance/rules.js";
@@ -12,9 +11,9 @@ import { echoConformanceSession } from "../../harness/conformance/session.js";
 import { inProcessTransport } from "../../harness/conformance/transport.js";
 import { createEchoBridge } from "../../stack/echo/bridge.js";
 import { ClientRequestIdSchema } from "../../stack/protocol/thread-delta.js";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { createBrokenBridge, DEFECTS, type Defect } from "./broken-bridge.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "conformance-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -26,11 +25,24 @@ function statuses(report: ConformanceReport) {
   return { fail: by("fail"), skipped: by("skipped"), pass: by("pass") };
 }
 
-async function runCli(argv: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, cwd: repoRoot });
-  return { code, out, err };
+/**
+ * Writes `<scratch>/<name>`: a bridge module that imports the compiled bridge-kit (define,
+ * run-request) and echo (request handlers, sessions) and then holds `body`. Returns its path.
+ */
+function writeEchoHandlersModule(name: string, body: string[]): string {
+  const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
+  const file = path.join(scratch, name);
+  writeFileSync(
+    file,
+    [
+      `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
+      `import { runBridgeRequest } from ${JSON.stringify(dist("stack/bridge-kit/run-request.js"))};`,
+      `import { echoRequestHandlers } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
+      `import { createEchoSessions } from ${JSON.stringify(dist("stack/echo/sessions.js"))};`,
+      ...body,
+    ].join("\n"),
+  );
+  return file;
 }
 
 describe("parity conform --bridge echo (child process through the bootstrap)", () => {
@@ -54,30 +66,21 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
   });
 
   it("a module path of a bridge reporting grammar [2,2] fails handshake/initialize only, exit 1", async () => {
-    const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
-    const file = path.join(scratch, "grammar-v2-bridge.mjs");
-    writeFileSync(
-      file,
-      [
-        `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
-        `import { runBridgeRequest } from ${JSON.stringify(dist("stack/bridge-kit/run-request.js"))};`,
-        `import { echoRequestHandlers } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
-        `import { createEchoSessions } from ${JSON.stringify(dist("stack/echo/sessions.js"))};`,
-        `import { randomBytes } from "node:crypto";`,
-        `const states = new WeakMap();`,
-        `export const experimental_providerBridge = defineProviderBridge({`,
-        `  async handleLine(_line, ctx, message) {`,
-        `    let handlers = states.get(ctx);`,
-        `    if (!handlers) {`,
-        `      handlers = { ...echoRequestHandlers(ctx, createEchoSessions(ctx.io, (n) => randomBytes(n))),`,
-        `        initialize: () => ({ protocolVersion: 2, capabilities: { grammarVersions: [2, 2] } }) };`,
-        `      states.set(ctx, handlers);`,
-        `    }`,
-        `    await runBridgeRequest(ctx.io, message, handlers);`,
-        `  },`,
-        `});`,
-      ].join("\n"),
-    );
+    const file = writeEchoHandlersModule("grammar-v2-bridge.mjs", [
+      `import { randomBytes } from "node:crypto";`,
+      `const states = new WeakMap();`,
+      `export const experimental_providerBridge = defineProviderBridge({`,
+      `  async handleLine(_line, ctx, message) {`,
+      `    let handlers = states.get(ctx);`,
+      `    if (!handlers) {`,
+      `      handlers = { ...echoRequestHandlers(ctx, createEchoSessions(ctx.io, (n) => randomBytes(n))),`,
+      `        initialize: () => ({ protocolVersion: 2, capabilities: { grammarVersions: [2, 2] } }) };`,
+      `      states.set(ctx, handlers);`,
+      `    }`,
+      `    await runBridgeRequest(ctx.io, message, handlers);`,
+      `  },`,
+      `});`,
+    ]);
     const { code, out } = await runCli(["conform", "--bridge", file, "--session", writeSession()]);
     expect(code).toBe(1);
     const failing = out.split("\n").filter((l) => l.startsWith("FAIL"));
@@ -86,26 +89,17 @@ describe("parity conform --bridge echo (child process through the bootstrap)", (
   });
 
   it("a module minting providerThreadId from a process counter fails only the not-counter rule across two real processes", async () => {
-    const dist = (p: string) => pathToFileURL(path.join(repoRoot, "dist", p)).href;
-    const file = path.join(scratch, "counter-bridge.mjs");
-    writeFileSync(
-      file,
-      [
-        `import { defineProviderBridge } from ${JSON.stringify(dist("stack/bridge-kit/define.js"))};`,
-        `import { runBridgeRequest } from ${JSON.stringify(dist("stack/bridge-kit/run-request.js"))};`,
-        `import { echoRequestHandlers } from ${JSON.stringify(dist("stack/echo/bridge.js"))};`,
-        `import { createEchoSessions } from ${JSON.stringify(dist("stack/echo/sessions.js"))};`,
-        `let counter = 0; // the defect: process state that restarts with every process`,
-        `const counterBytes = (n) => { counter += 1; const out = new Uint8Array(n); out[n - 1] = counter; return out; };`,
-        `let handlers;`,
-        `export const experimental_providerBridge = defineProviderBridge({`,
-        `  async handleLine(_line, ctx, message) {`,
-        `    handlers ??= echoRequestHandlers(ctx, createEchoSessions(ctx.io, counterBytes));`,
-        `    await runBridgeRequest(ctx.io, message, handlers);`,
-        `  },`,
-        `});`,
-      ].join("\n"),
-    );
+    const file = writeEchoHandlersModule("counter-bridge.mjs", [
+      `let counter = 0; // the defect: process state that restarts with every process`,
+      `const counterBytes = (n) => { counter += 1; const out = new Uint8Array(n); out[n - 1] = counter; return out; };`,
+      `let handlers;`,
+      `export const experimental_providerBridge = defineProviderBridge({`,
+      `  async handleLine(_line, ctx, message) {`,
+      `    handlers ??= echoRequestHandlers(ctx, createEchoSessions(ctx.io, counterBytes));`,
+      `    await runBridgeRequest(ctx.io, message, handlers);`,
+      `  },`,
+      `});`,
+    ]);
     const { code, out } = await runCli(["conform", "--bridge", file, "--session", writeSession()]);
     expect(code).toBe(1);
     const failing = out.split("\n").filter((l) => l.startsWith("FAIL"));
