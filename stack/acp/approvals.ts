@@ -18,7 +18,8 @@ import {
   outcomeForDecision,
   type AcpPermissionOutcome,
 } from "./permission-options.js";
-import type { AcpSession, PendingAgentRequest } from "./session.js";
+import { askRuntimeInteraction } from "./runtime-interaction.js";
+import type { AcpSession } from "./session.js";
 import { noteAgentActivity } from "./agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
@@ -64,35 +65,11 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
     reason: null,
     availableDecisions: availableDecisions(options),
   };
-  return new Promise<AcpPermissionOutcome>((resolve) => {
-    let settled = false;
-    const pending: PendingAgentRequest = {
-      cancel() {
-        if (settled) return;
-        settled = true;
-        resolve(CANCELLED_PERMISSION);
-      },
-    };
-    session.pending.add(pending);
-    rt.ctx.io
-      .request<unknown>(
-        "interaction/request",
-        { providerThreadId: session.providerThreadId, threadId: session.threadId, turnId: null, payload },
-      )
-      .then(
-        (reply) => {
-          if (settled) return;
-          settled = true;
-          session.pending.delete(pending);
-          const decision = reply && typeof reply === "object" ? (reply as { decision?: unknown }).decision : undefined;
-          resolve(outcomeForDecision(decision, options));
-        },
-        () => {
-          if (settled) return;
-          settled = true;
-          session.pending.delete(pending);
-          resolve(CANCELLED_PERMISSION);
-        },
-      );
-  });
+  return askRuntimeInteraction(
+    rt,
+    session,
+    payload,
+    (reply) => outcomeForDecision(reply && typeof reply === "object" ? (reply as { decision?: unknown }).decision : undefined, options),
+    CANCELLED_PERMISSION,
+  );
 }

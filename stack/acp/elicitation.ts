@@ -10,7 +10,8 @@
  * `{kind:"user_question", message, questions[{id, question, options?}]}` (answers by question id).
  */
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { emitDeltas, type AcpSession, type PendingAgentRequest } from "./session.js";
+import { askRuntimeInteraction } from "./runtime-interaction.js";
+import { emitDeltas, type AcpSession } from "./session.js";
 import { noteAgentActivity } from "./agent-turns.js";
 
 /** Most fields one elicitation may ask (the user-question maximum). */
@@ -61,38 +62,12 @@ export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSessio
   }
   noteAgentActivity(rt, session);
   const confirmOnly = questions.length === 1 && questions[0]!.id === "confirm" && questions[0]!.options?.length === 2 && questions[0]!.options[0] === "Accept";
-  return new Promise<ElicitationResponse>((resolve) => {
-    let settled = false;
-    const pending: PendingAgentRequest = {
-      cancel() {
-        if (settled) return;
-        settled = true;
-        resolve({ action: "cancel" });
-      },
-    };
-    session.pending.add(pending);
-    const finish = (answer: ElicitationResponse): void => {
-      if (settled) return;
-      settled = true;
-      session.pending.delete(pending);
-      resolve(answer);
-    };
-    rt.ctx.io
-      .request<unknown>("interaction/request", {
-        providerThreadId: session.providerThreadId,
-        threadId: session.threadId,
-        turnId: null,
-        payload: { kind: "user_question", message, questions },
-      })
-      .then(
-        (reply) => {
-          const r = (reply && typeof reply === "object" ? reply : {}) as { action?: unknown; answers?: unknown };
-          if (r.action === "decline" || r.action === "cancel") return finish({ action: r.action });
-          const answers = (r.answers && typeof r.answers === "object" ? r.answers : {}) as Record<string, unknown>;
-          if (confirmOnly) return finish(answers.confirm === "Decline" ? { action: "decline" } : { action: "accept" });
-          return finish({ action: "accept", content: answers });
-        },
-        () => finish({ action: "cancel" }),
-      );
-  });
+  const answerOf = (reply: unknown): ElicitationResponse => {
+    const r = (reply && typeof reply === "object" ? reply : {}) as { action?: unknown; answers?: unknown };
+    if (r.action === "decline" || r.action === "cancel") return { action: r.action };
+    const answers = (r.answers && typeof r.answers === "object" ? r.answers : {}) as Record<string, unknown>;
+    if (confirmOnly) return answers.confirm === "Decline" ? { action: "decline" } : { action: "accept" };
+    return { action: "accept", content: answers };
+  };
+  return askRuntimeInteraction(rt, session, { kind: "user_question", message, questions }, answerOf, { action: "cancel" });
 }
