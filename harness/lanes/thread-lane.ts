@@ -8,7 +8,7 @@ import { createDeltaAssembler, createThreadEventGrammar, type DeltaAssembler, ty
 import { DEFAULT_PROGRESS_THROTTLE_MS } from "../../stack/assembler/limits.js";
 import { InvalidThreadDeltaError } from "../../stack/protocol/thread-delta.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
-import type { LaneEntry } from "../recording/lane-entry.js";
+import { parseLineObject, type LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 
 /** Text batching window of every thread lane: off, as in all parity harnesses (spec 10 §2.11). */
@@ -86,15 +86,6 @@ interface JsonRpcLike {
   params?: unknown;
 }
 
-function parseJsonLine(line: string): JsonRpcLike | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonRpcLike) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function isReleaseStop(message: JsonRpcLike): string | undefined {
   if (message.method !== "thread/stop") return undefined;
   const params = message.params as { threadId?: unknown; intent?: unknown } | undefined;
@@ -151,7 +142,7 @@ export function createThreadLaneBuilder(options: ThreadLaneBuilderOptions): Thre
     feedRuntimeLine: (line) => void builder.feed({ ts: clock, run: 0, seq: ++fedLines, dir: "runtime→bridge", line }),
     feed(entry) {
       if (entry.dir !== "bridge→runtime" && entry.dir !== "runtime→bridge") return [];
-      const message = parseJsonLine(entry.line);
+      const message = parseLineObject(entry.line);
       if (!message) return [];
       if (entry.dir === "runtime→bridge") {
         const released = isReleaseStop(message);

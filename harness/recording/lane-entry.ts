@@ -95,3 +95,17 @@ export function parseLaneEntry(text: string, expected: Direction, where: { file:
 export function compareLaneEntries(a: LaneEntry, b: LaneEntry): number {
   return a.run - b.run || a.seq - b.seq;
 }
+
+/**
+ * The JSON object one lane line holds (a JSON-RPC message, as a rule), or undefined when the
+ * line is not JSON or not a JSON object: lanes keep every line a side wrote, protocol or not
+ * (spec 10 §4).
+ */
+export function parseLineObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

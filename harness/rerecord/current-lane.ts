@@ -4,7 +4,7 @@
  * and be merged with the recorded runtime lane as if the reference had recorded it.
  */
 import type { JsonRpcId } from "../../stack/protocol/json-rpc.js";
-import { compareLaneEntries, type LaneEntry } from "../recording/lane-entry.js";
+import { compareLaneEntries, parseLineObject, type LaneEntry } from "../recording/lane-entry.js";
 
 /** A live `bridge→runtime` line in arrival order, with the runtime entry written before it. */
 export interface LiveBridgeLine {
@@ -26,15 +26,6 @@ export interface CurrentLaneSource {
 
 type JsonObject = Record<string, unknown>;
 
-function parseObject(line: string): JsonObject | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
-  } catch {
-    return null;
-  }
-}
-
 const isId = (value: unknown): value is JsonRpcId => typeof value === "string" || typeof value === "number";
 const isRequest = (m: JsonObject): boolean => typeof m.method === "string" && isId(m.id);
 
@@ -45,7 +36,7 @@ const isRequest = (m: JsonObject): boolean => typeof m.method === "string" && is
 export function recordedRequestIds(recordedBridgeLane: readonly LaneEntry[]): Map<string, JsonRpcId[]> {
   const ids = new Map<string, JsonRpcId[]>();
   for (const entry of recordedBridgeLane) {
-    const message = parseObject(entry.line);
+    const message = parseLineObject(entry.line);
     if (!message || !isRequest(message)) continue;
     const method = message.method as string;
     const list = ids.get(method) ?? [];
@@ -65,7 +56,7 @@ export function recordedRequestIds(recordedBridgeLane: readonly LaneEntry[]): Ma
 export function mapRequestIdsToRecorded(lines: readonly string[], recorded: ReadonlyMap<string, readonly JsonRpcId[]>): string[] {
   const used = new Map<string, number>();
   return lines.map((line) => {
-    const message = parseObject(line);
+    const message = parseLineObject(line);
     if (!message || !isRequest(message)) return line;
     const method = message.method as string;
     const k = used.get(method) ?? 0;
@@ -78,8 +69,8 @@ export function mapRequestIdsToRecorded(lines: readonly string[], recorded: Read
 
 /** True for the answer to the harness's own `initialize` (spec 10 §6.6 step 2). */
 export function isHarnessInitializeAnswer(line: string, harnessInitializeId: JsonRpcId): boolean {
-  const message = parseObject(line);
-  return message !== null && message.method === undefined && message.id === harnessInitializeId;
+  const message = parseLineObject(line);
+  return message !== undefined && message.method === undefined && message.id === harnessInitializeId;
 }
 
 /**
