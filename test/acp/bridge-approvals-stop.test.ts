@@ -2,7 +2,7 @@
  * Approvals (spec 20 §3.8) and thread/stop (spec 30 §5) against the fixture agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 
 const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const OPTIONS = [
@@ -29,7 +29,6 @@ const permissionScript = {
     },
   ],
 };
-const isBoundary = (m: any) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

@@ -7,9 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 
-const isBoundary = (m: any) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
 const replies = (log: string) => agentReceived(log).filter((m) => m.method === undefined && m.id !== undefined && typeof m.id === "number" && m.id < 100);
 
 let bridge: InProcessBridge | undefined;

@@ -4,7 +4,7 @@
  * `item/tool/call`, and the runtime's answer reaches the agent as MCP content.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 import { mcpProxyMain } from "./fixture-agent-build.js";
 
 const TOOL = {
@@ -12,7 +12,6 @@ const TOOL = {
   description: "Move the thread to another directory.",
   inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
-const isBoundary = (m: any) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

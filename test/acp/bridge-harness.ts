@@ -17,6 +17,9 @@ import { fixtureAgentMain } from "./fixture-agent-build.js";
 /** One parsed bridge→runtime message. */
 export type WireMessage = { jsonrpc?: string; id?: string | number; method?: string; params?: any; result?: any; error?: any };
 
+/** True for a `thread/delta` notification carrying a `turn.boundary` delta (a turn settling). */
+export const isBoundary = (m: WireMessage): boolean => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
+
 /** Guard timeout for waits, in ms: only detects a hang, never paces a test. */
 export const WAIT_GUARD_MS = 15_000;
 
