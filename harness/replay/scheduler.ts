@@ -1,96 +1,21 @@
 import type { JsonRpcId } from "../../stack/protocol/json-rpc.js";
-import type { LaneEntry } from "../recording/lane-entry.js";
-import type { BridgeProcessEvent, ReplayBridgeProcess } from "./bridge-process.js";
-import type { ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
+import type { ReplayChildLink } from "./child-channel.js";
 import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
-import type { EventQueue } from "./event-queue.js";
+import { fitOf } from "./matching.js";
 import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "./plan.js";
+import {
+  HARNESS_INITIALIZE_ID,
+  HARNESS_INITIALIZE_PARAMS,
+  type LiveBridgeLine,
+  type ReplayEvent,
+  type ScheduleIo,
+  type ScheduleOutcome,
+  type ScheduleTimeouts,
+} from "./schedule-types.js";
 import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "./wire.js";
 
-/** Every live event the scheduler consumes, from the bridge or the private channel. */
-export type ReplayEvent = BridgeProcessEvent | ChildChannelEvent;
-
-/** Id of the handshake the harness sends when the recording holds none (spec 10 §5.1 step 2). */
-export const HARNESS_INITIALIZE_ID = "parity-initialize";
-
-/** The `initialize` params the harness sends (spec 10 §1.1; CONTRACTS handshake). */
-export const HARNESS_INITIALIZE_PARAMS = {
-  protocolVersion: 2,
-  client: { name: "bridge-parity", version: "0" },
-  grammarVersions: [3, 3],
-} as const;
-
-/** Timeouts of a schedule, in ms. They bound divergence only; nothing waits on them when the bridge keeps up. */
-export interface ScheduleTimeouts {
-  /** Silence after which unmet expectations are declared missing (default 3000). */
-  quietMs: number;
-  /** How long the bridge may take to exit after its stdin closed (default 5000). */
-  exitMs: number;
-  /** Consecutive silent waits after which the walk is abandoned (default 3). */
-  maxSilentWaits: number;
-  /** Extra quiet periods granted to a silent bridge that is still using CPU (default 10). */
-  maxBusyWaits: number;
-}
-
-/** One line the live bridge wrote to the runtime during the walk. */
-export interface LiveBridgeLine {
-  /** The line, with bridge-minted request ids mapped back to the recorded ids. */
-  line: string;
-  /** The recording's clock when it arrived: the matched expectation's `ts`, else the last walked `ts` (ms). */
-  clock: number;
-  /** `(run, seq)` of the last input written before it arrived; null before the first input. */
-  anchor: { run: number; seq: number } | null;
-}
-
-/** What one walk produced (before lane assembly). */
-export interface ScheduleOutcome {
-  divergences: ReplayDivergence[];
-  /** Total divergences, including those not kept. */
-  divergenceCount: number;
-  notes: ReplayNote[];
-  bridgeLines: LiveBridgeLine[];
-  /** Expectations met / total. */
-  expectationsMet: number;
-  expectationsTotal: number;
-  /** The bridge's exit, when it exited. */
-  exit: { code: number | null; signal: string | null } | null;
-  /** pids of every replay child that connected. */
-  childPids: number[];
-}
-
-/** What the scheduler drives. */
-export interface ScheduleIo {
-  queue: EventQueue<ReplayEvent>;
-  bridge: ReplayBridgeProcess;
-  /** Rewrites a recorded runtime line before it is written (launch spec, cwd, PATH). */
-  rewriteRuntime(line: string): string;
-  /** Receives one line per event and write, for `--verbose` diagnosis; optional. */
-  trace?: (text: string) => void;
-  /**
-   * Receives, in live order, every runtime line written (as recorded) and every bridge line
-   * that belongs to the lane with its recording clock: where the thread lane is assembled
-   * while the replay runs.
-   */
-  sink?: LiveLineSink;
-  /** Told of every expectation the bridge met (a batch replay counts them per cell). */
-  onMet?: (step: ReplayStep) => void;
-  /**
-   * The bridge's CPU time so far (any unit), or undefined when unknown. A bridge that stays
-   * silent for the quiet period but uses CPU over a further probe period is busy, not stuck,
-   * and gets another quiet period (at most {@link ScheduleTimeouts.maxBusyWaits}).
-   */
-  cpuTime?: () => number | undefined;
-  /** Keep the bridge's lines for {@link ScheduleOutcome.bridgeLines} (default true). */
-  keepBridgeLines?: boolean;
-}
-
-/** The streaming consumer of a replay's live lines (see {@link ScheduleIo.sink}). */
-export interface LiveLineSink {
-  /** A `bridge→runtime` line of the lane and the recording clock (ms) it arrived at. */
-  bridgeLine(line: string, clock: number): void;
-  /** A recorded `runtime→bridge` line just written to the bridge. */
-  runtimeLine(line: string): void;
-}
+export * from "./schedule-types.js";
+export { anchorBridgeLines } from "./bridge-lane.js";
 
 type IdMap = Map<string, JsonRpcId>;
 
@@ -160,28 +85,13 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
   const walkedSeq = (): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } =>
     lastWalked ? { seq: lastWalked.entry.seq, run: lastWalked.entry.run, dir: lastWalked.entry.dir } : { seq: null, run: null, dir: null };
 
-  // How closely a live line fits an expectation: 2 = same kinds of deltas (or not a
-  // thread/delta), 1 = a thread/delta sharing some delta kind, 0 = no fit.
-  const fit = (step: ReplayStep, shape: WireShape, line: string): number => {
-    if (step.shape.kind !== shape.kind) return 0;
-    if (shape.kind === "request") return step.shape.method === shape.method ? 2 : 0;
-    if (shape.kind === "response") return step.shape.idKey === shape.idKey ? 2 : 0;
-    if (shape.kind === "invalid") return step.entry.line === line ? 2 : 0;
-    if (step.shape.method !== shape.method) return 0;
-    const want = step.shape.deltaKinds;
-    const got = shape.deltaKinds;
-    if (!want || !got) return 2;
-    if (want.length === got.length && want.every((k, i) => k === got[i])) return 2;
-    return got.some((k) => want.includes(k)) ? 1 : 0;
-  };
-
   const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): ReplayStep | undefined => {
     while (firstUnmet < winEnd && isMet(firstUnmet)) firstUnmet += 1;
     let loose: ReplayStep | undefined;
     for (let i = firstUnmet; i < winEnd; i += 1) {
       const step = stepAt(i);
       if (isMet(i) || step.side !== side || step.segment !== segment) continue;
-      const score = fit(step, shape, line);
+      const score = fitOf(step, shape, line);
       if (score === 2) return step;
       if (score === 1 && !loose) loose = step;
     }
@@ -495,27 +405,4 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     exit: state.exit,
     childPids: children.map((c) => c.pid),
   };
-}
-
-/**
- * Anchors the live bridge lines as `bridge→runtime` lane entries (spec 10 §6.6 step 4):
- * each line goes after the input written before it, `seq = anchor.seq + k/(n+1)` for the
- * k-th of n lines on that anchor, `run` = the anchor's run, `ts` = the line's recording
- * clock. Lines before any input anchor at the first step's `seq − 1`. Order is arrival order.
- */
-export function anchorBridgeLines(firstEntry: LaneEntry | undefined, lines: readonly LiveBridgeLine[]): LaneEntry[] {
-  const before = { run: firstEntry?.run ?? 0, seq: (firstEntry?.seq ?? 1) - 1 };
-  const counts = new Map<object, number>();
-  for (const line of lines) {
-    const at = line.anchor ?? before;
-    counts.set(at, (counts.get(at) ?? 0) + 1);
-  }
-  const seen = new Map<object, number>();
-  return lines.map((live) => {
-    const at = live.anchor ?? before;
-    const ordinal = (seen.get(at) ?? 0) + 1;
-    seen.set(at, ordinal);
-    const n = counts.get(at) ?? 1;
-    return { ts: live.clock, run: at.run, seq: at.seq + ordinal / (n + 1), dir: "bridge→runtime" as const, line: live.line };
-  });
 }
