@@ -18,23 +18,20 @@ const nonEmpty = z.string().min(1);
 /** Env var names as POSIX shells accept them; a name like `A=B` would corrupt the child env. */
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a valid environment variable name");
 
-/** `{flag, supportedLevels, levelValues?, defaultLevel?}`: reasoning chosen by a launch flag (spec 30 §3.1). */
-export const acpReasoningCliSchema = z.strictObject({
-  flag: nonEmpty,
+/** The levels part both reasoning selectors share: `supportedLevels, levelValues?, defaultLevel?` (spec 30 §3.1). */
+const reasoningLevelFields = {
   supportedLevels: z.array(AcpReasoningLevelSchema),
   levelValues: z.partialRecord(AcpReasoningLevelSchema, nonEmpty).optional(),
   defaultLevel: AcpReasoningLevelSchema.optional(),
-});
+};
+
+/** `{flag, supportedLevels, levelValues?, defaultLevel?}`: reasoning chosen by a launch flag (spec 30 §3.1). */
+export const acpReasoningCliSchema = z.strictObject({ flag: nonEmpty, ...reasoningLevelFields });
 /** Reasoning chosen by a launch flag. */
 export type AcpReasoningCli = z.infer<typeof acpReasoningCliSchema>;
 
 /** `{configId, supportedLevels, levelValues?, defaultLevel?}`: reasoning chosen by an ACP config option (spec 30 §3.1). */
-export const acpNativeReasoningSchema = z.strictObject({
-  configId: nonEmpty,
-  supportedLevels: z.array(AcpReasoningLevelSchema),
-  levelValues: z.partialRecord(AcpReasoningLevelSchema, nonEmpty).optional(),
-  defaultLevel: AcpReasoningLevelSchema.optional(),
-});
+export const acpNativeReasoningSchema = z.strictObject({ configId: nonEmpty, ...reasoningLevelFields });
 /** Reasoning chosen by an ACP session config option. */
 export type AcpNativeReasoning = z.infer<typeof acpNativeReasoningSchema>;
 
