@@ -2,7 +2,7 @@
  * What every delta handler works with, and the id lookups they share: key strings, vouched
  * turns, parent tool calls, item ids and the no-turn fallback (spec 10 §1.2, §2.1, §2.6).
  */
-import { KEY_PART_SEPARATOR, type NoTurnFallback, type ThreadDeltaKey } from "../protocol/thread-delta.js";
+import { KEY_PART_SEPARATOR, type Attach, type NoTurnFallback, type ThreadDeltaKey } from "../protocol/thread-delta.js";
 import type { ThreadEvent } from "../protocol/thread-events.js";
 import { buildProviderUnhandled, threadScope } from "./events.js";
 import type { IdMinter } from "./ids.js";
@@ -44,6 +44,15 @@ export function vouchedTurn(ctx: DeltaContext, providerTurnId: string | undefine
   const minted = ctx.env.ids.nextTurnId();
   ctx.state.turnIds.register(providerTurnId, minted);
   return minted;
+}
+
+/**
+ * The turn an `attach`-carrying delta (`item.open`, `contextWindow`) lands in: vouched, else
+ * cur ?? last with `attach:"currentOrLast"`, else cur; `undefined` when none applies (spec 10 §2.6).
+ */
+export function attachedTurn(ctx: DeltaContext, providerTurnId: string | undefined, attach: Attach | undefined): string | undefined {
+  const { state } = ctx;
+  return vouchedTurn(ctx, providerTurnId) ?? (attach === "currentOrLast" ? (state.currentTurnId ?? state.lastTurnId) : state.currentTurnId);
 }
 
 /**

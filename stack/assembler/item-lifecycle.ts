@@ -4,12 +4,12 @@
  */
 import type { ThreadDeltaKey, ThreadDeltaOf } from "../protocol/thread-delta.js";
 import {
+  attachedTurn,
   fallBackOrDrop,
   itemIdFor,
   keyStringOf,
   parentToolCallId,
   turnOrFallBack,
-  vouchedTurn,
   type DeltaContext,
 } from "./context.js";
 import { buildEvent, threadScope, turnScope } from "./events.js";
@@ -43,9 +43,7 @@ function detachAnonymousMessages(state: ThreadState, key: ThreadDeltaKey): void 
  */
 export function handleItemOpen(ctx: DeltaContext, delta: ThreadDeltaOf<"item.open">): void {
   const { state } = ctx;
-  const turnId =
-    vouchedTurn(ctx, delta.providerTurnId) ??
-    (delta.attach === "currentOrLast" ? (state.currentTurnId ?? state.lastTurnId) : state.currentTurnId);
+  const turnId = attachedTurn(ctx, delta.providerTurnId, delta.attach);
   if (turnId === undefined) {
     fallBackOrDrop(ctx, delta);
     return;

@@ -3,7 +3,7 @@
  * provider notices and unhandled raw events, each scoped per spec 10 §2.6.
  */
 import type { ThreadDeltaOf } from "../protocol/thread-delta.js";
-import { fallBackOrDrop, parentToolCallId, vouchedTurn, type DeltaContext } from "./context.js";
+import { attachedTurn, fallBackOrDrop, parentToolCallId, vouchedTurn, type DeltaContext } from "./context.js";
 import {
   buildEvent,
   buildProviderUnhandled,
@@ -27,10 +27,7 @@ export function handleUsage(ctx: DeltaContext, delta: ThreadDeltaOf<"usage">): v
 
 /** `contextWindow` → `thread/contextWindowUsage/updated` in vouched; `open` → cur; `currentOrLast` → cur ?? last; else thread scope. */
 export function handleContextWindow(ctx: DeltaContext, delta: ThreadDeltaOf<"contextWindow">): void {
-  const { state } = ctx;
-  const turnId =
-    vouchedTurn(ctx, delta.providerTurnId) ??
-    (delta.attach === "currentOrLast" ? (state.currentTurnId ?? state.lastTurnId) : state.currentTurnId);
+  const turnId = attachedTurn(ctx, delta.providerTurnId, delta.attach);
   ctx.emit(
     buildEvent("thread/contextWindowUsage/updated", scopeFor(turnId), {
       contextWindowUsage: { usedTokens: delta.used, modelContextWindow: delta.size ?? null, estimated: delta.estimated },
