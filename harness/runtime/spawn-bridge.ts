@@ -36,12 +36,8 @@ export interface BridgeExit {
   signal: NodeJS.Signals | null;
 }
 
-/**
- * The channel of one spawned bridge process plus what the process itself tells: pid,
- * stderr tail, exit. {@link spawnBridge} puts the runtime's JSON-RPC client on top; a
- * caller that needs its own client (conformance) uses {@link spawnBridgeChannel}.
- */
-export interface BridgeProcessChannel extends BridgeChannel {
+/** What a spawned bridge process itself tells, on its channel and on its client alike. */
+export interface BridgeProcessFacts {
   /** Provider id the bootstrap was given. */
   readonly providerId: string;
   /** Absolute path of the bridge module. */
@@ -55,20 +51,17 @@ export interface BridgeProcessChannel extends BridgeChannel {
 }
 
 /**
+ * The channel of one spawned bridge process plus what the process itself tells: pid,
+ * stderr tail, exit. {@link spawnBridge} puts the runtime's JSON-RPC client on top; a
+ * caller that needs its own client (conformance) uses {@link spawnBridgeChannel}.
+ */
+export interface BridgeProcessChannel extends BridgeChannel, BridgeProcessFacts {}
+
+/**
  * One bridge process driven by this runtime (CONTRACTS harness/runtime): the JSON-RPC
  * client over its stdio plus what the process itself tells (pid, stderr, exit).
  */
-export interface BridgeProcess extends JsonRpcClient {
-  /** Provider id the bootstrap was given. */
-  readonly providerId: string;
-  /** Absolute path of the bridge module. */
-  readonly modulePath: string;
-  /** The OS process id. */
-  readonly pid: number | undefined;
-  /** The last {@link STDERR_TAIL_CHARS} characters the bridge wrote to stderr. */
-  stderr(): string;
-  /** Resolves when the process has exited. */
-  readonly exited: Promise<BridgeExit>;
+export interface BridgeProcess extends JsonRpcClient, BridgeProcessFacts {
   /** Closes stdin (the bridge's signal to run `onClose` and exit) and waits; SIGKILL after {@link CLOSE_GRACE_MS}. */
   close(): Promise<BridgeExit>;
   /** SIGKILLs the process. */
