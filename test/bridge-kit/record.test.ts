@@ -12,14 +12,7 @@ import {
   PROCESS_RECORDER_SLOT,
   recordProviderChildIo,
 } from "../../stack/bridge-kit/record-process.js";
-
-interface Entry {
-  ts: number;
-  run: number;
-  seq: number;
-  dir: string;
-  line: string;
-}
+import type { LaneEntry as Entry } from "./bootstrap-driver.js";
 
 function readLane(file: string): Entry[] {
   return fs
