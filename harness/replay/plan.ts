@@ -43,12 +43,29 @@ export interface ReplayPlan {
 }
 
 /**
+ * True when a current lane must be placed at the recorded lane's positions: the recording
+ * has agent lanes, and every current line is anchored on a runtime line (the reference's
+ * rerecord, spec 10 §6.6 step 4). A lane anchored after agent lines too (this product's
+ * rerecord anchors each line after the input written before it) is already in causal
+ * order and is merged as it is.
+ */
+function needsAlignment(recording: Recording, current: readonly LaneEntry[]): boolean {
+  if (recording.lanes["provider→bridge"].length === 0 && recording.lanes["bridge→provider"].length === 0) return false;
+  const runtime = recording.lanes["runtime→bridge"];
+  const anchors = new Set(runtime.map((e) => `${e.run}:${e.seq}`));
+  const first = runtime[0];
+  if (first) anchors.add(`${first.run}:${first.seq - 1}`);
+  return current.every((e) => anchors.has(`${e.run}:${Math.floor(e.seq)}`));
+}
+
+/**
  * The recording merged by `(run, seq)`; with `useCurrent` and a current lane, the current
  * lane replaces the recorded bridge lane at the recorded lane's causal positions
  * (see {@link alignCurrentLane}).
  */
 export function mergedForReplay(recording: Recording, useCurrent: boolean): LaneEntry[] {
   if (!useCurrent || recording.currentBridgeLane === null) return recording.merged({ useCurrent: false });
+  if (!needsAlignment(recording, recording.currentBridgeLane)) return recording.merged({ useCurrent: true });
   const bridge = alignCurrentLane(recording.lanes["bridge→runtime"], recording.currentBridgeLane);
   const rest = recording.merged({ useCurrent: false }).filter((e) => e.dir !== "bridge→runtime");
   return [...rest, ...bridge].sort(compareLaneEntries);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
+import type { Recording } from "../../harness/recording/reader.js";
 import { alignCurrentLane } from "../../harness/replay/current-lane.js";
+import { mergedForReplay } from "../../harness/replay/plan.js";
 import { createEventQueue } from "../../harness/replay/event-queue.js";
 import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
 import { parseShard, shardCells } from "../../harness/replay/check-cells.js";
@@ -112,5 +114,38 @@ describe("--shard", () => {
 
   it("refuses anything but i/n with 1 ≤ i ≤ n", () => {
     for (const bad of ["0/2", "3/2", "1", "a/b", "1/0"]) expect(() => parseShard(bad)).toThrow(/--shard/);
+  });
+});
+
+describe("mergedForReplay: which current lanes are re-placed", () => {
+  const e = (dir: LaneEntry["dir"], seq: number, line: unknown): LaneEntry => ({ ts: 1000 + seq, run: 1, seq, dir, line: JSON.stringify(line) });
+  const runtime = [e("runtime→bridge", 10, { jsonrpc: "2.0", id: 1, method: "thread/start", params: {} })];
+  const providerLanes = {
+    "bridge→provider": [e("bridge→provider", 11, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })],
+    "provider→bridge": [e("provider→bridge", 12, { jsonrpc: "2.0", id: 1, result: {} })],
+  };
+  const recordedBridge = [e("bridge→runtime", 13, { jsonrpc: "2.0", id: 1, result: {} })];
+  const recordingWith = (current: LaneEntry[]): Recording => {
+    const lanes = { "runtime→bridge": runtime, "bridge→runtime": recordedBridge, ...providerLanes };
+    return {
+      dir: "/x",
+      manifest: {} as Recording["manifest"],
+      lanes,
+      currentBridgeLane: current,
+      merged: (opts) =>
+        [...runtime, ...providerLanes["bridge→provider"], ...providerLanes["provider→bridge"], ...(opts?.useCurrent === false ? recordedBridge : current)].sort(
+          (a, b) => a.seq - b.seq,
+        ),
+    };
+  };
+
+  it("a lane anchored on runtime lines only (the reference's rerecord) takes the recorded positions", () => {
+    const merged = mergedForReplay(recordingWith([e("bridge→runtime", 10.5, { jsonrpc: "2.0", id: 1, result: { v: 2 } })]), true);
+    expect(merged.map((x) => [x.dir, x.seq])).toEqual([["runtime→bridge", 10], ["bridge→provider", 11], ["provider→bridge", 12], ["bridge→runtime", 13]]);
+  });
+
+  it("a lane anchored after agent lines (this product's rerecord) is merged as it is", () => {
+    const merged = mergedForReplay(recordingWith([e("bridge→runtime", 12.5, { jsonrpc: "2.0", id: 1, result: { v: 2 } })]), true);
+    expect(merged.map((x) => [x.dir, x.seq])).toEqual([["runtime→bridge", 10], ["bridge→provider", 11], ["provider→bridge", 12], ["bridge→runtime", 12.5]]);
   });
 });
