@@ -8,15 +8,18 @@
 import { z } from "zod";
 import {
   BackgroundTaskShapeSchema,
+  CommandShapeSchema,
   ErrorInfoSchema,
   ExtensionKindSchema,
+  FileReadShapeSchema,
   ItemStatusSchema,
   JsonValueSchema,
-  PlanStepSchema,
+  PlanStepsShapeSchema,
   PresentationSchema,
   ProviderRawEventSchema,
   RateLimitsSchema,
-  SearchModeSchema,
+  ReasoningShapeSchema,
+  SearchShapeSchema,
   TurnStatusSchema,
   UsageBreakdownSchema,
   WarningCategorySchema,
@@ -35,6 +38,15 @@ export type TurnScope = Extract<EventScope, { kind: "turn" }>;
 /** Approval outcome of command and file-change items (null unless the close said `denied`). */
 export const ApprovalStatusSchema = z.enum(["denied"]).nullable();
 
+/**
+ * A shape's fields without its `type`, in the shape's key order: what an item copies verbatim
+ * from the shape it was built from (spec 10 §2.3).
+ */
+function shapeFields<T extends z.ZodRawShape & { type: z.ZodType }>(schema: z.ZodObject<T>): Omit<T, "type"> {
+  const { type: _type, ...fields } = schema.shape;
+  return fields;
+}
+
 const itemTail = {
   parentToolCallId: z.string().optional(),
   presentation: PresentationSchema.optional(),
@@ -44,11 +56,7 @@ const itemTail = {
 export const CommandExecutionItemSchema = z.object({
   type: z.literal("commandExecution"),
   id: z.string(),
-  command: z.string(),
-  cwd: z.string(),
-  aggregatedOutput: z.string().optional(),
-  exitCode: z.number().optional(),
-  durationMs: z.number().optional(),
+  ...shapeFields(CommandShapeSchema),
   status: ItemStatusSchema,
   approvalStatus: ApprovalStatusSchema,
   ...itemTail,
@@ -89,13 +97,7 @@ export const AgentMessageItemSchema = z.object({ type: z.literal("agentMessage")
 /** `plan` item. */
 export const PlanItemSchema = z.object({ type: z.literal("plan"), id: z.string(), text: z.string(), ...itemTail });
 /** `reasoning` item. */
-export const ReasoningItemSchema = z.object({
-  type: z.literal("reasoning"),
-  id: z.string(),
-  summary: z.array(z.string()),
-  content: z.array(z.string()),
-  ...itemTail,
-});
+export const ReasoningItemSchema = z.object({ type: z.literal("reasoning"), id: z.string(), ...shapeFields(ReasoningShapeSchema), ...itemTail });
 /** `webSearch` item. */
 export const WebSearchItemSchema = z.object({
   type: z.literal("webSearch"),
@@ -116,21 +118,18 @@ export const WebFetchItemSchema = z.object({
 });
 /** `imageView` item. */
 export const ImageViewItemSchema = z.object({ type: z.literal("imageView"), id: z.string(), path: z.string(), ...itemTail });
-// The snapshot's own fields, in its key order, for the item that copies it.
-const { type: _backgroundTaskType, ...backgroundTaskFields } = BackgroundTaskShapeSchema.shape;
 /** `backgroundTask` item: a copy of the snapshot (spec 10 §1.4) with an id. */
 export const BackgroundTaskItemSchema = z.object({
   type: z.literal("backgroundTask"),
   id: z.string(),
-  ...backgroundTaskFields,
+  ...shapeFields(BackgroundTaskShapeSchema),
   ...itemTail,
 });
 /** `fileRead` item. */
 export const FileReadItemSchema = z.object({
   type: z.literal("fileRead"),
   id: z.string(),
-  path: z.string(),
-  cmd: z.string().optional(),
+  ...shapeFields(FileReadShapeSchema),
   status: ItemStatusSchema,
   ...itemTail,
 });
@@ -138,10 +137,7 @@ export const FileReadItemSchema = z.object({
 export const SearchItemSchema = z.object({
   type: z.literal("search"),
   id: z.string(),
-  mode: SearchModeSchema,
-  query: z.string(),
-  path: z.string().optional(),
-  cmd: z.string().optional(),
+  ...shapeFields(SearchShapeSchema),
   status: ItemStatusSchema,
   ...itemTail,
 });
@@ -160,8 +156,7 @@ export const DelegationItemSchema = z.object({
 export const PlanStepsItemSchema = z.object({
   type: z.literal("planSteps"),
   id: z.string(),
-  steps: z.array(PlanStepSchema),
-  explanation: z.string().optional(),
+  ...shapeFields(PlanStepsShapeSchema),
   status: ItemStatusSchema,
   ...itemTail,
 });
