@@ -1,6 +1,7 @@
 /** Lane diff, allowlist masking, stale entries and verdicts (spec 10 §6.3–6.4). */
 export * from "./lcs.js";
 export * from "./pointer.js";
+export * from "./event-selector.js";
 export * from "./allowlist.js";
 export * from "./mask.js";
 export * from "./lane-diff.js";

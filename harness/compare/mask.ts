@@ -1,9 +1,12 @@
 /**
  * Allowlist masking (spec 10 §6.4): an entry's path removes the values it matches from a
  * normalized lane, on both sides of a comparison, before the diff. Array elements are set to
- * `null` so later positions stay stable; object keys are deleted.
+ * `null` so later positions stay stable; object keys are deleted. Event selectors
+ * (event-selector.ts, this product's extension) remove whole events of one type first.
  */
+import { normalizeThreadLane } from "../lanes/normalize.js";
 import type { AllowlistEntry } from "./allowlist.js";
+import { parseEventSelector, removeSelectedEvents } from "./event-selector.js";
 import { isIndexSegment, parsePointer } from "./pointer.js";
 
 type Container = Record<string, unknown> | unknown[];
@@ -61,9 +64,12 @@ function maskAt(node: unknown, segments: readonly string[], at: number): number 
  * Masks `path` in `lane` IN PLACE and returns how many values it removed (spec 10 §6.4).
  * Segments: a literal matches an own key or an array position, `*` every child at one level,
  * `**` zero or more levels. At the last segment, array elements become `null` and object keys are
- * deleted. An empty path (`/`) masks nothing.
+ * deleted. An empty path (`/`) masks nothing. Field paths only: an event selector is applied by
+ * {@link maskLane}, which must re-intern the lane after removing events.
+ * @throws TypeError for an event-selector path (`/*[type=…]`).
  */
 export function maskPath(lane: unknown, path: string): number {
+  if (parseEventSelector(path) !== undefined) throw new TypeError(`maskPath: "${path}" is an event selector; use maskLane`);
   const segments = parsePointer(path);
   return segments.length === 0 ? 0 : maskAt(lane, segments, 0);
 }
@@ -79,11 +85,31 @@ export interface SideMaskResult<E extends AllowlistEntry> {
 }
 
 /**
- * Applies `entries` in order to a deep copy of `lane` and returns the copy with per-entry counts.
+ * Applies `entries` to a deep copy of `lane` (a NORMALIZED events lane, `normalizeThreadLane`) and
+ * returns the copy with one count per entry, in the order given:
+ * 1. every event-selector entry removes its matching events (one count per event);
+ * 2. when any event was removed, the rest is normalized again, which re-interns the ids in order
+ *    of first appearance: the same `#n` as interning the lane without those events, i.e. the
+ *    selector acts BEFORE interning and a removed event shifts neither positions nor ids
+ *    (normalization is otherwise idempotent);
+ * 3. every field-path entry is masked in order (`maskPath`).
  * Callers pass only entries that apply to the cell (`entryApplies`).
  */
 export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], entries: readonly E[]): SideMaskResult<E> {
-  const copy = structuredClone(lane) as unknown[];
-  const counts = entries.map((entry) => maskPath(copy, entry.path));
+  let copy = structuredClone(lane) as unknown[];
+  const selectors = entries.map((entry) => parseEventSelector(entry.path));
+  const counts = entries.map(() => 0);
+  let removedAny = false;
+  selectors.forEach((selector, index) => {
+    if (selector === undefined) return;
+    const result = removeSelectedEvents(copy, selector);
+    copy = result.lane;
+    counts[index] = result.removed;
+    if (result.removed > 0) removedAny = true;
+  });
+  if (removedAny) copy = normalizeThreadLane(copy);
+  entries.forEach((entry, index) => {
+    if (selectors[index] === undefined) counts[index] = maskPath(copy, entry.path);
+  });
   return { lane: copy, counts, entries };
 }

@@ -1,0 +1,160 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAllowlist, type AllowlistEntry } from "../../harness/compare/allowlist.js";
+import { eventMatches, parseEventSelector, removeSelectedEvents } from "../../harness/compare/event-selector.js";
+import { maskLane, maskPath } from "../../harness/compare/mask.js";
+import { compareParity } from "../../harness/compare/parity.js";
+import { allowlistPathProblem } from "../../harness/compare/pointer.js";
+import { buildThreadLane, normalizeThreadLane } from "../../harness/lanes/index.js";
+import { readRecording } from "../../harness/recording/reader.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const STATE = "thread/extensionState/updated";
+
+const entry = (pathText: string, cell = "resume"): AllowlistEntry => ({
+  provider: "acp-cursor",
+  cell,
+  layer: "events",
+  path: pathText,
+  pr: "#5",
+  reason: "intended",
+});
+
+/** A state event as the spec-30 bridge emits it; the payload holds vendor ids (spec 30 §6.3). */
+const stateEvent = (kind: string, optionId: string) => ({
+  type: STATE,
+  threadId: "thr_x",
+  scope: { kind: "thread" },
+  kind,
+  payload: { configOptions: [{ id: optionId, name: "Model", currentValue: "auto" }] },
+});
+
+/** The raw (not normalized) thread events of a real recording's own lane. */
+async function rawLane(cell: string): Promise<Array<Record<string, any>>> {
+  const recording = await readRecording(path.resolve(repoRoot, "../shared/recordings/acp-cursor", cell));
+  return buildThreadLane(recording, { useCurrent: true }).events as unknown as Array<Record<string, any>>;
+}
+
+describe("event selector paths", () => {
+  it.each([
+    ["/*[type=thread/extensionState/updated]", { type: STATE }],
+    ["/*[type=thread/extensionState/updated][kind=bb/session-options]", { type: STATE, field: { key: "kind", value: "bb/session-options" } }],
+    ["/*[type=turn/started]", { type: "turn/started" }],
+  ])("parses %s", (text, selector) => {
+    expect(parseEventSelector(text)).toEqual(selector);
+    expect(allowlistPathProblem(text)).toBeUndefined();
+  });
+
+  it.each([
+    "/*",
+    "/**",
+    "/3",
+    "/*[type=]",
+    "/*[kind=bb/session-options]",
+    "/*[type=a][type=b]",
+    "/*[type=a][kind=b][x=c]",
+    "/*[type=a]/item/text",
+    "/**[type=thread/extensionState/updated]",
+    "/3[type=turn/started]",
+    "/*[type=a][item.type=b]",
+  ])("rejects %s", (text) => {
+    expect(parseEventSelector(text)).toBeUndefined();
+    expect(allowlistPathProblem(text)).toBeTypeOf("string");
+  });
+
+  it("points whole-event paths and malformed selectors at the selector form", () => {
+    expect(allowlistPathProblem("/3")).toContain("/*[type=<event type>]");
+    expect(allowlistPathProblem("/*")).toContain("/*[type=<event type>]");
+    expect(allowlistPathProblem("/*[kind=x]")).toContain("not a valid event selector");
+    expect(() => parseAllowlist([entry("/*[type=a]/item")], "a.json")).toThrow(/entry 0: path: .*not a valid event selector/);
+    expect(parseAllowlist([entry(`/*[type=${STATE}][kind=bb/provider-commands]`)], "a.json")).toHaveLength(1);
+  });
+
+  it("matches the type, and the second field only as an equal top-level string", () => {
+    const selector = parseEventSelector(`/*[type=${STATE}][kind=bb/session-options]`)!;
+    expect(eventMatches(stateEvent("bb/session-options", "model"), selector)).toBe(true);
+    expect(eventMatches(stateEvent("bb/provider-commands", "model"), selector)).toBe(false);
+    expect(eventMatches({ type: "turn/started", kind: "bb/session-options" }, selector)).toBe(false);
+    expect(eventMatches({ type: STATE, payload: { kind: "bb/session-options" } }, selector)).toBe(false);
+    expect(eventMatches(null, selector)).toBe(false);
+    const lane = [stateEvent("bb/session-options", "a"), { type: "turn/started" }, stateEvent("bb/provider-commands", "b")];
+    const result = removeSelectedEvents(lane, selector);
+    expect(result.removed).toBe(1);
+    expect(result.lane.map((e) => (e as { type: string }).type)).toEqual(["turn/started", STATE]);
+    expect(lane).toHaveLength(3);
+  });
+
+  it("maskPath refuses a selector (it needs maskLane's re-interning)", () => {
+    expect(() => maskPath([], `/*[type=${STATE}]`)).toThrow(TypeError);
+  });
+});
+
+describe("opaque payload of thread/extensionState/updated (normalization)", () => {
+  it("keeps vendor ids in the payload and does not let them take #n", () => {
+    const lane = normalizeThreadLane([
+      stateEvent("bb/session-options", "model"),
+      { type: "turn/started", threadId: "thr_x", scope: { kind: "turn", turnId: "turn_a" } },
+    ]) as Array<Record<string, any>>;
+    expect(lane[0]!.payload.configOptions[0].id).toBe("model");
+    expect(lane[0]!.threadId).toBe("");
+    expect(lane[1]!.scope.turnId).toBe("#1");
+    // The same id field outside an opaque payload is interned as before.
+    expect(normalizeThreadLane([{ type: "other", payload: { id: "model" } }])).toEqual([{ type: "other", payload: { id: "#1" } }]);
+  });
+
+  it("keeps the event's key order and still zeroes time fields inside the payload", () => {
+    const [event] = normalizeThreadLane([{ type: STATE, kind: "k", payload: { id: "x", updatedAt: 5 }, tail: 1 }]) as Array<Record<string, any>>;
+    expect(Object.keys(event!)).toEqual(["type", "kind", "payload", "tail"]);
+    expect(event!.payload).toEqual({ id: "x", updatedAt: 0 });
+  });
+});
+
+describe("event selectors in compareParity, on the real acp-cursor/resume lane", () => {
+  it("removes the added events from both sides before the diff and counts each one", async () => {
+    const raw = await rawLane("resume");
+    const withState = [stateEvent("bb/session-options", "model"), ...raw.slice(0, 3), stateEvent("bb/provider-commands", "x"), ...raw.slice(3)];
+    const recorded = { events: normalizeThreadLane([stateEvent("bb/session-options", "mode"), ...raw]) };
+    const live = { events: normalizeThreadLane(withState) };
+    const options = entry(`/*[type=${STATE}][kind=bb/session-options]`);
+    const commands = entry(`/*[type=${STATE}][kind=bb/provider-commands]`);
+
+    const without = compareParity({ provider: "acp-cursor", cell: "resume", live, recorded, allowlist: [] });
+    expect(without.passed).toBe(false);
+
+    const verdict = compareParity({ provider: "acp-cursor", cell: "resume", live, recorded, allowlist: [options, commands] });
+    expect(verdict.diffs).toEqual([]);
+    expect(verdict.passed).toBe(true);
+    expect(verdict.masked.map((m) => [m.entry.path, m.sides])).toEqual([
+      [options.path, { live: 1, recording: 1 }],
+      [commands.path, { live: 1, recording: 0 }],
+    ]);
+  });
+
+  it("acts before interning: a removed event's ids shift no later #n", async () => {
+    const raw = await rawLane("resume");
+    // An added event type that carries an interned id field, ahead of every other id.
+    const added = { type: "provider/notice", scope: { kind: "thread" }, itemId: "notice_1" };
+    const live = normalizeThreadLane([added, ...raw]);
+    const recorded = normalizeThreadLane(raw);
+    // Dropped AFTER interning, every later id would be off by one.
+    expect(live.slice(1)).not.toEqual(recorded);
+    const masked = maskLane(live, [entry("/*[type=provider/notice]")]);
+    expect(masked.counts).toEqual([1]);
+    expect(masked.lane).toEqual(recorded);
+    // Field paths still apply after the removal, at the renumbered positions.
+    const both = maskLane(live, [entry("/*/scope/turnId"), entry("/*[type=provider/notice]")]);
+    expect(both.counts[1]).toBe(1);
+    expect(both.counts[0]).toBe(recorded.filter((e) => (e as any).scope?.turnId !== undefined).length);
+    expect(JSON.stringify(both.lane)).not.toContain("turnId");
+  });
+
+  it("an applying selector that matches nothing on any side is stale and fails the cell", async () => {
+    const events = normalizeThreadLane(await rawLane("resume"));
+    const stale = entry(`/*[type=${STATE}][kind=bb/session-options]`);
+    const elsewhere = entry(`/*[type=${STATE}]`, "turn-tools");
+    const verdict = compareParity({ provider: "acp-cursor", cell: "resume", live: { events }, recorded: { events }, allowlist: [stale, elsewhere] });
+    expect(verdict.diffs).toEqual([]);
+    expect(verdict.stale).toEqual([stale]);
+    expect(verdict.passed).toBe(false);
+  });
+});
