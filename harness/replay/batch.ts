@@ -37,7 +37,9 @@ const before = (a: { run: number; seq: number }, b: { run: number; seq: number }
  * `threadId`; divergences and notes go to the cell whose recorded entry they name (one that
  * names none, to every cell). When the batch diverges, every cell from the first divergent
  * one on is replayed again alone, so a cell's report never depends on another cell's
- * failure. Results come back in the order given. Batched results carry no `bridgeLane`.
+ * failure. Each cell keeps its own sandbox workspace, seeded with its own fixture (a step's
+ * lines are path-mapped to its cell's workspace). Results come back in the order given.
+ * Batched results carry no `bridgeLane`.
  *
  * @throws as `replayRecording`
  */
@@ -93,6 +95,8 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
   const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider!, {
     ...options,
     keepBridgeLane: false,
+    cells: cells.map((cell) => cell.recording.manifest.cell),
+    cellOfStep: (step) => cellOfEntry.get(entryKey(step.entry)) ?? 0,
     sink: {
       bridgeLine: (line, clock) => void builderFor(line)?.feedBridgeLine(line, clock),
       runtimeLine: (line) => builderFor(line)?.feedRuntimeLine(line),

@@ -11,3 +11,5 @@ export { formatDivergenceSummary, type ReplayDivergence, type ReplayDivergenceKi
 export { checkCells, parseShard, shardCells, type CheckCellsOptions, type CheckCellsResult, type CellExtras } from "./check-cells.js";
 export { buildReplayPlan, type ReplayPlan, type ReplayStep } from "./plan.js";
 export { replayProfileFor, type ReplayProfile } from "./profiles.js";
+export { createReplaySandbox, CELL_FIXTURE_DIR, type ReplaySandbox, type ReplaySandboxOptions } from "./sandbox.js";
+export { createPathMap, type PathMap, type PathRewriteRule } from "./path-map.js";

@@ -15,6 +15,7 @@ import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
+import { createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
 import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
 
 /** Options of {@link replayRecording}. Every field is optional. */
@@ -37,6 +38,11 @@ export interface ReplayOptions {
   trace?: (text: string) => void;
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Cells root whose `<cell>/workspace/` seeds each replayed cell's fresh workspace
+   * (default: `cells/` of `repoRoot`; see harness/replay/sandbox.ts).
+   */
+  cellsRoot?: string;
 }
 
 /** What one live replay produced, before its thread lane is assembled (spec 10 §5.1 Result). */
@@ -109,7 +115,7 @@ async function openSteps(source: string | Recording, useCurrent: boolean): Promi
  */
 export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
   const { manifest, recordingDir, steps } = await openSteps(source, options.useCurrent ?? true);
-  const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, options);
+  const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, { ...options, cells: [manifest.cell] });
   return {
     provider: manifest.provider,
     cell: manifest.cell,
@@ -135,18 +141,28 @@ export interface DrivenBridge {
   stderr: string;
 }
 
+/** What {@link driveBridge} needs besides the replay options. */
+export interface DriveOptions extends ReplayOptions {
+  /** Told of every expectation met (a batch counts them per cell). */
+  onMet?: (step: ReplayStep) => void;
+  /** The replayed cells' names (`manifest.cell`), one fresh sandbox workspace each. */
+  cells: readonly string[];
+  /** Index into `cells` of the cell a step belongs to (default: 0, one cell). */
+  cellOfStep?: (step: ReplayStep) => number;
+}
+
 /**
  * Spawns the provider's bridge through the bootstrap, points it at the replay child and walks
- * `steps` against it (see {@link runLiveReplay}); shared by single and batch replays. Every
- * path kills the bridge and the children and removes the temporary directories.
+ * `steps` against it (see {@link runLiveReplay}); shared by single and batch replays. Each
+ * cell gets a fresh workspace seeded with its fixture (harness/replay/sandbox.ts): a recorded
+ * `params.cwd` becomes it, the recorded workspace path maps to it in every line written to
+ * the bridge and back in every line the bridge emits, so nothing touches the host's recorded
+ * path and the lanes name only the recorded one. Every path kills the bridge and the
+ * children and removes the temporary directories.
  *
  * @throws UsageError for a provider with no replay profile; Error when artifacts are missing
  */
-export async function driveBridge(
-  steps: StepSource,
-  provider: string,
-  options: ReplayOptions & { onMet?: (step: ReplayStep) => void },
-): Promise<DrivenBridge> {
+export async function driveBridge(steps: StepSource, provider: string, options: DriveOptions): Promise<DrivenBridge> {
   const root = options.repoRoot ?? findRepoRoot();
   const artifacts = replayArtifacts(root);
   const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
@@ -155,22 +171,31 @@ export async function driveBridge(
   const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
 
   const base = await mkdtemp(join(tmpdir(), "pr-"));
-  const workspace = await mkdtemp(join(base, "ws-"));
-  const dataDir = await mkdtemp(join(base, "data-"));
+  let sandbox: ReplaySandbox;
+  let channel: Awaited<ReturnType<typeof openChildChannel>>;
   const queue = createEventQueue<ReplayEvent>();
-  const channel = await openChildChannel(base, (event) => queue.push(event));
+  let dataDir: string;
+  try {
+    sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells") });
+    dataDir = await mkdtemp(join(base, "data-"));
+    channel = await openChildChannel(base, (event) => queue.push(event));
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+  const cellOf = options.cellOfStep ?? (() => 0);
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
   const bridge = spawnReplayBridge(
     { bootstrapPath: artifacts.bootstrap, modulePath, providerId: options.providerId ?? provider, dataDir, cwd: root, env },
     (event) => queue.push(event),
   );
-  const rewrite = {
+  const rewrites = sandbox.workspaces.map((workspace) => ({
     childCommand: process.execPath,
     childArgs: [artifacts.child, CONNECT_FLAG, channel.address],
     workspace,
     path: process.env.PATH,
-  };
+  }));
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
   try {
     const outcome = await runSchedule(
@@ -178,7 +203,9 @@ export async function driveBridge(
       {
         queue,
         bridge,
-        rewriteRuntime: (line) => rewriteRuntimeLine(line, rewrite),
+        rewriteRuntime: (line, step) => rewriteRuntimeLine(line, rewrites[cellOf(step)] ?? rewrites[0]!),
+        toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
+        toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
         cpuTime: createCpuTimeReader(bridge.pid),
         ...(options.trace ? { trace: options.trace } : {}),

@@ -59,8 +59,24 @@ export interface ScheduleOutcome {
 export interface ScheduleIo {
   queue: EventQueue<ReplayEvent>;
   bridge: ReplayBridgeProcess;
-  /** Rewrites a recorded runtime line before it is written (launch spec, cwd, PATH). */
-  rewriteRuntime(line: string): string;
+  /**
+   * Rewrites a runtime line of `step` before it is written (launch spec, cwd, PATH; spec 10
+   * §5.1 g), after {@link ScheduleIo.toLive}; the step tells a batch which cell's workspace
+   * a `params.cwd` becomes.
+   */
+  rewriteRuntime(line: string, step: ReplayStep): string;
+  /**
+   * The replay sandbox's recorded → live path mapping of the recorded line of an input
+   * `step` (`runtime→bridge` or `provider→bridge`), applied before ids are mapped and the
+   * runtime rewrite runs; identity when absent. See harness/replay/sandbox.ts.
+   */
+  toLive?(line: string, step: ReplayStep): string;
+  /**
+   * The sandbox's live → recorded path mapping of every line the bridge emits (to the
+   * runtime or to an agent), applied before matching, the sink and the kept bridge lines;
+   * identity when absent.
+   */
+  toRecorded?(line: string): string;
   /** Receives one line per event and write, for `--verbose` diagnosis; optional. */
   trace?: (text: string) => void;
   /**

@@ -112,7 +112,8 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     }
   };
 
-  const onBridgeLine = (line: string): void => {
+  const onBridgeLine = (emitted: string): void => {
+    const line = io.toRecorded ? io.toRecorded(emitted) : emitted;
     const shape = shapeOfLine(line);
     if (!handshakeAnswered && shape.kind === "response" && shape.id === HARNESS_INITIALIZE_ID) {
       handshakeAnswered = true;
@@ -150,7 +151,8 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock, anchor });
   };
 
-  const onChildLine = (child: ReplayChildLink, line: string): void => {
+  const onChildLine = (child: ReplayChildLink, emitted: string): void => {
+    const line = io.toRecorded ? io.toRecorded(emitted) : emitted;
     const shape = shapeOfLine(line);
     if (child.index >= source.segments) {
       if (shape.kind === "request" && shape.id !== undefined) {
@@ -230,8 +232,10 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     io.trace?.(`-> seq ${step.entry.seq} ${step.entry.dir} ${step.entry.line.slice(0, 120)}`);
     if (step.entry.ts > clock) clock = step.entry.ts;
     const { shape, entry } = step;
+    // Paths first (on the recorded text), so a live value written below (the harness's
+    // PATH, the replay child's launch spec) is never mistaken for a recorded path.
+    let line = io.toLive ? io.toLive(entry.line, step) : entry.line;
     if (step.side === "runtime") {
-      let line = entry.line;
       if (shape.kind === "response" && shape.idKey !== undefined) {
         const live = runtimeIds.get(shape.idKey);
         if (live === undefined) {
@@ -240,7 +244,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
         }
         line = withId(line, live);
       } else {
-        line = io.rewriteRuntime(line);
+        line = io.rewriteRuntime(line, step);
       }
       io.bridge.write(line);
       io.sink?.runtimeLine(entry.line);
@@ -252,7 +256,6 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       note(`dropped provider→bridge seq ${entry.seq}: agent process #${step.segment + 1} never started`);
       return;
     }
-    let line = entry.line;
     if (shape.kind === "response" && shape.idKey !== undefined) {
       const live = providerIds(step.segment).get(shape.idKey);
       if (live === undefined) {
