@@ -23,6 +23,14 @@ export const AllowlistEntrySchema = z.strictObject({
   provider: z.string().min(1, "provider must be a provider id or \"*\""),
   /** A cell name, or `*` for every cell. */
   cell: z.string().min(1, "cell must be a cell name or \"*\""),
+  /**
+   * Optional: the recordings root the entry is for (a directory, relative to the project
+   * directory `parity check` runs in, e.g. `../shared/recordings`). The entry then applies only
+   * to cells recorded under it: the same `provider/cell` name can be a different recording in
+   * another root (this repository's fixture `recordings/acp-cursor/turn-tools` vs the real one).
+   * Absent: every root.
+   */
+  recordings: z.string().refine((value) => value.trim() !== "", "recordings must name a recordings root directory").optional(),
   layer: z.literal("events", { error: "layer must be \"events\" (the rows layer is not reproduced)" }),
   /** JSON pointer into the normalized lane; see `allowlistPathProblem`. */
   path: z.string().superRefine((value, ctx) => {
@@ -36,20 +44,25 @@ export const AllowlistEntrySchema = z.strictObject({
 /** A validated allowlist entry. */
 export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
 
-/** An entry plus where it was read from: `file` as given (resolved), `index` 0-based in its array. */
+/**
+ * An entry plus where it was read from: `file` as given (resolved), `index` 0-based in its array;
+ * `recordingsRoot` is `recordings` resolved against the project directory (absolute).
+ */
 export interface LoadedAllowlistEntry extends AllowlistEntry {
   source: { file: string; index: number };
+  recordingsRoot?: string;
 }
 
 /** The schema of a whole allowlist file: a JSON array (validated entry by entry for better errors). */
 const AllowlistFileSchema = z.array(z.unknown());
 
 /**
- * Validates one parsed allowlist value and returns its entries.
+ * Validates one parsed allowlist value and returns its entries; a `recordings` root resolves
+ * against `cwd` (the project directory; default the process's).
  * @throws InputError `"<file>: entry <i>: <problem>"` for the first bad entry, or naming the file
  *   when it is not an array.
  */
-export function parseAllowlist(value: unknown, file: string): LoadedAllowlistEntry[] {
+export function parseAllowlist(value: unknown, file: string, cwd: string = process.cwd()): LoadedAllowlistEntry[] {
   const list = AllowlistFileSchema.safeParse(value);
   if (!list.success) throw new InputError("an allowlist file must be a JSON array of entries", { file });
   return list.data.map((raw, index) => {
@@ -59,15 +72,17 @@ export function parseAllowlist(value: unknown, file: string): LoadedAllowlistEnt
       const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
       throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
     }
-    return { ...entry.data, source: { file, index } };
+    const loaded: LoadedAllowlistEntry = { ...entry.data, source: { file, index } };
+    if (entry.data.recordings !== undefined) loaded.recordingsRoot = path.resolve(cwd, entry.data.recordings);
+    return loaded;
   });
 }
 
 /**
- * Reads and validates one allowlist file.
+ * Reads and validates one allowlist file (`cwd` as in {@link parseAllowlist}).
  * @throws InputError when it cannot be read, is not JSON, or holds a bad entry.
  */
-export async function readAllowlistFile(file: string): Promise<LoadedAllowlistEntry[]> {
+export async function readAllowlistFile(file: string, cwd: string = process.cwd()): Promise<LoadedAllowlistEntry[]> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -75,7 +90,7 @@ export async function readAllowlistFile(file: string): Promise<LoadedAllowlistEn
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(code === "ENOENT" ? "allowlist file not found" : `cannot read allowlist file (${code})`, { file });
   }
-  return parseAllowlist(parseJsonFile(text, file), file);
+  return parseAllowlist(parseJsonFile(text, file), file, cwd);
 }
 
 /** Options of {@link loadAllowlists}. Paths resolve against `cwd`. */
@@ -100,20 +115,38 @@ export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<Lo
   }
   for (const file of options.files ?? []) files.push(path.resolve(options.cwd, file));
   const entries: LoadedAllowlistEntry[] = [];
-  for (const file of [...new Set(files)]) entries.push(...(await readAllowlistFile(file)));
+  for (const file of [...new Set(files)]) entries.push(...(await readAllowlistFile(file, options.cwd)));
   return entries;
 }
 
-/** True when `entry` applies to `(provider, cell)`: each field equal or `*` (spec 10 §6.4). */
-export function entryApplies(entry: AllowlistEntry, provider: string, cell: string): boolean {
-  return (entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell);
+function isInside(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-/** The six fields of an entry in their canonical order, without `source` (for output and files). */
+/**
+ * True when `entry` applies to `(provider, cell)`: each field equal or `*` (spec 10 §6.4). An
+ * entry with a `recordings` root applies only when `recordingDir` (the cell's recording
+ * directory, absolute) is given and lies under that root (`recordingsRoot` when loaded, else
+ * `recordings` resolved against the process's cwd).
+ */
+export function entryApplies(entry: AllowlistEntry, provider: string, cell: string, recordingDir?: string): boolean {
+  if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
+  if (entry.recordings === undefined) return true;
+  if (recordingDir === undefined) return false;
+  const root = (entry as Partial<LoadedAllowlistEntry>).recordingsRoot ?? path.resolve(entry.recordings);
+  return isInside(root, path.resolve(recordingDir));
+}
+
+/**
+ * The fields of an entry in their canonical order (`recordings` only when set), without
+ * `source` or `recordingsRoot` (for output and files).
+ */
 export function plainEntry(entry: AllowlistEntry): AllowlistEntry {
   return {
     provider: entry.provider,
     cell: entry.cell,
+    ...(entry.recordings !== undefined ? { recordings: entry.recordings } : {}),
     layer: entry.layer,
     path: entry.path,
     pr: entry.pr,

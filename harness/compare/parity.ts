@@ -85,6 +85,8 @@ export interface CompareParityInput<E extends AllowlistEntry> {
   recorded?: ParityLeg | null;
   /** Every loaded entry; those that do not apply to (provider, cell) are ignored. */
   allowlist: readonly E[];
+  /** The cell's recording directory (absolute), for entries scoped to a recordings root. */
+  recordingDir?: string;
 }
 
 function compareLegs(
@@ -127,7 +129,7 @@ function compareLegs(
  * @throws RangeError only for lanes too large to diff (see `MAX_LCS_CELLS`).
  */
 export function compareParity<E extends AllowlistEntry>(input: CompareParityInput<E>): ParityVerdict<E> {
-  const entries = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell));
+  const entries = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir));
   const live = maskLane(input.live.events, entries);
   const sides: Array<{ against: ParityAgainst; leg: ParityLeg }> = [];
   if (input.oracle) sides.push({ against: "oracle", leg: input.oracle });

@@ -36,16 +36,6 @@ export const TIME_FIELDS: readonly string[] = [
   "expiresAt",
 ];
 
-/**
- * Event types whose `payload` is opaque vendor JSON: ids inside it are NOT interned.
- * `thread/extensionState/updated` (spec 30 §6.3: `bb/session-options`, `bb/provider-commands`)
- * carries the agent's own config option ids (`"model"`, `"mode"`) and command lists, not ids
- * the bridge or assembler minted; interning them would make an added or removed state event
- * shift every later `#n` of the lane. Spec 10 §6.3 interns "at any depth", but none of the
- * reference lanes holds such an event, so they normalize exactly as before.
- */
-export const OPAQUE_PAYLOAD_EVENT_TYPES: readonly string[] = ["thread/extensionState/updated"];
-
 /** Options of {@link normalizeThreadLane}. */
 export interface NormalizeOptions {
   /** Which fields hold ids to intern (default {@link EVENT_ID_FIELDS}). */
@@ -63,9 +53,13 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
  *    appearance (one interner for all id fields; `rawEvent.id` is interned even when numeric;
  *    `clientRequestId`, `childRef` and `familyId` are not id fields);
  * 5. sets time fields holding a number or a string to 0, at any depth.
- * One exception to step 4 (this product's choice, not the reference's): the top-level `payload`
- * of an event whose `type` is in {@link OPAQUE_PAYLOAD_EVENT_TYPES} is vendor JSON and keeps its
- * id values; steps 1, 2 and 5 still apply inside it.
+ * Ids inside the vendor `payload` of `thread/extensionState/updated` (spec 30 §6.3: config option
+ * ids such as `"model"`) are interned like any other, as the spec says ("at any depth"). An added
+ * or removed state event therefore renumbers later ids; the allowlist's event selectors handle
+ * that by re-normalizing after the removal (harness/compare/mask.ts), which is the same as
+ * interning without those events. Exempting the payload instead was tried and rejected: it
+ * changes every committed oracle that holds such an event (the fixture-agent cells of every ACP
+ * provider), for no gain once selectors re-intern.
  * Returns a new array; the input is not modified.
  */
 export function normalizeThreadLane(list: readonly unknown[], options: NormalizeOptions = {}): unknown[] {
@@ -82,30 +76,28 @@ export function normalizeThreadLane(list: readonly unknown[], options: Normalize
     return id;
   };
 
-  // `opaqueKey`: a child key of THIS object whose subtree keeps its ids (see OPAQUE_PAYLOAD_EVENT_TYPES).
-  const walk = (value: Json, parentKey: string | undefined, internIds: boolean, opaqueKey?: string): Json => {
-    if (Array.isArray(value)) return value.map((element) => walk(element, undefined, internIds));
+  const walk = (value: Json, parentKey: string | undefined): Json => {
+    if (Array.isArray(value)) return value.map((element) => walk(element, undefined));
     if (value === null || typeof value !== "object") return value;
     const out: { [key: string]: Json } = {};
     for (const [key, child] of Object.entries(value)) {
       if (key === "providerCheckpointId") continue;
-      if (internIds && idFields.has(key) && typeof child === "string") out[key] = intern(child);
-      else if (internIds && key === "id" && parentKey === "rawEvent" && typeof child === "number") out[key] = intern(child);
+      if (idFields.has(key) && typeof child === "string") out[key] = intern(child);
+      else if (key === "id" && parentKey === "rawEvent" && typeof child === "number") out[key] = intern(child);
       else if (timeFields.has(key) && (typeof child === "number" || typeof child === "string")) out[key] = 0;
-      else out[key] = walk(child, key, internIds && key !== opaqueKey);
+      else out[key] = walk(child, key);
     }
     return out;
   };
-  const opaqueTypes = new Set(OPAQUE_PAYLOAD_EVENT_TYPES);
 
   const roundTripped = JSON.parse(JSON.stringify(list)) as Json[];
   return roundTripped.map((element) => {
-    if (element === null || typeof element !== "object" || Array.isArray(element)) return walk(element, undefined, true);
-    for (const key of ["threadId", "providerThreadId"]) {
-      if (key in element && element[key] !== null) element[key] = "";
+    if (element !== null && typeof element === "object" && !Array.isArray(element)) {
+      for (const key of ["threadId", "providerThreadId"]) {
+        if (key in element && element[key] !== null) element[key] = "";
+      }
     }
-    const opaque = typeof element.type === "string" && opaqueTypes.has(element.type);
-    return walk(element, undefined, true, opaque ? "payload" : undefined);
+    return walk(element, undefined);
   });
 }
 

@@ -230,6 +230,7 @@ async function compareCell(
     oracle,
     recorded,
     allowlist: options.allowlist,
+    recordingDir: location.dir,
   });
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
   if (options.dumpDir !== undefined) {

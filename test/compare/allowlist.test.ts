@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InputError } from "../../harness/errors.js";
-import { entryApplies, loadAllowlists, parseAllowlist } from "../../harness/compare/allowlist.js";
+import { entryApplies, loadAllowlists, parseAllowlist, plainEntry } from "../../harness/compare/allowlist.js";
 import { allowlistPathProblem } from "../../harness/compare/pointer.js";
 
 const good = { provider: "acp-cursor", cell: "turn-tools", layer: "events", path: "/*/item/text", pr: "#12", reason: "text moved" };
@@ -60,6 +60,22 @@ describe("entryApplies", () => {
     expect(entryApplies({ ...good, layer: "events" }, "acp-cursor", "turn-tools")).toBe(true);
     expect(entryApplies({ ...good, layer: "events" }, "acp-cursor", "resume")).toBe(false);
     expect(entryApplies({ ...good, layer: "events", provider: "*", cell: "resume" }, "echo", "resume")).toBe(true);
+  });
+
+  it("an entry with a recordings root applies only to cells recorded under it (resolved against the project dir)", () => {
+    const [scoped] = parseAllowlist([{ ...good, recordings: "../shared/recordings" }], "a.json", "/work/proj");
+    expect(scoped!.recordingsRoot).toBe("/work/shared/recordings");
+    expect(entryApplies(scoped!, "acp-cursor", "turn-tools", "/work/shared/recordings/acp-cursor/turn-tools")).toBe(true);
+    expect(entryApplies(scoped!, "acp-cursor", "turn-tools", "/work/proj/recordings/acp-cursor/turn-tools")).toBe(false);
+    expect(entryApplies(scoped!, "acp-cursor", "turn-tools", "/work/shared/recordings-old/acp-cursor/turn-tools")).toBe(false);
+    expect(entryApplies(scoped!, "acp-cursor", "turn-tools")).toBe(false);
+    expect(entryApplies(scoped!, "acp-cursor", "resume", "/work/shared/recordings/acp-cursor/resume")).toBe(false);
+    // Unscoped entries apply in every root.
+    expect(entryApplies({ ...good, layer: "events" }, "acp-cursor", "turn-tools", "/anywhere/acp-cursor/turn-tools")).toBe(true);
+    // The field survives a rewrite of the file (parity allow) in its place, and blank is refused.
+    expect(Object.keys(plainEntry(scoped!))).toEqual(["provider", "cell", "recordings", "layer", "path", "pr", "reason"]);
+    expect(Object.keys(plainEntry({ ...good, layer: "events" }))).not.toContain("recordings");
+    expect(() => parseAllowlist([{ ...good, recordings: " " }], "a.json")).toThrow(/entry 0: recordings: /);
   });
 });
 

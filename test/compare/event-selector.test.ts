@@ -89,23 +89,23 @@ describe("event selector paths", () => {
   });
 });
 
-describe("opaque payload of thread/extensionState/updated (normalization)", () => {
-  it("keeps vendor ids in the payload and does not let them take #n", () => {
+describe("state-event payload ids and interning", () => {
+  it("payload ids are interned like any id (spec 10 §6.3), so committed oracles keep their form", () => {
     const lane = normalizeThreadLane([
       stateEvent("bb/session-options", "model"),
       { type: "turn/started", threadId: "thr_x", scope: { kind: "turn", turnId: "turn_a" } },
     ]) as Array<Record<string, any>>;
-    expect(lane[0]!.payload.configOptions[0].id).toBe("model");
-    expect(lane[0]!.threadId).toBe("");
-    expect(lane[1]!.scope.turnId).toBe("#1");
-    // The same id field outside an opaque payload is interned as before.
-    expect(normalizeThreadLane([{ type: "other", payload: { id: "model" } }])).toEqual([{ type: "other", payload: { id: "#1" } }]);
+    expect(lane[0]!.payload.configOptions[0].id).toBe("#1");
+    expect(lane[1]!.scope.turnId).toBe("#2");
   });
 
-  it("keeps the event's key order and still zeroes time fields inside the payload", () => {
-    const [event] = normalizeThreadLane([{ type: STATE, kind: "k", payload: { id: "x", updatedAt: 5 }, tail: 1 }]) as Array<Record<string, any>>;
-    expect(Object.keys(event!)).toEqual(["type", "kind", "payload", "tail"]);
-    expect(event!.payload).toEqual({ id: "x", updatedAt: 0 });
+  it("a selector removing a state event whose payload took #1 renumbers the rest as if it never was", () => {
+    const later = { type: "turn/started", threadId: "thr_x", scope: { kind: "turn", turnId: "turn_a" } };
+    const live = normalizeThreadLane([stateEvent("bb/session-options", "model"), later]);
+    const masked = maskLane(live, [entry(`/*[type=${STATE}]`)]);
+    expect(masked.counts).toEqual([1]);
+    expect(masked.lane).toEqual(normalizeThreadLane([later]));
+    expect((masked.lane[0] as any).scope.turnId).toBe("#1");
   });
 });
 
