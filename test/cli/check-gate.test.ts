@@ -1,20 +1,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { entryApplies, loadAllowlists } from "../../harness/compare/allowlist.js";
+import { readRecording } from "../../harness/recording/reader.js";
+import { pinRecordedAcpDialect } from "../../harness/replay/check-cells.js";
 import type { CheckReport } from "../../harness/report/check-report.js";
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 
 // The gate over the real acp-cursor recordings with the COMMITTED allowlists (issue 5, done-when
 // "Real input" and "Allowlists stay narrow"): what `.ci/run` runs.
-
-/**
- * Cells with a difference that is NOT an intended spec-30 change and so has no allowlist entry
- * (a bug to fix, never to mask). subagent: the replay rewrites the launch command to the replay
- * child, so the bridge picks the generic dialect instead of cursor (spec 30 §1.2) and Cursor's
- * Task stays a generic toolCall carrying `arguments`/`result` instead of becoming a delegation
- * (spec 30 §1.3). Empty this list when it is fixed: the gate must then exit 0.
- */
-const KNOWN_BUG_CELLS = ["subagent"];
 
 /** `--explain` text → `provider/cell` → path → total values masked (live + oracle + recording). */
 function parseExplain(text: string): Map<string, Map<string, number>> {
@@ -55,15 +48,10 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
       expect(cell.divergences, `${cell.cell} diverged`).toEqual([]);
       expect(cell.stale, `${cell.cell} has stale entries`).toEqual([]);
       if (cell.status === "skip") continue;
-      if (KNOWN_BUG_CELLS.includes(cell.cell)) {
-        expect(cell.status, `${cell.cell} passes now: remove it from KNOWN_BUG_CELLS`).toBe("fail");
-        expect(cell.diffs.length).toBeGreaterThan(0);
-      } else {
-        expect(cell.diffs, `${cell.cell}: an unmasked difference`).toEqual([]);
-        expect(cell.status).toBe("pass");
-      }
+      expect(cell.diffs, `${cell.cell}: an unmasked difference`).toEqual([]);
+      expect(cell.status).toBe("pass");
     }
-    expect(r.code).toBe(KNOWN_BUG_CELLS.length === 0 ? 0 : 1);
+    expect(r.code).toBe(0);
 
     // Every committed entry applies somewhere and masks at least one value in each cell it applies to.
     const committed = (await loadAllowlists({ cwd: repoRoot })).filter((e) => e.provider === "acp-cursor" || e.provider === "*");
@@ -79,5 +67,30 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
         expect(total, `${entry.cell} ${entry.path} masked nothing in ${cell.cell}`).toBeGreaterThanOrEqual(1);
       }
     }
+  });
+});
+
+describe("pinRecordedAcpDialect (the gate replays a recording with its agent's dialect, spec 30 §1.2)", () => {
+  const dialectsOf = (lines: string[]) =>
+    lines.filter((l) => l.includes('"acpLaunchSpec"')).map((l) => JSON.parse(l).params.options.providerOptions.acpDialect as unknown);
+
+  it("pins cursor on every launch-spec line of a real cursor-agent recording; merged() sees the same lines", async () => {
+    const recording = await readRecording(path.join(sharedRecordings, "acp-cursor", "subagent"));
+    const original = recording.lanes["runtime→bridge"].map((e) => e.line);
+    expect(dialectsOf(original).length).toBeGreaterThan(0);
+    expect(dialectsOf(original).every((d) => d === undefined)).toBe(true);
+    const pinned = pinRecordedAcpDialect(recording);
+    expect(dialectsOf(pinned.lanes["runtime→bridge"].map((e) => e.line)).every((d) => d === "cursor")).toBe(true);
+    const mergedRuntime = pinned.merged().filter((e) => e.dir === "runtime→bridge");
+    expect(mergedRuntime.map((e) => e.line)).toEqual(pinned.lanes["runtime→bridge"].map((e) => e.line));
+    expect(pinned.merged().length).toBe(recording.merged().length);
+    // The recording read from disk is untouched.
+    expect(recording.lanes["runtime→bridge"].map((e) => e.line)).toEqual(original);
+  });
+
+  it("leaves a recording that already names its dialect as it is", async () => {
+    const recording = await readRecording(path.join(repoRoot, "recordings", "acp-cursor", "turn-tools"));
+    expect(dialectsOf(recording.lanes["runtime→bridge"].map((e) => e.line)).every((d) => typeof d === "string")).toBe(true);
+    expect(pinRecordedAcpDialect(recording)).toBe(recording);
   });
 });
