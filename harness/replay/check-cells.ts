@@ -5,9 +5,7 @@ import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
 import { InputError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
-import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
-import type { LaneEntry } from "../recording/lane-entry.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
@@ -61,58 +59,6 @@ export interface CellExtras {
 export interface CheckCellsResult {
   run: CheckRunResult;
   extras: CellExtras[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** `line` with `providerOptions.acpDialect` pinned from its launch spec's command, or undefined. */
-function pinDialectInLine(line: string): string | undefined {
-  if (!line.includes('"acpLaunchSpec"')) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  const providerOptions = isRecord(value) && isRecord(value.params) && isRecord(value.params.options) ? value.params.options.providerOptions : undefined;
-  if (!isRecord(providerOptions) || providerOptions.acpDialect !== undefined) return undefined;
-  const spec = providerOptions.acpLaunchSpec;
-  if (!isRecord(spec) || typeof spec.command !== "string") return undefined;
-  const dialect = selectAcpDialect({ command: spec.command });
-  if (dialect.id === "acp") return undefined;
-  providerOptions.acpDialect = dialect.id;
-  return JSON.stringify(value);
-}
-
-/**
- * The recording as the gate replays it: every `runtime→bridge` line whose ACP launch spec
- * (`params.options.providerOptions.acpLaunchSpec`) names a command that implies a dialect
- * (spec 30 §1.2 step 2: `cursor-agent` → `cursor`, …) and sets no `providerOptions.acpDialect`
- * gets that dialect pinned explicitly (spec 30 §1.2 step 1). The replay points the launch spec at
- * the replay child (spec 10 §5.1), whose command (node) would otherwise select the generic
- * dialect, so a recording of `cursor-agent` made before dialects existed (the spec-20 bridge)
- * would be replayed as a generic agent and its Cursor-only behaviour (Task → delegation,
- * spec 30 §1.3) never checked. The input is not modified; a recording with nothing to pin is
- * returned as is. (Belongs in the replay's launch-spec rewrite, harness/replay/rewrite.ts, so
- * `parity replay` and `rerecord` do the same; there it makes this a no-op.)
- */
-export function pinRecordedAcpDialect(recording: Recording): Recording {
-  const replaced = new Map<LaneEntry, LaneEntry>();
-  const runtime = recording.lanes["runtime→bridge"].map((entry) => {
-    const line = pinDialectInLine(entry.line);
-    if (line === undefined) return entry;
-    const pinned = { ...entry, line };
-    replaced.set(entry, pinned);
-    return pinned;
-  });
-  if (replaced.size === 0) return recording;
-  return {
-    ...recording,
-    lanes: { ...recording.lanes, "runtime→bridge": runtime },
-    merged: (opts) => recording.merged(opts).map((entry) => replaced.get(entry) ?? entry),
-  };
 }
 
 /** Oracle forms accepted: a JSON array of normalized events, or `{events, unhandled?, grammarDrops?}`. */
@@ -171,7 +117,7 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * outside the repository have no oracle. A cell fails on any unmasked difference, stale
  * entry or replay divergence; process-scoped cells and providers with no replay profile are
  * skipped. An ACP recording replays with the dialect its recorded agent command implies
- * ({@link pinRecordedAcpDialect}). The cells of one provider replay in at most `jobs` batches, each through one
+ * (the replay's launch-spec rewrite pins it). The cells of one provider replay in at most `jobs` batches, each through one
  * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell), and
  * the batches run `jobs` at a time; a cell's `ms` is its share of its batch's wall time.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
@@ -210,7 +156,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       if (!task) return;
       const taskStarted = now();
       const replays = await replayBatch(
-        task.map((i) => pinRecordedAcpDialect(recordings[i]!)),
+        task.map((i) => recordings[i]!),
         { keepBridgeLane: false, ...options.replay },
       );
       const ms = (now() - taskStarted) / task.length;

@@ -1,3 +1,5 @@
+import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+
 /**
  * Where the replay points a bridge: the replay child's command line, the workspace that
  * stands in for the recorded `cwd`, and the harness's own PATH (spec 10 §5.1 g).
@@ -23,7 +25,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * - a string `params.options.envVars.PATH` becomes the harness's PATH;
  * - an ACP launch spec at `params.options.providerOptions.acpLaunchSpec` (whatever the
  *   method) keeps its other keys but loses `modelCli`, gets `command` = the node binary,
- *   `args` = the replay child and its flags, and `env: {}`.
+ *   `args` = the replay child and its flags, and `env: {}`; when no `providerOptions.acpDialect`
+ *   is set, the dialect the recorded command implies (spec 30 §1.2: `cursor-agent` → `cursor`)
+ *   is pinned explicitly, since the replay child's command (node) would select the generic one
+ *   and a recording made before dialects existed would replay as a generic agent.
  * Lines that need none of this (or are not JSON objects) are returned unchanged, byte for
  * byte; rewritten lines are re-serialized with their key order kept.
  */
@@ -51,6 +56,10 @@ export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite): s
     const providerOptions = options.providerOptions;
     if (isRecord(providerOptions) && isRecord(providerOptions.acpLaunchSpec)) {
       const spec: Record<string, unknown> = { ...providerOptions.acpLaunchSpec };
+      if (providerOptions.acpDialect === undefined && typeof spec.command === "string") {
+        const implied = selectAcpDialect({ command: spec.command });
+        if (implied.id !== "acp") providerOptions.acpDialect = implied.id;
+      }
       delete spec.modelCli;
       spec.command = rewrite.childCommand;
       spec.args = [...rewrite.childArgs];

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { entryApplies, loadAllowlists } from "../../harness/compare/allowlist.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { pinRecordedAcpDialect } from "../../harness/replay/check-cells.js";
+import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
 import type { CheckReport } from "../../harness/report/check-report.js";
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 
@@ -70,27 +70,30 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
   });
 });
 
-describe("pinRecordedAcpDialect (the gate replays a recording with its agent's dialect, spec 30 §1.2)", () => {
+describe("the replay pins the dialect its recorded agent command implies (spec 30 §1.2)", () => {
+  const rewrite = { childCommand: process.execPath, childArgs: ["replay-child.js"], workspace: "/tmp/ws", path: undefined };
   const dialectsOf = (lines: string[]) =>
     lines.filter((l) => l.includes('"acpLaunchSpec"')).map((l) => JSON.parse(l).params.options.providerOptions.acpDialect as unknown);
 
-  it("pins cursor on every launch-spec line of a real cursor-agent recording; merged() sees the same lines", async () => {
+  it("pins cursor on every launch-spec line of a real cursor-agent recording, whose command is rewritten to node", async () => {
     const recording = await readRecording(path.join(sharedRecordings, "acp-cursor", "subagent"));
     const original = recording.lanes["runtime→bridge"].map((e) => e.line);
     expect(dialectsOf(original).length).toBeGreaterThan(0);
     expect(dialectsOf(original).every((d) => d === undefined)).toBe(true);
-    const pinned = pinRecordedAcpDialect(recording);
-    expect(dialectsOf(pinned.lanes["runtime→bridge"].map((e) => e.line)).every((d) => d === "cursor")).toBe(true);
-    const mergedRuntime = pinned.merged().filter((e) => e.dir === "runtime→bridge");
-    expect(mergedRuntime.map((e) => e.line)).toEqual(pinned.lanes["runtime→bridge"].map((e) => e.line));
-    expect(pinned.merged().length).toBe(recording.merged().length);
-    // The recording read from disk is untouched.
-    expect(recording.lanes["runtime→bridge"].map((e) => e.line)).toEqual(original);
+    const rewritten = original.map((line) => rewriteRuntimeLine(line, rewrite));
+    expect(dialectsOf(rewritten).every((d) => d === "cursor")).toBe(true);
+    for (const line of rewritten.filter((l) => l.includes('"acpLaunchSpec"'))) {
+      expect(JSON.parse(line).params.options.providerOptions.acpLaunchSpec.command).toBe(process.execPath);
+    }
   });
 
-  it("leaves a recording that already names its dialect as it is", async () => {
+  it("keeps a dialect the recording already names, and pins nothing for a command of no known dialect", async () => {
     const recording = await readRecording(path.join(repoRoot, "recordings", "acp-cursor", "turn-tools"));
-    expect(dialectsOf(recording.lanes["runtime→bridge"].map((e) => e.line)).every((d) => typeof d === "string")).toBe(true);
-    expect(pinRecordedAcpDialect(recording)).toBe(recording);
+    const lines = recording.lanes["runtime→bridge"].map((e) => e.line);
+    const named = dialectsOf(lines);
+    expect(named.every((d) => typeof d === "string")).toBe(true);
+    expect(dialectsOf(lines.map((line) => rewriteRuntimeLine(line, rewrite)))).toEqual(named);
+    const generic = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "thread/start", params: { options: { providerOptions: { acpLaunchSpec: { displayName: "x", command: "my-agent", args: [], env: {} } } } } });
+    expect(dialectsOf([rewriteRuntimeLine(generic, rewrite)])).toEqual([undefined]);
   });
 });
