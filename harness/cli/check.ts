@@ -52,9 +52,11 @@ export const checkCommand: ParityCommand = {
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
       .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
+      .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .example("$0 check", "Every cell under ./recordings")
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
+      .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML"),
   async run(args, ctx) {
     const reporter = selectReporter(args.reporter as string);
@@ -79,7 +81,10 @@ export const checkCommand: ParityCommand = {
       ci: ctx.ci,
       batch: args.batch as boolean,
       ...(dumpDir !== undefined ? { dumpDir: path.resolve(ctx.cwd, dumpDir) } : {}),
-      ...(timeout !== undefined ? { replay: { timeouts: { quietMs: timeout } } } : {}),
+      replay: {
+        ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+        ...(typeof args.module === "string" ? { modulePath: path.resolve(ctx.cwd, args.module) } : {}),
+      },
     });
     ctx.out(reporter(run, { color: ctx.color }));
     const textual = (args.reporter as string) === "text";
