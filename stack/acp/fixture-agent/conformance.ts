@@ -17,6 +17,9 @@ export function fixtureConformanceScript(): FixtureScriptInput {
   return {
     loadSession: true,
     sessionIds: "uuid",
+    // Issue 4: stop/interrupt-settles-before-answer must hold against an agent that never
+    // answers session/cancel, so the bridge has to settle the interrupted turn itself.
+    cancel: "ignore",
     prompts: [
       { when: FIXTURE_CONFORMANCE_PROMPTS.zeroWork, reuse: true, steps: [{ end: "end_turn" }] },
       {
