@@ -13,6 +13,7 @@ import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./fs-scope.js";
 import type { AcpModelListResult } from "./model-list.js";
+import type { SessionOptionsCache } from "./model-session-options.js";
 import type { AcpSession } from "./session.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
@@ -33,6 +34,8 @@ export const ACP_BRIDGE_DEFAULTS = {
   busyRetryMaxWaitMs: 600_000,
   /** Cap on one agent stdout line, in bytes. */
   maxAgentLineBytes: DEFAULT_MAX_AGENT_LINE_BYTES,
+  /** `model/list`: each discovery request and the CLI list command (spec 30 §6.4). */
+  modelListTimeoutMs: 30_000,
 } as const;
 
 /** Options of an ACP bridge instance; everything has a default (see {@link ACP_BRIDGE_DEFAULTS}). */
@@ -47,6 +50,7 @@ export interface AcpBridgeOptions {
   busyRetryPollMs?: number;
   busyRetryMaxWaitMs?: number;
   maxAgentLineBytes?: number;
+  modelListTimeoutMs?: number;
   /** Spawns agents (tests inject); default `child_process.spawn`. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
   /** Tees an agent right after spawn; default bridge-kit `recordProviderChildIo` (no-op unless recording). */
@@ -77,6 +81,7 @@ export interface ResolvedAcpBridgeOptions {
   busyRetryPollMs: number;
   busyRetryMaxWaitMs: number;
   maxAgentLineBytes: number;
+  modelListTimeoutMs: number;
   spawn: AcpBridgeOptions["spawn"];
   recordChild: (child: ChildProcess, threadId: string | null) => void;
   sanitizeEnv: (env: Record<string, string | undefined>) => Record<string, string>;
@@ -105,6 +110,7 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     busyRetryPollMs: pick("busyRetryPollMs"),
     busyRetryMaxWaitMs: pick("busyRetryMaxWaitMs"),
     maxAgentLineBytes: pick("maxAgentLineBytes"),
+    modelListTimeoutMs: pick("modelListTimeoutMs"),
     spawn: options.spawn,
     recordChild: options.recordChild ?? ((child, threadId) => recordProviderChildIo(child, { threadId })),
     sanitizeEnv: options.sanitizeEnv ?? ((env) => sanitizeInheritedChildProcessEnv({ env })),
@@ -136,9 +142,11 @@ export interface AcpBridgeRuntime {
   toolHost: Promise<DynamicToolHost> | null;
   /** Last CLI model catalog per list command (JSON of command + list args), the fallback of a failed run. */
   readonly modelCatalogs: Map<string, AcpModelListResult>;
+  /** Declared session options per launch spec, read by `model/list` (spec 30 §6.4, 60 s on `options.now`). */
+  readonly sessionOptionsCache: SessionOptionsCache;
 }
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map() };
+  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map() };
 }

@@ -10,9 +10,15 @@
  *    with sign-in guidance); no models advertised → the synthetic model.
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
  *
+ * Declared session options (model-session-options.ts): discovery's `session/new` result yields the
+ * agent's user-selectable options, attached as `sessionOptions` to every model (the synthetic one
+ * too) and cached 60 s on `options.now`; a CLI catalog gets the fresh cached read of the same agent.
+ * The CLI command and each discovery request wait at most the bridge option `modelListTimeoutMs`
+ * (30 s by default).
+ *
  * CLI lines are grouped into model families with reasoning levels (model-catalog.ts). Weaker than
- * the reference: no catalog cache reuse across calls, no Cursor parameterized catalog, and no
- * per-model reasoning probes during discovery.
+ * the reference: no Cursor parameterized catalog, no throwaway session of its own for the CLI path
+ * (options only from a recent discovery), and no per-model reasoning probes during discovery.
  */
 import { execFile } from "node:child_process";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
@@ -24,8 +30,9 @@ import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, headlessAuthMethod } from "./ses
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
 import { groupModelFamilies, splitPrimaryFamilies, type ModelFamily } from "./model-catalog.js";
+import { freshSessionOptions, readDeclaredSessionOptions, sessionOptionsCacheKey, type DeclaredSessionOption } from "./model-session-options.js";
 
-/** Timeout of the CLI list command and of discovery, in ms. */
+/** Default timeout of the CLI list command and of each discovery request, in ms (bridge option `modelListTimeoutMs`). */
 export const MODEL_LIST_TIMEOUT_MS = 30_000;
 /** Output cap of the CLI list command, in bytes. */
 export const MODEL_LIST_MAX_BUFFER_BYTES = 1024 * 1024;
@@ -45,10 +52,13 @@ export interface AcpModelDescriptor {
   isDefault: boolean;
 }
 
+/** A listed model with the agent's declared session options attached (spec 30 §6.4). */
+export type AcpListedModel = (AcpModelDescriptor | ModelFamily) & { sessionOptions?: DeclaredSessionOption[] };
+
 /** `{models, selectedOnlyModels}`. */
 export interface AcpModelListResult {
-  models: Array<AcpModelDescriptor | ModelFamily>;
-  selectedOnlyModels: Array<AcpModelDescriptor | ModelFamily>;
+  models: AcpListedModel[];
+  selectedOnlyModels: AcpListedModel[];
 }
 
 /** The synthetic entry used when nothing better is known (spec 20 §3.11 step 3). */
@@ -100,7 +110,7 @@ function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: str
     execFile(
       spec.command,
       listArgs,
-      { cwd: spec.cwd, env, timeout: MODEL_LIST_TIMEOUT_MS, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
+      { cwd: spec.cwd, env, timeout: rt.options.modelListTimeoutMs, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
       (error, stdout, stderr) => resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null }),
     );
   });
@@ -144,8 +154,20 @@ function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
   return [];
 }
 
-async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<AcpModelListResult> {
+/** What a throwaway agent session yields: the `session/new` result and the advertised auth methods. */
+interface ThrowawaySession {
+  result: unknown;
+}
+
+/**
+ * Runs `initialize` (+ headless `authenticate`) + `session/new` on a throwaway agent that is always
+ * killed. Each request waits at most `modelListTimeoutMs`.
+ * @throws BridgeJsonRpcError -32000: the timeout message of spec 30 §6.4 on a stuck agent, other
+ *   agent failures as they are, `authRequired` with sign-in guidance for auth failures.
+ */
+async function throwawaySession(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<ThrowawaySession> {
   const label = acpAgentLabel(spec);
+  const timeoutMs = rt.options.modelListTimeoutMs;
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
   const connection = connectAcpAgent({
     launch: { command: spec.command, args: spec.args, env, cwd: spec.cwd ?? cwd },
@@ -165,15 +187,13 @@ async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: st
     const init = (await connection.request(
       "initialize",
       { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } } },
-      { timeoutMs: MODEL_LIST_TIMEOUT_MS },
+      { timeoutMs },
     )) as { authMethods?: unknown } | null;
     authMethods = readAuthMethods(init?.authMethods);
     const authMethod = headlessAuthMethod(authMethods, env);
-    if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: MODEL_LIST_TIMEOUT_MS });
-    const result = await connection.request("session/new", { cwd: spec.cwd ?? cwd, mcpServers: [] }, { timeoutMs: MODEL_LIST_TIMEOUT_MS });
-    const models = nativeModelsOf(result);
-    if (models.length === 0) return { models: [syntheticModel()], selectedOnlyModels: [] };
-    return { models: models.map((m, i) => describe(m.id, m.name, i === 0)), selectedOnlyModels: [] };
+    if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs });
+    const result = await connection.request("session/new", { cwd: spec.cwd ?? cwd, mcpServers: [] }, { timeoutMs });
+    return { result };
   } catch (error) {
     const failure = error instanceof AcpAgentTimeoutError ? new Error(DISCOVERY_TIMEOUT_MESSAGE) : error;
     throw toRequestError(failure, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
@@ -182,15 +202,50 @@ async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: st
   }
 }
 
+function withSessionOptions(list: AcpModelListResult, sessionOptions: DeclaredSessionOption[] | undefined): AcpModelListResult {
+  if (!sessionOptions) return list;
+  const attach = (m: AcpListedModel): AcpListedModel => ({ ...m, sessionOptions });
+  return { models: list.models.map(attach), selectedOnlyModels: list.selectedOnlyModels.map(attach) };
+}
+
+/** Caches the declared options read from a `session/new` result (spec 30 §6.4) and returns them. */
+function rememberSessionOptions(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string, result: unknown): DeclaredSessionOption[] {
+  const options = readDeclaredSessionOptions(result);
+  rt.sessionOptionsCache.set(sessionOptionsCacheKey(spec, cwd), { readAt: rt.options.now(), options });
+  return options;
+}
+
 /**
- * Serves `model/list {providerOptions.acpLaunchSpec?, cwd?}` (see module doc).
- * @throws BridgeJsonRpcError -32000 (`spawn <cmd> ENOENT`, discovery failures), with
- *   `data.recovery` `authRequired` for sign-in failures.
+ * The declared options for a CLI-listed catalog: the read a discovery of the same launch spec cached
+ * less than 60 s ago (spec 30 §6.4), else none. Weaker than the reference, which opens its own
+ * throwaway session here: an agent behind a list command may not speak ACP at all, and a stuck one
+ * would stall every CLI listing for the whole discovery timeout.
+ */
+function cachedSessionOptions(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): DeclaredSessionOption[] | undefined {
+  return freshSessionOptions(rt.sessionOptionsCache, sessionOptionsCacheKey(spec, cwd), rt.options.now());
+}
+
+async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<AcpModelListResult> {
+  const { result } = await throwawaySession(rt, spec, cwd);
+  // Discovery's own session/new doubles as the declared-options read (spec 30 §6.4).
+  const sessionOptions = rememberSessionOptions(rt, spec, cwd, result);
+  const models = nativeModelsOf(result);
+  const list = models.length === 0 ? { models: [syntheticModel()], selectedOnlyModels: [] } : { models: models.map((m, i) => describe(m.id, m.name, i === 0)), selectedOnlyModels: [] };
+  return withSessionOptions(list, sessionOptions);
+}
+
+/**
+ * Serves `model/list {providerOptions.acpLaunchSpec?, cwd?}` (see module doc). Every returned model
+ * carries the agent's declared `sessionOptions` when they could be read (spec 30 §6.4).
+ * @throws BridgeJsonRpcError -32000 (`spawn <cmd> ENOENT`, discovery failures including the
+ *   timeout message), with `data.recovery` `authRequired` and sign-in guidance for sign-in failures.
  */
 export async function listModels(rt: AcpBridgeRuntime, params: { providerOptions?: Record<string, unknown> | undefined; cwd?: string | undefined }): Promise<AcpModelListResult> {
   const parsed = acpLaunchSpecSchema.safeParse(params.providerOptions?.acpLaunchSpec);
   if (!parsed.success) return { models: [syntheticModel()], selectedOnlyModels: [] };
   const spec = parsed.data;
-  if (spec.modelCli) return cliModels(rt, spec);
-  return discoverModels(rt, spec, params.cwd ?? rt.ctx.tempDir);
+  const cwd = params.cwd ?? rt.ctx.tempDir;
+  if (!spec.modelCli) return discoverModels(rt, spec, cwd);
+  const list = await cliModels(rt, spec);
+  return withSessionOptions(list, cachedSessionOptions(rt, spec, cwd));
 }
