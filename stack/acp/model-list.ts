@@ -7,7 +7,9 @@
  *    the same command, else the synthetic model.
  * 2. No list command → ACP-native discovery through a throwaway agent (`initialize` +
  *    `session/new`, always killed); a discovery failure fails the request (auth → `authRequired`
- *    with sign-in guidance); no models advertised → the synthetic model.
+ *    with sign-in guidance); no models advertised → the synthetic model. Models of the `model`
+ *    config option get per-model reasoning probes (`thought_level`; 5 s budget; a failed probe is
+ *    logged and skipped).
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
  *
  * Declared session options (model-session-options.ts): discovery's `session/new` result yields the
@@ -18,13 +20,14 @@
  *
  * CLI lines are grouped into model families with reasoning levels (model-catalog.ts). Weaker than
  * the reference: no Cursor parameterized catalog, no throwaway session of its own for the CLI path
- * (options only from a recent discovery), and no per-model reasoning probes during discovery.
+ * (options only from a recent discovery), and no `reasoningProbePriorityModelIds` ordering of the
+ * per-model reasoning probes.
  */
 import { execFile } from "node:child_process";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
 import { buildAgentEnv } from "./launch-args.js";
-import { acpAgentLabel, acpLaunchSpecSchema, type AcpLaunchSpec } from "./launch-spec.js";
+import { ACP_REASONING_LEVELS, acpAgentLabel, acpLaunchSpecSchema, type AcpLaunchSpec, type AcpReasoningLevel } from "./launch-spec.js";
 import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, headlessAuthMethod } from "./session-setup.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
@@ -154,18 +157,19 @@ function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
   return [];
 }
 
-/** What a throwaway agent session yields: the `session/new` result and the advertised auth methods. */
+/** A throwaway agent session: the `session/new` result and a way to ask the live agent more. */
 interface ThrowawaySession {
   result: unknown;
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
 }
 
 /**
- * Runs `initialize` (+ headless `authenticate`) + `session/new` on a throwaway agent that is always
- * killed. Each request waits at most `modelListTimeoutMs`.
+ * Runs `initialize` (+ headless `authenticate`) + `session/new` on a throwaway agent, then `use`,
+ * and always kills the agent. Each setup request waits at most `modelListTimeoutMs`.
  * @throws BridgeJsonRpcError -32000: the timeout message of spec 30 §6.4 on a stuck agent, other
  *   agent failures as they are, `authRequired` with sign-in guidance for auth failures.
  */
-async function throwawaySession(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<ThrowawaySession> {
+async function withThrowawaySession<T>(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string, use: (session: ThrowawaySession) => Promise<T>): Promise<T> {
   const label = acpAgentLabel(spec);
   const timeoutMs = rt.options.modelListTimeoutMs;
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
@@ -193,7 +197,7 @@ async function throwawaySession(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: 
     const authMethod = headlessAuthMethod(authMethods, env);
     if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs });
     const result = await connection.request("session/new", { cwd: spec.cwd ?? cwd, mcpServers: [] }, { timeoutMs });
-    return { result };
+    return await use({ result, request: (method, params, ms) => connection.request(method, params, { timeoutMs: ms }) });
   } catch (error) {
     const failure = error instanceof AcpAgentTimeoutError ? new Error(DISCOVERY_TIMEOUT_MESSAGE) : error;
     throw toRequestError(failure, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
@@ -225,13 +229,77 @@ function cachedSessionOptions(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: st
   return freshSessionOptions(rt.sessionOptionsCache, sessionOptionsCacheKey(spec, cwd), rt.options.now());
 }
 
+/** The model config option of a `session/new` result: its id and the session id, when present. */
+function modelConfigOf(result: unknown): { configId: string; sessionId: string } | null {
+  const r = (result && typeof result === "object" ? result : {}) as { sessionId?: unknown; configOptions?: unknown };
+  if (typeof r.sessionId !== "string" || !Array.isArray(r.configOptions)) return null;
+  const option = r.configOptions.find((o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "model" || (o as { id?: unknown }).id === "model")) as { id?: unknown } | undefined;
+  return option && typeof option.id === "string" ? { configId: option.id, sessionId: r.sessionId } : null;
+}
+
+/** Reads the `thought_level` config option (category or id) of a config-option answer as bb efforts. */
+export function readThoughtLevels(result: unknown): { efforts: AcpReasoningLevel[]; current: AcpReasoningLevel | null } | null {
+  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown };
+  const option = (Array.isArray(r.configOptions) ? r.configOptions : []).find(
+    (o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "thought_level" || (o as { id?: unknown }).id === "thought_level"),
+  ) as { options?: unknown; currentValue?: unknown } | undefined;
+  if (!option) return null;
+  const isLevel = (v: unknown): v is AcpReasoningLevel => typeof v === "string" && (ACP_REASONING_LEVELS as readonly string[]).includes(v);
+  const values = (Array.isArray(option.options) ? option.options : []).map((o) => (o && typeof o === "object" ? (o as { value?: unknown }).value : undefined));
+  const efforts = ACP_REASONING_LEVELS.filter((level) => values.includes(level));
+  if (efforts.length === 0) return null;
+  return { efforts, current: isLevel(option.currentValue) && efforts.includes(option.currentValue) ? option.currentValue : null };
+}
+
+/** Overall budget of the per-model reasoning probes of one discovery, in ms (spec 20 §3.11). */
+export const REASONING_PROBE_BUDGET_MS = 5_000;
+
+/**
+ * Per-model reasoning probes (spec 20 §3.11, spec 30 §6.4): for each model of the `model` config
+ * option, `session/set_config_option` selects it and the answer's `thought_level` option gives its
+ * efforts. The probes share {@link REASONING_PROBE_BUDGET_MS} on the bridge clock; results so far
+ * are kept when it runs out. A failed probe is logged and that model keeps the default efforts.
+ */
+async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, models: AcpModelDescriptor[]): Promise<AcpModelDescriptor[]> {
+  const target = modelConfigOf(session.result);
+  if (!target) return models;
+  const deadline = rt.options.now() + REASONING_PROBE_BUDGET_MS;
+  const out: AcpModelDescriptor[] = [];
+  for (const model of models) {
+    const remaining = deadline - rt.options.now();
+    if (remaining <= 0) {
+      out.push(model);
+      continue;
+    }
+    try {
+      const answer = await session.request("session/set_config_option", { sessionId: target.sessionId, configId: target.configId, value: model.id }, Math.min(remaining, rt.options.modelListTimeoutMs));
+      const levels = readThoughtLevels(answer);
+      out.push(
+        levels
+          ? {
+              ...model,
+              supportedReasoningEfforts: levels.efforts.map((level) => ({ reasoningEffort: level, description: `${model.displayName} (${level})` })),
+              defaultReasoningEffort: levels.current ?? (levels.efforts.includes("medium") ? "medium" : levels.efforts[0]!),
+            }
+          : model,
+      );
+    } catch (error) {
+      rt.ctx.log(`model/list: reasoning probe for ${model.id} failed, skipped: ${error instanceof Error ? error.message : String(error)}`);
+      out.push(model);
+    }
+  }
+  return out;
+}
+
 async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<AcpModelListResult> {
-  const { result } = await throwawaySession(rt, spec, cwd);
-  // Discovery's own session/new doubles as the declared-options read (spec 30 §6.4).
-  const sessionOptions = rememberSessionOptions(rt, spec, cwd, result);
-  const models = nativeModelsOf(result);
-  const list = models.length === 0 ? { models: [syntheticModel()], selectedOnlyModels: [] } : { models: models.map((m, i) => describe(m.id, m.name, i === 0)), selectedOnlyModels: [] };
-  return withSessionOptions(list, sessionOptions);
+  return withThrowawaySession(rt, spec, cwd, async (session) => {
+    // Discovery's own session/new doubles as the declared-options read (spec 30 §6.4).
+    const sessionOptions = rememberSessionOptions(rt, spec, cwd, session.result);
+    const models = nativeModelsOf(session.result);
+    if (models.length === 0) return withSessionOptions({ models: [syntheticModel()], selectedOnlyModels: [] }, sessionOptions);
+    const described = await probeReasoning(rt, session, models.map((m, i) => describe(m.id, m.name, i === 0)));
+    return withSessionOptions({ models: described, selectedOnlyModels: [] }, sessionOptions);
+  });
 }
 
 /**
