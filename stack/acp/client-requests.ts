@@ -4,6 +4,7 @@
  * methods. Anything else → -32601 `Unsupported ACP client method "<m>"`. The connection answers
  * each request exactly once with what this module resolves or throws.
  */
+import { takeEditBaseline } from "./edit-baselines.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
@@ -62,7 +63,8 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
  * `fs/write_text_file {path, content}` (spec 20 §2.5, spec 30 §6.3): in accept-edits the path
  * must lie in a write root (-32000, the reference's message); with `fsScope: "workspace"` (any
  * mode) it must lie in the workspace roots, symlinks followed (-32000 `File writes outside the
- * workspace are denied: <path>`). Then the old text is read (missing → `add`), parents created,
+ * workspace are denied: <path>`). The old text is the baseline taken when the edit was announced
+ * (edit-baselines.ts), else read now (missing → `add`); then parents are created,
  * the file written, a `fileChange` close emitted, and `{}` returned. A refusal writes nothing.
  */
 async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<Record<string, never>> {
@@ -75,11 +77,14 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
   if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
     throw new AcpClientReplyError(BRIDGE_ERROR, `File writes outside the workspace are denied: ${rawPath}`);
   }
-  let oldText: string | null = null;
-  try {
-    oldText = await readFile(path, "utf8");
-  } catch {
-    oldText = null;
+  // The file as the agent announced the edit, else as it is now (see edit-baselines.ts).
+  let oldText = takeEditBaseline(session.editBaselines, path);
+  if (oldText === undefined) {
+    try {
+      oldText = await readFile(path, "utf8");
+    } catch {
+      oldText = null;
+    }
   }
   try {
     await mkdir(dirname(path), { recursive: true });

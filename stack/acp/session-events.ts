@@ -7,6 +7,7 @@ import type { AgentExitInfo } from "./connection.js";
 import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
 import { isTurnOutputUpdate } from "./translate/index.js";
 import { noteAgentActivity } from "./agent-turns.js";
+import { noteEditBaselines } from "./edit-baselines.js";
 
 /**
  * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
@@ -28,6 +29,7 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
   const output = isTurnOutputUpdate(update);
   if (!session.everPrompted && session.prompt === null && output) return;
   if (output) noteAgentActivity(rt, session);
+  noteEditBaselines(session.editBaselines, update, session.settings.cwd, [session.settings.cwd, ...session.settings.writeRoots]);
   emitDeltas(rt.ctx.io, session, session.translator.update(update));
 }
 

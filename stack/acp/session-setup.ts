@@ -203,6 +203,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     agentExited: false,
     failedDuringCancel: false,
     everPrompted: false,
+    editBaselines: new Map(),
     prompt: null,
     steers: [],
     pending: new Set(),

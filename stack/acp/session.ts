@@ -5,6 +5,7 @@
  * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
  * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
  */
+import type { EditBaselines } from "./edit-baselines.js";
 import type { BridgeIo } from "../bridge-kit/io.js";
 import type { ExecutionOptions } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
@@ -98,6 +99,8 @@ export interface AcpSession {
   /** The last prompt failed while a cancel was outstanding (forces a rebuild, spec 30 §6.2). */
   failedDuringCancel: boolean;
   everPrompted: boolean;
+  /** Old texts of files announced by edit `tool_call`s, for the fileChange diff of `fs/write_text_file`. */
+  editBaselines: EditBaselines;
   prompt: PromptRun | null;
   steers: QueuedSteer[];
   pending: Set<PendingAgentRequest>;
