@@ -14,13 +14,13 @@
  * Needs a fresh `dist/` (`npx tsc -p tsconfig.build.json`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
 import { listRecordings, readRecording, type Recording } from "../../harness/recording/reader.js";
 import { replayBatch } from "../../harness/replay/batch.js";
 import type { ReplayResult } from "../../harness/replay/replay-recording.js";
+import { isAlive } from "../replay/helpers.js";
 import { repoRoot } from "./gate-run.js";
 
 /** Replays per cell; the last half run with both cores busy. */
@@ -84,25 +84,6 @@ function fingerprint(result: ReplayResult): string {
   return parts.join("\n");
 }
 
-/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
-function isAlive(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (existsSync("/proc/self/stat")) {
-    if (!existsSync(stat)) return false;
-    try {
-      const text = readFileSync(stat, "utf8");
-      return text.slice(text.lastIndexOf(")") + 2, text.lastIndexOf(")") + 3) !== "Z";
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const spinners: ChildProcess[] = [];
 
