@@ -2,7 +2,10 @@
  * `parity allow` (00-product.md, CLI): appends one validated allowlist entry to an allowlist file
  * (`allowlists/<provider>.json` by default), atomically (temp file + rename). Refused under
  * `CI=true`, where nothing may write. The entry must then mask something in the next
- * `parity check`, or it fails that cell as stale (spec 10 §6.4).
+ * `parity check`, or it fails that cell as stale (spec 10 §6.4). The entry is validated by the
+ * loader's own schema (`AllowlistEntrySchema`), so it accepts exactly what `loadAllowlists`
+ * accepts: field paths, event selectors (`/*[type=T]`, `/*[type=T][kind=K]`) and an optional
+ * `recordings` root (allowlists/README.md).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -25,7 +28,15 @@ export const allowCommand: ParityCommand = {
     y
       .option("provider", { type: "string", demandOption: true, describe: 'Provider id, or "*" for all' })
       .option("cell", { type: "string", demandOption: true, describe: 'Cell name, or "*" for all' })
-      .option("path", { type: "string", demandOption: true, describe: "JSON pointer into the normalized lane; * and ** allowed; must end with a field name" })
+      .option("path", {
+        type: "string",
+        demandOption: true,
+        describe: "JSON pointer into the normalized lane (* and ** allowed; must end with a field name), or an event selector /*[type=T] or /*[type=T][kind=K] for whole added/removed events",
+      })
+      .option("recordings", {
+        type: "string",
+        describe: "Limit the entry to cells recorded under this recordings root (relative to where `parity check` runs, e.g. ../shared/recordings)",
+      })
       .option("pr", { type: "string", demandOption: true, describe: 'The PR that made the difference, "#N"' })
       .option("reason", { type: "string", demandOption: true, describe: "Why the difference is intended" })
       .option("layer", { type: "string", default: "events", choices: ["events"], describe: "Lane layer the path points into" })
@@ -34,7 +45,11 @@ export const allowCommand: ParityCommand = {
         "$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'",
         "accept one changed field",
       )
-      .example("$0 allow --provider '*' --cell '*' --path '/**/durationMs' --pr '#43' --reason 'timing' --file allowlists/timing.json", "everywhere"),
+      .example("$0 allow --provider '*' --cell '*' --path '/**/durationMs' --pr '#43' --reason 'timing' --file allowlists/timing.json", "everywhere")
+      .example(
+        "$0 allow --provider acp-cursor --cell '*' --recordings ../shared/recordings --path '/*[type=thread/extensionState/updated]' --pr '#44' --reason 'new state events'",
+        "accept a whole added event type, only for the recordings under ../shared/recordings",
+      ),
   async run(args, ctx) {
     if (ctx.ci) {
       throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
@@ -42,6 +57,7 @@ export const allowCommand: ParityCommand = {
     const parsed = AllowlistEntrySchema.safeParse({
       provider: args.provider,
       cell: args.cell,
+      ...(args.recordings !== undefined ? { recordings: args.recordings } : {}),
       layer: args.layer,
       path: args.path,
       pr: args.pr,
@@ -53,16 +69,23 @@ export const allowCommand: ParityCommand = {
     }
     const entry = plainEntry(parsed.data);
     const file = path.resolve(ctx.cwd, typeof args.file === "string" ? args.file : defaultAllowlistFile(entry.provider));
-    const existing = existsSync(file) ? await readAllowlistFile(file) : [];
+    const existing = existsSync(file) ? await readAllowlistFile(file, ctx.cwd) : [];
+    // Entries for different recordings roots are different entries (the same cell name, another recording).
     const duplicate = existing.find(
-      (e) => e.provider === entry.provider && e.cell === entry.cell && e.layer === entry.layer && e.path === entry.path,
+      (e) =>
+        e.provider === entry.provider &&
+        e.cell === entry.cell &&
+        e.recordings === entry.recordings &&
+        e.layer === entry.layer &&
+        e.path === entry.path,
     );
     if (duplicate) {
       throw new UsageError(`${path.relative(ctx.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
     }
     const entries = [...existing.map(plainEntry), entry];
     await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
-    ctx.out(`added entry ${entries.length - 1} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr})\n`);
+    const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
+    ctx.out(`added entry ${entries.length - 1} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
     ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");
     return EXIT_CODES.ok;
   },

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadAllowlists } from "../../harness/compare/allowlist.js";
+import { entryApplies, loadAllowlists, parseAllowlist } from "../../harness/compare/allowlist.js";
+import { InputError } from "../../harness/errors.js";
 import { runCli } from "./run-cli.js";
 
 const flags = (overrides: Record<string, string> = {}) => {
@@ -58,6 +59,62 @@ describe("parity allow", () => {
     expect(result.err.trimEnd().split("\n")).toHaveLength(1);
     await expect(readdir(dir)).resolves.toEqual([]);
   });
+
+  it("accepts event selectors, by type and by type and kind, and the loader reads them back", async () => {
+    const byType = "/*[type=thread/extensionState/updated]";
+    const byKind = "/*[type=thread/extensionState/updated][kind=bb/session-options]";
+    const first = await runCli(["allow", ...flags({ cell: "*", path: byType })], { cwd: dir });
+    expect(first.err).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.out).toContain(`added entry 0 to allowlists/acp-cursor.json: acp-cursor/* ${byType} (#42)`);
+    expect((await runCli(["allow", ...flags({ path: byKind })], { cwd: dir })).code).toBe(0);
+    expect((await loadAllowlists({ cwd: dir })).map((e) => e.path)).toEqual([byType, byKind]);
+  });
+
+  it("writes --recordings into the entry, scoping it to that root when loaded", async () => {
+    const result = await runCli(["allow", ...flags({ recordings: "../shared/recordings" })], { cwd: dir });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("acp-cursor/turn-tools in ../shared/recordings /86/item/exitCode (#42)");
+    const onDisk = JSON.parse(await readFile(file(), "utf8"));
+    expect(Object.keys(onDisk[0])).toEqual(["provider", "cell", "recordings", "layer", "path", "pr", "reason"]);
+    expect(onDisk[0].recordings).toBe("../shared/recordings");
+    const [loaded] = await loadAllowlists({ cwd: dir });
+    const shared = path.resolve(dir, "../shared/recordings/acp-cursor/turn-tools");
+    expect(loaded!.recordingsRoot).toBe(path.resolve(dir, "../shared/recordings"));
+    expect(entryApplies(loaded!, "acp-cursor", "turn-tools", shared)).toBe(true);
+    expect(entryApplies(loaded!, "acp-cursor", "turn-tools", path.join(dir, "recordings/acp-cursor/turn-tools"))).toBe(false);
+    // The same provider/cell/path for another root (or none) is a different entry, not a duplicate.
+    expect((await runCli(["allow", ...flags()], { cwd: dir })).code).toBe(0);
+    const again = await runCli(["allow", ...flags({ recordings: "../shared/recordings", pr: "#9" })], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.err).toContain("entry 0 already allows /86/item/exitCode");
+  });
+
+  it("refuses a blank --recordings", async () => {
+    const result = await runCli(["allow", ...flags({ recordings: " " })], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.err).toBe("parity: --recordings: recordings must name a recordings root directory\n");
+    await expect(readdir(dir)).resolves.toEqual([]);
+  });
+
+  // The command validates with the loader's schema: each refusal is the loader's problem sentence.
+  it.each(["/3", "/*", "/**", "/*[kind=bb/session-options]", "/*[type=a][type=b]", "/*[type=a]/item", "/*[type=]"])(
+    "refuses %s with the loader's message",
+    async (bad) => {
+      let loaderProblem = "";
+      try {
+        parseAllowlist([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: bad, pr: "#1", reason: "r" }], "x.json");
+      } catch (error) {
+        if (error instanceof InputError) loaderProblem = error.problem.replace(/^entry 0: path: /, "");
+      }
+      expect(loaderProblem).toContain(`path "${bad}"`);
+      const result = await runCli(["allow", ...flags({ path: bad })], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.err).toBe(`parity: --path: ${loaderProblem}\n`);
+      await expect(readdir(dir)).resolves.toEqual([]);
+    },
+  );
 
   it("refuses a duplicate entry", async () => {
     await runCli(["allow", ...flags()], { cwd: dir });
