@@ -6,6 +6,7 @@
 import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityVerdict } from "../compare/parity.js";
+import { suggestedRecordingsRoot } from "./suggest.js";
 
 /** Status of one cell. */
 export type CellStatus = "pass" | "fail" | "skip";
@@ -51,7 +52,8 @@ export interface CheckReport {
 /**
  * What reporters receive for one cell: the report fields plus optional detail for people
  * (the verdict with values and the diff script, why it was skipped, an error sentence, the
- * oracle file). The detail never reaches the JSON report.
+ * oracle file, and the recordings root to scope a suggested allowlist entry to). The detail
+ * never reaches the JSON report.
  */
 export interface CellResult extends CellReport {
   detail?: {
@@ -59,6 +61,12 @@ export interface CellResult extends CellReport {
     skipReason?: string;
     error?: string;
     oracleFile?: string;
+    /**
+     * The cell's recordings root as an entry's `recordings` field spells it (relative to the
+     * project directory, e.g. `../shared/recordings`), when it is not the project's own
+     * `recordings/`: the text reporter then suggests `parity allow --recordings <root>`.
+     */
+    recordingsRoot?: string;
   };
 }
 
@@ -70,7 +78,9 @@ export interface CheckRunResult {
 
 /**
  * Builds a cell result from a parity verdict: `fail` when the verdict failed or any divergence
- * happened, else `pass`. `events` is the live lane length.
+ * happened, else `pass`. `events` is the live lane length. Given both `recordingDir` (the cell's
+ * `<root>/<provider>/<cell>`) and `projectDir` (where `parity check` runs), a root other than
+ * the project's `recordings/` becomes `detail.recordingsRoot`.
  */
 export function cellResultFromVerdict(input: {
   verdict: ParityVerdict<AllowlistEntry>;
@@ -78,9 +88,15 @@ export function cellResultFromVerdict(input: {
   events: number;
   divergences?: Divergence[];
   oracleFile?: string;
+  recordingDir?: string;
+  projectDir?: string;
 }): CellResult {
   const divergences = input.divergences ?? [];
   const { verdict } = input;
+  const recordingsRoot =
+    input.recordingDir !== undefined && input.projectDir !== undefined
+      ? suggestedRecordingsRoot(input.recordingDir, input.projectDir)
+      : undefined;
   return {
     provider: verdict.provider,
     cell: verdict.cell,
@@ -90,7 +106,11 @@ export function cellResultFromVerdict(input: {
     diffs: verdict.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
     stale: verdict.stale,
     divergences,
-    detail: { verdict, ...(input.oracleFile !== undefined ? { oracleFile: input.oracleFile } : {}) },
+    detail: {
+      verdict,
+      ...(input.oracleFile !== undefined ? { oracleFile: input.oracleFile } : {}),
+      ...(recordingsRoot !== undefined ? { recordingsRoot } : {}),
+    },
   };
 }
 

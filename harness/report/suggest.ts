@@ -2,6 +2,7 @@
  * "What to do" lines (spec 40 point 9): the `parity allow …` command that would accept a
  * difference and the `parity rerecord …` command that would refresh a cell.
  */
+import path from "node:path";
 import { allowlistPathProblem } from "../compare/pointer.js";
 import { formatPointer, parsePointer } from "../compare/pointer.js";
 
@@ -11,24 +12,72 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * The allowlist path to suggest for a lane difference, or `undefined` when no entry can mask it
- * (a whole event, a key-order change, a counter). When the two sides put the event at different
- * positions, the position becomes `*`, since a positional path masks the same position on both sides.
+ * The event selector (allowlists/README.md, "Event selectors") that names a whole added or
+ * removed event: `/*[type=<type>]`, plus `[kind=<kind>]` when the event has a string `kind`
+ * (the narrower form; dropped when the kind cannot be written in a selector). `undefined` when
+ * the event has no string `type` or its type cannot be written in a selector (holds `[` or `]`).
  */
-export function suggestedAllowPath(diff: { path: string; oldIndex?: number; newIndex?: number }): string | undefined {
+export function eventSelectorFor(event: unknown): string | undefined {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) return undefined;
+  const { type, kind } = event as Record<string, unknown>;
+  if (typeof type !== "string") return undefined;
+  const byType = `/*[type=${type}]`;
+  if (allowlistPathProblem(byType) !== undefined) return undefined;
+  if (typeof kind !== "string") return byType;
+  const byKind = `${byType}[kind=${kind}]`;
+  return allowlistPathProblem(byKind) === undefined ? byKind : byType;
+}
+
+/**
+ * The allowlist path to suggest for a lane difference, or `undefined` when no entry can mask it
+ * (a key-order change, a counter, a whole event without a usable `type`). A whole event added
+ * (`op` `add`, value in `new`) or removed (`remove`, value in `old`) gets its event selector
+ * ({@link eventSelectorFor}). When the two sides put a field's event at different positions, the
+ * position becomes `*`, since a positional path masks the same position on both sides.
+ */
+export function suggestedAllowPath(diff: {
+  path: string;
+  op?: string;
+  oldIndex?: number;
+  newIndex?: number;
+  old?: unknown;
+  new?: unknown;
+}): string | undefined {
+  const segments = parsePointer(diff.path);
+  if (segments.length === 1 && (diff.op === "add" || diff.op === "remove")) {
+    return eventSelectorFor(diff.op === "add" ? diff.new : diff.old);
+  }
   if (allowlistPathProblem(diff.path) !== undefined) return undefined;
   if (diff.oldIndex !== undefined && diff.newIndex !== undefined && diff.oldIndex !== diff.newIndex) {
-    return formatPointer(["*", ...parsePointer(diff.path).slice(1)]);
+    return formatPointer(["*", ...segments.slice(1)]);
   }
   return diff.path;
 }
 
-/** `parity allow --provider P --cell C --path X --pr '#<PR>' --reason '<why>'`. */
-export function allowCommand(provider: string, cell: string, path: string): string {
+/**
+ * The `recordings` root to scope a suggested entry to (allowlists/README.md, "Entries for one
+ * recordings root"): the root holding `recordingDir` (`<root>/<provider>/<cell>`, absolute),
+ * relative to `projectDir` (where `parity check` runs) with `/` separators, e.g.
+ * `../shared/recordings`. `undefined` for the project's own `recordings/`, where an unscoped
+ * entry is the usual one.
+ */
+export function suggestedRecordingsRoot(recordingDir: string, projectDir: string): string | undefined {
+  const root = path.dirname(path.dirname(path.resolve(recordingDir)));
+  const relative = path.relative(path.resolve(projectDir), root).split(path.sep).join("/");
+  if (relative === "recordings") return undefined;
+  return relative === "" ? "." : relative;
+}
+
+/**
+ * `parity allow --provider P --cell C [--recordings R] --path X --pr '#<PR>' --reason '<why>'`;
+ * `--recordings` only when `recordings` is given.
+ */
+export function allowCommand(provider: string, cell: string, path: string, recordings?: string): string {
   return [
     "parity allow",
     `--provider ${shellQuote(provider)}`,
     `--cell ${shellQuote(cell)}`,
+    ...(recordings !== undefined ? [`--recordings ${shellQuote(recordings)}`] : []),
     `--path ${shellQuote(path)}`,
     "--pr '#<PR>'",
     "--reason '<why this is intended>'",

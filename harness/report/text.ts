@@ -169,7 +169,8 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     out.push(`    got ${divergence.actual === null ? "nothing before the timeout" : truncate(divergence.actual, resolved.width)}`);
   }
 
-  const diffsWithPositions: Array<{ path: string; oldIndex?: number; newIndex?: number; layer?: string }> =
+  // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
+  const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string }> =
     verdict?.diffs ?? cell.diffs;
   const paths = [
     ...new Set(
@@ -181,13 +182,13 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   ];
   if (paths.length > 0 || cell.diffs.length > 0 || cell.divergences.length > 0) {
     out.push(c.bold("  what to do:"));
-    for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path)}`);
+    for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
     if (paths.length > 5) out.push(c.dim(`    … ${paths.length - 5} more paths (see --reporter json)`));
     const unmaskable = diffsWithPositions.some(
       (d) => (d.layer !== undefined && d.layer !== "events") || suggestedAllowPath(d) === undefined,
     );
     if (unmaskable) {
-      out.push(c.dim("    (whole events, key order and counters cannot be allowlisted; refresh the oracle instead)"));
+      out.push(c.dim("    (key order, counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
     out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell)}`);
   }

@@ -147,7 +147,7 @@ describe("text reporter", () => {
     const eventLines = text.split("\n").filter((l) => /^ {4}[-+ ] /.test(l));
     expect(eventLines.map((l) => l.slice(4, 11).trim())).toEqual(["9  9", "- 10", "11 10"]);
     expect(text).toContain("@@ -9 +9 @@");
-    expect(text).toContain("(whole events, key order and counters cannot be allowlisted");
+    expect(text).toContain(`accept it:  parity allow --provider acp-cursor --cell resume --path '/*[type=${expected[10]!.type}]'`);
   });
 });
 
