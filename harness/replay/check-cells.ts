@@ -247,6 +247,8 @@ async function compareCell(
     ms,
     events: live.events.length,
     divergences,
+    recordingDir: location.dir,
+    projectDir: options.repoRoot,
     ...(inRepo ? { oracleFile } : {}),
   });
   if (missingOracle) {
