@@ -45,9 +45,8 @@ export interface ReplayPlan {
 /**
  * True when a current lane must be placed at the recorded lane's positions: the recording
  * has agent lanes, and every current line is anchored on a runtime line (the reference's
- * rerecord, spec 10 §6.6 step 4). A lane anchored after agent lines too (this product's
- * rerecord anchors each line after the input written before it) is already in causal
- * order and is merged as it is.
+ * rerecord and this product's, spec 10 §6.6 step 4). A lane anchored after agent lines
+ * too is already in causal order and is merged as it is.
  */
 function needsAlignment(recording: Recording, current: readonly LaneEntry[]): boolean {
   if (recording.lanes["provider→bridge"].length === 0 && recording.lanes["bridge→provider"].length === 0) return false;

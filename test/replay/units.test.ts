@@ -76,7 +76,7 @@ describe("alignCurrentLane", () => {
     expect(aligned.map((e) => [e.seq, e.ts, e.line])).toEqual(current.map((e, i) => [recorded[i]!.seq, e.ts, e.line]));
   });
 
-  it("places an extra current line right after the previous placed one (LCS over kind, method and id when shapes differ)", () => {
+  it("places an extra current line right before the next placed one (common subsequence over kind, method and id when shapes differ)", () => {
     const current = [
       entry(9.2, { jsonrpc: "2.0", method: "thread/identity", params: {} }),
       entry(9.4, { jsonrpc: "2.0", method: "provider/raw", params: {} }),
@@ -88,6 +88,30 @@ describe("alignCurrentLane", () => {
     expect(seqs[1]).toBeGreaterThan(10);
     expect(seqs[1]).toBeLessThan(14);
     expect(seqs.slice(2)).toEqual([14, 15]);
+  });
+
+  it("leaves a bridge's extra delta unpaired rather than shifting later deltas onto earlier recorded positions", () => {
+    // Recorded in another dialect: no delta kind in common except the ones that name an item.
+    const older = [entry(20, delta("t", "message.delta")), entry(22, delta("t", "message.delta")), entry(24, delta("t", "item.open")), entry(26, delta("t", "item.close"))];
+    const current = [
+      entry(19.2, delta("t", "extension.state")),
+      entry(19.4, delta("t", "item.textDelta")),
+      entry(19.6, delta("t", "item.textDelta")),
+      entry(19.8, delta("t", "item.open")),
+      entry(19.9, delta("t", "item.close")),
+    ];
+    const seqs = alignCurrentLane(older, current).map((e) => e.seq);
+    expect(seqs.slice(1)).toEqual([20, 22, 24, 26]);
+    expect(seqs[0]).toBeLessThan(20);
+    expect(seqs[0]).toBeGreaterThan(19.9);
+  });
+
+  it("places extra current lines after the last placed one when none follows", () => {
+    const current = [entry(9.25, { jsonrpc: "2.0", method: "thread/identity", params: {} }), entry(9.5, delta("t", "session.reset")), entry(9.75, { jsonrpc: "2.0", id: 3, result: {} }), entry(9.8, delta("t", "extension.state"))];
+    const seqs = alignCurrentLane(recorded, current).map((e) => e.seq);
+    expect(seqs.slice(0, 3)).toEqual([10, 14, 15]);
+    expect(seqs[3]).toBeGreaterThan(15);
+    expect(seqs[3]).toBeLessThan(16);
   });
 });
 

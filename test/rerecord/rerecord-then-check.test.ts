@@ -1,0 +1,37 @@
+import { chmod, rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { copyCell, cursorRecordings, parity, sandbox, type Sandbox } from "./helpers.js";
+
+// Issue 5 (flow 4): a current lane this product's rerecord writes has two more deltas than
+// the reference's recorded bridge lane (today's bridge adds `extension.state`). Re-placed by
+// shape alone, every later delta took its predecessor's recorded position, one agent line
+// too late, and the gate's replay diverged on the lane rerecord had just written.
+const CELLS = ["turn-tools", "subagent", "stop-interrupt"];
+
+const boxes: Sandbox[] = [];
+afterAll(async () => {
+  for (const box of boxes) {
+    await chmod(box.root, 0o755).catch(() => undefined);
+    await rm(box.root, { recursive: true, force: true });
+  }
+});
+
+describe("parity check passes on copies of real cursor recordings that parity rerecord rewrote", () => {
+  it("rerecords turn-tools, subagent and stop-interrupt without a replan warning, then checks them green", async () => {
+    const b = await sandbox();
+    boxes.push(b);
+    for (const cell of CELLS) await copyCell(b, path.join(cursorRecordings, cell));
+
+    const rerecorded = await parity(["rerecord", "--recordings", b.recordings, "--provider", "acp-cursor", "--lanes", b.lanes]);
+    expect(rerecorded.err).toBe("");
+    expect(rerecorded.code).toBe(0);
+    for (const cell of CELLS) expect(rerecorded.out).toMatch(new RegExp(`^RERECORDED acp-cursor/${cell}: `, "m"));
+    expect(rerecorded.out).not.toContain("warning");
+
+    const checked = await parity(["check", "--recordings", b.recordings, "--lanes", b.lanes]);
+    expect(checked.out).toContain(`${CELLS.length} passed, 0 failed`);
+    expect(checked.code).toBe(0);
+    for (const cell of CELLS) expect(checked.out).toMatch(new RegExp(`^PASS acp-cursor/${cell} `, "m"));
+  }, 120_000);
+});
