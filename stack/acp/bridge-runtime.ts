@@ -63,9 +63,9 @@ export interface AcpBridgeOptions {
   /** How agents launch the `bb-bridge` MCP proxy; default: this node + the compiled `dynamic-tools/mcp-main.js` beside this module. */
   mcpProxy?: { command: string; args: string[] };
   /**
-   * Where agent `fs/*` requests may reach (fs-scope.ts): `workspace` (default) = the session's cwd
-   * and write roots in every permission mode; `any` = the reference (spec 20 §2.5: reads anywhere,
-   * `full` writes anywhere, accept-edits writes in the write roots).
+   * Where agent `fs/*` requests may reach (fs-scope.ts): `any` (default) = the reference (spec 20
+   * §2.5: reads anywhere, `full` writes anywhere, accept-edits writes in the write roots);
+   * `workspace` = hardening, the session's cwd and write roots in every permission mode.
    */
   fsScope?: AcpFsScope;
 }
@@ -98,7 +98,7 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`ACP bridge option ${name} must be a positive number (got ${value})`);
     return value;
   };
-  const fsScope = options.fsScope ?? "workspace";
+  const fsScope = options.fsScope ?? "any";
   if (fsScope !== "workspace" && fsScope !== "any") throw new TypeError(`ACP bridge option fsScope must be "workspace" or "any" (got ${String(fsScope)})`);
   return {
     now: options.now ?? (() => performance.timeOrigin + performance.now()),

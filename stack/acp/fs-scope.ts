@@ -2,14 +2,16 @@
  * Where an agent's `fs/read_text_file` / `fs/write_text_file` may reach: the session's workspace
  * roots (its cwd plus the additional write roots, spec 20 §2.1). A path counts as inside only when
  * it is inside both as written (after `..` is resolved) and after symlinks are followed, so a link
- * in the workspace cannot lead the agent to the rest of the disk. Reference deviation: spec 20
- * §2.5 reads have no path policy and `full` writes may go anywhere; this bridge confines both by
- * default (bridge option `fsScope: "any"` restores the reference).
+ * in the workspace cannot lead the agent to the rest of the disk. By default the bridge follows
+ * the reference (spec 20 §2.5: reads have no path policy, `full` writes go anywhere, accept-edits
+ * writes stay in the write roots); bridge option `fsScope: "workspace"` confines both reads and
+ * writes to the roots in every mode. Confinement is opt-in because an agent that runs commands
+ * can reach the disk anyway; the fs channel is a convenience, not a sandbox.
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 
-/** `workspace`: fs requests confined to the session's roots (default); `any`: the reference's policy. */
+/** `any`: the reference's policy (default); `workspace`: fs requests confined to the session's roots. */
 export type AcpFsScope = "workspace" | "any";
 
 /** True when `path` is `root` or below it (both absolute, lexical). */

@@ -235,8 +235,8 @@ describe("fs requests stay inside the session's workspace (fs-scope.ts)", () => 
     return dir;
   }
 
-  it("permission mode full: refuses reads and writes outside cwd + write roots (symlinks followed), allows relative paths and extra write roots", async () => {
-    bridge = startInProcessBridge();
+  it("fsScope workspace, permission mode full: refuses reads and writes outside cwd + write roots (symlinks followed), allows relative paths and extra write roots", async () => {
+    bridge = startInProcessBridge({ fsScope: "workspace" });
     const ws = bridge.dir;
     const outside = outsideDir();
     const extraRoot = outsideDir();
@@ -283,8 +283,8 @@ describe("fs requests stay inside the session's workspace (fs-scope.ts)", () => 
     expect(changes.map((d) => d.item.changes[0].path)).toEqual([join(ws, "sub", "dir", "created.txt"), join(extraRoot, "shared.txt")]);
   });
 
-  it("fsScope any restores the reference: full-mode reads and writes reach any path", async () => {
-    bridge = startInProcessBridge({ fsScope: "any" });
+  it("by default (fsScope any, the reference's policy) full-mode reads and writes reach any path", async () => {
+    bridge = startInProcessBridge();
     const outside = outsideDir();
     writeFileSync(join(outside, "secret.txt"), "host data\n");
     const s = "fixture-session-1";
