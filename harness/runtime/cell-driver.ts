@@ -18,6 +18,7 @@ import { BridgeClosedError, BridgeRefusedError, BridgeTimeoutError } from "./err
 import { initializeBridge } from "./handshake.js";
 import type { JsonRpcClient } from "./json-rpc-client.js";
 import { SCRIPT_ID_PREFIX } from "./script.js";
+import { userAnswerFor } from "./user-answer.js";
 
 /**
  * A wait on one thread event: its `type`, for item events optionally the item's `type`, and
@@ -162,7 +163,7 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
       return kind === "user_question" ? { action: "cancel" } : { decision: "deny", grantedPermissions: null };
     }
     if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
-    return { action: answer.action, answers: answer.answers };
+    return userAnswerFor((params as { payload?: unknown } | undefined)?.payload, answer.action, answer.answers);
   });
 
   // A wait ends when its event comes, when the bridge is gone, or on abort — never only by its timer.

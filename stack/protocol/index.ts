@@ -11,3 +11,4 @@ export * from "./handshake.js";
 export * from "./methods.js";
 export * from "./thread-delta.js";
 export * from "./thread-events.js";
+export * from "./user-question.js";

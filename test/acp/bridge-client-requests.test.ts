@@ -1,6 +1,6 @@
 /**
  * Agent→client requests other than permissions (spec 20 §2.5, spec 30 §6.3): fs read/write with
- * the accept-edits write roots, elicitation, and the dialect's vendor methods; plus `model/list`
+ * the accept-edits write roots (elicitation: elicitation.test.ts), and the dialect's vendor methods; plus `model/list`
  * (spec 20 §3.11) from a CLI list command and from ACP-native discovery.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -45,37 +45,6 @@ describe("fs requests", () => {
     expect(denied!.error).toEqual({ code: -32000, message: `File writes outside the workspace are denied by BB's accept-edits permission mode: ${outside}` });
     const change = bridge.deltas("thr_fs").find((d) => d.kind === "item.close" && d.item?.type === "fileChange");
     expect(change.item.changes).toEqual([{ path: join(ws, "notes.txt"), kind: "update", oldText: "one\ntwo\nthree\n", newText: "new\n" }]);
-  });
-});
-
-describe("elicitation/create", () => {
-  it("turns a form into a user_question interaction and answers accept with the runtime's answers", async () => {
-    bridge = startInProcessBridge();
-    const asked: any[] = [];
-    bridge.onRuntimeRequest((_method, params) => {
-      asked.push(params);
-      return { answers: { color: "blue" } };
-    });
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
-      prompts: [{ steps: [{ request: { method: "elicitation/create", params: { sessionId: "fixture-session-1", message: "Pick", requestedSchema: { type: "object", properties: { color: { type: "string", title: "Color?", enum: ["red", "blue"] } } } } } }, { end: "end_turn" }] }],
-    });
-    await bridge.request("thread/start", threadStartParams("thr_el", spec, bridge.dir));
-    await bridge.request("turn/start", turnStartParams("thr_el", "ask", "creq_el00000000"));
-    await bridge.waitFor(isBoundary);
-    expect(asked[0].payload).toEqual({ kind: "user_question", message: "Pick", questions: [{ id: "color", question: "Color?", options: ["red", "blue"] }] });
-    expect(replies(log)[0]!.result).toEqual({ action: "accept", content: { color: "blue" } });
-  });
-
-  it("declines with a warning when the question cannot be shown (URL mode)", async () => {
-    bridge = startInProcessBridge();
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
-      prompts: [{ steps: [{ request: { method: "elicitation/create", params: { sessionId: "fixture-session-1", mode: "url", message: "Open this" } } }, { end: "end_turn" }] }],
-    });
-    await bridge.request("thread/start", threadStartParams("thr_eu", spec, bridge.dir));
-    await bridge.request("turn/start", turnStartParams("thr_eu", "ask", "creq_eu00000000"));
-    await bridge.waitFor(isBoundary);
-    expect(replies(log)[0]!.result).toEqual({ action: "decline" });
-    expect(bridge.deltas("thr_eu").find((d) => d.kind === "provider.warning")?.summary).toBe("The agent asked a question bb could not show");
   });
 });
 

@@ -33,15 +33,24 @@ describe("acp-cursor approvals: Cursor's permission request (no rawInput, backti
 });
 
 describe("acp-hermes-agent user-question: elicitation/create (spec 30 §6.3)", () => {
-  it("a one-field form becomes a user_question interaction; the answer goes back as {action: accept, content}", async () => {
+  it("a one-field form becomes a user_question interaction; the runtime's user_answer goes back as {action: accept, content}", async () => {
     const c = await fixtureCell("acp-hermes-agent", "user-question");
     const elicitation = laneMessages(c.recording, "provider→bridge").find((m) => m.method === "elicitation/create");
     const interaction = laneMessages(c.recording, "bridge→runtime").find((m) => m.method === "interaction/request");
     expect(interaction?.params.payload).toEqual({
       kind: "user_question",
-      message: elicitation?.params.message,
-      questions: [{ id: "color", question: "Which color do you prefer?", options: ["red", "green", "blue"] }],
+      questions: [
+        {
+          id: "color",
+          prompt: elicitation?.params.message,
+          shortLabel: "Which color do you prefer?",
+          multiSelect: false,
+          options: ["red", "green", "blue"].map((value) => ({ value, label: value })),
+          allowFreeText: false,
+        },
+      ],
     });
+    expect(reply(c, "runtime→bridge", interaction?.id)?.result).toEqual({ kind: "user_answer", answers: { color: { selected: ["green"] } } });
     expect(reply(c, "bridge→provider", elicitation?.id)?.result).toEqual({ action: "accept", content: { color: "green" } });
     expect(c.oracle.at(-1)).toMatchObject({ type: "turn/completed", status: "completed" });
   });
