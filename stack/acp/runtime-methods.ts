@@ -13,7 +13,7 @@ import {
 } from "../protocol/index.js";
 import { ACP_APPROVAL_ENFORCED_BY } from "./approvals.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { providerHealth, providerInstallationStatus } from "./maintenance.js";
+import { maintenanceHostOf, providerHealth, providerInstallationRun, providerInstallationStatus, providerUsage } from "./maintenance.js";
 import { listModels } from "./model-list.js";
 import { ACP_FORK_CAPABILITY, constructSession, type AcpConstructMode } from "./session-setup.js";
 import { stopThread } from "./stop.js";
@@ -76,9 +76,9 @@ export function acpRequestHandlers(rt: AcpBridgeRuntime): BridgeRequestHandlers 
       rt.skills = params.roots.map((root) => ({ id: root.id, path: root.path, skills: root.skills.map((s) => ({ name: s.name, description: s.description })) }));
       return { ok: true };
     },
-    "provider/health": (_id, params) => providerHealth(rt, params),
-    "provider/usage": () => ({ supported: false }),
-    "provider/installation/status": (_id, params) => providerInstallationStatus(rt, params),
-    "provider/installation/run": () => ({ available: false, message: "Install this agent with its own installer." }),
+    "provider/health": (_id, params) => providerHealth(maintenanceHostOf(rt), params),
+    "provider/usage": (_id, params) => providerUsage(maintenanceHostOf(rt), params),
+    "provider/installation/status": (_id, params) => providerInstallationStatus(maintenanceHostOf(rt), params),
+    "provider/installation/run": (_id, params) => providerInstallationRun(maintenanceHostOf(rt), params),
   };
 }

@@ -3,6 +3,7 @@
  * `delegation`, and the vendor request `cursor/task` acknowledged with a sub-agent report.
  */
 import { z } from "zod";
+import { CURSOR_ACP_MAINTENANCE } from "../maintenance/cursor.js";
 import { delegationPresentation } from "../translate/presentation.js";
 import type { AcpClientRequestOutcome, AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "./types.js";
 
@@ -57,5 +58,5 @@ export const cursorAcpDialect: AcpDialect = Object.freeze({
   handleClientRequest(method: string, params: unknown) {
     return method === CURSOR_TASK_METHOD ? handleCursorTask(params) : undefined;
   },
-  maintenance: Object.freeze({ loginCommand: "cursor-agent login", usage: true, installation: true }),
+  maintenance: CURSOR_ACP_MAINTENANCE,
 });

@@ -58,6 +58,12 @@ export function grokContextUsageFromPromptResult(result: unknown): number | unde
   return undefined;
 }
 
+/**
+ * Grok's maintenance (spec 30 §1.4, reference one version): the sign-in command only. The
+ * reference's usage reader calls xAI billing endpoints; spec 30 §2.1 keeps usage to Cursor.
+ */
+export const GROK_ACP_MAINTENANCE = Object.freeze({ loginCommand: "grok login" });
+
 /** The `grok` dialect (spec 30 §1.4). */
 export const grokAcpDialect: AcpDialect = Object.freeze({
   id: "grok",
@@ -72,4 +78,5 @@ export const grokAcpDialect: AcpDialect = Object.freeze({
       presentation: delegationPresentation(label, nonEmpty(input.subagent_type)),
     };
   },
+  maintenance: GROK_ACP_MAINTENANCE,
 });

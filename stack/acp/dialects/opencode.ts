@@ -80,6 +80,12 @@ export function classifyOpencodeTask(event: AcpToolCallEvent): AcpClassifiedTool
 }
 
 /**
+ * opencode's maintenance (spec 30 §1.6, reference one version): the sign-in command only. The
+ * reference's OpenCode Go usage reader calls a vendor endpoint; spec 30 §2.1 keeps usage to Cursor.
+ */
+export const OPENCODE_ACP_MAINTENANCE = Object.freeze({ loginCommand: "opencode auth login" });
+
+/**
  * The `opencode` dialect (spec 30 §1.6). The Task call is a delegation from its first
  * `tool_call` on; the translator re-opens it when a later update (the one carrying
  * `subagent_type`, description and prompt) changes its label, detail or childRef.
@@ -88,4 +94,5 @@ export const opencodeAcpDialect: AcpDialect = Object.freeze({
   id: "opencode",
   normalizeCommandEvent: normalizeOpencodeCommandEvent,
   classifyToolCall: classifyOpencodeTask,
+  maintenance: OPENCODE_ACP_MAINTENANCE,
 });

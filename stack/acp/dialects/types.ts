@@ -5,6 +5,7 @@
  * `undefined`, means "use the shared behaviour". Hooks are pure and synchronous.
  */
 import type { ItemShape, Presentation } from "../../protocol/thread-delta.js";
+import type { AcpInstallerScript, AcpMaintenanceIo, AcpSignInEvidence, ProviderUsageResult } from "../maintenance/shapes.js";
 
 /** The ACP `ToolKind` values (ACP protocol v1). Anything else is a vendor kind (`rawKind` only). */
 export const ACP_TOOL_KINDS = [
@@ -108,16 +109,24 @@ export interface AcpClientRequestOutcome {
 }
 
 /**
- * What a dialect says about provider maintenance (`provider/health`, `provider/usage`,
- * `provider/installation/*`, spec 30 §1.1). The bridge owns the behaviour; this only states it.
+ * A dialect's provider maintenance (spec 30 §1.1 `maintenance`; §1.3 Cursor, §2.1 "Health
+ * maintenance is on for all; usage/installation only for Cursor"). Asked by `provider/health`,
+ * `provider/usage` and `provider/installation/*` after the dialect is resolved from
+ * `acpDialect` + the spec command. Unlike the other hooks these are async and read local state,
+ * but only through the injected {@link AcpMaintenanceIo} (no network unless a host injects it).
  */
 export interface AcpDialectMaintenance {
-  /** Sign-in command shown in health answers. */
-  loginCommand?: string;
-  /** Whether `provider/usage` is supported for this agent. */
-  usage?: boolean;
-  /** Whether `provider/installation/*` is supported for this agent. */
-  installation?: boolean;
+  /** Sign-in command for health answers when the provider is not a shipped agent with one. */
+  readonly loginCommand?: string;
+  /**
+   * Local sign-in evidence for `provider/health` (`signedIn:false` → `unauthenticated`);
+   * `undefined` = no evidence either way (health stays `ready`). Never starts a session.
+   */
+  readSignIn?(io: AcpMaintenanceIo): Promise<AcpSignInEvidence | undefined>;
+  /** Plan usage for `provider/usage`; absent → `{supported:false}`. */
+  readUsage?(io: AcpMaintenanceIo): Promise<ProviderUsageResult>;
+  /** Installer script for `provider/installation/run` on `platform`; absent/undefined → none. */
+  installer?(platform: NodeJS.Platform): AcpInstallerScript | undefined;
 }
 
 /** An ACP dialect (spec 30 §1.1). Only `id` is required. */
@@ -136,6 +145,6 @@ export interface AcpDialect {
   readonly clientRequestMethods?: readonly string[];
   /** Reply to a vendor request; `undefined` → -32601 `Unsupported ACP client method "<m>"`. */
   handleClientRequest?(method: string, params: unknown): AcpClientRequestOutcome | undefined;
-  /** Maintenance behaviour (health, usage, installation). */
+  /** Maintenance behaviour (health sign-in evidence, usage, installer); see {@link AcpDialectMaintenance}. */
   readonly maintenance?: AcpDialectMaintenance;
 }
