@@ -8,7 +8,44 @@
  * keeps one normal and one fast id. The family's default variant is the first non-fast at medium,
  * else the first not at `none`, else the first; its raw id is the family id.
  */
+import { z } from "zod";
 import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "./launch-spec.js";
+
+/**
+ * The model options an agent definition adds beside `acpLaunchSpec` in `providerOptions`
+ * (spec 30 §2.1 `experimental_bridgeOptions`): `parameterizedModelPicker` (Cursor's picker: the
+ * parameterized catalog, native selection and the client capability `_meta`),
+ * bridge-level `primaryModels` (they win over `modelCli.primaryModels`) and
+ * `reasoningProbePriorityModelIds` (the reasoning probes' order). Lenient: a malformed value is
+ * ignored, as the runtime may send options this bridge does not read.
+ */
+export const acpModelProviderOptionsSchema = z.looseObject({
+  acpDialect: z.string().optional().catch(undefined),
+  parameterizedModelPicker: z.boolean().optional().catch(undefined),
+  primaryModels: z.array(z.string()).optional().catch(undefined),
+  reasoningProbePriorityModelIds: z.array(z.string()).optional().catch(undefined),
+});
+
+/** The model options of a request's `providerOptions`, defaults filled in. */
+export interface AcpModelProviderOptions {
+  acpDialect: string | undefined;
+  parameterizedModelPicker: boolean;
+  /** Undefined when the request names none (then `modelCli.primaryModels` applies). */
+  primaryModels: string[] | undefined;
+  reasoningProbePriorityModelIds: string[];
+}
+
+/** Reads {@link AcpModelProviderOptions} from `providerOptions` (absent or not an object → defaults). Never throws. */
+export function readModelProviderOptions(providerOptions: unknown): AcpModelProviderOptions {
+  const parsed = acpModelProviderOptionsSchema.safeParse(providerOptions ?? {});
+  const o = parsed.success ? parsed.data : {};
+  return {
+    acpDialect: o.acpDialect,
+    parameterizedModelPicker: o.parameterizedModelPicker === true,
+    primaryModels: o.primaryModels,
+    reasoningProbePriorityModelIds: o.reasoningProbePriorityModelIds ?? [],
+  };
+}
 
 /** One raw CLI line: id and optional display name. */
 export interface RawModel {

@@ -4,24 +4,27 @@
  * 1. Launch spec with `modelCli.listArgs` → run `<command> <listArgs>` (no shell, 30 s, 1 MiB) and
  *    parse one model per line; a missing command fails (`spawn <cmd> ENOENT`); Cursor-style auth
  *    text fails with `authRequired`; other failures or nothing parsed → the last catalog read for
- *    the same command, else the synthetic model.
+ *    the same command, else the synthetic model. The lines become model families with reasoning
+ *    levels (model-catalog.ts), or, for the `cursor` dialect with `parameterizedModelPicker`,
+ *    Cursor's parameterized catalog (cursor-model-catalog.ts, our design).
  * 2. No list command → ACP-native discovery through a throwaway agent (`initialize` +
  *    `session/new`, always killed); a discovery failure fails the request (auth → `authRequired`
  *    with sign-in guidance); no models advertised → the synthetic model. Models of the `model`
  *    config option get per-model reasoning probes (`thought_level`; 5 s budget; a failed probe is
- *    logged and skipped).
+ *    logged and skipped), those named by `reasoningProbePriorityModelIds` first.
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
  *
- * Declared session options (model-session-options.ts): discovery's `session/new` result yields the
+ * Declared session options (model-session-options.ts): a throwaway `session/new` yields the
  * agent's user-selectable options, attached as `sessionOptions` to every model (the synthetic one
- * too) and cached 60 s on `options.now`; a CLI catalog gets the fresh cached read of the same agent.
- * The CLI command and each discovery request wait at most the bridge option `modelListTimeoutMs`
- * (30 s by default).
+ * too) and cached 60 s on `options.now`. Discovery's own session is the read; the CLI path reuses a
+ * fresh cached read, else opens its own throwaway session concurrently with the list command. The
+ * options are an addition there, the list is the answer: a failed or timed-out read is logged and
+ * the models come back without `sessionOptions`. The CLI command, each discovery request and the
+ * whole CLI-path options read wait at most the bridge option `modelListTimeoutMs` (30 s by default).
  *
- * CLI lines are grouped into model families with reasoning levels (model-catalog.ts). Weaker than
- * the reference: no Cursor parameterized catalog, no throwaway session of its own for the CLI path
- * (options only from a recent discovery), and no `reasoningProbePriorityModelIds` ordering of the
- * per-model reasoning probes.
+ * Weaker than the reference: no reasoning probes on the CLI path (the reference's are not
+ * specified there either; Cursor's sessions offer no `thought_level` option); discovery of a
+ * picker-enabled agent lists its parameterized ids as they are rather than re-keyed to bases.
  */
 import { execFile } from "node:child_process";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
@@ -32,8 +35,10 @@ import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMetho
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, headlessAuthMethod } from "./session-setup.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
-import { groupModelFamilies, splitPrimaryFamilies, type ModelFamily } from "./model-catalog.js";
-import { freshSessionOptions, readDeclaredSessionOptions, sessionOptionsCacheKey, type DeclaredSessionOption } from "./model-session-options.js";
+import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type AcpModelProviderOptions, type ModelFamily, type RawModel } from "./model-catalog.js";
+import { freshSessionOptions, sessionOptionsCacheKey, sessionOptionsEntry, type DeclaredSessionOption, type SessionOptionsCacheEntry } from "./model-session-options.js";
+import { buildCursorParameterizedModelCatalog, parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";
+import { selectAcpDialect } from "./dialects/index.js";
 
 /** Default timeout of the CLI list command and of each discovery request, in ms (bridge option `modelListTimeoutMs`). */
 export const MODEL_LIST_TIMEOUT_MS = 30_000;
@@ -119,18 +124,87 @@ function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: str
   });
 }
 
-async function cliModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<AcpModelListResult> {
-  const modelCli = spec.modelCli!;
-  const { stdout, stderr, error } = await runListCommand(rt, spec, modelCli.listArgs);
+/** One `model/list` request, resolved once: the launch spec, the cwd and the model options beside the spec. */
+interface ListRequest {
+  spec: AcpLaunchSpec;
+  cwd: string;
+  extras: AcpModelProviderOptions;
+  /** Cursor's parameterized catalog: the `cursor` dialect with `parameterizedModelPicker` (spec 30 §6.4). */
+  parameterizedCatalog: boolean;
+}
+
+/** Runs the list command and parses its lines (none when it failed); throws for ENOENT and for sign-in text. */
+async function readCliList(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<RawModel[]> {
+  const { stdout, stderr, error } = await runListCommand(rt, spec, spec.modelCli!.listArgs);
   if (error?.code === "ENOENT") throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `spawn ${spec.command} ENOENT`);
   if (isAuthRequiredText(`${stdout}\n${stderr}\n${error?.message ?? ""}`)) throw authRequiredError(NOT_AUTHENTICATED_MESSAGE);
-  const parsed = error ? [] : parseModelListOutput(stdout);
-  const cacheKey = JSON.stringify([spec.command, ...modelCli.listArgs]);
-  // A failed or empty run falls back to the last catalog this bridge read for the same command.
-  if (parsed.length === 0) return rt.modelCatalogs.get(cacheKey) ?? { models: [syntheticModel()], selectedOnlyModels: [] };
-  const catalog = splitPrimaryFamilies(groupModelFamilies(parsed), modelCli.primaryModels);
+  return error ? [] : parseModelListOutput(stdout);
+}
+
+/**
+ * The catalog of parsed CLI lines: Cursor's parameterized catalog (bridge-level `primaryModels`
+ * first, the offered model ids when known) or the families split by `modelCli.primaryModels`.
+ * Nothing parsed → the last catalog read for the same command, else the synthetic model.
+ */
+function cliCatalog(rt: AcpBridgeRuntime, req: ListRequest, raw: RawModel[], offeredModelIds: string[] | undefined): AcpModelListResult {
+  const modelCli = req.spec.modelCli!;
+  const cacheKey = JSON.stringify([req.spec.command, ...modelCli.listArgs, ...(req.parameterizedCatalog ? ["#parameterized"] : [])]);
+  if (raw.length === 0) return rt.modelCatalogs.get(cacheKey) ?? { models: [syntheticModel()], selectedOnlyModels: [] };
+  const catalog = req.parameterizedCatalog
+    ? buildCursorParameterizedModelCatalog({ models: raw, primaryModels: req.extras.primaryModels ?? modelCli.primaryModels, offeredModelIds })
+    : splitPrimaryFamilies(groupModelFamilies(raw), modelCli.primaryModels);
   rt.modelCatalogs.set(cacheKey, catalog);
   return catalog;
+}
+
+/**
+ * The CLI path (spec 30 §6.4): the list command and, at the same time, the declared-options read
+ * (a fresh cached one, else a throwaway session of its own), so a stuck agent costs one timeout,
+ * not two. The options are an addition, the list is the answer: a failed or timed-out read is
+ * logged and the models come back without `sessionOptions`. A failing list command aborts the
+ * options session (its agent is killed before the error is answered; nothing is logged).
+ */
+async function listFromCli(rt: AcpBridgeRuntime, req: ListRequest): Promise<AcpModelListResult> {
+  const abort = new AbortController();
+  const optionsRead = readSessionOptionsForCli(rt, req, abort.signal);
+  let raw: RawModel[];
+  try {
+    raw = await readCliList(rt, req.spec);
+  } catch (error) {
+    abort.abort();
+    await optionsRead;
+    throw error;
+  }
+  const read = await optionsRead;
+  if ("failure" in read) rt.ctx.log(`model/list: could not read the session options of ${acpAgentLabel(req.spec)} (${read.failure}); the models are listed without them`);
+  const entry = "entry" in read ? read.entry : undefined;
+  return withSessionOptions(cliCatalog(rt, req, raw, entry?.offeredModelIds), entry?.options);
+}
+
+/**
+ * The declared options for a CLI catalog: the cache entry of the same launch spec when fresher than
+ * 60 s, else a throwaway session of its own (cached 60 s). The whole read is bounded by one
+ * `modelListTimeoutMs`; `signal` aborts it. Never rejects: a failure resolves `{failure: reason}`.
+ */
+async function readSessionOptionsForCli(rt: AcpBridgeRuntime, req: ListRequest, signal: AbortSignal): Promise<{ entry: SessionOptionsCacheEntry } | { failure: string }> {
+  const cached = freshSessionOptions(rt.sessionOptionsCache, sessionOptionsCacheKey(req.spec, req.cwd), rt.options.now());
+  if (cached) return { entry: cached };
+  const guard = new AbortController();
+  const onAbort = (): void => guard.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    guard.abort();
+  }, rt.options.modelListTimeoutMs);
+  try {
+    return { entry: await withThrowawaySession(rt, req, async (session) => rememberSessionOptions(rt, req, session.result), guard.signal) };
+  } catch (error) {
+    return { failure: timedOut ? `no answer within ${rt.options.modelListTimeoutMs} ms` : error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
@@ -165,11 +239,14 @@ interface ThrowawaySession {
 
 /**
  * Runs `initialize` (+ headless `authenticate`) + `session/new` on a throwaway agent, then `use`,
- * and always kills the agent. Each setup request waits at most `modelListTimeoutMs`.
+ * and always kills the agent; an aborted `signal` kills it early (its pending request fails).
+ * Each setup request waits at most `modelListTimeoutMs`. Client capabilities: no fs, no terminal,
+ * terminal sign-in, and `_meta.parameterizedModelPicker` when the picker is on (spec 30 §6.3).
  * @throws BridgeJsonRpcError -32000: the timeout message of spec 30 §6.4 on a stuck agent, other
  *   agent failures as they are, `authRequired` with sign-in guidance for auth failures.
  */
-async function withThrowawaySession<T>(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string, use: (session: ThrowawaySession) => Promise<T>): Promise<T> {
+async function withThrowawaySession<T>(rt: AcpBridgeRuntime, req: ListRequest, use: (session: ThrowawaySession) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const { spec, cwd } = req;
   const label = acpAgentLabel(spec);
   const timeoutMs = rt.options.modelListTimeoutMs;
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
@@ -186,13 +263,13 @@ async function withThrowawaySession<T>(rt: AcpBridgeRuntime, spec: AcpLaunchSpec
     },
     onExit: () => {},
   });
+  const stop = (): void => void connection.kill();
+  if (signal?.aborted) stop();
+  else signal?.addEventListener("abort", stop, { once: true });
   let authMethods: AcpAuthMethodInfo[] = [];
   try {
-    const init = (await connection.request(
-      "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } } },
-      { timeoutMs },
-    )) as { authMethods?: unknown } | null;
+    const clientCapabilities = withParameterizedPickerMeta({ fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } }, req.extras.parameterizedModelPicker);
+    const init = (await connection.request("initialize", { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities }, { timeoutMs })) as { authMethods?: unknown } | null;
     authMethods = readAuthMethods(init?.authMethods);
     const authMethod = headlessAuthMethod(authMethods, env);
     if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs });
@@ -202,6 +279,7 @@ async function withThrowawaySession<T>(rt: AcpBridgeRuntime, spec: AcpLaunchSpec
     const failure = error instanceof AcpAgentTimeoutError ? new Error(DISCOVERY_TIMEOUT_MESSAGE) : error;
     throw toRequestError(failure, describeAcpSignIn({ command: spec.command, args: spec.args, authMethods }));
   } finally {
+    signal?.removeEventListener("abort", stop);
     await connection.kill();
   }
 }
@@ -212,21 +290,11 @@ function withSessionOptions(list: AcpModelListResult, sessionOptions: DeclaredSe
   return { models: list.models.map(attach), selectedOnlyModels: list.selectedOnlyModels.map(attach) };
 }
 
-/** Caches the declared options read from a `session/new` result (spec 30 §6.4) and returns them. */
-function rememberSessionOptions(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string, result: unknown): DeclaredSessionOption[] {
-  const options = readDeclaredSessionOptions(result);
-  rt.sessionOptionsCache.set(sessionOptionsCacheKey(spec, cwd), { readAt: rt.options.now(), options });
-  return options;
-}
-
-/**
- * The declared options for a CLI-listed catalog: the read a discovery of the same launch spec cached
- * less than 60 s ago (spec 30 §6.4), else none. Weaker than the reference, which opens its own
- * throwaway session here: an agent behind a list command may not speak ACP at all, and a stuck one
- * would stall every CLI listing for the whole discovery timeout.
- */
-function cachedSessionOptions(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): DeclaredSessionOption[] | undefined {
-  return freshSessionOptions(rt.sessionOptionsCache, sessionOptionsCacheKey(spec, cwd), rt.options.now());
+/** Caches what a `session/new` result declared (options and offered model ids, spec 30 §6.4) and returns it. */
+function rememberSessionOptions(rt: AcpBridgeRuntime, req: ListRequest, result: unknown): SessionOptionsCacheEntry {
+  const entry = sessionOptionsEntry(result, rt.options.now());
+  rt.sessionOptionsCache.set(sessionOptionsCacheKey(req.spec, req.cwd), entry);
+  return entry;
 }
 
 /** The model config option of a `session/new` result: its id and the session id, when present. */
@@ -255,56 +323,73 @@ export function readThoughtLevels(result: unknown): { efforts: AcpReasoningLevel
 export const REASONING_PROBE_BUDGET_MS = 5_000;
 
 /**
+ * The order the reasoning probes run in (spec 30 §2.1 `reasoningProbePriorityModelIds`): indexes
+ * into `ids`, first the models matching a priority id (the id itself or its parameterized base,
+ * `grok-9` for `grok-9[effort=high]`) in the priority list's order, then every other model in list
+ * order. Each index appears once. Pure.
+ */
+export function reasoningProbeOrder(ids: readonly string[], priorityIds: readonly string[]): number[] {
+  const order: number[] = [];
+  for (const wanted of priorityIds) {
+    ids.forEach((id, index) => {
+      if (!order.includes(index) && (id === wanted || parameterizedBase(id) === wanted)) order.push(index);
+    });
+  }
+  ids.forEach((_, index) => {
+    if (!order.includes(index)) order.push(index);
+  });
+  return order;
+}
+
+/**
  * Per-model reasoning probes (spec 20 §3.11, spec 30 §6.4): for each model of the `model` config
  * option, `session/set_config_option` selects it and the answer's `thought_level` option gives its
- * efforts. The probes share {@link REASONING_PROBE_BUDGET_MS} on the bridge clock; results so far
- * are kept when it runs out. A failed probe is logged and that model keeps the default efforts.
+ * efforts. They run in {@link reasoningProbeOrder} and share {@link REASONING_PROBE_BUDGET_MS} on
+ * the bridge clock; results so far are kept when it runs out, and the models keep their list order.
+ * A failed probe is logged and that model keeps the default efforts.
  */
-async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, models: AcpModelDescriptor[]): Promise<AcpModelDescriptor[]> {
+async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, models: AcpModelDescriptor[], priorityIds: readonly string[]): Promise<AcpModelDescriptor[]> {
   const target = modelConfigOf(session.result);
   if (!target) return models;
   const deadline = rt.options.now() + REASONING_PROBE_BUDGET_MS;
-  const out: AcpModelDescriptor[] = [];
-  for (const model of models) {
+  const out = [...models];
+  for (const index of reasoningProbeOrder(models.map((m) => m.id), priorityIds)) {
     const remaining = deadline - rt.options.now();
-    if (remaining <= 0) {
-      out.push(model);
-      continue;
-    }
+    if (remaining <= 0) break;
+    const model = models[index]!;
     try {
       const answer = await session.request("session/set_config_option", { sessionId: target.sessionId, configId: target.configId, value: model.id }, Math.min(remaining, rt.options.modelListTimeoutMs));
       const levels = readThoughtLevels(answer);
-      out.push(
-        levels
-          ? {
-              ...model,
-              supportedReasoningEfforts: levels.efforts.map((level) => ({ reasoningEffort: level, description: `${model.displayName} (${level})` })),
-              defaultReasoningEffort: levels.current ?? (levels.efforts.includes("medium") ? "medium" : levels.efforts[0]!),
-            }
-          : model,
-      );
+      if (levels) {
+        out[index] = {
+          ...model,
+          supportedReasoningEfforts: levels.efforts.map((level) => ({ reasoningEffort: level, description: `${model.displayName} (${level})` })),
+          defaultReasoningEffort: levels.current ?? (levels.efforts.includes("medium") ? "medium" : levels.efforts[0]!),
+        };
+      }
     } catch (error) {
       rt.ctx.log(`model/list: reasoning probe for ${model.id} failed, skipped: ${error instanceof Error ? error.message : String(error)}`);
-      out.push(model);
     }
   }
   return out;
 }
 
-async function discoverModels(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, cwd: string): Promise<AcpModelListResult> {
-  return withThrowawaySession(rt, spec, cwd, async (session) => {
+async function discoverModels(rt: AcpBridgeRuntime, req: ListRequest): Promise<AcpModelListResult> {
+  return withThrowawaySession(rt, req, async (session) => {
     // Discovery's own session/new doubles as the declared-options read (spec 30 §6.4).
-    const sessionOptions = rememberSessionOptions(rt, spec, cwd, session.result);
+    const { options } = rememberSessionOptions(rt, req, session.result);
     const models = nativeModelsOf(session.result);
-    if (models.length === 0) return withSessionOptions({ models: [syntheticModel()], selectedOnlyModels: [] }, sessionOptions);
-    const described = await probeReasoning(rt, session, models.map((m, i) => describe(m.id, m.name, i === 0)));
-    return withSessionOptions({ models: described, selectedOnlyModels: [] }, sessionOptions);
+    if (models.length === 0) return withSessionOptions({ models: [syntheticModel()], selectedOnlyModels: [] }, options);
+    const described = await probeReasoning(rt, session, models.map((m, i) => describe(m.id, m.name, i === 0)), req.extras.reasoningProbePriorityModelIds);
+    return withSessionOptions({ models: described, selectedOnlyModels: [] }, options);
   });
 }
 
 /**
- * Serves `model/list {providerOptions.acpLaunchSpec?, cwd?}` (see module doc). Every returned model
- * carries the agent's declared `sessionOptions` when they could be read (spec 30 §6.4).
+ * Serves `model/list {providerOptions.acpLaunchSpec?, cwd?}` (see module doc); the model options
+ * beside the spec (`acpDialect`, `parameterizedModelPicker`, `primaryModels`,
+ * `reasoningProbePriorityModelIds`) are read leniently. Every returned model carries the agent's
+ * declared `sessionOptions` when they could be read (spec 30 §6.4).
  * @throws BridgeJsonRpcError -32000 (`spawn <cmd> ENOENT`, discovery failures including the
  *   timeout message), with `data.recovery` `authRequired` and sign-in guidance for sign-in failures.
  */
@@ -312,8 +397,8 @@ export async function listModels(rt: AcpBridgeRuntime, params: { providerOptions
   const parsed = acpLaunchSpecSchema.safeParse(params.providerOptions?.acpLaunchSpec);
   if (!parsed.success) return { models: [syntheticModel()], selectedOnlyModels: [] };
   const spec = parsed.data;
-  const cwd = params.cwd ?? rt.ctx.tempDir;
-  if (!spec.modelCli) return discoverModels(rt, spec, cwd);
-  const list = await cliModels(rt, spec);
-  return withSessionOptions(list, cachedSessionOptions(rt, spec, cwd));
+  const extras = readModelProviderOptions(params.providerOptions);
+  const dialect = selectAcpDialect({ explicit: extras.acpDialect, command: spec.command }, rt.options.dialects);
+  const req: ListRequest = { spec, cwd: params.cwd ?? rt.ctx.tempDir, extras, parameterizedCatalog: dialect.id === "cursor" && extras.parameterizedModelPicker };
+  return spec.modelCli ? listFromCli(rt, req) : discoverModels(rt, req);
 }

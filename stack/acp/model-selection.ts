@@ -5,10 +5,21 @@
  * Narrower than the reference on purpose: the model is selected only when the agent offers it (a
  * value of the `model` config option, or an `availableModels` id), so an unknown id such as
  * `auto` sends nothing rather than a request the agent would refuse.
+ *
+ * Parameterized picker (`providerOptions.parameterizedModelPicker`, Cursor; spec 30 §6.4):
+ * selection is always native, even when the spec has a `selectFlag`. The selected model is a base
+ * id (cursor-model-catalog.ts); the offered entry with that base gets its parameters from the
+ * reasoning level and the service tier (see {@link composeParameterizedSelection}), and
+ * `session/set_model` sends the composed id when it differs from the current one. Not done (the
+ * reference does): the `fast` config option for a non-parameterized agent, and the `thought_level`
+ * reasoning option after the model.
  */
 import type { AcpSession } from "./session.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "./session-options.js";
+import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
+import { readModelProviderOptions } from "./model-catalog.js";
+import { readOfferedModelIds } from "./model-session-options.js";
 
 interface ModelOffer {
   configId: string | null;
@@ -42,17 +53,73 @@ function readOffer(result: unknown): ModelOffer {
   return offer;
 }
 
+/** What a construction asked for: the model and the execution settings that parameterize it. */
+export interface NativeModelRequest {
+  model: string | undefined;
+  reasoningLevel?: string | undefined;
+  serviceTier?: string | undefined;
+  /** The request's `options.providerOptions` (read for `parameterizedModelPicker`). */
+  providerOptions?: Record<string, unknown> | undefined;
+}
+
+/** True when the request's `providerOptions` enable Cursor's parameterized picker (spec 30 §6.3, §6.4). */
+export function parameterizedPickerEnabled(providerOptions: unknown): boolean {
+  return readModelProviderOptions(providerOptions).parameterizedModelPicker;
+}
+
 /**
- * Selects `model` natively when the agent offers it and it is not current: the `model` config
- * option first (`session/set_config_option`), falling back to `session/set_model` on error;
- * otherwise `session/set_model` when listed in `availableModels`.
+ * The parameterized id to select for `model` (spec 30 §6.4 picker; OUR rules, the spec leaves them
+ * open): the offered id whose base equals `model`'s base, with, when those keys exist,
+ * - `thinking` → `false` for reasoning level `none`, else `true`;
+ * - `effort` / `reasoning` → the level (for `none` only when the model has no `thinking` switch,
+ *   which then says it);
+ * - `fast` → `true` for service tier `fast`, else `false`;
+ * then any parameter written in `model` itself (`base[k=v]`) wins; other parameters stay as
+ * offered. An unset level or tier changes nothing. `undefined` when no offered id has that base.
+ */
+export function composeParameterizedSelection(offeredIds: readonly string[], model: string, settings: { reasoningLevel?: string | undefined; serviceTier?: string | undefined }): string | undefined {
+  const wanted = parseParameterizedModelId(model);
+  const offered = offeredIds.map(parseParameterizedModelId).find((id) => id.base === wanted.base);
+  if (!offered) return undefined;
+  const params = offered.params.map(([k, v]): [string, string] => [k, v]);
+  const has = (key: string): boolean => params.some(([k]) => k === key);
+  const set = (key: string, value: string): void => {
+    const entry = params.find(([k]) => k === key);
+    if (entry) entry[1] = value;
+    else params.push([key, value]);
+  };
+  const level = settings.reasoningLevel;
+  if (level) {
+    if (has("thinking")) set("thinking", level === "none" ? "false" : "true");
+    for (const key of ["effort", "reasoning"]) if (has(key) && !(level === "none" && has("thinking"))) set(key, level);
+  }
+  if (settings.serviceTier && has("fast")) set("fast", settings.serviceTier === "fast" ? "true" : "false");
+  for (const [k, v] of wanted.params) set(k, v);
+  return composeParameterizedModelId({ base: offered.base, params, bracketed: offered.bracketed || wanted.bracketed });
+}
+
+/**
+ * Selects the requested model natively (module doc). Plain agents: when the agent offers `model`
+ * and it is not current, the `model` config option first (`session/set_config_option`), falling
+ * back to `session/set_model` on error; otherwise `session/set_model` when listed in
+ * `availableModels`; nothing when the spec pins the model with `modelCli.selectFlag`.
+ * Parameterized picker: `session/set_model` with {@link composeParameterizedSelection}'s id when it
+ * differs from the current model.
  * @throws the agent's error when `session/set_model` fails (it fails the construction).
  */
-export async function selectNativeModel(session: AcpSession, setupResult: unknown, model: string | undefined): Promise<void> {
-  if (!model || model === ACP_DEFAULT_MODEL_ID || session.spec.modelCli?.selectFlag) return;
-  const offer = readOffer(setupResult);
+export async function selectNativeModel(session: AcpSession, setupResult: unknown, request: NativeModelRequest): Promise<void> {
+  const model = request.model;
+  if (!model || model === ACP_DEFAULT_MODEL_ID) return;
   const sessionId = session.providerThreadId;
   const timeout = { timeoutMs: CONFIG_CALL_TIMEOUT_MS };
+  const offer = readOffer(setupResult);
+  if (parameterizedPickerEnabled(request.providerOptions)) {
+    const composed = composeParameterizedSelection(readOfferedModelIds(setupResult), model, request);
+    const current = offer.currentModelId ?? (typeof offer.configCurrent === "string" ? offer.configCurrent : null);
+    if (composed !== undefined && composed !== current) await session.connection.request("session/set_model", { sessionId, modelId: composed }, timeout);
+    return;
+  }
+  if (session.spec.modelCli?.selectFlag) return;
   if (offer.configId && offer.configValues.includes(model)) {
     if (offer.configCurrent === model) return;
     try {

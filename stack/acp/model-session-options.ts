@@ -1,8 +1,10 @@
 /**
  * Declared session options of `model/list` (spec 30 §6.4): the user-selectable options an agent
  * offers on `session/new` (its config options other than the model picker, and its modes), read
- * from a throwaway session and cached per launch spec for {@link SESSION_OPTIONS_TTL_MS} on the
- * bridge's injected clock. `model/list` attaches them as `sessionOptions` to every model it returns.
+ * from a throwaway session (discovery's own, or for a CLI catalog one opened for them) and cached
+ * per launch spec for {@link SESSION_OPTIONS_TTL_MS} on the bridge's injected clock. `model/list`
+ * attaches them as `sessionOptions` to every model it returns. The same read keeps the model ids
+ * the session offered, which Cursor's parameterized catalog keys on (cursor-model-catalog.ts).
  *
  * The keys match what `turn/start` accepts in `options.sessionOptions` (session-options.ts): a
  * config option's id, or `mode` for the agent's modes when no config option is called `mode`.
@@ -30,10 +32,12 @@ export interface DeclaredSessionOption {
   options?: DeclaredSessionOptionChoice[];
 }
 
-/** One cache entry: options read at `readAt` (ms on the bridge clock). */
+/** One cache entry: what one `session/new` declared, read at `readAt` (ms on the bridge clock). */
 export interface SessionOptionsCacheEntry {
   readAt: number;
   options: DeclaredSessionOption[];
+  /** The model ids the same result offered ({@link readOfferedModelIds}); Cursor's catalog keys on their bases. */
+  offeredModelIds: string[];
 }
 
 /** Per-bridge cache of declared options, keyed by {@link sessionOptionsCacheKey}. */
@@ -88,18 +92,42 @@ export function readDeclaredSessionOptions(result: unknown): DeclaredSessionOpti
   return out;
 }
 
+/**
+ * The model ids a `session/new` result offers: `models.availableModels[].modelId`, then values of the
+ * `model` config option not already listed, in the agent's order. Lenient; `[]` when none.
+ */
+export function readOfferedModelIds(result: unknown): string[] {
+  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
+  const out: string[] = [];
+  const add = (id: unknown): void => {
+    if (typeof id === "string" && id.length > 0 && !out.includes(id)) out.push(id);
+  };
+  const models = r.models && typeof r.models === "object" ? (r.models as { availableModels?: unknown }) : {};
+  for (const m of Array.isArray(models.availableModels) ? models.availableModels : []) add(m && typeof m === "object" ? (m as { modelId?: unknown }).modelId : undefined);
+  for (const option of Array.isArray(r.configOptions) ? r.configOptions : []) {
+    if (!option || typeof option !== "object" || !isModelOption(option as { id?: unknown; category?: unknown })) continue;
+    for (const choice of readChoices((option as { options?: unknown }).options)) add(choice.value);
+  }
+  return out;
+}
+
+/** The cache entry of one `session/new` result read at `now` (ms): its declared options and offered model ids. */
+export function sessionOptionsEntry(result: unknown, now: number): SessionOptionsCacheEntry {
+  return { readAt: now, options: readDeclaredSessionOptions(result), offeredModelIds: readOfferedModelIds(result) };
+}
+
 /** The cache key of a launch spec: everything that decides which agent answers (command, args, env, cwd). */
 export function sessionOptionsCacheKey(spec: { command: string; args: readonly string[]; env?: Record<string, string> | undefined; cwd?: string | undefined }, cwd: string): string {
   return JSON.stringify([spec.command, spec.args, spec.env ?? {}, spec.cwd ?? cwd]);
 }
 
-/** The cached options for `key` when read less than {@link SESSION_OPTIONS_TTL_MS} before `now` (ms), else `undefined`. */
-export function freshSessionOptions(cache: SessionOptionsCache, key: string, now: number): DeclaredSessionOption[] | undefined {
+/** The cache entry for `key` when read less than {@link SESSION_OPTIONS_TTL_MS} before `now` (ms), else `undefined` (a stale entry is dropped). */
+export function freshSessionOptions(cache: SessionOptionsCache, key: string, now: number): SessionOptionsCacheEntry | undefined {
   const entry = cache.get(key);
   if (!entry) return undefined;
   if (now - entry.readAt >= SESSION_OPTIONS_TTL_MS || now < entry.readAt) {
     cache.delete(key);
     return undefined;
   }
-  return entry.options;
+  return entry;
 }

@@ -26,7 +26,8 @@ import { createAcpTranslator, type InjectedToolDefinition } from "./translate/in
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "./dynamic-tools/calls.js";
 import { readSessionOptionState } from "./session-options.js";
-import { selectNativeModel } from "./model-selection.js";
+import { parameterizedPickerEnabled, selectNativeModel } from "./model-selection.js";
+import { withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2). */
 export const ACP_PROTOCOL_VERSION = 1;
@@ -34,7 +35,8 @@ export const ACP_PROTOCOL_VERSION = 1;
 export const ACP_CLIENT_INFO = { name: "bb", version: "1.0.0" } as const;
 /**
  * Client capabilities of a session agent (spec 30 §6.3): file system, no terminal, terminal sign-in,
- * form elicitation. Discovery agents get fs false and no elicitation (model-list.ts).
+ * form elicitation, plus `_meta.parameterizedModelPicker: true` when the request enables the picker
+ * (model-selection.ts). Discovery agents get fs false and no elicitation (model-list.ts).
  */
 export const SESSION_CLIENT_CAPABILITIES = {
   fs: { readTextFile: true, writeTextFile: true },
@@ -220,7 +222,11 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
   try {
     const init = await connection.request(
       "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: SESSION_CLIENT_CAPABILITIES },
+      {
+        protocolVersion: ACP_PROTOCOL_VERSION,
+        clientInfo: ACP_CLIENT_INFO,
+        clientCapabilities: withParameterizedPickerMeta(SESSION_CLIENT_CAPABILITIES, parameterizedPickerEnabled(req.options?.providerOptions)),
+      },
       { timeoutMs: rt.options.initializeTimeoutMs },
     );
     const initFacts = readInitialize(init, label);
@@ -273,7 +279,12 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     }
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;
     session.optionState = readSessionOptionState(result);
-    await selectNativeModel(session, result, req.options?.model);
+    await selectNativeModel(session, result, {
+      model: req.options?.model,
+      reasoningLevel: req.options?.reasoningLevel,
+      serviceTier: req.options?.serviceTier,
+      providerOptions: req.options?.providerOptions,
+    });
     const providerThreadId = session.providerThreadId!;
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
 

@@ -7,7 +7,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+
+/** A fixture launch spec whose `modelCli` list command is the same fixture script run with `--list-models`. */
+function cliFixtureSpec(dir: string, script: FixtureScriptInput, primaryModels: string[] = [], name = "lister"): { spec: Record<string, unknown>; log: string } {
+  const { spec, log } = fixtureLaunchSpec(dir, script, name);
+  return { spec: { ...spec, modelCli: { listArgs: [...(spec.args as string[]), "--list-models"], primaryModels } }, log };
+}
 
 const replies = (log: string) => agentReceived(log).filter((m) => m.method === undefined && m.id !== undefined && typeof m.id === "number" && m.id < 100);
 
@@ -73,17 +80,18 @@ describe("model/list", () => {
 
   it("runs the CLI list command and splits primaries from selected-only models", async () => {
     bridge = startInProcessBridge();
-    const lister = "console.log('fast-1 - Fast One\\nsmart-2 - Smart Two\\n- other-3')";
-    const spec = { displayName: "Lister", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", lister], primaryModels: ["smart-2"] } };
-    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    const { spec } = cliFixtureSpec(bridge.dir, { modelList: { stdout: ["fast-1 - Fast One", "smart-2 - Smart Two", "- other-3"] } }, ["smart-2"]);
+    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     expect(response.result.models.map((m: any) => [m.id, m.displayName, m.isDefault])).toEqual([["smart-2", "Smart Two", true]]);
     expect(response.result.selectedOnlyModels.map((m: any) => m.id)).toEqual(["fast-1", "other-3"]);
   });
 
   it("fails with an authRequired hint when the list command asks for sign-in", async () => {
     bridge = startInProcessBridge();
-    const spec = { displayName: "Locked", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", "console.error('Authentication required. Run agent login'); process.exit(1)"], primaryModels: [] } };
-    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    const { spec } = cliFixtureSpec(bridge.dir, { modelList: { stderr: ["Authentication required. Run agent login"], exitCode: 1 } });
+    const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
+    // The options session running beside the failed list command was aborted, not reported.
+    expect(bridge.logs.filter((line) => line.includes("session options"))).toEqual([]);
     expect(response.error).toEqual({
       code: -32000,
       message: "ACP agent is not authenticated.",
@@ -158,13 +166,12 @@ describe("native model selection (spec 20 §2.3 step 7)", () => {
 describe("model/list fallbacks", () => {
   it("falls back to the last catalog read for the same command when a later run fails", async () => {
     bridge = startInProcessBridge();
-    const flag = join(bridge.dir, "fail-next");
-    const script = `const fs=require('fs'); if (fs.existsSync(${JSON.stringify(flag)})) process.exit(4); console.log('m-one - Model One')`;
-    const spec = { displayName: "Flaky", command: process.execPath, args: [], env: {}, modelCli: { listArgs: ["-e", script], primaryModels: [] } };
-    const first = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    const { spec } = cliFixtureSpec(bridge.dir, { modelList: { stdout: ["m-one - Model One"] } }, [], "flaky");
+    const first = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     expect(first.result.models.map((m: any) => m.id)).toEqual(["m-one"]);
-    writeFileSync(flag, "");
-    const second = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec } });
+    // The same script file now makes the list command fail.
+    cliFixtureSpec(bridge.dir, { modelList: { exitCode: 4 } }, [], "flaky");
+    const second = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     expect(second.result).toEqual(first.result);
   });
 

@@ -2,11 +2,13 @@
  * `model/list` per-model reasoning probes (spec 20 §3.11, spec 30 §6.4): models from the agent's
  * `model` config option are each selected with `session/set_config_option` on the throwaway
  * session, and the answer's `thought_level` option gives their efforts; a failed probe is logged
- * and skipped (the model keeps the agent-managed default).
+ * and skipped (the model keeps the agent-managed default). `reasoningProbePriorityModelIds`
+ * (spec 30 §2.1) run first, in their order; the models keep their list order.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { readThoughtLevels } from "../../stack/acp/model-list.js";
+import { readFileSync } from "node:fs";
+import { REASONING_PROBE_BUDGET_MS, reasoningProbeOrder, readThoughtLevels } from "../../stack/acp/model-list.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
@@ -67,5 +69,54 @@ describe("model/list reasoning probes", () => {
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a" }] } } });
     await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     expect(agentReceived(log).map((m) => m.method)).toEqual(["initialize", "session/new"]);
+  });
+});
+
+describe("reasoningProbeOrder", () => {
+  it("puts priority ids first in their order (matching an id or its parameterized base), then the rest in list order", () => {
+    const ids = ["m-a", "zeta-2[effort=high,fast=true]", "m-c", "m-d", "zeta-1[]"];
+    expect(reasoningProbeOrder(ids, ["m-d", "zeta-2", "absent", "m-d"])).toEqual([3, 1, 0, 2, 4]);
+    expect(reasoningProbeOrder(ids, [])).toEqual([0, 1, 2, 3, 4]);
+    expect(reasoningProbeOrder([], ["m-a"])).toEqual([]);
+  });
+});
+
+describe("model/list reasoning probe priority", () => {
+  it("with a budget that runs out after two probes, exactly the two priority models were probed; the order of the models is kept", async () => {
+    const models = ["m-a", "m-b", "zeta-2[effort=high]", "m-d", "m-e"];
+    const sessionResult = {
+      configOptions: [
+        { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: models.map((value) => ({ value, name: value })) },
+        withThoughtLevel.configOptions![1]!,
+      ],
+    } as NonNullable<FixtureScriptInput["sessionResult"]>;
+    let log = "";
+    // The bridge clock advances by more than half the budget with every probe the agent receives,
+    // so the budget is spent after exactly two probes.
+    const probesReceived = (): number => (log ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"session/set_config_option"')).length : 0);
+    bridge = startInProcessBridge({ now: () => probesReceived() * (REASONING_PROBE_BUDGET_MS / 2) });
+    const launch = fixtureLaunchSpec(bridge.dir, { sessionResult });
+    log = launch.log;
+    const response = await bridge.request("model/list", {
+      providerOptions: { acpLaunchSpec: launch.spec, reasoningProbePriorityModelIds: ["m-d", "absent", "zeta-2"] },
+      cwd: bridge.dir,
+    });
+    const probed = agentReceived(log).filter((m) => m.method === "session/set_config_option");
+    expect(probed.map((m) => m.params.value)).toEqual(["m-d", "zeta-2[effort=high]"]);
+    expect(response.result.models.map((m: any) => [m.id, m.supportedReasoningEfforts.map((e: any) => e.reasoningEffort)])).toEqual([
+      ["m-a", ["medium"]],
+      ["m-b", ["medium"]],
+      ["zeta-2[effort=high]", ["low", "high"]],
+      ["m-d", ["low", "high"]],
+      ["m-e", ["medium"]],
+    ]);
+    expect(response.result.models.map((m: any) => m.isDefault)).toEqual([true, false, false, false, false]);
+  });
+
+  it("ignores a malformed priority list and probes in list order", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: withThoughtLevel });
+    await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec, reasoningProbePriorityModelIds: "m-b" }, cwd: bridge.dir });
+    expect(agentReceived(log).filter((m) => m.method === "session/set_config_option").map((m) => m.params.value)).toEqual(["m-a", "m-b"]);
   });
 });

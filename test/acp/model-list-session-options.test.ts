@@ -1,7 +1,8 @@
 /**
  * `model/list` declared session options (spec 30 §6.4): discovery's throwaway `session/new` yields
  * the agent's user-selectable options, attached as `sessionOptions` to every model (the synthetic
- * entry too), cached 60 s on the bridge's injected clock for the CLI-listed catalog of the same agent.
+ * entry too), cached 60 s on the bridge's injected clock for the CLI-listed catalog of the same agent
+ * (the CLI path's own throwaway session: model-list-cli-session-options.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { readDeclaredSessionOptions, SESSION_OPTIONS_TTL_MS } from "../../stack/acp/model-session-options.js";
@@ -63,19 +64,20 @@ describe("model/list sessionOptions", () => {
     expect(response.result.models[0]).toMatchObject({ id: "acp-default", sessionOptions: [expectedOptions[2]] });
   });
 
-  it("reuses discovery's read for the same agent's CLI catalog for 60 s on the injected clock", async () => {
+  it("reuses discovery's read for the same agent's CLI catalog for 60 s on the injected clock, then reads again", async () => {
     let now = 1_000;
     bridge = startInProcessBridge({ now: () => now });
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offered });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offered, modelList: { stdout: ["cli-1 - Cli One"] } });
     await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
-    const withCli = { ...spec, modelCli: { listArgs: ["-e", "console.log('cli-1 - Cli One')"], primaryModels: [] } };
+    const withCli = { ...spec, modelCli: { listArgs: [...(spec.args as string[]), "--list-models"], primaryModels: [] } };
     now += SESSION_OPTIONS_TTL_MS - 1;
     const fresh = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: withCli }, cwd: bridge.dir });
     expect(fresh.result.models.map((m: any) => [m.id, m.sessionOptions])).toEqual([["cli-1", expectedOptions]]);
-    now += 1;
-    const stale = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: withCli }, cwd: bridge.dir });
-    expect(stale.result.models.map((m: any) => m.id)).toEqual(["cli-1"]);
-    expect(stale.result.models[0].sessionOptions).toBeUndefined();
     expect(agentReceived(log).filter((m) => m.method === "session/new")).toHaveLength(1);
+    now += 1;
+    // Stale: the CLI path opens a throwaway session of its own (spec 30 §6.4).
+    const stale = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: withCli }, cwd: bridge.dir });
+    expect(stale.result.models.map((m: any) => [m.id, m.sessionOptions])).toEqual([["cli-1", expectedOptions]]);
+    expect(agentReceived(log).filter((m) => m.method === "session/new")).toHaveLength(2);
   });
 });

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * Entry point of the fixture ACP agent: `node fixture-agent/main.js --script <file.json>` (or
- * `--script-json '<json>'`).
+ * `--script-json '<json>'`). With `--list-models` it is a model CLI's list command instead: it
+ * prints the script's `modelList` and exits, without reading stdin.
  *
  * Speaks ACP (NDJSON JSON-RPC on stdio) as scripted by the file (see script.ts). When
  * `ACP_FIXTURE_LOG` names a file, every received stdin line is appended to it, so a test can
  * assert exactly what the bridge sent. Exits 0 when stdin closes, 2 on a bad script or flags.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { createFixtureAgent } from "./agent.js";
 import { callMcpTool } from "./mcp-client.js";
@@ -27,6 +28,24 @@ function loadScript(argv: string[]): FixtureScript {
   return readFixtureScript(value);
 }
 
+/** `--list-models`: the script's `modelList` stdout and stderr lines (once `afterFile` exists), then its exit code. */
+function printModelList(script: FixtureScript): void {
+  const { stdout, stderr, exitCode, afterFile } = script.modelList;
+  if (afterFile !== undefined && !existsSync(afterFile)) {
+    // Waits for the file's creation, an event of the test; the bridge's timeout bounds a wait that never ends.
+    const watcher = setInterval(() => {
+      if (!existsSync(afterFile)) return;
+      clearInterval(watcher);
+      printModelList(script);
+    }, 10);
+    return;
+  }
+  process.stderr.write(stderr.map((line) => `${line}\n`).join(""));
+  process.stdout.write(stdout.map((line) => `${line}\n`).join(""));
+  // Nothing else keeps the process alive: it exits once both streams are flushed.
+  process.exitCode = exitCode;
+}
+
 function main(): void {
   let script: FixtureScript;
   try {
@@ -35,6 +54,7 @@ function main(): void {
     process.stderr.write(`fixture agent: ${(error as Error).message}\n`);
     process.exit(2);
   }
+  if (process.argv.includes("--list-models")) return printModelList(script);
   const log = process.env.ACP_FIXTURE_LOG;
   for (const line of script.stderrAtStart) process.stderr.write(`${line}\n`);
   const agent = createFixtureAgent(script, {

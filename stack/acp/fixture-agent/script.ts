@@ -98,6 +98,19 @@ export const fixtureScriptSchema = z.strictObject({
   defaultStopReason: z.string().default("end_turn"),
   /** Lines written to stderr at start (for stderr-tail tests). */
   stderrAtStart: z.array(z.string()).default([]),
+  /**
+   * What `main.js --script <file> --list-models` prints instead of speaking ACP (a model CLI's list
+   * command, spec 20 §3.11): `stdout` lines, `stderr` lines, then exit with `exitCode`. With
+   * `afterFile` it prints only once that file exists (a test orders it after another event).
+   */
+  modelList: z
+    .strictObject({
+      stdout: z.array(z.string()).default([]),
+      stderr: z.array(z.string()).default([]),
+      exitCode: z.number().int().min(0).default(0),
+      afterFile: z.string().min(1).optional(),
+    })
+    .default({ stdout: [], stderr: [], exitCode: 0 }),
 });
 /** A parsed fixture script. */
 export type FixtureScript = z.output<typeof fixtureScriptSchema>;
