@@ -17,10 +17,11 @@ afterEach(async () => {
   bridge = undefined;
 });
 
+const thoughtLevelOption = { id: "effort", name: "Thinking", category: "thought_level", type: "select", currentValue: "high", options: [{ value: "low" }, { value: "high" }, { value: "turbo" }] };
 const withThoughtLevel: NonNullable<FixtureScriptInput["sessionResult"]> = {
   configOptions: [
     { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "Model A" }, { value: "m-b", name: "Model B" }] },
-    { id: "effort", name: "Thinking", category: "thought_level", type: "select", currentValue: "high", options: [{ value: "low" }, { value: "high" }, { value: "turbo" }] },
+    thoughtLevelOption,
   ],
 };
 
@@ -84,12 +85,12 @@ describe("reasoningProbeOrder", () => {
 describe("model/list reasoning probe priority", () => {
   it("with a budget that runs out after two probes, exactly the two priority models were probed; the order of the models is kept", async () => {
     const models = ["m-a", "m-b", "zeta-2[effort=high]", "m-d", "m-e"];
-    const sessionResult = {
+    const sessionResult: NonNullable<FixtureScriptInput["sessionResult"]> = {
       configOptions: [
         { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: models.map((value) => ({ value, name: value })) },
-        withThoughtLevel.configOptions![1]!,
+        thoughtLevelOption,
       ],
-    } as NonNullable<FixtureScriptInput["sessionResult"]>;
+    };
     let log = "";
     // The bridge clock advances by more than half the budget with every probe the agent receives,
     // so the budget is spent after exactly two probes.
