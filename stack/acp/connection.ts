@@ -137,6 +137,13 @@ export interface AcpAgentConnection {
   exitInfo(): AgentExitInfo | null;
   /** The last {@link AGENT_STDERR_TAIL_LINES} stderr lines, newline-joined. */
   stderrTail(): string;
+  /**
+   * Resolves once every stdout line read so far has been handled (lines are handled one per
+   * macrotask). A caller about to write something that changes how later lines are read (a
+   * `session/prompt`) awaits it first, so lines the agent wrote earlier are read as earlier
+   * (spec 30 §6.2: output before the first prompt; spec 40 "pace by causal order").
+   */
+  handledReceived(): Promise<void>;
   readonly pid: number | undefined;
 }
 
@@ -291,6 +298,15 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
   const queue: string[] = [];
   let draining = false;
   let pendingClose: (() => void) | null = null;
+  // Lines read and lines handled, counted from spawn; waiters of handledReceived() by target count.
+  let readCount = 0;
+  let handledCount = 0;
+  const handledWaiters: Array<{ target: number; resolve(): void }> = [];
+  const wakeHandledWaiters = (): void => {
+    for (let i = handledWaiters.length - 1; i >= 0; i -= 1) {
+      if (handledWaiters[i]!.target <= handledCount) handledWaiters.splice(i, 1)[0]!.resolve();
+    }
+  };
   const drain = (): void => {
     const line = queue.shift();
     if (line === undefined) {
@@ -301,9 +317,12 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       return;
     }
     if (!ended) handleLine(line);
+    handledCount += 1;
+    wakeHandledWaiters();
     setImmediate(drain);
   };
   const enqueue = (line: string): void => {
+    readCount += 1;
     queue.push(line);
     if (!draining) {
       draining = true;
@@ -353,6 +372,11 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     exited,
     exitInfo: () => ended,
     stderrTail: tail,
+    handledReceived() {
+      if (handledCount >= readCount) return Promise.resolve();
+      const target = readCount;
+      return new Promise<void>((resolve) => handledWaiters.push({ target, resolve }));
+    },
     request(method, params, requestOptions) {
       if (ended) return Promise.reject(new AcpAgentExitedError(ended));
       const id = nextId++;
@@ -390,6 +414,7 @@ function endedConnection(info: AgentExitInfo, exited: Promise<AgentExitInfo>): A
     exited,
     exitInfo: () => info,
     stderrTail: () => "",
+    handledReceived: () => Promise.resolve(),
     request: () => Promise.reject(new AcpAgentExitedError(info)),
     notify: () => {},
     kill: () => Promise.resolve(),

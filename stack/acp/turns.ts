@@ -93,6 +93,11 @@ async function rebuildSession(rt: AcpBridgeRuntime, session: AcpSession, options
 export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: TurnStartParams): Promise<void> {
   let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
+  // Lines the agent wrote before this turn/start arrived are read first: output before the first
+  // prompt stays dropped and idle output stays in its agent turn, however fast the runtime is.
+  await session.connection.handledReceived();
+  session = rt.sessions.get(params.threadId);
+  if (!session) throw noSession();
   finishAgentTurnForRuntimeTurn(rt, session);
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
   // A turn without a permission mode keeps the session's current one.

@@ -1,0 +1,261 @@
+/**
+ * Turn behaviour of spec 30 §6.2 not yet pinned by the older bridge tests: agent-initiated work
+ * (output or a permission request while idle), a runtime turn cancelling an agent turn with open
+ * work, dropped pre-prompt output, the zero-output warning, busy retry giving up on stop, a prompt
+ * failing during a steer's cancel, per-turn env vars, and `auto` on `turn/start`.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+
+type AnyRecord = Record<string, any>;
+
+let bridge: InProcessBridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+  bridge = undefined;
+});
+
+const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+const boundaries = (b: InProcessBridge, threadId: string) => b.deltas(threadId).filter((d) => d.kind === "turn.boundary");
+const nthBoundary = (b: InProcessBridge, threadId: string, n: number) => () => boundaries(b, threadId).length >= n;
+
+/**
+ * A tiny ACP agent written for this test (the fixture agent cannot send a request after it
+ * answered a prompt): after the FIRST prompt it answers `end_turn`, then asks for a permission
+ * while idle; when the permission is answered it reports the outcome as a message chunk.
+ */
+const IDLE_PERMISSION_AGENT = `
+const rl = require("node:readline").createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+let prompts = 0;
+rl.on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false } } });
+  else if (m.method === "session/new") send({ id: m.id, result: { sessionId: "idle-1" } });
+  else if (m.method === "session/prompt") {
+    prompts += 1;
+    send({ method: "session/update", params: { sessionId: "idle-1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "turn " + prompts } } } });
+    send({ id: m.id, result: { stopReason: "end_turn" } });
+    if (prompts === 1) send({ id: 0, method: "session/request_permission", params: { sessionId: "idle-1", toolCall: { toolCallId: "bg1", kind: "execute", title: "\`make\`" }, options: [{ optionId: "y", name: "Yes", kind: "allow_once" }, { optionId: "n", name: "No", kind: "reject_once" }] } });
+  } else if (m.id === 0 && m.method === undefined) {
+    send({ method: "session/update", params: { sessionId: "idle-1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "permission " + JSON.stringify(m.result) } } } });
+  }
+});
+`;
+const idleAgentSpec = { displayName: "Idle asker", command: process.execPath, args: ["-e", IDLE_PERMISSION_AGENT], env: {} };
+
+describe("agent-initiated turns (spec 30 §6.2)", () => {
+  it("a permission request while idle opens an agent turn and is forwarded (no auto-cancel); it ends end_turn once quiet", async () => {
+    bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
+    const asked: AnyRecord[] = [];
+    bridge.onRuntimeRequest((_m, params) => (asked.push(params), { decision: "allow_once" }));
+    await bridge.request("thread/start", threadStartParams("thr_ip", idleAgentSpec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_ip", "hello", "creq_ip00000000"));
+    await bridge.waitFor(nthBoundary(bridge, "thr_ip", 2));
+    const deltas = bridge.deltas("thr_ip");
+    const kinds = deltas.map((d) => d.kind).filter((k) => k === "turn.open" || k === "turn.boundary");
+    expect(kinds).toEqual(["turn.open", "turn.boundary", "turn.open", "turn.boundary"]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.payload.subject).toMatchObject({ kind: "command", itemId: "bg1" });
+    // The request was sent after the agent turn opened.
+    const secondOpen = bridge.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.kind === "turn.open") && bridge!.out.slice(0, bridge!.out.indexOf(m)).some(isBoundary));
+    expect(secondOpen).toBeLessThan(bridge.out.findIndex((m) => m.method === "interaction/request"));
+    const texts = deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text);
+    expect(texts).toEqual(["turn 1", 'permission {"outcome":{"outcome":"selected","optionId":"y"}}']);
+    expect(boundaries(bridge, "thr_ip").map((d) => d.status)).toEqual(["completed", "completed"]);
+  });
+
+  it("turn/start cancels the pending permission of an agent turn before prompting", async () => {
+    bridge = startInProcessBridge({ agentTurnQuietMs: 60_000 });
+    bridge.onRuntimeRequest(() => new Promise(() => undefined));
+    await bridge.request("thread/start", threadStartParams("thr_ipc", idleAgentSpec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_ipc", "hello", "creq_ipc0000000"));
+    await bridge.waitFor((m) => m.method === "interaction/request");
+    const started = await bridge.request("turn/start", turnStartParams("thr_ipc", "again", "creq_ipc0000001"));
+    expect(started.result).toEqual({ threadId: "thr_ipc" });
+    await bridge.waitFor(nthBoundary(bridge, "thr_ipc", 3));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => typeof d.text === "string" && d.text.startsWith("permission ")));
+    const texts = bridge.deltas("thr_ipc").filter((d) => d.kind === "item.textDelta").map((d) => d.text);
+    expect(texts).toContain('permission {"outcome":{"outcome":"cancelled"}}');
+  });
+
+  it("turn/start finishes an agent turn that still has open work `cancelled`: tools close interrupted, boundary interrupted, then the new turn", async () => {
+    bridge = startInProcessBridge({ agentTurnQuietMs: 60_000 });
+    const { spec } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        { when: "first", steps: [chunk("done"), { end: "end_turn", after: [{ sessionUpdate: "tool_call", toolCallId: "bg_work", kind: "other", title: "Background", status: "in_progress" }] }] },
+        { when: "second", steps: [chunk("two"), { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_ac", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_ac", "first", "creq_ac00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.key?.providerItemId === "bg_work"));
+    await bridge.request("turn/start", turnStartParams("thr_ac", "second", "creq_ac00000001"));
+    await bridge.waitFor(nthBoundary(bridge, "thr_ac", 3));
+    expect(boundaries(bridge, "thr_ac").map((d) => d.status)).toEqual(["completed", "interrupted", "completed"]);
+    const deltas = bridge.deltas("thr_ac");
+    const close = deltas.find((d) => d.kind === "item.close" && d.key.providerItemId === "bg_work");
+    expect(close.status).toBe("interrupted");
+    expect(deltas.indexOf(close)).toBeLessThan(deltas.findLastIndex((d) => d.kind === "turn.open"));
+  });
+});
+
+describe("turn output rules (spec 30 §6.2)", () => {
+  it("output an agent streams after session/new, before any prompt, is dropped (no agent turn, no text)", async () => {
+    bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
+    const { spec } = fixtureLaunchSpec(bridge.dir, {
+      afterNew: [
+        { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "replayed history" } },
+        { sessionUpdate: "tool_call", toolCallId: "old_call", kind: "other", title: "Old", status: "completed" },
+        { sessionUpdate: "available_commands_update", availableCommands: [{ name: "compact", description: "c" }] },
+      ],
+      prompts: [{ steps: [chunk("live"), { end: "end_turn" }] }],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_pre", spec, bridge.dir));
+    // Thread state is not turn output, so it still arrives; it is the last line the agent wrote before the prompt.
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"));
+    await bridge.request("turn/start", turnStartParams("thr_pre", "go", "creq_pre0000000"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre");
+    const deltas = bridge.deltas("thr_pre");
+    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["live"]);
+    expect(deltas.filter((d) => d.kind === "turn.open")).toHaveLength(1);
+    expect(deltas.some((d) => d.key?.providerItemId === "old_call")).toBe(false);
+  });
+
+  it("regression: pre-prompt output already read when turn/start arrives is handled as pre-prompt, not as the turn's output", async () => {
+    // This agent writes its session/new answer and two updates in ONE write, so the bridge has read
+    // all three lines before the runtime's turn/start (sent as soon as thread/start answers) arrives.
+    const agent = `
+const rl = require("node:readline").createInterface({ input: process.stdin });
+const line = (m) => JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n";
+const update = (u) => line({ method: "session/update", params: { sessionId: "pre-1", update: u } });
+rl.on("line", (text) => {
+  const m = JSON.parse(text);
+  if (m.method === "initialize") process.stdout.write(line({ id: m.id, result: { protocolVersion: 1, agentCapabilities: {} } }));
+  else if (m.method === "session/new") process.stdout.write(line({ id: m.id, result: { sessionId: "pre-1" } }) + update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "history" } }) + update({ sessionUpdate: "tool_call", toolCallId: "old", kind: "other", title: "Old", status: "pending" }));
+  else if (m.method === "session/prompt") process.stdout.write(update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "live" } }) + line({ id: m.id, result: { stopReason: "end_turn" } }));
+});
+`;
+    bridge = startInProcessBridge();
+    const spec = { displayName: "Chatty", command: process.execPath, args: ["-e", agent], env: {} };
+    await bridge.request("thread/start", threadStartParams("thr_pre2", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_pre2", "go", "creq_pre2000000"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre2");
+    const deltas = bridge.deltas("thr_pre2");
+    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["live"]);
+    expect(deltas.some((d) => d.key?.providerItemId === "old")).toBe(false);
+  });
+
+  it("a turn that ends end_turn with no output gets the warning before its boundary", async () => {
+    bridge = startInProcessBridge();
+    const { spec } = fixtureLaunchSpec(bridge.dir, { prompts: [{ steps: [{ update: { sessionUpdate: "usage_update", used: 1, size: 10 } }, { end: "end_turn" }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_zo", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_zo", "go", "creq_zo00000000"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_zo");
+    const deltas = bridge.deltas("thr_zo");
+    const warning = deltas.findIndex((d) => d.kind === "provider.warning" && d.summary === "The agent ended the turn without replying");
+    expect(warning).toBeGreaterThan(deltas.findIndex((d) => d.kind === "turn.open"));
+    expect(warning).toBeLessThan(deltas.findIndex((d) => d.kind === "turn.boundary"));
+    expect(deltas.find((d) => d.kind === "turn.boundary").status).toBe("completed");
+  });
+});
+
+describe("busy retry and prompt failure (spec 30 §6.2)", () => {
+  it("busy retry gives up on stop: the prompt is not re-sent and the turn settles interrupted before the stop's reply", async () => {
+    // A long cancel wait: if the retry wait ignored the stop, the stop would hang past the guard.
+    bridge = startInProcessBridge({ busyRetryPollMs: 20, cancelSettleTimeoutMs: 60_000 });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        {
+          when: "work",
+          steps: [
+            // An unfinished tool keeps the agent from counting as quiet, so no retry can start on its own.
+            { update: { sessionUpdate: "tool_call", toolCallId: "busy_tool", kind: "other", title: "Busy", status: "in_progress" } },
+            { fail: { code: -32003, message: "busy", data: { reason: "session_busy" } } },
+          ],
+        },
+        { when: "work", steps: [chunk("retried"), { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_bs", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_bs", "work", "creq_bs00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.key?.providerItemId === "busy_tool"));
+    const stop = await bridge.request("thread/stop", { threadId: "thr_bs", intent: "interrupt" });
+    expect(stop.result).toEqual({ ok: true });
+    expect(boundaries(bridge, "thr_bs")).toEqual([{ kind: "turn.boundary", status: "interrupted", claimIfIdle: true }]);
+    expect(bridge.out.findIndex(isBoundary)).toBeLessThan(bridge.out.indexOf(stop));
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
+    expect(bridge.out.some((m) => m.method === "error")).toBe(false);
+  });
+
+  it("a prompt failing while a steer's cancel is out: the steer is dropped (never accepted), session error, no boundary; the next turn rebuilds", async () => {
+    bridge = startInProcessBridge();
+    bridge.onRuntimeRequest(() => new Promise(() => undefined));
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      cancel: "ignore",
+      prompts: [
+        {
+          when: "first",
+          steps: [
+            { permission: { toolCall: { toolCallId: "p", kind: "execute", title: "`make`" }, options: [{ optionId: "y", name: "Y", kind: "allow_once" }] }, outcomes: { cancelled: [{ fail: { code: -32000, message: "agent fell over" } }] } },
+          ],
+        },
+        { when: "later", steps: [chunk("fine again"), { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_fc", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_fc", "first", "creq_fc00000000"));
+    await bridge.waitFor((m) => m.method === "interaction/request");
+    const steer = await bridge.request("turn/steer", turnStartParams("thr_fc", "steer me", "creq_fc00000001"));
+    expect(steer.result).toEqual({ threadId: "thr_fc" });
+    const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_fc");
+    expect(error.params.message).toBe("agent fell over");
+    const deltas = bridge.deltas("thr_fc");
+    expect(deltas.filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_fc00000000"]);
+    expect(deltas.some((d) => d.kind === "turn.boundary")).toBe(false);
+    expect(deltas.filter((d) => d.kind === "provider.error")).toEqual([expect.objectContaining({ settlesTurn: true })]);
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
+
+    const from = bridge.out.length;
+    const next = await bridge.request("turn/start", turnStartParams("thr_fc", "later", "creq_fc00000002"));
+    expect(next.result).toEqual({ threadId: "thr_fc" });
+    expect(bridge.out.slice(from).find((m) => m.method === "session/replaced")?.params).toEqual({
+      threadId: "thr_fc",
+      providerThreadId: "fixture-session-1",
+      reason: "The agent failed during cancellation",
+      contextLost: false,
+    });
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_fc", from);
+  });
+});
+
+describe("per-turn execution settings (spec 30 §6.2)", () => {
+  it("a changed env var rebuilds the agent with it (session/replaced); an empty envVars changes nothing", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ reuse: true, steps: [{ echoEnv: ["SPEC_AUDIT_FLAVOUR"] }, { end: "end_turn" }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_ev", spec, bridge.dir, { envVars: { SPEC_AUDIT_FLAVOUR: "plain" } }));
+    const texts = () => bridge!.deltas("thr_ev").filter((d) => d.kind === "item.textDelta").map((d) => JSON.parse(d.text).SPEC_AUDIT_FLAVOUR);
+
+    let from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_ev", "one", "creq_ev00000000", { envVars: {} }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_ev", from);
+    expect(bridge.out.slice(from).some((m) => m.method === "session/replaced")).toBe(false);
+
+    from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_ev", "two", "creq_ev00000001", { envVars: { SPEC_AUDIT_FLAVOUR: "spicy" } }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_ev", from);
+    expect(bridge.out.slice(from).find((m) => m.method === "session/replaced")?.params).toMatchObject({ reason: "Execution settings changed", contextLost: false });
+    expect(texts()).toEqual(["plain", "spicy"]);
+    expect(agentReceived(log).filter((m) => m.method === "initialize")).toHaveLength(2);
+  });
+
+  it("permission mode auto on turn/start is refused with the reference's message and prompts nothing", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {});
+    await bridge.request("thread/start", threadStartParams("thr_pa", spec, bridge.dir));
+    const turn = await bridge.request("turn/start", turnStartParams("thr_pa", "go", "creq_pa00000000", { permissionMode: "auto" }));
+    expect(turn.error).toEqual({ code: -32000, message: 'ACP does not support permission mode "auto".' });
+    expect(agentReceived(log).some((m) => m.method === "session/prompt")).toBe(false);
+    expect(bridge.deltas("thr_pa").some((d) => d.kind === "turn.open")).toBe(false);
+  });
+});
