@@ -94,7 +94,7 @@ describe("cursor side channels (spec 30 §1.3)", () => {
 });
 
 describe("grok side channels (spec 30 §1.4)", () => {
-  const models = { currentModelId: "grok-fixture", availableModels: [{ modelId: "other", name: "Other" }, { modelId: "grok-fixture", name: "Fixture", _meta: { totalContextTokens: 200_000 } }] };
+  const models: AnyRecord = { currentModelId: "grok-fixture", availableModels: [{ modelId: "other", name: "Other" }, { modelId: "grok-fixture", name: "Fixture", _meta: { totalContextTokens: 200_000 } }] };
 
   it("x.ai/tool names and kinds a call; spawn_subagent is a delegation; the context window starts at 0 and follows the prompt result", async () => {
     bridge = startInProcessBridge();
