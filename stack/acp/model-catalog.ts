@@ -14,10 +14,10 @@ import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "./launch-spec.js";
 /**
  * The model options an agent definition adds beside `acpLaunchSpec` in `providerOptions`
  * (spec 30 §2.1 `experimental_bridgeOptions`): `parameterizedModelPicker` (Cursor's picker: the
- * parameterized catalog, native selection and the client capability `_meta`),
- * bridge-level `primaryModels` (they win over `modelCli.primaryModels`) and
- * `reasoningProbePriorityModelIds` (the reasoning probes' order). Lenient: a malformed value is
- * ignored, as the runtime may send options this bridge does not read.
+ * parameterized catalog, native selection and the client capability `_meta`), bridge-level
+ * `primaryModels` (parameterized bases: the primaries of that catalog, before
+ * `modelCli.primaryModels`) and `reasoningProbePriorityModelIds` (the reasoning probes' order).
+ * Lenient: a malformed value is ignored, as the runtime may send options this bridge does not read.
  */
 export const acpModelProviderOptionsSchema = z.looseObject({
   acpDialect: z.string().optional().catch(undefined),
