@@ -10,9 +10,9 @@
  * selection is always native, even when the spec has a `selectFlag`. The selected model is a base
  * id (cursor-model-catalog.ts); the offered entry with that base gets its parameters from the
  * reasoning level and the service tier (see {@link composeParameterizedSelection}), and
- * `session/set_model` sends the composed id when it differs from the current one. Not done (the
- * reference does): the `fast` config option for a non-parameterized agent, and the `thought_level`
- * reasoning option after the model.
+ * `session/set_model` sends the composed id when it differs from the current one. Other agents get
+ * the service tier through a `fast` select option (spec 30 §6.4). Not done (spec 20 §2.3 step 7
+ * does): the `thought_level` reasoning option after the model.
  */
 import type { AcpSession } from "./session.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
@@ -102,24 +102,42 @@ export function composeParameterizedSelection(offeredIds: readonly string[], mod
  * Selects the requested model natively (module doc). Plain agents: when the agent offers `model`
  * and it is not current, the `model` config option first (`session/set_config_option`), falling
  * back to `session/set_model` on error; otherwise `session/set_model` when listed in
- * `availableModels`; nothing when the spec pins the model with `modelCli.selectFlag`.
+ * `availableModels`; nothing when the spec pins the model with `modelCli.selectFlag`. Then the
+ * service tier (spec 30 §6.4): a `fast` select option gets `"true"`/`"false"` when a tier is given
+ * and the value differs; the session's option state tracks it; a refusal is ignored.
  * Parameterized picker: `session/set_model` with {@link composeParameterizedSelection}'s id when it
- * differs from the current model.
+ * differs from the current model (the tier rides in that id).
  * @throws the agent's error when `session/set_model` fails (it fails the construction).
  */
 export async function selectNativeModel(session: AcpSession, setupResult: unknown, request: NativeModelRequest): Promise<void> {
-  const model = request.model;
-  if (!model || model === ACP_DEFAULT_MODEL_ID) return;
+  const model = request.model && request.model !== ACP_DEFAULT_MODEL_ID ? request.model : undefined;
   const sessionId = session.providerThreadId;
   const timeout = { timeoutMs: CONFIG_CALL_TIMEOUT_MS };
   const offer = readOffer(setupResult);
   if (parameterizedPickerEnabled(request.providerOptions)) {
+    if (!model) return;
     const composed = composeParameterizedSelection(readOfferedModelIds(setupResult), model, request);
     const current = offer.currentModelId ?? (typeof offer.configCurrent === "string" ? offer.configCurrent : null);
     if (composed !== undefined && composed !== current) await session.connection.request("session/set_model", { sessionId, modelId: composed }, timeout);
     return;
   }
-  if (session.spec.modelCli?.selectFlag) return;
+  if (model && !session.spec.modelCli?.selectFlag) await selectPlainModel(session, offer, model);
+  const fast = session.optionState.config.get("fast");
+  if (request.serviceTier && fast?.type === "select") {
+    const value = request.serviceTier === "fast" ? "true" : "false";
+    if (String(fast.current) === value) return;
+    try {
+      await session.connection.request("session/set_config_option", { sessionId, configId: "fast", value }, timeout);
+      fast.current = value;
+    } catch {
+      // The tier is a preference: an agent that refuses it keeps its own (spec 30 §6.4 names no failure).
+    }
+  }
+}
+
+async function selectPlainModel(session: AcpSession, offer: ModelOffer, model: string): Promise<void> {
+  const sessionId = session.providerThreadId;
+  const timeout = { timeoutMs: CONFIG_CALL_TIMEOUT_MS };
   if (offer.configId && offer.configValues.includes(model)) {
     if (offer.configCurrent === model) return;
     try {

@@ -3,7 +3,8 @@
  * design, cursor-model-catalog.ts): the `base[key=value,…]` id grammar, the CLI catalog re-keyed
  * to parameterized bases (on invented models, and on the real acp-cursor recordings read by path),
  * the client capability `_meta`, and native selection composing the offered id's parameters from
- * the reasoning level and the service tier.
+ * the reasoning level and the service tier; and, without the picker, the service tier through the
+ * agent's `fast` select option.
  */
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -250,5 +251,38 @@ describe("native selection with the parameterized picker (spec 30 §6.4)", () =>
       const received = await start(thread, { model, reasoningLevel: "high", serviceTier: "fast" });
       expect(received.map((m) => m.method)).toEqual(["initialize", "session/new"]);
     }
+  });
+});
+
+describe("service tier without the picker (spec 30 §6.4)", () => {
+  const withFast: NonNullable<FixtureScriptInput["sessionResult"]> = {
+    configOptions: [
+      { id: "model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] },
+      { id: "fast", name: "Fast", type: "select", currentValue: "false", options: [{ value: "false", name: "Off" }, { value: "true", name: "On" }] },
+    ],
+  };
+
+  it("sets the fast select option after the model, only when a tier is given and it differs", async () => {
+    bridge = startInProcessBridge();
+    const cases = [
+      ["thr_t1", { model: "m-b", serviceTier: "fast" }, [["model", "m-b"], ["fast", "true"]]],
+      ["thr_t2", { serviceTier: "default" }, []],
+      ["thr_t3", { model: "m-a" }, []],
+    ] as const;
+    for (const [thread, options, expected] of cases) {
+      const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: withFast }, thread);
+      const response = await bridge.request("thread/start", threadStartParams(thread, spec, bridge.dir, options));
+      expect(response.error).toBeUndefined();
+      const calls = agentReceived(log).filter((m) => m.method === "session/set_config_option");
+      expect(calls.map((m) => [m.params.configId, m.params.value])).toEqual(expected);
+    }
+  });
+
+  it("ignores an agent that refuses the tier", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: withFast, refuseOptions: ["fast"] }, "thr_t4");
+    const response = await bridge.request("thread/start", threadStartParams("thr_t4", spec, bridge.dir, { serviceTier: "fast" }));
+    expect(response.result.providerThreadId).toBe("fixture-session-1");
+    expect(agentReceived(log).filter((m) => m.method === "session/set_config_option").map((m) => m.params.value)).toEqual(["true"]);
   });
 });
