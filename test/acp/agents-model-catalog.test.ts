@@ -1,9 +1,10 @@
 /**
  * CLI model list grouping (spec 20 §3.11): families, effort levels, fast tier, thinking collapse,
- * display-name cleaning and the primary split.
+ * display-name cleaning and the primary split; the model options beside the launch spec.
  */
 import { describe, expect, it } from "vitest";
-import { cleanDisplayName, groupModelFamilies, parseModelId, splitPrimaryFamilies } from "../../stack/acp/model-catalog.js";
+import { shippedAcpAgents } from "../../stack/acp/agents.js";
+import { cleanDisplayName, groupModelFamilies, parseModelId, readModelProviderOptions, splitPrimaryFamilies } from "../../stack/acp/model-catalog.js";
 import { parseModelListOutput } from "../../stack/acp/model-list.js";
 
 const LIST = [
@@ -52,5 +53,27 @@ describe("model catalog", () => {
     expect(split.models.map((f) => [f.id, f.isDefault])).toEqual([["sonic-2-thinking", true], ["auto", false]]);
     expect(split.selectedOnlyModels.map((f) => f.id)).toEqual(["grok-9-medium", "vendor/bare-model"]);
     expect(splitPrimaryFamilies(families, ["nothing"]).models).toHaveLength(4);
+  });
+});
+
+describe("model options beside the launch spec (spec 30 §2.1)", () => {
+  it("reads the shipped Cursor agent's picker, bridge-level primaries and probe priority", () => {
+    const cursor = shippedAcpAgents().find((a) => a.id === "acp-cursor")!;
+    const read = readModelProviderOptions(cursor.bridgeOptions);
+    expect(read).toEqual({
+      acpDialect: "cursor",
+      parameterizedModelPicker: true,
+      primaryModels: cursor.bridgeOptions.primaryModels,
+      reasoningProbePriorityModelIds: cursor.bridgeOptions.reasoningProbePriorityModelIds,
+    });
+    expect(read.reasoningProbePriorityModelIds.length).toBeGreaterThan(0);
+  });
+
+  it("defaults when absent and ignores malformed values one by one", () => {
+    const defaults = { acpDialect: undefined, parameterizedModelPicker: false, primaryModels: undefined, reasoningProbePriorityModelIds: [] };
+    expect(readModelProviderOptions(undefined)).toEqual(defaults);
+    expect(readModelProviderOptions("nonsense")).toEqual(defaults);
+    expect(readModelProviderOptions({ parameterizedModelPicker: "yes", primaryModels: [1], reasoningProbePriorityModelIds: ["a", 2], acpDialect: 3 })).toEqual(defaults);
+    expect(readModelProviderOptions({ parameterizedModelPicker: true, primaryModels: ["x"], other: 1 })).toMatchObject({ parameterizedModelPicker: true, primaryModels: ["x"] });
   });
 });
