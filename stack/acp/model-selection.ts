@@ -11,8 +11,11 @@
  * id (cursor-model-catalog.ts); the offered entry with that base gets its parameters from the
  * reasoning level and the service tier (see {@link composeParameterizedSelection}), and
  * `session/set_model` sends the composed id when it differs from the current one. Other agents get
- * the service tier through a `fast` select option (spec 30 §6.4). Not done (spec 20 §2.3 step 7
- * does): the `thought_level` reasoning option after the model.
+ * the service tier through a `fast` select option (spec 30 §6.4).
+ *
+ * Weaker than the reference: the `thought_level` reasoning option after the model (spec 20 §2.3
+ * step 7) is not set; with the picker and a `selectFlag`, the launch args still carry
+ * `<selectFlag> <model>` (launch-args.ts) beside the native selection.
  */
 import type { AcpSession } from "./session.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
