@@ -127,6 +127,13 @@ describe("grok side channels (spec 30 §1.4)", () => {
     expect(deltas.indexOf(windows.at(-1)!)).toBeLessThan(deltas.findIndex((d) => d.kind === "turn.boundary"));
   });
 
+  it("a /compact prompt result also feeds the grok context window", async () => {
+    bridge = startInProcessBridge();
+    const { deltas } = await runTurn(bridge, "thr_grok_c", "grok", { sessionResult: { models }, prompts: [{ steps: [chunk("compacted"), { end: "end_turn", meta: { totalTokens: 777 } }] }] }, "/compact");
+    expect(deltas.some((d) => d.kind === "context.compacted")).toBe(true);
+    expect(deltas.filter((d) => d.kind === "contextWindow").map((d) => d.used)).toEqual([0, 777]);
+  });
+
   it("a restored grok session gets no contextWindow 0; the same _meta under the generic dialect is ignored", async () => {
     bridge = startInProcessBridge();
     const { spec } = fixtureLaunchSpec(bridge.dir, { sessionResult: { models } }, "grok-restore");
