@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
-import { createAcpDialectRegistry, cursorAcpDialect, genericAcpDialect, grokAcpDialect } from "../../stack/acp/dialects/index.js";
+import { createAcpDialectRegistry, cursorAcpDialect, defaultAcpDialectRegistry, genericAcpDialect, grokAcpDialect, registerAcpDialect, selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect, AcpToolCallEvent } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 import { AcpAgentRequestError } from "../../stack/acp/connection.js";
@@ -88,6 +88,20 @@ describe("hooks are optional (spec 30 §1.1)", () => {
     // grok's identity also reaches the approval: the tool slot is the vendor name.
     const grok = createAcpTranslator({ threadId: "thr_ap3", dialect: grokAcpDialect, now: () => 0 }).permissionSubject({ toolCallId: "g", title: "Deploy", _meta: { "x.ai/tool": { name: "deploy_app" } } });
     expect(grok).toMatchObject({ kind: "tool_use", tool: "deploy_app" });
+  });
+});
+
+describe("the public registry (spec 30 §1.2)", () => {
+  it("regression: registerAcpDialect with an id registered before replaces it (it used to throw E_ACP_DIALECT_DUPLICATE)", () => {
+    const id = `spec-audit-replace-${process.pid}`;
+    const first: AcpDialect = { id };
+    const second: AcpDialect = { id };
+    registerAcpDialect(first);
+    expect(() => registerAcpDialect(second)).not.toThrow();
+    expect(defaultAcpDialectRegistry.get(id)).toBe(second);
+    expect(selectAcpDialect({ explicit: id, command: "grok" })).toBe(second);
+    expect(() => registerAcpDialect({ id }, { replace: false })).toThrow(/already registered/);
+    expect(() => registerAcpDialect({ id: "cursor" })).toThrow('ACP dialect id "cursor" is reserved by a built-in dialect.');
   });
 });
 

@@ -84,9 +84,10 @@ export const defaultAcpDialectRegistry: AcpDialectRegistry = createAcpDialectReg
 
 /**
  * Registers a custom dialect in {@link defaultAcpDialectRegistry} (spec 30 §1.2,
- * `experimental_registerAcpDialect`). A duplicate id throws unless `options.replace` is set.
- * @throws AcpDialectError for a blank, built-in or (without replace) duplicate id.
+ * `experimental_registerAcpDialect`). Registering an id again replaces the earlier registration,
+ * as the reference does; `{replace: false}` makes a duplicate throw instead.
+ * @throws AcpDialectError for a blank or built-in id (and a duplicate with `replace: false`).
  */
 export function registerAcpDialect(dialect: AcpDialect, options?: RegisterAcpDialectOptions): void {
-  defaultAcpDialectRegistry.register(dialect, options);
+  defaultAcpDialectRegistry.register(dialect, { replace: options?.replace ?? true });
 }
