@@ -1,7 +1,7 @@
 /**
  * Agent→client requests other than permissions (spec 20 §2.5, spec 30 §6.3): fs read/write with
  * the accept-edits write roots (elicitation: elicitation.test.ts), and the dialect's vendor methods; plus `model/list`
- * (spec 20 §3.11) from a CLI list command and from ACP-native discovery.
+ * (spec 20 §3.11) from a CLI list command and from ACP-native discovery. Maintenance requests: maintenance*.test.ts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -181,22 +181,6 @@ describe("model/list fallbacks", () => {
     await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     const auth = agentReceived(log).find((m) => m.method === "authenticate");
     expect(auth?.params).toEqual({ methodId: "cached_token", _meta: { headless: true } });
-  });
-});
-
-describe("maintenance requests", () => {
-  it("reports health and installation from whether the launch command is found", async () => {
-    bridge = startInProcessBridge();
-    const present = { displayName: "Node", command: process.execPath, args: [], env: {} };
-    const missing = { displayName: "Gone", command: "definitely-missing-acp-cli", args: [], env: {} };
-    const ok = await bridge.request("provider/health", { providerId: "acp-cursor", providerOptions: { acpLaunchSpec: present } });
-    expect(ok.result).toEqual({ supported: true, health: { status: "ready", loginCommand: "cursor-agent login" } });
-    const gone = await bridge.request("provider/health", { providerOptions: { acpLaunchSpec: missing } });
-    expect(gone.result.health.status).toBe("not_installed");
-    const installed = await bridge.request("provider/installation/status", { providerOptions: { acpLaunchSpec: present } });
-    expect(installed.result).toMatchObject({ supported: true, installed: true, installSource: "external" });
-    const usage = await bridge.request("provider/usage", {});
-    expect(usage.result).toEqual({ supported: false });
   });
 });
 
