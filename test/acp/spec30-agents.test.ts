@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { shippedAcpAgents } from "../../stack/acp/agents.js";
 import { listAcpAgents, resolveCustomAcpAgents } from "../../stack/acp/custom-agents.js";
+import { acpLaunchSpecSchema, parseAcpLaunchSpec } from "../../stack/acp/launch-spec.js";
 
 describe("shipped agents, row by row (spec 30 §2.1)", () => {
   it("icon, tint, dialect, fork, visibility, sign-in, compaction and plan per agent", () => {
@@ -77,5 +78,23 @@ describe("custom agents (spec 30 §2.2)", () => {
   it("an invalid setting never hides the shipped agents", () => {
     const { agents } = listAcpAgents("{not json");
     expect(agents.map((a) => a.id)).toEqual(shippedAcpAgents().map((a) => a.id));
+  });
+});
+
+describe("launch spec sub-schemas (spec 30 §3.1)", () => {
+  const base = { displayName: "X", command: "x", args: [], env: {} };
+
+  it("nativeSkillRoots: strict {user, project}, each defaulting to [], entries a path or {path, skipIfManifest?, recursive?, ancestors?}", () => {
+    expect(acpLaunchSpecSchema.parse({ ...base, nativeSkillRoots: { user: ["~/skills"] } }).nativeSkillRoots).toEqual({ user: ["~/skills"], project: [] });
+    const root = { path: ".agent/skills", skipIfManifest: true, recursive: true, ancestors: false };
+    expect(acpLaunchSpecSchema.parse({ ...base, nativeSkillRoots: { project: [root, "plain/dir"] } }).nativeSkillRoots).toEqual({ user: [], project: [root, "plain/dir"] });
+    expect(() => parseAcpLaunchSpec({ ...base, nativeSkillRoots: { user: [], project: [], extra: [] } })).toThrow(/nativeSkillRoots/);
+    expect(() => parseAcpLaunchSpec({ ...base, nativeSkillRoots: { project: [{ path: "" }] } })).toThrow(/nativeSkillRoots/);
+  });
+
+  it("modelCli: selectFlag must be non-empty; permissionCli and nativeReasoning are strict", () => {
+    expect(() => parseAcpLaunchSpec({ ...base, modelCli: { listArgs: ["m"], selectFlag: "", primaryModels: [] } })).toThrow(/modelCli/);
+    expect(() => parseAcpLaunchSpec({ ...base, permissionCli: { full: ["--y"], other: 1 } })).toThrow(/permissionCli/);
+    expect(() => parseAcpLaunchSpec({ ...base, nativeReasoning: { supportedLevels: ["low"] } })).toThrow(/nativeReasoning/);
   });
 });
