@@ -28,10 +28,22 @@ export type { BridgeContext, BridgeIo, ProviderBridge } from "./stack/bridge-kit
 export { acpProviderBridge } from "./stack/acp/bridge.js";
 export { acpLaunchSpecSchema } from "./stack/acp/launch-spec.js";
 export { probeAcpAgent } from "./stack/acp/probe.js";
-export { registerAcpDialect, selectAcpDialect } from "./stack/acp/dialects/index.js";
+export { registerAcpDialect, selectAcpDialect, resolveAcpDialect } from "./stack/acp/dialects/index.js";
+export type { AcpDialect, AcpToolIdentity, AcpClassifiedToolCall, AcpClientRequestOutcome, AcpDelegationReport, AcpDialectMaintenance } from "./stack/acp/dialects/index.js";
+export type { AcpLaunchSpec, AcpAgentProfile } from "./stack/acp/launch-spec.js";
+export { acpAgentProbeSchema, type AcpAgentProbe } from "./stack/acp/probe.js";
+export { describeAcpSignIn } from "./stack/acp/recovery.js";
+export { planAcpElicitation } from "./stack/acp/elicitation-plan.js";
+export { buildCursorParameterizedModelCatalog } from "./stack/acp/cursor-model-catalog.js";
+export { CURSOR_ACP_MAINTENANCE } from "./stack/acp/maintenance/cursor.js";
 import { acpProviderBridge } from "./stack/acp/bridge.js";
 import { acpLaunchSpecSchema } from "./stack/acp/launch-spec.js";
-import { probeAcpAgent } from "./stack/acp/probe.js";
+import { acpAgentProbeSchema, probeAcpAgent } from "./stack/acp/probe.js";
+import { registerAcpDialect } from "./stack/acp/dialects/index.js";
+/** Seed alias of {@link registerAcpDialect} (spec 30 §1.2). */
+export const experimental_registerAcpDialect = registerAcpDialect;
+/** Seed alias of {@link acpAgentProbeSchema} (spec 30 §3.2). */
+export const experimental_acpAgentProbeSchema = acpAgentProbeSchema;
 /** Seed alias of {@link acpProviderBridge}. */
 export const experimental_acpProviderBridge = acpProviderBridge;
 /** Seed alias of {@link acpLaunchSpecSchema}. */

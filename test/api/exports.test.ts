@@ -33,6 +33,8 @@ describe("package exports", () => {
       "acpProviderBridge",
       "acpLaunchSpecSchema",
       "probeAcpAgent",
+      "registerAcpDialect",
+      "acpAgentProbeSchema",
       "runBridgeConformance",
       "captureBridgeJsonRpcOutput",
       "createDeltaAssembler",
