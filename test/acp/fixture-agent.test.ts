@@ -71,6 +71,19 @@ describe("fixture agent behaviour", () => {
     expect(a.out[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { sessionId: "fixture-session-1" } });
   });
 
+  it("announces afterNew updates for a forked session as for a new one", () => {
+    const commands = { sessionUpdate: "available_commands_update", availableCommands: [{ name: "review", description: "Review" }] };
+    const a = drive({ fork: true, afterNew: [commands] });
+    a.send({ id: 1, method: "session/new", params: {} });
+    a.send({ id: 2, method: "session/fork", params: { sessionId: "fixture-session-1", cwd: "/w", mcpServers: [] } });
+    expect(a.out.map((m) => [m.id, m.result?.sessionId ?? m.params?.sessionId, m.params?.update?.sessionUpdate])).toEqual([
+      [1, "fixture-session-1", undefined],
+      [undefined, "fixture-session-1", "available_commands_update"],
+      [2, "fixture-session-2", undefined],
+      [undefined, "fixture-session-2", "available_commands_update"],
+    ]);
+  });
+
   it("runs prompt steps, sends a permission request with id 0 and branches on the chosen option", async () => {
     const a = drive({
       prompts: [

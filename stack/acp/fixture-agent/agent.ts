@@ -211,9 +211,15 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         for (const value of script.load.replay) update(sessionId, value);
         return result(id, sessionResult());
       }
-      case "session/fork":
+      case "session/fork": {
         if (!script.fork) return error(id, -32601, "Method not found: session/fork");
-        return result(id, sessionResult(newSession()));
+        // A fork is a new session: real agents (opencode) announce its commands right after it too.
+        const sessionId = newSession();
+        rememberServers(sessionId, params);
+        result(id, sessionResult(sessionId));
+        for (const value of script.afterNew) update(sessionId, value);
+        return;
+      }
       case "session/prompt":
         return startPrompt(id, params as Parameters<typeof startPrompt>[1]);
       case "session/set_config_option":

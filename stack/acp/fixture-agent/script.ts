@@ -87,7 +87,7 @@ export const fixtureScriptSchema = z.strictObject({
   refuseOptions: z.array(z.string()).default([]),
   /** When set, `session/new` fails with -32000 and this message (e.g. "Authentication required"). */
   newSessionError: z.string().optional(),
-  /** Updates sent right after `session/new` answers (some agents stream before the first prompt). */
+  /** Updates sent right after `session/new` and `session/fork` answer (some agents stream before the first prompt). */
   afterNew: z.array(jsonObject).default([]),
   /** `honor` (default): a cancel ends the prompt `cancelled`; `ignore`: it is logged and nothing happens. */
   cancel: z.enum(["honor", "ignore"]).default("honor"),
