@@ -27,6 +27,8 @@ export type AcpPromptKind = "turn" | "compaction" | "agent";
 export interface QueuedSteer {
   clientRequestId: string;
   input: Array<Record<string, unknown>>;
+  /** The steer's execution options, reconciled in place before its re-prompt (spec 30 §6.2). */
+  options?: ExecutionOptions | undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   emitSessionError,
   type AcpSession,
   type PromptRun,
+  type QueuedSteer,
 } from "./session.js";
 import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
 import { stopSession } from "./stop.js";
@@ -86,6 +87,20 @@ async function rebuildSession(rt: AcpBridgeRuntime, session: AcpSession, options
 }
 
 /**
+ * The part of reconciling execution settings that applies to the live session (spec 30 §6.2):
+ * permission mode, write roots, pending permissions cancelled, changed session options sent.
+ * Run for every `turn/start` (after any rebuild) and before every steer re-prompt.
+ */
+async function reconcileInPlace(rt: AcpBridgeRuntime, session: AcpSession, options: ExecutionOptions | undefined, permissionMode: AcpSession["settings"]["permissionMode"]): Promise<void> {
+  session.settings.permissionMode = permissionMode;
+  if (options?.providerOptions?.additionalWorkspaceWriteRoots !== undefined) {
+    session.settings.writeRoots = writeRootsOf(session.origin.cwd, options);
+  }
+  cancelPendingAgentRequests(session);
+  await applySessionOptions(rt, session, options?.sessionOptions);
+}
+
+/**
  * `turn/start` (spec 20 §3.5): answers the request itself once the prompt is written.
  * @throws BridgeJsonRpcError -32000 `No active ACP session`, `A turn is already active`,
  *   `ACP does not support permission mode "auto".`, or a failed rebuild (with recovery data).
@@ -111,12 +126,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
     }
     if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
   }
-  session.settings.permissionMode = permissionMode;
-  if (params.options?.providerOptions?.additionalWorkspaceWriteRoots !== undefined) {
-    session.settings.writeRoots = writeRootsOf(session.origin.cwd, params.options);
-  }
-  cancelPendingAgentRequests(session);
-  await applySessionOptions(rt, session, params.options?.sessionOptions);
+  await reconcileInPlace(rt, session, params.options, permissionMode);
   // Another turn/start may have won the race while the options were applied.
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
 
@@ -165,7 +175,9 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
     return { threadId: params.threadId };
   }
   if (!run || run.kind !== "turn" || session.stopping || run.done) throw staleTurnError();
-  session.steers.push({ clientRequestId: params.clientRequestId, input: inputOf(params) });
+  // A permission mode the bridge cannot run refuses the steer before anything is cancelled.
+  if (params.options?.permissionMode !== undefined) permissionModeOf(params.options);
+  session.steers.push({ clientRequestId: params.clientRequestId, input: inputOf(params), options: params.options });
   cancelActivePrompt(session, run);
   return { threadId: params.threadId };
 }
@@ -183,6 +195,22 @@ function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: P
   const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
   emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
   void runPromptLoop(rt, session, run, prompt, blocks);
+}
+
+/**
+ * Reconciles a steer's execution settings before its re-prompt (spec 30 §6.2). Settings that
+ * need a new agent process are not applied inside a running turn: the next `turn/start` with
+ * them rebuilds the session (logged here).
+ */
+async function reconcileSteer(rt: AcpBridgeRuntime, session: AcpSession, steer: QueuedSteer): Promise<void> {
+  const options = steer.options;
+  if (!options) return;
+  const reason = rebuildReason(session, options);
+  if (reason) rt.ctx.log(`ACP steer ${steer.clientRequestId}: "${reason}" needs a new agent process; applied at the next turn/start`);
+  const mode = options.permissionMode === undefined ? session.settings.permissionMode : permissionModeOf(options);
+  // A mode whose launch flags differ stays as the process was launched until that rebuild.
+  const inPlaceMode = reason && session.spec.permissionCli ? session.settings.permissionMode : mode;
+  await reconcileInPlace(rt, session, options, inPlaceMode);
 }
 
 /** Emits the terminal deltas of a run and clears it (idempotent per run). */
@@ -260,6 +288,9 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
     run.cancelling = false;
     const steer = session.stopping || run.kind !== "turn" ? undefined : session.steers.shift();
     if (steer) {
+      await reconcileSteer(rt, session, steer);
+      // A stop while the steer's settings were applied drops it (it is never accepted).
+      if (session.prompt !== run || run.done || session.stopping) return;
       const blocks = buildPromptBlocks(steer.input, { imageSupported: session.facts.image });
       current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
       currentBlocks = blocks;

@@ -259,3 +259,49 @@ describe("per-turn execution settings (spec 30 §6.2)", () => {
     expect(bridge.deltas("thr_pa").some((d) => d.kind === "turn.open")).toBe(false);
   });
 });
+
+describe("steer re-prompts reconcile execution settings (spec 30 §6.2)", () => {
+  const options = [
+    { optionId: "yes", name: "Yes", kind: "allow_once" },
+    { optionId: "no", name: "No", kind: "reject_once" },
+  ];
+
+  it("a steer's permission mode and session options apply before its re-prompt: set_config_option first, then a permission answered locally in full mode", async () => {
+    bridge = startInProcessBridge();
+    const asked: string[] = [];
+    bridge.onRuntimeRequest((method) => (asked.push(method), { decision: "deny" }));
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      sessionResult: { configOptions: [{ id: "fast", name: "Fast", type: "boolean", currentValue: false }] },
+      prompts: [
+        { when: "slow", steps: [chunk("slow"), { waitForCancel: true }] },
+        { when: "quick", steps: [{ permission: { toolCall: { toolCallId: "q1", kind: "execute", title: "`make`" }, options } }, { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_sr", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_sr", "slow", "creq_sr00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.text === "slow"));
+    const steer = await bridge.request("turn/steer", turnStartParams("thr_sr", "quick", "creq_sr00000001", { permissionMode: "full", sessionOptions: { fast: true } }));
+    expect(steer.result).toEqual({ threadId: "thr_sr" });
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_sr");
+    const received = agentReceived(log);
+    expect(received.map((m) => m.method ?? "reply").slice(2)).toEqual(["session/prompt", "session/cancel", "session/set_config_option", "session/prompt", "reply"]);
+    expect(received.find((m) => m.method === "session/set_config_option")!.params).toMatchObject({ configId: "fast", value: true });
+    expect(received.at(-1)!.result).toEqual({ outcome: { outcome: "selected", optionId: "yes" } });
+    expect(asked).toEqual([]);
+  });
+
+  it("a steer asking for permission mode auto is refused before anything is cancelled; the turn goes on", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ steps: [chunk("working"), { waitForCancel: true }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_sa2", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_sa2", "go", "creq_sa20000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.text === "working"));
+    const steer = await bridge.request("turn/steer", turnStartParams("thr_sa2", "more", "creq_sa20000001", { permissionMode: "auto" }));
+    expect(steer.error).toEqual({ code: -32000, message: 'ACP does not support permission mode "auto".' });
+    const stop = await bridge.request("thread/stop", { threadId: "thr_sa2", intent: "interrupt" });
+    expect(stop.result).toEqual({ ok: true });
+    // The only cancel the agent saw is the stop's, and only the turn's own input was accepted.
+    expect(agentReceived(log).filter((m) => m.method === "session/cancel")).toHaveLength(1);
+    expect(bridge.deltas("thr_sa2").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_sa20000000"]);
+  });
+});
