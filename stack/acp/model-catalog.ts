@@ -192,3 +192,30 @@ export function splitPrimaryFamilies(families: ModelFamily[], primaryIds: readon
     selectedOnlyModels: rest.map((f) => ({ ...f, isDefault: false })),
   };
 }
+
+/** A pinned model resolved to one raw CLI id (spec 20 §2.1, §3.11 "Variant resolution"). */
+export interface ResolvedModelVariant {
+  /** The raw id to launch with. */
+  id: string;
+  /** Set when the family has no variant at the wanted level: `id` is then the family id. */
+  missingLevel?: AcpReasoningLevel;
+}
+
+/**
+ * Resolves `model` (a family id, or one of its raw variant ids) through `families` (spec 20 §2.1,
+ * §3.11): the level is `want.level`, else the level of the pinned raw id, else the family default;
+ * the variant's fast id when `want.fast` and it has one, else its normal id ?? fast id. A family
+ * without that level → its family id with `missingLevel`. `undefined` when no family has the id.
+ * Pure.
+ */
+export function resolveModelVariant(families: readonly ModelFamily[], model: string, want: { level?: AcpReasoningLevel | undefined; fast: boolean }): ResolvedModelVariant | undefined {
+  const holds = (variant: { id?: string; fastId?: string } | undefined): boolean => variant?.id === model || variant?.fastId === model;
+  const family = families.find((f) => f.id === model) ?? families.find((f) => Object.values(f.variants).some(holds));
+  if (!family) return undefined;
+  const pinnedLevel = family.id === model ? undefined : ACP_REASONING_LEVELS.find((level) => holds(family.variants[level]));
+  const level = want.level ?? pinnedLevel ?? family.defaultReasoningEffort;
+  const variant = family.variants[level];
+  if (!variant) return { id: family.id, missingLevel: level };
+  const id = want.fast && variant.fastId ? variant.fastId : (variant.id ?? variant.fastId);
+  return id === undefined ? { id: family.id, missingLevel: level } : { id };
+}

@@ -13,6 +13,8 @@
  *    config option get per-model reasoning probes (`thought_level`; 5 s budget; a failed probe is
  *    logged and skipped), those named by `reasoningProbePriorityModelIds` first.
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
+ * 4. Overlays (spec 20 §3.11, native-reasoning.ts): `reasoningCli` puts its levels on every model,
+ *    `nativeReasoning` on the models whose efforts are the single agent-managed `medium`.
  *
  * Declared session options (model-session-options.ts): a throwaway `session/new` yields the
  * agent's user-selectable options, attached as `sessionOptions` to every model (the synthetic one
@@ -39,6 +41,7 @@ import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, typ
 import { freshSessionOptions, sessionOptionsCacheKey, sessionOptionsEntry, type DeclaredSessionOption, type SessionOptionsCacheEntry } from "./model-session-options.js";
 import { buildCursorParameterizedModelCatalog, parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 import { selectAcpDialect } from "./dialects/index.js";
+import { overlayReasoningEfforts } from "./native-reasoning.js";
 
 /** Default timeout of the CLI list command and of each discovery request, in ms (bridge option `modelListTimeoutMs`). */
 export const MODEL_LIST_TIMEOUT_MS = 30_000;
@@ -141,6 +144,25 @@ async function readCliList(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<R
   return error ? [] : parseModelListOutput(stdout);
 }
 
+/** The key of `rt.modelCatalogs`: the list command, marked when the catalog is Cursor's parameterized one. */
+function cliCatalogCacheKey(req: ListRequest): string {
+  return JSON.stringify([req.spec.command, ...req.spec.modelCli!.listArgs, ...(req.parameterizedCatalog ? ["#parameterized"] : [])]);
+}
+
+/**
+ * The CLI catalog of `spec` for launch-time variant resolution (spec 20 §2.1): the one cached by
+ * the last `model/list` for the same list command, else the list command run now (cached like a
+ * `model/list` read; nothing parsed → the synthetic model). Never the parameterized catalog: with
+ * the picker, selection is native.
+ * @throws BridgeJsonRpcError as `model/list` does for a missing command or sign-in text.
+ */
+export async function cliModelCatalog(rt: AcpBridgeRuntime, spec: AcpLaunchSpec & { modelCli: NonNullable<AcpLaunchSpec["modelCli"]> }): Promise<AcpModelListResult> {
+  const req: ListRequest = { spec, cwd: spec.cwd ?? rt.ctx.tempDir, extras: readModelProviderOptions(undefined), parameterizedCatalog: false };
+  const cached = rt.modelCatalogs.get(cliCatalogCacheKey(req));
+  if (cached) return cached;
+  return cliCatalog(rt, req, await readCliList(rt, spec), undefined);
+}
+
 /**
  * The catalog of parsed CLI lines: Cursor's parameterized catalog (bridge-level `primaryModels`
  * first, the offered model ids when known) or the families split by `modelCli.primaryModels`.
@@ -148,7 +170,7 @@ async function readCliList(rt: AcpBridgeRuntime, spec: AcpLaunchSpec): Promise<R
  */
 function cliCatalog(rt: AcpBridgeRuntime, req: ListRequest, raw: RawModel[], offeredModelIds: string[] | undefined): AcpModelListResult {
   const modelCli = req.spec.modelCli!;
-  const cacheKey = JSON.stringify([req.spec.command, ...modelCli.listArgs, ...(req.parameterizedCatalog ? ["#parameterized"] : [])]);
+  const cacheKey = cliCatalogCacheKey(req);
   if (raw.length === 0) return rt.modelCatalogs.get(cacheKey) ?? { models: [syntheticModel()], selectedOnlyModels: [] };
   const catalog = req.parameterizedCatalog
     ? buildCursorParameterizedModelCatalog({ models: raw, primaryModels: req.extras.primaryModels ?? modelCli.primaryModels, offeredModelIds })
@@ -400,5 +422,6 @@ export async function listModels(rt: AcpBridgeRuntime, params: { providerOptions
   const extras = readModelProviderOptions(params.providerOptions);
   const dialect = selectAcpDialect({ explicit: extras.acpDialect, command: spec.command }, rt.options.dialects);
   const req: ListRequest = { spec, cwd: params.cwd ?? rt.ctx.tempDir, extras, parameterizedCatalog: dialect.id === "cursor" && extras.parameterizedModelPicker };
-  return spec.modelCli ? listFromCli(rt, req) : discoverModels(rt, req);
+  const list = spec.modelCli ? await listFromCli(rt, req) : await discoverModels(rt, req);
+  return overlayReasoningEfforts(list, spec);
 }

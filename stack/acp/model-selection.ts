@@ -1,68 +1,144 @@
 /**
- * ACP-native model selection at session setup (spec 20 §2.3 step 7, spec 30 §6.4), used only when
- * the launch spec cannot pin the model on the command line (no `modelCli.selectFlag`).
+ * ACP-native selection of the model, the reasoning level and the service tier on a live session
+ * (spec 20 §2.3 step 7, spec 30 §6.2, §6.4), at setup and again per turn, against the native state
+ * the bridge tracks for the session ({@link NativeSettingsState}).
  *
- * Narrower than the reference on purpose: the model is selected only when the agent offers it (a
- * value of the `model` config option, or an `availableModels` id), so an unknown id such as
- * `auto` sends nothing rather than a request the agent would refuse.
+ * Order: the model, then the reasoning level, then the service tier.
+ * - Model: only when the launch spec cannot pin it (no `modelCli.selectFlag`), and only when the
+ *   agent offers it (a value of the `model` config option, or an `availableModels` id): narrower
+ *   than the reference on purpose, an unknown id such as `auto` sends nothing rather than a request
+ *   the agent would refuse.
+ * - Reasoning (native-reasoning.ts): the `thought_level` option, or the one `nativeReasoning`
+ *   synthesizes; skipped when `reasoningCli` carries the level on the command line, and when the
+ *   spec pins a model with `selectFlag` (the level then picks the launched variant,
+ *   execution-settings.ts). Errors are logged and ignored.
+ * - Service tier: the `fast` select option gets `"true"`/`"false"` (spec 30 §6.4); a refusal is ignored.
+ * Nothing is sent for a setting whose tracked current value already matches.
  *
- * Parameterized picker (`providerOptions.parameterizedModelPicker`, Cursor; spec 30 §6.4):
- * selection is always native, even when the spec has a `selectFlag`. The selected model is a base
- * id (cursor-model-catalog.ts); the offered entry with that base gets its parameters from the
- * reasoning level and the service tier (see {@link composeParameterizedSelection}), and
- * `session/set_model` sends the composed id when it differs from the current one. Other agents get
- * the service tier through a `fast` select option (spec 30 §6.4).
+ * Parameterized picker (`providerOptions.parameterizedModelPicker`, spec 30 §6.4): selection is
+ * always native, even when the spec has a `selectFlag` (then the launch carries no `--model`,
+ * execution-settings.ts). The selected model is a base id (cursor-model-catalog.ts); the offered
+ * entry with that base gets its parameters from the reasoning level and the service tier (see
+ * {@link composeParameterizedSelection}); `session/set_model` sends the composed id when it differs
+ * from the current one. The picker is on with the flag whatever the dialect, as the client
+ * capability `_meta` is; the dialect only decides `model/list`'s catalog shape.
  *
- * Weaker than the reference: the `thought_level` reasoning option after the model (spec 20 §2.3
- * step 7) is not set; with the picker and a `selectFlag`, the launch args still carry
- * `<selectFlag> <model>` (launch-args.ts) beside the native selection.
+ * Tracked state: current values live in the session's option state (session-options.ts, which
+ * per-turn `sessionOptions` also update); this module adds each option's category and values, the
+ * `models` block and the tier last asked for. Fed by the setup result, by `config_option_update`
+ * ({@link noteNativeSettingsUpdate}) and by our own calls: a value the agent accepted is recorded as
+ * sent; a model call's answer also replaces the other options (the reasoning option follows the
+ * model, which is where spec 20 §3.11's probes read it), other calls' answers are not read.
+ *
+ * Weaker than the reference: a per-turn model the agent refuses is a warning, not a failed turn
+ * (our choice; the spec names no failure there); no `config_option_update`-like signal exists for
+ * `models.currentModelId`, so a model the agent switched by itself through `session/set_model`
+ * state is not seen.
  */
-import type { AcpSession } from "./session.js";
+import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import { emitDeltas, type AcpSession } from "./session.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "./session-options.js";
 import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
 import { readModelProviderOptions } from "./model-catalog.js";
 import { readOfferedModelIds } from "./model-session-options.js";
+import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "./native-reasoning.js";
 
-interface ModelOffer {
-  configId: string | null;
-  configValues: string[];
-  configCurrent: unknown;
+/** The native state the bridge tracks for one session, beside its option state (module doc). */
+export interface NativeSettingsState {
+  /** Every config option the agent declared, with its category and values (current values: `session.optionState`). */
+  options: ConfigOptionChoices[];
+  /** `models.availableModels[].modelId`. */
   availableModels: string[];
+  /** `models.currentModelId`, then the model last selected through `session/set_model`. */
   currentModelId: string | null;
+  /** The model ids the setup result offered (the picker's parameterized entries). */
+  offeredModelIds: string[];
+  /** The service tier last asked for (setup or turn), the per-turn fallback. */
+  serviceTier: string | undefined;
 }
 
-function readOffer(result: unknown): ModelOffer {
+function readValues(raw: unknown): string[] {
+  const out: string[] = [];
+  for (const entry of Array.isArray(raw) ? raw : []) {
+    if (!entry || typeof entry !== "object") continue;
+    const e = entry as { value?: unknown; options?: unknown };
+    // ACP select options may be grouped: `{group, name, options: [...]}`.
+    if (Array.isArray(e.options)) out.push(...readValues(e.options));
+    else if (typeof e.value === "string") out.push(e.value);
+  }
+  return out;
+}
+
+interface RawConfigOption {
+  id: string;
+  name: string;
+  type: string | undefined;
+  category: string | undefined;
+  current: unknown;
+  values: string[];
+}
+
+function readConfigOptions(raw: unknown): RawConfigOption[] {
+  const out: RawConfigOption[] = [];
+  for (const option of Array.isArray(raw) ? raw : []) {
+    if (!option || typeof option !== "object") continue;
+    const o = option as { id?: unknown; name?: unknown; type?: unknown; category?: unknown; currentValue?: unknown; options?: unknown };
+    if (typeof o.id !== "string") continue;
+    out.push({
+      id: o.id,
+      name: typeof o.name === "string" ? o.name : o.id,
+      type: typeof o.type === "string" ? o.type : undefined,
+      category: typeof o.category === "string" ? o.category : undefined,
+      current: o.currentValue,
+      values: readValues(o.options),
+    });
+  }
+  return out;
+}
+
+/** Reads the tracked native state from a `session/new|load|resume|fork` result (lenient; a `null` result offers nothing). */
+export function readNativeSettingsState(result: unknown, serviceTier: string | undefined): NativeSettingsState {
   const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
-  const offer: ModelOffer = { configId: null, configValues: [], configCurrent: undefined, availableModels: [], currentModelId: null };
-  const options = Array.isArray(r.configOptions) ? r.configOptions : [];
-  const model = options.find((o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "model" || (o as { id?: unknown }).id === "model")) as
-    | { id?: unknown; currentValue?: unknown; options?: unknown }
-    | undefined;
-  if (model && typeof model.id === "string") {
-    offer.configId = model.id;
-    offer.configCurrent = model.currentValue;
-    offer.configValues = (Array.isArray(model.options) ? model.options : [])
-      .map((o) => (o && typeof o === "object" ? (o as { value?: unknown }).value : undefined))
-      .filter((v): v is string => typeof v === "string");
-  }
-  const models = r.models as { availableModels?: unknown; currentModelId?: unknown } | undefined;
-  if (models && typeof models === "object") {
-    offer.availableModels = (Array.isArray(models.availableModels) ? models.availableModels : [])
+  const models = (r.models && typeof r.models === "object" ? r.models : {}) as { availableModels?: unknown; currentModelId?: unknown };
+  return {
+    options: readConfigOptions(r.configOptions).map(({ id, category, values }) => ({ id, category, values })),
+    availableModels: (Array.isArray(models.availableModels) ? models.availableModels : [])
       .map((m) => (m && typeof m === "object" ? (m as { modelId?: unknown }).modelId : undefined))
-      .filter((v): v is string => typeof v === "string");
-    offer.currentModelId = typeof models.currentModelId === "string" ? models.currentModelId : null;
-  }
-  return offer;
+      .filter((v): v is string => typeof v === "string"),
+    currentModelId: typeof models.currentModelId === "string" ? models.currentModelId : null,
+    offeredModelIds: readOfferedModelIds(result),
+    serviceTier,
+  };
 }
 
-/** What a construction asked for: the model and the execution settings that parameterize it. */
-export interface NativeModelRequest {
-  model: string | undefined;
-  reasoningLevel?: string | undefined;
-  serviceTier?: string | undefined;
-  /** The request's `options.providerOptions` (read for `parameterizedModelPicker`). */
-  providerOptions?: Record<string, unknown> | undefined;
+/**
+ * Replaces the tracked options with a full `configOptions` list (a `config_option_update`, or a
+ * model call's answer): categories and values in the native state, names, types and current values
+ * in the option state. `keep` = the option just set: its current value stays the value sent.
+ */
+function noteConfigOptions(session: AcpSession, raw: unknown, keep?: { id: string; value: unknown }): void {
+  const options = readConfigOptions(raw);
+  if (session.nativeSettings) session.nativeSettings.options = options.map(({ id, category, values }) => ({ id, category, values }));
+  for (const o of options) {
+    const current = keep?.id === o.id ? keep.value : o.current;
+    const entry = session.optionState.config.get(o.id);
+    if (entry) Object.assign(entry, { name: o.name, type: o.type, current });
+    else session.optionState.config.set(o.id, { name: o.name, type: o.type, current });
+  }
+}
+
+/**
+ * Feeds a `session/update` to the tracked state (spec 30 §6.3 "Thread state"): a
+ * `config_option_update` with a `configOptions` list replaces the tracked options. Updates for
+ * another session id or while stopping are ignored; anything else is not this module's. Never throws.
+ */
+export function noteNativeSettingsUpdate(session: AcpSession, params: unknown): void {
+  if (session.stopping || !params || typeof params !== "object") return;
+  const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
+  if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
+  const u = (update && typeof update === "object" ? update : {}) as { sessionUpdate?: unknown; configOptions?: unknown };
+  if (u.sessionUpdate === "config_option_update" && Array.isArray(u.configOptions)) noteConfigOptions(session, u.configOptions);
 }
 
 /** True when the request's `providerOptions` enable Cursor's parameterized picker (spec 30 §6.3, §6.4). */
@@ -101,58 +177,125 @@ export function composeParameterizedSelection(offeredIds: readonly string[], mod
   return composeParameterizedModelId({ base: offered.base, params, bracketed: offered.bracketed || wanted.bracketed });
 }
 
+/** The execution settings to select natively. */
+export interface NativeSettingsRequest {
+  model: string | undefined;
+  reasoningLevel?: string | undefined;
+  serviceTier?: string | undefined;
+  /** Cursor's parameterized picker is on ({@link parameterizedPickerEnabled}). */
+  picker: boolean;
+  /** Config ids the turn sets itself through `sessionOptions`: an explicit option wins over the level or tier. */
+  explicitConfigIds?: ReadonlySet<string> | undefined;
+}
+
 /**
- * Selects the requested model natively (module doc). Plain agents: when the agent offers `model`
- * and it is not current, the `model` config option first (`session/set_config_option`), falling
- * back to `session/set_model` on error; otherwise `session/set_model` when listed in
- * `availableModels`; nothing when the spec pins the model with `modelCli.selectFlag`. Then the
- * service tier (spec 30 §6.4): a `fast` select option gets `"true"`/`"false"` when a tier is given
- * and the value differs; the session's option state tracks it; a refusal is ignored.
- * Parameterized picker: `session/set_model` with {@link composeParameterizedSelection}'s id when it
- * differs from the current model (the tier rides in that id).
- * @throws the agent's error when `session/set_model` fails (it fails the construction).
+ * Selects `request` natively (module doc) and records what the agent accepted. `phase` decides what
+ * a refused model does: at `setup` it throws (it fails the construction, spec 20 §2.3 step 7); on a
+ * `turn` it becomes the warning `The agent did not apply the model "<m>"`. A session without
+ * tracked state (never set up) gets nothing.
+ * @throws the agent's error when a setup-time model selection fails.
  */
-export async function selectNativeModel(session: AcpSession, setupResult: unknown, request: NativeModelRequest): Promise<void> {
+export async function selectNativeSettings(rt: AcpBridgeRuntime, session: AcpSession, request: NativeSettingsRequest, phase: "setup" | "turn"): Promise<void> {
+  const state = session.nativeSettings;
+  if (!state) return;
   const model = request.model && request.model !== ACP_DEFAULT_MODEL_ID ? request.model : undefined;
-  const sessionId = session.providerThreadId;
-  const timeout = { timeoutMs: CONFIG_CALL_TIMEOUT_MS };
-  const offer = readOffer(setupResult);
-  if (parameterizedPickerEnabled(request.providerOptions)) {
-    if (!model) return;
-    const composed = composeParameterizedSelection(readOfferedModelIds(setupResult), model, request);
-    const current = offer.currentModelId ?? (typeof offer.configCurrent === "string" ? offer.configCurrent : null);
-    if (composed !== undefined && composed !== current) await session.connection.request("session/set_model", { sessionId, modelId: composed }, timeout);
+  try {
+    if (request.picker) {
+      if (model) await selectPickerModel(session, state, model, request);
+      return;
+    }
+    if (model && !session.spec.modelCli?.selectFlag) await selectPlainModel(session, state, model);
+  } catch (error) {
+    if (phase === "setup") throw error;
+    const details = error instanceof Error ? error.message : String(error);
+    emitDeltas(rt.ctx.io, session, session.translator.warning({ summary: `The agent did not apply the model "${model}"`, details }));
+  }
+  const launchCarriesLevel = session.spec.reasoningCli !== undefined || (session.spec.modelCli?.selectFlag !== undefined && model !== undefined);
+  if (request.reasoningLevel && !launchCarriesLevel) await selectReasoning(rt, session, state, request.reasoningLevel, request.explicitConfigIds);
+  if (request.serviceTier && !request.explicitConfigIds?.has("fast")) await selectTier(session, request.serviceTier);
+}
+
+function modelOption(state: NativeSettingsState): ConfigOptionChoices | undefined {
+  return state.options.find((o) => o.category === "model") ?? state.options.find((o) => o.id === "model");
+}
+
+function currentOf(session: AcpSession, configId: string): unknown {
+  return session.optionState.config.get(configId)?.current;
+}
+
+function recordCurrent(session: AcpSession, configId: string, value: unknown): void {
+  const entry = session.optionState.config.get(configId);
+  if (entry) entry.current = value;
+  else session.optionState.config.set(configId, { name: configId, type: undefined, current: value });
+}
+
+async function setModel(session: AcpSession, state: NativeSettingsState, modelId: string): Promise<void> {
+  await session.connection.request("session/set_model", { sessionId: session.providerThreadId, modelId }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+  state.currentModelId = modelId;
+  const option = modelOption(state);
+  if (option) recordCurrent(session, option.id, modelId);
+}
+
+async function selectPickerModel(session: AcpSession, state: NativeSettingsState, model: string, request: NativeSettingsRequest): Promise<void> {
+  const composed = composeParameterizedSelection(state.offeredModelIds, model, request);
+  const option = modelOption(state);
+  const configCurrent = option ? currentOf(session, option.id) : undefined;
+  const current = state.currentModelId ?? (typeof configCurrent === "string" ? configCurrent : null);
+  if (composed !== undefined && composed !== current) await setModel(session, state, composed);
+}
+
+/**
+ * The model config option first (`session/set_config_option`, falling back to `session/set_model`
+ * when that fails and the id is in `availableModels`), else `session/set_model` for an
+ * `availableModels` id; nothing when the model is current or not offered.
+ */
+async function selectPlainModel(session: AcpSession, state: NativeSettingsState, model: string): Promise<void> {
+  const option = modelOption(state);
+  if (option && option.values.includes(model)) {
+    if (currentOf(session, option.id) === model) return;
+    let answer: unknown;
+    try {
+      answer = await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: option.id, value: model }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+    } catch (error) {
+      if (!state.availableModels.includes(model)) throw error;
+      await setModel(session, state, model);
+      return;
+    }
+    const configOptions = answer && typeof answer === "object" ? (answer as { configOptions?: unknown }).configOptions : undefined;
+    if (Array.isArray(configOptions)) noteConfigOptions(session, configOptions, { id: option.id, value: model });
+    else recordCurrent(session, option.id, model);
     return;
   }
-  if (model && !session.spec.modelCli?.selectFlag) await selectPlainModel(session, offer, model);
-  const fast = session.optionState.config.get("fast");
-  if (request.serviceTier && fast?.type === "select") {
-    const value = request.serviceTier === "fast" ? "true" : "false";
-    if (String(fast.current) === value) return;
-    try {
-      await session.connection.request("session/set_config_option", { sessionId, configId: "fast", value }, timeout);
-      fast.current = value;
-    } catch {
-      // The tier is a preference: an agent that refuses it keeps its own (spec 30 §6.4 names no failure).
-    }
+  if (state.availableModels.includes(model) && state.currentModelId !== model) await setModel(session, state, model);
+}
+
+async function selectReasoning(rt: AcpBridgeRuntime, session: AcpSession, state: NativeSettingsState, level: string, explicit: ReadonlySet<string> | undefined): Promise<void> {
+  const option = findNativeReasoningOption(state.options, session.spec.nativeReasoning);
+  if (!option || explicit?.has(option.configId)) return;
+  const value = reasoningValueFor(level, option);
+  if (value === undefined) {
+    rt.ctx.log(`${session.label}: reasoning level "${level}" has no value on the agent's ${option.configId} option; left as it is`);
+    return;
+  }
+  if (String(currentOf(session, option.configId)) === value) return;
+  try {
+    await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: option.configId, value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+    recordCurrent(session, option.configId, value);
+  } catch (error) {
+    // Reasoning is a preference: spec 20 §2.3 step 7 ignores a refusal.
+    rt.ctx.log(`${session.label}: the agent did not set ${option.configId} to "${value}": ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-async function selectPlainModel(session: AcpSession, offer: ModelOffer, model: string): Promise<void> {
-  const sessionId = session.providerThreadId;
-  const timeout = { timeoutMs: CONFIG_CALL_TIMEOUT_MS };
-  if (offer.configId && offer.configValues.includes(model)) {
-    if (offer.configCurrent === model) return;
-    try {
-      await session.connection.request("session/set_config_option", { sessionId, configId: offer.configId, value: model }, timeout);
-      return;
-    } catch (error) {
-      if (!offer.availableModels.includes(model)) throw error;
-    }
-    await session.connection.request("session/set_model", { sessionId, modelId: model }, timeout);
-    return;
-  }
-  if (offer.availableModels.includes(model) && offer.currentModelId !== model) {
-    await session.connection.request("session/set_model", { sessionId, modelId: model }, timeout);
+async function selectTier(session: AcpSession, tier: string): Promise<void> {
+  const fast = session.optionState.config.get("fast");
+  if (fast?.type !== "select") return;
+  const value = tier === "fast" ? "true" : "false";
+  if (String(fast.current) === value) return;
+  try {
+    await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: "fast", value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+    fast.current = value;
+  } catch {
+    // The tier is a preference: an agent that refuses it keeps its own (spec 30 §6.4 names no failure).
   }
 }

@@ -15,7 +15,7 @@ import { handleClientRequest } from "./client-requests.js";
 import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "./connection.js";
 import { selectAcpDialect } from "./dialects/index.js";
 import { dialectChildEnv } from "./agent-isolation.js";
-import { agentLaunch, buildAgentEnv, resolveAgentArgs, type AcpPermissionMode } from "./launch-args.js";
+import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "./launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "./launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
 import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
@@ -26,7 +26,8 @@ import { createAcpTranslator, type InjectedToolDefinition } from "./translate/in
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "./dynamic-tools/calls.js";
 import { readSessionOptionState } from "./session-options.js";
-import { parameterizedPickerEnabled, selectNativeModel } from "./model-selection.js";
+import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "./model-selection.js";
+import { resolveLaunchArgs, selectSetupSettings } from "./execution-settings.js";
 import { withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2). */
@@ -158,7 +159,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
   const explicitDialect = req.options?.providerOptions?.acpDialect;
   const dialect = selectAcpDialect({ explicit: typeof explicitDialect === "string" ? explicitDialect : undefined, command: spec.command }, rt.options.dialects);
   const translator = createAcpTranslator({ threadId: req.threadId, dialect, now: rt.options.now, injectedTools: injectedToolsOf(req.dynamicTools) });
-  const launchArgs = resolveAgentArgs(spec, { permissionMode, model: req.options?.model, reasoningLevel: req.options?.reasoningLevel });
+  const launchArgs = await resolveLaunchArgs(rt, spec, req.options, permissionMode);
   const envVars = req.options?.envVars ?? {};
   const env = buildAgentEnv({
     inherited: rt.ctx.env,
@@ -180,7 +181,9 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     onSpawned: (child) => rt.options.recordChild(child, req.threadId),
     onNote: (text) => rt.ctx.log(text),
     onNotification: (method, params) => {
-      if (method === "session/update" && holder.session) handleSessionUpdate(rt, holder.session, params);
+      if (method !== "session/update" || !holder.session) return;
+      noteNativeSettingsUpdate(holder.session, params);
+      handleSessionUpdate(rt, holder.session, params);
     },
     onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params),
     onExit: (exit: AgentExitInfo) => {
@@ -279,12 +282,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     }
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;
     session.optionState = readSessionOptionState(result);
-    await selectNativeModel(session, result, {
-      model: req.options?.model,
-      reasoningLevel: req.options?.reasoningLevel,
-      serviceTier: req.options?.serviceTier,
-      providerOptions: req.options?.providerOptions,
-    });
+    await selectSetupSettings(rt, session, result, req.options);
     const providerThreadId = session.providerThreadId!;
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
 

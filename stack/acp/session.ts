@@ -12,6 +12,7 @@ import type { ThreadDelta } from "../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "./connection.js";
 import type { CursorMcpApproval } from "./cursor-mcp-approval.js";
 import type { SessionOptionState } from "./session-options.js";
+import type { NativeSettingsState } from "./model-selection.js";
 import type { AcpDialect } from "./dialects/index.js";
 import type { AcpLaunchSpec } from "./launch-spec.js";
 import type { AcpPermissionMode } from "./launch-args.js";
@@ -114,6 +115,8 @@ export interface AcpSession {
   approvals: CursorMcpApproval[];
   /** Modes and config options the agent offered, for per-turn `sessionOptions` (spec 30 §6.2). */
   optionState: SessionOptionState;
+  /** Native model / reasoning / tier state beside `optionState` (model-selection.ts); set once the session is created. */
+  nativeSettings?: NativeSettingsState;
   /** Slash commands the agent advertised (`available_commands_update`). */
   agentCommands: Set<string>;
 }

@@ -25,6 +25,7 @@ import { constructSession, permissionModeOf, writeRootsOf } from "./session-setu
 import { stopSession } from "./stop.js";
 import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
 import { applySessionOptions } from "./session-options.js";
+import { launchSettingsChanged, reconcileNativeSettings } from "./execution-settings.js";
 import { BUSY_RETRY_LIMIT, isSessionBusyError, waitForAgentQuiet } from "./busy-retry.js";
 
 /** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */
@@ -45,10 +46,7 @@ function rebuildReason(session: AcpSession, options: ExecutionOptions | undefine
   const mode = options?.permissionMode;
   if (mode && mode !== session.settings.permissionMode && session.spec.permissionCli) return "Execution settings changed";
   // A model or reasoning level chosen by a launch flag can only change with a new process.
-  if (session.spec.modelCli?.selectFlag && options?.model !== undefined && options.model !== session.settings.model) return "Execution settings changed";
-  if (session.spec.reasoningCli && options?.reasoningLevel !== undefined && options.reasoningLevel !== session.settings.reasoningLevel) {
-    return "Execution settings changed";
-  }
+  if (launchSettingsChanged(session, options)) return "Execution settings changed";
   // An empty per-turn envVars means "unchanged" (runtimes send {} on turns); only set keys count.
   const envVars = options?.envVars ?? {};
   if (Object.entries(envVars).some(([key, value]) => session.settings.envVars[key] !== value)) return "Execution settings changed";
@@ -97,6 +95,7 @@ async function reconcileInPlace(rt: AcpBridgeRuntime, session: AcpSession, optio
     session.settings.writeRoots = writeRootsOf(session.origin.cwd, options);
   }
   cancelPendingAgentRequests(session);
+  await reconcileNativeSettings(rt, session, options);
   await applySessionOptions(rt, session, options?.sessionOptions);
 }
 
