@@ -7,10 +7,20 @@ import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import type { AcpSession, PendingAgentRequest } from "./session.js";
 
 /**
+ * True while a question arriving now would only be cancelled (spec 30 §6.2, §5): the session is
+ * stopping, a `session/cancel` for a steer is outstanding, or a compaction runs.
+ */
+export function questionsCancelledNow(session: AcpSession): boolean {
+  const run = session.prompt;
+  return session.stopping || run?.cancelling === true || run?.kind === "compaction";
+}
+
+/**
  * Sends `interaction/request {providerThreadId, threadId, turnId: null, payload}` and resolves
  * once: with `answerOf(reply)` when the runtime replies, with `cancelled` when its request fails
- * or the session's pending requests are cancelled first. Never rejects; a reply after the
- * settlement is ignored.
+ * or the session's pending requests are cancelled first. Resolves `cancelled` at once, asking
+ * nothing, while {@link questionsCancelledNow}. Never rejects; a reply after the settlement is
+ * ignored.
  */
 export function askRuntimeInteraction<T>(
   rt: AcpBridgeRuntime,
@@ -19,6 +29,7 @@ export function askRuntimeInteraction<T>(
   answerOf: (reply: unknown) => T,
   cancelled: T,
 ): Promise<T> {
+  if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
   return new Promise<T>((resolve) => {
     let settled = false;
     const pending: PendingAgentRequest = {

@@ -305,3 +305,51 @@ describe("steer re-prompts reconcile execution settings (spec 30 §6.2)", () => 
     expect(bridge.deltas("thr_sa2").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_sa20000000"]);
   });
 });
+
+describe("questions while nothing could use the answer (spec 30 §6.2)", () => {
+  const form = { sessionId: "fixture-session-1", message: "Go on?", requestedSchema: { type: "object", properties: { go: { type: "boolean", title: "Go on?" } } } };
+
+  it("regression: an elicitation during /compact is answered cancel without asking the runtime (it used to be forwarded)", async () => {
+    bridge = startInProcessBridge();
+    const asked: string[] = [];
+    bridge.onRuntimeRequest((method) => (asked.push(method), { answers: { go: { selected: ["true"] } } }));
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ when: "/compact", steps: [{ request: { method: "elicitation/create", params: form } }, chunk("summary"), { end: "end_turn" }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_qc", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_qc", "/compact", "creq_qc00000000"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_qc");
+    expect(asked).toEqual([]);
+    expect(agentReceived(log).find((m) => m.id === 0 && m.method === undefined)?.result).toEqual({ action: "cancel" });
+  });
+
+  it("regression: an elicitation arriving while a steer's cancel is out is answered cancel without asking the runtime", async () => {
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const asked: string[] = [];
+    bridge.onRuntimeRequest((method) => (asked.push(method), new Promise(() => undefined)));
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      cancel: "ignore",
+      prompts: [
+        {
+          steps: [
+            {
+              permission: { toolCall: { toolCallId: "p", kind: "execute", title: "`make`" }, options: [{ optionId: "y", name: "Y", kind: "allow_once" }] },
+              outcomes: { cancelled: [{ request: { method: "elicitation/create", params: form } }, chunk("asked after the cancel")] },
+            },
+            { waitForCancel: true },
+          ],
+        },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_qs", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_qs", "go", "creq_qs00000000"));
+    await bridge.waitFor((m) => m.method === "interaction/request");
+    await bridge.request("turn/steer", turnStartParams("thr_qs", "change", "creq_qs00000001"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.text === "asked after the cancel"));
+    expect(asked).toEqual(["interaction/request"]);
+    const replies = agentReceived(log).filter((m) => m.method === undefined);
+    expect(replies.map((m) => [m.id, m.result])).toEqual([
+      [0, { outcome: { outcome: "cancelled" } }],
+      [1, { action: "cancel" }],
+    ]);
+    await bridge.request("thread/stop", { threadId: "thr_qs", intent: "interrupt" });
+  });
+});
