@@ -110,6 +110,22 @@ describe("thread/stop release (spec 30 §5)", () => {
     expect(agentReceived(log).map((m) => m.method)).not.toContain("session/cancel");
   });
 
+  it("drops a queued steer: it is never accepted or prompted, and nothing is emitted", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { cancel: "ignore", prompts: [{ steps: [chunk("busy"), { waitForCancel: true }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_rq", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_rq", "go", "creq_rq00000000"));
+    await bridge.waitFor(sawText("busy"));
+    const steer = await bridge.request("turn/steer", turnStartParams("thr_rq", "later", "creq_rq00000001"));
+    expect(steer.result).toEqual({ threadId: "thr_rq" });
+    const before = bridge.out.length;
+    const stop = await bridge.request("thread/stop", { threadId: "thr_rq", intent: "release" });
+    expect(stop.result).toEqual({ ok: true });
+    expect(bridge.out.slice(before).filter((m) => m.method !== undefined)).toEqual([]);
+    expect(bridge.deltas("thr_rq").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_rq00000000"]);
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
+  });
+
   it("with no session answers {ok:true}", async () => {
     bridge = startInProcessBridge();
     const stop = await bridge.request("thread/stop", { threadId: "thr_nobody", intent: "release" });

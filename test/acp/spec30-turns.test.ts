@@ -188,6 +188,31 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
     expect(bridge.out.some((m) => m.method === "error")).toBe(false);
   });
 
+  it("busy retry gives up on a steer's cancel: no re-send, the steer is dropped with the failed prompt, session error", async () => {
+    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [
+        {
+          when: "work",
+          steps: [
+            { update: { sessionUpdate: "tool_call", toolCallId: "busy_tool2", kind: "other", title: "Busy", status: "in_progress" } },
+            { fail: { code: -32003, message: "busy", data: { reason: "session_busy" } } },
+          ],
+        },
+        { steps: [chunk("should not run"), { end: "end_turn" }] },
+      ],
+    });
+    await bridge.request("thread/start", threadStartParams("thr_bc", spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams("thr_bc", "work", "creq_bc00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.key?.providerItemId === "busy_tool2"));
+    await bridge.request("turn/steer", turnStartParams("thr_bc", "instead", "creq_bc00000001"));
+    const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bc");
+    expect(error.params.message).toBe('busy: {"reason":"session_busy"}');
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
+    expect(bridge.deltas("thr_bc").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_bc00000000"]);
+    expect(bridge.deltas("thr_bc").some((d) => d.kind === "turn.boundary")).toBe(false);
+  });
+
   it("a prompt failing while a steer's cancel is out: the steer is dropped (never accepted), session error, no boundary; the next turn rebuilds", async () => {
     bridge = startInProcessBridge();
     bridge.onRuntimeRequest(() => new Promise(() => undefined));
