@@ -5,7 +5,11 @@
  * failing during a steer's cancel, per-turn env vars, and `auto` on `turn/start`.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { fixtureAgentMain } from "./fixture-agent-build.js";
 
 type AnyRecord = Record<string, any>;
 
@@ -272,6 +276,35 @@ describe("per-turn execution settings (spec 30 §6.2)", () => {
     expect(bridge.out.slice(from).find((m) => m.method === "session/replaced")?.params).toMatchObject({ reason: "Execution settings changed", contextLost: false });
     expect(texts()).toEqual(["plain", "spicy"]);
     expect(agentReceived(log).filter((m) => m.method === "initialize")).toHaveLength(2);
+  });
+
+  it("a changed reasoning level of a launch-flag agent (reasoningCli) rebuilds it with the new flag", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ reuse: true, steps: [chunk("ok"), { end: "end_turn" }] }] });
+    // An executable wrapper records its argv, then runs the fixture agent (which ignores flags it does not know).
+    const argvLog = join(bridge.dir, "argv.ndjson");
+    const wrapper = join(bridge.dir, "reasoning-agent.mjs");
+    writeFileSync(
+      wrapper,
+      `#!${process.execPath}\nimport { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(argvLog)}, JSON.stringify(process.argv.slice(2)) + "\\n");\nawait import(${JSON.stringify(pathToFileURL(fixtureAgentMain()).href)});\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const reasoningSpec = { ...spec, command: wrapper, args: (spec.args as string[]).slice(1), reasoningCli: { flag: "--effort", supportedLevels: ["low", "high"] } };
+    await bridge.request("thread/start", threadStartParams("thr_rz", reasoningSpec, bridge.dir, { reasoningLevel: "low" }));
+    let from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_rz", "same", "creq_rz00000000", { reasoningLevel: "low" }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_rz", from);
+    expect(bridge.out.slice(from).some((m) => m.method === "session/replaced")).toBe(false);
+    from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_rz", "deeper", "creq_rz00000001", { reasoningLevel: "high" }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_rz", from);
+    expect(bridge.out.slice(from).find((m) => m.method === "session/replaced")?.params).toMatchObject({ reason: "Execution settings changed", contextLost: false });
+    const launches = readFileSync(argvLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
+    expect(launches.map((argv) => argv.slice(0, 2))).toEqual([
+      ["--effort", "low"],
+      ["--effort", "high"],
+    ]);
+    expect(agentReceived(log).filter((m) => m.method === "session/load")).toHaveLength(1);
   });
 
   it("permission mode auto on turn/start is refused with the reference's message and prompts nothing", async () => {
