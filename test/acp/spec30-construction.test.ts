@@ -143,6 +143,28 @@ describe("rebuild (spec 30 §6.3)", () => {
   });
 });
 
+describe("fork (spec 30 §6.3)", () => {
+  it("the fork result's config options seed the session's option state: an unchanged value sends nothing, a changed one is set", async () => {
+    bridge = startInProcessBridge();
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      fork: true,
+      sessionResult: { configOptions: [{ id: "fast", name: "Fast", type: "boolean", currentValue: true }] },
+      prompts: [{ reuse: true, steps: [chunk("ok"), { end: "end_turn" }] }],
+    });
+    const forked = await bridge.request("thread/fork", { ...threadStartParams("thr_fkc", spec, bridge.dir), sourceProviderThreadId: "src-1" });
+    expect(forked.error).toBeUndefined();
+    const sets = () => agentReceived(log).filter((m) => m.method === "session/set_config_option");
+    let from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_fkc", "one", "creq_fkc0000000", { sessionOptions: { fast: true } }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_fkc", from);
+    expect(sets()).toEqual([]);
+    from = bridge.out.length;
+    await bridge.request("turn/start", turnStartParams("thr_fkc", "two", "creq_fkc0000001", { sessionOptions: { fast: false } }));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_fkc", from);
+    expect(sets().map((m) => m.params)).toEqual([{ sessionId: forked.result.providerThreadId, configId: "fast", type: "boolean", value: false }]);
+  });
+});
+
 describe("timeouts (spec 30 §6.3)", () => {
   it("initialize 60 s, authenticate 120 s, session/new|load|resume|fork 300 s, config calls 60 s", () => {
     expect(ACP_BRIDGE_DEFAULTS.initializeTimeoutMs).toBe(60_000);
