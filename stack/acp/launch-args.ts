@@ -31,7 +31,9 @@ function isReasoningLevel(value: string | undefined): value is AcpReasoningLevel
 
 /**
  * `[...prefix, ...agentArgs]` (spec 20 §2.1): prefix = `[selectFlag, model]` when the spec has a
- * CLI model pin and a model other than `acp-default` is set, then `[reasoningCli.flag, value]`;
+ * CLI model pin and a model other than `acp-default` is set (`model` is pinned as given: sessions
+ * pass the catalog-resolved variant, and no model under the parameterized picker,
+ * execution-settings.ts), then `[reasoningCli.flag, value]`;
  * agentArgs = spec `args` with `permissionCli.full` (mode `full`) or `.workspaceWrite`
  * (`accept-edits`) inserted after the first `insertAfterArgs` (default 0) args.
  * A level the reasoning flag cannot express yields a warning instead of a flag.

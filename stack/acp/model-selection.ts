@@ -31,9 +31,10 @@
  * model, which is where spec 20 §3.11's probes read it), other calls' answers are not read.
  *
  * Weaker than the reference: a per-turn model the agent refuses is a warning, not a failed turn
- * (our choice; the spec names no failure there); no `config_option_update`-like signal exists for
- * `models.currentModelId`, so a model the agent switched by itself through `session/set_model`
- * state is not seen.
+ * (our choice; the spec names no failure there); a model the agent switches by itself is seen only
+ * through its model config option (`config_option_update`): `models.currentModelId` has no update,
+ * so an agent that selects through `session/set_model` alone is not checked for drift. With the
+ * picker the level and tier ride in the model id: a `thought_level` option beside it is not set.
  */
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { emitDeltas, type AcpSession } from "./session.js";

@@ -11,6 +11,8 @@ import { spawn, type SpawnOptions } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
+import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/model-catalog.js";
+import { parseModelListOutput } from "../../stack/acp/model-list.js";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
 
@@ -159,6 +161,27 @@ describe("parameterized picker per turn and on the command line (spec 30 §6.4)"
 
 // Invented CLI listing: one family with low/medium/high (high also fast), one with a single level.
 const LIST_LINES = ["zeta-2-low - Zeta 2 Low", "zeta-2-medium - Zeta 2", "zeta-2-high - Zeta 2 High", "zeta-2-high-fast - Zeta 2 High Fast", "solo-1 - Solo 1"];
+
+describe("resolveModelVariant (spec 20 §3.11 variant resolution)", () => {
+  const families = groupModelFamilies(
+    parseModelListOutput(["zeta-2-low - Zeta 2 Low", "zeta-2-medium - Zeta 2", "zeta-2-high - Zeta 2 High", "zeta-2-high-fast - Zeta 2 High Fast", "vega-7 - Vega 7", "vega-7-thinking-high - Vega 7 Thinking High", "fleet-1-fast - Fleet"].join("\n")),
+  );
+
+  it("family or raw id + level (+ fast) → fast id when asked and present, else normal ?? fast", () => {
+    expect(resolveModelVariant(families, "zeta-2-medium", { level: "high", fast: false })).toEqual({ id: "zeta-2-high" });
+    expect(resolveModelVariant(families, "zeta-2-low", { level: "high", fast: true })).toEqual({ id: "zeta-2-high-fast" });
+    expect(resolveModelVariant(families, "zeta-2-high-fast", { fast: false })).toEqual({ id: "zeta-2-high" });
+    expect(resolveModelVariant(families, "zeta-2-medium", { fast: true })).toEqual({ id: "zeta-2-medium" });
+    // A fast-only family: its fast id is the normal one too.
+    expect(resolveModelVariant(families, "fleet-1-fast", { level: "medium", fast: false })).toEqual({ id: "fleet-1-fast" });
+  });
+
+  it("a thinking family's plain variant is its none level; a missing level names the family id", () => {
+    expect(resolveModelVariant(families, "vega-7-thinking-high", { level: "none", fast: false })).toEqual({ id: "vega-7" });
+    expect(resolveModelVariant(families, "vega-7", { level: "low", fast: false })).toEqual({ id: "vega-7-thinking-high", missingLevel: "low" });
+    expect(resolveModelVariant(families, "unknown-1", { level: "low", fast: false })).toBeUndefined();
+  });
+});
 
 describe("CLI model pin and variant resolution (spec 20 §2.1)", () => {
   /** A launch spec whose list command is the fixture agent's `--list-models` with `lines`. */

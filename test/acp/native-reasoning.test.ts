@@ -29,13 +29,16 @@ function recordingSpawn(launches: string[][]) {
 }
 
 const MODEL_OPTION = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] };
+// ACP select options may be grouped; the bridge flattens the groups.
+const MINIMAL_GROUP = { group: "fast", name: "Fast", options: [{ value: "minimal", name: "Minimal" }] };
+const PLAIN_CHOICES = [{ value: "medium", name: "Medium" }, { value: "high", name: "High" }, { value: "xhigh", name: "Extra high" }];
 const EFFORT_OPTION = {
   id: "effort",
   name: "Effort",
   category: "thought_level",
   type: "select",
   currentValue: "medium",
-  options: [{ group: "fast", name: "Fast", options: [{ value: "minimal", name: "Minimal" }] }, { value: "medium", name: "Medium" }, { value: "high", name: "High" }, { value: "xhigh", name: "Extra high" }],
+  options: [MINIMAL_GROUP, ...PLAIN_CHOICES],
 };
 const withEffort: NonNullable<FixtureScriptInput["sessionResult"]> = { configOptions: [MODEL_OPTION, EFFORT_OPTION] };
 
