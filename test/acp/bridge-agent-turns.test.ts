@@ -3,9 +3,8 @@
  * period; a steer prompts inside it; a runtime turn finishes it first.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const note = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "background note" } };
 const boundaries = (b: InProcessBridge, threadId: string) => b.deltas(threadId).filter((d) => d.kind === "turn.boundary");
 const isNthBoundary = (b: InProcessBridge, threadId: string, n: number) => () => boundaries(b, threadId).length >= n;

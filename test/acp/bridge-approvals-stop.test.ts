@@ -2,9 +2,8 @@
  * Approvals (spec 20 §3.8) and thread/stop (spec 30 §5) against the fixture agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const OPTIONS = [
   { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
   { optionId: "allow-always", name: "Allow always", kind: "allow_always" },

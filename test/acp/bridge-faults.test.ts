@@ -3,9 +3,8 @@
  * error and a settled turn, while the bridge keeps serving another thread.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const isBoundaryOrError = (threadId: string) => (m: any) =>
   m.method === "thread/delta" && m.params.threadId === threadId && m.params.deltas.some((d: any) => d.kind === "turn.boundary" || (d.kind === "provider.error" && d.settlesTurn));
 

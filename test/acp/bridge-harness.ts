@@ -23,6 +23,12 @@ export const isBoundary = (m: WireMessage): boolean => m.method === "thread/delt
 /** Guard timeout for waits, in ms: only detects a hang, never paces a test. */
 export const WAIT_GUARD_MS = 15_000;
 
+/** Loose record type for parsed wire messages and deltas in assertions. */
+export type AnyRecord = Record<string, any>;
+
+/** A fixture-agent step that streams one `agent_message_chunk` of `text`. */
+export const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+
 /** A launch spec pointing at the fixture agent with `script`; the agent logs what it receives to `log`. */
 export function fixtureLaunchSpec(dir: string, script: FixtureScriptInput, name = "agent"): { spec: Record<string, unknown>; log: string } {
   const scriptFile = join(dir, `${name}.script.json`);

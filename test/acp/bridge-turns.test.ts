@@ -3,9 +3,7 @@
  * (spec 20 §1.3, §2.3–2.4, §3.5, §3.7, §3.10; spec 30 §6.1, §6.3).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
-
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

@@ -5,11 +5,9 @@
  * changed them. Rows in stack/acp/SPEC-COVERAGE.md point here.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { genericAcpDialect } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -17,7 +15,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const thought = (text: string) => ({ update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text } } });
 const PERMISSION_OPTIONS = [
   { optionId: "yes", name: "Allow", kind: "allow_once" },

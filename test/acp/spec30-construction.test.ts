@@ -5,11 +5,9 @@
  * `contextLost`, instructions only for a fresh `session/new`, failed rebuilds, and the timeouts.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "../../stack/acp/session-options.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -17,7 +15,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const crashThenRecover = [
   { when: "crash", steps: [chunk("about to go"), { exit: 9 }] },
   { when: "recover", reuse: true, steps: [chunk("back"), { end: "end_turn" }] },

@@ -4,14 +4,12 @@
  * (spec 30 §4, §6.6) as units.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type AnyRecord } from "./bridge-harness.js";
 import { createAcpDialectRegistry, cursorAcpDialect, defaultAcpDialectRegistry, genericAcpDialect, grokAcpDialect, registerAcpDialect, selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect, AcpToolCallEvent } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 import { AcpAgentRequestError } from "../../stack/acp/connection.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, withGuidance } from "../../stack/acp/recovery.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

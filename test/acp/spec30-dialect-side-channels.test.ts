@@ -6,12 +6,10 @@
  * must not apply.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -19,7 +17,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const toolCall = (fields: AnyRecord) => ({ update: { sessionUpdate: "tool_call", status: "pending", ...fields } });
 const toolUpdate = (fields: AnyRecord) => ({ update: { sessionUpdate: "tool_call_update", ...fields } });
 

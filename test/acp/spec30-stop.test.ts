@@ -5,11 +5,9 @@
  * turn, and the documented waits.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { AGENT_KILL_GRACE_MS } from "../../stack/acp/connection.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -17,7 +15,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const note = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "background note" } };
 const sawText = (text: string) => (m: AnyRecord) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.text === text);
 

@@ -8,10 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
-
-type AnyRecord = Record<string, any>;
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -19,7 +17,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
 const boundaries = (b: InProcessBridge, threadId: string) => b.deltas(threadId).filter((d) => d.kind === "turn.boundary");
 const nthBoundary = (b: InProcessBridge, threadId: string, n: number) => () => boundaries(b, threadId).length >= n;
 
