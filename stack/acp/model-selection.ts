@@ -201,16 +201,15 @@ export async function selectNativeSettings(rt: AcpBridgeRuntime, session: AcpSes
   if (!state) return;
   const model = request.model && request.model !== ACP_DEFAULT_MODEL_ID ? request.model : undefined;
   try {
-    if (request.picker) {
-      if (model) await selectPickerModel(session, state, model, request);
-      return;
-    }
-    if (model && !session.spec.modelCli?.selectFlag) await selectPlainModel(session, state, model);
+    if (request.picker && model) await selectPickerModel(session, state, model, request);
+    else if (!request.picker && model && !session.spec.modelCli?.selectFlag) await selectPlainModel(session, state, model);
   } catch (error) {
     if (phase === "setup") throw error;
     const details = error instanceof Error ? error.message : String(error);
     emitDeltas(rt.ctx.io, session, session.translator.warning({ summary: `The agent did not apply the model "${model}"`, details }));
   }
+  // With the picker the level and the tier ride in the model id.
+  if (request.picker) return;
   const launchCarriesLevel = session.spec.reasoningCli !== undefined || (session.spec.modelCli?.selectFlag !== undefined && model !== undefined);
   if (request.reasoningLevel && !launchCarriesLevel) await selectReasoning(rt, session, state, request.reasoningLevel, request.explicitConfigIds);
   if (request.serviceTier && !request.explicitConfigIds?.has("fast")) await selectTier(session, request.serviceTier);
