@@ -4,6 +4,7 @@
  * Every bridge output line is parsed and kept in order; waits are event-driven (they resolve when
  * the awaited line arrives) with a generous guard timeout that only reports a hang.
  */
+import { spawn, type SpawnOptions } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +38,19 @@ export function fixtureLaunchSpec(dir: string, script: FixtureScriptInput, name 
   return {
     spec: { displayName: "Fixture", command: process.execPath, args: [fixtureAgentMain(), "--script", scriptFile], env: { ACP_FIXTURE_LOG: log } },
     log,
+  };
+}
+
+/**
+ * A bridge `spawn` option that records every argv the bridge launches into `launches`, then starts
+ * the fixture agent without any argv prefix in front of its main script (a `--model` pin or a
+ * reasoning flag that node itself would refuse).
+ */
+export function recordingSpawn(launches: string[][]) {
+  return (command: string, args: string[], options: SpawnOptions) => {
+    launches.push([...args]);
+    const at = args.indexOf(fixtureAgentMain());
+    return spawn(command, at > 0 ? args.slice(at) : args, options);
   };
 }
 

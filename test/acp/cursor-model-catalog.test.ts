@@ -6,7 +6,7 @@
  * the reasoning level and the service tier; and, without the picker, the service tier through the
  * agent's `fast` select option.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { shippedAcpAgents } from "../../stack/acp/agents.js";
@@ -21,7 +21,7 @@ import {
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { parseModelListOutput } from "../../stack/acp/model-list.js";
 import { composeParameterizedSelection } from "../../stack/acp/model-selection.js";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, recordingSpawn, startInProcessBridge, threadStartParams, type InProcessBridge } from "./bridge-harness.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 let bridge: InProcessBridge | undefined;
@@ -230,17 +230,14 @@ describe("native selection with the parameterized picker (spec 30 §6.4)", () =>
     expect(received.filter((m) => m.method === "session/set_model").map((m) => m.params.modelId)).toEqual(["vega-7[thinking=false,context=100k,effort=high]"]);
   });
 
-  it("selects natively even when the spec has a selectFlag", async () => {
-    bridge = startInProcessBridge();
+  it("selects natively even when the spec has a selectFlag, and pins nothing on the command line", async () => {
+    const launches: string[][] = [];
+    bridge = startInProcessBridge({ spawn: recordingSpawn(launches) });
     const launch = fixtureLaunchSpec(bridge.dir, { sessionResult: pickerSession }, "thr_pk3");
-    // The launch args still carry `--model <id>` in front (launch-args.ts), which node itself would
-    // refuse: a shell shim passes them to the fixture agent, which ignores them.
-    const shim = path.join(bridge.dir, "agent-shim.sh");
-    writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${(launch.spec.args as string[]).map((a) => JSON.stringify(a)).join(" ")} "$@"\n`);
-    chmodSync(shim, 0o755);
-    const spec = { ...launch.spec, command: shim, args: [], modelCli: { listArgs: ["--list"], selectFlag: "--model", primaryModels: [] } };
+    const spec = { ...launch.spec, modelCli: { listArgs: ["--list"], selectFlag: "--model", primaryModels: [] } };
     const response = await bridge.request("thread/start", threadStartParams("thr_pk3", spec, bridge.dir, { providerOptions: { acpLaunchSpec: spec, parameterizedModelPicker: true }, model: "orbit-5", reasoningLevel: "high" }));
     expect(response.error).toBeUndefined();
+    expect(launches).toEqual([launch.spec.args]);
     const received = agentReceived(launch.log);
     expect(received.filter((m) => m.method === "session/set_model").map((m) => m.params.modelId)).toEqual(["orbit-5[reasoning=high,fast=true]"]);
   });

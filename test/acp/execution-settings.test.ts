@@ -7,29 +7,18 @@
  * (cached by `model/list`, else listed at launch) with the missing-variant warning. Asserted on
  * exactly what the fixture agent received and on the argv the bridge spawned.
  */
-import { spawn, type SpawnOptions } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/model-catalog.js";
 import { parseModelListOutput } from "../../stack/acp/model-list.js";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
-import { fixtureAgentMain } from "./fixture-agent-build.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage, recordingSpawn } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
   await bridge?.close();
   bridge = undefined;
 });
-
-/** Records every argv the bridge spawns, then starts the fixture agent without the prefix node itself would refuse. */
-function recordingSpawn(launches: string[][]) {
-  return (command: string, args: string[], options: SpawnOptions) => {
-    launches.push([...args]);
-    const at = args.indexOf(fixtureAgentMain());
-    return spawn(command, at > 0 ? args.slice(at) : args, options);
-  };
-}
 
 const MODEL_OPTION = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] };
 const EFFORT_OPTION = { id: "effort", name: "Effort", category: "thought_level", type: "select", currentValue: "medium", options: [{ value: "low" }, { value: "medium" }, { value: "high" }] };

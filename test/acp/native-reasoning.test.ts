@@ -5,28 +5,17 @@
  * the command line carries the level, refusals ignored and logged. Asserted on exactly what the
  * fixture agent received, and on the launch argv the bridge spawned.
  */
-import { spawn, type SpawnOptions } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { findShippedAcpAgent } from "../../stack/acp/agents.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { findNativeReasoningOption, reasoningValueFor, REASONING_VALUE_CANDIDATES, type NativeReasoningOption } from "../../stack/acp/native-reasoning.js";
-import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge } from "./bridge-harness.js";
-import { fixtureAgentMain } from "./fixture-agent-build.js";
+import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge, recordingSpawn } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
   await bridge?.close();
   bridge = undefined;
 });
-
-/** Records every argv the bridge spawns, then starts the fixture agent without the prefix node itself would refuse. */
-function recordingSpawn(launches: string[][]) {
-  return (command: string, args: string[], options: SpawnOptions) => {
-    launches.push([...args]);
-    const at = args.indexOf(fixtureAgentMain());
-    return spawn(command, at > 0 ? args.slice(at) : args, options);
-  };
-}
 
 const MODEL_OPTION = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] };
 // ACP select options may be grouped; the bridge flattens the groups.
