@@ -12,6 +12,7 @@
  *   connection the same way: pending requests reject with {@link AcpAgentExitedError} and `onExit`
  *   fires once.
  */
+import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { createLineSplitter, DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 
@@ -125,10 +126,14 @@ export interface AcpAgentConnectionOptions {
 
 /** A live (or ended) agent connection. */
 export interface AcpAgentConnection {
-  /** Sends a request with the next id; rejects on error reply, exit or timeout. */
-  request(method: string, params: unknown, options?: { timeoutMs?: number }): Promise<unknown>;
+  /**
+   * Sends a request with the next id; rejects on error reply, exit or timeout. Params are typed by
+   * the official ACP SDK per method (acp-client.ts); the result is left `unknown` for the caller to
+   * read leniently, as agents differ.
+   */
+  request<M extends AcpAgentMethod>(method: M, params: AcpAgentMethodParams[M], options?: { timeoutMs?: number }): Promise<unknown>;
   /** Sends a notification; dropped after the connection ended. */
-  notify(method: string, params: unknown): void;
+  notify<M extends keyof AcpAgentNotificationParams>(method: M, params: AcpAgentNotificationParams[M]): void;
   /** SIGTERM, then SIGKILL after {@link AGENT_KILL_GRACE_MS}; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Resolves with the exit facts once the connection has ended. */

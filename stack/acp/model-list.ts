@@ -34,7 +34,7 @@ import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./co
 import { buildAgentEnv } from "./launch-args.js";
 import { ACP_REASONING_LEVELS, acpAgentLabel, acpLaunchSpecSchema, type AcpLaunchSpec, type AcpReasoningLevel } from "./launch-spec.js";
 import { authRequiredError, describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, headlessAuthMethod } from "./session-setup.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, headlessAuthMethod, type AcpAgentMethod, type AcpAgentMethodParams } from "./acp-client.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
 import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type AcpModelProviderOptions, type ModelFamily, type RawModel } from "./model-catalog.js";
@@ -256,7 +256,7 @@ function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
 /** A throwaway agent session: the `session/new` result and a way to ask the live agent more. */
 interface ThrowawaySession {
   result: unknown;
-  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  request<M extends AcpAgentMethod>(method: M, params: AcpAgentMethodParams[M], timeoutMs: number): Promise<unknown>;
 }
 
 /**
@@ -290,7 +290,7 @@ async function withThrowawaySession<T>(rt: AcpBridgeRuntime, req: ListRequest, u
   else signal?.addEventListener("abort", stop, { once: true });
   let authMethods: AcpAuthMethodInfo[] = [];
   try {
-    const clientCapabilities = withParameterizedPickerMeta({ fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } }, req.extras.parameterizedModelPicker);
+    const clientCapabilities = withParameterizedPickerMeta(DISCOVERY_CLIENT_CAPABILITIES, req.extras.parameterizedModelPicker);
     const init = (await connection.request("initialize", { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities }, { timeoutMs })) as { authMethods?: unknown } | null;
     authMethods = readAuthMethods(init?.authMethods);
     const authMethod = headlessAuthMethod(authMethods, env);

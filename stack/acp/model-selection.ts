@@ -37,7 +37,7 @@
  * picker the level and tier ride in the model id: a `thought_level` option beside it is not set.
  */
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { emitDeltas, type AcpSession } from "./session.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "./session-options.js";
 import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
@@ -230,7 +230,7 @@ function recordCurrent(session: AcpSession, configId: string, value: unknown): v
 }
 
 async function setModel(session: AcpSession, state: NativeSettingsState, modelId: string): Promise<void> {
-  await session.connection.request("session/set_model", { sessionId: session.providerThreadId, modelId }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+  await session.connection.request("session/set_model", { sessionId: agentSessionId(session), modelId }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
   state.currentModelId = modelId;
   const option = modelOption(state);
   if (option) recordCurrent(session, option.id, modelId);
@@ -255,7 +255,7 @@ async function selectPlainModel(session: AcpSession, state: NativeSettingsState,
     if (currentOf(session, option.id) === model) return;
     let answer: unknown;
     try {
-      answer = await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: option.id, value: model }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+      answer = await session.connection.request("session/set_config_option", { sessionId: agentSessionId(session), configId: option.id, value: model }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
     } catch (error) {
       if (!state.availableModels.includes(model)) throw error;
       await setModel(session, state, model);
@@ -279,7 +279,7 @@ async function selectReasoning(rt: AcpBridgeRuntime, session: AcpSession, state:
   }
   if (String(currentOf(session, option.configId)) === value) return;
   try {
-    await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: option.configId, value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+    await session.connection.request("session/set_config_option", { sessionId: agentSessionId(session), configId: option.configId, value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
     recordCurrent(session, option.configId, value);
   } catch (error) {
     // Reasoning is a preference: spec 20 §2.3 step 7 ignores a refusal.
@@ -293,7 +293,7 @@ async function selectTier(session: AcpSession, tier: string): Promise<void> {
   const value = tier === "fast" ? "true" : "false";
   if (String(fast.current) === value) return;
   try {
-    await session.connection.request("session/set_config_option", { sessionId: session.providerThreadId, configId: "fast", value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
+    await session.connection.request("session/set_config_option", { sessionId: agentSessionId(session), configId: "fast", value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS });
     fast.current = value;
   } catch {
     // The tier is a preference: an agent that refuses it keeps its own (spec 30 §6.4 names no failure).

@@ -13,7 +13,7 @@ import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, type IsolatedHo
 import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
 import { selectAcpDialect } from "./dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION } from "./session-setup.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from "./acp-client.js";
 
 /** Default probe timeout in ms (spec 30 §3.2). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -162,7 +162,7 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
   try {
     const result = await connection.request(
       "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } },
+      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: PROBE_CLIENT_CAPABILITIES },
       { timeoutMs },
     );
     return { ...readInitializeResult(result), launch };

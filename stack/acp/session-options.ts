@@ -5,8 +5,9 @@
  * that id) or `session/set_mode {sessionId, modeId}` (key `mode`, when modes are offered and no
  * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
  */
+import type { SetSessionConfigOptionRequest } from "@agentclientprotocol/sdk";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { emitDeltas, type AcpSession } from "./session.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
 
 /** Timeout of one config call, in ms (spec 30 §6.3). */
 export const CONFIG_CALL_TIMEOUT_MS = 60_000;
@@ -38,6 +39,16 @@ export function readSessionOptionState(result: unknown): SessionOptionState {
   return state;
 }
 
+/**
+ * The `session/set_config_option` params for `value` (spec 30 §6.2): a boolean option sends
+ * `{type:"boolean", value: <boolean>}` (a `"true"`/`"false"` string is read as one), a select
+ * option sends its value id as a string.
+ */
+export function configValueRequest(sessionId: string, configId: string, type: string, value: unknown): SetSessionConfigOptionRequest {
+  if (type === "boolean") return { sessionId, configId, type: "boolean", value: value === true || value === "true" };
+  return { sessionId, configId, value: String(value) };
+}
+
 /** Applies `requested` (option id → value) to the live session; never throws (failures warn). */
 export async function applySessionOptions(rt: AcpBridgeRuntime, session: AcpSession, requested: Record<string, unknown> | undefined): Promise<void> {
   if (!requested) return;
@@ -49,7 +60,7 @@ export async function applySessionOptions(rt: AcpBridgeRuntime, session: AcpSess
     if (config) {
       if (Object.is(config.current, value) || String(config.current) === String(value)) continue;
       name = config.name;
-      const params = { sessionId: session.providerThreadId, configId: id, ...(config.type === "boolean" ? { type: "boolean" } : {}), value };
+      const params = configValueRequest(agentSessionId(session), id, config.type ?? "select", value);
       call = session.connection.request("session/set_config_option", params, { timeoutMs: CONFIG_CALL_TIMEOUT_MS }).then(() => {
         config.current = value;
       });
@@ -57,7 +68,7 @@ export async function applySessionOptions(rt: AcpBridgeRuntime, session: AcpSess
       if (state.modes.current === value) continue;
       const modes = state.modes;
       name = modes.available.find((m) => m.id === value)?.name ?? value;
-      call = session.connection.request("session/set_mode", { sessionId: session.providerThreadId, modeId: value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS }).then(() => {
+      call = session.connection.request("session/set_mode", { sessionId: agentSessionId(session), modeId: value }, { timeoutMs: CONFIG_CALL_TIMEOUT_MS }).then(() => {
         modes.current = value;
       });
     } else {

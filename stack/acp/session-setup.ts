@@ -19,7 +19,7 @@ import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "./launch-arg
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "./launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
 import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
-import { installCursorMcpApproval, type AcpMcpServerEntry } from "./cursor-mcp-approval.js";
+import { installCursorMcpApproval } from "./cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "./translate/index.js";
@@ -30,21 +30,10 @@ import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "./model-se
 import { resolveLaunchArgs, selectSetupSettings } from "./execution-settings.js";
 import { withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 
-/** ACP protocol version the bridge speaks to agents (spec 20 §2). */
-export const ACP_PROTOCOL_VERSION = 1;
-/** `clientInfo` sent in `initialize` (spec 20 §2.3). */
-export const ACP_CLIENT_INFO = { name: "bb", version: "1.0.0" } as const;
-/**
- * Client capabilities of a session agent (spec 30 §6.3): file system, no terminal, terminal sign-in,
- * form elicitation, plus `_meta.parameterizedModelPicker: true` when the request enables the picker
- * (model-selection.ts). Discovery agents get fs false and no elicitation (model-list.ts).
- */
-export const SESSION_CLIENT_CAPABILITIES = {
-  fs: { readTextFile: true, writeTextFile: true },
-  terminal: false,
-  auth: { terminal: true },
-  elicitation: { form: {} },
-} as const;
+// The client identity, capabilities and headless auth choice live in acp-client.ts (shared with
+// discovery and the probe); re-exported for the modules and tests that know them from here.
+export { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "./acp-client.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "./acp-client.js";
 /** Fork capability the bridge reports in its handshake: tip forks only (spec 20 §1.3, §3.10). */
 export const ACP_FORK_CAPABILITY = "tip";
 
@@ -129,13 +118,6 @@ function readInitialize(result: unknown, label: string): { facts: AcpSession["fa
     },
     authMethods: readAuthMethods(r.authMethods),
   };
-}
-
-/** The auth method to use headlessly, if any (spec 20 §2.3 step 3): `xai.api_key` when `XAI_API_KEY` is set, else `cached_token`. */
-export function headlessAuthMethod(methods: AcpAuthMethodInfo[], env: Record<string, string>): string | undefined {
-  if (methods.some((m) => m.id === "xai.api_key") && env.XAI_API_KEY) return "xai.api_key";
-  if (methods.some((m) => m.id === "cached_token")) return "cached_token";
-  return undefined;
 }
 
 /**
@@ -240,7 +222,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
     }
     const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
-    for (const server of mcpServers as AcpMcpServerEntry[]) {
+    for (const server of mcpServers) {
       const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env });
       if (approval) session.approvals.push(approval);
     }

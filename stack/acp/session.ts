@@ -127,6 +127,15 @@ export async function revokeApprovals(session: AcpSession): Promise<void> {
   await Promise.all(approvals.map((approval) => approval.revoke()));
 }
 
+/**
+ * The agent's session id of a constructed session, for ACP calls that need it.
+ * @throws Error when the session has none yet (a bridge bug: calls are only made after setup).
+ */
+export function agentSessionId(session: Pick<AcpSession, "threadId" | "providerThreadId">): string {
+  if (session.providerThreadId === null) throw new Error(`ACP session of thread ${session.threadId} has no agent session id yet`);
+  return session.providerThreadId;
+}
+
 /** Sends one `thread/delta` for a non-empty batch (never an empty one, spec 20 §1.4). */
 export function emitDeltas(io: BridgeIo, session: Pick<AcpSession, "threadId" | "constructing" | "deferred">, deltas: ThreadDelta[]): void {
   if (deltas.length === 0) return;

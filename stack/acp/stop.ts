@@ -4,7 +4,7 @@
  */
 import type { ThreadStopParams } from "../protocol/methods.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
+import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
 /** Resolves when `promise` settles or after `ms`, whichever is first; clears its timer either way. */
 function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
@@ -40,7 +40,7 @@ export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, int
       if (session.connection.exitInfo() === null) {
         if (!run.cancelling) {
           run.cancelling = true;
-          session.connection.notify("session/cancel", { sessionId: session.providerThreadId });
+          session.connection.notify("session/cancel", { sessionId: agentSessionId(session) });
         }
         // An agent-initiated turn has no prompt request whose answer could settle it: settle now.
         if (run.kind !== "agent") await settleWithin(run.settled, rt.options.cancelSettleTimeoutMs);

@@ -13,6 +13,7 @@ import { AcpAgentExitedError } from "./connection.js";
 import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
 import { staleTurnError, toRequestError } from "./recovery.js";
 import {
+  agentSessionId,
   cancelPendingAgentRequests,
   createPromptRun,
   emitDeltas,
@@ -145,7 +146,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
     if (session.pendingInstructions) blocks.unshift(instructionsBlock(session.pendingInstructions));
     session.pendingInstructions = null;
   }
-  const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+  const prompt = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: blocks });
   emitDeltas(io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
   io.sendResult(id, { threadId: params.threadId });
   void runPromptLoop(rt, session, run, prompt, blocks);
@@ -156,7 +157,7 @@ export function cancelActivePrompt(session: AcpSession, run: PromptRun): void {
   if (run.cancelling) return;
   run.cancelling = true;
   cancelPendingAgentRequests(session);
-  session.connection.notify("session/cancel", { sessionId: session.providerThreadId });
+  session.connection.notify("session/cancel", { sessionId: agentSessionId(session) });
 }
 
 /**
@@ -191,7 +192,7 @@ function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: P
   run.kind = "turn";
   session.everPrompted = true;
   const blocks = buildPromptBlocks(inputOf(params), { imageSupported: session.facts.image });
-  const prompt = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+  const prompt = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: blocks });
   emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
   void runPromptLoop(rt, session, run, prompt, blocks);
 }
@@ -277,7 +278,7 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
       if (error instanceof AcpAgentExitedError && session.prompt !== run) return;
       if (isSessionBusyError(error) && busyRetries < BUSY_RETRY_LIMIT && (await waitForAgentQuiet(rt, session, run))) {
         busyRetries += 1;
-        current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: currentBlocks });
+        current = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: currentBlocks });
         continue;
       }
       failRun(rt, session, run, error instanceof Error ? error.message : String(error));
@@ -291,7 +292,7 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
       // A stop while the steer's settings were applied drops it (it is never accepted).
       if (session.prompt !== run || run.done || session.stopping) return;
       const blocks = buildPromptBlocks(steer.input, { imageSupported: session.facts.image });
-      current = session.connection.request("session/prompt", { sessionId: session.providerThreadId, prompt: blocks });
+      current = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: blocks });
       currentBlocks = blocks;
       busyRetries = 0;
       emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: steer.clientRequestId }]);

@@ -4,6 +4,7 @@
  * `item/tool/call`. A call is aborted when its session stops, errors or is removed: the runtime
  * then gets `notifications/cancelled {requestId}` and the proxy an error.
  */
+import type { McpServerStdio } from "@agentclientprotocol/sdk";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import type { AcpSession } from "../session.js";
 import { DYNAMIC_TOOL_ENV, DYNAMIC_TOOL_SERVER_NAME, toolResultToMcp, type ToolCallMessage, type ToolCallReply } from "./protocol.js";
@@ -45,7 +46,7 @@ export function toolHostOf(rt: AcpBridgeRuntime): Promise<DynamicToolHost> {
  * dynamic tools, else `[]`. The entry runs the proxy with the host facts as ACP `{name, value}` env
  * pairs (plus `ELECTRON_RUN_AS_NODE` when the bridge has it).
  */
-export async function mcpServersFor(rt: AcpBridgeRuntime, session: Pick<AcpSession, "threadId">, dynamicTools: unknown[] | undefined): Promise<unknown[]> {
+export async function mcpServersFor(rt: AcpBridgeRuntime, session: Pick<AcpSession, "threadId">, dynamicTools: unknown[] | undefined): Promise<McpServerStdio[]> {
   const tools = (dynamicTools ?? []).filter((t) => t && typeof t === "object" && typeof (t as { name?: unknown }).name === "string");
   if (tools.length === 0) return [];
   const host = await toolHostOf(rt);
