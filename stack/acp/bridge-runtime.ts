@@ -13,6 +13,7 @@ import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./fs-scope.js";
 import type { AcpModelListResult } from "./model-list.js";
+import type { DiscoveryCache } from "./model-discovery-cache.js";
 import type { SessionOptionsCache } from "./model-session-options.js";
 import type { AcpSession } from "./session.js";
 
@@ -144,9 +145,11 @@ export interface AcpBridgeRuntime {
   readonly modelCatalogs: Map<string, AcpModelListResult>;
   /** Declared session options per launch spec, read by `model/list` (spec 30 §6.4, 60 s on `options.now`). */
   readonly sessionOptionsCache: SessionOptionsCache;
+  /** ACP-native discovery results per launch spec, read by `model/list` (spec 20 §3.11 step 2, 60 s on `options.now`). */
+  readonly discoveryCache: DiscoveryCache;
 }
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map() };
+  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map(), discoveryCache: new Map() };
 }

@@ -8,7 +8,8 @@
  *    levels (model-catalog.ts), or, for the `cursor` dialect with `parameterizedModelPicker`,
  *    Cursor's parameterized catalog (cursor-model-catalog.ts, our design).
  * 2. No list command → ACP-native discovery through a throwaway agent (`initialize` +
- *    `session/new`, always killed); a discovery failure fails the request (auth → `authRequired`
+ *    `session/new`, agent requests → -32601, always killed), cached 60 s per launch spec on
+ *    `options.now` (model-discovery-cache.ts); a discovery failure fails the request (auth → `authRequired`
  *    with sign-in guidance); no models advertised → the synthetic model. Models of the `model`
  *    config option get per-model reasoning probes (`thought_level`; 5 s budget; a failed probe is
  *    logged and skipped), those named by `reasoningProbePriorityModelIds` first.
@@ -38,6 +39,7 @@ import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, h
 import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
 import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type AcpModelProviderOptions, type ModelFamily, type RawModel } from "./model-catalog.js";
+import { discoveryCacheKey, freshDiscovery } from "./model-discovery-cache.js";
 import { freshSessionOptions, sessionOptionsCacheKey, sessionOptionsEntry, type DeclaredSessionOption, type SessionOptionsCacheEntry } from "./model-session-options.js";
 import { buildCursorParameterizedModelCatalog, parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 import { selectAcpDialect } from "./dialects/index.js";
@@ -396,7 +398,20 @@ async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, m
   return out;
 }
 
+/**
+ * ACP-native discovery (spec 20 §3.11 step 2), served from {@link freshDiscovery} when the same
+ * agent was discovered less than 60 s ago on the bridge clock; a new result is cached, a failure is not.
+ */
 async function discoverModels(rt: AcpBridgeRuntime, req: ListRequest): Promise<AcpModelListResult> {
+  const key = discoveryCacheKey(req.spec, req.cwd, req.extras);
+  const cached = freshDiscovery(rt.discoveryCache, key, rt.options.now);
+  if (cached) return cached;
+  const list = await discoverModelsNow(rt, req);
+  rt.discoveryCache.set(key, { readAt: rt.options.now(), list });
+  return list;
+}
+
+async function discoverModelsNow(rt: AcpBridgeRuntime, req: ListRequest): Promise<AcpModelListResult> {
   return withThrowawaySession(rt, req, async (session) => {
     // Discovery's own session/new doubles as the declared-options read (spec 30 §6.4).
     const { options } = rememberSessionOptions(rt, req, session.result);
