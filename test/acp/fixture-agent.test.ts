@@ -185,3 +185,48 @@ describe("fixture agent echoEnv", () => {
     expect(JSON.parse(a.out[0].params.update.content.text)).toEqual({ FIXTURE_VISIBLE: "yes", FIXTURE_ABSENT: null });
   });
 });
+
+describe("fixture agent model selection and setup requests", () => {
+  it("refuses session/set_model for the ids in refuseModels and accepts any other", () => {
+    const a = drive({ refuseModels: ["m-x"] });
+    a.send({ id: 1, method: "session/set_model", params: { sessionId: "s", modelId: "m-x" } });
+    a.send({ id: 2, method: "session/set_model", params: { sessionId: "s", modelId: "m-y" } });
+    expect(a.out).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "model m-x cannot be selected now" } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+  });
+
+  it("sends the beforeNewAnswer requests one at a time, each after the previous answer, then answers session/new", async () => {
+    const a = drive({ beforeNewAnswer: [{ method: "fs/read_text_file", params: { path: "/x" } }, { method: "vendor/ask" }] });
+    a.send({ id: 5, method: "session/new", params: { cwd: "/", mcpServers: [] } });
+    expect(a.out).toEqual([{ jsonrpc: "2.0", id: 0, method: "fs/read_text_file", params: { path: "/x" } }]);
+    a.send({ id: 0, error: { code: -32601, message: "no" } });
+    await a.until((m) => m.method === "vendor/ask");
+    expect(a.out.some((m) => m.id === 5)).toBe(false);
+    a.send({ id: 1, result: {} });
+    const answer = await a.until((m) => m.id === 5);
+    expect(answer.result.sessionId).toBe("fixture-session-1");
+    expect(a.out.map((m) => m.method ?? `answer ${m.id}`)).toEqual(["fs/read_text_file", "vendor/ask", "answer 5"]);
+  });
+
+  it("reports echoEnvAsModels as the session/new models: value, or (unset)", () => {
+    const a = drive({ echoEnvAsModels: ["FIXTURE_VISIBLE", "FIXTURE_ABSENT"], sessionResult: { models: { availableModels: [{ modelId: "hidden" }] } } });
+    a.send({ id: 1, method: "session/new", params: { cwd: "/", mcpServers: [] } });
+    expect(a.out[0].result.models).toEqual({
+      currentModelId: null,
+      availableModels: [
+        { modelId: "FIXTURE_VISIBLE", name: "yes" },
+        { modelId: "FIXTURE_ABSENT", name: "(unset)" },
+      ],
+    });
+  });
+
+  it("--list-models prints modelList.echoEnv lines `<NAME> - <value>` after stdout", () => {
+    const script = JSON.stringify({ modelList: { stdout: ["m-1 - One"], echoEnv: ["FIXTURE_LIST_SET", "FIXTURE_LIST_UNSET"] } });
+    const env: Record<string, string | undefined> = { ...process.env, FIXTURE_LIST_SET: "v-1" };
+    delete env.FIXTURE_LIST_UNSET;
+    const stdout = execFileSync(process.execPath, [fixtureAgentMain(), "--script-json", script, "--list-models"], { input: "", env }).toString();
+    expect(stdout).toBe("m-1 - One\nFIXTURE_LIST_SET - v-1\nFIXTURE_LIST_UNSET - (unset)\n");
+  });
+});

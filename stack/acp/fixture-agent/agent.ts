@@ -176,6 +176,19 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
 
   const sessionResult = (sessionId?: string): Record<string, unknown> => ({ ...(sessionId ? { sessionId } : {}), ...script.sessionResult });
 
+  const envModels = (): Record<string, unknown> => ({
+    models: { currentModelId: null, availableModels: script.echoEnvAsModels.map((name) => ({ modelId: name, name: io.env[name] ?? "(unset)" })) },
+  });
+
+  // Requests sent before the answer run strictly in order; without any, the answer is synchronous as before.
+  const answerNewSession = async (id: string | number, params: Record<string, unknown>): Promise<void> => {
+    for (const ask of script.beforeNewAnswer) await request(ask.method, ask.params);
+    const sessionId = newSession();
+    rememberServers(sessionId, params);
+    result(id, { ...sessionResult(sessionId), ...(script.echoEnvAsModels.length ? envModels() : {}) });
+    for (const value of script.afterNew) update(sessionId, value);
+  };
+
   const handleRequest = (id: string | number, method: string, params: Record<string, unknown>): void => {
     switch (method) {
       case "initialize":
@@ -195,10 +208,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         return result(id, {});
       case "session/new": {
         if (script.newSessionError !== undefined) return error(id, -32000, script.newSessionError);
-        const sessionId = newSession();
-        rememberServers(sessionId, params);
-        result(id, sessionResult(sessionId));
-        for (const value of script.afterNew) update(sessionId, value);
+        void answerNewSession(id, params);
         return;
       }
       case "session/load":
@@ -229,6 +239,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
         if (script.refuseOptions.includes(String(params.modeId))) return error(id, -32000, `mode ${String(params.modeId)} cannot change now`);
         return result(id, {});
       case "session/set_model":
+        if (script.refuseModels.includes(String(params.modelId))) return error(id, -32000, `model ${String(params.modelId)} cannot be selected now`);
         return result(id, {});
       default:
         return error(id, -32601, `Method not found: ${method}`);

@@ -28,9 +28,9 @@ function loadScript(argv: string[]): FixtureScript {
   return readFixtureScript(value);
 }
 
-/** `--list-models`: the script's `modelList` stdout and stderr lines (once `afterFile` exists), then its exit code. */
+/** `--list-models`: the script's `modelList` stdout lines, its `echoEnv` lines and stderr lines (once `afterFile` exists), then its exit code. */
 function printModelList(script: FixtureScript): void {
-  const { stdout, stderr, exitCode, afterFile } = script.modelList;
+  const { stdout, stderr, exitCode, afterFile, echoEnv } = script.modelList;
   if (afterFile !== undefined && !existsSync(afterFile)) {
     // Waits for the file's creation, an event of the test; the bridge's timeout bounds a wait that never ends.
     const watcher = setInterval(() => {
@@ -41,7 +41,8 @@ function printModelList(script: FixtureScript): void {
     return;
   }
   process.stderr.write(stderr.map((line) => `${line}\n`).join(""));
-  process.stdout.write(stdout.map((line) => `${line}\n`).join(""));
+  const envLines = echoEnv.map((name) => `${name} - ${process.env[name] ?? "(unset)"}`);
+  process.stdout.write([...stdout, ...envLines].map((line) => `${line}\n`).join(""));
   // Nothing else keeps the process alive: it exits once both streams are flushed.
   process.exitCode = exitCode;
 }

@@ -85,6 +85,19 @@ export const fixtureScriptSchema = z.strictObject({
   load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
   /** Config option / mode ids whose `session/set_config_option` or `session/set_mode` the agent refuses. */
   refuseOptions: z.array(z.string()).default([]),
+  /** Model ids whose `session/set_model` the agent refuses (-32000); any other id is accepted `{}`. */
+  refuseModels: z.array(z.string()).default([]),
+  /**
+   * Agent→client requests sent, in order and each awaiting its answer, before `session/new` is
+   * answered (an agent asking its client during setup). The answers land in `ACP_FIXTURE_LOG`.
+   */
+  beforeNewAnswer: z.array(z.strictObject({ method: z.string().min(1), params: z.json().optional() })).default([]),
+  /**
+   * Environment variables the `session/new` result reports as its `models.availableModels`: one
+   * model per name, `modelId` = the name, `name` = the variable's value or `(unset)` (shows a
+   * discovery agent's env through `model/list`). Replaces `sessionResult.models` on `session/new`.
+   */
+  echoEnvAsModels: z.array(z.string().min(1)).default([]),
   /** When set, `session/new` fails with -32000 and this message (e.g. "Authentication required"). */
   newSessionError: z.string().optional(),
   /** Updates sent right after `session/new` and `session/fork` answer (some agents stream before the first prompt). */
@@ -100,7 +113,7 @@ export const fixtureScriptSchema = z.strictObject({
   stderrAtStart: z.array(z.string()).default([]),
   /**
    * What `main.js --script <file> --list-models` prints instead of speaking ACP (a model CLI's list
-   * command, spec 20 §3.11): `stdout` lines, `stderr` lines, then exit with `exitCode`. With
+   * command, spec 20 §3.11): `stdout` lines (then the `echoEnv` lines), `stderr` lines, then exit with `exitCode`. With
    * `afterFile` it prints only once that file exists (a test orders it after another event).
    */
   modelList: z
@@ -109,8 +122,10 @@ export const fixtureScriptSchema = z.strictObject({
       stderr: z.array(z.string()).default([]),
       exitCode: z.number().int().min(0).default(0),
       afterFile: z.string().min(1).optional(),
+      /** Env variables printed after `stdout`, one `<NAME> - <value>` line each (`(unset)` when absent), parsed as models. */
+      echoEnv: z.array(z.string().min(1)).default([]),
     })
-    .default({ stdout: [], stderr: [], exitCode: 0 }),
+    .default({ stdout: [], stderr: [], exitCode: 0, echoEnv: [] }),
 });
 /** A parsed fixture script. */
 export type FixtureScript = z.output<typeof fixtureScriptSchema>;
