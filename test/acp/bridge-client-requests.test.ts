@@ -179,8 +179,11 @@ describe("model/list fallbacks", () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { authMethods: [{ id: "cached_token", name: "Cached" }] });
     await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
-    const auth = agentReceived(log).find((m) => m.method === "authenticate");
+    const received = agentReceived(log);
+    const auth = received.find((m) => m.method === "authenticate");
     expect(auth?.params).toEqual({ methodId: "cached_token", _meta: { headless: true } });
+    // Signed in first: the agent gets authenticate after initialize and before session/new.
+    expect(received.map((m) => m.method).filter((m) => m !== undefined)).toEqual(["initialize", "authenticate", "session/new"]);
   });
 });
 
