@@ -66,6 +66,8 @@ export const fixturePromptSchema = z.strictObject({
 
 /** The whole script (every field optional; defaults make a well-behaved agent). */
 export const fixtureScriptSchema = z.strictObject({
+  /** Free text for reviewers (what the script models); ignored by the agent. The `cells/<cell>/agents/` fragments carry one. */
+  comment: z.string().optional(),
   /** `answer` (default), `never` (hang), `exit` (exit 3 before answering), `error`. */
   initialize: z.enum(["answer", "never", "exit", "error"]).default("answer"),
   protocolVersion: z.number().int().default(1),
