@@ -14,6 +14,20 @@ import type { ParityCommand } from "./command.js";
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}${path.sep}`);
 
+/** Default `--out`: the project's recordings root. */
+export const RECORD_DEFAULT_OUT = "recordings";
+/** Oracles root of the project's own recordings. */
+export const RECORD_DEFAULT_LANES = "lanes";
+
+/**
+ * Where `record` writes oracles without `--lanes` (the one rule, same as `rerecord --out`):
+ * `<cwd>/lanes` when `out` is the project's `recordings/`, else `<out>/lanes`, so a recording
+ * made outside the project carries its oracle inside its own `--out` directory. Absolute paths.
+ */
+export function defaultLanesRoot(out: string, cwd: string): string {
+  return path.resolve(out) === path.resolve(cwd, RECORD_DEFAULT_OUT) ? path.resolve(cwd, RECORD_DEFAULT_LANES) : path.join(path.resolve(out), "lanes");
+}
+
 /** The `record` command. */
 export const recordCommand: ParityCommand = {
   command: "record",
@@ -23,18 +37,32 @@ export const recordCommand: ParityCommand = {
       .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(RECORD_PROVIDERS).join(", ")})` })
       .option("cell", { type: "string", demandOption: true, describe: "Cell name (a directory under --cells)" })
       .option("redact", { type: "string", array: true, default: [], describe: "Extra regular expression to redact (repeatable)" })
-      .option("out", { type: "string", default: "recordings", describe: "Recordings root; writes <out>/<provider>/<cell>/" })
-      .option("lanes", { type: "string", describe: "Oracles root; default: the lanes/ directory beside --out" })
+      .option("out", { type: "string", default: RECORD_DEFAULT_OUT, describe: "Recordings root; writes <out>/<provider>/<cell>/" })
+      .option("lanes", {
+        type: "string",
+        describe: "Oracles root; writes <lanes>/<provider>/<cell>.json. Default: lanes/ for the default --out recordings, else <out>/lanes (as rerecord --out)",
+      })
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
       .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", "record your own ACP agent (an entry {\"id\": \"mine\", \"command\": …} of agents.json)")
-      .example("CI=true $0 record --provider echo --cell zero-work --out \"$RUNNER_TEMP/recordings\"", "in CI, only outside the repository"),
+      .example("CI=true $0 record --provider echo --cell zero-work --out \"$RUNNER_TEMP/recordings\"", "in CI, only outside the repository")
+      .example("$0 record --provider echo --cell zero-work --out /tmp/x/rec", "writes /tmp/x/rec/echo/zero-work/ and its oracle /tmp/x/rec/lanes/echo/zero-work.json")
+      .epilogue(
+        [
+          "Oracles: the project's recordings/ keep theirs in lanes/; a recording written anywhere else (--out) keeps its oracle in <out>/lanes/, " +
+            "so the --out directory is self-contained: check and list it with `--recordings <out> --lanes <out>/lanes` (the command printed after recording).",
+          "Custom agents (--custom-agents, spec 30 §2.2): a `command` without a slash is looked up on PATH (the entry's env.PATH if set); " +
+            "a relative `command` path and a relative `cwd` resolve against the agents file's directory. `args` are passed as written, and the agent " +
+            "runs in the cell's temporary workspace unless `cwd` is set, so give paths in args absolute (or set cwd). A command that does not " +
+            "resolve, or a relative argument naming a file beside the agents file with no cwd, is refused before recording (exit 2).",
+        ].join("\n\n"),
+      ),
   async run(args, ctx) {
     const out = path.resolve(ctx.cwd, String(args.out));
-    const lanes = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : path.join(path.dirname(out), "lanes"));
+    const lanes = typeof args.lanes === "string" ? path.resolve(ctx.cwd, args.lanes) : defaultLanesRoot(out, ctx.cwd);
     if (ctx.ci) {
       const repo = packageRoot();
       if (inside(out, repo) || inside(lanes, repo)) {
@@ -63,10 +91,16 @@ export const recordCommand: ParityCommand = {
         signal: controller.signal,
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
       });
-      const rel = (p: string) => path.relative(ctx.cwd, p) || ".";
+      // Relative when inside the working directory, else absolute (never a ../../ chain).
+      const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
       ctx.out(`recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines).map(([d, n]) => `${d} ${n}`).join(", ")}\n`);
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);
+      const projectDefault = out === path.resolve(ctx.cwd, RECORD_DEFAULT_OUT) && lanes === path.resolve(ctx.cwd, RECORD_DEFAULT_LANES);
+      if (!projectDefault) {
+        const which = `--recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${result.manifest.provider} --cell ${result.manifest.cell}`;
+        ctx.out(`  check it: parity check ${which}\n  list it:  parity list ${which}\n`);
+      }
       return EXIT_CODES.ok;
     } finally {
       process.removeListener("SIGINT", onSigint);

@@ -36,7 +36,10 @@ export async function readCustomAgentsFile(file: string): Promise<AcpAgentDefini
 
 async function agentVersion(command: string, env: NodeJS.ProcessEnv): Promise<string> {
   try {
-    const { stdout } = await promisify(execFile)(command, ["--version"], { env, timeout: VERSION_TIMEOUT_MS });
+    const running = promisify(execFile)(command, ["--version"], { env, timeout: VERSION_TIMEOUT_MS });
+    // An agent that ignores --version and speaks ACP on stdin exits at end of input instead of at the timeout.
+    running.child.stdin?.end();
+    const { stdout } = await running;
     return stdout.trim().split("\n").pop() || "unknown version";
   } catch {
     return "unknown version";

@@ -26,6 +26,7 @@ import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { loadCell } from "./cells.js";
 import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
+import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
 
@@ -140,12 +141,15 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 /**
  * The provider to record: a custom agent of `customAgentsFile` when it names `providerId`,
  * else one of {@link RECORD_PROVIDERS}.
- * @throws UsageError for an unknown provider; InputError for a bad custom agents file.
+ * A custom agent's `command` and `cwd` are resolved and checked here, before anything starts
+ * (`resolveCustomAgentLaunch`).
+ * @throws UsageError for an unknown provider; InputError for a bad custom agents file or a
+ *   custom agent whose command cannot start.
  */
 async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
-    if (agent) return customRecordProvider(agent, path.basename(customAgentsFile));
+    if (agent) return customRecordProvider(resolveCustomAgentLaunch(agent, customAgentsFile, process.env), path.basename(customAgentsFile));
   }
   return recordProvider(providerId);
 }
