@@ -5,19 +5,51 @@
  * `parity check`, or it fails that cell as stale (spec 10 §6.4). The entry is validated by the
  * loader's own schema (`AllowlistEntrySchema`), so it accepts exactly what `loadAllowlists`
  * accepts: field paths, event selectors (`/*[type=T]`, `/*[type=T][kind=K]`) and an optional
- * `recordings` root (allowlists/README.md).
+ * `recordings` root (allowlists/README.md). A provider or cell nothing is recorded for under the
+ * recordings root in effect is refused (exit 2), before anything is written.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { listRecordings } from "../recording/reader.js";
 import type { ParityCommand } from "./command.js";
 
 /** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
 export function defaultAllowlistFile(provider: string): string {
   return path.join("allowlists", `${provider === "*" ? "all" : provider}.json`);
+}
+
+/** Root `allow` checks `--provider`/`--cell` against when no `--recordings` is given. */
+export const ALLOW_DEFAULT_ROOT = "recordings";
+
+/**
+ * Refuses an entry for a (provider, cell) that nothing recorded under the roots in effect
+ * (`--recordings`, else `recordings/`, resolved against `cwd`): such an entry could only ever
+ * be stale (spec 10 §6.4). `*` matches any provider or cell. When no root in effect exists as
+ * a directory there is nothing to check against, and the entry is accepted.
+ *
+ * @throws UsageError `unknown --provider <p>: …` or `unknown --cell <c>: …`, listing what is recorded.
+ */
+export async function checkRecordedCell(provider: string, cell: string, recordings: string | undefined, cwd: string): Promise<void> {
+  const root = path.resolve(cwd, recordings ?? ALLOW_DEFAULT_ROOT);
+  if (!existsSync(root) || !statSync(root).isDirectory()) return;
+  const shown = recordings ?? ALLOW_DEFAULT_ROOT;
+  const all = await listRecordings([root]);
+  const ofProvider = all.filter((l) => provider === "*" || l.provider === provider);
+  if (ofProvider.length === 0) {
+    const providers = [...new Set(all.map((l) => l.provider))];
+    throw new UsageError(
+      `unknown --provider ${provider}: nothing of it is recorded under ${shown} (recorded providers: ${providers.join(", ") || "none"})`,
+    );
+  }
+  if (cell !== "*" && !ofProvider.some((l) => l.cell === cell)) {
+    const cells = [...new Set(ofProvider.map((l) => l.cell))].sort();
+    const of = provider === "*" ? "any provider" : provider;
+    throw new UsageError(`unknown --cell ${cell}: no recording of it for ${of} under ${shown} (recorded cells: ${cells.join(", ")})`);
+  }
 }
 
 /** The `allow` command. */
@@ -68,6 +100,7 @@ export const allowCommand: ParityCommand = {
       throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
     }
     const entry = plainEntry(parsed.data);
+    await checkRecordedCell(entry.provider, entry.cell, entry.recordings, ctx.cwd);
     const file = path.resolve(ctx.cwd, typeof args.file === "string" ? args.file : defaultAllowlistFile(entry.provider));
     const existing = existsSync(file) ? await readAllowlistFile(file, ctx.cwd) : [];
     // Entries for different recordings roots are different entries (the same cell name, another recording).

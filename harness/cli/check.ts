@@ -8,6 +8,7 @@ import { checkExitCode } from "../report/check-report.js";
 import { selectReporter } from "../report/reporters.js";
 import { checkCells, parseShard, shardCells, type CellExtras } from "../replay/check-cells.js";
 import type { ParityCommand } from "./command.js";
+import { checkBridgeModuleFlag, createOutputDirFlag, positiveIntegerFlag } from "./flag-checks.js";
 
 /** Root `check` reads when no `--recordings` is given. */
 export const CHECK_DEFAULT_ROOTS = ["recordings"] as const;
@@ -46,12 +47,12 @@ export const checkCommand: ParityCommand = {
       .option("cell", { type: "string", describe: "Only this cell" })
       .option("lanes", { type: "string", default: "lanes", describe: "Directory of the committed oracles" })
       .option("allowlist", { type: "string", array: true, describe: "Allowlist file, besides allowlists/*.json (repeatable)" })
-      .option("jobs", { type: "number", describe: "Cells replayed at once (default: the number of cores)" })
+      .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
       .option("reporter", { type: "string", default: "text", describe: "text | json | junit | github" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
-      .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .example("$0 check", "Every cell under ./recordings")
@@ -59,9 +60,11 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML"),
   async run(args, ctx) {
+    // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const reporter = selectReporter(args.reporter as string);
-    const jobs = (args.jobs as number | undefined) ?? availableParallelism();
-    if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs ${String(args.jobs)}: expected a whole number ≥ 1`);
+    const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
+    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
+    const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, CHECK_DEFAULT_ROOTS);
     let locations = await selectRecordings(roots, {
       provider: args.provider as string | undefined,
@@ -70,8 +73,9 @@ export const checkCommand: ParityCommand = {
     if (args.shard !== undefined) locations = shardCells(locations, parseShard(args.shard as string));
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
     const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: (args.allowlist as string[] | undefined) ?? [] });
-    const timeout = args.timeout as number | undefined;
-    const dumpDir = args["dump-dir"] as string | undefined;
+    const dumpArg = args["dump-dir"] as string | undefined;
+    const dumpDir = dumpArg === undefined ? undefined : path.resolve(ctx.cwd, dumpArg);
+    if (dumpArg !== undefined && dumpDir !== undefined) await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
     const { run, extras } = await checkCells({
       locations,
       repoRoot: ctx.cwd,
@@ -80,10 +84,10 @@ export const checkCommand: ParityCommand = {
       jobs,
       ci: ctx.ci,
       batch: args.batch as boolean,
-      ...(dumpDir !== undefined ? { dumpDir: path.resolve(ctx.cwd, dumpDir) } : {}),
+      ...(dumpDir !== undefined ? { dumpDir } : {}),
       replay: {
         ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
-        ...(typeof args.module === "string" ? { modulePath: path.resolve(ctx.cwd, args.module) } : {}),
+        ...(modulePath !== undefined ? { modulePath } : {}),
       },
     });
     ctx.out(reporter(run, { color: ctx.color }));

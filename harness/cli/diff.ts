@@ -14,6 +14,7 @@ import { writeFileAtomic } from "../recording/atomic-write.js";
 import { renderLaneSetHtml } from "../report/html.js";
 import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
 import type { ParityCommand } from "./command.js";
+import { outputFlagError } from "./flag-checks.js";
 
 /** The `diff` command. */
 export const diffCommand: ParityCommand = {
@@ -39,14 +40,21 @@ export const diffCommand: ParityCommand = {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
     }
     const diff = diffLaneSets(left, right, { context: Number.isFinite(context) && context >= 0 ? context : 3 });
-    if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
-    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b }));
+    // The page is written before anything is printed, so an unwritable --html is one line, exit 2.
+    let wrote: string | undefined;
     if (typeof args.html === "string" && args.html !== "") {
       const file = path.resolve(ctx.cwd, args.html);
-      await writeFileAtomic(file, renderLaneSetHtml(diff, { a, b }));
+      try {
+        await writeFileAtomic(file, renderLaneSetHtml(diff, { a, b }));
+      } catch (thrown) {
+        throw outputFlagError("html", args.html, file, thrown);
+      }
       const shown = path.relative(ctx.cwd, file);
-      if (!args.json) ctx.out(`wrote ${shown.startsWith("..") || path.isAbsolute(shown) ? file : shown}\n`);
+      wrote = shown.startsWith("..") || path.isAbsolute(shown) ? file : shown;
     }
+    if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
+    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b }));
+    if (wrote !== undefined && !args.json) ctx.out(`wrote ${wrote}\n`);
     const differs = diff.entries.some((entry) => entry.status !== "same");
     return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   },

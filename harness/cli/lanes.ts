@@ -9,6 +9,7 @@ import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import { resolveRecordingRoots, selectRecordings, type CellFilter } from "../recording/select.js";
 import type { ParityCommand } from "./command.js";
+import { outputFlagError } from "./flag-checks.js";
 import { formatTable } from "./list.js";
 
 /** The committed oracles' directory (00-product.md, Layout), relative to the working directory. */
@@ -115,7 +116,11 @@ export const lanesCommand: ParityCommand = {
     if (outDir !== undefined) {
       for (const c of cells) {
         const file = path.join(outDir, c.provider, `${c.cell}.json`);
-        await writeFileAtomic(file, serializeThreadLane(c.lane));
+        try {
+          await writeFileAtomic(file, serializeThreadLane(c.lane));
+        } catch (thrown) {
+          throw outputFlagError("out", String(args.out), outDir, thrown);
+        }
         written.push(file);
       }
     }
@@ -131,7 +136,7 @@ export const lanesCommand: ParityCommand = {
     const [head, ...body] = formatTable([header, ...rows]).split("\n");
     ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
     for (const file of written) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
-    ctx.out(`${cells.length} cell(s)\n`);
+    ctx.out(`${cells.length} ${cells.length === 1 ? "cell" : "cells"}\n`);
     return 0;
   },
 };

@@ -1,5 +1,8 @@
 import yargs, { type MiddlewareFunction } from "yargs";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
+import { findRepoRoot } from "../replay/repo-paths.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
 
@@ -27,7 +30,8 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .recommendCommands()
     .help()
     .alias("h", "help")
-    .version(false)
+    .version("version", "Print the package version", packageVersion())
+    .alias("V", "version")
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
@@ -41,13 +45,13 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 <command> --help", "Flags and examples of one command")
-    .epilogue("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.")
+    .epilogue(`${EXIT_CODES_TEXT} (record only).`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction);
 
   for (const cmd of COMMANDS) {
-    parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y), async (args) => {
+    parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
       ran = true;
       exitCode = await cmd.run(args as Record<string, unknown>, ctx);
     });
@@ -70,11 +74,29 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     if (!(thrown instanceof ParityError) && !ctx.verbose) ctx.err("(run with --verbose for the stack trace)\n");
     return error.exitCode;
   }
-  if (!ran && !argv.some((a) => a === "--help" || a === "-h")) {
+  if (!ran && !argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) {
     ctx.err(`parity: unknown command "${argv.find((a) => !a.startsWith("-")) ?? ""}": see \`parity --help\`\n`);
     return EXIT_CODES.inputError;
   }
   return exitCode;
+}
+
+/** The exit codes every command shares (00-product.md, CLI), and `record`'s own. */
+const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
+
+/** The exit-code line of one command's `--help`: only `record` can exit 3. */
+function exitCodesOf(name: string): string {
+  return name === "record" ? `${EXIT_CODES_TEXT} (nothing written).` : "Exit codes: 0 pass, 1 parity failure, 2 usage or input error.";
+}
+
+/** This package's version, from its `package.json` (`--version`); "unknown" if that cannot be read. */
+function packageVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(findRepoRoot(), "package.json"), "utf8")) as { version?: unknown };
+    return typeof manifest.version === "string" ? manifest.version : "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 /** The first argument that is not a flag (`--verbose` and `-h` take no value), or undefined. */

@@ -8,6 +8,7 @@ import { renderTimeline } from "../report/timeline.js";
 import { formatDivergenceSummary } from "../replay/divergence.js";
 import { replayRecording, type ReplayResult } from "../replay/replay-recording.js";
 import type { ParityCommand } from "./command.js";
+import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";
 
 /** Roots `replay` searches for `--provider/--cell` when no `--recordings` is given. */
 export const REPLAY_DEFAULT_ROOTS = ["recordings"] as const;
@@ -45,6 +46,16 @@ export function replayJson(result: ReplayResult): unknown {
   };
 }
 
+/**
+ * The `--timeline` text of a replay; for a live thread lane with no events, one line saying
+ * so (an empty timeline would print nothing and look like a crash).
+ */
+export function timelineText(result: ReplayResult, color: boolean): string {
+  const events = normalizeThreadLane(result.lane.events);
+  if (events.length === 0) return `${result.provider}/${result.cell}: the live thread lane is empty (0 events)\n`;
+  return renderTimeline(events, { color });
+}
+
 async function resolveCellDir(args: Record<string, unknown>, cwd: string): Promise<string> {
   const dir = args.dir as string | undefined;
   if (dir !== undefined) return path.resolve(cwd, dir);
@@ -79,28 +90,29 @@ export const replayCommand: ParityCommand = {
       .option("deltas", { type: "boolean", default: false, describe: "Print the live thread/delta params instead" })
       .option("timeline", { type: "boolean", default: false, describe: "Print a readable timeline instead" })
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
-      .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
       .example("$0 replay --recordings ../shared/recordings --provider acp-cursor --cell resume --timeline", "Readable timeline"),
   async run(args, ctx) {
+    // Flags first: a bad value is one line, exit 2, before anything is replayed.
+    if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
+    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
+    const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
     const dir = await resolveCellDir(args, ctx.cwd);
     const recording = await readRecording(dir);
     if (recording.manifest.scope === "process") {
       throw new UsageError(`${recording.manifest.provider}/${recording.manifest.cell} is process-scoped: it has no thread lane to replay`);
     }
-    const timeout = args.timeout as number | undefined;
-    const modulePath = args.module as string | undefined;
     const result = await replayRecording(recording, {
       ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
-      ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
+      ...(modulePath !== undefined ? { modulePath } : {}),
       ...(args.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
     });
-    if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
     if (args.json) ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
     else if (args.deltas) ctx.out(liveDeltaLines(result));
-    else if (args.timeline) ctx.out(renderTimeline(normalizeThreadLane(result.lane.events), { color: ctx.color }));
+    else if (args.timeline) ctx.out(timelineText(result, ctx.color));
     else ctx.out(serializeThreadLane(normalizeThreadLane(result.lane.events)));
     const cell = `${result.provider}/${result.cell}`;
     if (!result.ok) ctx.err(`parity replay: ${formatDivergenceSummary(cell, result.divergences, result.divergenceCount)}\n`);

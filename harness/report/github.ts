@@ -31,6 +31,6 @@ export function renderGithubReport(run: CheckRunResult): string {
     else if (cell.status === "skip") lines.push(annotation("notice", cell, `skipped: ${cell.detail?.skipReason ?? "not replayable"}`));
   }
   const report = toCheckReport(run);
-  lines.push(`parity: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped (${run.cells.length} cells)`);
+  lines.push(`parity: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped (${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"})`);
   return `${lines.join("\n")}\n`;
 }

@@ -56,7 +56,7 @@ export function renderLaneSetHtml(diff: LaneSetDiff, sides: { a: string; b: stri
     `<title>parity diff ${escapeHtml(sides.a)} → ${escapeHtml(sides.b)}</title>`,
     `<style>${STYLE}</style></head><body>`,
     `<h1>parity diff <code>${escapeHtml(sides.a)}</code> → <code>${escapeHtml(sides.b)}</code></h1>`,
-    `<p class="summary">${changed} changed, ${added} added, ${removed} removed, ${same} unchanged (${diff.entries.length} lanes). Red lines are only in a, green only in b.</p>`,
+    `<p class="summary">${changed} changed, ${added} added, ${removed} removed, ${same} unchanged (${diff.entries.length} ${diff.entries.length === 1 ? "lane" : "lanes"}). Red lines are only in a, green only in b.</p>`,
     ...differing.map(section),
     "</body></html>",
     "",

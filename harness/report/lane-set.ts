@@ -50,7 +50,7 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
     }
   }
   const { same, changed, added, removed } = diff.counts;
-  out.push(`${changed} changed, ${added} added, ${removed} removed, ${same} unchanged (${diff.entries.length} lanes)`);
+  out.push(`${changed} changed, ${added} added, ${removed} removed, ${same} unchanged (${diff.entries.length} ${diff.entries.length === 1 ? "lane" : "lanes"})`);
   return `${out.join("\n")}\n`;
 }
 

@@ -53,5 +53,5 @@ export function formatRerecordSummary(outcomes: readonly RerecordOutcome[]): str
   const count = (s: RerecordOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
   const warned = outcomes.filter((o) => o.status === "rerecorded" && o.replanWarning !== undefined).length;
   const warnings = warned > 0 ? `; ${warned} warning(s): a replay planned from the new current lane diverges` : "";
-  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped (${outcomes.length} cells)${warnings}\n`;
+  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped (${outcomes.length} ${outcomes.length === 1 ? "cell" : "cells"})${warnings}\n`;
 }

@@ -40,7 +40,7 @@ describe("parity diff", () => {
     expect(result.out).toMatch(/^ {2}- {6}"exitCode": 0,$/m);
     expect(result.out).toMatch(/^ {2}\+ {6}"exitCode": 42,$/m);
     expect(result.out).toContain("changed turn-tools  98 → 98 events, 1 path(s)");
-    expect(result.out).toContain("1 changed, 0 added, 0 removed, 0 unchanged (1 lanes)");
+    expect(result.out).toContain("1 changed, 0 added, 0 removed, 0 unchanged (1 lane)");
     expect(result.out).not.toMatch(/\u001b\[/);
     expect((await runCli(["diff", lanePath("turn-tools"), copy], { color: true })).out).toMatch(/\u001b\[32m/);
   });
@@ -48,7 +48,7 @@ describe("parity diff", () => {
   it("exits 0 for equal lanes", async () => {
     const result = await runCli(["diff", lanePath("resume"), lanePath("resume")]);
     expect(result.code).toBe(0);
-    expect(result.out).toBe("0 changed, 0 added, 0 removed, 1 unchanged (1 lanes)\n");
+    expect(result.out).toBe("0 changed, 0 added, 0 removed, 1 unchanged (1 lane)\n");
   });
 
   it("pairs lanes of two checkouts by provider/cell, with --json", async () => {

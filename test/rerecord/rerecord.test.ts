@@ -73,7 +73,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^RERECORDED echo\/turn: \d+ line\(s\), \d+ event\(s\)$/m);
-    expect(run.out).toContain("1 rerecorded, 0 diverged, 0 refused, 0 skipped (1 cells)\n");
+    expect(run.out).toContain("1 rerecorded, 0 diverged, 0 refused, 0 skipped (1 cell)\n");
     expect(run.out).not.toContain("warning");
 
     const after = await hashes(dir);

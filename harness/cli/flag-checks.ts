@@ -1,0 +1,98 @@
+/**
+ * Checks of command-line flag values that commands share, run before any replay or write, so
+ * a bad value is exit 2 with one line naming the flag and the value given (00-product.md, CLI:
+ * exit codes), never a run in which every cell fails.
+ */
+import { statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { isProviderBridge, PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
+import { UsageError } from "../errors.js";
+import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
+
+/**
+ * Parses a flag that must be a whole number ≥ 1 (`--timeout` in ms, `--jobs`). The flag is
+ * declared as a string so the message can quote what was typed (yargs turns `abc` into NaN).
+ *
+ * @param flag the flag name without dashes.
+ * @param value the parsed value: undefined when the flag was not given.
+ * @param unit what the number counts, for the message (e.g. "ms").
+ * @throws UsageError `--<flag> <value>: expected a positive whole number of <unit>`.
+ */
+export function positiveIntegerFlag(flag: string, value: unknown, unit: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new UsageError(`--${flag} ${String(value)}: expected a positive whole number of ${unit}`);
+  }
+  return parsed;
+}
+
+/**
+ * Resolves `--module <file>` against `cwd` and checks that it is a provider bridge module,
+ * as the bootstrap will load it (stack/bridge-kit/bootstrap.ts): the file exists, imports,
+ * and exports `experimental_providerBridge` (or a default export) with a `handleLine`
+ * function. The module is imported into this process, so its top-level code runs here once.
+ *
+ * @returns the absolute module path.
+ * @throws UsageError `--module <value>: no such module (<abs>)`, `…: not a file`,
+ *   `…: cannot load: <first line of the error>` or `…: does not export experimental_providerBridge`.
+ */
+export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module"): Promise<string> {
+  const file = path.resolve(cwd, value);
+  const where = `--${flag} ${value}`;
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    throw new UsageError(`${where}: no such module (${file})`);
+  }
+  if (!isFile) throw new UsageError(`${where}: not a file (${file})`);
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (thrown) {
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new UsageError(`${where}: cannot load: ${message.split("\n")[0] ?? message}`);
+  }
+  if (!isProviderBridge(loaded[PROVIDER_BRIDGE_EXPORT_NAME] ?? loaded.default)) {
+    throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
+  }
+  return file;
+}
+
+/**
+ * Turns a failure to write under an output flag's path into a one-line UsageError naming the
+ * flag: `--<flag> <value>: cannot create directory[ <dir>]: ENOENT (…)` (the directory named
+ * when it is not the flag's own path), or `--<flag> <value>: cannot write (<errno>): <why>`.
+ * Anything else is returned as is.
+ *
+ * @param resolved the flag's value resolved to an absolute path.
+ */
+export function outputFlagError(flag: string, value: string, resolved: string, thrown: unknown): unknown {
+  const where = `--${flag} ${value}`;
+  const dirFailure =
+    thrown instanceof DirectoryCreateError ? thrown : thrown instanceof FileWriteError && thrown.dir !== undefined ? thrown : undefined;
+  if (dirFailure !== undefined) {
+    const dir = dirFailure.dir ?? resolved;
+    return new UsageError(`${where}: cannot create directory${dir === resolved ? "" : ` ${dir}`}: ${dirFailure.errno} (${dirFailure.why})`);
+  }
+  if (thrown instanceof FileWriteError) {
+    return new UsageError(`${where}: ${thrown.problem}${thrown.target === resolved ? "" : ` (${thrown.target})`}`);
+  }
+  return thrown;
+}
+
+/**
+ * Creates an output directory named by a flag (`--dump-dir`), once, before any work.
+ *
+ * @throws UsageError naming the flag when the directory cannot be created (see {@link outputFlagError}).
+ */
+export async function createOutputDirFlag(flag: string, value: string, resolved: string): Promise<void> {
+  try {
+    await ensureDir(resolved);
+  } catch (thrown) {
+    throw outputFlagError(flag, value, resolved, thrown);
+  }
+}
