@@ -2,7 +2,7 @@
  * Conformance (spec 10 §7): the scripted rules, their runner, transports, the capture
  * helper and the report formatter.
  */
-export { runBridgeConformance, DEFAULT_CONFORMANCE_TIMEOUT_MS, type RunBridgeConformanceOptions } from "./run.js";
+export { runBridgeConformance, rulesNotRun, DEFAULT_CONFORMANCE_TIMEOUT_MS, type RunBridgeConformanceOptions } from "./run.js";
 export { captureBridgeJsonRpcOutput, type CaptureOptions, type CapturedOutput } from "./capture.js";
 export { inProcessTransport, childProcessTransport, type ConformanceTransport } from "./transport.js";
 export {

@@ -25,6 +25,8 @@ export interface BridgeTarget {
   session: ConformanceSessionInput;
   /** The bridge module that will be spawned (absolute, or relative to `cwd`). */
   modulePath: string;
+  /** For a bridge that drives an agent: which one it runs against, in words (`parity conform` prints it). */
+  agent?: string;
 }
 
 /** One named bridge `parity conform --bridge <name>` accepts. */
@@ -57,6 +59,16 @@ export function withLaunchSpec(session: ConformanceSessionInput, launchSpec: unk
   return { ...session, options: { ...options, providerOptions } };
 }
 
+/** `--bridge acp`'s agent in words: the `--launch-spec` agent's name and command line, or the default fixture agent. */
+function describeAgent(launchSpec: unknown): string {
+  if (launchSpec === undefined) {
+    return "the fixture ACP agent (node dist/stack/acp/fixture-agent/main.js, the default; --launch-spec <file> runs another)";
+  }
+  const spec = launchSpec as { displayName?: unknown; command?: unknown; args?: unknown };
+  const args = Array.isArray(spec.args) ? spec.args.map(String) : [];
+  return `${String(spec.displayName)} (${[String(spec.command), ...args].join(" ")}) from --launch-spec`;
+}
+
 /**
  * Bridges known by name (`parity conform --bridge <name>`); anything else is taken as a
  * module path. To add one, add an entry here: a name, a line of help and a resolver.
@@ -85,6 +97,7 @@ export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
       const session = options.session ?? (options.launchSpec === undefined ? fixtureConformanceSession(options.cwd) : { cwd: options.cwd });
       return {
         modulePath,
+        agent: describeAgent(options.launchSpec),
         transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)),
         session: withLaunchSpec(session, launchSpec),
       };

@@ -51,10 +51,19 @@ export interface ConformanceReport {
   passed: boolean;
   /** Results in {@link CONFORMANCE_RULE_IDS} order; rules that do not apply are absent. */
   results: ConformanceResult[];
+  /**
+   * Rules that were not run because the fixture gave them no input (status `skipped`, detail
+   * the reason), in {@link CONFORMANCE_RULE_IDS} order. Spec 10 §7 gives such a rule "no result
+   * at all", so they are not in `results` and never fail the report; they are listed so a
+   * summary can count them as skipped instead of hiding them.
+   */
+  notRun: ConformanceResult[];
 }
 
-/** Orders results by {@link CONFORMANCE_RULE_IDS} and computes `passed`. */
-export function buildReport(bridge: string, results: ConformanceResult[]): ConformanceReport {
-  const ordered = [...results].sort((a, b) => CONFORMANCE_RULE_IDS.indexOf(a.id) - CONFORMANCE_RULE_IDS.indexOf(b.id));
-  return { bridge, passed: ordered.length > 0 && ordered.every((r) => r.status === "pass"), results: ordered };
+const byRuleOrder = (a: ConformanceResult, b: ConformanceResult) => CONFORMANCE_RULE_IDS.indexOf(a.id) - CONFORMANCE_RULE_IDS.indexOf(b.id);
+
+/** Orders results (and the rules not run) by {@link CONFORMANCE_RULE_IDS} and computes `passed` from `results` only. */
+export function buildReport(bridge: string, results: ConformanceResult[], notRun: ConformanceResult[] = []): ConformanceReport {
+  const ordered = [...results].sort(byRuleOrder);
+  return { bridge, passed: ordered.length > 0 && ordered.every((r) => r.status === "pass"), results: ordered, notRun: [...notRun].sort(byRuleOrder) };
 }

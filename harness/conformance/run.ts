@@ -4,13 +4,35 @@ import { conformanceClientRequestId, type RunContext } from "./context.js";
 import { checkEventRules } from "./event-rules.js";
 import { runHandshakePhase, runHygienePhase } from "./hygiene.js";
 import { runLifecyclePhase } from "./lifecycle.js";
-import { buildReport, type ConformanceReport } from "./rules.js";
-import { CONFORMANCE_OPTIONS, ConformanceSessionSchema, type ConformanceSessionInput } from "./session.js";
+import { buildReport, result, type ConformanceReport, type ConformanceResult } from "./rules.js";
+import { CONFORMANCE_OPTIONS, ConformanceSessionSchema, type ConformanceSession, type ConformanceSessionInput } from "./session.js";
 import { checkInterruptSettlesBeforeAnswer, checkProviderThreadIdNotCounter } from "./stop-rules.js";
 import type { ConformanceTransport } from "./transport.js";
 
 /** Default longest wait for one answer or event, in ms (spec 10 §7 `timeoutMs=5000`). */
 export const DEFAULT_CONFORMANCE_TIMEOUT_MS = 5_000;
+
+/**
+ * The optional rules `session` gives no prompt for (spec 10 §7: zero-work without
+ * `zeroWorkPromptInput`, this product's interrupt rule without `holdPromptInput`), as
+ * `skipped` results whose detail says why and how to run them.
+ */
+export function rulesNotRun(session: Pick<ConformanceSession, "zeroWorkPromptInput" | "holdPromptInput">): ConformanceResult[] {
+  const notRun: ConformanceResult[] = [];
+  if (!session.zeroWorkPromptInput) {
+    notRun.push(result("turn/settles-without-activity", "skipped", "not run: the fixture has no zeroWorkPromptInput (give one with --session)"));
+  }
+  if (!session.holdPromptInput) {
+    notRun.push(
+      result(
+        "stop/interrupt-settles-before-answer",
+        "skipped",
+        "not run: the fixture has no holdPromptInput, a prompt whose turn stays open until stopped (give one with --session)",
+      ),
+    );
+  }
+  return notRun;
+}
 
 /** Options of {@link runBridgeConformance}. */
 export interface RunBridgeConformanceOptions {
@@ -39,7 +61,8 @@ export interface RunBridgeConformanceOptions {
  * `initialize`), phase 2 handshake, phase 3 lifecycle (start, turn, release stop, resume,
  * zero-work), then this product's two rules (interrupt settles before the answer; a second
  * bridge instance hands out a different `providerThreadId`), then the event rules over
- * everything collected. The report passes only when every result passes.
+ * everything collected. The report passes only when every result passes; the optional rules
+ * the fixture gives no prompt for are listed in `notRun` (see {@link rulesNotRun}).
  *
  * @throws ZodError-derived `Error` when `session` is malformed (before anything is spawned).
  */
@@ -89,5 +112,5 @@ export async function runBridgeConformance(options: RunBridgeConformanceOptions)
   } finally {
     await channel.close();
   }
-  return buildReport(options.transport.name, ctx.results);
+  return buildReport(options.transport.name, ctx.results, rulesNotRun(session));
 }
