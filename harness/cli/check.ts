@@ -45,7 +45,11 @@ export const checkCommand: ParityCommand = {
       .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
       .option("provider", { type: "string", describe: "Only this provider" })
       .option("cell", { type: "string", describe: "Only this cell" })
-      .option("lanes", { type: "string", default: "lanes", describe: "Directory of the committed oracles" })
+      .option("lanes", {
+        type: "string",
+        describe:
+          "Oracles directory (default: lanes). Without --lanes only recordings under the working directory are compared with an oracle; with it every selected recording is compared with <lanes>/<provider>/<cell>.json",
+      })
       .option("allowlist", { type: "string", array: true, describe: "Allowlist file, besides allowlists/*.json (repeatable)" })
       .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
@@ -79,7 +83,8 @@ export const checkCommand: ParityCommand = {
     const { run, extras } = await checkCells({
       locations,
       repoRoot: ctx.cwd,
-      lanesDir: path.resolve(ctx.cwd, args.lanes as string),
+      lanesDir: path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes"),
+      oraclesForEveryRecording: typeof args.lanes === "string",
       allowlist,
       jobs,
       ci: ctx.ci,

@@ -149,7 +149,11 @@ export const listCommand: ParityCommand = {
         array: true,
         describe: "Recordings root (repeatable); default: recordings",
       })
-      .option("lanes", { type: "string", default: "lanes", describe: "Directory of the committed oracles" })
+      .option("lanes", {
+        type: "string",
+        describe:
+          "Oracles directory (default: lanes). Without --lanes only recordings under the working directory show an oracle; with it every listed recording is looked up in <lanes>/<provider>/<cell>.json",
+      })
       .option("provider", { type: "string", describe: "Only this provider" })
       .option("cell", { type: "string", describe: "Only this cell" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array instead of a table" })
@@ -162,15 +166,17 @@ export const listCommand: ParityCommand = {
       ...(typeof args.provider === "string" ? { provider: args.provider } : {}),
       ...(typeof args.cell === "string" ? { cell: args.cell } : {}),
     };
-    const lanesDir = path.resolve(ctx.cwd, args.lanes as string);
-    const rows = await listRows(roots, lanesDir, filter, ctx.cwd);
+    const lanesGiven = typeof args.lanes === "string";
+    const lanesDir = path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes");
+    // An explicit --lanes applies to every recording listed, wherever it lies.
+    const rows = await listRows(roots, lanesDir, filter, lanesGiven ? path.parse(lanesDir).root : ctx.cwd);
     if (args.json) {
       ctx.out(`${JSON.stringify(rows)}\n`);
       return 0;
     }
     ctx.out(renderText(rows, ctx));
     // Orphans only make sense when the repository's own recordings were listed.
-    const listedOwn = roots.some((root) => isInside(ctx.cwd, root));
+    const listedOwn = lanesGiven || roots.some((root) => isInside(ctx.cwd, root));
     for (const file of listedOwn ? await orphanOracles(lanesDir, rows, filter) : []) {
       ctx.out(`oracle without a recording: ${path.relative(ctx.cwd, file) || file}\n`);
     }

@@ -22,6 +22,11 @@ export interface CheckCellsOptions {
   locations: readonly RecordingLocation[];
   /** The repository: recordings outside it get no committed oracle (00-product.md, Real input). */
   repoRoot: string;
+  /**
+   * Compare every selected recording with `<lanesDir>/<provider>/<cell>.json`, inside the
+   * repository or not (`--lanes` given explicitly, e.g. after `record --out <dir>`).
+   */
+  oraclesForEveryRecording?: boolean;
   /** Directory of the committed oracles, `lanes/`. */
   lanesDir: string;
   allowlist: readonly LoadedAllowlistEntry[];
@@ -210,7 +215,7 @@ async function compareCell(
     grammarDrops: grammarDropKeys(own.grammarDrops),
   };
 
-  const inRepo = isInside(options.repoRoot, location.dir);
+  const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
   let oracle: ParityLeg | null = null;
   const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);

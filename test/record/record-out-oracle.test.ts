@@ -68,4 +68,21 @@ describe("record --out: the oracle goes to <out>/lanes", () => {
     const failed = await runCli(["check", ...flags, "--jobs", "1"], { cwd: root });
     expect(failed.code, failed.out).toBe(1);
   });
+
+  it("from the repository, check and list with an explicit --lanes compare a recording outside it with that oracle", async () => {
+    const out = path.join(scratch(), "rec");
+    const recorded = await runCli(["record", "--provider", "echo", "--cell", "zero-work", "--cells", cells, "--out", out]);
+    expect(recorded.code, recorded.err).toBe(0);
+    const lanes = path.join(out, "lanes");
+    const flags = ["--recordings", out, "--lanes", lanes, "--provider", "echo", "--cell", "zero-work"];
+    const listed = await runCli(["list", ...flags, "--json"]);
+    expect((JSON.parse(listed.out) as Array<{ oracle: string | null }>)[0]?.oracle).toBe(path.join(lanes, "echo", "zero-work.json"));
+    expect((await runCli(["check", ...flags, "--jobs", "1"])).code).toBe(0);
+    // The trial replaced the oracle with [] and check still passed: it must fail now.
+    writeFileSync(path.join(lanes, "echo", "zero-work.json"), "[]\n");
+    const failed = await runCli(["check", ...flags, "--jobs", "1"]);
+    expect(failed.code, failed.out).toBe(1);
+    // Without --lanes a recording outside the working directory keeps being compared with itself only.
+    expect((await runCli(["check", "--recordings", out, "--provider", "echo", "--cell", "zero-work", "--jobs", "1"])).code).toBe(0);
+  });
 });
