@@ -15,7 +15,7 @@ import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
 import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { EXIT_CODES, InputError, ParityError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
-import { writeFileAtomic } from "../recording/atomic-write.js";
+import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manifest.js";
 import { readRecording } from "../recording/reader.js";
@@ -180,7 +180,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   let model: ModelServer | undefined;
   let bridge: ReturnType<typeof spawnBridge> | undefined;
   try {
-    await mkdir(dirs.workspace, { recursive: true });
+    await ensureDir(dirs.workspace);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
     if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
     const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
@@ -265,7 +265,8 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     // Staged beside the destination so the final rename stays on one filesystem (atomic).
     refuseExisting(destination, oracleFile, req);
     const staging = path.join(path.dirname(destination), `.${req.cell}.staging-${process.pid}`);
-    await mkdir(path.dirname(destination), { recursive: true });
+    // Not Node's recursive mkdir: it never returns under /proc (see atomic-write.ts).
+    await ensureDir(path.dirname(destination));
     await rm(staging, { recursive: true, force: true });
     try {
       await cp(stage, staging, { recursive: true });

@@ -90,6 +90,11 @@ describe.skipIf(process.platform !== "linux")("a path under /proc cannot hold a 
     expectOneLine(r, /^parity: --out \/proc\/x: cannot create directory: ENOENT /);
   });
 
+  it("record --out /proc/x: exit 2 naming the directory, nothing written (it used to hang)", async () => {
+    const r = await runCli(["record", "--provider", "echo", "--cell", "zero-work", "--out", "/proc/x"]);
+    expectOneLine(r, /^parity: \/proc\/x: cannot create directory: ENOENT /);
+  });
+
   it("diff --html /proc/x/a.html: exit 2 naming the option and the directory, nothing printed", async () => {
     const r = await runCli(["diff", "lanes/echo/turn.json", "lanes/echo/turn.json", "--html", "/proc/x/a.html"]);
     expectOneLine(r, /^parity: --html \/proc\/x\/a\.html: cannot create directory \/proc\/x: ENOENT /);
