@@ -1,7 +1,8 @@
 /**
  * `parity diff <a> <b>` (00-product.md, flow 5 and CLI): lane differences between two lane files,
  * two checkouts (directories holding `lanes/`), or two git refs (read-only `git show`). Prints per
- * lane a coloured unified diff and the changed JSON-pointer paths; `--json` for machines,
+ * changed lane a coloured unified diff and the changed JSON-pointer paths, per lane on one side
+ * only one summary line (its whole content with `--full`); `--json` for machines (always full),
  * `--html <file>` for one self-contained page (written atomically). Exit 0 when nothing differs,
  * 1 when a lane differs, 2 for bad arguments or lane files.
  */
@@ -26,7 +27,12 @@ export const diffCommand: ParityCommand = {
       .positional("b", { type: "string", describe: "New side: same forms as <a>" })
       .option("html", { type: "string", describe: "Also write one self-contained HTML page to this file" })
       .option("json", { type: "boolean", default: false, describe: "Print the differences as JSON" })
-      .option("context", { type: "number", default: 3, describe: "Unchanged lines shown around each change" })
+      .option("context", { type: "number", default: 3, describe: "Unchanged lines shown around each change in a changed lane" })
+      .option("full", {
+        type: "boolean",
+        default: false,
+        describe: "Print lanes present on one side only in full (default: one line each, e.g. '+ lanes/echo/turn.json: added (12 events)'); --json always has them in full",
+      })
       .example("$0 diff main HEAD", "lanes/ of two git refs")
       .example("$0 diff ../old-checkout .", "lanes/ of two checkouts")
       .example("$0 diff old/turn-tools.json lanes/acp-cursor/turn-tools.json", "two lane files")
@@ -53,7 +59,7 @@ export const diffCommand: ParityCommand = {
       wrote = shown.startsWith("..") || path.isAbsolute(shown) ? file : shown;
     }
     if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
-    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b }));
+    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: args.full === true }));
     if (wrote !== undefined && !args.json) ctx.out(`wrote ${wrote}\n`);
     const differs = diff.entries.some((entry) => entry.status !== "same");
     return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

@@ -29,10 +29,23 @@ function entryHeader(entry: LaneSetEntry, c: ChalkInstance): string {
 }
 
 /**
- * Renders a lane-set diff for a terminal: changed, added and removed lanes with their patch and
- * paths; unchanged lanes only as a count. Newline-terminated; colour only when `color`.
+ * The one line an added or removed lane is summarized in without `--full`, e.g.
+ * `+ lanes/echo/turn.json: added (12 events)`: a whole lane on one side only is all `+` or all
+ * `-`, so its patch says nothing the event count does not (the new-user trial saw ~13,800 lines).
  */
-export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; a: string; b: string }): string {
+function sideOnlyLine(entry: LaneSetEntry, c: ChalkInstance): string {
+  const file = `lanes/${entry.key}.json`;
+  return entry.status === "added"
+    ? c.green(`+ ${file}: added (${entry.events.b} ${entry.events.b === 1 ? "event" : "events"})`)
+    : c.red(`- ${file}: removed (${entry.events.a} ${entry.events.a === 1 ? "event" : "events"})`);
+}
+
+/**
+ * Renders a lane-set diff for a terminal: changed lanes with their patch and paths; lanes on one
+ * side only as one summary line each, or with their whole content when `full`; unchanged lanes
+ * only as a count. Newline-terminated; colour only when `color`.
+ */
+export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; a: string; b: string; full?: boolean }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const out: string[] = [];
   const differing = diff.entries.filter((entry) => entry.status !== "same");
@@ -40,6 +53,10 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
     out.push(c.dim(`legend: ${c.red("-")} only in a (${options.a})  ${c.green("+")} only in b (${options.b})  unmarked: context`));
   }
   for (const entry of differing) {
+    if (entry.status !== "changed" && options.full !== true) {
+      out.push(sideOnlyLine(entry, c));
+      continue;
+    }
     out.push(entryHeader(entry, c));
     // createTwoFilesPatch starts with a "===" rule and an Index-less header; keep from "---" on.
     const patchLines = entry.patch.split("\n").filter((line) => !/^=+$/.test(line));
