@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { parseJsonFile } from "../compare/json-file.js";
 import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
 import { InputError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
@@ -66,13 +67,19 @@ export interface CheckCellsResult {
   extras: CellExtras[];
 }
 
-/** Oracle forms accepted: a JSON array of normalized events, or `{events, unhandled?, grammarDrops?}`. */
+/**
+ * Oracle forms accepted: a JSON array of normalized events, or `{events, unhandled?, grammarDrops?}`.
+ * @throws InputError `file:line: oracle is not valid JSON (…)` (line where JSON.parse stopped), or
+ *   naming only the file for an unreadable file or another shape.
+ */
 async function readOracleLeg(file: string): Promise<ParityLeg> {
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, "utf8"));
+    // parseJsonFile turns JSON.parse's character position into a line, as `parity diff` reports it.
+    value = parseJsonFile(await readFile(file, "utf8"), file);
   } catch (error) {
-    throw new InputError(`oracle is not valid JSON (${(error as Error).message})`, { file });
+    if (!(error instanceof InputError)) throw new InputError(`oracle cannot be read (${(error as Error).message})`, { file });
+    throw new InputError(`oracle is ${error.problem}`, { file, ...(error.line !== undefined ? { line: error.line } : {}) });
   }
   if (Array.isArray(value)) return { events: value };
   const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;
