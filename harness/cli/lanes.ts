@@ -135,11 +135,26 @@ export const lanesCommand: ParityCommand = {
     );
     const [head, ...body] = formatTable([header, ...rows]).split("\n");
     ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
+    if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(args.recorded === true))}\n`);
     for (const file of written) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
     ctx.out(`${cells.length} ${cells.length === 1 ? "cell" : "cells"}\n`);
     return 0;
   },
 };
+
+/**
+ * The one line `parity lanes` prints once per run when some cell has invalid deltas, saying what
+ * they are. Recorded bridge lanes of the acp-cursor cells come from an older bridge that spoke
+ * grammar v2 (`message.delta`/`message.close`), so with `--recorded` every turn's deltas count
+ * here; the current lanes (`bridge→runtime.current.ndjson`) differ only in grammar (v2 → v3,
+ * spec 20 §4) and are what the default assembles.
+ */
+export function invalidDeltasNote(recorded: boolean): string {
+  const what = "invalid deltas: thread/delta batches that are not valid grammar v3 (spec 10), skipped whole";
+  return recorded
+    ? `${what}; recorded bridge lanes from an older bridge use grammar v2 (message.delta/message.close, spec 20 §4), the current lanes (bridge→runtime.current.ndjson, used without --recorded) are the v3 ones`
+    : `${what}; in a current lane (bridge→runtime.current.ndjson) they mean the recorded bridge broke grammar v3`;
+}
 
 /**
  * The real path of `file` with symbolic links resolved, even when its last parts do not exist
