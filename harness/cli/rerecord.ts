@@ -18,7 +18,7 @@ import type { ParityCommand } from "./command.js";
 /** Root `rerecord` reads when no `--recordings` is given. */
 export const RERECORD_DEFAULT_ROOTS = ["recordings"] as const;
 
-/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, CI), 3 a surviving secret. */
+/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
 export const rerecordCommand: ParityCommand = {
   command: "rerecord",
   describe: "Replay cells through today's bridge; write bridge→runtime.current.ndjson beside each recording and refresh its oracle",
@@ -45,10 +45,13 @@ export const rerecordCommand: ParityCommand = {
       )
       .epilogue(
         "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1. " +
-          "Refused under CI=true (nothing writes in CI) and, without --out, for a read-only recording directory (exit 2).",
+          "Under CI=true the project's recordings and oracles are never written: refused without --out, or with --out/--lanes inside the working directory; " +
+          "an --out outside it (e.g. a temp dir) is allowed, as for record. Without --out, refused for a read-only recording directory (exit 2).",
       ),
   async run(args, ctx) {
-    refuseInCi(ctx.ci);
+    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
+    const lanesDir = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : outDir !== undefined ? path.join(outDir, "lanes") : "lanes");
+    await refuseInCi(ctx.ci, { cwd: ctx.cwd, outDir, lanesDir });
     const timeout = args.timeout as number | undefined;
     if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
       throw new UsageError(`--timeout ${String(timeout)}: expected a positive number of ms`);
@@ -57,8 +60,6 @@ export const rerecordCommand: ParityCommand = {
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, RERECORD_DEFAULT_ROOTS);
     const locations = await selectRecordings(roots, { provider: args.provider as string | undefined, cell: args.cell as string | undefined });
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
-    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
-    const lanesDir = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : outDir !== undefined ? path.join(outDir, "lanes") : "lanes");
     const modulePath = args.module as string | undefined;
     const showPath = (file: string) => {
       const rel = path.relative(ctx.cwd, file);

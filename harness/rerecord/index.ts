@@ -32,4 +32,4 @@ export {
   type RerecordSkip,
 } from "./rerecord-cells.js";
 export { formatRerecordOutcome, formatRerecordSummary, type RerecordReportOptions } from "./report.js";
-export { isReadOnlyDir, refuseInCi, rerecordTargets, type RerecordTargets, type TargetOptions } from "./targets.js";
+export { isReadOnlyDir, refuseInCi, rerecordTargets, type CiWriteCheck, type RerecordTargets, type TargetOptions } from "./targets.js";

@@ -3,7 +3,7 @@
  * spec 40 §8: recordings are never rewritten, a change is written beside, CI writes nothing).
  */
 import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { access, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
 import { InputError, UsageError } from "../errors.js";
@@ -24,17 +24,63 @@ export interface TargetOptions {
   lanesDir: string;
 }
 
+/** Where a rerecord would write, as {@link refuseInCi} checks it (absolute paths). */
+export interface CiWriteCheck {
+  /** The working directory: the project whose `recordings/` and `lanes/` CI must not write. */
+  cwd: string;
+  /** `--out <dir>`, when given; without it the current lanes go beside the recordings. */
+  outDir?: string | undefined;
+  /** The oracles directory in effect (`--lanes`, or `<out>/lanes`, or `lanes`). */
+  lanesDir: string;
+}
+
 /**
- * Refuses any write under CI (00-product.md, CLI: "In CI (`CI=true`) nothing writes oracles
- * or recordings").
+ * Refuses a rerecord under CI that would write the project's own recordings or oracles
+ * (00-product.md, CLI: "In CI (`CI=true`) nothing writes oracles or recordings"): without
+ * `--out` (current lanes go beside the recordings), or with `--out`/`--lanes` inside the working
+ * directory (symbolic links resolved). An `--out` and oracles directory outside it are scratch
+ * output, allowed in CI as `parity record --out` is.
  *
- * @throws UsageError (exit 2) when `ci` is true, saying why and what to run instead
+ * @throws UsageError (exit 2) when `ci` is true and a write would land in the project, saying why and what to run instead
  */
-export function refuseInCi(ci: boolean): void {
+export async function refuseInCi(ci: boolean, where: CiWriteCheck): Promise<void> {
   if (!ci) return;
-  throw new UsageError(
-    "rerecord writes bridge→runtime.current.ndjson and oracles, and under CI=true nothing writes; run it locally and commit the result (`parity check` is the CI gate)",
-  );
+  if (where.outDir === undefined) {
+    throw new UsageError(
+      "rerecord writes bridge→runtime.current.ndjson beside each recording and oracles, and under CI=true nothing writes the project's recordings or oracles; " +
+        "pass --out <dir> outside the working directory, or run it locally and commit the result (`parity check` is the CI gate)",
+    );
+  }
+  const cwd = await realPathOf(where.cwd);
+  for (const [flag, dir] of [["--out", where.outDir], ["--lanes", where.lanesDir]] as const) {
+    if (isWithin(cwd, await realPathOf(dir))) {
+      throw new UsageError(
+        `${flag} ${dir} is inside the working directory ${where.cwd}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir`,
+      );
+    }
+  }
+}
+
+/** `file` with symbolic links resolved, even when its last parts do not exist yet (the nearest existing ancestor is resolved). */
+async function realPathOf(file: string): Promise<string> {
+  const tail: string[] = [];
+  let at = path.resolve(file);
+  for (;;) {
+    try {
+      return path.join(await realpath(at), ...tail);
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return path.join(at, ...tail);
+      tail.unshift(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/** True when `dir` is `root` or below it (both absolute). */
+function isWithin(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**

@@ -189,13 +189,16 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(existsSync(b.lanes)).toBe(false);
   });
 
-  it("CI=true: refused with exit 2 and the reason, nothing replayed or written", async () => {
+  it("CI=true: a write into the project (no --out, or --out inside the working directory) is refused with exit 2 and the reason, nothing replayed or written", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
     const before = await tree(b.root);
-    const run = await rerecord(b, "echo", "turn", ["--out", b.out], true);
+    const besides = await parity(["rerecord", "--recordings", b.recordings, "--provider", "echo", "--cell", "turn"], { ci: true, cwd: b.root });
+    expect(besides.code).toBe(2);
+    expect(besides.err).toMatch(/^parity: rerecord writes .* under CI=true nothing writes the project's recordings or oracles; pass --out <dir> outside/);
+    const run = await parity(["rerecord", "--recordings", b.recordings, "--provider", "echo", "--cell", "turn", "--out", b.out], { ci: true, cwd: b.root });
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/^parity: rerecord writes .* under CI=true nothing writes/);
+    expect(run.err).toBe(`parity: --out ${b.out} is inside the working directory ${b.root}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir\n`);
     expect(run.out).toBe("");
     expect(await tree(b.root)).toEqual(before);
     expect(existsSync(path.join(dir, CURRENT_BRIDGE_LANE_FILE))).toBe(false);
