@@ -169,7 +169,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
   refuseExisting(destination, oracleFile, req);
   const provider = await resolveRecordProvider(req.providerId, req.customAgentsFile);
-  const cell = await loadCell(req.cellsRoot, req.cell);
+  const cell = await loadCell(req.cellsRoot, req.cell, req.providerId);
   const def = cell.definition;
   if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 

@@ -23,7 +23,8 @@ const script = (threadId: string, steps: RuntimeScriptInput["steps"]): RuntimeSc
 
 /**
  * The echo bridge's recorded cells (00-product.md: "recordings/ … the echo bridge"), named
- * as the QA matrix names them. Each script starts with `initialize` (recorded in
+ * as the QA matrix names them. `parity record --provider echo` reads the same scripts from
+ * `cells/<cell>/providers/echo.json` (test/record/echo-reproducible.test.ts keeps the two equal). Each script starts with `initialize` (recorded in
  * `_process`, so not part of the cell) and a `thread/start`.
  */
 export const ECHO_CELLS: Readonly<Record<string, EchoCell>> = {
