@@ -1,3 +1,4 @@
+import path from "node:path";
 import { fixtureConformanceSession, fixtureLaunchSpec } from "../../stack/acp/fixture-agent/conformance.js";
 import { packageDistPath, type SpawnBridgeOptions } from "../runtime/spawn-bridge.js";
 import { echoConformanceSession, type ConformanceSessionInput } from "./session.js";
@@ -98,7 +99,7 @@ export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
       return {
         modulePath,
         agent: describeAgent(options.launchSpec),
-        transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)),
+        transport: { ...childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)), passesAgentSessionId: true },
         session: withLaunchSpec(session, launchSpec),
       };
     },
@@ -117,9 +118,12 @@ export function resolveBridgeTarget(bridge: string, options: BridgeTargetOptions
   if (known) return known.resolve(options);
   const base = bridge.split(/[\\/]/).pop() ?? bridge;
   const providerId = options.providerId ?? base.replace(/\.[cm]?js$/, "");
+  // The shipped ACP bridge named by its path is still the ACP bridge.
+  const isAcpBridge = path.resolve(options.cwd, bridge) === packageDistPath("stack", "acp", "bridge.js");
+  const transport = childProcessTransport(spawnOptions(bridge, providerId, options));
   return {
     modulePath: bridge,
-    transport: childProcessTransport(spawnOptions(bridge, providerId, options)),
+    transport: isAcpBridge ? { ...transport, passesAgentSessionId: true } : transport,
     session: withLaunchSpec(options.session ?? { cwd: options.cwd }, options.launchSpec),
   };
 }

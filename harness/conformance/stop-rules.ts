@@ -63,6 +63,19 @@ export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, provide
 }
 
 /**
+ * Why the not-counter rule failed. The rule is the same for every bridge; only whom the detail
+ * blames differs: a bridge that mints ids is told to mint from entropy, while the ACP bridge
+ * passes the agent's `session/new` sessionId through (spec 30 §6.3), so there the agent
+ * answered with a counter-like id.
+ */
+function counterFailure(providerThreadId: string, passesAgentSessionId: boolean): string {
+  const both = `two bridge instances both handed out providerThreadId "${providerThreadId}"`;
+  return passesAgentSessionId
+    ? `${both}; the ACP bridge passes the agent's sessionId through (spec 30 §6.3: the bridge mints nothing), so the agent answered session/new with a counter-like id — make the agent's session ids unique per process`
+    : `${both}; mint it from entropy, not a process counter`;
+}
+
+/**
  * `session/provider-thread-id-not-counter` (this product's rule; seed 002 "Traps: do not
  * mint providerThreadId from a process counter"): a second, fresh bridge instance starts
  * the same thread; the two `providerThreadId`s must differ. A counter restarts with every
@@ -91,11 +104,7 @@ export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProv
       return;
     }
     const secondId = parsed.data.providerThreadId;
-    ctx.results.push(
-      secondId === firstProviderThreadId
-        ? result(id, "fail", `two bridge instances both handed out providerThreadId "${secondId}"; mint it from entropy, not a process counter`)
-        : result(id, "pass"),
-    );
+    ctx.results.push(secondId === firstProviderThreadId ? result(id, "fail", counterFailure(secondId, ctx.transport.passesAgentSessionId === true)) : result(id, "pass"));
     // Leave the second instance idle: release its session before closing.
     await client.answerOf(
       client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: secondId, intent: "release", activeTurnId: null }),

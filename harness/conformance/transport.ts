@@ -16,6 +16,12 @@ export interface ConformanceTransport {
   readonly providerId: string;
   /** Opens a fresh bridge instance: a new process, or a new in-process context. */
   open(): Promise<BridgeChannel>;
+  /**
+   * Set when the bridge is the ACP bridge, whose `providerThreadId` is the agent's own
+   * `session/new` sessionId (spec 30 §6.3: "the bridge mints nothing"): the not-counter rule
+   * then blames the agent's ids, not the bridge. Absent for bridges that mint their own ids.
+   */
+  readonly passesAgentSessionId?: boolean;
 }
 
 /**
