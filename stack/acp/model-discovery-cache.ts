@@ -7,7 +7,7 @@
  * successful discovery is stored: a failure is never remembered, so the next `model/list` asks
  * the agent again.
  */
-import type { AcpModelListResult } from "./model-list.js";
+import type { AcpModelListResult } from "./model-list-result.js";
 import { sessionOptionsCacheKey } from "./model-session-options.js";
 
 /** How long a discovery result stays fresh, in ms (spec 20 §3.11 step 2: 60 s). */
