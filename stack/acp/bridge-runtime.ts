@@ -13,7 +13,7 @@ import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./fs-scope.js";
 import type { AcpModelListResult } from "./model-list.js";
-import type { DiscoveryCache } from "./model-discovery-cache.js";
+import type { DiscoveryCache, DiscoveryInFlight } from "./model-discovery-cache.js";
 import type { SessionOptionsCache } from "./model-session-options.js";
 import type { AcpSession } from "./session.js";
 
@@ -147,9 +147,11 @@ export interface AcpBridgeRuntime {
   readonly sessionOptionsCache: SessionOptionsCache;
   /** ACP-native discovery results per launch spec, read by `model/list` (spec 20 §3.11 step 2, 60 s on `options.now`). */
   readonly discoveryCache: DiscoveryCache;
+  /** ACP-native discoveries still running per launch spec, shared by concurrent `model/list` requests (spec 20 §3.11 step 2). */
+  readonly discoveryInFlight: DiscoveryInFlight;
 }
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map(), discoveryCache: new Map() };
+  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map(), discoveryCache: new Map(), discoveryInFlight: new Map() };
 }

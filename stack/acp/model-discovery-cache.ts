@@ -6,6 +6,10 @@
  * state (`AcpBridgeRuntime.discoveryCache`) and age on the bridge's injected clock. Only a
  * successful discovery is stored: a failure is never remembered, so the next `model/list` asks
  * the agent again.
+ *
+ * A discovery still running is shared per key (`AcpBridgeRuntime.discoveryInFlight`): concurrent
+ * `model/list` requests for the same agent wait on one throwaway agent rather than each launching
+ * their own, and all get its result or its failure. The entry is dropped once it settles.
  */
 import type { AcpModelListResult } from "./model-list-result.js";
 import { sessionOptionsCacheKey } from "./model-session-options.js";
@@ -21,6 +25,9 @@ export interface DiscoveryCacheEntry {
 
 /** Per-bridge discovery cache, keyed by {@link discoveryCacheKey}. */
 export type DiscoveryCache = Map<string, DiscoveryCacheEntry>;
+
+/** Per-bridge discoveries still running, keyed by {@link discoveryCacheKey}; each settles with the list or the discovery's error. */
+export type DiscoveryInFlight = Map<string, Promise<AcpModelListResult>>;
 
 /**
  * The cache key of one discovery: the launch spec's agent identity (command, args, env, cwd, as
@@ -48,4 +55,33 @@ export function freshDiscovery(cache: DiscoveryCache, key: string, now: () => nu
     return undefined;
   }
   return entry.list;
+}
+
+/**
+ * The discovery of `key`: the cached list when fresh ({@link freshDiscovery}), else the discovery
+ * already running for `key`, else `discover()` started now and registered in `inFlight` until it
+ * settles. A result is cached at `now()` (ms) when it arrives; a failure rejects every waiter with
+ * the same error and leaves neither a cache entry nor an in-flight entry, so the next call
+ * discovers again. The check and the registration happen before the first await, so two calls in
+ * the same tick share one discovery.
+ * @throws whatever `discover()` throws.
+ */
+export function sharedDiscovery(
+  state: { cache: DiscoveryCache; inFlight: DiscoveryInFlight },
+  key: string,
+  now: () => number,
+  discover: () => Promise<AcpModelListResult>,
+): Promise<AcpModelListResult> {
+  const cached = freshDiscovery(state.cache, key, now);
+  if (cached) return Promise.resolve(cached);
+  const running = state.inFlight.get(key);
+  if (running) return running;
+  const started = discover()
+    .then((list) => {
+      state.cache.set(key, { readAt: now(), list });
+      return list;
+    })
+    .finally(() => state.inFlight.delete(key));
+  state.inFlight.set(key, started);
+  return started;
 }

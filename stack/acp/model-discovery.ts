@@ -5,7 +5,8 @@
  * and declares the session options (cached 60 s, model-session-options.ts). Models of the `model`
  * config option get per-model reasoning probes (`thought_level`; 5 s budget; a failed probe is
  * logged and skipped), those named by `reasoningProbePriorityModelIds` first. Results are cached
- * 60 s per launch spec on `options.now` (model-discovery-cache.ts); a failure fails the request
+ * 60 s per launch spec on `options.now`, and one still running is shared by concurrent requests
+ * (model-discovery-cache.ts); a failure fails the request
  * (auth → `authRequired` with sign-in guidance) and is not cached; no models advertised → the
  * synthetic model. The CLI path (model-cli.ts) borrows the throwaway session for its options read.
  */
@@ -15,7 +16,7 @@ import { buildAgentEnv } from "./launch-args.js";
 import { ACP_REASONING_LEVELS, acpAgentLabel, type AcpReasoningLevel } from "./launch-spec.js";
 import { describeAcpSignIn, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, headlessAuthMethod, type AcpAgentMethod, type AcpAgentMethodParams } from "./acp-client.js";
-import { discoveryCacheKey, freshDiscovery } from "./model-discovery-cache.js";
+import { discoveryCacheKey, sharedDiscovery } from "./model-discovery-cache.js";
 import { sessionOptionsCacheKey, sessionOptionsEntry, type SessionOptionsCacheEntry } from "./model-session-options.js";
 import { parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";
 import { syntheticModel, withSessionOptions, type AcpModelDescriptor, type AcpModelListResult, type ModelListRequest } from "./model-list-result.js";
@@ -198,16 +199,14 @@ async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, m
 }
 
 /**
- * ACP-native discovery (spec 20 §3.11 step 2), served from {@link freshDiscovery} when the same
- * agent was discovered less than 60 s ago on the bridge clock; a new result is cached, a failure is not.
+ * ACP-native discovery (spec 20 §3.11 step 2), served from the 60 s cache when the same agent was
+ * discovered less than 60 s ago on the bridge clock, else shared with a discovery of the same agent
+ * still running ({@link sharedDiscovery}); a new result is cached, a failure is not.
+ * @throws BridgeJsonRpcError as {@link withThrowawaySession}, to every caller sharing the discovery.
  */
-export async function discoverModels(rt: AcpBridgeRuntime, req: ModelListRequest): Promise<AcpModelListResult> {
+export function discoverModels(rt: AcpBridgeRuntime, req: ModelListRequest): Promise<AcpModelListResult> {
   const key = discoveryCacheKey(req.spec, req.cwd, req.extras);
-  const cached = freshDiscovery(rt.discoveryCache, key, rt.options.now);
-  if (cached) return cached;
-  const list = await discoverModelsNow(rt, req);
-  rt.discoveryCache.set(key, { readAt: rt.options.now(), list });
-  return list;
+  return sharedDiscovery({ cache: rt.discoveryCache, inFlight: rt.discoveryInFlight }, key, rt.options.now, () => discoverModelsNow(rt, req));
 }
 
 async function discoverModelsNow(rt: AcpBridgeRuntime, req: ModelListRequest): Promise<AcpModelListResult> {

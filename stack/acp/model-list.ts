@@ -5,7 +5,8 @@
  *    parse one model per line, build the catalog; declared session options from a fresh cached read
  *    or a throwaway session of its own opened concurrently.
  * 2. No list command → ACP-native discovery through a throwaway agent (model-discovery.ts), with
- *    per-model reasoning probes, cached 60 s per launch spec (model-discovery-cache.ts).
+ *    per-model reasoning probes, cached 60 s per launch spec and shared by concurrent requests for
+ *    the same agent (model-discovery-cache.ts).
  * 3. No or invalid launch spec → the synthetic model (not an error, spec 20 §1.2).
  * 4. Overlays (spec 20 §3.11, native-reasoning.ts): `reasoningCli` puts its levels on every model,
  *    `nativeReasoning` on the models whose efforts are the single agent-managed `medium`.
