@@ -24,8 +24,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * - a string `params.cwd` becomes the replay workspace;
  * - a string `params.options.envVars.PATH` becomes the harness's PATH;
  * - an ACP launch spec at `params.options.providerOptions.acpLaunchSpec` (whatever the
- *   method) keeps its other keys but loses `modelCli`, gets `command` = the node binary,
- *   `args` = the replay child and its flags, and `env: {}`; when no `providerOptions.acpDialect`
+ *   method) keeps its other keys but loses `modelCli` and `cwd` (the agent's own directory on
+ *   the recording machine: it may not exist here, and the replay child needs none), gets
+ *   `command` = the node binary, `args` = the replay child and its flags, and `env: {}`; when no `providerOptions.acpDialect`
  *   is set, the dialect the recorded command implies (spec 30 §1.2: `cursor-agent` → `cursor`)
  *   is pinned explicitly, since the replay child's command (node) would select the generic one
  *   and a recording made before dialects existed would replay as a generic agent.
@@ -61,6 +62,7 @@ export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite): s
         if (implied.id !== "acp") providerOptions.acpDialect = implied.id;
       }
       delete spec.modelCli;
+      delete spec.cwd;
       spec.command = rewrite.childCommand;
       spec.args = [...rewrite.childArgs];
       spec.env = {};

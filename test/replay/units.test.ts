@@ -15,7 +15,7 @@ const delta = (threadId: string, ...kinds: string[]) => ({ jsonrpc: "2.0", metho
 const rewrite = { childCommand: "/usr/bin/node", childArgs: ["/x/replay-child.js", "--connect", "/tmp/s.sock"], workspace: "/tmp/ws", path: "/bin:/usr/bin" };
 
 describe("rewriteRuntimeLine (spec 10 §5.1 g)", () => {
-  it("points an ACP launch spec at the replay child, drops modelCli, empties env, keeps other keys", () => {
+  it("points an ACP launch spec at the replay child, drops modelCli and cwd, empties env, keeps other keys", () => {
     const line = JSON.stringify({
       jsonrpc: "2.0",
       id: 4,
@@ -36,7 +36,7 @@ describe("rewriteRuntimeLine (spec 10 §5.1 g)", () => {
     expect(out.params.cwd).toBe("/tmp/ws");
     expect(out.params.options.envVars).toEqual({ PATH: "/bin:/usr/bin", KEEP: "1" });
     expect(out.params.options.providerOptions).toEqual({
-      acpLaunchSpec: { displayName: "Agent", command: "/usr/bin/node", args: ["/x/replay-child.js", "--connect", "/tmp/s.sock"], env: {}, cwd: "/w" },
+      acpLaunchSpec: { displayName: "Agent", command: "/usr/bin/node", args: ["/x/replay-child.js", "--connect", "/tmp/s.sock"], env: {} },
       other: true,
     });
   });
