@@ -54,6 +54,14 @@ export function recordingSpawn(launches: string[][]) {
   };
 }
 
+/** A fixture script whose `session/new` advertises two models (`m-a` current, `m-b`) for `model/list` tests. */
+export const advertisingModels: FixtureScriptInput = {
+  sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
+};
+
+/** Sends `model/list {providerOptions.acpLaunchSpec: spec, cwd}` to the bridge. */
+export const listModelsOf = (b: InProcessBridge, spec: Record<string, unknown>) => b.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: b.dir });
+
 /** Lines the fixture agent received (parsed), in order. */
 export function agentReceived(log: string): WireMessage[] {
   if (!existsSync(log)) return [];

@@ -8,8 +8,7 @@
  */
 import type { SpawnOptions } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { agentReceived, fixtureLaunchSpec, recordingSpawn, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, advertisingModels, listModelsOf, recordingSpawn, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -17,11 +16,8 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const advertising: FixtureScriptInput = {
-  sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
-};
-
-const list = (b: InProcessBridge, spec: Record<string, unknown>) => b.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: b.dir });
+const advertising = advertisingModels;
+const list = listModelsOf;
 
 /** `recordingSpawn` plus a promise that settles once the first agent has been spawned. */
 function gatedSpawn(launches: string[][]) {

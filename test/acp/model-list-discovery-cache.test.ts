@@ -5,8 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DISCOVERY_CACHE_TTL_MS } from "../../stack/acp/model-discovery-cache.js";
-import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { agentReceived, fixtureLaunchSpec, recordingSpawn, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, advertisingModels, listModelsOf, recordingSpawn, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -14,11 +13,8 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const advertising: FixtureScriptInput = {
-  sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
-};
-
-const list = (b: InProcessBridge, spec: Record<string, unknown>) => b.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: b.dir });
+const advertising = advertisingModels;
+const list = listModelsOf;
 
 describe("model/list discovery cache (spec 20 §3.11 step 2)", () => {
   it("serves a second model/list within 60 s from the first discovery, and discovers again once 60 s have passed", async () => {

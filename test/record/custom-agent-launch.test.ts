@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
+import { oneTurnCellRoot } from "./one-turn-cell.js";
 
 // `parity record --custom-agents`: the agent's command is resolved before anything starts
 // (README step 2b, `record --help`): a bare command on PATH, a relative command or cwd against
@@ -20,22 +20,7 @@ afterEach(() => {
 const script = { prompts: [{ steps: [{ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } } }, { end: "end_turn" }] }] };
 
 function setup(entries: unknown[]) {
-  const root = mkdtempSync(path.join(tmpdir(), "record-agent-launch-"));
-  dirs.push(root);
-  const temp = path.join(root, "tmp");
-  mkdirSync(temp);
-  vi.stubEnv("TMPDIR", temp);
-  const cell = path.join(root, "cells", "one-turn");
-  mkdirSync(cell, { recursive: true });
-  writeFileSync(
-    path.join(cell, "cell.json"),
-    JSON.stringify({
-      description: "One prompt answered with a short message.",
-      threadId: "thr_custom_launch",
-      options: { permissionMode: "full" },
-      steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "Say hello." }],
-    }),
-  );
+  const root = oneTurnCellRoot(dirs, "record-agent-launch-", "thr_custom_launch");
   // The agents file lives in its own project directory, with the package's dist/ beside it (as in a clone).
   const project = path.join(root, "project");
   mkdirSync(project);

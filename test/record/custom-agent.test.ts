@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
+import { oneTurnCellRoot } from "./one-turn-cell.js";
 
 // `parity record --custom-agents`: a user's own ACP agent (spec 30 §2.2) recorded through the
 // ACP bridge. The agent here is the project's fixture agent, named by a customAgents entry.
@@ -15,22 +15,7 @@ afterEach(() => {
 });
 
 function setup() {
-  const root = mkdtempSync(path.join(tmpdir(), "record-custom-"));
-  dirs.push(root);
-  const temp = path.join(root, "tmp");
-  mkdirSync(temp);
-  vi.stubEnv("TMPDIR", temp);
-  const cell = path.join(root, "cells", "one-turn");
-  mkdirSync(cell, { recursive: true });
-  writeFileSync(
-    path.join(cell, "cell.json"),
-    JSON.stringify({
-      description: "One prompt answered with a short message.",
-      threadId: "thr_custom_record",
-      options: { permissionMode: "full" },
-      steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "Say hello." }],
-    }),
-  );
+  const root = oneTurnCellRoot(dirs, "record-custom-", "thr_custom_record");
   const script = {
     prompts: [{ steps: [{ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } } }, { end: "end_turn" }] }],
   };
