@@ -261,6 +261,7 @@ async function compareCell(
     divergences,
     recordingDir: location.dir,
     projectDir: options.repoRoot,
+    ...(options.oraclesForEveryRecording === true ? { explicitLanesDir: options.lanesDir } : {}),
     ...(inRepo ? { oracleFile } : {}),
   });
   if (missingOracle) {

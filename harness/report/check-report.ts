@@ -6,7 +6,7 @@
 import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityVerdict } from "../compare/parity.js";
-import { suggestedRecordingsRoot } from "./suggest.js";
+import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 
 /** Status of one cell. */
 export type CellStatus = "pass" | "fail" | "skip";
@@ -67,6 +67,11 @@ export interface CellResult extends CellReport {
      * `recordings/`: the text reporter then suggests `parity allow --recordings <root>`.
      */
     recordingsRoot?: string;
+    /**
+     * `--recordings`/`--lanes` for the `parity rerecord` hint (see `rerecordHintTargets`), when
+     * the cell's recording or oracle is not the project's own.
+     */
+    rerecord?: { recordings?: string; lanes?: string };
   };
 }
 
@@ -90,12 +95,22 @@ export function cellResultFromVerdict(input: {
   oracleFile?: string;
   recordingDir?: string;
   projectDir?: string;
+  /** The oracles directory when `--lanes` was given explicitly (absolute). */
+  explicitLanesDir?: string;
 }): CellResult {
   const divergences = input.divergences ?? [];
   const { verdict } = input;
   const recordingsRoot =
     input.recordingDir !== undefined && input.projectDir !== undefined
       ? suggestedRecordingsRoot(input.recordingDir, input.projectDir)
+      : undefined;
+  const rerecord =
+    input.recordingDir !== undefined && input.projectDir !== undefined
+      ? rerecordHintTargets({
+          recordingDir: input.recordingDir,
+          projectDir: input.projectDir,
+          ...(input.explicitLanesDir !== undefined ? { explicitLanesDir: input.explicitLanesDir } : {}),
+        })
       : undefined;
   return {
     provider: verdict.provider,
@@ -110,6 +125,7 @@ export function cellResultFromVerdict(input: {
       verdict,
       ...(input.oracleFile !== undefined ? { oracleFile: input.oracleFile } : {}),
       ...(recordingsRoot !== undefined ? { recordingsRoot } : {}),
+      ...(rerecord !== undefined && Object.keys(rerecord).length > 0 ? { rerecord } : {}),
     },
   };
 }

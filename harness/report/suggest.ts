@@ -84,7 +84,54 @@ export function allowCommand(provider: string, cell: string, path: string, recor
   ].join(" ");
 }
 
-/** `parity rerecord --provider P --cell C`. */
-export function rerecordCommand(provider: string, cell: string): string {
-  return `parity rerecord --provider ${shellQuote(provider)} --cell ${shellQuote(cell)}`;
+/**
+ * `parity rerecord --provider P --cell C [--recordings R] [--lanes L]`. `recordings` and
+ * `lanes` are given for a cell whose recording or oracle is not the project's own
+ * (`recordings/`, `lanes/`), so that running the hint refreshes the lanes the check compared
+ * and never the project's.
+ */
+export function rerecordCommand(provider: string, cell: string, where: { recordings?: string; lanes?: string } = {}): string {
+  return [
+    "parity rerecord",
+    `--provider ${shellQuote(provider)}`,
+    `--cell ${shellQuote(cell)}`,
+    ...(where.recordings !== undefined ? [`--recordings ${shellQuote(where.recordings)}`] : []),
+    ...(where.lanes !== undefined ? [`--lanes ${shellQuote(where.lanes)}`] : []),
+  ].join(" ");
+}
+
+/**
+ * Spells a directory for a command-line hint run from `projectDir`: relative (with `/`) when
+ * it lies inside the project, else absolute.
+ */
+export function hintPath(dir: string, projectDir: string): string {
+  const relative = path.relative(path.resolve(projectDir), path.resolve(dir));
+  if (relative === "") return ".";
+  if (relative.startsWith("..") || path.isAbsolute(relative)) return path.resolve(dir);
+  return relative.split(path.sep).join("/");
+}
+
+/**
+ * The `--recordings`/`--lanes` of the refresh hint for a cell checked from `projectDir`
+ * (spec 10 §6.6): `recordings` is the cell's root (`<root>/<provider>/<cell>` → `<root>`) when it
+ * is not the project's `recordings/`; `lanes` is the oracles directory when `--lanes` was given
+ * explicitly, else `<root>/lanes` for a root outside the project (whose oracle the check did not
+ * read, and which rerecord would otherwise write into the project's `lanes/`).
+ */
+export function rerecordHintTargets(input: {
+  recordingDir: string;
+  projectDir: string;
+  explicitLanesDir?: string;
+}): { recordings?: string; lanes?: string } {
+  const root = path.dirname(path.dirname(path.resolve(input.recordingDir)));
+  const projectRecordings = path.resolve(input.projectDir, "recordings");
+  const recordings = root === projectRecordings ? undefined : hintPath(root, input.projectDir);
+  const insideProject = !path.isAbsolute(hintPath(root, input.projectDir));
+  const lanes =
+    input.explicitLanesDir !== undefined
+      ? hintPath(input.explicitLanesDir, input.projectDir)
+      : insideProject
+        ? undefined
+        : hintPath(path.join(root, "lanes"), input.projectDir);
+  return { ...(recordings !== undefined ? { recordings } : {}), ...(lanes !== undefined ? { lanes } : {}) };
 }

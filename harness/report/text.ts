@@ -190,7 +190,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     if (unmaskable) {
       out.push(c.dim("    (key order, counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
-    out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell)}`);
+    out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell, cell.detail?.rerecord)}`);
   }
   return `${out.join("\n")}\n`;
 }
