@@ -4,10 +4,12 @@ import type { Argv } from "yargs";
 import { formatConformanceText } from "../conformance/format.js";
 import { KNOWN_BRIDGES, resolveBridgeTarget, type BridgeTargetOptions } from "../conformance/known-bridges.js";
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, runBridgeConformance } from "../conformance/run.js";
+import { checkLaunchSpecCommand } from "../conformance/launch-command.js";
 import { ConformanceSessionSchema, type ConformanceSessionInput } from "../conformance/session.js";
 import { acpLaunchSpecSchema } from "../../stack/acp/launch-spec.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
+import { checkBridgeModuleFlag } from "./flag-checks.js";
 
 /** Reads a JSON file for a flag; bad input is an InputError naming the file (`shown`, default `file`). */
 function readJsonFile(file: string, shown: string = file): unknown {
@@ -38,14 +40,19 @@ function readSessionFile(file: string): ConformanceSessionInput {
 
 /**
  * Reads and validates a `--launch-spec` file with `acpLaunchSpecSchema` (spec 30 §3.1) before
- * any bridge starts; returns the JSON as written (the bridge parses it itself).
+ * any bridge starts, and that its `command` resolves (on PATH, or a path relative to the agent's
+ * working directory `cwd`); returns the JSON as written (the bridge parses it itself).
  *
- * @throws InputError `<file>: <field>: <problem>` (every issue, on one line) for an invalid spec.
+ * @throws InputError `<file>: <field>: <problem>` (every issue, on one line) for an invalid spec,
+ *   `<file>: command "<command>" …` for a command that cannot be spawned.
  */
-function readLaunchSpecFile(file: string, shown: string): unknown {
+async function readLaunchSpecFile(file: string, shown: string, cwd: string): Promise<unknown> {
   const value = readJsonFile(file, shown);
   const parsed = acpLaunchSpecSchema.safeParse(value);
-  if (parsed.success) return value;
+  if (parsed.success) {
+    await checkLaunchSpecCommand(parsed.data, shown, cwd, process.env);
+    return value;
+  }
   const problems = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(root)"}: ${i.message}`);
   throw new InputError(`${problems.join("; ")} (an ACP launch spec; the format is in parity conform --help)`, { file: shown });
 }
@@ -104,8 +111,12 @@ export const conformCommand: ParityCommand = {
     }
     const options: BridgeTargetOptions = { cwd: ctx.cwd };
     if (typeof args["provider-id"] === "string") options.providerId = args["provider-id"];
-    if (typeof args["launch-spec"] === "string") options.launchSpec = readLaunchSpecFile(path.resolve(ctx.cwd, args["launch-spec"]), args["launch-spec"]);
     if (typeof args.session === "string") options.session = readSessionFile(path.resolve(ctx.cwd, args.session));
+    if (typeof args["launch-spec"] === "string") {
+      // The agent runs in the session's cwd when the spec sets none (conformance session, spec 10 §7).
+      const agentCwd = path.resolve(ctx.cwd, options.session?.cwd ?? ".");
+      options.launchSpec = await readLaunchSpecFile(path.resolve(ctx.cwd, args["launch-spec"]), args["launch-spec"], agentCwd);
+    }
     if (ctx.verbose) options.onStderr = (text) => ctx.err(text);
 
     const target = resolveBridgeTarget(bridge, options);
@@ -118,6 +129,8 @@ export const conformCommand: ParityCommand = {
           : `--bridge ${bridge}: no such module, and not a known bridge name (${Object.keys(KNOWN_BRIDGES).join(", ")})`,
       );
     }
+    // A module path (not a known name) must load and export a bridge, as `check --module` requires.
+    if (!Object.prototype.hasOwnProperty.call(KNOWN_BRIDGES, bridge)) await checkBridgeModuleFlag(bridge, ctx.cwd, "bridge");
 
     const report = await runBridgeConformance({ transport: target.transport, session: target.session, timeoutMs });
     if (args.json) {
