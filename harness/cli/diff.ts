@@ -8,14 +8,33 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
-import { diffLaneSets } from "../compare/lane-set-diff.js";
+import { diffLaneSets, type LaneSetDiff } from "../compare/lane-set-diff.js";
 import { readLaneSource } from "../compare/lane-sources.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { renderLaneSetHtml } from "../report/html.js";
 import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
 import type { ParityCommand } from "./command.js";
-import { outputFlagError } from "./flag-checks.js";
+import { nonNegativeIntegerFlag, outputFlagError } from "./flag-checks.js";
+
+/**
+ * Two lane files pair up under the first file's key, so the patch header names that file on
+ * both sides (`+++ b/turn.json` for zero-work.json); relabels `---`/`+++` with each side's own
+ * file name (a/<basename of a>, b/<basename of b>).
+ */
+function labelFilePair(diff: LaneSetDiff, a: string, b: string): LaneSetDiff {
+  const entries = diff.entries.map((entry) => {
+    if (entry.patch === "") return entry;
+    const lines = entry.patch.split("\n");
+    const minus = lines.findIndex((line) => line.startsWith("--- a/"));
+    const plus = lines.findIndex((line) => line.startsWith("+++ b/"));
+    const own = `${entry.key}.json`;
+    if (minus >= 0) lines[minus] = lines[minus]!.replace(`--- a/${own}`, `--- a/${path.basename(a)}`);
+    if (plus >= 0) lines[plus] = lines[plus]!.replace(`+++ b/${own}`, `+++ b/${path.basename(b)}`);
+    return { ...entry, patch: lines.join("\n") };
+  });
+  return { ...diff, entries };
+}
 
 /** The `diff` command. */
 export const diffCommand: ParityCommand = {
@@ -27,7 +46,7 @@ export const diffCommand: ParityCommand = {
       .positional("b", { type: "string", describe: "New side: same forms as <a>" })
       .option("html", { type: "string", describe: "Also write one self-contained HTML page to this file" })
       .option("json", { type: "boolean", default: false, describe: "Print the differences as JSON" })
-      .option("context", { type: "number", default: 3, describe: "Unchanged lines shown around each change in a changed lane" })
+      .option("context", { type: "string", default: "3", describe: "Unchanged lines shown around each change in a changed lane (a whole number ≥ 0)" })
       .option("full", {
         type: "boolean",
         default: false,
@@ -40,12 +59,13 @@ export const diffCommand: ParityCommand = {
   async run(args, ctx) {
     const a = String(args.a);
     const b = String(args.b);
-    const context = Number(args.context);
+    const context = nonNegativeIntegerFlag("context", args.context, "lines") ?? 3;
     const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
     }
-    const diff = diffLaneSets(left, right, { context: Number.isFinite(context) && context >= 0 ? context : 3 });
+    const paired = diffLaneSets(left, right, { context });
+    const diff = left.kind === "file" ? labelFilePair(paired, a, b) : paired;
     // The page is written before anything is printed, so an unwritable --html is one line, exit 2.
     let wrote: string | undefined;
     if (typeof args.html === "string" && args.html !== "") {

@@ -30,6 +30,20 @@ export function positiveIntegerFlag(flag: string, value: unknown, unit: string):
 }
 
 /**
+ * Parses a flag that must be a whole number ≥ 0 (`diff --context`, in lines). Declared as a
+ * string for the same reason as {@link positiveIntegerFlag}.
+ *
+ * @throws UsageError `--<flag> <value>: expected a whole number ≥ 0 of <unit>`.
+ */
+export function nonNegativeIntegerFlag(flag: string, value: unknown, unit: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(parsed)) throw new UsageError(`--${flag} ${String(value)}: expected a whole number ≥ 0 of ${unit}`);
+  return parsed;
+}
+
+/**
  * Resolves `--module <file>` against `cwd` and checks that it is a provider bridge module,
  * as the bootstrap will load it (stack/bridge-kit/bootstrap.ts): the file exists, imports,
  * and exports `experimental_providerBridge` (or a default export) with a `handleLine`

@@ -14,6 +14,7 @@ import { rerecordRedactor } from "../rerecord/redaction.js";
 import { rerecordCells, rerecordExitCode } from "../rerecord/rerecord-cells.js";
 import { formatRerecordOutcome, formatRerecordSummary } from "../rerecord/report.js";
 import type { ParityCommand } from "./command.js";
+import { positiveIntegerFlag } from "./flag-checks.js";
 
 /** Root `rerecord` reads when no `--recordings` is given. */
 export const RERECORD_DEFAULT_ROOTS = ["recordings"] as const;
@@ -30,7 +31,7 @@ export const rerecordCommand: ParityCommand = {
       .option("out", { type: "string", describe: "Write <out>/<provider>/<cell>/bridge→runtime.current.ndjson and <out>/lanes/… instead (for read-only recordings)" })
       .option("lanes", { type: "string", describe: "Oracles directory (default lanes, or <out>/lanes with --out)" })
       .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
-      .option("timeout", { type: "number", describe: "Quiet period (ms) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("verify", {
         type: "boolean",
@@ -51,11 +52,8 @@ export const rerecordCommand: ParityCommand = {
   async run(args, ctx) {
     const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
     const lanesDir = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : outDir !== undefined ? path.join(outDir, "lanes") : "lanes");
+    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
     await refuseInCi(ctx.ci, { cwd: ctx.cwd, outDir, lanesDir });
-    const timeout = args.timeout as number | undefined;
-    if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
-      throw new UsageError(`--timeout ${String(timeout)}: expected a positive number of ms`);
-    }
     const redactor = rerecordRedactor({ patterns: compileUserPatterns(((args.redact as unknown[]) ?? []).map(String)) });
     const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, RERECORD_DEFAULT_ROOTS);
     const locations = await selectRecordings(roots, { provider: args.provider as string | undefined, cell: args.cell as string | undefined });
