@@ -10,6 +10,7 @@
  * (auth → `authRequired` with sign-in guidance) and is not cached; no models advertised → the
  * synthetic model. The CLI path (model-cli.ts) borrows the throwaway session for its options read.
  */
+import { availableModelsOf, configOptionsOf, findConfigOption } from "./config-options.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
 import { buildAgentEnv } from "./launch-args.js";
@@ -37,28 +38,11 @@ function describe(id: string, name: string | undefined, isDefault: boolean): Acp
   };
 }
 
+/** The models a discovery result offers: the `model` config option's choices, else `models.availableModels`. */
 function nativeModelsOf(result: unknown): Array<{ id: string; name?: string }> {
-  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
-  if (Array.isArray(r.configOptions)) {
-    const option = r.configOptions.find((o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "model" || (o as { id?: unknown }).id === "model")) as
-      | { options?: unknown }
-      | undefined;
-    if (option && Array.isArray(option.options)) {
-      const out = option.options
-        .map((o) => (o && typeof o === "object" ? (o as { value?: unknown; name?: unknown }) : {}))
-        .filter((o): o is { value: string; name?: unknown } => typeof o.value === "string")
-        .map((o) => (typeof o.name === "string" ? { id: o.value, name: o.name } : { id: o.value }));
-      if (out.length) return out;
-    }
-  }
-  const models = r.models as { availableModels?: unknown } | undefined;
-  if (models && Array.isArray(models.availableModels)) {
-    return models.availableModels
-      .map((m) => (m && typeof m === "object" ? (m as { modelId?: unknown; name?: unknown }) : {}))
-      .filter((m): m is { modelId: string; name?: unknown } => typeof m.modelId === "string")
-      .map((m) => (typeof m.name === "string" ? { id: m.modelId, name: m.name } : { id: m.modelId }));
-  }
-  return [];
+  const option = findConfigOption(configOptionsOf(result), "model");
+  if (option && option.choices.length) return option.choices.map((c) => ({ id: c.value, name: c.name }));
+  return availableModelsOf(result).map((m) => (m.name !== undefined ? { id: m.modelId, name: m.name } : { id: m.modelId }));
 }
 
 /** A throwaway agent session: the `session/new` result and a way to ask the live agent more. */
@@ -123,24 +107,20 @@ export function rememberSessionOptions(rt: AcpBridgeRuntime, req: ModelListReque
 
 /** The model config option of a `session/new` result: its id and the session id, when present. */
 function modelConfigOf(result: unknown): { configId: string; sessionId: string } | null {
-  const r = (result && typeof result === "object" ? result : {}) as { sessionId?: unknown; configOptions?: unknown };
-  if (typeof r.sessionId !== "string" || !Array.isArray(r.configOptions)) return null;
-  const option = r.configOptions.find((o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "model" || (o as { id?: unknown }).id === "model")) as { id?: unknown } | undefined;
-  return option && typeof option.id === "string" ? { configId: option.id, sessionId: r.sessionId } : null;
+  const sessionId = result && typeof result === "object" ? (result as { sessionId?: unknown }).sessionId : undefined;
+  const option = findConfigOption(configOptionsOf(result), "model");
+  return option && typeof sessionId === "string" ? { configId: option.id, sessionId } : null;
 }
 
-/** Reads the `thought_level` config option (category or id) of a config-option answer as bb efforts. */
+/** Reads the `thought_level` config option (category, then id) of a config-option answer as bb efforts. */
 export function readThoughtLevels(result: unknown): { efforts: AcpReasoningLevel[]; current: AcpReasoningLevel | null } | null {
-  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown };
-  const option = (Array.isArray(r.configOptions) ? r.configOptions : []).find(
-    (o) => o && typeof o === "object" && ((o as { category?: unknown }).category === "thought_level" || (o as { id?: unknown }).id === "thought_level"),
-  ) as { options?: unknown; currentValue?: unknown } | undefined;
+  const option = findConfigOption(configOptionsOf(result), "thought_level");
   if (!option) return null;
-  const isLevel = (v: unknown): v is AcpReasoningLevel => typeof v === "string" && (ACP_REASONING_LEVELS as readonly string[]).includes(v);
-  const values = (Array.isArray(option.options) ? option.options : []).map((o) => (o && typeof o === "object" ? (o as { value?: unknown }).value : undefined));
+  const values = option.choices.map((c) => c.value);
   const efforts = ACP_REASONING_LEVELS.filter((level) => values.includes(level));
   if (efforts.length === 0) return null;
-  return { efforts, current: isLevel(option.currentValue) && efforts.includes(option.currentValue) ? option.currentValue : null };
+  const current = option.currentValue;
+  return { efforts, current: typeof current === "string" && (efforts as readonly string[]).includes(current) ? (current as AcpReasoningLevel) : null };
 }
 
 /** Overall budget of the per-model reasoning probes of one discovery, in ms (spec 20 §3.11). */

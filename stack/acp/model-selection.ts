@@ -43,6 +43,7 @@ import { CONFIG_CALL_TIMEOUT_MS } from "./session-options.js";
 import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
 import { readModelProviderOptions } from "./model-catalog.js";
 import { readOfferedModelIds } from "./model-session-options.js";
+import { availableModelsOf, configOptionsOf, findConfigOption, readConfigOptions, type AcpConfigOption } from "./config-options.js";
 import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "./native-reasoning.js";
 
 /** The native state the bridge tracks for one session, beside its option state (module doc). */
@@ -59,54 +60,18 @@ export interface NativeSettingsState {
   serviceTier: string | undefined;
 }
 
-function readValues(raw: unknown): string[] {
-  const out: string[] = [];
-  for (const entry of Array.isArray(raw) ? raw : []) {
-    if (!entry || typeof entry !== "object") continue;
-    const e = entry as { value?: unknown; options?: unknown };
-    // ACP select options may be grouped: `{group, name, options: [...]}`.
-    if (Array.isArray(e.options)) out.push(...readValues(e.options));
-    else if (typeof e.value === "string") out.push(e.value);
-  }
-  return out;
-}
-
-interface RawConfigOption {
-  id: string;
-  name: string;
-  type: string | undefined;
-  category: string | undefined;
-  current: unknown;
-  values: string[];
-}
-
-function readConfigOptions(raw: unknown): RawConfigOption[] {
-  const out: RawConfigOption[] = [];
-  for (const option of Array.isArray(raw) ? raw : []) {
-    if (!option || typeof option !== "object") continue;
-    const o = option as { id?: unknown; name?: unknown; type?: unknown; category?: unknown; currentValue?: unknown; options?: unknown };
-    if (typeof o.id !== "string") continue;
-    out.push({
-      id: o.id,
-      name: typeof o.name === "string" ? o.name : o.id,
-      type: typeof o.type === "string" ? o.type : undefined,
-      category: typeof o.category === "string" ? o.category : undefined,
-      current: o.currentValue,
-      values: readValues(o.options),
-    });
-  }
-  return out;
+/** The tracked shape of a declared option: id, category and the values it accepts. */
+function choicesOf(option: AcpConfigOption): ConfigOptionChoices {
+  return { id: option.id, category: option.category, values: option.choices.map((c) => c.value) };
 }
 
 /** Reads the tracked native state from a `session/new|load|resume|fork` result (lenient; a `null` result offers nothing). */
 export function readNativeSettingsState(result: unknown, serviceTier: string | undefined): NativeSettingsState {
-  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
-  const models = (r.models && typeof r.models === "object" ? r.models : {}) as { availableModels?: unknown; currentModelId?: unknown };
+  const r = (result && typeof result === "object" ? result : {}) as { models?: unknown };
+  const models = (r.models && typeof r.models === "object" ? r.models : {}) as { currentModelId?: unknown };
   return {
-    options: readConfigOptions(r.configOptions).map(({ id, category, values }) => ({ id, category, values })),
-    availableModels: (Array.isArray(models.availableModels) ? models.availableModels : [])
-      .map((m) => (m && typeof m === "object" ? (m as { modelId?: unknown }).modelId : undefined))
-      .filter((v): v is string => typeof v === "string"),
+    options: configOptionsOf(result).map(choicesOf),
+    availableModels: availableModelsOf(result).map((m) => m.modelId),
     currentModelId: typeof models.currentModelId === "string" ? models.currentModelId : null,
     offeredModelIds: readOfferedModelIds(result),
     serviceTier,
@@ -120,9 +85,9 @@ export function readNativeSettingsState(result: unknown, serviceTier: string | u
  */
 function noteConfigOptions(session: AcpSession, raw: unknown, keep?: { id: string; value: unknown }): void {
   const options = readConfigOptions(raw);
-  if (session.nativeSettings) session.nativeSettings.options = options.map(({ id, category, values }) => ({ id, category, values }));
+  if (session.nativeSettings) session.nativeSettings.options = options.map(choicesOf);
   for (const o of options) {
-    const current = keep?.id === o.id ? keep.value : o.current;
+    const current = keep?.id === o.id ? keep.value : o.currentValue;
     const entry = session.optionState.config.get(o.id);
     if (entry) Object.assign(entry, { name: o.name, type: o.type, current });
     else session.optionState.config.set(o.id, { name: o.name, type: o.type, current });
@@ -216,7 +181,7 @@ export async function selectNativeSettings(rt: AcpBridgeRuntime, session: AcpSes
 }
 
 function modelOption(state: NativeSettingsState): ConfigOptionChoices | undefined {
-  return state.options.find((o) => o.category === "model") ?? state.options.find((o) => o.id === "model");
+  return findConfigOption(state.options, "model");
 }
 
 function currentOf(session: AcpSession, configId: string): unknown {

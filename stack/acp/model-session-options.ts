@@ -9,6 +9,7 @@
  * The keys match what `turn/start` accepts in `options.sessionOptions` (session-options.ts): a
  * config option's id, or `mode` for the agent's modes when no config option is called `mode`.
  */
+import { availableModelsOf, configOptionsOf, sessionModesOf } from "./config-options.js";
 
 /** How long a declared-options read stays fresh, in ms (spec 30 §6.4: 60 s). */
 export const SESSION_OPTIONS_TTL_MS = 60_000;
@@ -43,20 +44,9 @@ export interface SessionOptionsCacheEntry {
 /** Per-bridge cache of declared options, keyed by {@link sessionOptionsCacheKey}. */
 export type SessionOptionsCache = Map<string, SessionOptionsCacheEntry>;
 
-function isModelOption(o: { id?: unknown; category?: unknown }): boolean {
+/** The model picker (category or id `model`): `model/list` reports it as models, not as an option. */
+function isModelOption(o: { id: string; category: string | undefined }): boolean {
   return o.category === "model" || o.id === "model";
-}
-
-function readChoices(raw: unknown): DeclaredSessionOptionChoice[] {
-  const out: DeclaredSessionOptionChoice[] = [];
-  for (const entry of Array.isArray(raw) ? raw : []) {
-    if (!entry || typeof entry !== "object") continue;
-    const e = entry as { value?: unknown; name?: unknown; options?: unknown };
-    // ACP select options may be grouped: `{group, name, options: [...]}`.
-    if (Array.isArray(e.options)) out.push(...readChoices(e.options));
-    else if (typeof e.value === "string") out.push({ value: e.value, name: typeof e.name === "string" ? e.name : e.value });
-  }
-  return out;
 }
 
 /**
@@ -66,28 +56,15 @@ function readChoices(raw: unknown): DeclaredSessionOptionChoice[] {
  * no config option already uses that id.
  */
 export function readDeclaredSessionOptions(result: unknown): DeclaredSessionOption[] {
-  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; modes?: unknown };
   const out: DeclaredSessionOption[] = [];
-  for (const option of Array.isArray(r.configOptions) ? r.configOptions : []) {
-    if (!option || typeof option !== "object") continue;
-    const o = option as { id?: unknown; name?: unknown; type?: unknown; category?: unknown; currentValue?: unknown; options?: unknown };
-    if (typeof o.id !== "string" || isModelOption(o)) continue;
-    const type = typeof o.type === "string" ? o.type : "select";
-    out.push({
-      id: o.id,
-      name: typeof o.name === "string" ? o.name : o.id,
-      type,
-      currentValue: o.currentValue ?? null,
-      ...(type === "select" ? { options: readChoices(o.options) } : {}),
-    });
+  for (const o of configOptionsOf(result)) {
+    if (isModelOption(o)) continue;
+    const type = o.type ?? "select";
+    out.push({ id: o.id, name: o.name, type, currentValue: o.currentValue ?? null, ...(type === "select" ? { options: o.choices } : {}) });
   }
-  const modes = r.modes && typeof r.modes === "object" ? (r.modes as { currentModeId?: unknown; availableModes?: unknown }) : null;
-  if (modes && !out.some((o) => o.id === "mode")) {
-    const choices = (Array.isArray(modes.availableModes) ? modes.availableModes : [])
-      .map((m) => (m && typeof m === "object" ? (m as { id?: unknown; name?: unknown }) : {}))
-      .filter((m): m is { id: string; name?: unknown } => typeof m.id === "string")
-      .map((m) => ({ value: m.id, name: typeof m.name === "string" ? m.name : m.id }));
-    if (choices.length) out.push({ id: "mode", name: "Mode", type: "select", currentValue: typeof modes.currentModeId === "string" ? modes.currentModeId : null, options: choices });
+  const modes = sessionModesOf(result);
+  if (modes && modes.available.length && !out.some((o) => o.id === "mode")) {
+    out.push({ id: "mode", name: "Mode", type: "select", currentValue: modes.current, options: modes.available.map((m) => ({ value: m.id, name: m.name })) });
   }
   return out;
 }
@@ -97,17 +74,12 @@ export function readDeclaredSessionOptions(result: unknown): DeclaredSessionOpti
  * `model` config option not already listed, in the agent's order. Lenient; `[]` when none.
  */
 export function readOfferedModelIds(result: unknown): string[] {
-  const r = (result && typeof result === "object" ? result : {}) as { configOptions?: unknown; models?: unknown };
   const out: string[] = [];
-  const add = (id: unknown): void => {
-    if (typeof id === "string" && id.length > 0 && !out.includes(id)) out.push(id);
+  const add = (id: string): void => {
+    if (id.length > 0 && !out.includes(id)) out.push(id);
   };
-  const models = r.models && typeof r.models === "object" ? (r.models as { availableModels?: unknown }) : {};
-  for (const m of Array.isArray(models.availableModels) ? models.availableModels : []) add(m && typeof m === "object" ? (m as { modelId?: unknown }).modelId : undefined);
-  for (const option of Array.isArray(r.configOptions) ? r.configOptions : []) {
-    if (!option || typeof option !== "object" || !isModelOption(option as { id?: unknown; category?: unknown })) continue;
-    for (const choice of readChoices((option as { options?: unknown }).options)) add(choice.value);
-  }
+  for (const m of availableModelsOf(result)) add(m.modelId);
+  for (const option of configOptionsOf(result).filter(isModelOption)) for (const choice of option.choices) add(choice.value);
   return out;
 }
 

@@ -8,6 +8,7 @@
  * `supportedLevels`, mapped through `levelValues`), so an agent that accepts the option without
  * declaring it (Hermes) still gets the level.
  */
+import { findConfigOption } from "./config-options.js";
 import { ACP_REASONING_LEVELS, type AcpLaunchSpec, type AcpNativeReasoning, type AcpReasoningLevel } from "./launch-spec.js";
 
 /**
@@ -55,7 +56,7 @@ export interface NativeReasoningOption {
  * id) of `options`, else one synthesized from `nativeReasoning`, else `null`. Pure.
  */
 export function findNativeReasoningOption(options: readonly ConfigOptionChoices[], nativeReasoning: AcpNativeReasoning | undefined): NativeReasoningOption | null {
-  const declared = options.find((o) => o.category === "thought_level") ?? options.find((o) => o.id === "thought_level");
+  const declared = findConfigOption(options, "thought_level");
   if (declared) {
     return { configId: declared.id, values: declared.values, levelValues: nativeReasoning?.configId === declared.id ? nativeReasoning.levelValues : undefined, synthesized: false };
   }

@@ -5,6 +5,7 @@
  * that id) or `session/set_mode {sessionId, modeId}` (key `mode`, when modes are offered and no
  * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
  */
+import { configOptionsOf, sessionModesOf } from "./config-options.js";
 import type { SetSessionConfigOptionRequest } from "@agentclientprotocol/sdk";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
@@ -20,23 +21,9 @@ export interface SessionOptionState {
 
 /** Reads offered modes and config options from a `session/new|load|resume|fork` result. */
 export function readSessionOptionState(result: unknown): SessionOptionState {
-  const r = (result && typeof result === "object" ? result : {}) as { modes?: unknown; configOptions?: unknown };
-  const state: SessionOptionState = { modes: null, config: new Map() };
-  if (r.modes && typeof r.modes === "object") {
-    const m = r.modes as { currentModeId?: unknown; availableModes?: unknown };
-    const available = (Array.isArray(m.availableModes) ? m.availableModes : [])
-      .map((mode) => (mode && typeof mode === "object" ? (mode as { id?: unknown; name?: unknown }) : {}))
-      .filter((mode): mode is { id: string; name?: unknown } => typeof mode.id === "string")
-      .map((mode) => ({ id: mode.id, name: typeof mode.name === "string" ? mode.name : mode.id }));
-    state.modes = { current: typeof m.currentModeId === "string" ? m.currentModeId : null, available };
-  }
-  for (const option of Array.isArray(r.configOptions) ? r.configOptions : []) {
-    if (!option || typeof option !== "object") continue;
-    const o = option as { id?: unknown; name?: unknown; type?: unknown; currentValue?: unknown };
-    if (typeof o.id !== "string") continue;
-    state.config.set(o.id, { name: typeof o.name === "string" ? o.name : o.id, type: typeof o.type === "string" ? o.type : undefined, current: o.currentValue });
-  }
-  return state;
+  const config: SessionOptionState["config"] = new Map();
+  for (const o of configOptionsOf(result)) config.set(o.id, { name: o.name, type: o.type, current: o.currentValue });
+  return { modes: sessionModesOf(result), config };
 }
 
 /**
