@@ -16,9 +16,6 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const advertising = advertisingModels;
-const list = listModelsOf;
-
 /** `recordingSpawn` plus a promise that settles once the first agent has been spawned. */
 function gatedSpawn(launches: string[][]) {
   const record = recordingSpawn(launches);
@@ -37,10 +34,10 @@ describe("concurrent model/list share one discovery (spec 20 §3.11 step 2)", ()
     const launches: string[][] = [];
     const gate = gatedSpawn(launches);
     bridge = startInProcessBridge({ spawn: gate.spawn });
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, advertising);
-    const first = list(bridge, spec);
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, advertisingModels);
+    const first = listModelsOf(bridge, spec);
     await gate.spawned;
-    const second = list(bridge, spec);
+    const second = listModelsOf(bridge, spec);
     const [a, b] = await Promise.all([first, second]);
     expect(a.error).toBeUndefined();
     expect(a.result.models.map((m: any) => m.id)).toEqual(["m-a", "m-b"]);
@@ -54,9 +51,9 @@ describe("concurrent model/list share one discovery (spec 20 §3.11 step 2)", ()
     const gate = gatedSpawn(launches);
     bridge = startInProcessBridge({ spawn: gate.spawn });
     const { spec } = fixtureLaunchSpec(bridge.dir, { newSessionError: "the agent is not ready" }, "flaky");
-    const first = list(bridge, spec);
+    const first = listModelsOf(bridge, spec);
     await gate.spawned;
-    const second = list(bridge, spec);
+    const second = listModelsOf(bridge, spec);
     const [a, b] = await Promise.all([first, second]);
     expect(a.error).toMatchObject({ code: -32000 });
     expect(a.error.message).toContain("the agent is not ready");
@@ -64,8 +61,8 @@ describe("concurrent model/list share one discovery (spec 20 §3.11 step 2)", ()
     expect(launches).toHaveLength(1);
 
     // The same script file now makes the agent answer; the clock has not moved.
-    fixtureLaunchSpec(bridge.dir, advertising, "flaky");
-    const retried = await list(bridge, spec);
+    fixtureLaunchSpec(bridge.dir, advertisingModels, "flaky");
+    const retried = await listModelsOf(bridge, spec);
     expect(retried.result.models.map((m: any) => m.id)).toEqual(["m-a", "m-b"]);
     expect(launches).toHaveLength(2);
   });
@@ -74,10 +71,10 @@ describe("concurrent model/list share one discovery (spec 20 §3.11 step 2)", ()
     const launches: string[][] = [];
     const gate = gatedSpawn(launches);
     bridge = startInProcessBridge({ spawn: gate.spawn });
-    const { spec } = fixtureLaunchSpec(bridge.dir, advertising);
-    const first = list(bridge, spec);
+    const { spec } = fixtureLaunchSpec(bridge.dir, advertisingModels);
+    const first = listModelsOf(bridge, spec);
     await gate.spawned;
-    const other = list(bridge, { ...spec, env: { ...(spec.env as Record<string, string>), EXTRA_FLAG: "1" } });
+    const other = listModelsOf(bridge, { ...spec, env: { ...(spec.env as Record<string, string>), EXTRA_FLAG: "1" } });
     const [a, b] = await Promise.all([first, other]);
     expect(b.result).toEqual(a.result);
     expect(launches).toHaveLength(2);

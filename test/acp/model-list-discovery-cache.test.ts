@@ -13,27 +13,24 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const advertising = advertisingModels;
-const list = listModelsOf;
-
 describe("model/list discovery cache (spec 20 §3.11 step 2)", () => {
   it("serves a second model/list within 60 s from the first discovery, and discovers again once 60 s have passed", async () => {
     let now = 5_000;
     const launches: string[][] = [];
     bridge = startInProcessBridge({ now: () => now, spawn: recordingSpawn(launches) });
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, advertising);
-    const first = await list(bridge, spec);
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, advertisingModels);
+    const first = await listModelsOf(bridge, spec);
     expect(first.result.models.map((m: any) => m.id)).toEqual(["m-a", "m-b"]);
     expect(launches).toHaveLength(1);
 
     now += DISCOVERY_CACHE_TTL_MS - 1;
-    const second = await list(bridge, spec);
+    const second = await listModelsOf(bridge, spec);
     expect(second.result).toEqual(first.result);
     expect(launches).toHaveLength(1);
     expect(agentReceived(log).filter((m) => m.method === "initialize")).toHaveLength(1);
 
     now += 1;
-    const third = await list(bridge, spec);
+    const third = await listModelsOf(bridge, spec);
     expect(third.result).toEqual(first.result);
     expect(launches).toHaveLength(2);
     expect(agentReceived(log).filter((m) => m.method === "session/new")).toHaveLength(2);
@@ -44,12 +41,12 @@ describe("model/list discovery cache (spec 20 §3.11 step 2)", () => {
     const launches: string[][] = [];
     bridge = startInProcessBridge({ spawn: recordingSpawn(launches) });
     const { spec } = fixtureLaunchSpec(bridge.dir, { newSessionError: "the agent is not ready" }, "flaky");
-    const failed = await list(bridge, spec);
+    const failed = await listModelsOf(bridge, spec);
     expect(failed.error).toMatchObject({ code: -32000 });
     expect(failed.error.message).toContain("the agent is not ready");
     // The same script file now makes the agent answer; the clock has not moved.
-    fixtureLaunchSpec(bridge.dir, advertising, "flaky");
-    const answered = await list(bridge, spec);
+    fixtureLaunchSpec(bridge.dir, advertisingModels, "flaky");
+    const answered = await listModelsOf(bridge, spec);
     expect(answered.result.models.map((m: any) => m.id)).toEqual(["m-a", "m-b"]);
     expect(launches).toHaveLength(2);
   });
@@ -57,16 +54,16 @@ describe("model/list discovery cache (spec 20 §3.11 step 2)", () => {
   it("keys the cache on the launch spec: another env, or another bridge, discovers on its own", async () => {
     const launches: string[][] = [];
     bridge = startInProcessBridge({ spawn: recordingSpawn(launches) });
-    const { spec } = fixtureLaunchSpec(bridge.dir, advertising);
-    await list(bridge, spec);
-    await list(bridge, { ...spec, env: { ...(spec.env as Record<string, string>), EXTRA_FLAG: "1" } });
+    const { spec } = fixtureLaunchSpec(bridge.dir, advertisingModels);
+    await listModelsOf(bridge, spec);
+    await listModelsOf(bridge, { ...spec, env: { ...(spec.env as Record<string, string>), EXTRA_FLAG: "1" } });
     expect(launches).toHaveLength(2);
-    await list(bridge, spec);
+    await listModelsOf(bridge, spec);
     expect(launches).toHaveLength(2);
 
     const other = startInProcessBridge({ spawn: recordingSpawn(launches) });
     try {
-      await list(other, spec);
+      await listModelsOf(other, spec);
       expect(launches).toHaveLength(3);
     } finally {
       await other.close();
