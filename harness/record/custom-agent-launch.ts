@@ -13,32 +13,13 @@
  *   file beside the agents file while no `cwd` is set is refused with that advice (it would
  *   otherwise fail inside the temp workspace with the agent's own stack trace).
  */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { AcpAgentDefinition } from "../../stack/acp/agents.js";
+import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { InputError } from "../errors.js";
 
 const hasSeparator = (text: string) => text.includes("/") || text.includes("\\");
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The first executable `command` in the `PATH` list `searchPath`, or undefined. */
-function findOnPath(command: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir === "") continue;
-    const candidate = path.join(dir, command);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /**
  * Resolves a custom agent's `command` and `cwd` by the rules of the module doc and returns the
@@ -50,7 +31,7 @@ function findOnPath(command: string, searchPath: string): string | undefined {
  *   a command path that is not an executable file, a `cwd` that is not a directory, or a
  *   relative argument naming a file beside the agents file with no `cwd` set.
  */
-export function resolveCustomAgentLaunch(agent: AcpAgentDefinition, agentsFile: string, env: NodeJS.ProcessEnv): AcpAgentDefinition {
+export async function resolveCustomAgentLaunch(agent: AcpAgentDefinition, agentsFile: string, env: NodeJS.ProcessEnv): Promise<AcpAgentDefinition> {
   const baseDir = path.dirname(agentsFile);
   const spec = agent.launchSpec;
   const entry = `entry "${agent.id.replace(/^acp-/, "")}"`;
@@ -61,14 +42,14 @@ export function resolveCustomAgentLaunch(agent: AcpAgentDefinition, agentsFile: 
   let command: string;
   if (hasSeparator(spec.command) || path.isAbsolute(spec.command)) {
     command = path.resolve(baseDir, spec.command);
-    if (!isExecutableFile(command)) {
+    if ((await findExecutable(command, undefined)) === null) {
       const where = path.isAbsolute(spec.command) ? "" : ` (relative commands resolve against the agents file's directory)`;
       fail(`command "${spec.command}": ${existsSync(command) ? "not an executable file" : "no such file"}: ${command}${where}`);
     }
   } else {
     const searchPath = spec.env.PATH ?? env.PATH ?? "";
-    const found = findOnPath(spec.command, searchPath);
-    if (found === undefined) fail(`command "${spec.command}" is not on PATH; install it, or give its path (absolute, or relative to the agents file)`);
+    const found = await findExecutable(spec.command, searchPath);
+    if (found === null) fail(`command "${spec.command}" is not on PATH; install it, or give its path (absolute, or relative to the agents file)`);
     command = found as string;
   }
 

@@ -149,7 +149,7 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
-    if (agent) return customRecordProvider(resolveCustomAgentLaunch(agent, customAgentsFile, process.env), path.basename(customAgentsFile));
+    if (agent) return customRecordProvider(await resolveCustomAgentLaunch(agent, customAgentsFile, process.env), path.basename(customAgentsFile));
   }
   return recordProvider(providerId);
 }
