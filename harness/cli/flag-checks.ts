@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { isProviderBridge, PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
+import { PROVIDER_BRIDGE_EXPORT_NAME, providerBridgeOf } from "../../stack/bridge-kit/define.js";
 import { UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
 
@@ -21,11 +21,8 @@ import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/at
  */
 export function positiveIntegerFlag(flag: string, value: unknown, unit: string): number | undefined {
   if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 1) {
-    throw new UsageError(`--${flag} ${String(value)}: expected a positive whole number of ${unit}`);
-  }
+  const parsed = wholeNumber(value);
+  if (parsed === null || parsed < 1) throw new UsageError(`--${flag} ${String(value)}: expected a positive whole number of ${unit}`);
   return parsed;
 }
 
@@ -37,10 +34,16 @@ export function positiveIntegerFlag(flag: string, value: unknown, unit: string):
  */
 export function nonNegativeIntegerFlag(flag: string, value: unknown, unit: string): number | undefined {
   if (value === undefined) return undefined;
+  const parsed = wholeNumber(value);
+  if (parsed === null) throw new UsageError(`--${flag} ${String(value)}: expected a whole number ≥ 0 of ${unit}`);
+  return parsed;
+}
+
+/** The digits-only text of `value` as a safe integer, else null. */
+function wholeNumber(value: unknown): number | null {
   const text = String(value).trim();
   const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(parsed)) throw new UsageError(`--${flag} ${String(value)}: expected a whole number ≥ 0 of ${unit}`);
-  return parsed;
+  return Number.isSafeInteger(parsed) ? parsed : null;
 }
 
 /**
@@ -70,7 +73,7 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     throw new UsageError(`${where}: cannot load: ${message.split("\n")[0] ?? message}`);
   }
-  if (!isProviderBridge(loaded[PROVIDER_BRIDGE_EXPORT_NAME] ?? loaded.default)) {
+  if (!providerBridgeOf(loaded)) {
     throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
   }
   return file;

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { RECORD_DIR_ENV_VAR } from "./child-env.js";
-import { PROVIDER_BRIDGE_EXPORT_NAME, isProviderBridge, type ProviderBridge } from "./define.js";
+import { PROVIDER_BRIDGE_EXPORT_NAME, providerBridgeOf, type ProviderBridge } from "./define.js";
 import { createBridgeHost } from "./host.js";
 import { MAX_LINE_BYTES, createBoundedLineSplitter } from "./line-splitter.js";
 import { installProcessRecorder } from "./record-process.js";
@@ -28,11 +28,9 @@ function log(text: string): void {
 
 async function loadBridge(modulePath: string): Promise<ProviderBridge> {
   const loaded = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
-  const candidate = loaded[PROVIDER_BRIDGE_EXPORT_NAME] ?? loaded.default;
-  if (!isProviderBridge(candidate)) {
-    throw new Error(`${modulePath} does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
-  }
-  return candidate;
+  const bridge = providerBridgeOf(loaded);
+  if (!bridge) throw new Error(`${modulePath} does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
+  return bridge;
 }
 
 /** Reads the record variable (trimmed) and removes it from this process's env, so no child inherits it. */

@@ -82,3 +82,12 @@ export function isProviderBridge(value: unknown): value is ProviderBridge {
     (hooks.onClose === undefined || typeof hooks.onClose === "function")
   );
 }
+
+/**
+ * The bridge a loaded module exports, the way the bootstrap takes it: `experimental_providerBridge`
+ * ({@link PROVIDER_BRIDGE_EXPORT_NAME}), else the default export; `null` when neither is a bridge.
+ */
+export function providerBridgeOf(loaded: Record<string, unknown>): ProviderBridge | null {
+  const candidate = loaded[PROVIDER_BRIDGE_EXPORT_NAME] ?? loaded.default;
+  return isProviderBridge(candidate) ? candidate : null;
+}
