@@ -23,11 +23,12 @@ import { SECRET_KEY_PATTERN, createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
-import { startModelServer, type ModelServer } from "../model-server/server.js";
+import { startModelServer, TOOL_REJECTION_PATTERNS, type ModelServer } from "../model-server/server.js";
 import { loadCell } from "./cells.js";
 import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
 import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
+import { profileRecordProvider } from "./profile-provider.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
 
 /** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
@@ -92,8 +93,14 @@ export class RecordInterruptedError extends ParityError {
 /** The cell did not go as scripted (an unanswered approval, an unused model response, …); nothing written. */
 export class CellDivergedError extends ParityError {
   constructor(cell: string, problems: readonly string[]) {
-    super("E_DIVERGED", `cell ${cell} did not go as scripted; nothing written:\n  ${problems.join("\n  ")}`, EXIT_CODES.parityFailure);
+    super("E_DIVERGED", `cell ${cell} did not go as scripted, nothing written: ${problems.join("; ")}`, EXIT_CODES.parityFailure);
   }
+}
+
+/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+function launchEnvOf(options: Record<string, unknown>): NodeJS.ProcessEnv {
+  const spec = (options.providerOptions as { acpLaunchSpec?: { env?: unknown } } | undefined)?.acpLaunchSpec;
+  return typeof spec?.env === "object" && spec.env !== null ? (spec.env as NodeJS.ProcessEnv) : {};
 }
 
 /** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */
@@ -109,9 +116,10 @@ const SESSION_OPS = new Set(["thread/start", "thread/resume", "thread/fork"]);
  * The cell's steps with a wait for the provider's `sessionSettled` event after every session
  * step (see {@link RecordProvider.sessionSettled}), so cells stay provider-agnostic.
  */
-export function withSessionWaits(steps: readonly CellStep[], settled: Until | undefined): CellStep[] {
-  if (!settled) return [...steps];
-  return steps.flatMap((step): CellStep[] => (SESSION_OPS.has(step.op) ? [step, { op: "wait", until: settled }] : [step]));
+export function withSessionWaits(steps: readonly CellStep[], settled: Until | readonly Until[] | undefined): CellStep[] {
+  const waits: CellStep[] = (settled === undefined ? [] : Array.isArray(settled) ? (settled as readonly Until[]) : [settled as Until]).map((until) => ({ op: "wait", until }));
+  if (waits.length === 0) return [...steps];
+  return steps.flatMap((step): CellStep[] => (SESSION_OPS.has(step.op) ? [step, ...waits] : [step]));
 }
 
 function refuseExisting(destination: string, oracleFile: string, req: RecordCellRequest): void {
@@ -149,7 +157,24 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
-    if (agent) return customRecordProvider(await resolveCustomAgentLaunch(agent, customAgentsFile, process.env), path.basename(customAgentsFile));
+    if (agent) {
+      const resolved = await resolveCustomAgentLaunch(agent, customAgentsFile, process.env);
+      if (!agent.recordProfile) return customRecordProvider(resolved, path.basename(customAgentsFile));
+      const { acpLaunchSpec: _spec, ...bridgeOptions } = resolved.bridgeOptions;
+      const spec = resolved.launchSpec;
+      // The entry's own env is part of the profile's env templates (the profile's wins).
+      const profile = { ...agent.recordProfile, env: { ...spec.env, ...agent.recordProfile.env } };
+      return profileRecordProvider(profile, {
+        id: agent.id,
+        name: spec.displayName,
+        command: spec.command,
+        args: spec.args,
+        ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+        bridgeOptions,
+        agentsDir: path.dirname(customAgentsFile),
+        source: `custom ACP agent from ${path.basename(customAgentsFile)}`,
+      });
+    }
   }
   return recordProvider(providerId);
 }
@@ -182,7 +207,14 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   try {
     await ensureDir(dirs.workspace);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
-    if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
+    if (provider.takesModelEndpoint && def.model) {
+      model = await startModelServer({
+        script: provider.spellScript ? provider.spellScript(def.model) : def.model,
+        vars: { cwd: dirs.workspace },
+        ...(provider.modelApi ? { api: provider.modelApi } : {}),
+        rejectionPatterns: [...TOOL_REJECTION_PATTERNS, ...(provider.rejectionPatterns ?? [])],
+      });
+    }
     const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
     bridge = spawnBridge({
       modulePath: provider.modulePath,
@@ -224,7 +256,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     const redactor = createRedactor({
       home: req.home ?? os.homedir(),
       paths: recordPathRewrites(dirs),
-      secrets: secretValuesOf(process.env),
+      secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options))],
       patterns: req.redact,
       // The temp root's random name must never reach a recording, in any spelling.
       forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
@@ -241,6 +273,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       threadId: def.scope === "process" ? null : threadId,
       scope: def.scope,
       cliVersion: prepared.cliVersion,
+      ...(prepared.modelApi ? { modelApi: prepared.modelApi } : {}),
       recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
       description: def.description,
       note: [prepared.note, def.note].filter((n) => n !== "").join(" "),
