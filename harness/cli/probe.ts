@@ -4,6 +4,8 @@ import type { Argv } from "yargs";
 import { listAcpAgents } from "../../stack/acp/custom-agents.js";
 import { acpAgentLabel } from "../../stack/acp/launch-spec.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
+import { findExecutable } from "../../stack/acp/maintenance/executable.js";
+import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
 
@@ -73,7 +75,8 @@ export function formatProbe(label: string, probe: AcpAgentProbe): string {
     launchLine =
       `  launch: dialect ${launch.dialect}, ` +
       (launch.isolatedHome ? "isolated temp HOME/XDG dirs (removed afterwards)" : "inherited HOME") +
-      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "");
+      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "") +
+      (launch.network ? `; network ${launch.network}` : "");
   }
   if (!probe.reachable) {
     lines.push(`${label}: not reachable — ${probe.reason}`);
@@ -121,6 +124,11 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
         .option("timeout-ms", { type: "number", default: DEFAULT_PROBE_TIMEOUT_MS, describe: "How long to wait for initialize, in ms" })
         .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
+        .option("network", {
+          choices: ["auto", "netns", "host"],
+          default: "auto",
+          describe: "Run the agent in a fresh network namespace with only loopback (netns), on the host network (host), or netns where possible (auto)",
+        })
         .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent (isolated temp HOME, offline)")
         .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
         .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
@@ -150,7 +158,13 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
       }
       const label = acpAgentLabel({ command, args: commandArgs });
+      const network = args.network === "host" ? undefined : detectNetworkIsolation("auto");
+      if (args.network === "netns" && network?.kind !== "netns") throw new UsageError(`--network netns: ${network?.kind === "watch" ? network.why : "unavailable"}`);
+      // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
+      const resolvable = (await findExecutable(command.includes("/") ? path.resolve(cwd, command) : command, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
+      const inNetns = network?.kind === "netns" && resolvable;
       const probe = await probeAcpAgent({
+        ...(inNetns ? { spawn: netnsSpawn(network) } : {}),
         command,
         args: commandArgs,
         env,
@@ -160,7 +174,8 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         ...(options.env ? { inheritedEnv: options.env } : {}),
         ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
       });
-      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...probe }, null, 2)}\n` : formatProbe(label, probe));
+      const shown = inNetns && probe.launch ? { ...probe, launch: { ...probe.launch, network: "netns: a fresh network namespace with only loopback" } } : probe;
+      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...shown }, null, 2)}\n` : formatProbe(label, shown));
       return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
     },
   };

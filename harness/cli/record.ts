@@ -44,6 +44,11 @@ export const recordCommand: ParityCommand = {
       })
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
+      .option("network", {
+        choices: ["auto", "netns", "watch"],
+        default: "auto",
+        describe: "Keep a real agent on loopback: a fresh network namespace with only loopback (netns), watching its sockets (watch), or netns where possible (auto)",
+      })
       .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
@@ -86,6 +91,7 @@ export const recordCommand: ParityCommand = {
         lanesRoot: lanes,
         redact,
         timeoutMs: timeout,
+        network: args.network as "auto" | "netns" | "watch",
         ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
         now: () => Date.now(),
         signal: controller.signal,

@@ -90,6 +90,12 @@ export interface ModelServerOptions {
   vars?: Readonly<Record<string, string>>;
   /** Tool results that mean a rejected call; default {@link TOOL_REJECTION_PATTERNS}. */
   rejectionPatterns?: readonly RegExp[];
+  /**
+   * Listen on this Unix socket instead of a TCP port, for an agent in another network
+   * namespace that reaches it through a forwarder at `127.0.0.1:<port>` (record network.ts);
+   * `origin` and `baseUrl` then name that port.
+   */
+  unixSocket?: { path: string; port: number };
 }
 
 const excerptOf = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text).replace(/\s+/g, " ");
@@ -179,9 +185,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, MODEL_SERVER_HOST, () => resolve());
+    if (options.unixSocket) server.listen(options.unixSocket.path, () => resolve());
+    else server.listen(0, MODEL_SERVER_HOST, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = options.unixSocket ? options.unixSocket.port : (server.address() as AddressInfo).port;
   const origin = `http://${MODEL_SERVER_HOST}:${port}`;
   return {
     api: dialect.api,

@@ -17,7 +17,9 @@
  * - `tools`: how the cell model scripts' tool calls (`read`, `edit`, `bash`, … with opencode's
  *   argument names) are spelled for this agent; arguments are templates over `{{args.<name>}}`
  *   (a string that is exactly one such placeholder keeps the argument's JSON type);
- * - `rejections`: extra regular expressions of tool results meaning "the tool never ran".
+ * - `rejections`: extra regular expressions of tool results meaning "the tool never ran";
+ * - `redact`: regular expressions of what differs from run to run in the agent's output (a
+ *   process id it prints) and so becomes `REDACTED`, as `--redact` patterns do.
  */
 import { z } from "zod";
 import { UntilSchema } from "../runtime/cell-driver.js";
@@ -36,6 +38,16 @@ export const VersionSourceSchema = z.union([
   z.strictObject({ packageJson: z.string().min(1) }),
 ]);
 
+const compiles = (source: string): boolean => {
+  try {
+    return !new RegExp(source).test("");
+  } catch {
+    return false;
+  }
+};
+/** A regular expression's source: it must compile and must not match the empty string. */
+const RegexSourceSchema = z.string().refine(compiles, { message: "not a regular expression that matches something (invalid, or matches the empty string)" });
+
 /** The record fields of an agent profile (see the module doc). */
 export const AgentRecordProfileSchema = z.strictObject({
   modelApi: z.enum(MODEL_APIS),
@@ -45,7 +57,8 @@ export const AgentRecordProfileSchema = z.strictObject({
   version: VersionSourceSchema.optional(),
   settle: z.array(UntilSchema).default([]),
   tools: z.record(z.string(), ToolSpellingSchema).default({}),
-  rejections: z.array(z.string()).default([]),
+  rejections: z.array(RegexSourceSchema).default([]),
+  redact: z.array(RegexSourceSchema).default([]),
 });
 /** The record fields of an agent profile. */
 export type AgentRecordProfile = z.output<typeof AgentRecordProfileSchema>;

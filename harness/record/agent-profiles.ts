@@ -79,6 +79,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     settle: [COMMANDS_SETTLED],
     tools: {},
     rejections: [],
+    redact: [],
   },
   "acp-qwen": {
     id: "acp-qwen",
@@ -104,6 +105,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}", is_background: false } },
     },
     rejections: [],
+    // Its shell tool reports the process group id of the command it ran.
+    redact: ["(?<=Process Group PGID: )\\d+"],
   },
   "acp-copilot": {
     id: "acp-copilot",
@@ -131,6 +134,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
+    redact: [],
   },
   "acp-gemini": {
     id: "acp-gemini",
@@ -152,6 +156,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
+    redact: [],
   },
   "acp-claude": {
     id: "acp-claude",
@@ -170,6 +175,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
+    redact: [],
   },
   "acp-claude-zed": {
     id: "acp-claude-zed",
@@ -188,6 +194,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
+    redact: [],
   },
   "acp-codex": {
     id: "acp-codex",
@@ -207,6 +214,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
     },
     rejections: [],
+    redact: [],
   },
   "acp-pi": {
     id: "acp-pi",
@@ -239,5 +247,6 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       bash: { name: "bash", arguments: { command: "{{args.command}}" } },
     },
     rejections: [],
+    redact: [],
   },
 };

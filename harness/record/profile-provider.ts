@@ -13,6 +13,7 @@ import { findShippedAcpAgent } from "../../stack/acp/agents.js";
 import { ensureIsolatedHome } from "../../stack/acp/agent-isolation.js";
 import { UsageError } from "../errors.js";
 import { ensureDir } from "../recording/atomic-write.js";
+import { compileUserPatterns } from "../recording/redact.js";
 import type { ModelServer } from "../model-server/server.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import { fillProfileTemplate, spellModelScript, type AgentRecordProfile } from "./agent-profile.js";
@@ -101,6 +102,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
     modelApi: profile.modelApi,
     sessionSettled: profile.settle,
     rejectionPatterns: profile.rejections.map((p) => new RegExp(p)),
+    redactPatterns: compileUserPatterns(profile.redact),
     spellScript: (script) => spellModelScript(script, profile.tools),
     async prepare(dirs: RecordDirs, model: ModelServer | undefined) {
       if (!model) throw new UsageError(`${launch.id} needs a model endpoint: the cell has no model script`);

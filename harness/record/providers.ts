@@ -59,6 +59,8 @@ export interface RecordProvider {
   spellScript?(script: ModelScript): ModelScript;
   /** Tool results meaning a rejected call, beyond the endpoint's own list. */
   rejectionPatterns?: readonly RegExp[];
+  /** What differs from run to run in the agent's output; every match becomes `REDACTED` (as `--redact`). */
+  redactPatterns?: readonly RegExp[];
   /**
    * Prepares the workspace/home and returns env and options. `model` is set iff
    * `takesModelEndpoint`; `cell` names the cell being recorded (its name and `cell.json` path).

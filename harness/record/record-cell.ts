@@ -27,9 +27,17 @@ import { startModelServer, TOOL_REJECTION_PATTERNS, type ModelServer } from "../
 import { loadCell } from "./cells.js";
 import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
 import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
-import { killProcessesWorkingIn } from "./leftovers.js";
+import { killProcessesWorkingIn, processesWorkingIn } from "./leftovers.js";
 import { profileRecordProvider } from "./profile-provider.js";
+import { detectNetworkIsolation, NETNS_MODEL_PORT, NETWORK_NETNS, NETWORK_WATCHED, netnsLauncher, type NetworkMode } from "./network.js";
+import { nonLoopbackPeers } from "./sockets.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
+
+/**
+ * How often the sockets of a watched run are read, in ms, besides before every step and after
+ * the last: it bounds how short an outbound connection can be and still be seen.
+ */
+export const SOCKET_WATCH_INTERVAL_MS = 50;
 
 /** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
 export const RECORD_STEP_TIMEOUT_MS = 90_000;
@@ -70,6 +78,12 @@ export interface RecordCellRequest {
    * (`acp-<slug>`), recorded through the ACP bridge with the file's launch spec.
    */
   customAgentsFile?: string;
+  /**
+   * How an agent that takes the model endpoint is kept on loopback (network.ts): `auto`
+   * (default) a fresh network namespace when this machine can make one, else watching its
+   * sockets; `netns` or `watch` only that (`netns` where impossible: UsageError).
+   */
+  network?: NetworkMode;
 }
 
 /** What a successful {@link recordCell} wrote. */
@@ -198,12 +212,26 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const def = cell.definition;
   if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 
+  const isolation = provider.takesModelEndpoint ? detectNetworkIsolation(req.network ?? "auto") : undefined;
+  if (req.network === "netns" && isolation?.kind !== "netns") {
+    throw new UsageError(`--network netns: ${isolation ? isolation.why : `${req.providerId} takes no model endpoint and is not isolated`}`);
+  }
+
   const root = await mkdtemp(path.join(req.tempParent ?? os.tmpdir(), "parity-record-"));
   const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
   let model: ModelServer | undefined;
   let bridge: ReturnType<typeof spawnBridge> | undefined;
+  // Outbound connections seen while watching (no namespace): each fails the recording.
+  const outbound = new Set<string>();
+  const watchSockets = () => {
+    if (isolation?.kind !== "watch") return;
+    const pids = [...processesWorkingIn(root), ...(bridge?.pid ? [bridge.pid] : [])];
+    for (const s of nonLoopbackPeers(pids)) outbound.add(`pid ${s.pid} connected to ${s.remoteAddress}:${s.remotePort} (${s.protocol}), outside loopback`);
+  };
+  const watcher = isolation?.kind === "watch" ? setInterval(watchSockets, SOCKET_WATCH_INTERVAL_MS) : undefined;
+  watcher?.unref();
   try {
     await ensureDir(dirs.workspace);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
@@ -213,6 +241,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
         vars: { cwd: dirs.workspace },
         ...(provider.modelApi ? { api: provider.modelApi } : {}),
         rejectionPatterns: [...TOOL_REJECTION_PATTERNS, ...(provider.rejectionPatterns ?? [])],
+        ...(isolation?.kind === "netns" ? { unixSocket: { path: path.join(root, "model.sock"), port: NETNS_MODEL_PORT } } : {}),
       });
     }
     const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
@@ -223,6 +252,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       cwd: dirs.workspace,
       dataDir: path.join(root, "data"),
       ...(req.onStderr ? { onStderr: req.onStderr } : {}),
+      ...(isolation?.kind === "netns" && model ? { launcher: netnsLauncher(isolation, path.join(root, "model.sock"), NETNS_MODEL_PORT) } : {}),
     });
     log(`recording ${req.providerId}/${req.cell}: bridge pid ${bridge.pid ?? "?"}, temp ${root}\n`);
     const providerOptions = (prepared.options.providerOptions ?? {}) as Record<string, unknown>;
@@ -237,6 +267,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
         now: req.now,
         ...(req.signal ? { signal: req.signal } : {}),
         onStep: (i, step) => {
+          watchSockets();
           log(`step ${i + 1}/${steps.length}: ${step.op}\n`);
           req.onStep?.(i, step, { root, bridgePid: bridge?.pid });
         },
@@ -244,9 +275,10 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     );
     running.catch(() => undefined);
     const run: CellRun = await Promise.race([running, abort.promise]);
+    watchSockets();
     await bridge.close();
     await Promise.race([Promise.resolve(), abort.promise]);
-    const problems = [...run.problems, ...(model?.problems ?? [])];
+    const problems = [...outbound, ...run.problems, ...(model?.problems ?? [])];
     if (model && model.remaining() > 0) problems.push(`${model.remaining()} scripted model response(s) were never requested`);
     if (problems.length > 0) throw new CellDivergedError(req.cell, problems);
 
@@ -257,7 +289,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       home: req.home ?? os.homedir(),
       paths: recordPathRewrites(dirs),
       secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options))],
-      patterns: req.redact,
+      patterns: [...req.redact, ...(provider.redactPatterns ?? [])],
       // The temp root's random name must never reach a recording, in any spelling.
       forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
     });
@@ -274,6 +306,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       scope: def.scope,
       cliVersion: prepared.cliVersion,
       ...(prepared.modelApi ? { modelApi: prepared.modelApi } : {}),
+      ...(isolation ? { network: isolation.kind === "netns" ? NETWORK_NETNS : NETWORK_WATCHED } : {}),
       recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
       description: def.description,
       note: [prepared.note, def.note].filter((n) => n !== "").join(" "),
@@ -318,6 +351,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       grammarDrops: built.grammarDrops.length,
     };
   } finally {
+    if (watcher) clearInterval(watcher);
     abort.dispose();
     if (bridge) await bridge.close();
     await model?.close();
