@@ -61,8 +61,14 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     // Port 0 on loopback: parallel recordings each get their own opencode server port.
     args: ["acp", "--port", "0", "--hostname", "127.0.0.1"],
     modelApi: "openai-chat",
-    env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
+    env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1", OPENCODE_DISABLE_LSP_DOWNLOAD: "1" },
     files: {
+      // opencode installs @opencode-ai/plugin into every config directory in the background
+      // (an npm registry fetch) unless node_modules exists and package-lock.json already names
+      // every dependency package.json does: pre-seeded, so it fetches nothing.
+      "{{home}}/.config/opencode/package.json": { dependencies: { "@opencode-ai/plugin": "1.18.33" } },
+      "{{home}}/.config/opencode/package-lock.json": { lockfileVersion: 3, packages: { "": { dependencies: { "@opencode-ai/plugin": "1.18.33" } } } },
+      "{{home}}/.config/opencode/node_modules/.keep": "",
       "{{cwd}}/opencode.json": {
         $schema: "https://opencode.ai/config.json",
         provider: {
