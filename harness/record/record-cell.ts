@@ -24,7 +24,8 @@ import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-veri
 import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, TOOL_REJECTION_PATTERNS, type ModelServer } from "../model-server/server.js";
-import { loadCell } from "./cells.js";
+import { CELL_WORKSPACE_DIR, loadCell } from "./cells.js";
+import { fixtureHash } from "./fixture-hash.js";
 import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
 import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
 import { killProcessesWorkingIn, processesWorkingIn } from "./leftovers.js";
@@ -306,6 +307,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       scope: def.scope,
       cliVersion: prepared.cliVersion,
       ...(prepared.modelApi ? { modelApi: prepared.modelApi } : {}),
+      ...(cell.workspace ? { workspace: await fixtureHash(cell.workspace) } : {}),
       ...(isolation ? { network: isolation.kind === "netns" ? NETWORK_NETNS : NETWORK_WATCHED } : {}),
       recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
       description: def.description,
@@ -320,6 +322,9 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       if (lanes[direction].length > 0) await writeFile(path.join(stage, laneFileName(direction)), `${lanes[direction].join("\n")}\n`);
     }
     await writeFile(path.join(stage, MANIFEST_FILE), redactor.redactText(`${JSON.stringify(manifest, null, 2)}\n`));
+    // The recording carries the fixture it was recorded in, so it replays in the same workspace
+    // wherever its cell lives (harness/replay/sandbox.ts); the manifest names it by hash.
+    if (cell.workspace) await cp(cell.workspace, path.join(stage, CELL_WORKSPACE_DIR), { recursive: true });
     const survivors = await sweepDirectory(stage, redactor);
     if (survivors.length > 0) {
       throw new RedactionSurvivorError(survivors, (file) => path.join(req.providerId, req.cell, path.relative(stage, file)));
