@@ -6,6 +6,7 @@ import { acpAgentLabel } from "../../stack/acp/launch-spec.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
+import { withoutRecordProfiles } from "../record/custom-provider.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
 
@@ -50,7 +51,8 @@ export function splitCommandLine(value: string): string[] {
 
 function readCustomAgents(file: string): string {
   try {
-    return readFileSync(file, "utf8");
+    // A "record" profile (parity record's) is no part of the setting the probe launches from.
+    return withoutRecordProfiles(readFileSync(file, "utf8"));
   } catch (error) {
     throw new InputError(`cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
   }

@@ -111,3 +111,25 @@ export function customRecordProvider(agent: AcpAgentDefinition, sourceFile: stri
     },
   };
 }
+
+/**
+ * The customAgents file's text without the entries' `record` objects (unvalidated), for
+ * commands that launch the agents but record nothing (`parity probe`). Text that is not a JSON
+ * array is returned unchanged, for the setting's own reader to report.
+ */
+export function withoutRecordProfiles(text: string): string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(raw)) return text;
+  return JSON.stringify(
+    raw.map((entry: unknown) => {
+      if (typeof entry !== "object" || entry === null || !("record" in entry)) return entry;
+      const { record: _record, ...rest } = entry as { record: unknown };
+      return rest;
+    }),
+  );
+}

@@ -139,4 +139,11 @@ describe("parity record --custom-agents with a record profile", () => {
     expect(result.err.trim().split("\n")).toHaveLength(1);
     expect(result.err).toMatch(/agents\.json.*entry 0 \("loop"\): field `record\.modelApi`/);
   });
+
+  it("parity probe reads the same customAgents file, record profile and all", async () => {
+    const p = setup(NOTE_SCRIPT);
+    const result = await runCli(["probe", "--provider", "acp-loop", "--custom-agents", path.join(p.root, "agents.json"), "--json"], { cwd: p.root });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out).reachable).toBe(true);
+  });
 });
