@@ -38,6 +38,7 @@ const CLAUDE_ENV = {
 const CODEX_CONFIG = `model = "gpt-5.4-mini"
 model_provider = "parity"
 sandbox_mode = "danger-full-access"
+approval_policy = "untrusted"
 check_for_update_on_startup = false
 
 [model_providers.parity]
