@@ -8,7 +8,8 @@
  * working in the temp directory are cleaned up on success, failure and abort (SIGINT).
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { randomInt } from "node:crypto";
+import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
@@ -39,6 +40,27 @@ import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvide
  * the last: it bounds how short an outbound connection can be and still be seen.
  */
 export const SOCKET_WATCH_INTERVAL_MS = 50;
+
+/** How many names a run's temp root can take: `parity-record-` and eight decimal digits. */
+export const RUN_ROOT_SPACE = 100_000_000;
+
+/**
+ * Makes the run's temp root `<parent>/parity-record-<8 digits>` (exclusive mkdir, a new number
+ * on a clash). Digits, always eight, rather than mkdtemp's letters: agents see paths below it
+ * and some count tokens of what they see themselves (copilot's context usage), and a fixed
+ * width of digits splits into the same tokens whatever the number, so two recordings count alike.
+ */
+export async function makeRunRoot(parent: string, random: () => number): Promise<string> {
+  for (;;) {
+    const root = path.join(parent, `parity-record-${String(random()).padStart(8, "0")}`);
+    try {
+      await mkdir(root);
+      return root;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+}
 
 /** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
 export const RECORD_STEP_TIMEOUT_MS = 90_000;
@@ -85,6 +107,8 @@ export interface RecordCellRequest {
    * sockets; `netns` or `watch` only that (`netns` where impossible: UsageError).
    */
   network?: NetworkMode;
+  /** Entropy for the run's temp root name: an integer in [0, {@link RUN_ROOT_SPACE}); default crypto's. */
+  random?: () => number;
 }
 
 /** What a successful {@link recordCell} wrote. */
@@ -218,7 +242,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     throw new UsageError(`--network netns: ${isolation ? isolation.why : `${req.providerId} takes no model endpoint and is not isolated`}`);
   }
 
-  const root = await mkdtemp(path.join(req.tempParent ?? os.tmpdir(), "parity-record-"));
+  const root = await makeRunRoot(req.tempParent ?? os.tmpdir(), req.random ?? (() => randomInt(RUN_ROOT_SPACE)));
   const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
