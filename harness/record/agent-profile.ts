@@ -19,7 +19,9 @@
  *   (a string that is exactly one such placeholder keeps the argument's JSON type);
  * - `rejections`: extra regular expressions of tool results meaning "the tool never ran";
  * - `redact`: regular expressions of what differs from run to run in the agent's output (a
- *   process id it prints) and so becomes `REDACTED`, as `--redact` patterns do.
+ *   process id it prints) and so becomes `REDACTED`, as `--redact` patterns do;
+ * - `normalize`: the same for values that must stay valid where they stand (a number the agent
+ *   derives from the clock): each match becomes `replace`, and `why` goes into the manifest note.
  */
 import { z } from "zod";
 import { UntilSchema } from "../runtime/cell-driver.js";
@@ -59,6 +61,7 @@ export const AgentRecordProfileSchema = z.strictObject({
   tools: z.record(z.string(), ToolSpellingSchema).default({}),
   rejections: z.array(RegexSourceSchema).default([]),
   redact: z.array(RegexSourceSchema).default([]),
+  normalize: z.array(z.strictObject({ pattern: RegexSourceSchema, replace: z.string(), why: z.string().min(1) })).default([]),
 });
 /** The record fields of an agent profile. */
 export type AgentRecordProfile = z.output<typeof AgentRecordProfileSchema>;

@@ -87,6 +87,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {},
     rejections: [],
     redact: [],
+    normalize: [],
   },
   "acp-qwen": {
     id: "acp-qwen",
@@ -114,6 +115,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     rejections: [],
     // Its shell tool reports the process group id of the command it ran.
     redact: ["(?<=Process Group PGID: )\\d+"],
+    normalize: [],
   },
   "acp-copilot": {
     id: "acp-copilot",
@@ -142,6 +144,15 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    // copilot counts its context usage itself, over a system prompt that names the time of day:
+    // the count moves by a few tokens from one minute to the next.
+    normalize: [
+      {
+        pattern: '(?<=\\\\"used\\\\":)\\d+',
+        replace: "0",
+        why: "copilot's context usage (usage_update used) is recorded as 0: it counts it itself over a prompt that names the time, so it differs between recordings.",
+      },
+    ],
   },
   "acp-gemini": {
     id: "acp-gemini",
@@ -164,6 +175,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    normalize: [],
   },
   "acp-claude": {
     id: "acp-claude",
@@ -183,6 +195,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    normalize: [],
   },
   "acp-claude-zed": {
     id: "acp-claude-zed",
@@ -202,6 +215,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    normalize: [],
   },
   "acp-codex": {
     id: "acp-codex",
@@ -222,6 +236,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    normalize: [],
   },
   "acp-pi": {
     id: "acp-pi",
@@ -255,5 +270,6 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     },
     rejections: [],
     redact: [],
+    normalize: [],
   },
 };

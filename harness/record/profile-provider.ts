@@ -103,6 +103,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
     sessionSettled: profile.settle,
     rejectionPatterns: profile.rejections.map((p) => new RegExp(p)),
     redactPatterns: compileUserPatterns(profile.redact),
+    normalize: profile.normalize.map((n) => ({ pattern: new RegExp(n.pattern, "g"), replace: n.replace })),
     spellScript: (script) => spellModelScript(script, profile.tools),
     async prepare(dirs: RecordDirs, model: ModelServer | undefined) {
       if (!model) throw new UsageError(`${launch.id} needs a model endpoint: the cell has no model script`);
@@ -142,7 +143,8 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
         modelApi: profile.modelApi,
         note:
           `${launch.name} ${version} (${launch.source}) run offline: fresh HOME/XDG dirs/TMPDIR, its model a project-owned loopback ` +
-          `${profile.modelApi} endpoint playing the cell's model script.`,
+          `${profile.modelApi} endpoint playing the cell's model script.` +
+          profile.normalize.map((n) => ` Normalized: ${n.why}`).join(""),
       };
     },
   };

@@ -61,6 +61,8 @@ export interface RecordProvider {
   rejectionPatterns?: readonly RegExp[];
   /** What differs from run to run in the agent's output; every match becomes `REDACTED` (as `--redact`). */
   redactPatterns?: readonly RegExp[];
+  /** Values that differ from run to run and must stay valid JSON: each match of `pattern` (global) becomes `replace` in every recorded line. */
+  normalize?: ReadonlyArray<{ pattern: RegExp; replace: string }>;
   /**
    * Prepares the workspace/home and returns env and options. `model` is set iff
    * `takesModelEndpoint`; `cell` names the cell being recorded (its name and `cell.json` path).

@@ -8,7 +8,6 @@
  * working in the temp directory are cleaned up on success, failure and abort (SIGINT).
  */
 import { existsSync } from "node:fs";
-import { randomInt } from "node:crypto";
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -41,18 +40,16 @@ import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvide
  */
 export const SOCKET_WATCH_INTERVAL_MS = 50;
 
-/** How many names a run's temp root can take: `parity-record-` and eight decimal digits. */
-export const RUN_ROOT_SPACE = 100_000_000;
-
 /**
- * Makes the run's temp root `<parent>/parity-record-<8 digits>` (exclusive mkdir, a new number
- * on a clash). Digits, always eight, rather than mkdtemp's letters: agents see paths below it
- * and some count tokens of what they see themselves (copilot's context usage), and a fixed
- * width of digits splits into the same tokens whatever the number, so two recordings count alike.
+ * Makes the run's temp root `<parent>/parity-record-<8 digits>`: the lowest free number from
+ * 00000000 up (an exclusive mkdir, so an existing path, symlink or not, is never used). Not
+ * mkdtemp's random letters: agents see paths below it and some count the tokens of what they
+ * see (copilot's context usage), so a name that differed from run to run changed their counts
+ * between two recordings; the first free number is the same name in every run that is alone.
  */
-export async function makeRunRoot(parent: string, random: () => number): Promise<string> {
-  for (;;) {
-    const root = path.join(parent, `parity-record-${String(random()).padStart(8, "0")}`);
+export async function makeRunRoot(parent: string): Promise<string> {
+  for (let n = 0; ; n += 1) {
+    const root = path.join(parent, `parity-record-${String(n).padStart(8, "0")}`);
     try {
       await mkdir(root);
       return root;
@@ -107,8 +104,6 @@ export interface RecordCellRequest {
    * sockets; `netns` or `watch` only that (`netns` where impossible: UsageError).
    */
   network?: NetworkMode;
-  /** Entropy for the run's temp root name: an integer in [0, {@link RUN_ROOT_SPACE}); default crypto's. */
-  random?: () => number;
 }
 
 /** What a successful {@link recordCell} wrote. */
@@ -242,7 +237,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     throw new UsageError(`--network netns: ${isolation ? isolation.why : `${req.providerId} takes no model endpoint and is not isolated`}`);
   }
 
-  const root = await makeRunRoot(req.tempParent ?? os.tmpdir(), req.random ?? (() => randomInt(RUN_ROOT_SPACE)));
+  const root = await makeRunRoot(req.tempParent ?? os.tmpdir());
   const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
@@ -320,7 +315,9 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     });
     const lanes = {} as Record<Direction, string[]>;
     for (const direction of LANE_DIRECTIONS) {
-      lanes[direction] = (await readLaneLines(path.join(scopeDir, laneFileName(direction)))).map((l) => redactor.redactLaneEntry(l));
+      lanes[direction] = (await readLaneLines(path.join(scopeDir, laneFileName(direction)))).map((l) =>
+        redactor.redactLaneEntry((provider.normalize ?? []).reduce((text, n) => text.replace(n.pattern, n.replace), l)),
+      );
     }
     const entries = LANE_DIRECTIONS.flatMap((d) => lanes[d].map((l) => JSON.parse(l) as { ts: number; run: number }));
     if (entries.length === 0) throw new CellDivergedError(req.cell, [`the bridge recorded no line in scope ${scope}`]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,14 +10,15 @@ afterEach(() => {
 });
 
 describe("makeRunRoot", () => {
-  it("names the run's temp root with eight digits (same token shape in every run) and takes a new number on a clash", async () => {
+  it("takes the lowest free eight-digit name, the same in every run that is alone, and never an existing path or symlink", async () => {
     const parent = mkdtempSync(path.join(tmpdir(), "parity-run-root-"));
     dirs.push(parent);
-    const draws = [5, 5, 12_345_678];
-    const random = () => draws.shift()!;
-    expect(await makeRunRoot(parent, random)).toBe(path.join(parent, "parity-record-00000005"));
-    expect(await makeRunRoot(parent, random)).toBe(path.join(parent, "parity-record-12345678"));
-    expect(statSync(path.join(parent, "parity-record-12345678")).isDirectory()).toBe(true);
-    expect(draws).toEqual([]);
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000000"));
+    symlinkSync(path.join(parent, "elsewhere"), path.join(parent, "parity-record-00000001"));
+    mkdirSync(path.join(parent, "parity-record-00000002"));
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000003"));
+    expect(statSync(path.join(parent, "parity-record-00000003")).isDirectory()).toBe(true);
+    rmSync(path.join(parent, "parity-record-00000000"), { recursive: true });
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000000"));
   });
 });
