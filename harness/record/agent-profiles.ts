@@ -207,7 +207,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     env: CLAUDE_ENV,
     files: {},
     version: pkg("@zed-industries/claude-code-acp"),
-    settle: [],
+    settle: [COMMANDS_SETTLED],
     tools: {
       read: { name: "mcp__acp__Read", arguments: { file_path: "{{args.filePath}}" } },
       edit: { name: "mcp__acp__Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
