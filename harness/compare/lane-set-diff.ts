@@ -5,7 +5,7 @@
  */
 import { createTwoFilesPatch } from "diff";
 import { serializeThreadLane } from "../lanes/normalize.js";
-import { diffLanes } from "./lane-diff.js";
+import { diffLanes, type LaneDifference } from "./lane-diff.js";
 import { parseLaneText, type LaneSource, type LaneText } from "./lane-sources.js";
 
 /** How a lane differs between the two sides. */
@@ -19,10 +19,25 @@ export interface LaneSetEntry {
   b: string | null;
   /** Events on each side (0 when absent). */
   events: { a: number; b: number };
-  /** Changed paths (`op`, `path`) from side a to side b; empty for same/added/removed. */
-  paths: Array<{ op: string; path: string }>;
+  /**
+   * The differences from side a to side b (`diffLanes`), one per change: `op`, `path` (JSON
+   * pointer), the stable `address` and `selector`, and the `old`/`new` values when present;
+   * `ids` for a broken id correspondence. Empty for same/added/removed.
+   */
+  paths: LaneSetPath[];
   /** Unified diff of the serialized lanes; "" when the lanes are the same. */
   patch: string;
+}
+
+/** One difference of a changed lane, as `parity diff --json` prints it. */
+export interface LaneSetPath {
+  op: string;
+  path: string;
+  address?: string;
+  selector?: string;
+  old?: unknown;
+  new?: unknown;
+  ids?: LaneDifference["ids"];
 }
 
 /** Result of {@link diffLaneSets}, with counts per status. */
@@ -67,7 +82,15 @@ export function diffLaneSets(a: LaneSource, b: LaneSource, options: { context?: 
       a: left?.label ?? null,
       b: right?.label ?? null,
       events: { a: leftEvents.length, b: rightEvents.length },
-      paths: differences.map((d) => ({ op: d.op, path: d.path })),
+      paths: differences.map((d) => ({
+        op: d.op,
+        path: d.path,
+        ...(d.address !== undefined ? { address: d.address } : {}),
+        ...(d.selector !== undefined ? { selector: d.selector } : {}),
+        ...("old" in d ? { old: d.old } : {}),
+        ...("new" in d ? { new: d.new } : {}),
+        ...(d.ids !== undefined ? { ids: d.ids } : {}),
+      })),
       patch: changed
         ? createTwoFilesPatch(left ? `a/${key}.json` : "/dev/null", right ? `b/${key}.json` : "/dev/null", leftText, rightText, undefined, undefined, {
             context: options.context ?? 3,

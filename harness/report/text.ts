@@ -188,7 +188,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
       (d) => (d.layer !== undefined && d.layer !== "events") || suggestedAllowPath(d) === undefined,
     );
     if (unmaskable) {
-      out.push(c.dim("    (key order, counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
+      out.push(c.dim("    (counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
     out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell, cell.detail?.rerecord)}`);
   }

@@ -72,7 +72,8 @@ describe("parity diff", () => {
       ["acp-cursor/subagent", "removed"],
       ["acp-cursor/turn-tools", "changed"],
     ]);
-    expect(doc.lanes[3].paths).toEqual([{ op: "replace", path: `/${index}/item/exitCode` }]);
+    expect(doc.lanes[3].paths).toMatchObject([{ op: "replace", path: `/${index}/item/exitCode`, new: 42 }]);
+    expect(doc.lanes[3].paths[0].selector).toMatch(/^\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/exitCode$/);
     expect(doc.lanes[3].patch).toContain('+      "exitCode": 42,');
     expect(doc.lanes[1].patch).toBe("");
   });

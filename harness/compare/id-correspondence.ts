@@ -1,0 +1,55 @@
+/**
+ * Id correspondence of two aligned lanes (allowlists/README.md, "How lanes are compared"): ids
+ * are interned per lane (spec 10 §6.3 step 4), so the same thread can number them differently
+ * on each side. Aligned events must map ids one to one: old `#5` always with new `#6` and
+ * nothing else. The first pairing of an id fixes its partner; a later pairing that contradicts
+ * it is a broken correspondence, reported once per (old id, new id) pair.
+ */
+import { idPairs } from "./skeleton.js";
+
+/** A pairing of two ids that contradicts an earlier one, at `segments` inside the new event. */
+export interface BrokenCorrespondence {
+  segments: string[];
+  old: string;
+  new: string;
+  /** What `old` was paired with before, when it was. */
+  oldPairedWith?: string;
+  /** What `new` was paired with before, when it was. */
+  newPairedWith?: string;
+}
+
+/** The id maps of one comparison; feed it aligned events in lane order. */
+export class IdCorrespondence {
+  private readonly oldToNew = new Map<string, string>();
+  private readonly newToOld = new Map<string, string>();
+  private readonly reported = new Set<string>();
+
+  /**
+   * Records the ids two aligned events hold at the same places and returns the pairings that
+   * break the correspondence, each (old id, new id) pair at most once per comparison.
+   */
+  pair(oldEvent: unknown, newEvent: unknown): BrokenCorrespondence[] {
+    const broken: BrokenCorrespondence[] = [];
+    for (const pair of idPairs(oldEvent, newEvent)) {
+      const partnerOfOld = this.oldToNew.get(pair.old);
+      const partnerOfNew = this.newToOld.get(pair.new);
+      if (partnerOfOld === undefined && partnerOfNew === undefined) {
+        this.oldToNew.set(pair.old, pair.new);
+        this.newToOld.set(pair.new, pair.old);
+        continue;
+      }
+      if (partnerOfOld === pair.new) continue;
+      const key = JSON.stringify([pair.old, pair.new]);
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      broken.push({
+        segments: pair.segments,
+        old: pair.old,
+        new: pair.new,
+        ...(partnerOfOld !== undefined ? { oldPairedWith: partnerOfOld } : {}),
+        ...(partnerOfNew !== undefined ? { newPairedWith: partnerOfNew } : {}),
+      });
+    }
+    return broken;
+  }
+}
