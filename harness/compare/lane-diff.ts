@@ -203,7 +203,13 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
           continue;
         }
         const fields = fieldDifferences(oldLane[oldIndex], newLane[newIndex], oldIndex, newIndex);
-        for (const field of fields) Object.assign(field, locate("new", newIndex, parsePointer(field.path).slice(1)));
+        for (const field of fields) {
+          const segments = parsePointer(field.path).slice(1);
+          const there = locate("new", newIndex, segments);
+          // A selector masks both sides: offer it only when it names the paired event on each.
+          if (there.selector !== undefined && locate("old", oldIndex, segments).selector !== there.selector) delete there.selector;
+          Object.assign(field, there);
+        }
         differences.push(...fields);
         checkIds(oldIndex, newIndex);
       } else if (op.kind === "added" && !pairedNew.has(op.newIndex)) {
