@@ -24,6 +24,11 @@ export class IdCorrespondence {
   private readonly newToOld = new Map<string, string>();
   private readonly reported = new Set<string>();
 
+  /** The new-side id each old-side id corresponds to, as fixed so far (new id → old id). */
+  newToOldIds(): ReadonlyMap<string, string> {
+    return this.newToOld;
+  }
+
   /**
    * Records the ids two aligned events hold at the same places and returns the pairings that
    * break the correspondence, each (old id, new id) pair at most once per comparison.

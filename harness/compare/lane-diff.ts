@@ -48,16 +48,27 @@ export interface LaneDifference {
   ids?: { old: string; new: string; oldPairedWith?: string; newPairedWith?: string };
 }
 
-/** Result of {@link diffLanes}. `differences` is empty exactly when the lanes are equal. */
+/**
+ * Result of {@link diffLanes}. `differences` is empty exactly when the lanes are equal.
+ * `ops` is the alignment script; `newToOldIds` maps each new-side id to the old-side id it
+ * corresponds to (for showing both sides in one numbering).
+ */
 export interface LaneDiff {
   lines: LaneDiffLine[];
   differences: LaneDifference[];
+  ops: SequenceOp[];
+  newToOldIds: ReadonlyMap<string, string>;
 }
 
-/** Options of {@link diffLanes}: precomputed stable addresses of either lane (`laneAddresses`). */
+/**
+ * Options of {@link diffLanes}: precomputed stable addresses of either lane (`laneAddresses`);
+ * `lines: false` leaves `lines` empty (a caller that renders from `ops` saves one JSON text
+ * per event, which counts for lanes of tens of thousands of events).
+ */
 export interface DiffLanesOptions {
   oldAddresses?: readonly EventAddress[];
   newAddresses?: readonly EventAddress[];
+  lines?: boolean;
 }
 
 /** Pairs removed with added events in order, only when their pairing keys match. */
@@ -137,7 +148,7 @@ function fieldDifferences(oldEvent: unknown, newEvent: unknown, oldIndex: number
 export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown[], options: DiffLanesOptions = {}): LaneDiff {
   const { ops } = diffSequences(oldLane.map(skeletonKey), newLane.map(skeletonKey));
   const text = (event: unknown) => JSON.stringify(event) ?? "null";
-  const lines: LaneDiffLine[] = ops.map((op: SequenceOp): LaneDiffLine => {
+  const lines: LaneDiffLine[] = options.lines === false ? [] : ops.map((op: SequenceOp): LaneDiffLine => {
     if (op.kind === "removed") return { ...op, text: text(oldLane[op.oldIndex]) };
     return { ...op, text: text(newLane[op.newIndex]) };
   });
@@ -217,5 +228,5 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
       }
     }
   }
-  return { lines, differences };
+  return { lines, differences, ops, newToOldIds: ids.newToOldIds() };
 }

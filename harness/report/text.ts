@@ -45,9 +45,9 @@ function sourceOf(entry: AllowlistEntry): string {
 
 /**
  * The text of an event line: its JSON without the blank `threadId`/`providerThreadId` pair that
- * normalization leaves on every event (the legend says so).
+ * normalization leaves on every event (the legend says so), cut to `width` characters.
  */
-function eventText(text: string, width: number): string {
+export function eventText(text: string, width: number): string {
   return truncate(text.replace(/^(\{"type":"[^"\\]*",)"threadId":"","providerThreadId":"",/, "$1"), width);
 }
 
