@@ -5,7 +5,25 @@
  * nothing else. The first pairing of an id fixes its partner; a later pairing that contradicts
  * it is a broken correspondence, reported once per (old id, new id) pair.
  */
-import { idPairs } from "./skeleton.js";
+import { idPairs, isIdValue } from "./skeleton.js";
+
+/** Suffix of a new-side id that corresponds to no old-side id (only in the new lane), when shown in old numbering. */
+export const NEW_ONLY_ID_MARK = "'";
+
+/** A copy of `event` with each id shown in the old side's numbering (`#4'` when it has no old partner). */
+export function inOldNumbering(event: unknown, newToOld: ReadonlyMap<string, string>): unknown {
+  const walk = (value: unknown, parentKey: string | undefined): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, undefined));
+    if (value === null || typeof value !== "object") return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (isIdValue(key, parentKey, child)) out[key] = newToOld.get(String(child)) ?? `${String(child)}${NEW_ONLY_ID_MARK}`;
+      else out[key] = walk(child, key);
+    }
+    return out;
+  };
+  return walk(event, undefined);
+}
 
 /** A pairing of two ids that contradicts an earlier one, at `segments` inside the new event. */
 export interface BrokenCorrespondence {

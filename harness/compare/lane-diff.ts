@@ -11,12 +11,16 @@
  */
 import jsonpatch from "fast-json-patch";
 import { formatAddress, laneAddresses, stableSelector, type EventAddress } from "./address.js";
-import { IdCorrespondence } from "./id-correspondence.js";
+import { IdCorrespondence, inOldNumbering } from "./id-correspondence.js";
 import { diffSequences, type SequenceOp } from "./lcs.js";
 import { formatPointer, isIndexSegment, parsePointer } from "./pointer.js";
 import { abstractIds, eventKind, skeletonKey } from "./skeleton.js";
 
-/** One line of the diff script: an event present on one or both sides, with its JSON text. */
+/**
+ * One line of the diff script: an event present on one or both sides, with its JSON text — the
+ * old side's for `equal` and `removed`, the new event in the old side's id numbering for
+ * `added` (`#4'` for an id only the new side has).
+ */
 export type LaneDiffLine =
   | { kind: "equal"; oldIndex: number; newIndex: number; text: string }
   | { kind: "removed"; oldIndex: number; text: string }
@@ -147,11 +151,6 @@ function fieldDifferences(oldEvent: unknown, newEvent: unknown, oldIndex: number
  */
 export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown[], options: DiffLanesOptions = {}): LaneDiff {
   const { ops } = diffSequences(oldLane.map(skeletonKey), newLane.map(skeletonKey));
-  const text = (event: unknown) => JSON.stringify(event) ?? "null";
-  const lines: LaneDiffLine[] = options.lines === false ? [] : ops.map((op: SequenceOp): LaneDiffLine => {
-    if (op.kind === "removed") return { ...op, text: text(oldLane[op.oldIndex]) };
-    return { ...op, text: text(newLane[op.newIndex]) };
-  });
   let oldAddresses = options.oldAddresses;
   let newAddresses = options.newAddresses;
   const locate = (side: "old" | "new", index: number, field: readonly string[]) => {
@@ -228,5 +227,16 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
       }
     }
   }
-  return { lines, differences, ops, newToOldIds: ids.newToOldIds() };
+  // Unchanged events read as the old side's; added ones in the old side's id numbering, so a
+  // consistent renumbering does not show in the script.
+  const newToOldIds = ids.newToOldIds();
+  const text = (event: unknown) => JSON.stringify(event) ?? "null";
+  const lines: LaneDiffLine[] =
+    options.lines === false
+      ? []
+      : ops.map((op: SequenceOp): LaneDiffLine => {
+          if (op.kind === "added") return { ...op, text: text(inOldNumbering(newLane[op.newIndex], newToOldIds)) };
+          return { ...op, text: text(oldLane[op.oldIndex]) };
+        });
+  return { lines, differences, ops, newToOldIds };
 }

@@ -7,25 +7,7 @@
  */
 import type { LaneDiff } from "./lane-diff.js";
 import type { SequenceOp } from "./lcs.js";
-import { isIdValue } from "./skeleton.js";
-
-/** Suffix of a new-side id that corresponds to no old-side id (only in b), in patch lines. */
-export const NEW_ONLY_ID_MARK = "'";
-
-/** A copy of `event` with each id shown in the old side's numbering (`#4'` when it has no old partner). */
-export function inOldNumbering(event: unknown, newToOld: ReadonlyMap<string, string>): unknown {
-  const walk = (value: unknown, parentKey: string | undefined): unknown => {
-    if (Array.isArray(value)) return value.map((v) => walk(v, undefined));
-    if (value === null || typeof value !== "object") return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      if (isIdValue(key, parentKey, child)) out[key] = newToOld.get(String(child)) ?? `${String(child)}${NEW_ONLY_ID_MARK}`;
-      else out[key] = walk(child, key);
-    }
-    return out;
-  };
-  return walk(event, undefined);
-}
+import { inOldNumbering } from "./id-correspondence.js";
 
 /** Groups op positions into hunks: each changed op plus `context` ops either side. */
 function hunkRanges(ops: readonly SequenceOp[], context: number): Array<[number, number]> {

@@ -6,7 +6,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import type { LaneSetDiff, LaneSetEntry, LaneSetPath } from "../compare/lane-set-diff.js";
-import { NEW_ONLY_ID_MARK } from "../compare/thread-patch.js";
+import { NEW_ONLY_ID_MARK } from "../compare/id-correspondence.js";
 import { allowCommand, suggestedAllowPath } from "./suggest.js";
 import { eventText, truncate } from "./text.js";
 
