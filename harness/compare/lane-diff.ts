@@ -150,7 +150,19 @@ function fieldDifferences(oldEvent: unknown, newEvent: unknown, oldIndex: number
  * whole-event additions and removals, in script order. Linear space for large lanes (lcs.ts).
  */
 export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown[], options: DiffLanesOptions = {}): LaneDiff {
-  const { ops } = diffSequences(oldLane.map(skeletonKey), newLane.map(skeletonKey));
+  // Each distinct skeleton becomes a small number: equal numbers ⇔ equal skeletons, and only the
+  // distinct skeleton texts are held while aligning (a long lane repeats most of them).
+  const numbers = new Map<string, number>();
+  const numberOf = (event: unknown): number => {
+    const key = skeletonKey(event);
+    let n = numbers.get(key);
+    if (n === undefined) numbers.set(key, (n = numbers.size));
+    return n;
+  };
+  const oldKeys = oldLane.map(numberOf);
+  const newKeys = newLane.map(numberOf);
+  numbers.clear();
+  const { ops } = diffSequences(oldKeys, newKeys);
   let oldAddresses = options.oldAddresses;
   let newAddresses = options.newAddresses;
   const locate = (side: "old" | "new", index: number, field: readonly string[]) => {

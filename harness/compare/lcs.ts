@@ -41,7 +41,7 @@ export interface SequenceDiff {
 export const EXACT_LCS_CELLS = 4 * 1024 * 1024;
 
 /** Myers' linear-space diff of the two ranges after `start`: common runs, removals before additions between them. */
-function linearSpaceOps(oldSeq: readonly string[], newSeq: readonly string[], start: number, ops: SequenceOp[]): void {
+function linearSpaceOps(oldSeq: readonly (string | number)[], newSeq: readonly (string | number)[], start: number, ops: SequenceOp[]): void {
   let i = start;
   let j = start;
   const gap = (toOld: number, toNew: number) => {
@@ -61,14 +61,15 @@ function linearSpaceOps(oldSeq: readonly string[], newSeq: readonly string[], st
 }
 
 /**
- * Diffs `oldSeq` against `newSeq` (spec 10 §6.3). Elements are compared with `===`.
+ * Diffs `oldSeq` against `newSeq` (spec 10 §6.3). Elements (strings, or numbers standing for
+ * them) are compared with `===`.
  * A shared prefix is matched before the table is built; this gives the same script as the full
  * table because the backtracking rule always takes equal heads first. (A shared suffix is NOT
  * trimmed: that could change which duplicate is matched.) When the rest would need a table
  * above {@link EXACT_LCS_CELLS}, the linear-space diff runs instead (same LCS length; ties
  * between equally long alignments may be broken differently).
  */
-export function diffSequences(oldSeq: readonly string[], newSeq: readonly string[]): SequenceDiff {
+export function diffSequences(oldSeq: readonly (string | number)[], newSeq: readonly (string | number)[]): SequenceDiff {
   const ops: SequenceOp[] = [];
   let start = 0;
   while (start < oldSeq.length && start < newSeq.length && oldSeq[start] === newSeq[start]) {
