@@ -6,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
 import { checkExitCode } from "../report/check-report.js";
 import { selectReporter } from "../report/reporters.js";
+import { createCheckProgress } from "../progress/check-progress.js";
 import { checkCells, parseShard, shardCells, type CellExtras } from "../replay/check-cells.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, createOutputDirFlag, positiveIntegerFlag } from "./flag-checks.js";
@@ -80,6 +81,8 @@ export const checkCommand: ParityCommand = {
     const dumpArg = args["dump-dir"] as string | undefined;
     const dumpDir = dumpArg === undefined ? undefined : path.resolve(ctx.cwd, dumpArg);
     if (dumpArg !== undefined && dumpDir !== undefined) await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
+    const names = locations.map((l) => `${l.provider}/${l.cell}`);
+    const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
     const { run, extras } = await checkCells({
       locations,
       repoRoot: ctx.cwd,
@@ -89,12 +92,15 @@ export const checkCommand: ParityCommand = {
       jobs,
       ci: ctx.ci,
       batch: args.batch as boolean,
+      ...(progress !== undefined
+        ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
+        : {}),
       ...(dumpDir !== undefined ? { dumpDir } : {}),
       replay: {
         ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath } : {}),
       },
-    });
+    }).finally(() => progress?.end());
     ctx.out(reporter(run, { color: ctx.color }));
     const textual = (args.reporter as string) === "text";
     if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));

@@ -1,3 +1,5 @@
+import type { ProgressStream } from "../progress/check-progress.js";
+
 /**
  * What every command receives besides its parsed flags: where to write, whether colour
  * is allowed, and whether the user asked for stack traces. Commands never touch
@@ -16,6 +18,8 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /** Where long commands show progress (standard error); absent: no progress. */
+  progress?: ProgressStream;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -29,5 +33,6 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    progress: process.stderr,
   };
 }

@@ -18,6 +18,8 @@ import { processContext, type CliContext } from "./context.js";
 export async function main(argv: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
   const verbose = argv.includes("--verbose");
   const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
+  // Progress shares standard error with `err`: a caller that captures `err` (an in-process run) gets none unless it asks.
+  if (ctxOverride?.err !== undefined && ctxOverride.progress === undefined) delete ctx.progress;
   let exitCode: number = EXIT_CODES.ok;
   let ran = false;
   let yargsOutput = "";

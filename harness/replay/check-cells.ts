@@ -46,6 +46,14 @@ export interface CheckCellsOptions {
   batch?: boolean;
   /** Monotonic clock in ms (injected; default `performance.now`). */
   now?: () => number;
+  /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
+  progress?: CheckCellsProgress;
+}
+
+/** Progress events of {@link checkCells}; `finished` comes once per cell, skipped ones included. */
+export interface CheckCellsProgress {
+  started(index: number): void;
+  finished(index: number, cell: CellResult): void;
 }
 
 /** What one cell's check did besides its report line (for `--explain` and `--verbose`). */
@@ -150,6 +158,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     const reason = skipReason(location, recordings[index]!, options);
     if (reason !== undefined) {
       results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
+      options.progress?.finished(index, results[index].cell);
       return;
     }
     groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
@@ -167,6 +176,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       next += 1;
       if (!task) return;
       const taskStarted = now();
+      for (const index of task) options.progress?.started(index);
       const replays = await replayBatch(
         task.map((i) => recordings[i]!),
         { keepBridgeLane: false, ...options.replay },
@@ -174,6 +184,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       const ms = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
         results[index] = await compareCell(options.locations[index]!, recordings[index]!, replays[k]!, ms, options);
+        options.progress?.finished(index, results[index].cell);
       }
     }
   };
