@@ -84,7 +84,7 @@ async function cursorCheckRuns(packageRoot: string, reps: number): Promise<{ wal
 }
 
 /** Records the seed of the synthetic recordings: an echo thread with two turns of {@link WORDS_PER_TURN} words. */
-async function recordSeed(root: string): Promise<Recording> {
+export async function recordSeed(root: string): Promise<Recording> {
   const words = Array.from({ length: WORDS_PER_TURN }, (_, i) => `w${i}`).join(" ");
   return recordScriptedCell({
     modulePath: packageDistPath("stack/echo/bridge.js"),
