@@ -12,6 +12,7 @@ import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Diver
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { replayProfileFor } from "./profiles.js";
 import { replayBatch } from "./batch.js";
+import { planBatches } from "./batch-plan.js";
 import type { ReplayOptions, ReplayResult } from "./replay-recording.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
@@ -138,8 +139,8 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * entry or replay divergence; process-scoped cells and providers with no replay profile are
  * skipped. An ACP recording replays with the dialect its recorded agent command implies
  * (the replay's launch-spec rewrite pins it). The cells of one provider replay in at most `jobs` batches, each through one
- * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell), and
- * the batches run `jobs` at a time; a cell's `ms` is its share of its batch's wall time.
+ * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell; how
+ * many batches: `planBatches`), and the batches run `jobs` at a time; a cell's `ms` is its share of its batch's wall time.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
  * file + rename); in CI it fails the cell and nothing is written.
  *
@@ -164,11 +165,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
   });
   const jobs = Math.max(1, options.jobs);
-  const tasks: number[][] = [];
-  for (const indexes of groups.values()) {
-    const batches = options.batch === false ? indexes.length : Math.min(jobs, indexes.length);
-    for (let b = 0; b < batches; b += 1) tasks.push(indexes.filter((_, k) => k % batches === b));
-  }
+  const tasks = planBatches([...groups.values()], jobs, options.batch !== false);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
