@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { statSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -36,5 +37,19 @@ describe("the bundled CLI", () => {
     const check = commandChunks(loadedFiles(["check", "--help"]));
     expect(check).toHaveLength(1);
     expect(check[0]).toMatch(/^check-/);
+  });
+
+  it("runs the compiled tree instead of a bundle older than it (a bare tsc after the last npm run build)", () => {
+    const bundle = path.join(repoRoot, "dist", "bundle", "cli.js");
+    const { atime, mtime } = statSync(bundle);
+    utimesSync(bundle, new Date(0), new Date(0));
+    try {
+      const files = [...spawnParity(["--version"], { NODE_DEBUG: "esm" }).stderr.matchAll(/Storing file:\/\/(\S+)/g)].map((m) => m[1]!);
+      expect(files.some((f) => f.endsWith("/dist/harness/cli/main.js"))).toBe(true);
+      expect(files.some((f) => f.includes("/dist/bundle/"))).toBe(false);
+    } finally {
+      utimesSync(bundle, atime, mtime);
+    }
+    expect(loadedFiles(["--version"])).toContain("cli.js");
   });
 });
