@@ -150,7 +150,8 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
-  const recordings = await Promise.all(options.locations.map((location) => readRecording(location.dir)));
+  // Every recording is read (and validated) before any replay: bad input fails before anything is written.
+  const recordings: Array<Recording | undefined> = await Promise.all(options.locations.map((location) => readRecording(location.dir)));
 
   // Replayable cells, grouped by provider, each group cut into at most `jobs` batches that
   // each replay through one bridge process; the rest are skipped here.
@@ -174,13 +175,20 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       if (!task) return;
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
-      const replays = await replayBatch(
+      const replays: Array<ReplayResult | undefined> = await replayBatch(
         task.map((i) => recordings[i]!),
         { keepBridgeLane: false, ...options.replay },
       );
       const ms = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
-        results[index] = await compareCell(options.locations[index]!, recordings[index]!, replays[k]!, ms, options);
+        // Each lane is normalized into its leg and the raw lanes and the recording are let go
+        // before comparing: a large cell never holds its recording, raw and normalized lanes at once.
+        const { lane, ...replay } = replays[k]!;
+        replays[k] = undefined;
+        const live = legOf(lane);
+        const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
+        recordings[index] = undefined;
+        results[index] = await compareCell(options.locations[index]!, replay, live, recorded, ms, options);
         options.progress?.finished(index, results[index].cell);
       }
     }
@@ -207,28 +215,26 @@ function skipReason(location: RecordingLocation, recording: Recording, options: 
   }
 }
 
-/** Compares one replayed cell with its oracle and its recording (see {@link checkCells}). */
+/** A thread lane as a comparison leg: its events normalized, its unhandled count and grammar drops. */
+function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "grammarDrops">): ParityLeg {
+  return { events: normalizeThreadLane(lane.events), unhandled: lane.unhandled, grammarDrops: grammarDropKeys(lane.grammarDrops) };
+}
+
+/**
+ * Compares one replayed cell's live leg with its oracle and with its recording's own leg
+ * (see {@link checkCells}).
+ */
 async function compareCell(
   location: RecordingLocation,
-  recording: Recording,
-  result: ReplayResult,
+  result: Omit<ReplayResult, "lane">,
+  live: ParityLeg,
+  recorded: ParityLeg,
   ms: number,
   options: CheckCellsOptions,
 ): Promise<{ cell: CellResult; extras: CellExtras }> {
   const extras = emptyExtras(location);
   extras.notes = result.notes;
   extras.stderr = result.stderr;
-  const live: ParityLeg = {
-    events: normalizeThreadLane(result.lane.events),
-    unhandled: result.lane.unhandled,
-    grammarDrops: grammarDropKeys(result.lane.grammarDrops),
-  };
-  const own = buildThreadLane(recording, { useCurrent: true });
-  const recorded: ParityLeg = {
-    events: normalizeThreadLane(own.events),
-    unhandled: own.unhandled,
-    grammarDrops: grammarDropKeys(own.grammarDrops),
-  };
 
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
