@@ -4,7 +4,7 @@ import path from "node:path";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { listRecordings } from "../harness/recording/reader.js";
-import type { Bench, BenchFlags } from "./bench.js";
+import { positiveInt, type Bench, type BenchFlags } from "./bench.js";
 import { makeSyntheticRecordings } from "./make-synthetic.js";
 import { mib } from "./measure.js";
 import { measureProcess, median, type ProcessCommand, type ProcessRun } from "./process-tree.js";
@@ -25,14 +25,6 @@ export const SYNTHETIC_FLATNESS_LIMIT = 1.5;
 interface Measured {
   label: string;
   runs: ProcessRun[];
-}
-
-function positiveInt(flags: BenchFlags, name: string, fallback: number): number {
-  const text = flags.values.get(name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} ${text}: expected a whole number ≥ 1`);
-  return value;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
