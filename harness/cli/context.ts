@@ -33,6 +33,13 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
-    progress: process.stderr,
+    // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
+    progress: {
+      isTTY: Boolean(process.stderr.isTTY) && env.TERM !== "dumb",
+      get columns() {
+        return process.stderr.columns;
+      },
+      write: (text) => process.stderr.write(text),
+    },
   };
 }

@@ -66,3 +66,27 @@ describe("check progress", () => {
     expect(cells(run.stdout)).toEqual(cells(inProcess.out));
   });
 });
+
+// `script` gives the child a pseudo-terminal, as a user's terminal would; skipped where it is missing.
+const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+
+describe.runIf(hasScript)("parity check on a terminal", () => {
+  const onTerminal = (term: string): string => {
+    const bin = path.join(repoRoot, "bin", "parity.js");
+    const command = `TERM=${term} ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} check --provider echo --cell turn --reporter json > /dev/null`;
+    return spawnSync("script", ["-qec", command, "/dev/null"], { cwd: repoRoot, encoding: "utf8" }).stdout;
+  };
+
+  it("draws one live line and erases it", () => {
+    const text = onTerminal("xterm");
+    expect(text).toContain("\r\x1b[2K0/1 cells · echo/turn");
+    expect(text.endsWith("\r\x1b[2K")).toBe(true);
+    expect(text).not.toContain("\n");
+  });
+
+  it("a dumb terminal gets a line per cell instead", () => {
+    const text = onTerminal("dumb");
+    expect(text).not.toContain("\x1b[2K");
+    expect(text.replace(/\r/g, "")).toMatch(/^1\/1 cells · echo\/turn passed \(\d+\.\d s\)\n$/);
+  });
+});
