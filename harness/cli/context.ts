@@ -18,6 +18,8 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
+  columns?: number;
   /** Where long commands show progress (standard error); absent: no progress. */
   progress?: ProgressStream;
 }
@@ -33,6 +35,7 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
     progress: {
       isTTY: Boolean(process.stderr.isTTY) && env.TERM !== "dumb",
