@@ -9,7 +9,7 @@ import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.
 import type { LaneDiffLine } from "../compare/lane-diff.js";
 import type { ParityComparison, ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
-import { toCheckReport } from "./check-report.js";
+import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, rerecordCommand, suggestedAllowPath } from "./suggest.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
@@ -116,7 +116,7 @@ function renderComparison(
 }
 
 function summaryLine(cell: CellResult, c: ChalkInstance): string {
-  const label = cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : c.yellow("SKIP");
+  const label = cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "timeout" ? c.red("TIMEOUT") : c.yellow("SKIP");
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
   for (const comparison of verdict?.comparisons ?? []) {
@@ -148,6 +148,8 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     maxLines: options.maxLines ?? 80,
   };
   const out = [summaryLine(cell, c)];
+  // An infrastructure timeout says what happened and nothing else: no diff, no allowlist advice.
+  if (cell.status === "timeout" && cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
 
@@ -200,6 +202,8 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const report = toCheckReport(run);
   const body = run.cells.map((cell) => renderCellText(cell, options)).join("");
-  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${report.failed > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const timeouts = timedOutCount(run);
+  const timedOut = timeouts > 0 ? `, ${timeouts} timed out (infrastructure)` : "";
+  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
+  return `${body}${report.failed + timeouts > 0 ? c.red(summary) : c.green(summary)}\n`;
 }

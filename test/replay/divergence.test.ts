@@ -97,9 +97,9 @@ describe("replay divergences are diagnosed, never hung on (00-product.md, Determ
     const { code, json, err } = await replayJson(dir, ["--module", "test/replay/fixtures/crash-on-second-turn.mjs"]);
     expect(code).toBe(1);
     expect(json.divergences[0]).toMatchObject({ kind: "bridge-exited", seq: expected.seq });
-    expect(json.divergences[0]!.message).toMatch(/^the bridge exited \(code 70\) while .* was expected; \d+ recorded output\(s\) never came$/);
+    expect(json.divergences[0]!.message).toMatch(/^bridge exited with code 70 after seq \d+ \(runtime→bridge\); \d+ recorded output\(s\) never came$/);
     expect(json.divergenceCount).toBe(1);
-    expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): the bridge exited (code 70)`);
+    expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): bridge exited with code 70 after seq ${turns[1]!.seq}`);
     expect(json.pids.filter(isAlive)).toEqual([]);
   });
 });
