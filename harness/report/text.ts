@@ -168,7 +168,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   }
   for (const divergence of cell.divergences) {
     out.push(`  ${c.red("divergence")} at seq ${divergence.seq}: expected ${truncate(divergence.expected, resolved.width)}`);
-    out.push(`    got ${divergence.actual === null ? "nothing before the timeout" : truncate(divergence.actual, resolved.width)}`);
+    out.push(`    got ${divergence.actual === null ? "nothing: the bridge went idle without it" : truncate(divergence.actual, resolved.width)}`);
   }
 
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
