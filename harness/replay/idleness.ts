@@ -14,11 +14,12 @@ export interface TaskSample {
 /**
  * A snapshot of a process tree (the bridge and every descendant): its threads and, for the
  * root's main thread, the timeout (ms) of the `epoll_wait` it sleeps in — -1 for none (it
- * waits for input only), `undefined` when not known (not sleeping in epoll, or unreadable).
+ * waits for input only), `"other"` when it sleeps in any other call (a `write` to a full
+ * pipe, a lock), `undefined` when `/proc` does not say (unreadable, not x86-64 or arm64).
  */
 export interface TreeSample {
   tasks: TaskSample[];
-  rootTimerMs: number | undefined;
+  rootTimerMs: number | "other" | undefined;
 }
 
 /** Syscall numbers of `epoll_wait`, `epoll_pwait` and `epoll_pwait2` on x86-64 and arm64. */
@@ -114,14 +115,16 @@ export function sampleTree(root: number): TreeSample | undefined {
     }
   }
   const syscall = read(`/proc/${root}/task/${root}/syscall`);
-  return { tasks, rootTimerMs: syscall === undefined ? undefined : epollTimeoutOfSyscall(syscall) };
+  if (syscall === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return { tasks, rootTimerMs: undefined };
+  return { tasks, rootTimerMs: epollTimeoutOfSyscall(syscall) ?? "other" };
 }
 
 /**
  * How settled a process tree is, judged from two snapshots taken with the caller's own input
  * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
  * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
- *   snapshots, or the tree changed;
+ *   snapshots, or the tree changed, or the root's main thread sleeps in something other
+ *   than its event loop's wait (say a `write` to a full pipe);
  * - `blocked`: every thread slept through both snapshots, but the root waits on a timer
  *   due within `timerHorizonMs` — it has consumed its input and will act on its own soon;
  * - `idle`: every thread slept through both, and the root has no timer due within the
@@ -137,6 +140,7 @@ export function settlementOf(first: TreeSample, second: TreeSample, timerHorizon
     if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices) return "busy";
   }
   const timer = second.rootTimerMs;
+  if (timer === "other" || first.rootTimerMs === "other") return "busy";
   if (timer !== undefined && timer >= 0 && timer <= timerHorizonMs) return "blocked";
   return "idle";
 }

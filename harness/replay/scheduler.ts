@@ -127,6 +127,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     if (divergences.length < MAX_KEPT_DIVERGENCES) divergences.push(d);
   };
   const note = (message: string): void => {
+    io.trace?.(`.. note: ${message}`);
     notes.push({ seq: lastWalked?.entry.seq ?? null, message });
   };
   const walkedSeq = (): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } =>
@@ -401,7 +402,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
           if (io.trace && settlement !== lastSettlement) {
             lastSettlement = settlement;
             const states = second.tasks.map((t) => t.state).join("");
-            io.trace(`.. bridge ${settlement} (threads ${states}, timer ${second.rootTimerMs ?? "?"} ms)`);
+            io.trace(`.. bridge ${settlement} (threads ${states}, timer ${second.rootTimerMs === "other" ? "none: not in its event loop" : `${second.rootTimerMs ?? "?"} ms`})`);
           }
           if (settlement === "idle" || (want === "blocked" && settlement === "blocked")) return "settled";
         }

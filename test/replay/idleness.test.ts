@@ -97,6 +97,16 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
     expect(seen.at(-1)).toBe("idle");
   });
 
+  it("a process stuck writing to a full pipe nobody reads is busy, not idle: it has not finished its work", async () => {
+    const child = startNode("process.stdout.write('ready\\n'); const big = 'x'.repeat(1 << 20); for (;;) process.stdout.write(big);");
+    await ready(child);
+    child.stdout!.pause();
+    const seen: string[] = [];
+    for (let i = 0; i < 20; i += 1) seen.push(await judge(child.pid!));
+    expect(seen).not.toContain("idle");
+    expect(seen).not.toContain("blocked");
+  });
+
   it("a gone process cannot be sampled", () => {
     expect(sampleTree(2 ** 22 + 12345)).toBeUndefined();
   });
