@@ -3,7 +3,7 @@ import type { Direction } from "../recording/lane-entry.js";
 /**
  * Kinds of replay divergence (00-product.md, Determinism; spec 10 §5):
  * - `unexpected-line`: a live line that matches no expectation of the current step;
- * - `missing-expectation`: a recorded output the bridge never produced before it went quiet;
+ * - `missing-expectation`: a recorded output the bridge never produced before it went idle;
  * - `bridge-exited`: the bridge exited before the recording was played out;
  * - `no-handshake`: the bridge did not answer (or refused) the harness's `initialize`;
  * - `no-exit`: the bridge did not exit after its stdin closed and was killed;
