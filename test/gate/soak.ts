@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
+import { createTwoFilesPatch } from "diff";
 import { runCli } from "../helpers/run-cli.js";
 
 /** One gate invocation of a soak run: a name for reports and the `parity check` argv. */
@@ -27,6 +28,8 @@ export interface SoakResult {
   differingRuns: Map<string, number[]>;
   /** Exit codes per gate, per run. */
   codes: Map<string, number[]>;
+  /** Per gate, a unified diff of run 1's timeless report against the first run that differed. */
+  firstDifference: Map<string, string>;
 }
 
 interface CellJson {
@@ -42,7 +45,7 @@ export function timeless(json: string): string {
   const report = JSON.parse(json) as { ms?: number; cells: CellJson[] };
   delete report.ms;
   for (const cell of report.cells) delete cell.ms;
-  return JSON.stringify(report);
+  return JSON.stringify(report, null, 1);
 }
 
 /**
@@ -75,7 +78,7 @@ export function busyCores(count: number): { pids: number[]; stop: () => Promise<
 
 /** Runs every gate `runs` times under `busy` spinning processes (see the module comment). */
 export async function soak(options: { gates: readonly SoakGate[]; runs: number; busy: number }): Promise<SoakResult> {
-  const result: SoakResult = { runs: options.runs, statuses: new Map(), firstDivergences: new Map(), differingRuns: new Map(), codes: new Map() };
+  const result: SoakResult = { runs: options.runs, statuses: new Map(), firstDivergences: new Map(), differingRuns: new Map(), codes: new Map(), firstDifference: new Map() };
   const first = new Map<string, string>();
   const load = busyCores(options.busy);
   try {
@@ -86,7 +89,10 @@ export async function soak(options: { gates: readonly SoakGate[]; runs: number; 
         if (r.code === 2) throw new Error(`${gate.name}: parity check refused its input: ${r.err}`);
         const print = timeless(r.out);
         if (!first.has(gate.name)) first.set(gate.name, print);
-        else if (first.get(gate.name) !== print) result.differingRuns.set(gate.name, [...(result.differingRuns.get(gate.name) ?? []), run]);
+        else if (first.get(gate.name) !== print) {
+          result.differingRuns.set(gate.name, [...(result.differingRuns.get(gate.name) ?? []), run]);
+          if (!result.firstDifference.has(gate.name)) result.firstDifference.set(gate.name, createTwoFilesPatch("run 1", `run ${run}`, first.get(gate.name)!, print, "", "", { context: 2 }));
+        }
         for (const cell of (JSON.parse(r.out) as { cells: CellJson[] }).cells) {
           const key = `${gate.name}: ${cell.provider}/${cell.cell}`;
           const counts = result.statuses.get(key) ?? new Map<string, number>();
@@ -109,7 +115,11 @@ export function formatCounts(result: SoakResult): string {
     const parts = [...counts].map(([status, n]) => `${status} ${n}/${result.runs}`);
     lines.push(`${key}  ${parts.join(", ")}`);
   }
-  for (const [gate, runs] of result.differingRuns) lines.push(`${gate}: runs ${runs.join(", ")} printed a different report than run 1`);
+  for (const [gate, runs] of result.differingRuns) {
+    lines.push(`${gate}: runs ${runs.join(", ")} printed a different report than run 1`);
+    const patch = result.firstDifference.get(gate);
+    if (patch) lines.push(patch);
+  }
   return lines.join("\n");
 }
 
