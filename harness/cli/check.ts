@@ -96,7 +96,7 @@ export const checkCommand: ParityCommand = {
         ...(modulePath !== undefined ? { modulePath } : {}),
       },
     });
-    ctx.out(reporter(run, { color: ctx.color }));
+    ctx.out(reporter(run, { color: ctx.color, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
     const textual = (args.reporter as string) === "text";
     if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {

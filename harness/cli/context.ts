@@ -16,6 +16,8 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
+  columns?: number;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -29,5 +31,6 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }
