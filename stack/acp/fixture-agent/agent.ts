@@ -41,7 +41,7 @@ interface ActivePrompt {
   onCancel: Array<() => void>;
 }
 
-/** Creates the fixture agent for one process (spec: issue 4, fixture agent). */
+/** Creates the fixture agent for one process (stack/acp/README.md, "The fixture agent"). */
 export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): FixtureAgent {
   let sessionCount = 0;
   let nextOutboundId = 0;

@@ -52,7 +52,7 @@ export interface AcpTranslatorActivity {
   turnOutputSeen: boolean;
 }
 
-/** The translator of one ACP session (see /tmp/team/CONTRACTS.md "ACP translator seam"). */
+/** The translator of one ACP session (stack/acp/translate/README.md). */
 export interface AcpTranslator {
   /** `acp/turn/started` for a runtime turn: clears the tool cache, `[turn.open]`. */
   turnStarted(): ThreadDelta[];
