@@ -36,7 +36,8 @@ export function renderExplain(extras: readonly CellExtras[]): string {
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI), 2 for usage or input errors.
+ * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 3 when no
+ * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
  */
 export const checkCommand: ParityCommand = {
   command: "check",
@@ -57,7 +58,7 @@ export const checkCommand: ParityCommand = {
       .option("reporter", { type: "string", default: "text", describe: "text | json | junit | github" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
-      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .example("$0 check", "Every cell under ./recordings")
@@ -97,7 +98,7 @@ export const checkCommand: ParityCommand = {
         : {}),
       ...(dumpDir !== undefined ? { dumpDir } : {}),
       replay: {
-        ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+        ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath } : {}),
       },
     }).finally(() => progress?.end());

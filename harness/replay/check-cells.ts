@@ -9,7 +9,7 @@ import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../la
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
-import type { ReplayDivergence, ReplayNote } from "./divergence.js";
+import { replayTrouble, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import { replayProfileFor } from "./profiles.js";
 import { replayBatch } from "./batch.js";
 import { planBatches } from "./batch-plan.js";
@@ -278,11 +278,27 @@ async function compareCell(
     ...(options.oraclesForEveryRecording === true ? { explicitLanesDir: options.lanesDir } : {}),
     ...(inRepo ? { oracleFile } : {}),
   });
-  if (missingOracle) {
+  const trouble = replayTrouble(result);
+  if (result.infrastructureTimeout) {
+    // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.
+    cell.status = "timeout";
+    cell.diffs = [];
+    cell.stale = [];
+    cell.divergences = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (missingOracle) {
     cell.status = "fail";
     cell.detail = { ...cell.detail, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
   } else if (result.divergenceCount > divergences.length) {
     cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
+  }
+  if (!result.infrastructureTimeout && result.divergences.some((d) => d.kind === "bridge-exited")) {
+    // A bridge that died has no lane worth diffing: its exit and stderr are the report.
+    cell.diffs = [];
+    cell.stale = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (!result.infrastructureTimeout && trouble !== "") {
+    cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble.trimEnd()}` };
   }
   return { cell, extras };
 }
