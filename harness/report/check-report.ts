@@ -8,8 +8,11 @@ import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 
-/** Status of one cell. */
-export type CellStatus = "pass" | "fail" | "skip";
+/**
+ * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
+ * ceiling (the machine, not the bridge, failed), which is no parity verdict.
+ */
+export type CellStatus = "pass" | "fail" | "skip" | "timeout";
 
 /**
  * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
@@ -180,7 +183,19 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
   };
 }
 
-/** Exit code of a run: 1 when any cell failed, else 0 (00-product.md, CLI). */
-export function checkExitCode(run: CheckRunResult): 0 | 1 {
-  return run.cells.some((cell) => cell.status === "fail") ? 1 : 0;
+/** Cells of a run that hit the wall-clock ceiling (status `timeout`; the fixed JSON shows them in `cells`). */
+export function timedOutCount(run: CheckRunResult): number {
+  return run.cells.filter((cell) => cell.status === "timeout").length;
+}
+
+/** Exit code of a run for an infrastructure timeout and no parity failure. */
+export const INFRASTRUCTURE_TIMEOUT_EXIT = 3;
+
+/**
+ * Exit code of a run: 1 when any cell failed (00-product.md, CLI), else 3
+ * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
+ */
+export function checkExitCode(run: CheckRunResult): 0 | 1 | 3 {
+  if (run.cells.some((cell) => cell.status === "fail")) return 1;
+  return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
 }
