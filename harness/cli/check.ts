@@ -6,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
 import { checkExitCode } from "../report/check-report.js";
 import { selectReporter } from "../report/reporters.js";
+import { createCheckProgress } from "../progress/check-progress.js";
 import { checkCells, parseShard, shardCells, type CellExtras } from "../replay/check-cells.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, createOutputDirFlag, positiveIntegerFlag } from "./flag-checks.js";
@@ -35,7 +36,8 @@ export function renderExplain(extras: readonly CellExtras[]): string {
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI), 2 for usage or input errors.
+ * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 3 when no
+ * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
  */
 export const checkCommand: ParityCommand = {
   command: "check",
@@ -56,7 +58,7 @@ export const checkCommand: ParityCommand = {
       .option("reporter", { type: "string", default: "text", describe: "text | json | junit | github" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
-      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .example("$0 check", "Every cell under ./recordings")
@@ -80,6 +82,8 @@ export const checkCommand: ParityCommand = {
     const dumpArg = args["dump-dir"] as string | undefined;
     const dumpDir = dumpArg === undefined ? undefined : path.resolve(ctx.cwd, dumpArg);
     if (dumpArg !== undefined && dumpDir !== undefined) await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
+    const names = locations.map((l) => `${l.provider}/${l.cell}`);
+    const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
     const { run, extras } = await checkCells({
       locations,
       repoRoot: ctx.cwd,
@@ -89,13 +93,16 @@ export const checkCommand: ParityCommand = {
       jobs,
       ci: ctx.ci,
       batch: args.batch as boolean,
+      ...(progress !== undefined
+        ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
+        : {}),
       ...(dumpDir !== undefined ? { dumpDir } : {}),
       replay: {
-        ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+        ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath } : {}),
       },
-    });
-    ctx.out(reporter(run, { color: ctx.color }));
+    }).finally(() => progress?.end());
+    ctx.out(reporter(run, { color: ctx.color, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
     const textual = (args.reporter as string) === "text";
     if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {

@@ -1,3 +1,5 @@
+import type { ProgressStream } from "../progress/check-progress.js";
+
 /**
  * What every command receives besides its parsed flags: where to write, whether colour
  * is allowed, and whether the user asked for stack traces. Commands never touch
@@ -16,6 +18,10 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
+  columns?: number;
+  /** Where long commands show progress (standard error); absent: no progress. */
+  progress?: ProgressStream;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -29,5 +35,14 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+    // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
+    progress: {
+      isTTY: Boolean(process.stderr.isTTY) && env.TERM !== "dumb",
+      get columns() {
+        return process.stderr.columns;
+      },
+      write: (text) => process.stderr.write(text),
+    },
   };
 }

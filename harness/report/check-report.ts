@@ -5,17 +5,47 @@
  */
 import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
-import type { ParityAgainst, ParityVerdict } from "../compare/parity.js";
+import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 
-/** Status of one cell. */
-export type CellStatus = "pass" | "fail" | "skip";
+/**
+ * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
+ * ceiling (the machine, not the bridge, failed), which is no parity verdict.
+ */
+export type CellStatus = "pass" | "fail" | "skip" | "timeout";
 
-/** One difference as reported: what it is held against, the JSON-patch op and JSON pointer. */
+/**
+ * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
+ * the live lane (the expected lane for `remove`), and when the verdict has them the stable
+ * `address` (`turn 2 / commandExecution 1 / item/completed: item.exitCode`), the `selector` an
+ * allowlist entry can use, the `old` (expected) and `new` (live) values, `layer` (`events`,
+ * `grammar`, `unhandled`) and `ids` for a broken id correspondence.
+ */
 export interface ReportDiff {
   against: ParityAgainst;
   op: string;
   path: string;
+  layer?: ParityDifference["layer"];
+  address?: string;
+  selector?: string;
+  old?: unknown;
+  new?: unknown;
+  ids?: ParityDifference["ids"];
+}
+
+/** Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond against/op/path. */
+export const CHECK_REPORT_SCHEMA_VERSION = 2;
+
+/** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
+export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
+  const out: ReportDiff = { against: d.against, op: d.op, path: d.path };
+  if (d.layer !== undefined) out.layer = d.layer;
+  if (d.address !== undefined) out.address = d.address;
+  if (d.selector !== undefined) out.selector = d.selector;
+  if ("old" in d && d.old !== undefined) out.old = d.old;
+  if ("new" in d && d.new !== undefined) out.new = d.new;
+  if (d.ids !== undefined) out.ids = d.ids;
+  return out;
 }
 
 /**
@@ -42,6 +72,7 @@ export interface CellReport {
 
 /** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
 export interface CheckReport {
+  schemaVersion: number;
   passed: number;
   failed: number;
   skipped: number;
@@ -118,7 +149,7 @@ export function cellResultFromVerdict(input: {
     status: verdict.passed && divergences.length === 0 ? "pass" : "fail",
     ms: input.ms,
     events: input.events,
-    diffs: verdict.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+    diffs: verdict.diffs.map(reportDiff),
     stale: verdict.stale,
     divergences,
     detail: {
@@ -134,6 +165,7 @@ export function cellResultFromVerdict(input: {
 export function toCheckReport(run: CheckRunResult): CheckReport {
   const count = (status: CellStatus) => run.cells.filter((cell) => cell.status === status).length;
   return {
+    schemaVersion: CHECK_REPORT_SCHEMA_VERSION,
     passed: count("pass"),
     failed: count("fail"),
     skipped: count("skip"),
@@ -144,14 +176,26 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       status: cell.status,
       ms: cell.ms,
       events: cell.events,
-      diffs: cell.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+      diffs: cell.diffs.map(reportDiff),
       stale: cell.stale.map(plainEntry),
       divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
     })),
   };
 }
 
-/** Exit code of a run: 1 when any cell failed, else 0 (00-product.md, CLI). */
-export function checkExitCode(run: CheckRunResult): 0 | 1 {
-  return run.cells.some((cell) => cell.status === "fail") ? 1 : 0;
+/** Cells of a run that hit the wall-clock ceiling (status `timeout`; the fixed JSON shows them in `cells`). */
+export function timedOutCount(run: CheckRunResult): number {
+  return run.cells.filter((cell) => cell.status === "timeout").length;
+}
+
+/** Exit code of a run for an infrastructure timeout and no parity failure. */
+export const INFRASTRUCTURE_TIMEOUT_EXIT = 3;
+
+/**
+ * Exit code of a run: 1 when any cell failed (00-product.md, CLI), else 3
+ * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
+ */
+export function checkExitCode(run: CheckRunResult): 0 | 1 | 3 {
+  if (run.cells.some((cell) => cell.status === "fail")) return 1;
+  return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
 }

@@ -28,6 +28,7 @@ export function renderGithubReport(run: CheckRunResult): string {
   const lines: string[] = [];
   for (const cell of run.cells) {
     if (cell.status === "fail") lines.push(annotation("error", cell, renderCellText(cell, { color: false })));
+    else if (cell.status === "timeout") lines.push(annotation("error", cell, cell.detail?.error ?? "infrastructure timeout"));
     else if (cell.status === "skip") lines.push(annotation("notice", cell, `skipped: ${cell.detail?.skipReason ?? "not replayable"}`));
   }
   const report = toCheckReport(run);

@@ -11,8 +11,8 @@ export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
 /** One reporter name. */
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
-/** A reporter turns a run into the text written to stdout; only `text` uses colour. */
-export type Reporter = (run: CheckRunResult, options: { color: boolean }) => string;
+/** A reporter turns a run into the text written to stdout; only `text` uses colour and `width` (the terminal's, in characters). */
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),

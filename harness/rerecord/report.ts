@@ -30,6 +30,7 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
         `${c.green("RERECORDED")} ${name}: ${outcome.lines} line(s), ${outcome.events} event(s)\n` +
         `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n` +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
+        outcome.noLongerSent.map((line) => `  ${c.yellow("no longer sent")}: ${line}\n`).join("") +
         (outcome.replanWarning !== undefined ? `  ${c.yellow("warning")}: ${outcome.replanWarning}\n` : "") +
         notes(outcome.notes)
       );
