@@ -31,6 +31,29 @@ export function renderExplain(extras: readonly CellExtras[]): string {
 }
 
 /**
+ * The reporter `--json` selects: json, unless `--reporter` names another one explicitly.
+ * @throws UsageError when `--reporter` names junit or github as well.
+ */
+function jsonReporterName(reporter: string): string {
+  if (reporter !== "text" && reporter !== "json") throw new UsageError(`--json and --reporter ${reporter} disagree; give one of them`);
+  return "json";
+}
+
+/**
+ * Under CI the gate never writes into the project's oracles or recordings: a `--dump-dir` that
+ * is, or lies inside, one of `protectedDirs` is refused.
+ * @throws UsageError `--dump-dir <value>: CI=true: … inside <dir>; use a temp dir`.
+ */
+function refuseProjectDumpDir(value: string, resolved: string, protectedDirs: readonly string[]): void {
+  for (const dir of protectedDirs) {
+    const rel = path.relative(dir, resolved);
+    if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) {
+      throw new UsageError(`--dump-dir ${value}: CI=true: the gate never writes into ${dir} (oracles and recordings); point it at a temp dir`);
+    }
+  }
+}
+
+/**
  * `parity check`, the gate (00-product.md, CLI `check`; flows 2–3): replays every selected
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
@@ -54,6 +77,7 @@ export const checkCommand: ParityCommand = {
       .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
       .option("reporter", { type: "string", default: "text", describe: "text | json | junit | github" })
+      .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
       .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
@@ -65,7 +89,8 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
-    const reporter = selectReporter(args.reporter as string);
+    const reporterName = args.json === true ? jsonReporterName(args.reporter as string) : (args.reporter as string);
+    const reporter = selectReporter(reporterName);
     const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
     const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
     const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
@@ -74,16 +99,21 @@ export const checkCommand: ParityCommand = {
       provider: args.provider as string | undefined,
       cell: args.cell as string | undefined,
     });
-    if (args.shard !== undefined) locations = shardCells(locations, parseShard(args.shard as string));
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
+    // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
+    if (args.shard !== undefined) locations = shardCells(locations, parseShard(args.shard as string));
     const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: (args.allowlist as string[] | undefined) ?? [] });
+    const lanesDir = path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes");
     const dumpArg = args["dump-dir"] as string | undefined;
     const dumpDir = dumpArg === undefined ? undefined : path.resolve(ctx.cwd, dumpArg);
-    if (dumpArg !== undefined && dumpDir !== undefined) await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
+    if (dumpArg !== undefined && dumpDir !== undefined) {
+      if (ctx.ci) refuseProjectDumpDir(dumpArg, dumpDir, [path.resolve(ctx.cwd, "lanes"), path.resolve(ctx.cwd, "recordings"), lanesDir, ...roots]);
+      await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
+    }
     const { run, extras } = await checkCells({
       locations,
       repoRoot: ctx.cwd,
-      lanesDir: path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes"),
+      lanesDir,
       oraclesForEveryRecording: typeof args.lanes === "string",
       allowlist,
       jobs,
@@ -95,8 +125,8 @@ export const checkCommand: ParityCommand = {
         ...(modulePath !== undefined ? { modulePath } : {}),
       },
     });
-    ctx.out(reporter(run, { color: ctx.color }));
-    const textual = (args.reporter as string) === "text";
+    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd }));
+    const textual = reporterName === "text";
     if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {
       if (cell.wroteOracle) ctx.err(`wrote oracle ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);

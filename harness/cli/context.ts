@@ -1,3 +1,5 @@
+import { colorEnabled } from "./color.js";
+
 /**
  * What every command receives besides its parsed flags: where to write, whether colour
  * is allowed, and whether the user asked for stack traces. Commands never touch
@@ -8,7 +10,7 @@ export interface CliContext {
   out(text: string): void;
   /** Writes to standard error. */
   err(text: string): void;
-  /** True when colour may be used: stdout is a TTY and `NO_COLOR` is unset. */
+  /** True when colour may be used (see {@link colorEnabled}: `FORCE_COLOR`, `NO_COLOR`, TTY). */
   color: boolean;
   /** `--verbose`: print stack traces and child stderr. */
   verbose: boolean;
@@ -21,11 +23,10 @@ export interface CliContext {
 /** Builds the context of a real process run from its environment. */
 export function processContext(verbose: boolean): CliContext {
   const env = process.env;
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    color: Boolean(process.stdout.isTTY) && !noColor && env.TERM !== "dumb",
+    color: colorEnabled(env, Boolean(process.stdout.isTTY)),
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),

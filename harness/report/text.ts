@@ -116,7 +116,9 @@ function renderComparison(
 }
 
 function summaryLine(cell: CellResult, c: ChalkInstance): string {
-  const label = cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : c.yellow("SKIP");
+  const label =
+    cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "error" ? c.red("ERROR") : c.yellow("SKIP");
+  if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
   for (const comparison of verdict?.comparisons ?? []) {
@@ -200,6 +202,7 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const report = toCheckReport(run);
   const body = run.cells.map((cell) => renderCellText(cell, options)).join("");
-  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${report.failed > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
+  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
+  return `${body}${report.failed + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
 }
