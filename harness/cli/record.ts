@@ -44,6 +44,7 @@ export const recordCommand: ParityCommand = {
       })
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
+      .option("json", { type: "boolean", default: false, describe: "Print the result (directory, oracle, manifest, counts) as JSON" })
       .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
@@ -93,6 +94,10 @@ export const recordCommand: ParityCommand = {
       });
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+      if (args.json === true) {
+        ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
+        return EXIT_CODES.ok;
+      }
       ctx.out(`recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines).map(([d, n]) => `${d} ${n}`).join(", ")}\n`);
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);

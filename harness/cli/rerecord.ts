@@ -33,6 +33,7 @@ export const rerecordCommand: ParityCommand = {
       .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
       .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON array of per-cell outcomes instead of text" })
       .option("verify", {
         type: "boolean",
         default: true,
@@ -73,9 +74,11 @@ export const rerecordCommand: ParityCommand = {
         ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
       },
-      onOutcome: (outcome) => ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose })),
+      onOutcome: (outcome) => {
+        if (args.json !== true) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
+      },
     });
-    ctx.out(formatRerecordSummary(outcomes));
+    ctx.out(args.json === true ? `${JSON.stringify(outcomes, null, 2)}\n` : formatRerecordSummary(outcomes));
     return rerecordExitCode(outcomes);
   },
 };

@@ -143,6 +143,28 @@ describe("check flags for CI", () => {
   });
 });
 
+describe("--json on every command that reports", () => {
+  it("every command but allow (which writes an entry, reports nothing) takes --json", async () => {
+    const { COMMANDS } = await import("../../harness/cli/commands.js");
+    for (const command of COMMANDS) {
+      const name = command.command.split(" ")[0]!;
+      if (name === "allow") continue;
+      const help = await runCli([name, "--help"]);
+      expect(help.out, name).toMatch(/--json\b/);
+    }
+  });
+
+  it("rerecord --json prints one array of per-cell outcomes", async () => {
+    const out = path.join(work, "rr-json");
+    const r = await runCli(["rerecord", "--provider", "echo", "--cell", "turn", "--out", out, "--json"]);
+    expect(r.code).toBe(0);
+    const outcomes = JSON.parse(r.out) as Array<{ status: string; cell: string; currentLaneFile: string }>;
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ status: "rerecorded", provider: "echo", cell: "turn" });
+    expect(existsSync(outcomes[0]!.currentLaneFile)).toBe(true);
+  });
+});
+
 describe("colour conventions", () => {
   it("FORCE_COLOR wins (0/false off, anything else on even without a TTY), then NO_COLOR, then TTY and TERM", () => {
     expect(colorEnabled({ FORCE_COLOR: "1" }, false)).toBe(true);
