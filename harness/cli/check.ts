@@ -61,6 +61,7 @@ function refuseProjectDumpDir(value: string, resolved: string, protectedDirs: re
  * missing oracle in CI), 2 for usage or input errors.
  */
 export const checkCommand: ParityCommand = {
+  tempDir: true,
   command: "check",
   describe: "The gate: replay every selected cell and compare with oracles and recordings",
   builder: (y: Argv) =>

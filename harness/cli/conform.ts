@@ -77,6 +77,7 @@ const LAUNCH_SPEC_HELP = [
  * `--launch-spec` is validated with `acpLaunchSpecSchema` first).
  */
 export const conformCommand: ParityCommand = {
+  tempDir: true,
   command: "conform",
   describe: "Run the conformance scenarios against a bridge module",
   builder: (y: Argv) =>

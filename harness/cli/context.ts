@@ -1,4 +1,5 @@
 import { colorEnabled } from "./color.js";
+import { processInterruptHost, type InterruptHost } from "./interrupt.js";
 
 /**
  * What every command receives besides its parsed flags: where to write, whether colour
@@ -18,6 +19,14 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /**
+   * A real process run's signals, environment and exit (see harness/cli/interrupt.ts): with it
+   * a run gets a session temp dir and exits 130/143 on SIGINT/SIGTERM. In-process runs (tests)
+   * leave it out unless they test interrupts.
+   */
+  interrupts?: InterruptHost;
+  /** Aborted on the first SIGINT/SIGTERM of the run (commands marked `graceful` stop on it). */
+  signal?: AbortSignal;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -30,5 +39,6 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    interrupts: processInterruptHost(),
   };
 }

@@ -5,6 +5,7 @@ import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js
 import { findRepoRoot } from "../replay/repo-paths.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
+import { runInterruptible } from "./interrupt.js";
 
 /**
  * Runs `parity <argv…>` and returns the exit code (00-product.md, CLI): 0 pass,
@@ -45,7 +46,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 <command> --help", "Flags and examples of one command")
-    .epilogue(`${EXIT_CODES_TEXT} (record only).`)
+    .epilogue(`${EXIT_CODES_TEXT} (record only); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction);
@@ -53,7 +54,16 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   for (const cmd of COMMANDS) {
     parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
       ran = true;
-      exitCode = await cmd.run(args as Record<string, unknown>, ctx);
+      const host = ctx.interrupts;
+      exitCode =
+        host === undefined
+          ? await cmd.run(args as Record<string, unknown>, ctx)
+          : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
+              host,
+              tempDir: cmd.tempDir === true,
+              graceful: cmd.graceful === true,
+              err: ctx.err,
+            });
     });
   }
 
@@ -84,9 +94,14 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
 /** The exit codes every command shares (00-product.md, CLI), and `record`'s own. */
 const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
 
+/** The exit codes of an interrupted run (harness/cli/interrupt.ts). */
+const INTERRUPT_CODES_TEXT = "130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
+
 /** The exit-code line of one command's `--help`: only `record` can exit 3. */
 function exitCodesOf(name: string): string {
-  return name === "record" ? `${EXIT_CODES_TEXT} (nothing written).` : "Exit codes: 0 pass, 1 parity failure, 2 usage or input error.";
+  return name === "record"
+    ? `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`
+    : `Exit codes: 0 pass, 1 parity failure, 2 usage or input error; ${INTERRUPT_CODES_TEXT}.`;
 }
 
 /** This package's version, from its `package.json` (`--version`); "unknown" if that cannot be read. */

@@ -111,6 +111,7 @@ export interface ProbeCommandOptions {
  */
 export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCommand {
   return {
+    tempDir: true,
     command: "probe",
     describe: "Ask an installed ACP agent what it supports (initialize only)",
     builder: (y: Argv) =>

@@ -30,6 +30,8 @@ export function defaultLanesRoot(out: string, cwd: string): string {
 
 /** The `record` command. */
 export const recordCommand: ParityCommand = {
+  tempDir: true,
+  graceful: true,
   command: "record",
   describe: "Record a cell live against a real agent: a new recording plus its oracle (never overwrites)",
   builder: (y: Argv) =>
@@ -74,11 +76,7 @@ export const recordCommand: ParityCommand = {
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout ${String(args.timeout)}: expected a positive number of ms`);
     const redact = compileUserPatterns(((args.redact as unknown[]) ?? []).map(String));
 
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
-    process.once("SIGTERM", onSigint);
-    try {
+    {
       const result = await recordCell({
         providerId: String(args.provider),
         cell: String(args.cell),
@@ -89,7 +87,7 @@ export const recordCommand: ParityCommand = {
         timeoutMs: timeout,
         ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
         now: () => Date.now(),
-        signal: controller.signal,
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
       });
       // Relative when inside the working directory, else absolute (never a ../../ chain).
@@ -107,9 +105,6 @@ export const recordCommand: ParityCommand = {
         ctx.out(`  check it: parity check ${which}\n  list it:  parity list ${which}\n`);
       }
       return EXIT_CODES.ok;
-    } finally {
-      process.removeListener("SIGINT", onSigint);
-      process.removeListener("SIGTERM", onSigint);
     }
   },
 };

@@ -79,6 +79,7 @@ async function resolveCellDir(args: Record<string, unknown>, cwd: string): Promi
  * did, 2 for usage or input errors.
  */
 export const replayCommand: ParityCommand = {
+  tempDir: true,
   command: "replay [dir]",
   describe: "Replay one recorded cell through its bridge and print the live thread lane",
   builder: (y: Argv) =>

@@ -21,6 +21,7 @@ export const RERECORD_DEFAULT_ROOTS = ["recordings"] as const;
 
 /** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
 export const rerecordCommand: ParityCommand = {
+  tempDir: true,
   command: "rerecord",
   describe: "Replay cells through today's bridge; write bridge→runtime.current.ndjson beside each recording and refresh its oracle",
   builder: (y: Argv) =>

@@ -85,7 +85,7 @@ export interface RecordCellResult {
 /** The run was interrupted (SIGINT); everything was cleaned up and nothing written. */
 export class RecordInterruptedError extends ParityError {
   constructor() {
-    super("E_INTERRUPTED", "interrupted: the agent and bridge were stopped, the temp directory removed, nothing written", EXIT_CODES.parityFailure);
+    super("E_INTERRUPTED", "interrupted: the agent and bridge were stopped, the temp directory removed, nothing written", EXIT_CODES.interrupted);
   }
 }
 
@@ -174,20 +174,22 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 
   const root = await mkdtemp(path.join(req.tempParent ?? os.tmpdir(), "parity-record-"));
-  const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
+  const dirs: RecordDirs & { tmp: string } = { root, workspace: path.join(root, "ws"), home: path.join(root, "home"), tmp: path.join(root, "tmp") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
   let model: ModelServer | undefined;
   let bridge: ReturnType<typeof spawnBridge> | undefined;
   try {
     await ensureDir(dirs.workspace);
+    await ensureDir(dirs.tmp);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
     if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
     const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
     bridge = spawnBridge({
       modulePath: provider.modulePath,
       providerId: provider.id,
-      env: { ...prepared.env, [RECORD_DIR_ENV_VAR]: recordDir },
+      // TMPDIR inside the run's root, so the bridge's own temp dir goes when the root does.
+      env: { ...prepared.env, [RECORD_DIR_ENV_VAR]: recordDir, TMPDIR: dirs.tmp },
       cwd: dirs.workspace,
       dataDir: path.join(root, "data"),
       ...(req.onStderr ? { onStderr: req.onStderr } : {}),

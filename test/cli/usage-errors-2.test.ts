@@ -177,7 +177,7 @@ describe("small things", () => {
     const record = await runCli(["record", "--help"]);
     expect(record.out.replace(/\s+/g, " ")).toContain("2 usage or input error, 3 a secret survived redaction");
     const check = await runCli(["check", "--help"]);
-    expect(check.out).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error.");
+    expect(check.out).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error; 130 interrupted (SIGINT)");
     expect(check.out).not.toContain("secret");
   });
 
