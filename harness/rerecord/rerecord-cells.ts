@@ -61,7 +61,7 @@ export function skipReason(recording: Recording, replay: ReplayRecordingOptions 
 export async function rerecordCells(options: RerecordCellsOptions): Promise<RerecordOutcome[]> {
   const planned: Array<{ recording: Recording; targets: RerecordTargets } | RerecordSkip> = [];
   for (const location of options.locations) {
-    const recording = await readRecording(location.dir);
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
     const reason = skipReason(recording, options.replay);
     if (reason !== null) {
       planned.push({ status: "skipped", provider: location.provider, cell: location.cell, reason });
