@@ -35,6 +35,11 @@ export const rerecordCommand: ParityCommand = {
       .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array of per-cell outcomes instead of text" })
+      .option("always-current", {
+        type: "boolean",
+        default: false,
+        describe: "Write bridge→runtime.current.ndjson beside each recording even when the recorded bridge lane still assembles to the live thread lane (by default it is written only when the bridge's output changed)",
+      })
       .option("verify", {
         type: "boolean",
         default: true,
@@ -71,6 +76,7 @@ export const rerecordCommand: ParityCommand = {
       lanesDir,
       redactor,
       verify: args.verify !== false,
+      alwaysWriteCurrent: args.alwaysCurrent === true,
       replay: {
         ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),

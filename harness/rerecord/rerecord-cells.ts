@@ -19,6 +19,8 @@ export interface RerecordCellsOptions extends TargetOptions {
   replay?: ReplayRecordingOptions;
   /** See `RerecordCellOptions.verify` (default true). */
   verify?: boolean;
+  /** See `RerecordCellOptions.alwaysWriteCurrent` (default false). */
+  alwaysWriteCurrent?: boolean;
   /** Called with each outcome as soon as its cell is done (progress output). */
   onOutcome?: (outcome: RerecordOutcome) => void;
 }
@@ -80,6 +82,7 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
             redactor: options.redactor,
             ...(options.replay ? { replay: options.replay } : {}),
             ...(options.verify !== undefined ? { verify: options.verify } : {}),
+            ...(options.alwaysWriteCurrent === true ? { alwaysWriteCurrent: true } : {}),
           });
     outcomes.push(outcome);
     options.onOutcome?.(outcome);
