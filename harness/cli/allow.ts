@@ -52,6 +52,39 @@ export async function checkRecordedCell(provider: string, cell: string, recordin
   }
 }
 
+/**
+ * Validates `raw` as an allowlist entry (the loader's own schema), checks its provider/cell are
+ * recorded ({@link checkRecordedCell}) and that the file holds no entry for the same path, and
+ * appends it to `file` (default `allowlists/<provider>.json`, relative to `cwd`) atomically.
+ *
+ * @returns the entry as written, the absolute file and the entry's index in it.
+ * @throws UsageError naming the field (as `--<field>`), an unknown provider/cell, or a duplicate.
+ */
+export async function appendAllowlistEntry(
+  raw: Record<string, unknown>,
+  where: { cwd: string; file?: string },
+): Promise<{ entry: ReturnType<typeof plainEntry>; file: string; index: number }> {
+  const parsed = AllowlistEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
+  }
+  const entry = plainEntry(parsed.data);
+  await checkRecordedCell(entry.provider, entry.cell, entry.recordings, where.cwd);
+  const file = path.resolve(where.cwd, where.file ?? defaultAllowlistFile(entry.provider));
+  const existing = existsSync(file) ? await readAllowlistFile(file, where.cwd) : [];
+  // Entries for different recordings roots are different entries (the same cell name, another recording).
+  const duplicate = existing.find(
+    (e) => e.provider === entry.provider && e.cell === entry.cell && e.recordings === entry.recordings && e.layer === entry.layer && e.path === entry.path,
+  );
+  if (duplicate) {
+    throw new UsageError(`${path.relative(where.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
+  }
+  const entries = [...existing.map(plainEntry), entry];
+  await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+  return { entry, file, index: entries.length - 1 };
+}
+
 /** The `allow` command. */
 export const allowCommand: ParityCommand = {
   command: "allow",
@@ -86,39 +119,20 @@ export const allowCommand: ParityCommand = {
     if (ctx.ci) {
       throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
     }
-    const parsed = AllowlistEntrySchema.safeParse({
-      provider: args.provider,
-      cell: args.cell,
-      ...(args.recordings !== undefined ? { recordings: args.recordings } : {}),
-      layer: args.layer,
-      path: args.path,
-      pr: args.pr,
-      reason: args.reason,
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
-    }
-    const entry = plainEntry(parsed.data);
-    await checkRecordedCell(entry.provider, entry.cell, entry.recordings, ctx.cwd);
-    const file = path.resolve(ctx.cwd, typeof args.file === "string" ? args.file : defaultAllowlistFile(entry.provider));
-    const existing = existsSync(file) ? await readAllowlistFile(file, ctx.cwd) : [];
-    // Entries for different recordings roots are different entries (the same cell name, another recording).
-    const duplicate = existing.find(
-      (e) =>
-        e.provider === entry.provider &&
-        e.cell === entry.cell &&
-        e.recordings === entry.recordings &&
-        e.layer === entry.layer &&
-        e.path === entry.path,
+    const { entry, file, index } = await appendAllowlistEntry(
+      {
+        provider: args.provider,
+        cell: args.cell,
+        ...(args.recordings !== undefined ? { recordings: args.recordings } : {}),
+        layer: args.layer,
+        path: args.path,
+        pr: args.pr,
+        reason: args.reason,
+      },
+      { cwd: ctx.cwd, ...(typeof args.file === "string" ? { file: args.file } : {}) },
     );
-    if (duplicate) {
-      throw new UsageError(`${path.relative(ctx.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
-    }
-    const entries = [...existing.map(plainEntry), entry];
-    await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
     const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
-    ctx.out(`added entry ${entries.length - 1} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
+    ctx.out(`added entry ${index} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
     ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");
     return EXIT_CODES.ok;
   },

@@ -9,6 +9,7 @@ import { conformCommand } from "./conform.js";
 import { probeCommand } from "./probe.js";
 import { recordCommand } from "./record.js";
 import { rerecordCommand } from "./rerecord.js";
+import { reviewCommand } from "./review.js";
 
 /** Every sub-command, in the order `parity --help` lists them. */
 export const COMMANDS: ParityCommand[] = [
@@ -20,6 +21,7 @@ export const COMMANDS: ParityCommand[] = [
   replayCommand,
   recordCommand,
   rerecordCommand,
+  reviewCommand,
   conformCommand,
   probeCommand,
 ];

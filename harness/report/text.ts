@@ -10,7 +10,7 @@ import type { LaneDiffLine } from "../compare/lane-diff.js";
 import type { ParityComparison, ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { toCheckReport } from "./check-report.js";
-import { allowCommand, rerecordCommand, suggestedAllowPath } from "./suggest.js";
+import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -174,21 +174,11 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
   const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string }> =
     verdict?.diffs ?? cell.diffs;
-  const paths = [
-    ...new Set(
-      diffsWithPositions
-        .filter((d) => d.layer === undefined || d.layer === "events")
-        .map((d) => suggestedAllowPath(d))
-        .filter((p): p is string => p !== undefined),
-    ),
-  ];
+  const { paths, unmaskable } = cellAllowPaths(diffsWithPositions);
   if (paths.length > 0 || cell.diffs.length > 0 || cell.divergences.length > 0) {
     out.push(c.bold("  what to do:"));
     for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
     if (paths.length > 5) out.push(c.dim(`    … ${paths.length - 5} more paths (see --reporter json)`));
-    const unmaskable = diffsWithPositions.some(
-      (d) => (d.layer !== undefined && d.layer !== "events") || suggestedAllowPath(d) === undefined,
-    );
     if (unmaskable) {
       out.push(c.dim("    (key order, counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
