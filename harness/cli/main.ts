@@ -5,6 +5,7 @@ import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js
 import { findRepoRoot } from "../replay/repo-paths.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
+import { closestName } from "./did-you-mean.js";
 import { runInterruptible } from "./interrupt.js";
 
 /**
@@ -21,6 +22,9 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   let exitCode: number = EXIT_CODES.ok;
   let ran = false;
   let yargsOutput = "";
+  // The running command's option table, kept by a before-validation middleware for the
+  // did-you-mean of an unknown flag.
+  let declared: DeclaredOptions | undefined;
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -33,13 +37,14 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .alias("h", "help")
     .version("version", "Print the package version", packageVersion())
     .alias("V", "version")
+    .alias("v", "version")
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
       if (err) throw err;
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
-      throw new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
+      throw new UsageError(withFlagSuggestion(msg.replace(/\s*\n\s*/g, " ").trim(), declared));
     })
     .example("$0 check", "The gate over every committed recording (what CI runs)")
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
@@ -49,7 +54,10 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .epilogue(`${EXIT_CODES_TEXT} (record only); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
-      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction);
+      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
+    .middleware(((_args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => {
+      declared = y.getOptions();
+    }) as unknown as MiddlewareFunction, true);
 
   for (const cmd of COMMANDS) {
     parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
@@ -70,7 +78,8 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   try {
     const named = firstPositional(argv);
     if (named !== undefined && !COMMANDS.some((cmd) => commandName(cmd.command) === named)) {
-      throw new UsageError(`unknown command "${named}": see \`parity --help\``);
+      const near = closestName(named, COMMANDS.map((cmd) => commandName(cmd.command)));
+      throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
     }
     // A parse callback makes yargs hand its help text back instead of calling console.log.
     await parser.parseAsync(argv, {}, (_err, _args, output) => {
@@ -84,7 +93,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     if (!(thrown instanceof ParityError) && !ctx.verbose) ctx.err("(run with --verbose for the stack trace)\n");
     return error.exitCode;
   }
-  if (!ran && !argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) {
+  if (!ran && !argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V" || a === "-v")) {
     ctx.err(`parity: unknown command "${argv.find((a) => !a.startsWith("-")) ?? ""}": see \`parity --help\`\n`);
     return EXIT_CODES.inputError;
   }
@@ -128,11 +137,29 @@ function commandName(command: string): string {
   return command.split(" ")[0] ?? command;
 }
 
-/** What {@link rejectAmbiguousStrings} needs of yargs' option table. */
+/** What {@link rejectAmbiguousStrings} and {@link withFlagSuggestion} need of yargs' option table. */
 interface DeclaredOptions {
   string: string[];
   array: string[];
+  boolean: string[];
   default: Record<string, unknown>;
+  hiddenOptions?: string[];
+}
+
+/**
+ * Adds "did you mean --x?" to yargs' `Unknown argument: foo` for the first unknown flag that is
+ * near a declared one (hidden old spellings are not suggested).
+ */
+function withFlagSuggestion(message: string, options: DeclaredOptions | undefined): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown || options === undefined) return message;
+  const hidden = new Set(options.hiddenOptions ?? []);
+  const known = [...new Set([...options.string, ...options.boolean, ...Object.keys(options.default)])].filter((k) => k.length > 1 && !hidden.has(k) && !/[A-Z]/.test(k));
+  for (const typed of unknown[1]!.split(/,\s*/)) {
+    const near = closestName(typed.replace(/^-+/, ""), known);
+    if (near !== undefined) return `${message}; did you mean --${near}?`;
+  }
+  return message;
 }
 
 /**

@@ -11,6 +11,7 @@ import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
 import { packageRoot, RECORD_PROVIDERS } from "../record/providers.js";
 import type { ParityCommand } from "./command.js";
+import { positiveIntegerFlag } from "./flag-checks.js";
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}${path.sep}`);
 
@@ -47,7 +48,7 @@ export const recordCommand: ParityCommand = {
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
       .option("json", { type: "boolean", default: false, describe: "Print the result (directory, oracle, manifest, counts) as JSON" })
-      .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
+      .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", "record your own ACP agent (an entry {\"id\": \"mine\", \"command\": …} of agents.json)")
@@ -72,8 +73,7 @@ export const recordCommand: ParityCommand = {
         throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${repo}, e.g. a temp dir`);
       }
     }
-    const timeout = Number(args.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout ${String(args.timeout)}: expected a positive number of ms`);
+    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms") ?? RECORD_STEP_TIMEOUT_MS;
     const redact = compileUserPatterns(((args.redact as unknown[]) ?? []).map(String));
 
     {

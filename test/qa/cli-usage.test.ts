@@ -34,7 +34,7 @@ describe("parity usage errors and help", () => {
   it("an unknown command with --help is a usage error, not the top-level help", async () => {
     const r = await runCli(["rerecordd", "--help"]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('parity: unknown command "rerecordd": see `parity --help`\n');
+    expect(r.err).toBe('parity: unknown command "rerecordd"; did you mean `parity rerecord`?: see `parity --help`\n');
     expect(r.out).toBe("");
   });
 
