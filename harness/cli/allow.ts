@@ -15,6 +15,7 @@ import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
+import { hintPath } from "../report/suggest.js";
 import type { ParityCommand } from "./command.js";
 
 /** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
@@ -132,7 +133,7 @@ export const allowCommand: ParityCommand = {
       { cwd: ctx.cwd, ...(typeof args.file === "string" ? { file: args.file } : {}) },
     );
     const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
-    ctx.out(`added entry ${index} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
+    ctx.out(`added entry ${index} to ${hintPath(file, ctx.cwd)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
     ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");
     return EXIT_CODES.ok;
   },
