@@ -25,9 +25,8 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "parity-tour-"));
   clone = path.join(work, "bridge-parity");
   execFileSync("git", ["clone", "--quiet", repoRoot, clone]);
-  // A fresh clone of the real repository has main checked out or fetched; this one names it too.
-  const branches = execFileSync("git", ["branch", "--list", "main"], { cwd: clone, encoding: "utf8" });
-  if (branches.trim() === "") execFileSync("git", ["branch", "--quiet", "main", "origin/main"], { cwd: clone });
+  // A fresh clone of the repository has main checked out: main is HEAD (this clone is of a branch).
+  execFileSync("git", ["branch", "--quiet", "--force", "main", "HEAD"], { cwd: clone });
   await symlink(path.join(repoRoot, "node_modules"), path.join(clone, "node_modules"), "dir");
   await cp(path.join(repoRoot, "dist"), path.join(clone, "dist"), { recursive: true });
   // The tour reads the shared real recordings at ../shared, as from the repository's own place.
