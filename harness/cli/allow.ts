@@ -16,7 +16,9 @@ import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
 import { hintPath } from "../report/suggest.js";
+import { migrateEntries, stablePathForNewEntry } from "./allow-migrate.js";
 import type { ParityCommand } from "./command.js";
+import type { CliContext } from "./context.js";
 
 /** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
 export function defaultAllowlistFile(provider: string): string {
@@ -53,25 +55,71 @@ export async function checkRecordedCell(provider: string, cell: string, recordin
   }
 }
 
+/** Flags `allow` needs unless it migrates a file. */
+const ENTRY_FLAGS = ["provider", "cell", "path", "pr", "reason"] as const;
+
+/**
+ * `--migrate <file>`: rewrites the file's positional entries as stable selectors (allow-migrate.ts),
+ * atomically, and says per entry what it became or why it stayed. Exit 0 even when some stay
+ * positional (they still load).
+ */
+async function migrateFile(fileArg: string, ctx: CliContext): Promise<number> {
+  const file = path.resolve(ctx.cwd, fileArg);
+  const shown = path.relative(ctx.cwd, file) || file;
+  const entries = await readAllowlistFile(file, ctx.cwd);
+  const results = await migrateEntries(entries, ctx.cwd, ALLOW_DEFAULT_ROOT);
+  const plain = entries.map(plainEntry);
+  let changed = 0;
+  for (const { index, from, result } of results) {
+    if ("path" in result) {
+      plain[index] = { ...plain[index]!, path: result.path };
+      changed++;
+      ctx.out(`entry ${index}: ${from} → ${result.path}\n`);
+    } else {
+      ctx.out(`entry ${index}: ${from} kept: ${"kept" in result ? result.kept : result.problem}\n`);
+    }
+  }
+  if (changed > 0) await writeFileAtomic(file, `${JSON.stringify(plain, null, 2)}\n`);
+  const positional = results.length;
+  ctx.out(
+    positional === 0
+      ? `${shown}: no positional entries, nothing to migrate\n`
+      : `${shown}: ${changed} of ${positional} positional entries now use stable selectors${changed < positional ? "; the rest still load as they are" : ""}\n`,
+  );
+  return EXIT_CODES.ok;
+}
+
 /**
  * Validates `raw` as an allowlist entry (the loader's own schema), checks its provider/cell are
- * recorded ({@link checkRecordedCell}) and that the file holds no entry for the same path, and
- * appends it to `file` (default `allowlists/<provider>.json`, relative to `cwd`) atomically.
+ * recorded ({@link checkRecordedCell}), turns a positional path into the stable selector that
+ * masks the same values (`stablePathForNewEntry`), checks the file holds no entry for the same
+ * path, and appends it to `file` (default `allowlists/<provider>.json`, relative to `cwd`)
+ * atomically. `allow` and `parity review` both add entries through it.
  *
- * @returns the entry as written, the absolute file and the entry's index in it.
+ * @returns the entry as written, the absolute file, the entry's index in it, and a note when the
+ *   path was rewritten or stays a position.
  * @throws UsageError naming the field (as `--<field>`), an unknown provider/cell, or a duplicate.
  */
 export async function appendAllowlistEntry(
   raw: Record<string, unknown>,
   where: { cwd: string; file?: string },
-): Promise<{ entry: ReturnType<typeof plainEntry>; file: string; index: number }> {
+): Promise<{ entry: ReturnType<typeof plainEntry>; file: string; index: number; note?: string }> {
   const parsed = AllowlistEntrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
   }
-  const entry = plainEntry(parsed.data);
+  let entry = plainEntry(parsed.data);
   await checkRecordedCell(entry.provider, entry.cell, entry.recordings, where.cwd);
+  // A position goes stale when events are added before it: write the selector that masks the same values.
+  const stable = await stablePathForNewEntry(entry, where.cwd);
+  let note: string | undefined;
+  if ("path" in stable) {
+    note = `${entry.path} is a position; writing the selector that masks the same values: ${stable.path}`;
+    entry = { ...entry, path: stable.path };
+  } else if (!/^not a positional path/.test("kept" in stable ? stable.kept : stable.problem)) {
+    note = `${entry.path} stays a position (${"kept" in stable ? stable.kept : stable.problem})`;
+  }
   const file = path.resolve(where.cwd, where.file ?? defaultAllowlistFile(entry.provider));
   const existing = existsSync(file) ? await readAllowlistFile(file, where.cwd) : [];
   // Entries for different recordings roots are different entries (the same cell name, another recording).
@@ -83,7 +131,7 @@ export async function appendAllowlistEntry(
   }
   const entries = [...existing.map(plainEntry), entry];
   await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
-  return { entry, file, index: entries.length - 1 };
+  return { entry, file, index: entries.length - 1, ...(note !== undefined ? { note } : {}) };
 }
 
 /** The `allow` command. */
@@ -92,19 +140,23 @@ export const allowCommand: ParityCommand = {
   describe: "Append a validated allowlist entry (an intended lane difference tied to a PR)",
   builder: (y: Argv) =>
     y
-      .option("provider", { type: "string", demandOption: true, describe: 'Provider id, or "*" for all' })
-      .option("cell", { type: "string", demandOption: true, describe: 'Cell name, or "*" for all' })
+      .option("provider", { type: "string", describe: 'Provider id, or "*" for all (required unless --migrate)' })
+      .option("cell", { type: "string", describe: 'Cell name, or "*" for all (required unless --migrate)' })
       .option("path", {
         type: "string",
-        demandOption: true,
-        describe: "JSON pointer into the normalized lane (* and ** allowed; must end with a field name), or an event selector /*[type=T] or /*[type=T][kind=K] for whole added/removed events",
+        describe:
+          "Selector of the field (/*[turn=1][item=commandExecution:1][type=item/completed]/item/exitCode, as check and diff print it), an event selector /*[type=T][kind=K] for whole added/removed events, or a JSON pointer (a position is turned into a selector when the cell can be replayed)",
+      })
+      .option("migrate", {
+        type: "string",
+        describe: "Rewrite this allowlist file's positional entries (/86/item/exitCode) as stable selectors, checked on each cell's lanes",
       })
       .option("recordings", {
         type: "string",
         describe: "Limit the entry to cells recorded under this recordings root (relative to where `parity check` runs, e.g. ../shared/recordings)",
       })
-      .option("pr", { type: "string", demandOption: true, describe: 'The PR that made the difference, "#N"' })
-      .option("reason", { type: "string", demandOption: true, describe: "Why the difference is intended" })
+      .option("pr", { type: "string", describe: 'The PR that made the difference, "#N" (required unless --migrate)' })
+      .option("reason", { type: "string", describe: "Why the difference is intended (required unless --migrate)" })
       .option("layer", { type: "string", default: "events", choices: ["events"], describe: "Lane layer the path points into" })
       .option("file", { type: "string", describe: "Allowlist file to append to (default allowlists/<provider>.json)" })
       .example(
@@ -115,12 +167,20 @@ export const allowCommand: ParityCommand = {
       .example(
         "$0 allow --provider acp-cursor --cell '*' --recordings ../shared/recordings --path '/*[type=thread/extensionState/updated]' --pr '#44' --reason 'new state events'",
         "accept a whole added event type, only for the recordings under ../shared/recordings",
-      ),
+      )
+      .example("$0 allow --migrate allowlists/acp-cursor.json", "turn a file's positional entries into stable selectors"),
   async run(args, ctx) {
     if (ctx.ci) {
       throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
     }
-    const { entry, file, index } = await appendAllowlistEntry(
+    if (typeof args.migrate === "string") {
+      const extra = ENTRY_FLAGS.find((flag) => args[flag] !== undefined);
+      if (extra !== undefined) throw new UsageError(`--migrate rewrites a whole file: drop --${extra}`);
+      return migrateFile(args.migrate, ctx);
+    }
+    const missing = ENTRY_FLAGS.filter((flag) => args[flag] === undefined);
+    if (missing.length > 0) throw new UsageError(`Missing required argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+    const { entry, file, index, note } = await appendAllowlistEntry(
       {
         provider: args.provider,
         cell: args.cell,
@@ -132,6 +192,7 @@ export const allowCommand: ParityCommand = {
       },
       { cwd: ctx.cwd, ...(typeof args.file === "string" ? { file: args.file } : {}) },
     );
+    if (note !== undefined) ctx.out(`${note}\n`);
     const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
     ctx.out(`added entry ${index} to ${hintPath(file, ctx.cwd)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
     ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");

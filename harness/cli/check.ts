@@ -195,7 +195,7 @@ export const checkCommand: ParityCommand = {
     const reporter = selectReporter(reporterName);
     if (args.update === true && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
     const { run, extras, locations, lanesDir, replay } = await runGate(args, ctx);
-    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd }));
+    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
     const textual = reporterName === "text";
     if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {

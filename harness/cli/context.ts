@@ -27,6 +27,8 @@ export interface CliContext {
   interrupts?: InterruptHost;
   /** Aborted on the first SIGINT/SIGTERM of the run (commands marked `graceful` stop on it). */
   signal?: AbortSignal;
+  /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
+  columns?: number;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -40,5 +42,6 @@ export function processContext(verbose: boolean): CliContext {
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
     interrupts: processInterruptHost(),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `parity diff <a> <b>` (00-product.md, flow 5 and CLI): lane differences between two lane files,
- * two checkouts (directories holding `lanes/`), or two git refs (read-only `git show`). Prints per
- * changed lane a coloured unified diff and the changed JSON-pointer paths, per lane on one side
+ * two checkouts (directories holding `lanes/`), or two git refs (read-only `git show`), compared
+ * as threads (harness/compare/lane-diff.ts). Prints per changed lane a coloured thread patch and
+ * each difference once with its stable address and `parity allow` line, per lane on one side
  * only one summary line (its whole content with `--full`); `--json` for machines (always full),
  * `--html <file>` for one self-contained page (written atomically). Exit 0 when nothing differs,
  * 1 when a lane differs, 2 for bad arguments or lane files.
@@ -79,7 +80,7 @@ export const diffCommand: ParityCommand = {
       wrote = shown.startsWith("..") || path.isAbsolute(shown) ? file : shown;
     }
     if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
-    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: args.full === true }));
+    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: args.full === true, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
     if (wrote !== undefined && !args.json) ctx.out(`wrote ${wrote}\n`);
     const differs = diff.entries.some((entry) => entry.status !== "same");
     return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

@@ -1,6 +1,6 @@
 /**
  * Parsing a whole JSON file (an allowlist, a lane file) with errors a user can act on: one line,
- * `file:line: problem`, never the raw bytes of a binary file (BRIEF, bad input).
+ * `file:line: problem`, never the raw bytes of a binary file.
  */
 import { InputError } from "../errors.js";
 

@@ -1,15 +1,26 @@
 /**
- * Lane diff: the LCS over `JSON.stringify` of each normalized event (spec 10 §6.3) plus the
- * JSON-pointer paths that changed, so a reviewer can paste one into an allowlist entry
- * (00-product.md, flow 5). Removed and added events inside one hunk are paired when they are the
- * same kind of event, and a paired event reports its changed fields (fast-json-patch `compare`)
- * instead of a whole removal and addition.
+ * Lane diff (allowlists/README.md, "How lanes are compared"): the two lanes are aligned on event
+ * skeletons — each event with its ids abstracted and its keys sorted (skeleton.ts) — with the
+ * LCS of spec 10 §6.3; then the ids of aligned events must correspond one to one
+ * (id-correspondence.ts). A consistent renumbering (one event added near the start shifts every
+ * later `#n`) is no difference, and neither is key order; a broken correspondence is one
+ * difference naming both ids. Removed and added events inside one hunk are paired when they are
+ * the same kind of event (type, scope kind, item type), and a paired event reports its changed
+ * fields (fast-json-patch `compare`) instead of a whole removal and addition. Every difference
+ * carries a stable address (address.ts) and the selector an allowlist entry can use.
  */
 import jsonpatch from "fast-json-patch";
+import { formatAddress, laneAddresses, stableSelector, type EventAddress } from "./address.js";
+import { IdCorrespondence, inOldNumbering } from "./id-correspondence.js";
 import { diffSequences, type SequenceOp } from "./lcs.js";
 import { formatPointer, isIndexSegment, parsePointer } from "./pointer.js";
+import { abstractIds, eventKind, skeletonKey } from "./skeleton.js";
 
-/** One line of the diff script: an event present on one or both sides, with its JSON text. */
+/**
+ * One line of the diff script: an event present on one or both sides, with its JSON text — the
+ * old side's for `equal` and `removed`, the new event in the old side's id numbering for
+ * `added` (`#4'` for an id only the new side has).
+ */
 export type LaneDiffLine =
   | { kind: "equal"; oldIndex: number; newIndex: number; text: string }
   | { kind: "removed"; oldIndex: number; text: string }
@@ -22,9 +33,12 @@ export type LaneDiffLine =
  * - `op: "add" | "remove" | "replace"` with a field path `/<newIndex>/…` — a field of a paired
  *   event changed; the path always ends with a field name (trailing array positions are cut,
  *   and the op becomes `replace`), so it is a valid allowlist path;
- * - `op: "replace"` with `path` = `/<newIndex>` — paired events equal but for key order (the
- *   diff is key-order sensitive); no allowlist entry can mask that.
- * `old`/`new` hold the values at the path on each side when present.
+ * - `op: "replace"` with `ids` — an id whose correspondence broke: `path` is the id field of the
+ *   new event, `old`/`new` the two ids, and `ids` says what each was paired with before.
+ * `old`/`new` hold the values at the path on each side when present. `address` is the stable
+ * address for people (`turn 2 / commandExecution 1 / item/completed: item.exitCode`, of the new
+ * side, or of the old side for a removal or a broken id) and `selector` the same place as an allowlist path
+ * (`/*[turn=2][item=commandExecution:1][type=item/completed]/item/exitCode`), when one can be written.
  */
 export interface LaneDifference {
   op: "add" | "remove" | "replace";
@@ -33,22 +47,32 @@ export interface LaneDifference {
   newIndex?: number;
   old?: unknown;
   new?: unknown;
+  address?: string;
+  selector?: string;
+  ids?: { old: string; new: string; oldPairedWith?: string; newPairedWith?: string };
 }
 
-/** Result of {@link diffLanes}. `differences` is empty exactly when the lanes are equal. */
+/**
+ * Result of {@link diffLanes}. `differences` is empty exactly when the lanes are equal.
+ * `ops` is the alignment script; `newToOldIds` maps each new-side id to the old-side id it
+ * corresponds to (for showing both sides in one numbering).
+ */
 export interface LaneDiff {
   lines: LaneDiffLine[];
   differences: LaneDifference[];
+  ops: SequenceOp[];
+  newToOldIds: ReadonlyMap<string, string>;
 }
 
-/** A key that says whether two events are "the same kind" and may be paired. */
-function pairingKey(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
-  const item = record.item;
-  const itemType =
-    typeof item === "object" && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>).type : undefined;
-  return JSON.stringify([record.type ?? null, itemType ?? null]);
+/**
+ * Options of {@link diffLanes}: precomputed stable addresses of either lane (`laneAddresses`);
+ * `lines: false` leaves `lines` empty (a caller that renders from `ops` saves one JSON text
+ * per event, which counts for lanes of tens of thousands of events).
+ */
+export interface DiffLanesOptions {
+  oldAddresses?: readonly EventAddress[];
+  newAddresses?: readonly EventAddress[];
+  lines?: boolean;
 }
 
 /** Pairs removed with added events in order, only when their pairing keys match. */
@@ -59,10 +83,10 @@ function pairHunk(
   newLane: readonly unknown[],
 ): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
-  const addedKeys = added.map((newIndex) => pairingKey(newLane[newIndex]));
+  const addedKeys = added.map((newIndex) => eventKind(newLane[newIndex]));
   let from = 0;
   for (const oldIndex of removed) {
-    const key = pairingKey(oldLane[oldIndex]);
+    const key = eventKind(oldLane[oldIndex]);
     if (key === undefined) continue;
     const k = addedKeys.indexOf(key, from);
     if (k !== -1) {
@@ -88,9 +112,12 @@ function valueAt(document: unknown, segments: readonly string[]): { found: boole
   return { found: true, value: node };
 }
 
-/** Field-level differences of two paired events, as lane paths under `/<newIndex>`. */
+/**
+ * Field-level differences of two paired events, as lane paths under `/<newIndex>`. Ids are
+ * compared by correspondence, not here, so both events are compared with their ids abstracted.
+ */
 function fieldDifferences(oldEvent: unknown, newEvent: unknown, oldIndex: number, newIndex: number): LaneDifference[] {
-  const operations = jsonpatch.compare(oldEvent as object, newEvent as object);
+  const operations = jsonpatch.compare(abstractIds(oldEvent) as object, abstractIds(newEvent) as object);
   const seen = new Map<string, LaneDifference>();
   for (const operation of operations) {
     let segments = parsePointer(operation.path);
@@ -118,25 +145,61 @@ function fieldDifferences(oldEvent: unknown, newEvent: unknown, oldIndex: number
 }
 
 /**
- * Diffs two normalized (and masked) lanes (spec 10 §6.3): the LCS script over
- * `JSON.stringify` of each event, then per hunk the paired field paths and the unpaired
- * whole-event additions and removals, in script order.
- * @throws RangeError from {@link diffSequences} for absurdly large lanes.
+ * Diffs two normalized (and masked) lanes: the LCS script over event skeletons, the id
+ * correspondence of aligned events, then per hunk the paired field paths and the unpaired
+ * whole-event additions and removals, in script order. Linear space for large lanes (lcs.ts).
  */
-export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown[]): LaneDiff {
-  const oldTexts = oldLane.map((event) => JSON.stringify(event) ?? "null");
-  const newTexts = newLane.map((event) => JSON.stringify(event) ?? "null");
-  const { ops } = diffSequences(oldTexts, newTexts);
-  const lines: LaneDiffLine[] = ops.map((op: SequenceOp): LaneDiffLine => {
-    if (op.kind === "equal") return { ...op, text: newTexts[op.newIndex]! };
-    if (op.kind === "removed") return { ...op, text: oldTexts[op.oldIndex]! };
-    return { ...op, text: newTexts[op.newIndex]! };
-  });
+export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown[], options: DiffLanesOptions = {}): LaneDiff {
+  // Each distinct skeleton becomes a small number: equal numbers ⇔ equal skeletons, and only the
+  // distinct skeleton texts are held while aligning (a long lane repeats most of them).
+  const numbers = new Map<string, number>();
+  const numberOf = (event: unknown): number => {
+    const key = skeletonKey(event);
+    let n = numbers.get(key);
+    if (n === undefined) numbers.set(key, (n = numbers.size));
+    return n;
+  };
+  const oldKeys = oldLane.map(numberOf);
+  const newKeys = newLane.map(numberOf);
+  numbers.clear();
+  const { ops } = diffSequences(oldKeys, newKeys);
+  let oldAddresses = options.oldAddresses;
+  let newAddresses = options.newAddresses;
+  const locate = (side: "old" | "new", index: number, field: readonly string[]) => {
+    const lane = side === "old" ? oldLane : newLane;
+    const addresses = side === "old" ? (oldAddresses ??= laneAddresses(oldLane)) : (newAddresses ??= laneAddresses(newLane));
+    const address = addresses[index];
+    const selector = stableSelector(lane, addresses, index, field);
+    return { ...(address !== undefined ? { address: formatAddress(address, field) } : {}), ...(selector !== undefined ? { selector } : {}) };
+  };
 
+  const ids = new IdCorrespondence();
   const differences: LaneDifference[] = [];
+  const checkIds = (oldIndex: number, newIndex: number) => {
+    for (const broken of ids.pair(oldLane[oldIndex], newLane[newIndex])) {
+      differences.push({
+        op: "replace",
+        path: formatPointer([newIndex, ...broken.segments]),
+        oldIndex,
+        newIndex,
+        old: broken.old,
+        new: broken.new,
+        // The item as it was: on the new side a changed id makes it look like another item.
+        ...locate("old", oldIndex, broken.segments),
+        ids: {
+          old: broken.old,
+          new: broken.new,
+          ...(broken.oldPairedWith !== undefined ? { oldPairedWith: broken.oldPairedWith } : {}),
+          ...(broken.newPairedWith !== undefined ? { newPairedWith: broken.newPairedWith } : {}),
+        },
+      });
+    }
+  };
   let at = 0;
   while (at < ops.length) {
-    if (ops[at]!.kind === "equal") {
+    const first = ops[at]!;
+    if (first.kind === "equal") {
+      checkIds(first.oldIndex, first.newIndex);
       at++;
       continue;
     }
@@ -158,19 +221,34 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
         const { oldIndex } = op;
         const newIndex = pairedOld.get(oldIndex);
         if (newIndex === undefined) {
-          differences.push({ op: "remove", path: formatPointer([oldIndex]), oldIndex, old: oldLane[oldIndex] });
+          differences.push({ op: "remove", path: formatPointer([oldIndex]), oldIndex, old: oldLane[oldIndex], ...locate("old", oldIndex, []) });
           continue;
         }
         const fields = fieldDifferences(oldLane[oldIndex], newLane[newIndex], oldIndex, newIndex);
-        // Equal values with a different key order: only the whole event can name that change.
-        if (fields.length === 0) {
-          fields.push({ op: "replace", path: formatPointer([newIndex]), oldIndex, newIndex, old: oldLane[oldIndex], new: newLane[newIndex] });
+        for (const field of fields) {
+          const segments = parsePointer(field.path).slice(1);
+          const there = locate("new", newIndex, segments);
+          // A selector masks both sides: offer it only when it names the paired event on each.
+          if (there.selector !== undefined && locate("old", oldIndex, segments).selector !== there.selector) delete there.selector;
+          Object.assign(field, there);
         }
         differences.push(...fields);
+        checkIds(oldIndex, newIndex);
       } else if (op.kind === "added" && !pairedNew.has(op.newIndex)) {
-        differences.push({ op: "add", path: formatPointer([op.newIndex]), newIndex: op.newIndex, new: newLane[op.newIndex] });
+        differences.push({ op: "add", path: formatPointer([op.newIndex]), newIndex: op.newIndex, new: newLane[op.newIndex], ...locate("new", op.newIndex, []) });
       }
     }
   }
-  return { lines, differences };
+  // Unchanged events read as the old side's; added ones in the old side's id numbering, so a
+  // consistent renumbering does not show in the script.
+  const newToOldIds = ids.newToOldIds();
+  const text = (event: unknown) => JSON.stringify(event) ?? "null";
+  const lines: LaneDiffLine[] =
+    options.lines === false
+      ? []
+      : ops.map((op: SequenceOp): LaneDiffLine => {
+          if (op.kind === "added") return { ...op, text: text(inOldNumbering(newLane[op.newIndex], newToOldIds)) };
+          return { ...op, text: text(oldLane[op.oldIndex]) };
+        });
+  return { lines, differences, ops, newToOldIds };
 }

@@ -1,11 +1,10 @@
 /**
  * Diff of two lane sets (00-product.md, flow 5): lanes pair up by `<provider>/<cell>` key; each
- * pair gets a unified text diff of the serialized lanes (the `diff` package) and the changed
- * JSON-pointer paths (`diffLanes`), ready to paste into an allowlist entry.
+ * pair gets its thread diff (`diffLanes`: one entry per change, with stable address and
+ * selector, ready to paste into an allowlist entry) and a patch of it (`threadPatch`).
  */
-import { createTwoFilesPatch } from "diff";
-import { serializeThreadLane } from "../lanes/normalize.js";
-import { diffLanes } from "./lane-diff.js";
+import { diffLanes, type LaneDiff, type LaneDifference } from "./lane-diff.js";
+import { threadPatch } from "./thread-patch.js";
 import { parseLaneText, type LaneSource, type LaneText } from "./lane-sources.js";
 
 /** How a lane differs between the two sides. */
@@ -19,24 +18,33 @@ export interface LaneSetEntry {
   b: string | null;
   /** Events on each side (0 when absent). */
   events: { a: number; b: number };
-  /** Changed paths (`op`, `path`) from side a to side b; empty for same/added/removed. */
-  paths: Array<{ op: string; path: string }>;
-  /** Unified diff of the serialized lanes; "" when the lanes are the same. */
+  /**
+   * The differences from side a to side b (`diffLanes`), one per change: `op`, `path` (JSON
+   * pointer), the stable `address` and `selector`, and the `old`/`new` values when present;
+   * `ids` for a broken id correspondence. Empty for same/added/removed.
+   */
+  paths: LaneSetPath[];
+  /** The thread patch (`threadPatch`: one line per event, ids in a's numbering); "" when the lanes are the same. */
   patch: string;
+  /** Both sides' events and their diff, for renderers (never printed as such). */
+  detail?: { a: readonly unknown[]; b: readonly unknown[]; diff: LaneDiff };
+}
+
+/** One difference of a changed lane, as `parity diff --json` prints it. */
+export interface LaneSetPath {
+  op: string;
+  path: string;
+  address?: string;
+  selector?: string;
+  old?: unknown;
+  new?: unknown;
+  ids?: LaneDifference["ids"];
 }
 
 /** Result of {@link diffLaneSets}, with counts per status. */
 export interface LaneSetDiff {
   entries: LaneSetEntry[];
   counts: Record<LaneChange, number>;
-}
-
-/**
- * The serialized form a lane diff is shown in: `serializeThreadLane` (the oracle's own form:
- * two-space JSON, key order kept, final newline), so a changed field is one changed line.
- */
-export function serializeForDiff(events: readonly unknown[]): string {
-  return serializeThreadLane(events);
 }
 
 /**
@@ -57,9 +65,8 @@ export function diffLaneSets(a: LaneSource, b: LaneSource, options: { context?: 
     const leftEvents = left ? parseLaneText(left.text, left.label).events : [];
     const rightEvents = right ? parseLaneText(right.text, right.label).events : [];
     const status: LaneChange = !left ? "added" : !right ? "removed" : "same";
-    const differences = left && right ? diffLanes(leftEvents, rightEvents).differences : [];
-    const leftText = left ? serializeForDiff(leftEvents) : "";
-    const rightText = right ? serializeForDiff(rightEvents) : "";
+    const laneDiff = diffLanes(leftEvents, rightEvents, { lines: false });
+    const differences = left && right ? laneDiff.differences : [];
     const changed = status !== "same" || differences.length > 0;
     return {
       key,
@@ -67,12 +74,23 @@ export function diffLaneSets(a: LaneSource, b: LaneSource, options: { context?: 
       a: left?.label ?? null,
       b: right?.label ?? null,
       events: { a: leftEvents.length, b: rightEvents.length },
-      paths: differences.map((d) => ({ op: d.op, path: d.path })),
+      paths: differences.map((d) => ({
+        op: d.op,
+        path: d.path,
+        ...(d.address !== undefined ? { address: d.address } : {}),
+        ...(d.selector !== undefined ? { selector: d.selector } : {}),
+        ...("old" in d ? { old: d.old } : {}),
+        ...("new" in d ? { new: d.new } : {}),
+        ...(d.ids !== undefined ? { ids: d.ids } : {}),
+      })),
       patch: changed
-        ? createTwoFilesPatch(left ? `a/${key}.json` : "/dev/null", right ? `b/${key}.json` : "/dev/null", leftText, rightText, undefined, undefined, {
+        ? threadPatch(leftEvents, rightEvents, laneDiff, {
             context: options.context ?? 3,
+            oldLabel: left ? `a/${key}.json` : "/dev/null",
+            newLabel: right ? `b/${key}.json` : "/dev/null",
           })
         : "",
+      detail: { a: leftEvents, b: rightEvents, diff: laneDiff },
     };
   });
   const counts: Record<LaneChange, number> = { same: 0, changed: 0, added: 0, removed: 0 };

@@ -1,12 +1,14 @@
 /**
  * Allowlist masking (spec 10 §6.4): an entry's path removes the values it matches from a
  * normalized lane, on both sides of a comparison, before the diff. Array elements are set to
- * `null` so later positions stay stable; object keys are deleted. Event selectors
- * (event-selector.ts, this product's extension) remove whole events of one type first.
+ * `null` so later positions stay stable; object keys are deleted. Selectors (event-selector.ts,
+ * this product's extension) remove whole events of one type first, or mask a field in the events
+ * they pick by what those events are.
  */
 import { normalizeThreadLane } from "../lanes/normalize.js";
 import type { AllowlistEntry } from "./allowlist.js";
-import { parseEventSelector, removeSelectedEvents } from "./event-selector.js";
+import { laneAddresses, type EventAddress } from "./address.js";
+import { looksLikeEventSelector, parseSelector, selectEvents } from "./event-selector.js";
 import { isIndexSegment, parsePointer } from "./pointer.js";
 
 type Container = Record<string, unknown> | unknown[];
@@ -64,12 +66,12 @@ function maskAt(node: unknown, segments: readonly string[], at: number): number 
  * Masks `path` in `lane` IN PLACE and returns how many values it removed (spec 10 §6.4).
  * Segments: a literal matches an own key or an array position, `*` every child at one level,
  * `**` zero or more levels. At the last segment, array elements become `null` and object keys are
- * deleted. An empty path (`/`) masks nothing. Field paths only: an event selector is applied by
- * {@link maskLane}, which must re-intern the lane after removing events.
- * @throws TypeError for an event-selector path (`/*[type=…]`).
+ * deleted. An empty path (`/`) masks nothing. Positional and wildcard field paths only: selectors
+ * are applied by {@link maskLane}.
+ * @throws TypeError for a selector path (`/*[…]`).
  */
 export function maskPath(lane: unknown, path: string): number {
-  if (parseEventSelector(path) !== undefined) throw new TypeError(`maskPath: "${path}" is an event selector; use maskLane`);
+  if (looksLikeEventSelector(path)) throw new TypeError(`maskPath: "${path}" is a selector; use maskLane`);
   const segments = parsePointer(path);
   return segments.length === 0 ? 0 : maskAt(lane, segments, 0);
 }
@@ -82,34 +84,48 @@ export interface SideMaskResult<E extends AllowlistEntry> {
   counts: number[];
   /** The entries, as given, for convenience. */
   entries: readonly E[];
+  /**
+   * The stable address of each event of `lane` (address.ts), taken after whole events were
+   * removed and before any field was masked (so a masked `item.type` does not change them).
+   */
+  addresses: EventAddress[];
 }
 
 /**
  * Applies `entries` to a deep copy of `lane` (a NORMALIZED events lane, `normalizeThreadLane`) and
  * returns the copy with one count per entry, in the order given:
- * 1. every event-selector entry removes its matching events (one count per event);
+ * 1. every whole-event selector (no field path) removes the events it picks, in entry order, each
+ *    picking on the lane as the previous ones left it (one count per event);
  * 2. when any event was removed, the rest is normalized again, which re-interns the ids in order
  *    of first appearance: the same `#n` as interning the lane without those events, i.e. the
  *    selector acts BEFORE interning and a removed event shifts neither positions nor ids
  *    (normalization is otherwise idempotent);
- * 3. every field-path entry is masked in order (`maskPath`).
+ * 3. every field entry is masked in order: a positional or wildcard path with `maskPath`, a field
+ *    selector in each event it picks (addresses taken once, before step 3 masks anything).
  * Callers pass only entries that apply to the cell (`entryApplies`).
  */
 export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], entries: readonly E[]): SideMaskResult<E> {
   let copy = structuredClone(lane) as unknown[];
-  const selectors = entries.map((entry) => parseEventSelector(entry.path));
+  const selectors = entries.map((entry) => (looksLikeEventSelector(entry.path) ? parseSelector(entry.path) : undefined));
   const counts = entries.map(() => 0);
   let removedAny = false;
   selectors.forEach((selector, index) => {
-    if (selector === undefined) return;
-    const result = removeSelectedEvents(copy, selector);
-    copy = result.lane;
-    counts[index] = result.removed;
-    if (result.removed > 0) removedAny = true;
+    if (selector === undefined || selector.field.length > 0) return;
+    const needsAddresses = selector.predicates.some((p) => p.key === "turn" || p.key === "item");
+    const picked = new Set(selectEvents(copy, selector, needsAddresses ? laneAddresses(copy) : undefined));
+    if (picked.size === 0) return;
+    copy = copy.filter((_, at) => !picked.has(at));
+    counts[index] = picked.size;
+    removedAny = true;
   });
   if (removedAny) copy = normalizeThreadLane(copy);
+  const addresses = laneAddresses(copy);
   entries.forEach((entry, index) => {
-    if (selectors[index] === undefined) counts[index] = maskPath(copy, entry.path);
+    const selector = selectors[index];
+    if (selector === undefined) counts[index] = maskPath(copy, entry.path);
+    else if (selector.field.length > 0) {
+      for (const at of selectEvents(copy, selector, addresses)) counts[index] = counts[index]! + maskAt(copy[at], selector.field, 0);
+    }
   });
-  return { lane: copy, counts, entries };
+  return { lane: copy, counts, entries, addresses };
 }

@@ -41,7 +41,7 @@ export interface ThreadLaneResult {
   invalidDeltas: InvalidDeltaNotice[];
 }
 
-/** A built thread lane (CONTRACTS: harness/lanes). A process-scoped recording has no events. */
+/** A built thread lane (harness/lanes/README.md). A process-scoped recording has no events. */
 export interface ThreadLane extends ThreadLaneResult {
   scope: "thread" | "process";
 }
@@ -178,7 +178,7 @@ export interface BuildThreadLaneOptions {
 }
 
 /**
- * Builds the thread lane of a recording (CONTRACTS harness/lanes; spec 10 §6.4 recorded view):
+ * Builds the thread lane of a recording (harness/lanes/README.md; spec 10 §6.4 recorded view):
  * the merged lanes (current bridge lane by default), text batching 0, the 500 ms progress
  * throttle on each entry's `ts`, the host grammar, and grammar state cleared on release stops.
  * A process-scoped recording (manifest `scope: "process"`) yields `scope: "process"` and no events.

@@ -223,18 +223,20 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     const threadId = def.recordThread ?? run.lastThreadId;
     const scope = def.scope === "process" ? PROCESS_SCOPE : scopeForThreadId(threadId);
     const scopeDir = path.join(recordDir, provider.id, scope);
+    const raw = {} as Record<Direction, string[]>;
+    for (const direction of LANE_DIRECTIONS) raw[direction] = await readLaneLines(path.join(scopeDir, laneFileName(direction)));
     const redactor = createRedactor({
       home: req.home ?? os.homedir(),
       paths: recordPathRewrites(dirs),
       secrets: secretValuesOf(process.env),
+      // Secret values of the env maps in the lanes (agent launch spec env, cell envVars) are redacted everywhere.
+      learnFrom: LANE_DIRECTIONS.flatMap((d) => raw[d]),
       patterns: req.redact,
       // The temp root's random name must never reach a recording, in any spelling.
       forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
     });
     const lanes = {} as Record<Direction, string[]>;
-    for (const direction of LANE_DIRECTIONS) {
-      lanes[direction] = (await readLaneLines(path.join(scopeDir, laneFileName(direction)))).map((l) => redactor.redactLaneEntry(l));
-    }
+    for (const direction of LANE_DIRECTIONS) lanes[direction] = raw[direction].map((l) => redactor.redactLaneEntry(l));
     const entries = LANE_DIRECTIONS.flatMap((d) => lanes[d].map((l) => JSON.parse(l) as { ts: number; run: number }));
     if (entries.length === 0) throw new CellDivergedError(req.cell, [`the bridge recorded no line in scope ${scope}`]);
     const manifest = ManifestSchema.parse({

@@ -10,7 +10,7 @@ const UNWRITABLE_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"
 
 /**
  * Writes `text` to `file` so a reader sees either the old content or the new, never a part
- * (BRIEF: no partial writes): the text goes to a temp file in the same directory, which is
+ * (no partial writes: bad input loses nothing): the text goes to a temp file in the same directory, which is
  * then renamed over `file`. Parent directories are created. On failure the temp file is
  * removed. `tag` keeps concurrent writers' temp names apart (defaults to the process id).
  *

@@ -46,6 +46,12 @@ export interface RedactionOptions {
   paths?: PathRewrite[];
   /** Literal secret values (e.g. of secret-named variables of the recording environment) → `REDACTED`. */
   secrets?: string[];
+  /**
+   * Texts (lane entries, JSON lines) whose env maps teach further secret values: every value of a
+   * secret-named key in an `env`/`envVars`/`environment` map (the agent's launch spec env, the
+   * cell's envVars) is redacted wherever else it appears, e.g. echoed by the agent in a message.
+   */
+  learnFrom?: readonly string[];
   /** User `--redact` patterns; every match becomes `REDACTED`. */
   patterns?: RegExp[];
   /** Sweep-only detectors: anything they match after redaction is a survivor (e.g. a temp dir name). */
@@ -133,7 +139,7 @@ function pathRules(options: RedactionOptions): TextRule[] {
  * @throws UsageError for an empty or `/` home, or a rewrite whose result contains its source.
  */
 export function textRules(options: RedactionOptions): TextRule[] {
-  const secrets = [...new Set(options.secrets ?? [])].filter((s) => s.length >= 8 && s !== REDACTED).sort((a, b) => b.length - a.length);
+  const secrets = [...new Set([...(options.secrets ?? []), ...secretValuesIn(options.learnFrom ?? [])])].filter((s) => s.length >= 8 && s !== REDACTED).sort((a, b) => b.length - a.length);
   return [
     ...pathRules(options),
     ...secrets.map((secret) => ({ name: "secret value", pattern: new RegExp(escapeRegExp(secret), "g"), replace: () => REDACTED })),
@@ -204,6 +210,49 @@ function redactEnvMap(value: unknown): unknown {
     out[key] = secretValue(key, v);
   }
   return out;
+}
+
+/** The non-empty string values of secret-named keys of one env map (plain map or ACP `[{name, value}]`). */
+function envMapSecrets(value: unknown): string[] {
+  const pairs: Array<[unknown, unknown]> = Array.isArray(value)
+    ? value.filter(isPlainObject).map((entry) => [entry.name, entry.value])
+    : isPlainObject(value)
+      ? Object.entries(value)
+      : [];
+  return pairs
+    .filter(([key, v]) => typeof key === "string" && key !== RECORD_DIR_ENV_VAR && SECRET_KEY_PATTERN.test(key) && typeof v === "string" && v !== "" && v !== REDACTED)
+    .map(([, v]) => v as string);
+}
+
+function collectEnvSecrets(value: unknown, out: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectEnvSecrets(v, out);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const [key, v] of Object.entries(value)) {
+    if (ENV_MAP_KEYS.has(key)) for (const secret of envMapSecrets(v)) out.add(secret);
+    collectEnvSecrets(v, out);
+  }
+}
+
+/**
+ * The secret values the env maps in `texts` hold (see {@link RedactionOptions.learnFrom}). Each
+ * text is a lane entry (its `line` is read), a JSON line, or anything else (skipped). Unordered,
+ * without duplicates.
+ */
+export function secretValuesIn(texts: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const text of texts) {
+    const parsed = parseJson(text);
+    if (!parsed.ok) continue;
+    collectEnvSecrets(parsed.value, out);
+    if (isPlainObject(parsed.value) && typeof parsed.value.line === "string") {
+      const line = parseJson(parsed.value.line);
+      if (line.ok) collectEnvSecrets(line.value, out);
+    }
+  }
+  return [...out];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,7 @@
  */
 import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
-import type { ParityAgainst, ParityVerdict } from "../compare/parity.js";
+import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 
 /**
@@ -14,11 +14,38 @@ import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
  */
 export type CellStatus = "pass" | "fail" | "skip" | "error";
 
-/** One difference as reported: what it is held against, the JSON-patch op and JSON pointer. */
+/**
+ * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
+ * the live lane (the expected lane for `remove`), and when the verdict has them the stable
+ * `address` (`turn 2 / commandExecution 1 / item/completed: item.exitCode`), the `selector` an
+ * allowlist entry can use, the `old` (expected) and `new` (live) values, `layer` (`events`,
+ * `grammar`, `unhandled`) and `ids` for a broken id correspondence.
+ */
 export interface ReportDiff {
   against: ParityAgainst;
   op: string;
   path: string;
+  layer?: ParityDifference["layer"];
+  address?: string;
+  selector?: string;
+  old?: unknown;
+  new?: unknown;
+  ids?: ParityDifference["ids"];
+}
+
+/** Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond against/op/path. */
+export const CHECK_REPORT_SCHEMA_VERSION = 2;
+
+/** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
+export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
+  const out: ReportDiff = { against: d.against, op: d.op, path: d.path };
+  if (d.layer !== undefined) out.layer = d.layer;
+  if (d.address !== undefined) out.address = d.address;
+  if (d.selector !== undefined) out.selector = d.selector;
+  if ("old" in d && d.old !== undefined) out.old = d.old;
+  if ("new" in d && d.new !== undefined) out.new = d.new;
+  if (d.ids !== undefined) out.ids = d.ids;
+  return out;
 }
 
 /**
@@ -47,6 +74,7 @@ export interface CellReport {
 
 /** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
 export interface CheckReport {
+  schemaVersion: number;
   passed: number;
   failed: number;
   skipped: number;
@@ -133,7 +161,7 @@ export function cellResultFromVerdict(input: {
     status: verdict.passed && divergences.length === 0 ? "pass" : "fail",
     ms: input.ms,
     events: input.events,
-    diffs: verdict.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+    diffs: verdict.diffs.map(reportDiff),
     stale: verdict.stale,
     divergences,
     detail: {
@@ -149,6 +177,7 @@ export function cellResultFromVerdict(input: {
 export function toCheckReport(run: CheckRunResult): CheckReport {
   const count = (status: CellStatus) => run.cells.filter((cell) => cell.status === status).length;
   return {
+    schemaVersion: CHECK_REPORT_SCHEMA_VERSION,
     passed: count("pass"),
     failed: count("fail"),
     skipped: count("skip"),
@@ -160,7 +189,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       status: cell.status,
       ms: cell.ms,
       events: cell.events,
-      diffs: cell.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path })),
+      diffs: cell.diffs.map(reportDiff),
       stale: cell.stale.map(plainEntry),
       divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
       ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),

@@ -1,18 +1,84 @@
 /**
  * Output of `parity diff` (00-product.md, flow 5; spec 40 point 9): per lane a summary line, the
- * unified diff with a legend, and the changed JSON-pointer paths ready for `parity allow`;
- * then a summary. Also the `--json` form.
+ * thread patch with a legend (one event per row, cut to the row width), and each difference once
+ * — stable address, old → new, JSON pointer and the `parity allow` line; then a summary. Also
+ * the `--json` form.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import type { LaneSetDiff, LaneSetEntry } from "../compare/lane-set-diff.js";
+import type { LaneSetDiff, LaneSetEntry, LaneSetPath } from "../compare/lane-set-diff.js";
+import { NEW_ONLY_ID_MARK } from "../compare/id-correspondence.js";
+import { allowCommand, suggestedAllowPath } from "./suggest.js";
+import { eventText, truncate } from "./text.js";
 
-function colourPatchLine(line: string, c: ChalkInstance): string {
-  if (line.startsWith("+++") || line.startsWith("---")) return c.bold(line);
-  if (line.startsWith("@@")) return c.cyan(line);
-  if (line.startsWith("+")) return c.green(line);
-  if (line.startsWith("-")) return c.red(line);
-  if (line.startsWith("=")) return c.dim(line);
-  return line;
+/** Default width of a terminal row when none is known (characters). */
+export const DEFAULT_ROW_WIDTH = 160;
+
+function colourPatchLine(line: string, c: ChalkInstance, width: number, from = 0): string {
+  if (line.startsWith("+++") || line.startsWith("---")) return c.bold(truncate(line, width));
+  if (line.startsWith("@@")) return c.cyan(truncate(line, width));
+  const mark = line[0] ?? " ";
+  const room = Math.max(20, width - 2);
+  const full = eventText(line.slice(1), Number.MAX_SAFE_INTEGER);
+  const text = `${mark} ${from > 0 ? `…${truncate(full.slice(from), room - 1)}` : truncate(full, room)}`;
+  if (mark === "+") return c.green(text);
+  if (mark === "-") return c.red(text);
+  return c.dim(text);
+}
+
+/** Where two texts first differ (their common prefix length). */
+function firstDifference(a: string, b: string): number {
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  return at;
+}
+
+/**
+ * The patch's rows, each cut to `width`. A removed line followed by an added one (a paired event)
+ * are both shown from a little before where they first differ, so the change is on screen.
+ */
+function patchRows(patch: string, c: ChalkInstance, width: number): string[] {
+  const lines = patch.split("\n").filter((line) => line !== "");
+  const from = new Array<number>(lines.length).fill(0);
+  for (let k = 0; k < lines.length; k++) {
+    if (!lines[k]!.startsWith("-") || lines[k]!.startsWith("---")) continue;
+    let end = k;
+    while (end < lines.length && lines[end]!.startsWith("-")) end++;
+    const removed = end - k;
+    for (let r = 0; r < removed && end + r < lines.length && lines[end + r]!.startsWith("+"); r++) {
+      const a = eventText(lines[k + r]!.slice(1), Number.MAX_SAFE_INTEGER);
+      const b = eventText(lines[end + r]!.slice(1), Number.MAX_SAFE_INTEGER);
+      const at = firstDifference(a, b);
+      if (at > width / 2) from[k + r] = from[end + r] = at - Math.floor(width / 3);
+    }
+    k = end - 1;
+  }
+  return lines.map((line, k) => colourPatchLine(line, c, width, from[k]));
+}
+
+function preview(value: unknown, width: number): string {
+  return value === undefined ? "(absent)" : truncate(JSON.stringify(value) ?? "null", width);
+}
+
+/** One difference for a terminal: op, stable address and values, then the pointer and the `parity allow` line. */
+function differenceLines(key: string, p: LaneSetPath, c: ChalkInstance, width: number): string[] {
+  const where = p.address ?? p.path;
+  const head = `    ${c.yellow(p.op.padEnd(7))} ${where}`;
+  const room = Math.max(16, width - 13 - where.length);
+  const values =
+    p.ids !== undefined
+      ? `id ${p.ids.old} now ${p.ids.new}${p.ids.oldPairedWith !== undefined ? ` (${p.ids.old} was ${p.ids.oldPairedWith} elsewhere)` : ""}`
+      : p.op === "replace"
+        ? `${preview(p.old, Math.floor(room / 2) - 2)} → ${preview(p.new, Math.floor(room / 2) - 2)}`
+        : p.op === "add"
+          ? preview(p.new, room)
+          : preview(p.old, room);
+  const out = [`${head}  ${c.dim(values)}`];
+  const allowPath = suggestedAllowPath(p);
+  const [provider, cell] = key.includes("/") ? [key.slice(0, key.indexOf("/")), key.slice(key.indexOf("/") + 1)] : ["<provider>", key];
+  out.push(c.dim(truncate(`            at ${p.path}`, width)));
+  // The command is printed whole: a cut command cannot be pasted.
+  if (allowPath !== undefined) out.push(`            accept: ${allowCommand(provider!, cell!, allowPath)}`);
+  return out;
 }
 
 function entryHeader(entry: LaneSetEntry, c: ChalkInstance): string {
@@ -20,7 +86,7 @@ function entryHeader(entry: LaneSetEntry, c: ChalkInstance): string {
     case "same":
       return `${c.dim("same   ")} ${entry.key}  (${entry.events.a} events)`;
     case "changed":
-      return `${c.yellow("changed")} ${c.bold(entry.key)}  ${entry.events.a} → ${entry.events.b} events, ${entry.paths.length} path(s)`;
+      return `${c.yellow("changed")} ${c.bold(entry.key)}  ${entry.events.a} → ${entry.events.b} events, ${entry.paths.length} ${entry.paths.length === 1 ? "difference" : "differences"}`;
     case "added":
       return `${c.green("added  ")} ${c.bold(entry.key)}  only in b (${entry.events.b} events)`;
     case "removed":
@@ -45,12 +111,17 @@ function sideOnlyLine(entry: LaneSetEntry, c: ChalkInstance): string {
  * side only as one summary line each, or with their whole content when `full`; unchanged lanes
  * only as a count. Newline-terminated; colour only when `color`.
  */
-export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; a: string; b: string; full?: boolean }): string {
+export function renderLaneSetText(
+  diff: LaneSetDiff,
+  options: { color: boolean; a: string; b: string; full?: boolean; width?: number },
+): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
+  const width = options.width ?? DEFAULT_ROW_WIDTH;
   const out: string[] = [];
   const differing = diff.entries.filter((entry) => entry.status !== "same");
   if (differing.length > 0) {
-    out.push(c.dim(`legend: ${c.red("-")} only in a (${options.a})  ${c.green("+")} only in b (${options.b})  unmarked: context`));
+    out.push(c.dim(truncate(`legend: - only in a (${options.a})  + only in b (${options.b})  unmarked: context`, width)));
+    out.push(c.dim(truncate(`one event per line, blank threadId/providerThreadId omitted; b's ids in a's numbering (${NEW_ONLY_ID_MARK} = only in b)`, width)));
   }
   for (const entry of differing) {
     if (entry.status !== "changed" && options.full !== true) {
@@ -58,12 +129,10 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
       continue;
     }
     out.push(entryHeader(entry, c));
-    // createTwoFilesPatch starts with a "===" rule and an Index-less header; keep from "---" on.
-    const patchLines = entry.patch.split("\n").filter((line) => !/^=+$/.test(line));
-    for (const line of patchLines) if (line !== "") out.push(`  ${colourPatchLine(line, c)}`);
+    out.push(...patchRows(entry.patch, c, width - 2).map((row) => `  ${row}`));
     if (entry.paths.length > 0) {
-      out.push(c.bold("  changed paths (a → b):"));
-      for (const p of entry.paths) out.push(`    ${c.yellow(p.op.padEnd(7))} ${p.path}`);
+      out.push(c.bold("  differences (a → b):"));
+      for (const p of entry.paths) out.push(...differenceLines(entry.key, p, c, width));
     }
   }
   const { same, changed, added, removed } = diff.counts;
@@ -71,7 +140,14 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
   return `${out.join("\n")}\n`;
 }
 
+/**
+ * Version of the `parity diff --json` document. 2: `paths[]` carry `address`, `selector`,
+ * `old`/`new` and `ids`, and `patch` is the thread patch (one line per event).
+ */
+export const LANE_SET_JSON_SCHEMA_VERSION = 2;
+
 /** The `parity diff --json` document: every lane entry plus the counts, pretty-printed. */
 export function renderLaneSetJson(diff: LaneSetDiff, sides: { a: string; b: string }): string {
-  return `${JSON.stringify({ a: sides.a, b: sides.b, counts: diff.counts, lanes: diff.entries }, null, 2)}\n`;
+  const lanes = diff.entries.map(({ detail: _detail, ...entry }) => entry);
+  return `${JSON.stringify({ schemaVersion: LANE_SET_JSON_SCHEMA_VERSION, a: sides.a, b: sides.b, counts: diff.counts, lanes }, null, 2)}\n`;
 }

@@ -12,10 +12,11 @@ export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /**
- * A reporter turns a run into the text written to stdout; only `text` uses colour, only
- * `github` the project root `cwd` (annotation paths are relative to it).
+ * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
+ * (the terminal's, in characters), only `github` the project root `cwd` (annotation paths are
+ * relative to it).
  */
-export type Reporter = (run: CheckRunResult, options: { color: boolean; cwd?: string }) => string;
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),

@@ -13,27 +13,34 @@ export function shellQuote(word: string): string {
 
 /**
  * The event selector (allowlists/README.md, "Event selectors") that names a whole added or
- * removed event: `/*[type=<type>]`, plus `[kind=<kind>]` when the event has a string `kind`
- * (the narrower form; dropped when the kind cannot be written in a selector). `undefined` when
- * the event has no string `type` or its type cannot be written in a selector (holds `[` or `]`).
+ * removed event: `/*[type=<type>]`, plus `[kind=<kind>]` when the event has a string `kind` and
+ * `[item.type=<item type>]` when it carries an item (the narrower forms; each dropped when its
+ * value cannot be written in a selector). `undefined` when the event has no string `type` or its
+ * type cannot be written in a selector (holds `[` or `]`).
  */
 export function eventSelectorFor(event: unknown): string | undefined {
   if (typeof event !== "object" || event === null || Array.isArray(event)) return undefined;
-  const { type, kind } = event as Record<string, unknown>;
+  const { type, kind, item } = event as Record<string, unknown>;
   if (typeof type !== "string") return undefined;
-  const byType = `/*[type=${type}]`;
-  if (allowlistPathProblem(byType) !== undefined) return undefined;
-  if (typeof kind !== "string") return byType;
-  const byKind = `${byType}[kind=${kind}]`;
-  return allowlistPathProblem(byKind) === undefined ? byKind : byType;
+  let selector = `/*[type=${type}]`;
+  if (allowlistPathProblem(selector) !== undefined) return undefined;
+  const itemType = typeof item === "object" && item !== null ? (item as Record<string, unknown>).type : undefined;
+  for (const [key, value] of [["kind", kind], ["item.type", itemType]] as const) {
+    if (typeof value !== "string") continue;
+    const narrower = `${selector}[${key}=${value}]`;
+    if (allowlistPathProblem(narrower) === undefined) selector = narrower;
+  }
+  return selector;
 }
 
 /**
  * The allowlist path to suggest for a lane difference, or `undefined` when no entry can mask it
- * (a key-order change, a counter, a whole event without a usable `type`). A whole event added
- * (`op` `add`, value in `new`) or removed (`remove`, value in `old`) gets its event selector
- * ({@link eventSelectorFor}). When the two sides put a field's event at different positions, the
- * position becomes `*`, since a positional path masks the same position on both sides.
+ * (a counter, a whole event without a usable `type`, a broken id correspondence). A whole event
+ * added (`op` `add`, value in `new`) or removed (`remove`, value in `old`) gets its event selector
+ * ({@link eventSelectorFor}). A changed field gets its stable selector (`diff.selector`, which
+ * survives events added elsewhere) when the diff found one that names the event on both sides;
+ * otherwise its positional path, with the position as `*` when the two sides put the event at
+ * different positions (a positional path masks the same position on both sides).
  */
 export function suggestedAllowPath(diff: {
   path: string;
@@ -42,11 +49,15 @@ export function suggestedAllowPath(diff: {
   newIndex?: number;
   old?: unknown;
   new?: unknown;
+  selector?: string;
+  ids?: unknown;
 }): string | undefined {
   const segments = parsePointer(diff.path);
   if (segments.length === 1 && (diff.op === "add" || diff.op === "remove")) {
     return eventSelectorFor(diff.op === "add" ? diff.new : diff.old);
   }
+  if (diff.ids !== undefined) return undefined;
+  if (diff.selector !== undefined && allowlistPathProblem(diff.selector) === undefined) return diff.selector;
   if (allowlistPathProblem(diff.path) !== undefined) return undefined;
   if (diff.oldIndex !== undefined && diff.newIndex !== undefined && diff.oldIndex !== diff.newIndex) {
     return formatPointer(["*", ...segments.slice(1)]);

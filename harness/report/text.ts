@@ -16,7 +16,7 @@ import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 export interface TextOptions {
   color: boolean;
   context?: number;
-  /** Longest event text shown on one line, in characters (default 160, as the reference prints). */
+  /** Width of a row in characters (the terminal's, else 160 as the reference prints); pasteable commands are never cut. */
   width?: number;
   /** Most differences listed per comparison before "… N more" (default 20). */
   maxDiffs?: number;
@@ -45,9 +45,9 @@ function sourceOf(entry: AllowlistEntry): string {
 
 /**
  * The text of an event line: its JSON without the blank `threadId`/`providerThreadId` pair that
- * normalization leaves on every event (the legend says so).
+ * normalization leaves on every event (the legend says so), cut to `width` characters.
  */
-function eventText(text: string, width: number): string {
+export function eventText(text: string, width: number): string {
   return truncate(text.replace(/^(\{"type":"[^"\\]*",)"threadId":"","providerThreadId":"",/, "$1"), width);
 }
 
@@ -77,14 +77,17 @@ export function diffHunks(lines: readonly LaneDiffLine[], context: number): Lane
 
 function renderComparison(
   comparison: ParityComparison,
+  label: string,
   diffs: readonly ParityDifference[],
+  listed: readonly ParityDifference[],
   c: ChalkInstance,
   options: Required<Omit<TextOptions, "color">>,
 ): string[] {
   const out: string[] = [];
   const pad = String(Math.max(comparison.expectedEvents, comparison.liveEvents)).length;
   const num = (value: number | undefined) => (value === undefined ? "".padStart(pad) : String(value).padStart(pad));
-  out.push(c.bold(`  against ${comparison.against}: ${plural(diffs.length, "difference")}`));
+  const textWidth = Math.max(20, options.width - (10 + 2 * pad));
+  out.push(c.bold(`  against ${label}: ${plural(diffs.length, "difference")}`));
   const hunks = diffHunks(comparison.lines, options.context);
   let budget = options.maxLines;
   for (const [hunkIndex, hunk] of hunks.entries()) {
@@ -100,22 +103,48 @@ function renderComparison(
     const newAt = firstNew ? firstNew.newIndex : "";
     out.push(c.cyan(`    @@ -${oldAt} +${newAt} @@`));
     for (const line of hunk) {
-      const text = eventText(line.text, options.width);
+      const text = eventText(line.text, textWidth);
       if (line.kind === "equal") out.push(c.dim(`      ${num(line.oldIndex)} ${num(line.newIndex)}   ${text}`));
       else if (line.kind === "removed") out.push(c.red(`    - ${num(line.oldIndex)} ${num(undefined)}   ${text}`));
       else out.push(c.green(`    + ${num(undefined)} ${num(line.newIndex)}   ${text}`));
     }
   }
-  const listed = diffs.slice(0, options.maxDiffs);
-  for (const diff of listed) {
-    const values = diff.op === "replace" ? `${preview(diff.old, 60)} → ${preview(diff.new, 60)}` : diff.op === "add" ? preview(diff.new, 60) : preview(diff.old, 60);
-    out.push(`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(diff.path)}  ${c.dim(values)}`);
-  }
-  if (diffs.length > listed.length) out.push(c.dim(`    … ${diffs.length - listed.length} more`));
+  const shown = listed.slice(0, options.maxDiffs);
+  for (const diff of shown) out.push(...differenceRows(diff, c, options.width));
+  if (listed.length > shown.length) out.push(c.dim(`    … ${listed.length - shown.length} more (--reporter json lists them all)`));
+  if (listed.length < diffs.length) out.push(c.dim(`    (${plural(diffs.length - listed.length, "more difference")} as listed above)`));
   return out;
 }
 
-function summaryLine(cell: CellResult, c: ChalkInstance): string {
+/**
+ * One difference: op, stable address (else the pointer), old → new, then the pointer — on one row
+ * when that fits `width`, else the values and pointer on a second row; cut to `width`.
+ */
+function differenceRows(diff: ParityDifference, c: ChalkInstance, width: number): string[] {
+  const where = diff.address ?? diff.path;
+  const pointer = diff.address !== undefined ? `  (${diff.path})` : "";
+  const values = (room: number) =>
+    diff.ids !== undefined
+      ? truncate(`id ${diff.ids.old} became ${diff.ids.new}${diff.ids.oldPairedWith !== undefined ? ` (elsewhere ${diff.ids.old} is ${diff.ids.oldPairedWith})` : ""}`, room)
+      : diff.op === "replace"
+        ? `${preview(diff.old, Math.floor(room / 2) - 2)} → ${preview(diff.new, Math.floor(room / 2) - 2)}`
+        : diff.op === "add"
+          ? preview(diff.new, room)
+          : preview(diff.old, room);
+  const oneRow = width - 14 - where.length - pointer.length;
+  if (oneRow >= 24) return [`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(where)}  ${c.dim(values(oneRow))}${c.dim(pointer)}`];
+  const head = truncate(where, width - 12);
+  const second = width - 12 - pointer.length;
+  if (second >= 24) return [`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(head)}`, `            ${c.dim(values(second))}${c.dim(pointer)}`];
+  return [`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(head)}`, `            ${c.dim(values(width - 12))}`, c.dim(truncate(`            at ${diff.path}`, width))];
+}
+
+/** The identity of a difference across comparisons: same layer, op, pointer and values. */
+function differenceKey(diff: ParityDifference): string {
+  return JSON.stringify([diff.layer, diff.op, diff.path, diff.old ?? null, diff.new ?? null, diff.ids ?? null]);
+}
+
+function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string {
   const label =
     cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "error" ? c.red("ERROR") : c.yellow("SKIP");
   if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
@@ -130,11 +159,13 @@ function summaryLine(cell: CellResult, c: ChalkInstance): string {
     if (g.expected && g.live) text += `, grammar drops ${g.expected.length}→${g.live.length}`;
     parts.push(text);
   }
-  if (cell.diffs.length > 0) parts.push(plural(cell.diffs.length, "difference"));
+  if (cell.diffs.length > 0) parts.push(plural(distinctDifferences(cell), "difference"));
   if (cell.stale.length > 0) parts.push(plural(cell.stale.length, "stale entry").replace("entrys", "entries"));
   if (cell.divergences.length > 0) parts.push(plural(cell.divergences.length, "divergence"));
   const reason = cell.detail?.skipReason ? ` — ${cell.detail.skipReason}` : "";
-  return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${parts.join("; ")}  (${formatMs(cell.ms)})${reason}`;
+  const plain = `${cell.provider}/${cell.cell}  ${parts.join("; ")}  (${formatMs(cell.ms)})${reason}`;
+  const rest = truncate(plain, width - 5).slice(cell.provider.length + cell.cell.length + 1);
+  return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}${rest}`;
 }
 
 /**
@@ -149,19 +180,32 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     maxDiffs: options.maxDiffs ?? 20,
     maxLines: options.maxLines ?? 80,
   };
-  const out = [summaryLine(cell, c)];
+  const out = [summaryLine(cell, c, resolved.width)];
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
 
   const verdict = cell.detail?.verdict;
   const failing = verdict?.comparisons.filter((cmp) => verdict.diffs.some((d) => d.against === cmp.against)) ?? [];
   if (verdict && failing.length > 0) {
-    out.push(c.dim(`  legend: ${c.red("-")} only in the expected lane (oracle or recording)  ${c.green("+")} only in the live lane  unmarked: unchanged context; columns: expected and live event positions; blank threadId/providerThreadId omitted`));
-    for (const comparison of failing) {
-      out.push(...renderComparison(comparison, verdict.diffs.filter((d) => d.against === comparison.against), c, resolved));
+    out.push(c.dim(truncate(`  legend: - only in the expected lane (oracle or recording)  + only in the live lane  unmarked: unchanged context; columns: expected and live event positions; live ids in the expected lane's numbering (' = only live); blank threadId/providerThreadId omitted`, resolved.width)));
+    // A difference is shown once: when the oracle and the recording disagree with the live lane
+    // in the same way, one block says so instead of two identical ones.
+    const seen = new Set<string>();
+    const of = (against: string) => verdict.diffs.filter((d) => d.against === against);
+    const [first, second] = failing;
+    const agree =
+      second !== undefined &&
+      of(first!.against).length === of(second.against).length &&
+      of(first!.against).every((d, k) => differenceKey(d) === differenceKey(of(second.against)[k]!));
+    for (const comparison of agree ? [first!] : failing) {
+      const diffs = of(comparison.against);
+      const listed = diffs.filter((d) => !seen.has(differenceKey(d)));
+      for (const d of diffs) seen.add(differenceKey(d));
+      const label = agree ? `${failing.map((f) => f.against).join(" and ")} (they agree)` : comparison.against;
+      out.push(...renderComparison(comparison, label, diffs, listed, c, resolved));
     }
   } else {
-    for (const diff of cell.diffs) out.push(`  ${c.yellow(diff.op.padEnd(7))} ${c.bold(diff.path)}  (against ${diff.against})`);
+    for (const diff of cell.diffs) out.push(`  ${c.yellow(diff.op.padEnd(7))} ${c.bold(diff.address ?? diff.path)}  (against ${diff.against})`);
   }
   for (const entry of cell.stale) {
     out.push(`  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks nothing in this cell — delete it or narrow its provider/cell`);
@@ -172,7 +216,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   }
 
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
-  const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string }> =
+  const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string; selector?: string; ids?: unknown }> =
     verdict?.diffs ?? cell.diffs;
   const { paths, unmaskable } = cellAllowPaths(diffsWithPositions);
   if (paths.length > 0 || cell.diffs.length > 0 || cell.divergences.length > 0) {
@@ -180,19 +224,45 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
     if (paths.length > 5) out.push(c.dim(`    … ${paths.length - 5} more paths (see --reporter json)`));
     if (unmaskable) {
-      out.push(c.dim("    (key order, counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
+      out.push(c.dim("    (counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
     out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell, cell.detail?.rerecord)}`);
   }
   return `${out.join("\n")}\n`;
 }
 
-/** Renders a whole run: every cell, then `X passed, Y failed, Z skipped (N cells) in T`. */
+/** How many differences a cell has, one the oracle and the recording share counted once. */
+function distinctDifferences(cell: CellResult): number {
+  return new Set(cell.diffs.map((d) => JSON.stringify([d.layer, d.op, d.path, d.old ?? null, d.new ?? null, d.ids ?? null]))).size;
+}
+
+/** One line per failing cell for the end of a run: `provider/cell: 2 differences, 1 stale entry`. */
+function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[] {
+  const failing = cells.filter((cell) => cell.status === "fail");
+  if (failing.length === 0) return [];
+  const lines = [c.bold(`failing cells (${failing.length}):`)];
+  for (const cell of failing) {
+    const parts: string[] = [];
+    const distinct = distinctDifferences(cell);
+    if (distinct > 0) parts.push(plural(distinct, "difference"));
+    if (cell.stale.length > 0) parts.push(plural(cell.stale.length, "stale entry").replace("entrys", "entries"));
+    if (cell.divergences.length > 0) parts.push(plural(cell.divergences.length, "divergence"));
+    if (cell.detail?.error !== undefined) parts.push(cell.detail.error);
+    lines.push(`  ${c.red("FAIL")} ${cell.provider}/${cell.cell}: ${parts.join(", ") || "failed"}`);
+  }
+  return lines;
+}
+
+/**
+ * Renders a whole run: every cell, then the failing cells one line each, then
+ * `X passed, Y failed, Z skipped (N cells) in T`.
+ */
 export function renderTextReport(run: CheckRunResult, options: TextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const report = toCheckReport(run);
   const body = run.cells.map((cell) => renderCellText(cell, options)).join("");
+  const failing = failingSummary(run.cells, c);
   const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
   const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${report.failed + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
+  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
 }

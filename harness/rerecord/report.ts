@@ -32,6 +32,7 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
           ? `  ${options.showPath(outcome.currentLaneFile)} not written: the recorded bridge lane still assembles to this thread lane\n`
           : `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n`) +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
+        outcome.noLongerSent.map((line) => `  ${c.yellow("no longer sent")}: ${line}\n`).join("") +
         (outcome.replanWarning !== undefined ? `  ${c.yellow("warning")}: ${outcome.replanWarning}\n` : "") +
         notes(outcome.notes)
       );

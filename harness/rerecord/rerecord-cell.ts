@@ -54,6 +54,11 @@ export type RerecordCellOutcome =
       oracle: FileChange;
       notes: ReplayNote[];
       /**
+       * Recorded bridge→runtime notifications today's bridge no longer sends (one line each, with
+       * the recorded seq); the rerecord captures that change, the report lists them for review.
+       */
+      noLongerSent: string[];
+      /**
        * Set when a replay planned from the new current lane diverges (the lane itself is
        * written: it assembles to the oracle): `parity check` will report that divergence.
        */
@@ -118,6 +123,18 @@ async function changeOf(file: string, text: string): Promise<FileChange> {
 }
 
 /**
+ * True when every divergence is a recorded bridge→runtime notification the bridge no longer sends
+ * (and all of them were kept): the replay walked on past each, so it is no stall (spec 10 §6.6
+ * step 1 refuses stalls) but the behaviour change the rerecord is meant to capture.
+ */
+function onlyDroppedNotifications(divergences: readonly ReplayDivergence[], total: number): boolean {
+  return (
+    total === divergences.length &&
+    divergences.every((d) => d.kind === "missing-expectation" && d.dir === "bridge→runtime" && d.expected !== null && d.expected.startsWith("notification "))
+  );
+}
+
+/**
  * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
  * 1. replays it; any divergence → `diverged`, nothing written;
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
@@ -140,9 +157,13 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const { provider, cell } = recording.manifest;
   // The live bridge lane is this command's whole input: ask for it whatever the default.
   const result = await replayRecording(recording, { ...options.replay, keepBridgeLane: true });
-  if (!result.ok) {
+  if (!result.ok && !onlyDroppedNotifications(result.divergences, result.divergenceCount)) {
     return { status: "diverged", provider, cell, divergences: result.divergences, divergenceCount: result.divergenceCount, notes: result.notes };
   }
+  // A bridge that now sends fewer notifications than the recorded lane (its behaviour changed) is
+  // what a rerecord is for: the walk went on past each, so the live lane is whole; each is listed.
+  const noLongerSent = result.ok ? [] : result.divergences.map((d) => `seq ${d.seq}: ${d.expected ?? d.message}`);
+  const notes = result.notes;
 
   const built = buildCurrentBridgeLane(liveLinesOf(result, recording.lanes["runtime→bridge"]), {
     runtimeLane: recording.lanes["runtime→bridge"],
@@ -215,7 +236,8 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     currentLane,
     oracleFile,
     oracle,
-    notes: result.notes,
+    notes,
+    noLongerSent,
     ...(replanWarning !== undefined ? { replanWarning } : {}),
   };
 }

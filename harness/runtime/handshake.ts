@@ -101,7 +101,7 @@ export function checkInitializeResult(
 }
 
 /**
- * Runs the handshake with a freshly spawned bridge (CONTRACTS harness/runtime): sends
+ * Runs the handshake with a freshly spawned bridge (harness/runtime/README.md): sends
  * `initialize` ({@link runtimeInitializeParams}) and applies {@link checkInitializeResult}
  * (the grammar gate and declaration narrowing). On refusal the bridge is left running;
  * the caller decides whether to close it.

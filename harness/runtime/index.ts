@@ -1,5 +1,5 @@
 /**
- * The runtime side that drives a bridge process (CONTRACTS harness/runtime): spawn through
+ * The runtime side that drives a bridge process (harness/runtime/README.md): spawn through
  * the bootstrap, JSON-RPC client, handshake with the grammar gate, provider registry,
  * in-process host, runtime scripts and scripted recording.
  */

@@ -15,7 +15,7 @@ export interface BridgeNotification {
 }
 
 /**
- * Answers one bridge→runtime request (`interaction/request`, `item/tool/call`; CONTRACTS
+ * Answers one bridge→runtime request (`interaction/request`, `item/tool/call`; harness/runtime/README.md;
  * methods.ts). Returns the JSON-RPC `result`; a throw becomes a −32000 error reply whose
  * message is the thrown message.
  */

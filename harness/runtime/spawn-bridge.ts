@@ -58,7 +58,7 @@ export interface BridgeProcessFacts {
 export interface BridgeProcessChannel extends BridgeChannel, BridgeProcessFacts {}
 
 /**
- * One bridge process driven by this runtime (CONTRACTS harness/runtime): the JSON-RPC
+ * One bridge process driven by this runtime (harness/runtime/README.md): the JSON-RPC
  * client over its stdio plus what the process itself tells (pid, stderr, exit).
  */
 export interface BridgeProcess extends JsonRpcClient, BridgeProcessFacts {
@@ -86,7 +86,7 @@ export function defaultBootstrapPath(): string {
 }
 
 /**
- * Spawns a bridge exactly as a runtime does (00-product.md flow 2; CONTRACTS bridge-kit):
+ * Spawns a bridge exactly as a runtime does (00-product.md flow 2; stack/bridge-kit/README.md):
  * `node <bootstrap> <module> <providerId> <dataDir>`, stdio piped, and returns its line
  * channel. The process's exit (after stdout drained) closes the channel, with a reason
  * naming the exit code or signal and the stderr tail. `close()` ends stdin and waits,

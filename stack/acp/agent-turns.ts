@@ -22,10 +22,13 @@ function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun
 
 /**
  * Opens an agent-initiated turn when the session is idle and live; re-arms the quiet timer of an
- * open one. Called before the triggering update is translated. No-op during a runtime turn.
+ * open one. Called before the triggering update is translated. No-op during a runtime turn, and
+ * during session setup unless `duringSetup` (turn output an agent streams right after
+ * `session/new`: its deltas wait with the other deferred ones until the session is announced).
  */
-export function noteAgentActivity(rt: AcpBridgeRuntime, session: AcpSession): void {
-  if (session.stopping || session.constructing || session.agentExited) return;
+export function noteAgentActivity(rt: AcpBridgeRuntime, session: AcpSession, options: { duringSetup?: boolean } = {}): void {
+  if (session.stopping || session.agentExited) return;
+  if (session.constructing && options.duringSetup !== true) return;
   const current = session.prompt;
   if (current) {
     if (current.kind === "agent") armQuietTimer(rt, session, current);

@@ -19,7 +19,7 @@ import {
   type AcpPermissionOutcome,
 } from "./permission-options.js";
 import { askRuntimeInteraction } from "./runtime-interaction.js";
-import type { AcpSession } from "./session.js";
+import { emitDeltas, type AcpSession } from "./session.js";
 import { noteAgentActivity } from "./agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
@@ -59,17 +59,48 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
 
   // A request the runtime must answer while the session is idle is agent-initiated work (spec 30 §6.2).
   noteAgentActivity(rt, session);
+  // A tool call the agent names first in its permission request keeps the request's title.
+  if (toolCall) session.translator.notePermissionToolCall(toolCall);
   const payload = {
     kind: "approval",
     subject: approvalSubject(session, toolCall ?? undefined),
     reason: null,
     availableDecisions: availableDecisions(options),
   };
-  return askRuntimeInteraction(
+  let decision: unknown;
+  const outcome = await askRuntimeInteraction(
     rt,
     session,
     payload,
-    (reply) => outcomeForDecision(reply && typeof reply === "object" ? (reply as { decision?: unknown }).decision : undefined, options),
+    (reply) => {
+      decision = reply && typeof reply === "object" ? (reply as { decision?: unknown }).decision : undefined;
+      return outcomeForDecision(decision, options);
+    },
     CANCELLED_PERMISSION,
   );
+  if (outcome.outcome.outcome === "selected") noteChosenOption(rt, session, toolCall?.toolCallId, decision, outcome.outcome.optionId, options);
+  return outcome;
+}
+
+/**
+ * Makes the option the bridge answered with visible: a log line, and, when the agent offered
+ * several options of the chosen kind, `item.progress` on the tool call's open item ("Permission
+ * deny → option reject-continue (No, continue)"). Spec 20 §3.8 leaves the choice invisible; with
+ * several options of one kind the reader of the lane needs to see which went back.
+ */
+function noteChosenOption(
+  rt: AcpBridgeRuntime,
+  session: AcpSession,
+  toolCallId: string | undefined,
+  decision: unknown,
+  optionId: string,
+  options: ReadonlyArray<{ optionId: string; name?: string | undefined; kind: string }>,
+): void {
+  const name = options.find((option) => option.optionId === optionId)?.name;
+  const message = `Permission ${String(decision)} → option ${optionId}${name ? ` (${name})` : ""}`;
+  rt.ctx.log(`ACP thread ${session.threadId}: ${message}${toolCallId ? ` for tool call ${toolCallId}` : ""}`);
+  // On the thread only when the decision had several options of the chosen kind to pick from.
+  const kind = options.find((option) => option.optionId === optionId)?.kind;
+  const ambiguous = options.filter((option) => option.kind === kind).length > 1;
+  if (toolCallId && ambiguous) emitDeltas(rt.ctx.io, session, session.translator.permissionDecided(toolCallId, message));
 }

@@ -94,11 +94,24 @@ export class AcpClientReplyError extends Error {
   }
 }
 
+/**
+ * The request id a response names. The bridge's ids are whole numbers; an agent that echoes one
+ * as a string (`"3"` for `3`, seen in public ACP threads) still answers that request, so a string
+ * holding exactly a whole number's decimal form matches it. Anything else matches nothing.
+ */
+export function responseId(id: unknown): number | undefined {
+  if (typeof id === "number") return id;
+  if (typeof id === "string" && /^(0|[1-9][0-9]{0,15})$/.test(id)) return Number(id);
+  return undefined;
+}
+
 function describeErrorData(data: unknown): string {
   if (data === undefined || data === null) return "";
   if (typeof data === "string") return data ? `: ${data}` : "";
   if (typeof data === "object" && typeof (data as { details?: unknown }).details === "string") {
-    return `: ${(data as { details: string }).details}`;
+    // The other keys (claude's `transcriptPath`) say where to look next: kept beside the details.
+    const { details, ...rest } = data as { details: string };
+    return Object.keys(rest).length > 0 ? `: ${details} ${JSON.stringify(rest)}` : `: ${details}`;
   }
   return `: ${JSON.stringify(data)}`;
 }
@@ -281,12 +294,14 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       note(`ACP agent "${label}" wrote a message with neither method nor id (ignored)`);
       return;
     }
-    const request = typeof m.id === "number" ? pending.get(m.id) : undefined;
-    if (!request) {
+    const id = responseId(m.id);
+    const request = id === undefined ? undefined : pending.get(id);
+    if (!request || id === undefined) {
       note(`ACP agent "${label}" answered request ${JSON.stringify(m.id)}, which is not pending (answered twice or never sent); ignored`);
       return;
     }
-    pending.delete(m.id as number);
+    if (typeof m.id === "string") note(`ACP agent "${label}" answered request ${id} with the string id ${JSON.stringify(m.id)}; matched it to the request`);
+    pending.delete(id);
     if (request.timer) clearTimeout(request.timer);
     if (m.error && typeof m.error === "object") {
       const e = m.error as { code?: unknown; message?: unknown; data?: unknown };

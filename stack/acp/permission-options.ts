@@ -53,15 +53,28 @@ export function localFullModeOption(options: ReadonlyArray<AcpPermissionOption>)
   return byKind(options, "allow_once") ?? byKind(options, "allow_always");
 }
 
+/** Words of an option that ends the agent's turn as well as refusing the call ("No, and stop"). */
+const STOPPING_OPTION = /\b(stop|abort|halt|end|quit|exit|interrupt)\b/i;
+
+/**
+ * The option of `kind` a runtime `deny` picks: a runtime deny refuses this one call and lets the
+ * agent go on, so among several options of the kind the first whose name and id do not say it also
+ * stops the agent wins (an agent offering "No, and stop" beside "No, continue"); else the first.
+ */
+function continuingReject(options: ReadonlyArray<AcpPermissionOption>, kind: string): AcpPermissionOption | undefined {
+  const ofKind = options.filter((option) => option.kind === kind);
+  return ofKind.find((option) => !STOPPING_OPTION.test(`${option.name ?? ""} ${option.optionId.replace(/[-_]/g, " ")}`)) ?? ofKind[0];
+}
+
 /**
  * Maps a runtime reply to an outcome (spec 20 §3.8 step 4): `allow_once` → `allow_once` else
  * `allow_always`; `allow_for_session` → `allow_always` else `allow_once`; `deny` → `reject_once`
- * else `reject_always`; anything else, or no matching option → `cancelled`.
+ * else `reject_always` (the one that lets the agent continue when there are several); anything else, or no matching option → `cancelled`.
  */
 export function outcomeForDecision(decision: unknown, options: ReadonlyArray<AcpPermissionOption>): AcpPermissionOutcome {
   let option: AcpPermissionOption | undefined;
   if (decision === "allow_once") option = byKind(options, "allow_once") ?? byKind(options, "allow_always");
   else if (decision === "allow_for_session") option = byKind(options, "allow_always") ?? byKind(options, "allow_once");
-  else if (decision === "deny") option = byKind(options, "reject_once") ?? byKind(options, "reject_always");
+  else if (decision === "deny") option = continuingReject(options, "reject_once") ?? continuingReject(options, "reject_always");
   return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : CANCELLED_PERMISSION;
 }

@@ -1,7 +1,7 @@
 /**
  * `probeAcpAgent` (spec 30 §3.2): asks an installed ACP agent what it supports by sending only
  * `initialize`, then always kills it. Never throws. Beyond the spec's `{reachable, fork}` the
- * answer carries the agent's capabilities exactly as it reported them (issue 4: "the answer shows
+ * answer carries the agent's capabilities exactly as it reported them ("the answer shows
  * its real capabilities"). An agent whose dialect has offline switches (opencode) runs in a
  * throwaway HOME/XDG tree with those switches set, so probing writes nothing under the user's home.
  */

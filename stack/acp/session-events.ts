@@ -11,9 +11,10 @@ import { noteEditBaselines } from "./edit-baselines.js";
 
 /**
  * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
- * `sessionId`; during a restore it only feeds session state; turn output before the first prompt of
- * an idle session is dropped (spec 30 §6.2); later turn output while idle opens an agent-initiated
- * turn; everything else goes through the translator.
+ * `sessionId`; during a restore it only feeds session state; turn output before the first prompt
+ * of a forked or restored session is dropped (history replay, spec 30 §6.2); other turn output
+ * while idle (a fresh session's before its first prompt too) opens an agent-initiated turn;
+ * everything else goes through the translator.
  */
 export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
   if (session.stopping) return;
@@ -26,9 +27,13 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
     session.translator.restoreUpdate(update);
     return;
   }
-  const output = isTurnOutputUpdate(update);
-  if (!session.everPrompted && session.prompt === null && output) return;
-  if (output) noteAgentActivity(rt, session);
+  // More about a call that already settled is not new work and opens no turn.
+  const output = isTurnOutputUpdate(update) && !session.translator.isLateToolUpdate(update);
+  // Before the first prompt, a forked or restored session's output replays history: dropped (spec
+  // 30 §6.2). A fresh session's is the agent's own: kept in an agent-initiated turn of its own,
+  // closed before the first runtime turn opens, so never lost and never glued to that turn.
+  if (output && !session.everPrompted && session.prompt === null && session.replaysHistory) return;
+  if (output) noteAgentActivity(rt, session, { duringSetup: true });
   noteEditBaselines(session.editBaselines, update, session.settings.cwd, [session.settings.cwd, ...session.settings.writeRoots]);
   emitDeltas(rt.ctx.io, session, session.translator.update(update));
 }

@@ -190,6 +190,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     agentExited: false,
     failedDuringCancel: false,
     everPrompted: false,
+    replaysHistory: false,
     editBaselines: new Map(),
     prompt: null,
     steers: [],
@@ -229,6 +230,8 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
     let result: unknown;
     let restored = false;
+    // A fork or restore replays history, also while its request is out (opencode streams it before the fork answer).
+    session.replaysHistory = req.mode.kind === "fork" || (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession));
     if (req.mode.kind === "fork") {
       if (!session.facts.fork) throw new Error(`ACP agent "${label}" does not advertise session/fork support.`);
       const source = req.mode.sourceProviderThreadId;
@@ -255,6 +258,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       }
     }
     if (!restored) {
+      session.replaysHistory = false;
       result = await connection.request("session/new", { cwd: launch.cwd, mcpServers }, setupTimeout);
       session.providerThreadId = sessionIdOf(result, "session/new", label);
       session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);

@@ -102,6 +102,12 @@ export interface AcpSession {
   /** The last prompt failed while a cancel was outstanding (forces a rebuild, spec 30 §6.2). */
   failedDuringCancel: boolean;
   everPrompted: boolean;
+  /**
+   * True for a forked or restored session: turn output before its first prompt replays the source's
+   * history (opencode after `session/fork`) and is dropped (spec 30 §6.2). A fresh `session/new` has
+   * no history, so its pre-prompt output is the agent's own and is kept.
+   */
+  replaysHistory: boolean;
   /** Old texts of files announced by edit `tool_call`s, for the fileChange diff of `fs/write_text_file`. */
   editBaselines: EditBaselines;
   prompt: PromptRun | null;

@@ -10,6 +10,7 @@ import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../prot
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { AcpAgentExitedError } from "./connection.js";
+import { STOP_REASON_STATUS } from "./translate/index.js";
 import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
 import { staleTurnError, toRequestError } from "./recovery.js";
 import {
@@ -213,6 +214,16 @@ async function reconcileSteer(rt: AcpBridgeRuntime, session: AcpSession, steer: 
   await reconcileInPlace(rt, session, options, inPlaceMode);
 }
 
+/** The warning that says a stopped turn's agent answered with another stop reason. */
+function stopAnsweredWarning(stopReason: string): ThreadDelta {
+  return {
+    kind: "provider.warning",
+    summary: "Stop requested; the turn was interrupted",
+    details: `The agent answered the cancelled prompt with stop reason ${stopReason}.`,
+    vouchedTurn: true,
+  };
+}
+
 /** Emits the terminal deltas of a run and clears it (idempotent per run). */
 export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, stopReason: string, promptResult: unknown): void {
   if (session.prompt !== run || run.done) return;
@@ -221,8 +232,11 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
   let deltas: ThreadDelta[];
   if (run.kind === "compaction") deltas = [...t.promptResult(promptResult), ...t.compactionCompleted({ stopReason })];
   else {
+    // An agent answering a stopped turn with anything but `cancelled` (it finished before the cancel
+    // reached it, or ignored it) still settles it interrupted: a stop was requested (spec 30 §5).
+    const stopped = session.stopping && stopReason !== "cancelled" && STOP_REASON_STATUS[stopReason] !== undefined;
     try {
-      deltas = [...t.promptResult(promptResult), ...t.turnCompleted(stopReason)];
+      deltas = [...t.promptResult(promptResult), ...(stopped ? [stopAnsweredWarning(stopReason)] : []), ...t.turnCompleted(stopped ? "cancelled" : stopReason, promptResult)];
     } catch (error) {
       // An unknown stop reason fails result validation and counts as a prompt error (spec 20 §3.5).
       session.prompt = run;

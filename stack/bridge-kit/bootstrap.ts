@@ -1,6 +1,6 @@
 /**
  * The bridge bootstrap: `node dist/stack/bridge-kit/bootstrap.js <bridge module> <providerId> <dataDir>`
- * (CONTRACTS bridge-kit; seed "the bootstrap owns argv, dataDir/tempDir, the stdin framing and
+ * (stack/bridge-kit/README.md; seed "the bootstrap owns argv, dataDir/tempDir, the stdin framing and
  * the signals"; spec 20 §1.1; spec 10 §4 record mode).
  *
  * Order matters: the stdout guard and the recorder exist before the bridge module is

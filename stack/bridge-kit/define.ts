@@ -1,5 +1,5 @@
 /**
- * A provider bridge as a value: the hooks the bootstrap calls (CONTRACTS bridge-kit; seed
+ * A provider bridge as a value: the hooks the bootstrap calls (seed
  * "the bridge must not start itself: the bootstrap owns argv, dataDir/tempDir, the stdin
  * framing and the signals").
  */
@@ -8,7 +8,7 @@ import type { BridgeIo } from "./io.js";
 /** The export name the bootstrap looks for in a bridge module. */
 export const PROVIDER_BRIDGE_EXPORT_NAME = "experimental_providerBridge";
 
-/** What every hook of a bridge receives; one per bridge process (CONTRACTS bridge-kit). */
+/** What every hook of a bridge receives; one per bridge process (stack/bridge-kit/README.md). */
 export interface BridgeContext {
   /** The provider id the runtime launched this bridge for (argv 2). */
   readonly providerId: string;
@@ -48,7 +48,7 @@ export interface ProviderBridge extends ProviderBridgeHooks {
 }
 
 /**
- * Validates a bridge's hooks and returns the bridge (CONTRACTS bridge-kit
+ * Validates a bridge's hooks and returns the bridge (stack/bridge-kit/README.md
  * `defineProviderBridge`). Throws a TypeError naming the hook when `handleLine` is not a
  * function, or `start`/`onClose` are present but not functions.
  */

@@ -1,6 +1,6 @@
 /**
  * The bridge host: one bridge, its context and io, fed runtime lines one at a time
- * (CONTRACTS bridge-kit). The bootstrap wraps it around stdio; an in-process harness can
+ * (stack/bridge-kit/README.md). The bootstrap wraps it around stdio; an in-process harness can
  * drive it directly with strings.
  */
 import { BridgeIoClosedError, createBridgeIo, type BridgeIo } from "./io.js";

@@ -1,5 +1,5 @@
 /**
- * Bridge io: the bridge's side of the JSON-RPC wire to the runtime (CONTRACTS bridge-kit;
+ * Bridge io: the bridge's side of the JSON-RPC wire to the runtime (stack/bridge-kit/README.md;
  * spec 20 §1.1, §1.5). It writes results, errors and notifications, and sends its own
  * requests to the runtime in an id space of its own, settling them when `acceptResponse`
  * is handed the runtime's answer.
@@ -28,7 +28,7 @@ export interface BridgeIoRequestOptions {
   signal?: AbortSignal;
 }
 
-/** The bridge's JSON-RPC io towards the runtime (CONTRACTS bridge-kit). */
+/** The bridge's JSON-RPC io towards the runtime (stack/bridge-kit/README.md). */
 export interface BridgeIo {
   /** Sends `{jsonrpc, id, result}`; an undefined result is sent as null. */
   sendResult(id: JsonRpcId, result: unknown): void;
@@ -71,7 +71,7 @@ interface PendingRequest {
 }
 
 /**
- * Creates the io of one bridge over `writeLine` (CONTRACTS bridge-kit `createBridgeIo`).
+ * Creates the io of one bridge over `writeLine` (`createBridgeIo`).
  * Every message is one `JSON.stringify` line, so no line can contain a raw newline.
  */
 export function createBridgeIo(writeLine: WriteLine): BridgeIo {

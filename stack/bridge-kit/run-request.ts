@@ -1,5 +1,5 @@
 /**
- * Request dispatch for bridges (CONTRACTS bridge-kit `runBridgeRequest`; spec 20 §1.1,
+ * Request dispatch for bridges (`runBridgeRequest`; spec 20 §1.1,
  * spec 30 §4): params validated by the method's schema, every request answered or
  * explicitly left to its handler, never silently dropped.
  */
@@ -68,7 +68,7 @@ function errorMessage(value: unknown): string {
 }
 
 /**
- * Serves one runtime message (parsed, or a raw line) with `handlers` (CONTRACTS bridge-kit; spec 20 §1.1):
+ * Serves one runtime message (parsed, or a raw line) with `handlers` (spec 20 §1.1):
  * - not a request (including a request without `jsonrpc:"2.0"`): ignored, nothing sent;
  * - no own handler for the method: -32601 `Unknown method "<m>"`;
  * - params rejected by the handler's schema, else the protocol's schema for the method

@@ -7,13 +7,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sharedInputPresent } from "../helpers/shared-input.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 const RECORDINGS = path.resolve(REPO_ROOT, "../shared/recordings/acp-cursor");
 const REFERENCE_LANES = path.resolve(REPO_ROOT, "../shared/reference-lanes/acp-cursor");
 const THREAD_CELLS = ["approval-allow", "approval-deny", "resume", "stop-interrupt", "subagent", "turn-tools", "fork"];
-const available = existsSync(RECORDINGS) && existsSync(path.join(REPO_ROOT, "dist/stack/acp/bridge.js"));
+const available = sharedInputPresent(RECORDINGS) && existsSync(path.join(REPO_ROOT, "dist/stack/acp/bridge.js"));
 
 function lifecycle(events: Array<{ type: string; status?: string }>): string[] {
   return events.filter((e) => e.type === "turn/started" || e.type === "turn/completed").map((e) => (e.status ? `${e.type}=${e.status}` : e.type));

@@ -1,6 +1,6 @@
 /**
  * `parity probe --provider acp-opencode` against the REAL opencode agent (devDependency
- * `opencode-ai`, issue 4): it runs offline in an isolated temp home and the answer carries the
+ * `opencode-ai`): it runs offline in an isolated temp home and the answer carries the
  * capabilities opencode reports. The binary is resolved from the repo root, never from the
  * ambient PATH.
  */

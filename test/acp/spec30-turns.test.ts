@@ -102,7 +102,7 @@ describe("agent-initiated turns (spec 30 §6.2)", () => {
 });
 
 describe("turn output rules (spec 30 §6.2)", () => {
-  it("output an agent streams after session/new, before any prompt, is dropped (no agent turn, no text)", async () => {
+  it("output an agent streams after session/new, before any prompt, is kept in an agent turn of its own that settles before the first turn (spec 30 §6.2 dropped it)", async () => {
     bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
     const { spec } = fixtureLaunchSpec(bridge.dir, {
       afterNew: [
@@ -116,14 +116,18 @@ describe("turn output rules (spec 30 §6.2)", () => {
     // Thread state is not turn output, so it still arrives; it is the last line the agent wrote before the prompt.
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"));
     await bridge.request("turn/start", turnStartParams("thr_pre", "go", "creq_pre0000000"));
-    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre");
+    const accepted = bridge.out.findIndex((m) => m.method === "thread/delta" && m.params.threadId === "thr_pre" && m.params.deltas.some((d: AnyRecord) => d.kind === "input.accepted"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre", accepted + 1);
     const deltas = bridge.deltas("thr_pre");
-    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["live"]);
-    expect(deltas.filter((d) => d.kind === "turn.open")).toHaveLength(1);
-    expect(deltas.some((d) => d.key?.providerItemId === "old_call")).toBe(false);
+    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["replayed history", "live"]);
+    const opens = deltas.flatMap((d, i) => (d.kind === "turn.open" ? [i] : []));
+    expect(opens).toHaveLength(2);
+    const firstBoundary = deltas.findIndex((d) => d.kind === "turn.boundary");
+    expect(firstBoundary).toBeLessThan(opens[1]!);
+    expect(deltas.findIndex((d) => d.key?.providerItemId === "old_call")).toBeLessThan(firstBoundary);
   });
 
-  it("regression: pre-prompt output already read when turn/start arrives is handled as pre-prompt, not as the turn's output", async () => {
+  it("regression: pre-prompt output already read when turn/start arrives goes to its own agent turn, not the turn's output", async () => {
     // This agent writes its session/new answer and two updates in ONE write, so the bridge has read
     // all three lines before the runtime's turn/start (sent as soon as thread/start answers) arrives.
     const agent = `
@@ -141,10 +145,16 @@ rl.on("line", (text) => {
     const spec = { displayName: "Chatty", command: process.execPath, args: ["-e", agent], env: {} };
     await bridge.request("thread/start", threadStartParams("thr_pre2", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_pre2", "go", "creq_pre2000000"));
-    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre2");
+    const accepted = bridge.out.findIndex((m) => m.method === "thread/delta" && m.params.threadId === "thr_pre2" && m.params.deltas.some((d: AnyRecord) => d.kind === "input.accepted"));
+    await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_pre2", accepted + 1);
     const deltas = bridge.deltas("thr_pre2");
-    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["live"]);
-    expect(deltas.some((d) => d.key?.providerItemId === "old")).toBe(false);
+    expect(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["history", "live"]);
+    // The agent's own turn (its call still open: interrupted) settles before the runtime's turn opens.
+    const boundaries = deltas.filter((d) => d.kind === "turn.boundary").map((d) => d.status);
+    expect(boundaries).toEqual(["interrupted", "completed"]);
+    const secondOpen = deltas.findIndex((d, i) => d.kind === "turn.open" && i > deltas.findIndex((e) => e.kind === "turn.boundary"));
+    expect(deltas.findIndex((d) => d.kind === "item.textDelta" && d.text === "history")).toBeLessThan(secondOpen);
+    expect(deltas.findIndex((d) => d.kind === "item.textDelta" && d.text === "live")).toBeGreaterThan(secondOpen);
   });
 
   it("a turn that ends end_turn with no output gets the warning before its boundary", async () => {

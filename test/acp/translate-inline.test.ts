@@ -97,8 +97,12 @@ describe("session/update rows without a recording", () => {
         vouchedTurn: true,
       },
     ]);
-    const image = { sessionUpdate: "agent_message_chunk", content: { type: "image", data: "AAAA", mimeType: "image/png" } };
-    expect(t.update(image)).toEqual([
+    const audio = { sessionUpdate: "agent_thought_chunk", content: { type: "image", data: "AAAA", mimeType: "image/png" } };
+    expect(t.update(audio)).toEqual([
+      expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_thought_chunk" }),
+    ]);
+    const unknownBlock = { sessionUpdate: "agent_message_chunk", content: { type: "hologram" } };
+    expect(t.update(unknownBlock)).toEqual([
       expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_message_chunk" }),
     ]);
     expect(t.update({ nope: true })).toEqual([]);
@@ -238,7 +242,13 @@ describe("tool calls", () => {
   test("locations alone never imply a write; an unfillable core shape is a generic tool", () => {
     const t = make();
     expect(last(t.update(call({ toolCallId: "m", kind: "move", locations: [{ path: "/w/a" }] }))).item.type).toBe("tool");
-    expect(last(t.update(call({ toolCallId: "q", kind: "search", rawInput: {} }))).item).toEqual({ type: "tool", tool: "search", args: {} });
+    // A search without its fields waits for them: no open yet; at its close it opens and settles as the generic tool it stayed.
+    expect(t.update(call({ toolCallId: "q", kind: "search", rawInput: {} })).map((delta) => delta.kind)).toEqual(["item.textClose", "item.textClose"]);
+    const settled = t.update(upd({ toolCallId: "q", status: "completed" }));
+    expect(settled.filter((delta) => delta.kind === "item.open" || delta.kind === "item.close").map((delta) => [delta.kind, (delta as any).item])).toEqual([
+      ["item.open", { type: "tool", tool: "search", args: {} }],
+      ["item.close", { type: "tool", tool: "search", args: {} }],
+    ]);
   });
 
   test("malformed optional fields read as absent; bad content entries are skipped, not fatal", () => {
@@ -308,10 +318,17 @@ describe("turns (spec 20 §3.5, §8; spec 30 §6.2)", () => {
     expect(closes).toEqual([expect.objectContaining({ key: { providerItemId: "tc-1" }, status: "completed" })]);
   });
 
-  test("session error clears the cache (open tools get no close) and settles the turn", () => {
+  test("session error settles the streams and the open tools (failed), then settles the turn", () => {
     const t = make();
     t.update(call({ kind: "other" }));
-    expect(t.sessionError("agent exited")).toEqual([{ kind: "provider.error", message: "Provider error", detail: "agent exited", settlesTurn: true }]);
+    const deltas = t.sessionError("agent exited");
+    expect(deltas.map((delta) => [delta.kind, (delta as any).status])).toEqual([
+      ["item.textClose", undefined],
+      ["item.textClose", undefined],
+      ["item.close", "failed"],
+      ["provider.error", undefined],
+    ]);
+    expect(last(deltas)).toEqual({ kind: "provider.error", message: "Provider error", detail: "agent exited", settlesTurn: true });
     expect(t.activity().openToolCount).toBe(0);
   });
 

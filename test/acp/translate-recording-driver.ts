@@ -9,6 +9,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sharedInputPresent } from "../helpers/shared-input.js";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect } from "../../stack/acp/dialects/index.js";
@@ -30,9 +31,9 @@ export interface LaneLine {
   message: Record<string, any>;
 }
 
-/** True when the shared recordings are present on this machine. */
+/** True when the shared recordings are present on this machine, and always under `CI=true` (see {@link sharedInputPresent}). */
 export function haveCursorRecordings(): boolean {
-  return existsSync(CURSOR_RECORDINGS);
+  return sharedInputPresent(CURSOR_RECORDINGS);
 }
 
 /** Reads one lane file of a cell under `root`; a missing lane reads as empty. */

@@ -99,7 +99,7 @@ describe("parity allow", () => {
   });
 
   // The command validates with the loader's schema: each refusal is the loader's problem sentence.
-  it.each(["/3", "/*", "/**", "/*[kind=bb/session-options]", "/*[type=a][type=b]", "/*[type=a]/item", "/*[type=]"])(
+  it.each(["/3", "/*", "/**", "/*[kind=bb/session-options]", "/*[type=a][type=b]", "/*[type=a]/item/*", "/*[type=]"])(
     "refuses %s with the loader's message",
     async (bad) => {
       let loaderProblem = "";

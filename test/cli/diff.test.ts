@@ -36,10 +36,15 @@ describe("parity diff", () => {
     const result = await runCli(["diff", lanePath("turn-tools"), copy]);
     expect(result.err).toBe("");
     expect(result.code).toBe(1);
-    expect(result.out).toContain(`replace /${index}/item/exitCode`);
-    expect(result.out).toMatch(/^ {2}- {6}"exitCode": 0,$/m);
-    expect(result.out).toMatch(/^ {2}\+ {6}"exitCode": 42,$/m);
-    expect(result.out).toContain("changed turn-tools  98 → 98 events, 1 path(s)");
+    expect(result.out).toMatch(/replace turn 1 \/ commandExecution \d+ \/ item\/completed: item\.exitCode {2}0 → 42/);
+    expect(result.out).toContain(`at /${index}/item/exitCode`);
+    // The paired event's two rows start near the change, so it is on screen.
+    expect(result.out).toMatch(/^ {2}- ….*"exitCode":0,/m);
+    expect(result.out).toMatch(/^ {2}\+ ….*"exitCode":42,/m);
+    expect(result.out).toMatch(/accept: parity allow --provider '<provider>' --cell turn-tools --path '\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/exitCode'/);
+    expect(result.out).toContain("changed turn-tools  98 → 98 events, 1 difference");
+    // Every row but the pasteable commands fits the default width.
+    for (const row of result.out.split("\n").filter((r) => !r.includes("accept: parity allow"))) expect(row.length).toBeLessThanOrEqual(160);
     expect(result.out).toContain("1 changed, 0 added, 0 removed, 0 unchanged (1 lane)");
     expect(result.out).not.toMatch(/\u001b\[/);
     expect((await runCli(["diff", lanePath("turn-tools"), copy], { color: true })).out).toMatch(/\u001b\[32m/);
@@ -72,8 +77,10 @@ describe("parity diff", () => {
       ["acp-cursor/subagent", "removed"],
       ["acp-cursor/turn-tools", "changed"],
     ]);
-    expect(doc.lanes[3].paths).toEqual([{ op: "replace", path: `/${index}/item/exitCode` }]);
-    expect(doc.lanes[3].patch).toContain('+      "exitCode": 42,');
+    expect(doc.lanes[3].paths).toMatchObject([{ op: "replace", path: `/${index}/item/exitCode`, new: 42 }]);
+    expect(doc.lanes[3].paths[0].selector).toMatch(/^\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/exitCode$/);
+    expect(doc.schemaVersion).toBe(2);
+    expect(doc.lanes[3].patch).toMatch(/^\+\{.*"exitCode":42,/m);
     expect(doc.lanes[1].patch).toBe("");
   });
 
@@ -85,8 +92,7 @@ describe("parity diff", () => {
     expect(result.out).toContain("wrote page.html\n");
     const html = await readFile(path.join(dir, "page.html"), "utf8");
     expect(html).toMatch(/^<!DOCTYPE html>/);
-    expect(html).toContain(`<code>/${index}/item/exitCode</code>`);
-    expect(html).toContain('<span class="ins">+      &quot;exitCode&quot;: 42,</span>');
+    expect(html).toContain(`/${index}/item/exitCode`);
     expect(html).not.toMatch(/<script|<link|src=/);
     expect((await readdir(dir)).filter((f) => f.includes(".tmp"))).toEqual([]);
   });
@@ -111,7 +117,7 @@ describe("parity diff", () => {
     expect(result.err).toBe("");
     expect(result.code).toBe(1);
     expect(result.out).toContain("changed acp-cursor/turn-tools");
-    expect(result.out).toContain(`replace /${index}/item/exitCode`);
+    expect(result.out).toContain(`at /${index}/item/exitCode`);
     expect(git("rev-parse", "HEAD")).toBe(head);
     expect(git("status", "--porcelain")).toBe("");
   });

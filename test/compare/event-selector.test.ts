@@ -52,11 +52,16 @@ describe("event selector paths", () => {
     "/*[type=]",
     "/*[kind=bb/session-options]",
     "/*[type=a][type=b]",
-    "/*[type=a][kind=b][x=c]",
-    "/*[type=a]/item/text",
     "/**[type=thread/extensionState/updated]",
     "/3[type=turn/started]",
-    "/*[type=a][item.type=b]",
+    "/*[item.type=b]",
+    "/*[turn=0]/item/text",
+    "/*[item=x]/item/text",
+    "/*[n=0]/item/text",
+    "/*[type=a]/item/*",
+    "/*[type=a]/item/args/0",
+    "/*[type=a]//text",
+    "/*[type=a]item",
   ])("rejects %s", (text) => {
     expect(parseEventSelector(text)).toBeUndefined();
     expect(allowlistPathProblem(text)).toBeTypeOf("string");
@@ -66,8 +71,20 @@ describe("event selector paths", () => {
     expect(allowlistPathProblem("/3")).toContain("/*[type=<event type>]");
     expect(allowlistPathProblem("/*")).toContain("/*[type=<event type>]");
     expect(allowlistPathProblem("/*[kind=x]")).toContain("not a valid event selector");
-    expect(() => parseAllowlist([entry("/*[type=a]/item")], "a.json")).toThrow(/entry 0: path: .*not a valid event selector/);
+    expect(() => parseAllowlist([entry("/*[type=a]/item/*")], "a.json")).toThrow(/entry 0: path: .*not a valid event selector/);
     expect(parseAllowlist([entry(`/*[type=${STATE}][kind=bb/provider-commands]`)], "a.json")).toHaveLength(1);
+  });
+
+  it.each([
+    "/*[type=a][kind=b][x=c]",
+    "/*[type=item/completed][item.type=commandExecution]/item/exitCode",
+    "/*[turn=2][item=commandExecution:1][type=item/completed]/item/exitCode",
+    "/*[turn=thread][type=a][kind=b][n=2]/payload/commands",
+    "/*[turn=1][item=3]/item/type",
+    "/*[type=a]/item/text",
+  ])("accepts the general selector %s, which is not a whole-event selector of the first form", (text) => {
+    expect(allowlistPathProblem(text)).toBeUndefined();
+    expect(parseEventSelector(text)).toBeUndefined();
   });
 
   it("matches the type, and the second field only as an equal top-level string", () => {

@@ -22,8 +22,10 @@ const FIXTURE = path.join(repoRoot, "cells", "turn-tools", "workspace", "notes.t
 
 type FileChange = { type: string; changes?: Array<{ path: string; diff?: string }> };
 
+/** The settled fileChange items (item/completed) of a lane. */
 function fileChanges(events: readonly unknown[]): FileChange[] {
   return events
+    .filter((event) => (event as { type?: string }).type === "item/completed")
     .map((event) => (event as { item?: FileChange }).item)
     .filter((item): item is FileChange => item?.type === "fileChange");
 }

@@ -52,17 +52,19 @@ describe("json reporter", () => {
   it("prints exactly the fixed shape", async () => {
     const { run, commandIndex } = await sampleRun();
     const report = JSON.parse(renderJsonReport(run));
-    expect(Object.keys(report)).toEqual(["passed", "failed", "skipped", "errors", "ms", "cells"]);
-    expect([report.passed, report.failed, report.skipped, report.ms]).toEqual([1, 1, 1, 1800]);
+    expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "ms", "cells"]);
+    expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.errors, report.ms]).toEqual([2, 1, 1, 1, 0, 1800]);
     for (const cell of report.cells) {
       expect(Object.keys(cell)).toEqual(["provider", "cell", "status", "ms", "events", "diffs", "stale", "divergences"]);
-      for (const diff of cell.diffs) expect(Object.keys(diff)).toEqual(["against", "op", "path"]);
+      for (const diff of cell.diffs) expect(Object.keys(diff)).toEqual(["against", "op", "path", "layer", "address", "selector", "old", "new"]);
     }
     const failing = report.cells[0];
     expect(failing.status).toBe("fail");
+    const address = (field: string) => expect.stringMatching(new RegExp(`^turn 1 / commandExecution \\d+ / item/completed: item\\.${field}$`));
+    const selector = (field: string) => expect.stringMatching(new RegExp(`^/\\*\\[turn=1\\]\\[item=commandExecution:\\d+\\]\\[type=item/completed\\]/item/${field}$`));
     expect(failing.diffs).toEqual([
-      { against: "oracle", op: "replace", path: `/${commandIndex}/item/aggregatedOutput` },
-      { against: "oracle", op: "replace", path: `/${commandIndex}/item/exitCode` },
+      { against: "oracle", op: "replace", path: `/${commandIndex}/item/aggregatedOutput`, layer: "events", address: address("aggregatedOutput"), selector: selector("aggregatedOutput"), old: expect.any(String), new: expect.any(String) },
+      { against: "oracle", op: "replace", path: `/${commandIndex}/item/exitCode`, layer: "events", address: address("exitCode"), selector: selector("exitCode"), old: 0, new: 7 },
     ]);
     expect(failing.stale).toEqual([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: "/**/noSuchField", pr: "#4", reason: "old" }]);
     expect(failing.divergences).toEqual([{ seq: 12, expected: '{"method":"thread/delta"}', actual: null }]);
@@ -133,14 +135,21 @@ describe("text reporter", () => {
     expect(text).toContain("legend: - only in the expected lane");
     expect(text).toContain(`    - ${commandIndex} `);
     expect(text).toContain(`    + ${" ".repeat(String(commandIndex).length)} ${commandIndex} `);
-    expect(text).toContain(`replace /${commandIndex}/item/exitCode  0 → 7`);
+    expect(text).toMatch(new RegExp(`replace turn 1 / commandExecution \\d+ / item/completed: item\\.exitCode  0 → 7  \\(/${commandIndex}/item/exitCode\\)`));
     expect(text).toContain("stale allowlist entry (allowlists/acp-cursor.json entry 0): /**/noSuchField (#4) masks nothing");
     expect(text).toContain("divergence at seq 12");
-    expect(text).toContain(`accept it:  parity allow --provider acp-cursor --cell turn-tools --path /${commandIndex}/item/exitCode --pr '#<PR>'`);
+    // The stable selector, which keeps naming this field when events are added before it.
+    expect(text).toMatch(
+      /accept it: {2}parity allow --provider acp-cursor --cell turn-tools --path '\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/exitCode' --pr '#<PR>'/,
+    );
     expect(text).toContain("refresh it: parity rerecord --provider acp-cursor --cell turn-tools");
     expect(text).toMatch(/^PASS acp-cursor\/resume {2}live 98 events; oracle 98 {2}\(200 ms\)$/m);
     expect(text).toMatch(/^SKIP acp-cursor\/model-list .* — process-scoped recording$/m);
-    expect(lines.at(-2)).toBe("1 passed, 1 failed, 1 skipped (3 cells) in 1.8 s");
+    expect(lines.slice(-4, -1)).toEqual([
+      "failing cells (1):",
+      "  FAIL acp-cursor/turn-tools: 2 differences, 1 stale entry, 1 divergence",
+      "1 passed, 1 failed, 1 skipped (3 cells) in 1.8 s",
+    ]);
   });
 
   it("uses colour only when asked", async () => {

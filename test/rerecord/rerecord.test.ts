@@ -124,6 +124,19 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(existsSync(b.lanes)).toBe(false);
   });
 
+  it("a bridge that now sends fewer notifications than recorded is rerecorded: the walk went on past each, so the new lane is whole", async () => {
+    const b = await box();
+    const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
+    const run = await rerecord(b, "echo", "turn", ["--module", "test/rerecord/fixtures/drop-text-close.mjs", "--timeout", "1500"]);
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("1 rerecorded, 0 diverged");
+    expect(run.out).toMatch(/^  no longer sent: seq \d+: notification thread\/delta \[item\.textClose\]$/m);
+    const current = (await readEntries(path.join(dir, CURRENT_BRIDGE_LANE_FILE))).map((e) => e.line);
+    expect(current.some((line) => line.includes('"item.textDelta"'))).toBe(true);
+    expect(current.some((line) => line.includes('"item.textClose"'))).toBe(false);
+  });
+
   /** A copy of echo/turn whose prompt (echoed back word by word by the echo bridge) is `text` (seven words). */
   async function echoSaying(b: Sandbox, text: string): Promise<string> {
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));

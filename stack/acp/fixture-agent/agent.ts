@@ -41,7 +41,7 @@ interface ActivePrompt {
   onCancel: Array<() => void>;
 }
 
-/** Creates the fixture agent for one process (spec: issue 4, fixture agent). */
+/** Creates the fixture agent for one process (stack/acp/README.md, "The fixture agent"). */
 export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): FixtureAgent {
   let sessionCount = 0;
   let nextOutboundId = 0;
@@ -50,9 +50,10 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
   let active: ActivePrompt | null = null;
 
   const send = (message: object): void => io.write(JSON.stringify(message));
-  const result = (id: string | number, value: unknown): void => send({ jsonrpc: "2.0", id, result: value });
+  const answerId = (id: string | number): string | number => (script.stringResponseIds ? String(id) : id);
+  const result = (id: string | number, value: unknown): void => send({ jsonrpc: "2.0", id: answerId(id), result: value });
   const error = (id: string | number, code: number, message: string, data?: unknown): void =>
-    send({ jsonrpc: "2.0", id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+    send({ jsonrpc: "2.0", id: answerId(id), error: { code, message, ...(data !== undefined ? { data } : {}) } });
   const update = (sessionId: string, value: Record<string, unknown>): void =>
     send({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: value } });
   const request = (method: string, params: unknown): Promise<{ result?: unknown; error?: unknown }> => {
@@ -170,7 +171,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
     }
     prompt.cancelled = true;
     for (const value of script.onCancel) update(prompt.sessionId, value);
-    finishPrompt(prompt, "cancelled");
+    finishPrompt(prompt, script.cancelStopReason);
     for (const wake of prompt.onCancel) wake();
   };
 

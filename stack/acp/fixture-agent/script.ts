@@ -68,6 +68,8 @@ export const fixturePromptSchema = z.strictObject({
 export const fixtureScriptSchema = z.strictObject({
   /** Free text for reviewers (what the script models); ignored by the agent. The `cells/<cell>/agents/` fragments carry one. */
   comment: z.string().optional(),
+  /** Answer every request with its id as a string (`"3"` for `3`), as some agents do. */
+  stringResponseIds: z.boolean().default(false),
   /** `answer` (default), `never` (hang), `exit` (exit 3 before answering), `error`. */
   initialize: z.enum(["answer", "never", "exit", "error"]).default("answer"),
   protocolVersion: z.number().int().default(1),
@@ -106,6 +108,8 @@ export const fixtureScriptSchema = z.strictObject({
   afterNew: z.array(jsonObject).default([]),
   /** `honor` (default): a cancel ends the prompt `cancelled`; `ignore`: it is logged and nothing happens. */
   cancel: z.enum(["honor", "ignore"]).default("honor"),
+  /** The stop reason a honored cancel answers the prompt with (an agent may say `end_turn`). */
+  cancelStopReason: z.string().min(1).default("cancelled"),
   /** Updates sent when a cancel is honored, before the `cancelled` answer. */
   onCancel: z.array(jsonObject).default([]),
   prompts: z.array(fixturePromptSchema).default([]),

@@ -1,7 +1,7 @@
 /**
  * Translation of one ACP `session/update` by kind (spec 20 §3.2, with spec 30 §6.3 thread state).
  */
-import type { PlanStep, ThreadDelta } from "../../protocol/thread-delta.js";
+import type { JsonValue, PlanStep, ThreadDelta } from "../../protocol/thread-delta.js";
 import {
   AcpChunkUpdateSchema,
   AcpPlanUpdateSchema,
@@ -32,6 +32,9 @@ export const TURN_OUTPUT_UPDATE_KINDS: readonly string[] = Object.freeze([
 /** Update kinds that produce nothing on the timeline (spec 20 §3.2 "noise"). */
 export const NOISE_UPDATE_KINDS: readonly string[] = Object.freeze(["user_message_chunk", "session_info_update"]);
 
+/** Extension kind of the session cost a `usage_update` reports. */
+export const USAGE_COST_EXTENSION = "bb/session-cost";
+
 /** Key channel of plan snapshots (spec 20 §3.2). */
 export const PLAN_CHANNEL = "planSteps";
 
@@ -51,11 +54,49 @@ export interface SessionUpdateContext {
 }
 
 /** A chunk's text; `null` for a well-formed non-text chunk (suppressed); `undefined` when unparseable (dropped). */
-function textChunk(update: Record<string, unknown>): string | null | undefined {
+function textChunk(update: Record<string, unknown>, blocks = false): string | null | undefined {
   const parsed = AcpChunkUpdateSchema.safeParse(update);
   if (!parsed.success) return undefined;
-  if (parsed.data.content.type !== "text" || typeof parsed.data.content.text !== "string") return null;
+  if (parsed.data.content.type !== "text") return blocks ? contentBlockText(parsed.data.content) : null;
+  if (typeof parsed.data.content.text !== "string") return null;
   return parsed.data.content.text;
+}
+
+/**
+ * The message text of a non-text content block an agent put in its message (ACP `image`,
+ * `audio`, `resource_link`, `resource`), so the block stays in the lane as a reader would write
+ * it: a markdown image or link. A block missing the fields its type needs is kept as a marker
+ * naming what is missing. `null` for any other block type (suppressed as before).
+ */
+export function contentBlockText(content: Record<string, unknown>): string | null {
+  const str = (key: string): string | undefined => (typeof content[key] === "string" && (content[key] as string).length > 0 ? (content[key] as string) : undefined);
+  switch (content.type) {
+    case "image": {
+      const uri = str("uri");
+      const data = str("data");
+      const mimeType = str("mimeType");
+      if (data !== undefined && mimeType !== undefined) return `![image](data:${mimeType};base64,${data})`;
+      if (uri !== undefined) return `![image](${uri})`;
+      return `[invalid image block: ${data === undefined ? "no data or uri" : "no mimeType"}]`;
+    }
+    case "audio": {
+      const mimeType = str("mimeType");
+      return str("data") !== undefined && mimeType !== undefined ? `[audio: ${mimeType}]` : "[invalid audio block: no data or mimeType]";
+    }
+    case "resource_link": {
+      const uri = str("uri");
+      if (uri === undefined) return "[invalid resource_link block: no uri]";
+      return `[${str("title") ?? str("name") ?? uri}](${uri})`;
+    }
+    case "resource": {
+      const resource = content.resource && typeof content.resource === "object" ? (content.resource as Record<string, unknown>) : undefined;
+      const uri = typeof resource?.uri === "string" ? resource.uri : undefined;
+      if (uri === undefined) return "[invalid resource block: no resource.uri]";
+      return typeof resource?.text === "string" ? `[${uri}](${uri})\n${resource.text}` : `[${uri}](${uri})`;
+    }
+    default:
+      return null;
+  }
 }
 
 function planSteps(ctx: SessionUpdateContext, update: Record<string, unknown>): ThreadDelta[] {
@@ -88,9 +129,12 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
   const kind = update.sessionUpdate as string;
   switch (kind) {
     case "agent_message_chunk": {
-      const text = textChunk(update);
+      const text = textChunk(update, true);
       if (text === undefined) return [];
       if (text === null) return [suppressedUpdate(ctx.threadId, update)];
+      // An empty chunk (qwen sends one carrying only `_meta.usage` after each model call) adds no
+      // text: it must not start an agentMessage item that nothing would fill.
+      if (text === "") return [];
       ctx.onAgentText(text);
       return [
         closeThought(),
@@ -101,6 +145,7 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
       const text = textChunk(update);
       if (text === undefined) return [];
       if (text === null) return [suppressedUpdate(ctx.threadId, update)];
+      if (text === "") return [];
       return [
         { kind: "item.textDelta", key: { channel: THOUGHT_CHANNEL }, channel: "reasoningText", text, noTurnFallback: updateFallback(ctx.threadId, update) },
       ];
@@ -117,7 +162,14 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
     case "usage_update": {
       const parsed = AcpUsageUpdateSchema.safeParse(update);
       if (!parsed.success) return [];
-      return [{ kind: "contextWindow", used: parsed.data.used, size: parsed.data.size, estimated: false, attach: "open" }];
+      const deltas: ThreadDelta[] = [{ kind: "contextWindow", used: parsed.data.used, size: parsed.data.size, estimated: false, attach: "open" }];
+      // The session's cost so far (ACP `cost {amount, currency}`) has no slot in contextWindow
+      // (spec 10 §1.5): it is thread state, published as its own extension state.
+      const cost = parsed.data.cost;
+      if (cost && typeof cost === "object" && !Array.isArray(cost)) {
+        deltas.push({ kind: "extension.state", extensionKind: USAGE_COST_EXTENSION, payload: JSON.parse(JSON.stringify(cost)) as JsonValue });
+      }
+      return deltas;
     }
     case "available_commands_update":
     case "current_mode_update":

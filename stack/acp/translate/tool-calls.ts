@@ -6,20 +6,67 @@
 import type { ItemStatus, NoTurnFallback, ThreadDelta, ThreadDeltaOf } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "../dialects/types.js";
 import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
-import { closeAssistant, closeThought, suppressedUpdate, updateFallback } from "./envelopes.js";
+import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, toolOutputText } from "./output.js";
-import { delegationPresentation } from "./presentation.js";
+import { delegationPresentation, shapePresentation } from "./presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
 import { classifyToolCall, isInjectedToolCandidate, withToolIdentity } from "./tool-classification.js";
 
 interface CachedToolCall {
   /** The merged event as the agent sent it (identity is filled at each classification). */
   event: AcpToolCallEvent;
+  /** True when the call came as a `tool_call` (an update for an unknown id is never opened). */
+  announced: boolean;
+  /** Client file writes the agent made through this call (`fs/write_text_file`), in order. */
+  writes: AcpFsWriteChange[];
+  /** True while only a permission request named the call: no item until the agent itself reports it. */
+  permissionOnly?: boolean;
   /** Set by a delegation report while the call is open (spec 30 §1.3). */
   delegation?: { childRef: string; label: string; detail?: string };
   /** The classification of the last `item.open` sent for the call; absent before its first open. */
   opened?: ClassifiedToolCall;
+}
+
+/** A client file write folded into the tool call that made it. */
+export interface AcpFsWriteChange {
+  path: string;
+  /** Text before the write; null when the file did not exist (kind `add`). */
+  oldText: string | null;
+  newText: string;
+}
+
+/**
+ * Kinds whose shared shape needs fields the agent may send only in later updates (spec 20 §3.3
+ * (b)–(f)). A call of such a kind that classifies as a generic tool is not yet filled.
+ */
+const FILLABLE_KINDS: ReadonlySet<string> = new Set(["read", "edit", "delete", "execute", "search", "fetch"]);
+
+/**
+ * True while a call's announced kind still lacks the fields its item shape needs (an agent that
+ * opens every call with `rawInput: {}` and refines it by status-less updates, spec 50 "How they
+ * behave on the wire"). Its `item.open` waits for those fields, so the item is opened once, with
+ * the type it keeps, rather than opened generic and settled as another type (`item/settles-once`).
+ */
+function isUnfilled(event: AcpToolCallEvent, classified: ClassifiedToolCall): boolean {
+  return classified.item.type === "tool" && classified.item.server !== "bb" && event.kind !== undefined && FILLABLE_KINDS.has(event.kind);
+}
+
+/**
+ * Whether a dialect's unfilled calls wait for their fields before opening. Cursor's do not: the
+ * real acp-cursor recordings pin the reference bridge opening "Edit File" as a generic tool at its
+ * `tool_call` and settling it as a fileChange (spec 20 §4 item 8, the one pinned grammar drop), and
+ * a parity gate cannot mask a grammar drop that disappears.
+ */
+function defersUnfilledOpens(dialect: AcpDialect): boolean {
+  return dialect.id !== "cursor";
+}
+
+/** The `fileChange` change of a client write. */
+export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "add" | "update"; oldText?: string; newText: string } {
+  return write.oldText === null
+    ? { path: write.path, kind: "add", newText: write.newText }
+    : { path: write.path, kind: "update", oldText: write.oldText, newText: write.newText };
 }
 
 /**
@@ -39,26 +86,68 @@ function delegationChanged(before: ClassifiedToolCall, after: ClassifiedToolCall
 
 /** The tool-call state of one session translator. */
 export interface ToolCallTracker {
-  /** Deltas of a `tool_call` (`fields` parsed from `update`). */
+  /**
+   * Deltas of a `tool_call` (`fields` parsed from `update`). A call whose kind still lacks its
+   * shape's fields is cached without an `item.open` until it is filled; a second `tool_call` with
+   * a cached id refines the call like an update and never sends a second `item.open`.
+   */
   toolCall(update: Record<string, unknown>, fields: AcpToolCallEvent): ThreadDelta[];
   /**
-   * Deltas of a `tool_call_update`. Never flushes text streams. A non-terminal update that makes
-   * an opened call a delegation, or changes an open delegation, re-opens it (`item.open`, same key).
+   * Deltas of a `tool_call_update`. Never flushes text streams, except when it opens a call whose
+   * open waited for its fields (then it flushes as the `tool_call` would have). A non-terminal
+   * update that makes an opened call a delegation, or changes an open delegation, re-opens it
+   * (`item.open`, same key).
    */
   toolCallUpdate(update: Record<string, unknown>, fields: AcpToolCallEvent): ThreadDelta[];
+  /**
+   * A client file write: folded into the in-flight edit call that made it (so one edit is one
+   * `fileChange` item) and `true` returned; `false` when no cached call claims it, or when a
+   * settled call of this turn already reported the same change.
+   */
+  claimWrite(write: AcpFsWriteChange): boolean | "duplicate";
   /** Closes every cached call in insertion order with `status` and empties the cache. */
   drain(status: ItemStatus): ThreadDelta[];
-  /** Forgets every cached call without closing it. */
-  clear(): void;
+  /**
+   * Forgets every cached call without closing it; returns the client writes they had claimed, so
+   * the caller can still report them.
+   */
+  clear(): AcpFsWriteChange[];
+  /** Forgets the changes settled calls reported (a new turn starts). */
+  newTurn(): void;
   /** Re-opens an open delegation with the report's childRef/label/detail; else nothing. */
   delegationReport(report: AcpDelegationReport): ThreadDelta[];
   /** The merged in-flight call with this id (identity filled), if cached. */
   inFlight(toolCallId: string): AcpToolCallEvent | undefined;
   /** Classifies a call the way the timeline does (identity, binding, dialect, shared). */
   classify(event: AcpToolCallEvent): ClassifiedToolCall;
-  /** Number of cached (unsettled) calls. */
+  /** Number of cached (unsettled) calls the agent reported. */
   openCount(): number;
+  /**
+   * A permission request's `toolCall` for an id the agent has not reported: its fields (title,
+   * kind, rawInput) are kept so the agent's later updates for the id build on them. Makes no item.
+   */
+  notePermissionToolCall(fields: AcpToolCallEvent): void;
+  /** True when a call with this id has settled (closed or drained) in this session. */
+  isSettled(toolCallId: string): boolean;
+  /** `item.progress` on an opened call, or nothing when the call has no open item. */
+  progressNote(toolCallId: string, message: string): ThreadDelta[];
 }
+
+type FileChangeItem = Extract<ClassifiedToolCall["item"], { type: "fileChange" }>;
+
+/** Adds a call's client writes to its fileChange: a change without text takes the write's; other paths are appended. */
+function withWrites(item: FileChangeItem, writes: readonly AcpFsWriteChange[]): FileChangeItem {
+  if (writes.length === 0) return item;
+  const changes = [...item.changes];
+  for (const write of writes) {
+    const at = changes.findIndex((change) => change.path === write.path);
+    if (at === -1) changes.push(fsWriteChange(write));
+    else if (changes[at]!.newText === undefined) changes[at] = fsWriteChange(write);
+  }
+  return { ...item, changes };
+}
+
+const changeKey = (path: string, newText: string | undefined): string => `${path}\u0000${newText ?? ""}`;
 
 /** Creates the tool-call tracker of one translator instance. */
 export function createToolCallTracker(options: {
@@ -68,6 +157,10 @@ export function createToolCallTracker(options: {
 }): ToolCallTracker {
   const { threadId, dialect, bindings } = options;
   const cache = new Map<string, CachedToolCall>();
+  // Changes settled tool calls reported in this turn: a client write of the same text that comes
+  // after its call closed is the same edit, not a second one.
+  const settledChanges = new Set<string>();
+  const settledIds = new Set<string>();
 
   function classify(event: AcpToolCallEvent, cached?: CachedToolCall): ClassifiedToolCall {
     const filled = withToolIdentity(dialect, event);
@@ -82,14 +175,36 @@ export function createToolCallTracker(options: {
     return classified;
   }
 
-  function open(entry: CachedToolCall, fallback: NoTurnFallback, classified = classify(entry.event, entry)): ThreadDelta {
+  function open(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified = classify(entry.event, entry)): ThreadDelta {
     entry.opened = classified;
     const { item, presentation } = classified;
-    return { kind: "item.open", key: { providerItemId: entry.event.toolCallId }, item, presentation, noTurnFallback: fallback };
+    return {
+      kind: "item.open",
+      key: { providerItemId: entry.event.toolCallId },
+      item,
+      presentation,
+      ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
+    };
   }
 
-  function close(event: AcpToolCallEvent, status: ItemStatus, cached: CachedToolCall | undefined, fallback?: NoTurnFallback): ThreadDelta {
-    const { item, presentation } = classify(event, cached);
+  /** The deltas that open a call whose open waited for its fields: the stream flush a `tool_call` does, then the open. */
+  function lateOpen(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified?: ClassifiedToolCall): ThreadDelta[] {
+    return [closeThought(), closeAssistant(), open(entry, fallback, classified)];
+  }
+
+  function close(event: AcpToolCallEvent, status: ItemStatus, cached: CachedToolCall | undefined, fallback?: NoTurnFallback, before?: AcpToolCallEvent): ThreadDelta[] {
+    const deltas: ThreadDelta[] = [];
+    const classified = classify(event, cached);
+    let { item } = classified;
+    const { presentation } = classified;
+    const writes = cached?.writes ?? [];
+    if (item.type === "fileChange") item = withWrites(item, writes);
+    // A call announced by `tool_call` whose open waited for fields opens now, so it is started and settled as one type.
+    if (cached !== undefined && cached.announced && cached.opened === undefined) {
+      // The open shows the call as it ran (before the closing update's output), in the type it settles as.
+      const running = before === undefined ? undefined : classify(before, cached);
+      deltas.push(...lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
+    }
     let output: string | undefined;
     let exitCode: number | undefined;
     if (item.type === "command") {
@@ -104,7 +219,7 @@ export function createToolCallTracker(options: {
     }
     // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1.
     if (exitCode === undefined && status === "failed") exitCode = 1;
-    const delta: ThreadDeltaOf<"item.close"> = {
+    deltas.push({
       kind: "item.close",
       key: { providerItemId: event.toolCallId },
       status,
@@ -113,9 +228,16 @@ export function createToolCallTracker(options: {
       item,
       presentation,
       ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
-    };
+    });
+    if (item.type === "fileChange") {
+      for (const change of item.changes) settledChanges.add(changeKey(change.path, change.newText));
+    } else {
+      // The call did not settle as a file change: its writes are still reported, each as its own item.
+      for (const write of writes) deltas.push(fsWriteDelta(threadId, write));
+    }
     bindings.release(event.toolCallId);
-    return delta;
+    settledIds.add(event.toolCallId);
+    return deltas;
   }
 
   function announce(event: AcpToolCallEvent): void {
@@ -123,59 +245,103 @@ export function createToolCallTracker(options: {
     if (isInjectedToolCandidate(filled)) bindings.announce(event.toolCallId, event.title);
   }
 
+  /** The cached entry after merging `fields`; a new entry when the id is unknown. */
+  function merged(fields: AcpToolCallEvent, announced: boolean): { entry: CachedToolCall; previous: CachedToolCall | undefined } {
+    const previous = cache.get(fields.toolCallId);
+    const event = previous ? mergeToolCall(previous.event, fields) : fields;
+    if (previous === undefined) announce(event);
+    const entry: CachedToolCall = previous
+      ? { ...previous, event, announced: previous.announced || announced, permissionOnly: false }
+      : { event, announced, writes: [] };
+    return { entry, previous };
+  }
+
   return {
     toolCall(update, fields) {
       const deltas: ThreadDelta[] = [closeThought(), closeAssistant()];
-      const previous = cache.get(fields.toolCallId);
-      const event = previous ? mergeToolCall(previous.event, fields) : fields;
+      const { entry, previous } = merged(fields, true);
       const fallback = updateFallback(threadId, update);
-      if (previous === undefined) announce(event);
-      if (isTerminalToolStatus(event.status)) {
-        cache.delete(event.toolCallId);
-        deltas.push(close(event, event.status, previous, fallback));
+      if (isTerminalToolStatus(entry.event.status)) {
+        cache.delete(entry.event.toolCallId);
+        deltas.push(...close(entry.event, entry.event.status, previous ? entry : undefined, fallback, previous?.event));
         return deltas;
       }
-      const entry: CachedToolCall = previous ? { ...previous, event } : { event };
-      cache.set(event.toolCallId, entry);
-      deltas.push(open(entry, fallback));
+      cache.set(entry.event.toolCallId, entry);
+      // A re-sent tool_call refines the cached call; only a call not opened yet may open here.
+      if (entry.opened !== undefined) return deltas;
+      const classified = classify(entry.event, entry);
+      if (!defersUnfilledOpens(dialect) || !isUnfilled(entry.event, classified)) deltas.push(open(entry, fallback, classified));
       return deltas;
     },
 
     toolCallUpdate(update, fields) {
-      const previous = cache.get(fields.toolCallId);
       // An unknown id is cached as its own start, without an open (spec 20 §3.2).
-      const event = previous ? mergeToolCall(previous.event, fields) : fields;
-      if (previous === undefined) announce(event);
+      const { entry, previous } = merged(fields, false);
+      const event = entry.event;
       if (isTerminalToolStatus(event.status)) {
         cache.delete(event.toolCallId);
-        return [close(event, event.status, previous, updateFallback(threadId, update))];
+        return close(event, event.status, previous ? entry : undefined, updateFallback(threadId, update), previous?.event);
       }
-      const entry: CachedToolCall = previous ? { ...previous, event } : { event };
       cache.set(event.toolCallId, entry);
       const output = toolOutputText(event);
       const classified = classify(event, entry);
       const deltas: ThreadDelta[] = [];
-      const reopen = entry.opened !== undefined && delegationChanged(entry.opened, classified);
+      let opened = false;
+      if (entry.announced && entry.opened === undefined && (!isUnfilled(event, classified) || output !== undefined)) {
+        deltas.push(...lateOpen(entry, updateFallback(threadId, update), classified));
+        opened = true;
+      }
+      const reopen = !opened && entry.opened !== undefined && delegationChanged(entry.opened, classified);
       if (reopen) deltas.push(open(entry, updateFallback(threadId, update), classified));
       const { item } = classified;
       if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
         deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
-      } else if (!reopen) {
+      } else if (!reopen && !opened) {
         deltas.push(suppressedUpdate(threadId, update));
       }
       return deltas;
     },
 
+    claimWrite(write) {
+      let claimant: CachedToolCall | undefined;
+      let pathless: CachedToolCall[] = [];
+      for (const entry of cache.values()) {
+        if (entry.permissionOnly) continue;
+        const classified = classify(entry.event, entry);
+        if (entry.event.kind !== "edit" && classified.item.type !== "fileChange") continue;
+        const paths = classified.item.type === "fileChange" ? classified.item.changes.map((change) => change.path) : [];
+        const located = [...paths, ...(entry.event.locations ?? []).map((location) => location.path)];
+        if (located.includes(write.path)) {
+          claimant = entry;
+          break;
+        }
+        if (located.length === 0) pathless.push(entry);
+      }
+      if (claimant === undefined && pathless.length === 1) claimant = pathless[0];
+      pathless = [];
+      if (claimant !== undefined) {
+        claimant.writes.push(write);
+        return true;
+      }
+      return settledChanges.has(changeKey(write.path, write.newText)) ? "duplicate" : false;
+    },
+
     drain(status) {
       const deltas: ThreadDelta[] = [];
-      for (const cached of cache.values()) deltas.push(close(cached.event, status, cached));
+      for (const cached of cache.values()) if (!cached.permissionOnly) deltas.push(...close(cached.event, status, cached));
       cache.clear();
       return deltas;
     },
 
     clear() {
+      const writes = [...cache.values()].flatMap((entry) => entry.writes);
       cache.clear();
       bindings.clearCalls();
+      return writes;
+    },
+
+    newTurn() {
+      settledChanges.clear();
     },
 
     delegationReport(report) {
@@ -197,6 +363,35 @@ export function createToolCallTracker(options: {
 
     classify: (event) => classify(event, cache.get(event.toolCallId)),
 
-    openCount: () => cache.size,
+    openCount: () => [...cache.values()].filter((entry) => !entry.permissionOnly).length,
+
+    notePermissionToolCall(fields) {
+      if (cache.has(fields.toolCallId) || settledIds.has(fields.toolCallId)) return;
+      cache.set(fields.toolCallId, { event: fields, announced: false, writes: [], permissionOnly: true });
+    },
+
+    isSettled: (toolCallId) => settledIds.has(toolCallId) && !cache.has(toolCallId),
+
+    progressNote(toolCallId, message) {
+      const cached = cache.get(toolCallId);
+      if (cached?.opened === undefined) return [];
+      return [{ kind: "item.progress", key: { providerItemId: toolCallId }, message }];
+    },
+  };
+}
+
+/** Key channel of client file writes (spec 20 §3.1 `acp/fs/write`). */
+export const FS_WRITE_CHANNEL = "fs-write";
+
+/** A client write reported as its own completed `fileChange` on channel `fs-write` (spec 20 §3.1). */
+export function fsWriteDelta(threadId: string, write: AcpFsWriteChange): ThreadDelta {
+  const item = { type: "fileChange" as const, changes: [fsWriteChange(write)] };
+  return {
+    kind: "item.close",
+    key: { channel: FS_WRITE_CHANNEL },
+    status: "completed",
+    item,
+    presentation: shapePresentation(item, undefined),
+    noTurnFallback: { raw: internalEnvelope("acp/fs/write", { threadId, ...write }), rawType: "acp/fs/write" },
   };
 }

@@ -6,8 +6,8 @@
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
 import { grokContextSizeFromSetup, grokContextUsageFromPromptResult } from "../dialects/grok.js";
-import { AcpSessionUpdateSchema } from "./acp-update-schemas.js";
-import { internalEnvelope } from "./envelopes.js";
+import { AcpSessionUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
+import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
 import type { InjectedToolDefinition } from "./injected-tools.js";
 import { createInjectedToolBindings } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
@@ -15,12 +15,12 @@ import { permissionSubject } from "./permission-subject.js";
 import { shapePresentation } from "./presentation.js";
 import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate } from "./session-updates.js";
 import { createSessionStateModel } from "./session-state.js";
-import { createToolCallTracker } from "./tool-calls.js";
+import { createToolCallTracker, fsWriteDelta } from "./tool-calls.js";
 import type { CompactionEnd } from "./turns.js";
 import * as turns from "./turns.js";
+import { createWhitespaceStreamSettler } from "./whitespace-streams.js";
 
-/** Key channel of client file writes (spec 20 §3.1 `acp/fs/write`). */
-export const FS_WRITE_CHANNEL = "fs-write";
+export { FS_WRITE_CHANNEL } from "./tool-calls.js";
 
 /** Options of {@link createAcpTranslator}. */
 export interface AcpTranslatorOptions {
@@ -52,17 +52,18 @@ export interface AcpTranslatorActivity {
   turnOutputSeen: boolean;
 }
 
-/** The translator of one ACP session (see /tmp/team/CONTRACTS.md "ACP translator seam"). */
+/** The translator of one ACP session (stack/acp/translate/README.md). */
 export interface AcpTranslator {
   /** `acp/turn/started` for a runtime turn: clears the tool cache, `[turn.open]`. */
   turnStarted(): ThreadDelta[];
   /** `acp/turn/started` for an agent-initiated turn (spec 30 §6.2); same deltas. */
   agentTurnStarted(): ThreadDelta[];
   /**
-   * `acp/turn/completed`: zero-output warning, flush, `turn.boundary` (spec 20 §3.5, 30 §6.2).
+   * `acp/turn/completed`: zero-output warning, flush, `turn.boundary` (spec 20 §3.5, 30 §6.2); a
+   * failed boundary's error keeps the prompt result's `_meta` error text.
    * @throws AcpTranslateError for a stop reason outside ACP's set.
    */
-  turnCompleted(stopReason: string): ThreadDelta[];
+  turnCompleted(stopReason: string, promptResult?: unknown): ThreadDelta[];
   /** `acp/compaction/started` (spec 20 §3.1). */
   compactionStarted(): ThreadDelta[];
   /** `acp/compaction/completed` from the prompt's stop reason or rejection text (spec 20 §3.5, 30 §1.5). */
@@ -73,7 +74,10 @@ export interface AcpTranslator {
   fsWrite(write: AcpFsWrite): ThreadDelta[];
   /** `acp/warning`: `provider.warning {summary, details?, vouchedTurn:true}`. */
   warning(warning: { summary: string; details?: string }): ThreadDelta[];
-  /** Session error: clears the cache (open tools get no close), `provider.error {settlesTurn:true}`. */
+  /**
+   * Session error: the flush with open tools closed `failed` (streamed text completes), then
+   * `provider.error {settlesTurn:true}`.
+   */
   sessionError(detail: string): ThreadDelta[];
   /** Any other internal envelope: `unhandled {raw, rawType: method, vouchedTurn:true}`. */
   unhandled(method: string, params: unknown): ThreadDelta[];
@@ -96,12 +100,29 @@ export interface AcpTranslator {
   bindInjectedToolCall(toolName: string): string | null;
   /** Quiet-detection facts (spec 30 §6.2). */
   activity(): AcpTranslatorActivity;
+  /**
+   * A permission request's `toolCall`: for an id the agent has not reported, its fields are kept
+   * for the call the request implicitly creates (its title reaches the item). No deltas.
+   */
+  notePermissionToolCall(toolCall: unknown): void;
+  /** The decision a permission got, as `item.progress` on the call's open item (nothing when it has none). */
+  permissionDecided(toolCallId: string, message: string): ThreadDelta[];
+  /**
+   * True for a `tool_call_update` of a call that already settled (the agent reported more after
+   * the turn ended): it is not new work and opens no agent-initiated turn.
+   */
+  isLateToolUpdate(update: unknown): boolean;
 }
 
-/** True when an update counts as turn output (spec 30 §6.2): chunks, tool calls, plans. */
+/**
+ * True when an update counts as turn output (spec 30 §6.2): chunks, tool calls, plans. An empty
+ * text chunk (a usage-only chunk) is not output: it adds nothing to the timeline.
+ */
 export function isTurnOutputUpdate(update: unknown): boolean {
   const parsed = AcpSessionUpdateSchema.safeParse(update);
-  return parsed.success && TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate);
+  if (!parsed.success || !TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate)) return false;
+  const content = (parsed.data as { content?: { type?: unknown; text?: unknown } }).content;
+  return !(parsed.data.sessionUpdate.endsWith("_chunk") && content?.type === "text" && content.text === "");
 }
 
 /** Creates the translator of one ACP session (spec 20 §3, spec 30). */
@@ -126,6 +147,12 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
     },
   };
 
+  function isLateToolUpdateOf(update: Record<string, unknown>): boolean {
+    if (update.sessionUpdate !== "tool_call_update") return false;
+    const fields = readToolCallFields(update);
+    return fields !== undefined && tools.isSettled(fields.toolCallId);
+  }
+
   function startTurn(): ThreadDelta[] {
     turnOutputSeen = false;
     compacting = false;
@@ -136,11 +163,11 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
     return { kind: "contextWindow", used, size: grokContextSize, estimated: false, attach: "open" };
   }
 
-  return {
+  const translator: AcpTranslator = {
     turnStarted: startTurn,
     agentTurnStarted: startTurn,
-    turnCompleted(stopReason) {
-      return turns.turnCompleted(tools, stopReason, turnOutputSeen);
+    turnCompleted(stopReason, promptResult) {
+      return turns.turnCompleted(tools, stopReason, turnOutputSeen, turns.promptResultDetail(promptResult));
     },
     compactionStarted() {
       compacting = true;
@@ -158,25 +185,20 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       const parsed = AcpSessionUpdateSchema.safeParse(update);
       if (!parsed.success) return [];
       lastUpdateAt = now();
-      if (TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate)) turnOutputSeen = true;
+      if (isLateToolUpdateOf(parsed.data)) {
+        // More about a call that already settled: kept as the raw update (in the turn when one is
+        // open, else thread-scoped), never a new item of a call the lane already closed.
+        return [unhandledUpdate(threadId, parsed.data)];
+      }
+      if (isTurnOutputUpdate(parsed.data)) turnOutputSeen = true;
       return translateSessionUpdate(updateContext, parsed.data);
     },
     fsWrite(write) {
-      const change =
-        write.oldText === null
-          ? { path: write.path, kind: "add" as const, newText: write.newText }
-          : { path: write.path, kind: "update" as const, oldText: write.oldText, newText: write.newText };
-      const item = { type: "fileChange" as const, changes: [change] };
-      return [
-        {
-          kind: "item.close",
-          key: { channel: FS_WRITE_CHANNEL },
-          status: "completed",
-          item,
-          presentation: shapePresentation(item, undefined),
-          noTurnFallback: { raw: internalEnvelope("acp/fs/write", { threadId, ...write }), rawType: "acp/fs/write" },
-        },
-      ];
+      // One edit is one fileChange: a write made by an in-flight edit call settles with that call,
+      // and a write repeating a change a settled call of this turn reported is not a second edit.
+      const claimed = tools.claimWrite(write);
+      if (claimed !== false) return [];
+      return [fsWriteDelta(threadId, write)];
     },
     warning(warning) {
       const delta: ThreadDelta = { kind: "provider.warning", summary: warning.summary, vouchedTurn: true };
@@ -184,8 +206,11 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       return [delta];
     },
     sessionError(detail) {
-      tools.clear();
-      return [{ kind: "provider.error", message: "Provider error", detail, settlesTurn: true }];
+      // The error settles the turn: its streamed text and its open tool calls settle first (a
+      // message left started would never complete; spec 20 §3.1 left tools unclosed).
+      const deltas = turns.flush(tools, "failed");
+      const writes = tools.clear();
+      return [...deltas, ...writes.map((write) => fsWriteDelta(threadId, write)), { kind: "provider.error", message: "Provider error", detail, settlesTurn: true }];
     },
     unhandled(method, params) {
       return [{ kind: "unhandled", raw: internalEnvelope(method, params), rawType: method, vouchedTurn: true }];
@@ -221,5 +246,41 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
     permissionSubject: (toolCall) => permissionSubject(tools, toolCall),
     bindInjectedToolCall: (toolName) => bindings.proxiedCall(toolName),
     activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt, turnOutputSeen }),
+    notePermissionToolCall(toolCall) {
+      const fields = readToolCallFields(toolCall);
+      if (fields !== undefined) tools.notePermissionToolCall({ ...fields, status: undefined } as typeof fields);
+    },
+    permissionDecided: (toolCallId, message) => tools.progressNote(toolCallId, message),
+    isLateToolUpdate(update) {
+      const fields = (update as { sessionUpdate?: unknown }).sessionUpdate === "tool_call_update" ? readToolCallFields(update) : undefined;
+      return fields !== undefined && tools.isSettled(fields.toolCallId);
+    },
   };
+  // Every batch passes the whitespace-stream settler in emission order (whitespace-streams.ts).
+  const settler = createWhitespaceStreamSettler();
+  const settled = { ...translator } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(translator)) {
+    if (typeof value !== "function" || !DELTA_METHODS.has(name)) continue;
+    settled[name] = (...args: unknown[]) => settler.settle((value as (...a: unknown[]) => ThreadDelta[])(...args));
+  }
+  return settled as unknown as AcpTranslator;
 }
+
+/** The translator methods that return deltas (each batch passes the whitespace-stream settler). */
+const DELTA_METHODS: ReadonlySet<string> = new Set([
+  "turnStarted",
+  "agentTurnStarted",
+  "turnCompleted",
+  "compactionStarted",
+  "compactionCompleted",
+  "update",
+  "fsWrite",
+  "warning",
+  "sessionError",
+  "unhandled",
+  "delegationReport",
+  "sessionSetup",
+  "restoreSettled",
+  "promptResult",
+  "permissionDecided",
+]);

@@ -52,15 +52,17 @@ export function flush(tools: ToolCallTracker, status: TurnStatus): ThreadDelta[]
 /** `acp/turn/started`: clear the tool cache, `turn.open` (spec 20 §3.1). */
 export function turnStarted(tools: ToolCallTracker): ThreadDelta[] {
   tools.clear();
+  tools.newTurn();
   return [{ kind: "turn.open" }];
 }
 
 /**
  * `acp/turn/completed {stopReason}`: the zero-output warning when `end_turn` came with no turn
  * output (spec 30 §6.2), the flush, then `turn.boundary {status, error? (failed only), claimIfIdle}`.
+ * `agentDetail` is the agent's own word on why (a refusal's `_meta` error text), kept in the error.
  * @throws AcpTranslateError for an unknown stop reason.
  */
-export function turnCompleted(tools: ToolCallTracker, stopReason: string, turnOutputSeen: boolean): ThreadDelta[] {
+export function turnCompleted(tools: ToolCallTracker, stopReason: string, turnOutputSeen: boolean, agentDetail?: string): ThreadDelta[] {
   const status = stopReasonToTurnStatus(stopReason);
   const deltas: ThreadDelta[] = [];
   if (stopReason === "end_turn" && !turnOutputSeen) {
@@ -73,7 +75,7 @@ export function turnCompleted(tools: ToolCallTracker, stopReason: string, turnOu
   }
   deltas.push(...flush(tools, status));
   const boundary: ThreadDelta = { kind: "turn.boundary", status, claimIfIdle: true };
-  if (status === "failed") boundary.error = { message: `Agent stopped the turn: ${stopReason}` };
+  if (status === "failed") boundary.error = { message: `Agent stopped the turn: ${stopReason}${agentDetail !== undefined ? ` (${agentDetail})` : ""}` };
   deltas.push(boundary);
   return deltas;
 }
@@ -81,6 +83,7 @@ export function turnCompleted(tools: ToolCallTracker, stopReason: string, turnOu
 /** `acp/compaction/started`: clear the cache, `turn.open`, the compaction item (spec 20 §3.1). */
 export function compactionStarted(tools: ToolCallTracker): ThreadDelta[] {
   tools.clear();
+  tools.newTurn();
   return [
     { kind: "turn.open" },
     { kind: "item.open", key: { channel: COMPACTION_CHANNEL }, item: { type: "compaction" }, presentation: compactionPresentation() },
@@ -131,4 +134,20 @@ export function compactionCompleted(tools: ToolCallTracker, end: CompactionEnd, 
   if (error !== undefined) boundary.error = { message: error };
   deltas.push(boundary);
   return deltas;
+}
+
+/**
+ * The agent's own text about why a prompt ended, from the prompt result's `_meta`: `error` (a
+ * string, or an object's `message`), else `message`, else `reason`. Agents put a refusal's cause
+ * there ("429: quota exhausted"); spec 20 §3.5 only names the stop reason.
+ */
+export function promptResultDetail(result: unknown): string | undefined {
+  const meta = result && typeof result === "object" ? (result as { _meta?: unknown })._meta : undefined;
+  if (!meta || typeof meta !== "object") return undefined;
+  const m = meta as Record<string, unknown>;
+  const error = m.error;
+  if (typeof error === "string" && error.length > 0) return error;
+  if (error && typeof error === "object" && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
+  for (const key of ["message", "reason"]) if (typeof m[key] === "string" && (m[key] as string).length > 0) return m[key] as string;
+  return undefined;
 }

@@ -1,0 +1,112 @@
+/**
+ * `parity allow --migrate <file>` and the stable form of a positional `parity allow --path`
+ * (allowlists/README.md, "Selectors"): each positional entry is replaced by the selector that
+ * masks exactly the same values on the cell's lanes — the live lane replayed today, the
+ * recording's own lane and the oracle, as `parity check` compares them (spec 10 §6.4).
+ */
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { entryApplies, loadAllowlists, type AllowlistEntry, type LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { isPositionalPath, stablePathFor, type StablePathResult } from "../compare/migrate.js";
+import { selectRecordings } from "../recording/select.js";
+import { checkCells } from "../replay/check-cells.js";
+
+/** One cell's normalized lanes as `parity check` holds them (live, recording, and the oracle when compared). */
+export interface CellLanes {
+  provider: string;
+  cell: string;
+  dir: string;
+  lanes: unknown[][];
+}
+
+/**
+ * Replays the given cells of one recordings root (absolute) and returns their unmasked,
+ * normalized lanes (none when the root is not a directory). Nothing is written outside a
+ * temporary directory (no oracle is created).
+ */
+async function replayCellLanes(root: string, cells: ReadonlyArray<{ provider: string; cell: string }>, cwd: string): Promise<CellLanes[]> {
+  if (!(await stat(root).catch(() => undefined))?.isDirectory()) return [];
+  const wanted = new Set(cells.map((c) => `${c.provider}/${c.cell}`));
+  const locations = (await selectRecordings([root], {})).filter((l) => wanted.has(`${l.provider}/${l.cell}`));
+  if (locations.length === 0) return [];
+  const dumpDir = await mkdtemp(path.join(tmpdir(), "parity-migrate-"));
+  try {
+    await checkCells({
+      locations,
+      repoRoot: cwd,
+      lanesDir: path.resolve(cwd, "lanes"),
+      allowlist: [],
+      jobs: availableParallelism(),
+      // CI mode: a cell without an oracle is never given one by this run.
+      ci: true,
+      dumpDir,
+    });
+    const out: CellLanes[] = [];
+    for (const location of locations) {
+      const lanes: unknown[][] = [];
+      for (const side of ["live", "recording", "oracle"]) {
+        const file = path.join(dumpDir, `${location.provider}-${location.cell}.${side}.events.json`);
+        const text = await readFile(file, "utf8").catch(() => undefined);
+        if (text !== undefined) lanes.push(JSON.parse(text) as unknown[]);
+      }
+      out.push({ provider: location.provider, cell: location.cell, dir: location.dir, lanes });
+    }
+    return out;
+  } finally {
+    await rm(dumpDir, { recursive: true, force: true });
+  }
+}
+
+/** What happened to one entry of a migrated file. */
+export interface MigratedEntry {
+  index: number;
+  from: string;
+  result: StablePathResult | { kept: string };
+}
+
+/**
+ * Computes the stable path of every positional entry of `entries` (loaded from one file):
+ * entries for one provider and cell only (a `*` entry names no single lane and is kept), each
+ * checked against its cell's lanes replayed under its recordings root (`recordings`, else
+ * `recordings/` of `cwd`). Whole-event entries of every loaded allowlist (`allowlists/*.json`
+ * plus `entries`) that apply to the cell are applied first, as `parity check` applies them.
+ */
+export async function migrateEntries(entries: readonly LoadedAllowlistEntry[], cwd: string, defaultRoot = "recordings"): Promise<MigratedEntry[]> {
+  const all = [...(await loadAllowlists({ cwd })), ...entries];
+  const results: MigratedEntry[] = [];
+  const byRoot = new Map<string, Array<{ index: number; entry: LoadedAllowlistEntry }>>();
+  entries.forEach((entry, index) => {
+    if (!isPositionalPath(entry.path)) return;
+    if (entry.provider === "*" || entry.cell === "*") {
+      results.push({ index, from: entry.path, result: { kept: "applies to several cells, so no single lane says which event it meant" } });
+      return;
+    }
+    const root = entry.recordingsRoot ?? path.resolve(cwd, entry.recordings ?? defaultRoot);
+    byRoot.set(root, [...(byRoot.get(root) ?? []), { index, entry }]);
+  });
+  for (const [root, group] of byRoot) {
+    const cells = await replayCellLanes(root, group.map((g) => g.entry), cwd);
+    for (const { index, entry } of group) {
+      const found = cells.find((c) => c.provider === entry.provider && c.cell === entry.cell);
+      if (found === undefined || found.lanes.length === 0) {
+        results.push({ index, from: entry.path, result: { kept: `no replayable recording of ${entry.provider}/${entry.cell} under ${path.relative(cwd, root) || "."}` } });
+        continue;
+      }
+      const applying = all.filter((other) => other !== entry && entryApplies(other, entry.provider, entry.cell, found.dir));
+      results.push({ index, from: entry.path, result: stablePathFor(entry, applying, found.lanes) });
+    }
+  }
+  return results.sort((a, b) => a.index - b.index);
+}
+
+/** The stable path of one new entry's positional `path`, or why it stays positional. */
+export async function stablePathForNewEntry(entry: AllowlistEntry, cwd: string): Promise<StablePathResult | { kept: string }> {
+  const loaded: LoadedAllowlistEntry = {
+    ...entry,
+    source: { file: "(--path)", index: 0 },
+    ...(entry.recordings !== undefined ? { recordingsRoot: path.resolve(cwd, entry.recordings) } : {}),
+  };
+  const [migrated] = await migrateEntries([loaded], cwd);
+  return migrated?.result ?? { problem: "not a positional path" };
+}
