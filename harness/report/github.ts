@@ -81,9 +81,14 @@ export function differenceGroups(cell: CellResult): DifferenceGroup[] {
   const verdict = cell.detail?.verdict;
   if (!verdict) return cell.diffs.length === 0 ? [] : [{ against: cell.diffs[0]!.against, diffs: [] }];
   const groups: DifferenceGroup[] = [];
+  // When the recording differs from the live lane exactly as the oracle does, its groups would
+  // repeat the oracle's: they are annotated once, on the oracle.
+  const key = (d: ParityDifference) => JSON.stringify([d.layer, d.op, d.path, d.old ?? null, d.new ?? null]);
+  const onOracle = new Set(verdict.diffs.filter((d) => d.against === "oracle").map(key));
   for (const comparison of verdict.comparisons) {
     const diffs = verdict.diffs.filter((d) => d.against === comparison.against);
     if (diffs.length === 0) continue;
+    if (comparison.against !== "oracle" && onOracle.size > 0 && diffs.every((d) => onOracle.has(key(d)))) continue;
     const taken = new Set<ParityDifference>();
     for (const hunk of diffHunks(comparison.lines, 0)) {
       const olds = new Set(hunk.flatMap((l) => (l.kind === "added" ? [] : [l.oldIndex])));

@@ -113,6 +113,17 @@ describe("check --update", () => {
   });
 });
 
+describe("github annotations after a bridge change", () => {
+  it("a recording that differs exactly as the oracle does is not annotated twice: every annotation is on the oracle, at a line", async () => {
+    const cwd = await project();
+    const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
+    expect(r.code).toBe(1);
+    const errors = r.out.split("\n").filter((l) => l.startsWith("::error "));
+    expect(errors.length).toBe(2); // the changed events 7 and 9–10: two groups
+    for (const line of errors) expect(line).toMatch(/^::error file=lanes\/echo\/turn\.json,line=\d+,title=parity echo\/turn::\d+ differences? at oracle event \d+/);
+  });
+});
+
 describe("parity review", () => {
   const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
     let out = "";
@@ -134,9 +145,10 @@ describe("parity review", () => {
     const turnAt = r.out.indexOf("── echo/turn (2/2) ──\nFAIL echo/turn ");
     expect(resumeAt).toBeGreaterThan(-1);
     expect(turnAt).toBeGreaterThan(resumeAt);
-    expect(r.out.slice(resumeAt, turnAt)).toMatch(/against oracle: \d+ differences/);
+    expect(r.out.slice(resumeAt, turnAt)).toMatch(/against oracle and recording \(they agree\): 4 differences/);
+    expect(r.out.slice(resumeAt, turnAt)).toContain('"word " → "WORD "');
     expect(r.out).toContain(`  accepted: lanes/echo/resume.json, recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}\n`);
-    expect(r.out).toMatch(/ {2}allowed: allowlists\/echo\.json entry 0: \/7\/delta \(#7\)\n/);
+    expect(r.out).toMatch(/ {2}allowed: allowlists\/echo\.json entry 0: \/\*\[turn=1\]\[item=agentMessage:1\]\[type=item\/agentMessage\/delta\]\[n=\d+\]\/delta \(#7\)\n/);
     expect(r.out).toContain("reviewed: 1 accepted, 1 allowed, 0 rejected, 0 skipped\n");
     expect(r.out).toContain("to commit:\n  git add lanes/echo/resume.json 'recordings/echo/resume/bridge→runtime.current.ndjson' allowlists/echo.json\n");
     expect(changed(before, hashes(cwd))).toEqual(["allowlists/echo.json", "lanes/echo/resume.json", `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}`]);
