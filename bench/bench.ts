@@ -30,3 +30,15 @@ export interface Bench {
   /** Runs the bench, printing its table through `flags.print`. @throws Error on bad flags or input. */
   run(flags: BenchFlags): Promise<BenchOutcome>;
 }
+
+/**
+ * The value of `--<name> <n>` as a whole number ≥ 1, or `fallback` when the flag is absent.
+ * @throws Error naming the flag and value otherwise.
+ */
+export function positiveInt(flags: BenchFlags, name: string, fallback: number): number {
+  const text = flags.values.get(name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} ${text}: expected a whole number ≥ 1`);
+  return value;
+}

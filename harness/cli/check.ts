@@ -10,6 +10,7 @@ import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerec
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
+import { createCheckProgress } from "../progress/check-progress.js";
 import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../replay/check-cells.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, createOutputDirFlag, positiveIntegerFlag } from "./flag-checks.js";
@@ -91,9 +92,11 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
     await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
   }
   const replay = {
-    ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+    ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
     ...(modulePath !== undefined ? { modulePath } : {}),
   };
+  const names = locations.map((l) => `${l.provider}/${l.cell}`);
+  const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
   const { run, extras } = await checkCells({
     locations,
     repoRoot: ctx.cwd,
@@ -103,9 +106,12 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
     jobs,
     ci: ctx.ci,
     batch: args.batch !== false,
+    ...(progress !== undefined
+      ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
+      : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
     replay,
-  });
+  }).finally(() => progress?.end());
   return { run, extras, locations, lanesDir, replay };
 }
 
@@ -153,7 +159,8 @@ async function updateChangedCells(
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI), 2 for usage or input errors.
+ * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 3 when no
+ * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
  */
 export const checkCommand: ParityCommand = {
   tempDir: true,
@@ -176,7 +183,7 @@ export const checkCommand: ParityCommand = {
       .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
-      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
       .option("update", {
         type: "boolean",

@@ -1,27 +1,28 @@
 import type { ParityCommand } from "./command.js";
-import { checkCommand } from "./check.js";
-import { lanesCommand } from "./lanes.js";
-import { listCommand } from "./list.js";
-import { diffCommand } from "./diff.js";
-import { allowCommand } from "./allow.js";
-import { replayCommand } from "./replay.js";
-import { conformCommand } from "./conform.js";
-import { probeCommand } from "./probe.js";
-import { recordCommand } from "./record.js";
-import { rerecordCommand } from "./rerecord.js";
-import { reviewCommand } from "./review.js";
+
+/**
+ * One sub-command as `main` knows it before it is loaded: its word and how to import it.
+ * Commands are imported only when run (or for the top-level `--help`), so `parity --version`
+ * and `parity list` do not load the replay engine, the bridges' code or the comparators.
+ */
+export interface CommandEntry {
+  /** The command word, e.g. `"diff"` (the first word of the module's yargs command string). */
+  name: string;
+  /** Imports the command's module. */
+  load(): Promise<ParityCommand>;
+}
 
 /** Every sub-command, in the order `parity --help` lists them. */
-export const COMMANDS: ParityCommand[] = [
-  checkCommand,
-  listCommand,
-  lanesCommand,
-  diffCommand,
-  allowCommand,
-  replayCommand,
-  recordCommand,
-  rerecordCommand,
-  reviewCommand,
-  conformCommand,
-  probeCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "check", load: async () => (await import("./check.js")).checkCommand },
+  { name: "list", load: async () => (await import("./list.js")).listCommand },
+  { name: "lanes", load: async () => (await import("./lanes.js")).lanesCommand },
+  { name: "diff", load: async () => (await import("./diff.js")).diffCommand },
+  { name: "allow", load: async () => (await import("./allow.js")).allowCommand },
+  { name: "replay", load: async () => (await import("./replay.js")).replayCommand },
+  { name: "record", load: async () => (await import("./record.js")).recordCommand },
+  { name: "rerecord", load: async () => (await import("./rerecord.js")).rerecordCommand },
+  { name: "review", load: async () => (await import("./review.js")).reviewCommand },
+  { name: "conform", load: async () => (await import("./conform.js")).conformCommand },
+  { name: "probe", load: async () => (await import("./probe.js")).probeCommand },
 ];

@@ -1,5 +1,6 @@
 import { colorEnabled } from "./color.js";
 import { processInterruptHost, type InterruptHost } from "./interrupt.js";
+import type { ProgressStream } from "../progress/check-progress.js";
 
 /**
  * What every command receives besides its parsed flags: where to write, whether colour
@@ -29,6 +30,8 @@ export interface CliContext {
   signal?: AbortSignal;
   /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
   columns?: number;
+  /** Where long commands show progress (standard error); absent: no progress. */
+  progress?: ProgressStream;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -43,5 +46,13 @@ export function processContext(verbose: boolean): CliContext {
     cwd: env.INIT_CWD ?? process.cwd(),
     interrupts: processInterruptHost(),
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+    // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
+    progress: {
+      isTTY: Boolean(process.stderr.isTTY) && env.TERM !== "dumb",
+      get columns() {
+        return process.stderr.columns;
+      },
+      write: (text) => process.stderr.write(text),
+    },
   };
 }

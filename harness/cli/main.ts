@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
 import { findRepoRoot } from "../replay/repo-paths.js";
+import type { ParityCommand } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
 import { closestName } from "./did-you-mean.js";
@@ -19,6 +20,8 @@ import { runInterruptible } from "./interrupt.js";
 export async function main(argv: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
   const verbose = argv.includes("--verbose");
   const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
+  // Progress shares standard error with `err`: a caller that captures `err` (an in-process run) gets none unless it asks.
+  if (ctxOverride?.err !== undefined && ctxOverride.progress === undefined) delete ctx.progress;
   let exitCode: number = EXIT_CODES.ok;
   let ran = false;
   let yargsOutput = "";
@@ -59,27 +62,26 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
       declared = y.getOptions();
     }) as unknown as MiddlewareFunction, true);
 
-  for (const cmd of COMMANDS) {
-    parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
-      ran = true;
-      const host = ctx.interrupts;
-      exitCode =
-        host === undefined
-          ? await cmd.run(args as Record<string, unknown>, ctx)
-          : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
-              host,
-              tempDir: cmd.tempDir === true,
-              graceful: cmd.graceful === true,
-              err: ctx.err,
-            });
-    });
-  }
-
   try {
     const named = firstPositional(argv);
-    if (named !== undefined && !COMMANDS.some((cmd) => commandName(cmd.command) === named)) {
-      const near = closestName(named, COMMANDS.map((cmd) => commandName(cmd.command)));
+    if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) {
+      const near = closestName(named, COMMANDS.map((entry) => entry.name));
       throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
+    }
+    for (const cmd of await commandsToLoad(named, argv)) {
+      parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
+        ran = true;
+        const host = ctx.interrupts;
+        exitCode =
+          host === undefined
+            ? await cmd.run(args as Record<string, unknown>, ctx)
+            : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
+                host,
+                tempDir: cmd.tempDir === true,
+                graceful: cmd.graceful === true,
+                err: ctx.err,
+              });
+      });
     }
     // A parse callback makes yargs hand its help text back instead of calling console.log.
     await parser.parseAsync(argv, {}, (_err, _args, output) => {
@@ -121,6 +123,17 @@ function packageVersion(): string {
   } catch {
     return "unknown";
   }
+}
+
+/**
+ * The commands this run needs loaded: the one named (its flags and `--help`), none for a bare
+ * `--version`, every one otherwise (the top-level `--help` and yargs' "name a command" error
+ * list them all). Loading only what runs keeps start-up to the named command's modules.
+ */
+async function commandsToLoad(named: string | undefined, argv: readonly string[]): Promise<ParityCommand[]> {
+  if (named !== undefined) return Promise.all(COMMANDS.filter((entry) => entry.name === named).map((entry) => entry.load()));
+  if (argv.some((a) => a === "--version" || a === "-V") && !argv.some((a) => a === "--help" || a === "-h")) return [];
+  return Promise.all(COMMANDS.map((entry) => entry.load()));
 }
 
 /** The first argument that is not a flag (`--verbose` and `-h` take no value), or undefined. */

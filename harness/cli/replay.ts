@@ -5,7 +5,8 @@ import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { readRecording } from "../recording/reader.js";
 import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
 import { renderTimeline } from "../report/timeline.js";
-import { formatDivergenceSummary } from "../replay/divergence.js";
+import { INFRASTRUCTURE_TIMEOUT_EXIT } from "../report/check-report.js";
+import { formatDivergenceSummary, replayTrouble } from "../replay/divergence.js";
 import { replayRecording, type ReplayResult } from "../replay/replay-recording.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";
@@ -35,6 +36,7 @@ export function replayJson(result: ReplayResult): unknown {
     provider: result.provider,
     cell: result.cell,
     ok: result.ok,
+    infrastructureTimeout: result.infrastructureTimeout,
     divergenceCount: result.divergenceCount,
     divergences: result.divergences,
     notes: result.notes,
@@ -75,8 +77,9 @@ async function resolveCellDir(args: Record<string, unknown>, cwd: string): Promi
  * `parity replay` (00-product.md, CLI; flow 2): replays one cell through its bridge and
  * prints the live thread lane (normalized, as an oracle is stored), or with `--deltas` the
  * live `thread/delta` params, or with `--timeline` a readable timeline; `--json` prints the
- * whole result. Divergences go to stderr. Exit 0 when the replay did not diverge, 1 when it
- * did, 2 for usage or input errors.
+ * whole result. Divergences go to stderr, and for a bridge that exited early its exit code
+ * (or signal) and stderr tail. Exit 0 when the replay did not diverge, 1 when it did, 2 for
+ * usage or input errors, 3 for an infrastructure timeout (the wall-clock ceiling, no verdict).
  */
 export const replayCommand: ParityCommand = {
   tempDir: true,
@@ -91,7 +94,7 @@ export const replayCommand: ParityCommand = {
       .option("deltas", { type: "boolean", default: false, describe: "Print the live thread/delta params instead" })
       .option("timeline", { type: "boolean", default: false, describe: "Print a readable timeline instead" })
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
-      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
@@ -107,7 +110,7 @@ export const replayCommand: ParityCommand = {
       throw new UsageError(`${recording.manifest.provider}/${recording.manifest.cell} is process-scoped: it has no thread lane to replay`);
     }
     const result = await replayRecording(recording, {
-      ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+      ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
       ...(modulePath !== undefined ? { modulePath } : {}),
       ...(args.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
     });
@@ -116,11 +119,14 @@ export const replayCommand: ParityCommand = {
     else if (args.timeline) ctx.out(timelineText(result, ctx.color));
     else ctx.out(serializeThreadLane(normalizeThreadLane(result.lane.events)));
     const cell = `${result.provider}/${result.cell}`;
-    if (!result.ok) ctx.err(`parity replay: ${formatDivergenceSummary(cell, result.divergences, result.divergenceCount)}\n`);
+    if (result.divergenceCount > 0) ctx.err(`parity replay: ${formatDivergenceSummary(cell, result.divergences, result.divergenceCount)}\n`);
+    const trouble = replayTrouble(result);
+    if (trouble !== "") ctx.err(trouble);
     if (ctx.verbose) {
       for (const n of result.notes) ctx.err(`note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
       if (result.stderr) ctx.err(result.stderr.endsWith("\n") ? result.stderr : `${result.stderr}\n`);
     }
-    return result.ok ? 0 : 1;
+    if (result.divergenceCount > 0) return 1;
+    return result.infrastructureTimeout ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
   },
 };

@@ -32,7 +32,7 @@ export const rerecordCommand: ParityCommand = {
       .option("out", { type: "string", describe: "Write <out>/<provider>/<cell>/bridge→runtime.current.ndjson and <out>/lanes/… instead (for read-only recordings)" })
       .option("lanes", { type: "string", describe: "Oracles directory (default lanes, or <out>/lanes with --out)" })
       .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
-      .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array of per-cell outcomes instead of text" })
       .option("always-current", {
@@ -78,7 +78,7 @@ export const rerecordCommand: ParityCommand = {
       verify: args.verify !== false,
       alwaysWriteCurrent: args.alwaysCurrent === true,
       replay: {
-        ...(timeout !== undefined ? { timeouts: { quietMs: timeout } } : {}),
+        ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
       },
       onOutcome: (outcome) => {

@@ -78,8 +78,8 @@ export function maskPath(lane: unknown, path: string): number {
 
 /** Counts of one entry on one side: how many values it masked. */
 export interface SideMaskResult<E extends AllowlistEntry> {
-  /** The masked copy (the input is not modified). */
-  lane: unknown[];
+  /** The masked copy, or the input itself when no entry applies (the input is never modified). */
+  lane: readonly unknown[];
   /** One count per entry, in the order given. */
   counts: number[];
   /** The entries, as given, for convenience. */
@@ -105,6 +105,8 @@ export interface SideMaskResult<E extends AllowlistEntry> {
  * Callers pass only entries that apply to the cell (`entryApplies`).
  */
 export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], entries: readonly E[]): SideMaskResult<E> {
+  // Nothing to mask: no copy (a deep copy of a 200k-event lane costs its size again in memory).
+  if (entries.length === 0) return { lane, counts: [], entries, addresses: laneAddresses(lane) };
   let copy = structuredClone(lane) as unknown[];
   const selectors = entries.map((entry) => (looksLikeEventSelector(entry.path) ? parseSelector(entry.path) : undefined));
   const counts = entries.map(() => 0);

@@ -87,8 +87,27 @@ export async function* readLaneEntries(
   if (count === 0) throw new InputError("empty lane file: a lane file exists only when it has entries", { file });
 }
 
-/** Where each `(run, seq)` was first seen, to name both places of a duplicate. */
-type SeqIndex = Map<string, string>;
+/**
+ * Where each `(run, seq)` was first seen, to name both places of a duplicate: per run, per
+ * seq, the file (an index into `files`) and line packed into one number. Numbers, not
+ * `"run:seq"` → `"file:line"` strings: a 200k-line lane then indexes in a fraction of the memory.
+ */
+interface SeqIndex {
+  files: string[];
+  runs: Map<number, Map<number, number>>;
+}
+
+/** Lines per file the packed place can count (2^32, far above any lane file's limit). */
+const LINE_SPAN = 2 ** 32;
+
+function emptySeqIndex(): SeqIndex {
+  return { files: [], runs: new Map() };
+}
+
+/** A copy of `index` that can grow without changing it. */
+function copySeqIndex(index: SeqIndex): SeqIndex {
+  return { files: [...index.files], runs: new Map([...index.runs].map(([run, seqs]) => [run, new Map(seqs)])) };
+}
 
 async function readLaneFile(
   file: string,
@@ -100,14 +119,17 @@ async function readLaneFile(
   const size = (await stat(file).catch(() => undefined))?.size ?? 0;
   if (size > limit) throw new InputError(`lane file is ${size} bytes; more than the ${limit}-byte limit of one recording lane`, { file });
   const entries: LaneEntry[] = [];
+  const fileIndex = seen.files.push(file) - 1;
   let previous: { run: number; seq: number; lineNo: number } | undefined;
   for await (const { entry, lineNo } of readLaneEntries(file, direction, options)) {
-    const key = `${entry.run}:${entry.seq}`;
-    const first = seen.get(key);
+    let seqs = seen.runs.get(entry.run);
+    if (seqs === undefined) seen.runs.set(entry.run, (seqs = new Map()));
+    const first = seqs.get(entry.seq);
     if (first !== undefined) {
-      throw new InputError(`duplicate seq ${entry.seq} in run ${entry.run}: already used at ${first}`, { file, line: lineNo });
+      const where = `${seen.files[Math.floor(first / LINE_SPAN)]}:${first % LINE_SPAN}`;
+      throw new InputError(`duplicate seq ${entry.seq} in run ${entry.run}: already used at ${where}`, { file, line: lineNo });
     }
-    seen.set(key, `${file}:${lineNo}`);
+    seqs.set(entry.seq, fileIndex * LINE_SPAN + lineNo);
     // A lane is written in seq order; one going backwards is a damaged or hand-edited file,
     // which the replay would otherwise meet as a long wait for an answer that came "before".
     if (previous !== undefined && (entry.run < previous.run || (entry.run === previous.run && entry.seq < previous.seq))) {
@@ -195,7 +217,7 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
 
   // The three lanes a current lane does not replace share one index; the recorded and the
   // current bridge lane are each checked against a copy of it.
-  const shared: SeqIndex = new Map();
+  const shared = emptySeqIndex();
   const lanes = {} as Record<Direction, LaneEntry[]>;
   for (const direction of LANE_DIRECTIONS) {
     if (direction === "bridge→runtime") continue;
@@ -204,10 +226,10 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
   }
   const bridgeName = laneFileName("bridge→runtime");
   lanes["bridge→runtime"] = names.has(bridgeName)
-    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", new Map(shared), options)
+    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options)
     : [];
   const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE)
-    ? await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", new Map(shared), options)
+    ? await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options)
     : null;
 
   for (const direction of LANE_DIRECTIONS) {

@@ -14,6 +14,8 @@ export interface ReplayBridgeProcess {
   readonly pid: number | undefined;
   /** Writes one line (a terminator is added) to the bridge's stdin; ignored once it exited. */
   write(line: string): void;
+  /** Bytes written to the bridge's stdin that still sit in this process's buffers. */
+  readonly buffered: number;
   /** Closes the bridge's stdin (the graceful end a runtime uses). */
   endInput(): void;
   /** SIGKILLs the bridge if it is still running. Idempotent. */
@@ -39,12 +41,15 @@ export interface BridgeLaunch {
 }
 
 /**
- * Spawns `node <bootstrap> <module> <providerId> <dataDir>` with piped stdio. Every stdout
+ * Spawns `node --no-memory-reducer <bootstrap> <module> <providerId> <dataDir>` with piped stdio. Every stdout
  * line becomes a `bridge-line` event; `bridge-exit` is reported after stdout has been read
  * to its end (the child process `close` event), so no line is lost behind the exit.
  */
 export function spawnReplayBridge(launch: BridgeLaunch, onEvent: (event: BridgeProcessEvent) => void): ReplayBridgeProcess {
-  const child: ChildProcess = spawn(process.execPath, [launch.bootstrapPath, launch.modulePath, launch.providerId, launch.dataDir], {
+  // V8's memory reducer arms an 8 s timer on the bridge's event loop after activity; it is
+  // indistinguishable from the bridge's own timers, which the replay waits for when judging
+  // idleness (harness/replay/idleness.ts). It only schedules garbage collection.
+  const child: ChildProcess = spawn(process.execPath, ["--no-memory-reducer", launch.bootstrapPath, launch.modulePath, launch.providerId, launch.dataDir], {
     cwd: launch.cwd,
     env: launch.env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -83,6 +88,9 @@ export function spawnReplayBridge(launch: BridgeLaunch, onEvent: (event: BridgeP
     pid: child.pid,
     write(line) {
       if (!exited && child.stdin && !child.stdin.destroyed) child.stdin.write(`${line}\n`);
+    },
+    get buffered() {
+      return child.stdin && !child.stdin.destroyed ? child.stdin.writableLength : 0;
     },
     endInput() {
       if (child.stdin && !child.stdin.destroyed) child.stdin.end();

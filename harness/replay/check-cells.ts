@@ -10,9 +10,10 @@ import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines } from "../report/oracle-lines.js";
-import type { ReplayDivergence, ReplayNote } from "./divergence.js";
+import { replayTrouble, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import { replayProfileFor } from "./profiles.js";
 import { replayBatch } from "./batch.js";
+import { planBatches } from "./batch-plan.js";
 import type { ReplayOptions, ReplayResult } from "./replay-recording.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
@@ -47,6 +48,14 @@ export interface CheckCellsOptions {
   batch?: boolean;
   /** Monotonic clock in ms (injected; default `performance.now`). */
   now?: () => number;
+  /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
+  progress?: CheckCellsProgress;
+}
+
+/** Progress events of {@link checkCells}; `finished` comes once per cell, skipped ones included. */
+export interface CheckCellsProgress {
+  started(index: number): void;
+  finished(index: number, cell: CellResult): void;
 }
 
 /** What one cell's check did besides its report line (for `--explain` and `--verbose`). */
@@ -134,11 +143,11 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * entry or replay divergence; process-scoped cells and providers with no replay profile are
  * skipped. An ACP recording replays with the dialect its recorded agent command implies
  * (the replay's launch-spec rewrite pins it). The cells of one provider replay in at most `jobs` batches, each through one
- * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell), and
- * the batches run `jobs` at a time; a cell's `ms` is its own part of its batch's wall time
- * (see `replayBatch`) plus its comparison. A recording, lane or oracle that cannot be read
- * makes that cell an `error` (the InputError's one line, file and line) while every other cell
- * is still checked.
+ * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell; how
+ * many batches: `planBatches`), and the batches run `jobs` at a time; a cell's `ms` is its own
+ * part of its batch's wall time (see `replayBatch`) plus its comparison. A recording, lane or
+ * oracle that cannot be read makes that cell an `error` (the InputError's one line, file and
+ * line) while every other cell is still checked.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
  * file + rename); in CI it fails the cell and nothing is written.
  *
@@ -148,14 +157,16 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
-  // An unreadable recording is that cell's error; every other cell is still checked.
-  const recordings = await Promise.all(
+  // Every recording is read (and validated) before any replay; an unreadable one is that cell's
+  // error, and every other cell is still checked.
+  const recordings: Array<Recording | undefined> = await Promise.all(
     options.locations.map(async (location, index) => {
       try {
         return await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
       } catch (thrown) {
         if (!(thrown instanceof InputError)) throw thrown;
         results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
+        options.progress?.finished(index, results[index].cell);
         return undefined;
       }
     }),
@@ -169,16 +180,13 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     const reason = skipReason(location, recordings[index]!, options);
     if (reason !== undefined) {
       results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
+      options.progress?.finished(index, results[index].cell);
       return;
     }
     groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
   });
   const jobs = Math.max(1, options.jobs);
-  const tasks: number[][] = [];
-  for (const indexes of groups.values()) {
-    const batches = options.batch === false ? indexes.length : Math.min(jobs, indexes.length);
-    for (let b = 0; b < batches; b += 1) tasks.push(indexes.filter((_, k) => k % batches === b));
-  }
+  const tasks = planBatches([...groups.values()], jobs, options.batch !== false);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
@@ -186,25 +194,33 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       next += 1;
       if (!task) return;
       const taskStarted = now();
-      const replays = await replayBatch(
+      for (const index of task) options.progress?.started(index);
+      const replays: Array<ReplayResult | undefined> = await replayBatch(
         task.map((i) => recordings[i]!),
         { keepBridgeLane: false, ...options.replay },
         now,
       );
       const share = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
+        // Each lane is normalized into its leg and the raw lanes and the recording are let go
+        // before comparing: a large cell never holds its recording, raw and normalized lanes at once.
         const location = options.locations[index]!;
-        const replay = replays[k]!;
+        const { lane, ...replay } = replays[k]!;
+        replays[k] = undefined;
         const compareStarted = now();
         const replayMs = replay.ms ?? share;
         try {
-          const compared = await compareCell(location, recordings[index]!, replay, replayMs, options);
+          const live = legOf(lane);
+          const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
+          recordings[index] = undefined;
+          const compared = await compareCell(location, replay, live, recorded, replayMs, options);
           compared.cell.ms = replayMs + (now() - compareStarted);
           results[index] = compared;
         } catch (thrown) {
           if (!(thrown instanceof InputError)) throw thrown;
           results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
         }
+        options.progress?.finished(index, results[index]!.cell);
       }
     }
   };
@@ -242,28 +258,26 @@ function skipReason(location: RecordingLocation, recording: Recording, options: 
   }
 }
 
-/** Compares one replayed cell with its oracle and its recording (see {@link checkCells}). */
+/** A thread lane as a comparison leg: its events normalized, its unhandled count and grammar drops. */
+function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "grammarDrops">): ParityLeg {
+  return { events: normalizeThreadLane(lane.events), unhandled: lane.unhandled, grammarDrops: grammarDropKeys(lane.grammarDrops) };
+}
+
+/**
+ * Compares one replayed cell's live leg with its oracle and with its recording's own leg
+ * (see {@link checkCells}).
+ */
 async function compareCell(
   location: RecordingLocation,
-  recording: Recording,
-  result: ReplayResult,
+  result: Omit<ReplayResult, "lane">,
+  live: ParityLeg,
+  recorded: ParityLeg,
   ms: number,
   options: CheckCellsOptions,
 ): Promise<{ cell: CellResult; extras: CellExtras }> {
   const extras = emptyExtras(location);
   extras.notes = result.notes;
   extras.stderr = result.stderr;
-  const live: ParityLeg = {
-    events: normalizeThreadLane(result.lane.events),
-    unhandled: result.lane.unhandled,
-    grammarDrops: grammarDropKeys(result.lane.grammarDrops),
-  };
-  const own = buildThreadLane(recording, { useCurrent: true });
-  const recorded: ParityLeg = {
-    events: normalizeThreadLane(own.events),
-    unhandled: own.unhandled,
-    grammarDrops: grammarDropKeys(own.grammarDrops),
-  };
 
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
@@ -313,11 +327,27 @@ async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
-  if (missingOracle) {
+  const trouble = replayTrouble(result);
+  if (result.infrastructureTimeout) {
+    // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.
+    cell.status = "timeout";
+    cell.diffs = [];
+    cell.stale = [];
+    cell.divergences = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (missingOracle) {
     cell.status = "fail";
     cell.detail = { ...cell.detail, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
   } else if (result.divergenceCount > divergences.length) {
     cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
+  }
+  if (!result.infrastructureTimeout && result.divergences.some((d) => d.kind === "bridge-exited")) {
+    // A bridge that died has no lane worth diffing: its exit and stderr are the report.
+    cell.diffs = [];
+    cell.stale = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (!result.infrastructureTimeout && trouble !== "") {
+    cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble.trimEnd()}` };
   }
   return { cell, extras };
 }

@@ -11,6 +11,8 @@ export interface ReplayChildLink {
   pid: number;
   /** Makes the child write `line` to its stdout (to the bridge). */
   send(line: string): void;
+  /** Bytes sent to the child that still sit in this process's buffers. */
+  readonly buffered: number;
   /** Tells the child to exit. Idempotent. */
   end(): void;
   /** True once the child's socket closed (the child exited or is exiting). */
@@ -75,6 +77,9 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
           index: children.length,
           pid: frame.pid,
           closed: false,
+          get buffered() {
+            return socket.destroyed ? 0 : socket.writableLength;
+          },
           send(line: string) {
             if (!created.closed && !ended) socket.write(encodeFrame({ t: "line", line }));
           },

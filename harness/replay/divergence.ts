@@ -3,11 +3,13 @@ import type { Direction } from "../recording/lane-entry.js";
 /**
  * Kinds of replay divergence (00-product.md, Determinism; spec 10 §5):
  * - `unexpected-line`: a live line that matches no expectation of the current step;
- * - `missing-expectation`: a recorded output the bridge never produced before it went quiet;
+ * - `missing-expectation`: a recorded output the bridge never produced before it went idle;
  * - `bridge-exited`: the bridge exited before the recording was played out;
  * - `no-handshake`: the bridge did not answer (or refused) the harness's `initialize`;
  * - `no-exit`: the bridge did not exit after its stdin closed and was killed;
- * - `child-protocol`: a replay child broke the private channel's frame protocol.
+ * - `child-protocol`: a replay child broke the private channel's frame protocol;
+ * - `answer-differs`: the bridge answered an agent's request (`fs/read_text_file`,
+ *   `session/request_permission`, …) with a different result than recorded.
  */
 export type ReplayDivergenceKind =
   | "unexpected-line"
@@ -15,7 +17,8 @@ export type ReplayDivergenceKind =
   | "bridge-exited"
   | "no-handshake"
   | "no-exit"
-  | "child-protocol";
+  | "child-protocol"
+  | "answer-differs";
 
 /**
  * One divergence between a recording and the live bridge. `seq`/`run`/`dir` name the
@@ -45,6 +48,38 @@ export interface ReplayNote {
 
 /** Most divergences kept in a result; the total is still counted. */
 export const MAX_KEPT_DIVERGENCES = 50;
+
+/**
+/** Most stderr lines shown when a bridge exited early. */
+export const STDERR_TAIL_LINES = 20;
+
+/** The last `lines` non-empty lines of a bridge's stderr (each prefixed for display), or "" when empty. */
+export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
+  const kept = stderr.split("\n").filter((l) => l.trim() !== "").slice(-lines);
+  return kept.length === 0 ? "" : `${kept.map((l) => `  | ${l}`).join("\n")}\n`;
+}
+
+/**
+ * What people are told about a replay beyond its first divergence: for a bridge that exited
+ * early, its stderr tail; for an infrastructure timeout, that sentence. "" when neither.
+ */
+export function replayTrouble(result: {
+  divergences: readonly ReplayDivergence[];
+  stderr: string;
+  infrastructureTimeout: { ceilingMs: number; seq: number | null } | null;
+}): string {
+  let out = "";
+  const t = result.infrastructureTimeout;
+  if (t) {
+    out += `infrastructure timeout: the replay was still running after ${t.ceilingMs} ms of wall clock${t.seq === null ? "" : ` (last recorded entry walked: seq ${t.seq})`}; no parity verdict — rerun on a less loaded machine or raise --timeout\n`;
+  }
+  const exited = result.divergences.find((d) => d.kind === "bridge-exited");
+  if (exited) {
+    const tail = stderrTail(result.stderr);
+    out += `${exited.message}\n${tail === "" ? "  (the bridge wrote nothing to stderr)\n" : `  last ${STDERR_TAIL_LINES} lines of its stderr:\n${tail}`}`;
+  }
+  return out;
+}
 
 /**
  * Formats the first divergence of a cell and the count of the rest as one line:

@@ -8,8 +8,8 @@ import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js
 import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
-import { createCpuTimeReader } from "./cpu-progress.js";
 import { createEventQueue } from "./event-queue.js";
+import { sampleTree } from "./idleness.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
@@ -28,7 +28,11 @@ export interface ReplayOptions {
   providerId?: string;
   /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
   useCurrent?: boolean;
-  /** Divergence timeouts (see {@link ScheduleTimeouts}); defaults 3000 ms / 5000 ms / 3 / 10. */
+  /**
+   * Bounds of the walk (see {@link ScheduleTimeouts}; `ceilingMs` here is per cell, a batch
+   * of n cells gets n times it); defaults: ceiling 120 000 ms per cell,
+   * exit 5000 ms, timer horizon 10 000 ms, fallback quiet 3000 ms.
+   */
   timeouts?: Partial<ScheduleTimeouts>;
   /** Receives the live lines as they happen (the lane builder of `replayRecording`). */
   sink?: LiveLineSink;
@@ -50,8 +54,13 @@ export interface LiveReplay {
   provider: string;
   cell: string;
   recordingDir: string;
-  /** True when nothing diverged. */
+  /** True when nothing diverged and the replay finished within its ceiling. */
   ok: boolean;
+  /**
+   * Set when the replay hit its wall-clock ceiling: an infrastructure timeout, not a parity
+   * verdict (the lane and divergences are then incomplete).
+   */
+  infrastructureTimeout: { ceilingMs: number; seq: number | null } | null;
   /** The first divergences (at most `MAX_KEPT_DIVERGENCES`), in the order found. */
   divergences: ReplayDivergence[];
   /** Total number of divergences. */
@@ -76,7 +85,10 @@ export interface LiveReplay {
   stderr: string;
 }
 
-const DEFAULT_TIMEOUTS: ScheduleTimeouts = { quietMs: 3000, exitMs: 5000, maxSilentWaits: 3, maxBusyWaits: 10 };
+/** Wall-clock ceiling of one cell's replay, in ms (a batch gets it once per cell). */
+export const CELL_CEILING_MS = 120_000;
+
+const DEFAULT_TIMEOUTS: Omit<ScheduleTimeouts, "ceilingMs"> = { exitMs: 5000, timerHorizonMs: 10_000, fallbackQuietMs: 3000 };
 
 function isAlive(pid: number): boolean {
   try {
@@ -120,7 +132,8 @@ export async function runLiveReplay(source: string | Recording, options: ReplayO
     provider: manifest.provider,
     cell: manifest.cell,
     recordingDir,
-    ok: outcome.divergenceCount === 0,
+    ok: outcome.divergenceCount === 0 && outcome.infrastructureTimeout === null,
+    infrastructureTimeout: outcome.infrastructureTimeout,
     divergences: outcome.divergences,
     divergenceCount: outcome.divergenceCount,
     notes: outcome.notes,
@@ -168,7 +181,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
-  const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const cellCount = Math.max(1, options.cells.length);
+  const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts, ceilingMs: (options.timeouts?.ceilingMs ?? CELL_CEILING_MS) * cellCount };
 
   const base = await mkdtemp(join(tmpdir(), "pr-"));
   let sandbox: ReplaySandbox;
@@ -207,7 +221,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
-        cpuTime: createCpuTimeReader(bridge.pid),
+        ...(bridge.pid !== undefined && process.platform === "linux" ? { sampleTree: () => sampleTree(bridge.pid!) } : {}),
+        writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
         ...(options.onMet ? { onMet: options.onMet } : {}),

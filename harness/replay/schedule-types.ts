@@ -17,17 +17,34 @@ export const HARNESS_INITIALIZE_PARAMS = {
   grammarVersions: [3, 3],
 } as const;
 
-/** Timeouts of a schedule, in ms. They bound divergence only; nothing waits on them when the bridge keeps up. */
+/**
+ * The bounds of a schedule (00-product.md, Determinism). None of them paces a replay or
+ * decides a parity verdict: divergence is judged when the bridge is idle (see
+ * {@link ScheduleIo.settle}); these only bound the impossible.
+ */
 export interface ScheduleTimeouts {
-  /** Silence after which unmet expectations are declared missing (default 3000). */
-  quietMs: number;
-  /** How long the bridge may take to exit after its stdin closed (default 5000). */
+  /**
+   * Wall-clock ceiling of the whole walk in ms (default 120 000 per cell). Reaching it is an
+   * `infrastructure timeout`, never a parity divergence: the machine, not the bridge, failed.
+   */
+  ceilingMs: number;
+  /** How long the bridge may take to exit after its stdin closed, in ms (default 5000). */
   exitMs: number;
-  /** Consecutive silent waits after which the walk is abandoned (default 3). */
-  maxSilentWaits: number;
-  /** Extra quiet periods granted to a silent bridge that is still using CPU (default 10). */
-  maxBusyWaits: number;
+  /**
+   * A bridge timer due within this many ms counts as work still to come, so the bridge is not
+   * yet idle (its agent-turn quiet period and cancel settle wait, spec 30 §5, §6.2); a timer
+   * further out bounds a stuck agent and is not waited for (default 10 000).
+   */
+  timerHorizonMs: number;
+  /**
+   * Where `/proc` cannot tell whether the bridge is idle (not Linux), the silence in ms after
+   * which it is taken to be (default 3000); unused on Linux.
+   */
+  fallbackQuietMs: number;
 }
+
+/** How settled the bridge and its agents are (see harness/replay/idleness.ts). */
+export type Settlement = "busy" | "blocked" | "idle";
 
 /** One line the live bridge wrote to the runtime during the walk. */
 export interface LiveBridgeLine {
@@ -51,6 +68,11 @@ export interface ScheduleOutcome {
   expectationsTotal: number;
   /** The bridge's exit, when it exited. */
   exit: { code: number | null; signal: string | null } | null;
+  /**
+   * Set when the walk hit its wall-clock ceiling ({@link ScheduleTimeouts.ceilingMs}): an
+   * infrastructure timeout, not a parity verdict; `seq` is the last recorded entry walked.
+   */
+  infrastructureTimeout: { ceilingMs: number; seq: number | null } | null;
   /** pids of every replay child that connected. */
   childPids: number[];
 }
@@ -88,11 +110,15 @@ export interface ScheduleIo {
   /** Told of every expectation the bridge met (a batch replay counts them per cell). */
   onMet?: (step: ReplayStep) => void;
   /**
-   * The bridge's CPU time so far (any unit), or undefined when unknown. A bridge that stays
-   * silent for the quiet period but uses CPU over a further probe period is busy, not stuck,
-   * and gets another quiet period (at most {@link ScheduleTimeouts.maxBusyWaits}).
+   * Samples how settled the bridge process tree is, after the caller has drained its own
+   * input (see `settlementOf`); undefined when the platform cannot tell. Where absent the
+   * walk falls back to {@link ScheduleTimeouts.fallbackQuietMs} of silence.
    */
-  cpuTime?: () => number | undefined;
+  sampleTree?: () => import("./idleness.js").TreeSample | undefined;
+  /** True while a line written to the bridge or a replay child still sits in this process's buffers. */
+  writesPending?: () => boolean;
+  /** Monotonic clock in ms for the wall-clock ceiling (injected; default `performance.now`). */
+  now?: () => number;
   /** Keep the bridge's lines for {@link ScheduleOutcome.bridgeLines} (default true). */
   keepBridgeLines?: boolean;
 }

@@ -1,6 +1,8 @@
 import type { JsonRpcId } from "../../stack/protocol/json-rpc.js";
 import type { ReplayChildLink } from "./child-channel.js";
+import { answerDifference, COMPARED_ANSWER_METHODS } from "./answers.js";
 import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
+import { settlementOf } from "./idleness.js";
 import { fitOf } from "./matching.js";
 import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "./plan.js";
 import {
@@ -11,6 +13,7 @@ import {
   type ScheduleIo,
   type ScheduleOutcome,
   type ScheduleTimeouts,
+  type Settlement,
 } from "./schedule-types.js";
 import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "./wire.js";
 
@@ -21,24 +24,67 @@ type IdMap = Map<string, JsonRpcId>;
 
 class WalkAbort extends Error {}
 
+/** An expectation read from the plan and not yet met, with the input written before it in walk order. */
+interface OpenExpectation {
+  step: ReplayStep;
+  anchor: LiveBridgeLine["anchor"];
+}
+
+/** The pipe an input goes through, or an expectation comes from: the runtime's, or one agent process's. */
+const channelOf = (step: ReplayStep): string => (step.side === "runtime" ? "runtime" : `agent ${step.segment}`);
+
+/** Consecutive idle judgements with no expectation met in between after which the walk is abandoned. */
+const MAX_FRUITLESS_JUDGEMENTS = 3;
+/** Longest pause between two looks at a busy bridge, in ms (it only spaces the looks; nothing is judged by it). */
+const MAX_POLL_MS = 50;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * Walks a replay plan against a live bridge (00-product.md flow 2; spec 10 §5): one
- * process — this one — holds the whole order. Inputs (`runtime→bridge`, `provider→bridge`)
- * are written when their turn comes; each maximal run of outputs after them is a window of
- * expectations the bridge must meet, matched by method (requests, notifications) or id
- * (responses), never by bytes, in any order within the window. Bridge-minted request ids
- * are mapped to recorded ones, so recorded responses reach the bridge with live ids.
- * A live request no expectation can answer is answered generically at once (a note).
- * Divergences are reported, never hung on: `quietMs` of silence ends a window; a bridge
- * exit ends the walk. Never throws for bridge behaviour; the caller kills processes.
+ * Walks a replay plan against a live bridge (00-product.md flow 2 and Determinism; spec 10
+ * §5): one process — this one — holds the whole order, and nothing in it depends on the
+ * wall clock.
+ *
+ * - **Causal matching.** Every expectation (`bridge→runtime`, `bridge→provider`) read so far
+ *   and not yet met is open; a live line meets the earliest open expectation of its pipe it
+ *   fits — by method for requests and notifications, by mapped id for responses, never by
+ *   bytes — across input boundaries, so a bridge that lags behind a burst is never judged
+ *   by where an input happened to be written.
+ * - **Inputs wait only where the recording's writer waited.** An input (`runtime→bridge`,
+ *   `provider→bridge`) is written once every expectation recorded before it on its own pipe
+ *   is met (the runtime only sees the bridge's runtime pipe, an agent only its own): a
+ *   response waits for its request, a `turn/start` for the turn boundary before it, an
+ *   agent's updates for the `session/prompt` they answer. Inputs on different pipes with
+ *   nothing recorded between them for the second to wait on are written in recorded order
+ *   only after the bridge consumed the first: the bridge and its agents are all blocked.
+ * - **Divergence by idleness.** An open expectation is missing only when no input can be
+ *   written and the bridge and every replay child are idle ({@link ScheduleIo.sampleTree}:
+ *   every thread asleep through two looks with this process's input drained between them,
+ *   nothing buffered for them here, no bridge timer due within the horizon). A busy or
+ *   starved bridge is waited for, however long, up to the one wall-clock ceiling, which is
+ *   an infrastructure timeout and not a parity verdict.
+ * - **Answers are compared.** A bridge response to an agent's request must carry the
+ *   recorded result (see harness/replay/answers.ts).
+ *
+ * Bridge-minted request ids are mapped to recorded ones, so recorded responses reach the
+ * bridge with live ids. A live request nothing recorded can answer is answered generically
+ * at once (a note). A bridge exit ends the walk as a `bridge-exited` divergence naming the
+ * seq reached. Inputs after the last expectation are written, and what the bridge makes of
+ * them is judged once it is idle, before its stdin closes. Never throws for bridge
+ * behaviour; the caller kills processes.
  */
 export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: ScheduleTimeouts, handshake: boolean): Promise<ScheduleOutcome> {
-  // Only the current window of expectations is held: steps winStart..winEnd-1 (global
-  // indexes) are win[0..], their met flags winMet[0..].
-  let win: ReplayStep[] = [];
-  let winMet = new Uint8Array(0);
-  const stepAt = (i: number): ReplayStep => win[i - winStart] as ReplayStep;
-  const isMet = (i: number): boolean => winMet[i - winStart] === 1;
+  const now = io.now ?? (() => performance.now());
+  const deadline = now() + timeouts.ceilingMs;
+  const open: OpenExpectation[] = [];
+  let nextInput: ReplayStep | undefined;
+  let sourceDone = false;
+  /** The input read last from the plan (anchors the expectations read after it). */
+  let lastInputRead: LiveBridgeLine["anchor"] = null;
+  /** Channels with an expectation recorded since the last input was read. */
+  const expectedSinceInput = new Set<string>();
+  let lastChannel: string | undefined;
+
   const runtimeIds: IdMap = new Map();
   const providerIdMaps = new Map<number, IdMap>();
   const providerIds = (segment: number): IdMap => {
@@ -50,6 +96,8 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     return ids;
   };
   const children: ReplayChildLink[] = [];
+  /** Methods of the requests the agents sent, by `segment|idKey` (recorded ids: the child forwards them unchanged). */
+  const agentRequests = new Map<string, string>();
   const divergences: ReplayDivergence[] = [];
   let divergenceCount = 0;
   const notes: ReplayNote[] = [];
@@ -57,12 +105,11 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
   const keepBridgeLines = io.keepBridgeLines ?? true;
   let expectationsMet = 0;
   const state: { exit: ScheduleOutcome["exit"] } = { exit: null };
-  let clock = source.firstEntry?.ts ?? 0;
+  let infrastructureTimeout: ScheduleOutcome["infrastructureTimeout"] = null;
+  /** The recording clock of the lane: the latest runtime input written or runtime expectation met (ms). */
+  let laneClock = source.firstEntry?.ts ?? 0;
   let anchor: LiveBridgeLine["anchor"] = null;
   let lastWalked: ReplayStep | undefined;
-  let winStart = 0;
-  let winEnd = 0;
-  let firstUnmet = 0;
   let handshakeAnswered = !handshake;
   let handshakeError: string | undefined;
   let acceptingLane = true;
@@ -80,36 +127,42 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     if (divergences.length < MAX_KEPT_DIVERGENCES) divergences.push(d);
   };
   const note = (message: string): void => {
+    io.trace?.(`.. note: ${message}`);
     notes.push({ seq: lastWalked?.entry.seq ?? null, message });
   };
   const walkedSeq = (): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } =>
     lastWalked ? { seq: lastWalked.entry.seq, run: lastWalked.entry.run, dir: lastWalked.entry.dir } : { seq: null, run: null, dir: null };
+  const at = (step: ReplayStep): { seq: number; run: number; dir: ReplayDivergence["dir"] } => ({ seq: step.entry.seq, run: step.entry.run, dir: step.entry.dir });
 
-  const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): ReplayStep | undefined => {
-    while (firstUnmet < winEnd && isMet(firstUnmet)) firstUnmet += 1;
-    let loose: ReplayStep | undefined;
-    for (let i = firstUnmet; i < winEnd; i += 1) {
-      const step = stepAt(i);
-      if (isMet(i) || step.side !== side || step.segment !== segment) continue;
+  const findExpectation = (side: ReplaySide, segment: number, shape: WireShape, line: string): number => {
+    let loose = -1;
+    for (let i = 0; i < open.length; i += 1) {
+      const step = open[i]!.step;
+      if (step.side !== side || step.segment !== segment) continue;
       const score = fitOf(step, shape, line);
-      if (score === 2) return step;
-      if (score === 1 && !loose) loose = step;
+      if (score === 2) return i;
+      if (score === 1 && loose === -1) loose = i;
     }
     return loose;
   };
 
-  const meet = (step: ReplayStep, shape: WireShape, ids: IdMap | undefined): void => {
-    winMet[step.index - winStart] = 1;
+  /** Marks `open[index]` met; returns it. */
+  const meet = (index: number, shape: WireShape, ids: IdMap | undefined): OpenExpectation => {
+    const met = open[index]!;
+    open.splice(index, 1);
+    const step = met.step;
     expectationsMet += 1;
+    fruitless = 0;
     io.onMet?.(step);
     if (step.shape.kind === "request") {
       const key = requestCountKey(step.side, step.shape.method);
       pendingRequests.set(key, (pendingRequests.get(key) ?? 1) - 1);
     }
-    if (step.entry.ts > clock) clock = step.entry.ts;
+    if (step.side === "runtime" && step.entry.ts > laneClock) laneClock = step.entry.ts;
     if (shape.kind === "request" && ids && step.shape.idKey !== undefined && shape.id !== undefined) {
       ids.set(step.shape.idKey, shape.id);
     }
+    return met;
   };
 
   const onBridgeLine = (emitted: string): void => {
@@ -124,11 +177,13 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       note(`after the bridge's stdin closed it wrote ${describeShape(shape)}; not part of the lane`);
       return;
     }
-    const step = findExpectation("runtime", -1, shape, line);
+    const index = findExpectation("runtime", -1, shape, line);
     let laneLine = line;
-    if (step) {
-      meet(step, shape, runtimeIds);
-      if (shape.kind === "request" && step.shape.id !== undefined) laneLine = withId(line, step.shape.id);
+    let lineAnchor = anchor;
+    if (index !== -1) {
+      const met = meet(index, shape, runtimeIds);
+      lineAnchor = met.anchor;
+      if (shape.kind === "request" && met.step.shape.id !== undefined) laneLine = withId(line, met.step.shape.id);
     } else if (shape.kind === "request" && shape.id !== undefined && !expectedLater("runtime", shape)) {
       io.bridge.write(genericAnswer(shape.id));
       note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
@@ -142,13 +197,13 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       diverge({
         kind: "unexpected-line",
         ...openSeq("runtime", -1),
-        expected: describeWindow("runtime", -1),
+        expected: describeOpen("runtime", -1),
         got: describeShape(shape),
-        message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${describeWindow("runtime", -1)})`,
+        message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${describeOpen("runtime", -1)})`,
       });
     }
-    io.sink?.bridgeLine(line, clock);
-    if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock, anchor });
+    io.sink?.bridgeLine(line, laneClock);
+    if (keepBridgeLines) bridgeLines.push({ line: laneLine, clock: laneClock, anchor: lineAnchor });
   };
 
   const onChildLine = (child: ReplayChildLink, emitted: string): void => {
@@ -163,9 +218,22 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       }
       return;
     }
-    const step = acceptingLane ? findExpectation("provider", child.index, shape, line) : undefined;
-    if (step) {
-      meet(step, shape, providerIds(child.index));
+    const index = acceptingLane ? findExpectation("provider", child.index, shape, line) : -1;
+    if (index !== -1) {
+      const { step } = meet(index, shape, providerIds(child.index));
+      const asked = step.shape.idKey === undefined ? undefined : agentRequests.get(`${child.index}|${step.shape.idKey}`);
+      if (shape.kind === "response" && asked !== undefined && COMPARED_ANSWER_METHODS.has(asked)) {
+        const difference = answerDifference(step.entry.line, line);
+        if (difference) {
+          diverge({
+            kind: "answer-differs",
+            ...at(step),
+            expected: difference.expected,
+            got: difference.got,
+            message: `the bridge answered the agent's ${asked} (${describeShape(step.shape)}) with ${difference.got}; the recording has ${difference.expected}`,
+          });
+        }
+      }
     } else if (shape.kind === "request" && shape.id !== undefined && !(acceptingLane && expectedLater("provider", shape))) {
       child.send(genericAnswer(shape.id));
       note(`answered bridge→provider ${describeShape(shape)} generically: nothing recorded answers it`);
@@ -174,29 +242,25 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       diverge({
         kind: "unexpected-line",
         ...openSeq("provider", child.index),
-        expected: describeWindow("provider", child.index),
+        expected: describeOpen("provider", child.index),
         got: describeShape(shape),
-        message: `bridge→provider ${describeShape(shape)} (agent #${child.index + 1}) matches no recorded output here (expected ${describeWindow("provider", child.index)})`,
+        message: `bridge→provider ${describeShape(shape)} (agent #${child.index + 1}) matches no recorded output here (expected ${describeOpen("provider", child.index)})`,
       });
     }
   };
 
   /** Where an unexpected line diverged: the first open expectation of its side, else the last entry walked. */
   function openSeq(side: ReplaySide, segment: number): { seq: number | null; run: number | null; dir: ReplayDivergence["dir"] } {
-    for (let i = firstUnmet; i < winEnd; i += 1) {
-      const step = stepAt(i);
-      if (!isMet(i) && step.side === side && step.segment === segment) return { seq: step.entry.seq, run: step.entry.run, dir: step.entry.dir };
-    }
-    return walkedSeq();
+    const first = open.find((o) => o.step.side === side && o.step.segment === segment);
+    return first ? at(first.step) : walkedSeq();
   }
 
-  function describeWindow(side: ReplaySide, segment: number): string {
-    const open: string[] = [];
-    for (let i = winStart; i < winEnd && open.length < 3; i += 1) {
-      const step = stepAt(i);
-      if (!isMet(i) && step.side === side && step.segment === segment) open.push(`${describeShape(step.shape)} at seq ${step.entry.seq}`);
-    }
-    return open.length === 0 ? "nothing" : open.join(", ");
+  function describeOpen(side: ReplaySide, segment: number): string {
+    const described = open
+      .filter((o) => o.step.side === side && o.step.segment === segment)
+      .slice(0, 3)
+      .map((o) => `${describeShape(o.step.shape)} at seq ${o.step.entry.seq}`);
+    return described.length === 0 ? "nothing" : described.join(", ");
   }
 
   const handle = (event: ReplayEvent): void => {
@@ -229,13 +293,14 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
 
   const writeInput = (step: ReplayStep): void => {
     lastWalked = step;
+    lastChannel = channelOf(step);
     io.trace?.(`-> seq ${step.entry.seq} ${step.entry.dir} ${step.entry.line.slice(0, 120)}`);
-    if (step.entry.ts > clock) clock = step.entry.ts;
     const { shape, entry } = step;
     // Paths first (on the recorded text), so a live value written below (the harness's
     // PATH, the replay child's launch spec) is never mistaken for a recorded path.
     let line = io.toLive ? io.toLive(entry.line, step) : entry.line;
     if (step.side === "runtime") {
+      if (entry.ts > laneClock) laneClock = entry.ts;
       if (shape.kind === "response" && shape.idKey !== undefined) {
         const live = runtimeIds.get(shape.idKey);
         if (live === undefined) {
@@ -264,35 +329,124 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       }
       line = withId(line, live);
     }
+    if (shape.kind === "request" && shape.idKey !== undefined && shape.method !== undefined) agentRequests.set(`${step.segment}|${shape.idKey}`, shape.method);
     child.send(line);
     anchor = { run: entry.run, seq: entry.seq };
   };
 
-  let silentWaits = 0;
-  let busyWaits = 0;
-  /** Waits for one event; false on silence. Aborts the walk when the bridge has exited. */
-  const pump = async (quietMs: number): Promise<boolean> => {
-    const event = await io.queue.next(quietMs);
-    if (event === "quiet") return false;
-    handle(event);
-    return true;
+  /** Reads the plan up to the next input (or its end): expectations become open on the way. */
+  const fill = async (): Promise<void> => {
+    while (!nextInput && !sourceDone) {
+      const step = await source.next();
+      if (!step) sourceDone = true;
+      else if (step.role === "input") nextInput = step;
+      else {
+        open.push({ step, anchor: lastInputRead });
+        expectedSinceInput.add(channelOf(step));
+      }
+    }
   };
 
-  const windowDone = (): boolean => {
-    while (firstUnmet < winEnd && isMet(firstUnmet)) firstUnmet += 1;
-    return firstUnmet >= winEnd;
+  /** True when the recording's writer of `input` had seen every output it waited for. */
+  const waitedFor = (input: ReplayStep): boolean => {
+    const channel = channelOf(input);
+    return !open.some((o) => channelOf(o.step) === channel);
+  };
+
+  /** True when `input` needs the bridge to have consumed the previous input first (see {@link runSchedule}). */
+  const needsBarrier = (input: ReplayStep): boolean => {
+    const channel = channelOf(input);
+    return lastChannel !== undefined && lastChannel !== channel && !expectedSinceInput.has(channel);
+  };
+
+  let fruitless = 0;
+  let lastSettlement: Settlement | undefined;
+
+  /** Handles every queued event; true when there was one. */
+  const drainQueue = async (): Promise<boolean> => {
+    let any = false;
+    while (io.queue.size > 0) {
+      const event = await io.queue.next(0);
+      if (event !== "quiet") handle(event);
+      any = true;
+    }
+    return any;
+  };
+
+  /**
+   * Waits until an event arrives (handled, `event`), the bridge tree reaches `want` (`settled`)
+   * or the wall-clock ceiling passes (`ceiling`).
+   */
+  const settle = async (want: Exclude<Settlement, "busy">, until = deadline): Promise<"event" | "settled" | "ceiling"> => {
+    let pollMs = 1;
+    for (;;) {
+      if (await drainQueue()) return "event";
+      const remaining = until - now();
+      if (remaining <= 0) return "ceiling";
+      if (!io.sampleTree) {
+        const event = await io.queue.next(Math.min(timeouts.fallbackQuietMs, remaining));
+        if (event === "quiet") return remaining <= timeouts.fallbackQuietMs ? "ceiling" : "settled";
+        handle(event);
+        return "event";
+      }
+      const first = io.writesPending?.() ? undefined : io.sampleTree();
+      if (first && first.tasks.every((t) => t.state === "S")) {
+        // Two turns of this process's event loop include a full I/O poll: every line the
+        // tree wrote before the first look has been read (and queued) by the second.
+        await nextTurn();
+        await nextTurn();
+        if (await drainQueue()) return "event";
+        const second = io.writesPending?.() ? undefined : io.sampleTree();
+        if (second) {
+          const settlement = settlementOf(first, second, timeouts.timerHorizonMs);
+          if (io.trace && settlement !== lastSettlement) {
+            lastSettlement = settlement;
+            const states = second.tasks.map((t) => t.state).join("");
+            io.trace(`.. bridge ${settlement} (threads ${states}, timer ${second.rootTimerMs === "other" ? "none: not in its event loop" : `${second.rootTimerMs ?? "?"} ms`})`);
+          }
+          if (settlement === "idle" || (want === "blocked" && settlement === "blocked")) return "settled";
+        }
+      }
+      const event = await io.queue.next(Math.min(pollMs, Math.max(1, remaining)));
+      pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
+      if (event !== "quiet") {
+        handle(event);
+        return "event";
+      }
+    }
+  };
+
+  const ceilingReached = (): never => {
+    infrastructureTimeout = { ceilingMs: timeouts.ceilingMs, seq: lastWalked?.entry.seq ?? null };
+    note(`infrastructure timeout: the replay did not finish within ${timeouts.ceilingMs} ms of wall clock`);
+    throw new WalkAbort();
+  };
+
+  const exitedEarly = (): never => {
+    const exit = state.exit!;
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    const first = open[0]?.step;
+    const remaining = source.expectationsTotal - expectationsMet;
+    const reached = lastWalked ? `after seq ${lastWalked.entry.seq} (${lastWalked.entry.dir})` : "before the first recorded line";
+    diverge({
+      kind: "bridge-exited",
+      ...(first ? at(first) : walkedSeq()),
+      expected: first ? describeShape(first.shape) : handshakeAnswered ? null : "response to initialize",
+      got: `exit ${how}`,
+      message: `bridge exited with ${how} ${reached}; ${remaining} recorded output(s) never came`,
+    });
+    throw new WalkAbort();
   };
 
   try {
     if (handshake) {
       io.bridge.write(JSON.stringify({ jsonrpc: "2.0", id: HARNESS_INITIALIZE_ID, method: "initialize", params: HARNESS_INITIALIZE_PARAMS }));
       while (!handshakeAnswered) {
-        if (state.exit) {
-          diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "response to initialize", got: null, message: "the bridge exited before answering initialize" });
-          throw new WalkAbort();
-        }
-        if (!(await pump(timeouts.quietMs))) {
-          diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "response to initialize", got: null, message: `the bridge did not answer initialize within ${timeouts.quietMs} ms` });
+        if (state.exit) exitedEarly();
+        const result = await settle("idle");
+        if (result === "ceiling") ceilingReached();
+        if (result === "settled" && !handshakeAnswered && !state.exit) {
+          diverge({ kind: "no-handshake", seq: null, run: null, dir: null, expected: "response to initialize", got: null, message: "the bridge went idle without answering initialize" });
           throw new WalkAbort();
         }
       }
@@ -302,101 +456,91 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
       }
     }
 
-    let pending = await source.next();
-    while (pending) {
-      while (pending && pending.role === "input") {
-        writeInput(pending);
-        pending = await source.next();
+    for (;;) {
+      if (state.exit) exitedEarly();
+      await fill();
+      if (nextInput && waitedFor(nextInput) && (nextInput.side === "runtime" || children[nextInput.segment])) {
+        if (needsBarrier(nextInput)) {
+          const result = await settle("blocked");
+          if (result === "ceiling") ceilingReached();
+          if (result === "event") continue;
+        }
+        const input = nextInput;
+        nextInput = undefined;
+        lastInputRead = { run: input.entry.run, seq: input.entry.seq };
+        expectedSinceInput.clear();
+        writeInput(input);
+        continue;
       }
-      const window: ReplayStep[] = [];
-      while (pending && pending.role === "expect") {
-        window.push(pending);
-        pending = await source.next();
+      if (!nextInput && sourceDone && open.length === 0) break;
+      const result = await settle("idle");
+      if (result === "ceiling") ceilingReached();
+      if (result === "event" || state.exit) continue;
+      // Idle, and nothing can be written: whatever is still open will not come.
+      if (nextInput && waitedFor(nextInput)) {
+        // An agent process the recording had never started: its lines have nowhere to go.
+        const input = nextInput;
+        nextInput = undefined;
+        lastInputRead = { run: input.entry.run, seq: input.entry.seq };
+        expectedSinceInput.clear();
+        writeInput(input);
+        continue;
       }
-      if (window.length === 0) continue;
-      win = window;
-      winMet = new Uint8Array(window.length);
-      winStart = window[0]!.index;
-      winEnd = winStart + window.length;
-      firstUnmet = winStart;
-      // Events already queued are handled before judging the window.
-      while (io.queue.size > 0) await pump(0);
-      while (!windowDone()) {
-        const exit = state.exit;
-        if (exit) {
-          const first = stepAt(firstUnmet);
-          const remaining = source.expectationsTotal - expectationsMet;
-          const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-          diverge({
-            kind: "bridge-exited",
-            seq: first.entry.seq,
-            run: first.entry.run,
-            dir: first.entry.dir,
-            expected: describeShape(first.shape),
-            got: null,
-            message: `the bridge exited (${how}) while ${describeShape(first.shape)} was expected; ${remaining} recorded output(s) never came`,
-          });
-          throw new WalkAbort();
-        }
-        if (await pump(timeouts.quietMs)) {
-          silentWaits = 0;
-          busyWaits = 0;
-          continue;
-        }
-        if (io.cpuTime && busyWaits < timeouts.maxBusyWaits) {
-          const before = io.cpuTime();
-          if (await pump(Math.min(1000, Math.ceil(timeouts.quietMs / 3)))) continue;
-          const after = io.cpuTime();
-          if (before !== undefined && after !== undefined && after > before) {
-            busyWaits += 1;
-            continue;
-          }
-        }
-        busyWaits = 0;
-        silentWaits += 1;
-        for (let i = winStart; i < winEnd; i += 1) {
-          const step = stepAt(i);
-          if (isMet(i)) continue;
-          diverge({
-            kind: "missing-expectation",
-            seq: step.entry.seq,
-            run: step.entry.run,
-            dir: step.entry.dir,
-            expected: describeShape(step.shape),
-            got: null,
-            message: `expected ${step.entry.dir} ${describeShape(step.shape)}; the bridge went quiet for ${timeouts.quietMs} ms without it`,
-          });
-        }
-        if (silentWaits >= timeouts.maxSilentWaits) {
-          note(`replay abandoned after ${silentWaits} silent waits`);
-          throw new WalkAbort();
-        }
-        break;
+      for (const { step } of open.splice(0)) {
+        diverge({
+          kind: "missing-expectation",
+          ...at(step),
+          expected: describeShape(step.shape),
+          got: null,
+          message: `expected ${step.entry.dir} ${describeShape(step.shape)}; the bridge went idle without it`,
+        });
       }
-      lastWalked = window[window.length - 1];
+      fruitless += 1;
+      if (fruitless >= MAX_FRUITLESS_JUDGEMENTS) {
+        note(`replay abandoned after ${fruitless} idle judgements in a row with no recorded output met`);
+        throw new WalkAbort();
+      }
+    }
+    // Inputs after the last expectation: judge what the bridge makes of them before its stdin closes.
+    for (;;) {
+      if (state.exit) exitedEarly();
+      const result = await settle("idle");
+      if (result === "ceiling") ceilingReached();
+      if (result === "settled") break;
     }
   } catch (thrown) {
     if (!(thrown instanceof WalkAbort)) throw thrown;
   }
 
-  // Finish: the runtime closes the bridge's stdin; later lines are not part of the lane.
+  // Finish: the runtime closes the bridge's stdin; later lines are not part of the lane. A
+  // bridge that then goes idle without exiting will not exit; one still working is waited
+  // for up to the ceiling (or `exitMs` when the walk already spent it).
   acceptingLane = false;
-  win = [];
-  winStart = winEnd;
   io.bridge.endInput();
+  const exitDeadline = Math.max(deadline, now() + timeouts.exitMs);
   while (!state.exit) {
-    if (!(await pump(timeouts.exitMs))) {
-      if (!state.exit) {
-        diverge({ kind: "no-exit", ...walkedSeq(), expected: "exit", got: null, message: `the bridge did not exit within ${timeouts.exitMs} ms after stdin closed; killed` });
-        io.bridge.kill();
-        while (!state.exit && (await pump(timeouts.exitMs))) {
-          // drain until the exit is seen
-        }
+    if (now() >= exitDeadline) {
+      if (!infrastructureTimeout) {
+        infrastructureTimeout = { ceilingMs: timeouts.ceilingMs, seq: lastWalked?.entry.seq ?? null };
+        note(`infrastructure timeout: the bridge was still working ${timeouts.ceilingMs} ms after the replay started; killed`);
       }
       break;
     }
+    const result = await settle("idle", exitDeadline);
+    if (result === "settled" && !state.exit) {
+      diverge({ kind: "no-exit", ...walkedSeq(), expected: "exit", got: null, message: "the bridge went idle after its stdin closed without exiting; killed" });
+      break;
+    }
   }
-  while (io.queue.size > 0) await pump(0);
+  if (!state.exit) {
+    io.bridge.kill();
+    while (!state.exit) {
+      const late = await io.queue.next(timeouts.exitMs);
+      if (late === "quiet") break;
+      handle(late);
+    }
+  }
+  while (io.queue.size > 0) await drainQueue();
 
   return {
     divergences,
@@ -406,6 +550,7 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
     expectationsMet,
     expectationsTotal: source.expectationsTotal,
     exit: state.exit,
+    infrastructureTimeout,
     childPids: children.map((c) => c.pid),
   };
 }

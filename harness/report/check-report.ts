@@ -9,10 +9,12 @@ import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 
 /**
- * Status of one cell: `error` when one of its inputs (recording, manifest, lane, oracle) could
- * not be read; the other cells still run and the run exits 2.
+ * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
+ * ceiling (the machine, not the bridge, failed), which is no parity verdict. `error`: one of
+ * its inputs (recording, manifest, lane, oracle) could not be read; the other cells still run
+ * and the run exits 2.
  */
-export type CellStatus = "pass" | "fail" | "skip" | "error";
+export type CellStatus = "pass" | "fail" | "skip" | "timeout" | "error";
 
 /**
  * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
@@ -197,13 +199,23 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
   };
 }
 
+/** Cells of a run that hit the wall-clock ceiling (status `timeout`; the fixed JSON shows them in `cells`). */
+export function timedOutCount(run: CheckRunResult): number {
+  return run.cells.filter((cell) => cell.status === "timeout").length;
+}
+
+/** Exit code of a run for an infrastructure timeout and no parity failure. */
+export const INFRASTRUCTURE_TIMEOUT_EXIT = 3;
+
 /**
  * Exit code of a run (00-product.md, CLI): 2 when any cell's input could not be read (status
- * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 0.
+ * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 3
+ * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
  */
-export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 {
+export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 | 3 {
   if (run.cells.some((cell) => cell.status === "error")) return 2;
-  return run.cells.some((cell) => cell.status === "fail") ? 1 : 0;
+  if (run.cells.some((cell) => cell.status === "fail")) return 1;
+  return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
 }
 
 /**

@@ -110,7 +110,7 @@ export function differenceGroups(cell: CellResult): DifferenceGroup[] {
 function describeDiff(d: ParityDifference): string {
   const value = (v: unknown) => (v === undefined ? "(absent)" : truncate(JSON.stringify(v) ?? "null", 40));
   const values = d.op === "replace" ? `${value(d.old)} → ${value(d.new)}` : d.op === "add" ? value(d.new) : value(d.old);
-  return `${d.op} ${d.path} ${values}`;
+  return `${d.op} ${d.address ?? d.path} ${values}`;
 }
 
 function groupMessage(cell: CellResult, group: DifferenceGroup): string {
@@ -129,6 +129,9 @@ function cellAnnotations(cell: CellResult): Annotation[] {
   const title = `parity ${cell.provider}/${cell.cell}`;
   if (cell.status === "skip") {
     return [{ kind: "notice", file: oracleFileOf(cell), title, message: `skipped: ${cell.detail?.skipReason ?? "not replayable"}` }];
+  }
+  if (cell.status === "timeout") {
+    return [{ kind: "error", file: oracleFileOf(cell), title, message: cell.detail?.error ?? "infrastructure timeout" }];
   }
   if (cell.status === "error") {
     const at = cell.detail?.errorAt;

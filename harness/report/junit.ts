@@ -5,7 +5,7 @@
  * cell's own, in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
  */
 import type { CellResult, CheckRunResult } from "./check-report.js";
-import { toCheckReport } from "./check-report.js";
+import { timedOutCount, toCheckReport } from "./check-report.js";
 import { renderCellText } from "./text.js";
 
 // XML 1.0 Char production: tab, LF, CR, and the ranges below; everything else is dropped.
@@ -40,6 +40,9 @@ function testcase(cell: CellResult): string {
     const message = cell.detail?.error ?? "unreadable input";
     return `${open}>\n      <error message="${escapeXml(message)}" type="input">${escapeXml(message)}</error>\n    </testcase>`;
   }
+  if (cell.status === "timeout") {
+    return `${open}>\n      <error message="${escapeXml(cell.detail?.error ?? "infrastructure timeout")}" type="infrastructure-timeout"/>\n    </testcase>`;
+  }
   if (cell.status === "skip") {
     return `${open}>\n      <skipped message="${escapeXml(cell.detail?.skipReason ?? "skipped")}"/>\n    </testcase>`;
   }
@@ -55,7 +58,7 @@ export function renderJunitReport(run: CheckRunResult): string {
     const cells = run.cells.filter((cell) => cell.provider === provider);
     const failures = cells.filter((cell) => cell.status === "fail").length;
     const skipped = cells.filter((cell) => cell.status === "skip").length;
-    const errors = cells.filter((cell) => cell.status === "error").length;
+    const errors = cells.filter((cell) => cell.status === "error" || cell.status === "timeout").length;
     const time = cells.reduce((sum, cell) => sum + cell.ms, 0);
     return [
       `  <testsuite name="${escapeXml(`parity.${provider}`)}" tests="${cells.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`,
@@ -65,7 +68,7 @@ export function renderJunitReport(run: CheckRunResult): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="parity" tests="${run.cells.length}" failures="${report.failed}" errors="${report.errors}" skipped="${report.skipped}" time="${seconds(run.ms)}">`,
+    `<testsuites name="parity" tests="${run.cells.length}" failures="${report.failed}" errors="${report.errors + timedOutCount(run)}" skipped="${report.skipped}" time="${seconds(run.ms)}">`,
     ...suites,
     "</testsuites>",
     "",

@@ -9,7 +9,7 @@ import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.
 import type { LaneDiffLine } from "../compare/lane-diff.js";
 import type { ParityComparison, ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
-import { toCheckReport } from "./check-report.js";
+import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
@@ -146,7 +146,15 @@ function differenceKey(diff: ParityDifference): string {
 
 function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string {
   const label =
-    cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "error" ? c.red("ERROR") : c.yellow("SKIP");
+    cell.status === "pass"
+      ? c.green("PASS")
+      : cell.status === "fail"
+        ? c.red("FAIL")
+        : cell.status === "timeout"
+          ? c.red("TIMEOUT")
+          : cell.status === "error"
+            ? c.red("ERROR")
+            : c.yellow("SKIP");
   if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
@@ -181,6 +189,8 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     maxLines: options.maxLines ?? 80,
   };
   const out = [summaryLine(cell, c, resolved.width)];
+  // An infrastructure timeout says what happened and nothing else: no diff, no allowlist advice.
+  if (cell.status === "timeout" && cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
 
@@ -212,7 +222,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   }
   for (const divergence of cell.divergences) {
     out.push(`  ${c.red("divergence")} at seq ${divergence.seq}: expected ${truncate(divergence.expected, resolved.width)}`);
-    out.push(`    got ${divergence.actual === null ? "nothing before the timeout" : truncate(divergence.actual, resolved.width)}`);
+    out.push(`    got ${divergence.actual === null ? "nothing: the bridge went idle without it" : truncate(divergence.actual, resolved.width)}`);
   }
 
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
@@ -247,7 +257,7 @@ function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[
     if (distinct > 0) parts.push(plural(distinct, "difference"));
     if (cell.stale.length > 0) parts.push(plural(cell.stale.length, "stale entry").replace("entrys", "entries"));
     if (cell.divergences.length > 0) parts.push(plural(cell.divergences.length, "divergence"));
-    if (cell.detail?.error !== undefined) parts.push(cell.detail.error);
+    if (cell.detail?.error !== undefined) parts.push(cell.detail.error.split("\n")[0]!);
     lines.push(`  ${c.red("FAIL")} ${cell.provider}/${cell.cell}: ${parts.join(", ") || "failed"}`);
   }
   return lines;
@@ -262,7 +272,9 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const report = toCheckReport(run);
   const body = run.cells.map((cell) => renderCellText(cell, options)).join("");
   const failing = failingSummary(run.cells, c);
+  const timeouts = timedOutCount(run);
+  const timedOut = timeouts > 0 ? `, ${timeouts} timed out (infrastructure)` : "";
   const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
-  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
+  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + timeouts + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
 }

@@ -25,7 +25,7 @@ export interface CheckCellOptions {
   allowlists?: string[];
   /** Your bridge module to replay through instead of the provider's shipped one. */
   module?: string;
-  /** Quiet period in ms after which an unmet expectation is a divergence (default 3000). */
+  /** Wall-clock ceiling of the replay in ms (default as `parity check --timeout`): beyond it the cell is an infrastructure timeout. */
   timeoutMs?: number;
   /** Directory relative paths resolve against (default `process.cwd()`). */
   cwd?: string;
@@ -40,7 +40,8 @@ export interface CheckCellResult extends CellResult {
 /**
  * Replays one recorded cell through its bridge (or `module`), compares the live thread lane
  * with its oracle and its recording under the allowlists, and returns the cell's result;
- * `status` is `pass`, `fail`, `skip` (process-scoped) or `error` (an unreadable input).
+ * `status` is `pass`, `fail`, `skip` (process-scoped), `timeout` (the replay hit its
+ * wall-clock ceiling: no verdict) or `error` (an unreadable input).
  *
  * @throws UsageError when the recordings root does not hold `<provider>/<cell>`.
  */
@@ -59,7 +60,7 @@ export async function checkCell(options: CheckCellOptions): Promise<CheckCellRes
     jobs: 1,
     ci: true,
     replay: {
-      ...(options.timeoutMs !== undefined ? { timeouts: { quietMs: options.timeoutMs } } : {}),
+      ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
       ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
     },
   });

@@ -163,7 +163,7 @@ describe("fork (spec 30 §6.3)", () => {
 });
 
 describe("timeouts (spec 30 §6.3)", () => {
-  it("initialize 60 s, authenticate 120 s, session/new|load|resume|fork 300 s, config calls 60 s", () => {
+  it("the default timeouts are the figures spec 30 §6.3 names (a constant check: initialize 60 s, authenticate 120 s, session setup 300 s, config calls 60 s)", () => {
     expect(ACP_BRIDGE_DEFAULTS.initializeTimeoutMs).toBe(60_000);
     expect(ACP_BRIDGE_DEFAULTS.authenticateTimeoutMs).toBe(120_000);
     expect(ACP_BRIDGE_DEFAULTS.sessionSetupTimeoutMs).toBe(300_000);

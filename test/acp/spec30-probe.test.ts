@@ -41,7 +41,7 @@ describe("probeAcpAgent (spec 30 §3.2)", () => {
     expect(() => process.kill(seen.pid, 0)).toThrow(/ESRCH/);
   });
 
-  it("waits 10 000 ms for initialize by default", () => {
+  it("the default probe timeout is the 10 000 ms spec 30 §3.2 names (a constant check)", () => {
     expect(DEFAULT_PROBE_TIMEOUT_MS).toBe(10_000);
   });
 });

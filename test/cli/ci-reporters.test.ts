@@ -146,8 +146,7 @@ describe("check flags for CI", () => {
 describe("--json on every command that reports", () => {
   it("every command but allow (which writes an entry) and review (interactive) takes --json", async () => {
     const { COMMANDS } = await import("../../harness/cli/commands.js");
-    for (const command of COMMANDS) {
-      const name = command.command.split(" ")[0]!;
+    for (const { name } of COMMANDS) {
       if (name === "allow" || name === "review") continue; // review is interactive
       const help = await runCli([name, "--help"]);
       expect(help.out, name).toMatch(/--json\b/);

@@ -88,6 +88,25 @@ describe("replay divergences are diagnosed, never hung on (00-product.md, Determ
     expect(json.pids.filter(isAlive)).toEqual([]);
   });
 
+  it("an expected line the bridge never writes: missing at its seq once the bridge is idle, everything else met", async () => {
+    const dir = await doctored(path.join(repoRoot, "recordings", "echo", "turn"));
+    let extraSeq = 0;
+    await editLane(dir, "bridge→runtime", (entries) => {
+      const last = entries[entries.length - 1]!;
+      extraSeq = last.seq + 1;
+      const never = { jsonrpc: "2.0", method: "thread/delta", params: { threadId: "thr_echo_turn", deltas: [{ kind: "extension.state", extensionKind: "bb/never", payload: {} }] } };
+      return [...entries, { ...last, seq: extraSeq, line: JSON.stringify(never) }];
+    });
+
+    const { code, json, err } = await replayJson(dir);
+    expect(code).toBe(1);
+    expect(json.divergenceCount).toBe(1);
+    expect(json.divergences[0]).toMatchObject({ kind: "missing-expectation", seq: extraSeq, dir: "bridge→runtime" });
+    expect(json.divergences[0]!.message).toContain("the bridge went idle without it");
+    expect(err).toContain(`echo/turn: seq ${extraSeq} (bridge→runtime):`);
+    expect(json.pids.filter(isAlive)).toEqual([]);
+  });
+
   it("a bridge that crashes mid-replay: the report names the first output it never wrote", async () => {
     const dir = await doctored(path.join(repoRoot, "recordings", "echo", "resume"));
     const turns = (await readLane(dir, "runtime→bridge")).filter((e) => messageOf(e).method === "turn/start");
@@ -97,9 +116,9 @@ describe("replay divergences are diagnosed, never hung on (00-product.md, Determ
     const { code, json, err } = await replayJson(dir, ["--module", "test/replay/fixtures/crash-on-second-turn.mjs"]);
     expect(code).toBe(1);
     expect(json.divergences[0]).toMatchObject({ kind: "bridge-exited", seq: expected.seq });
-    expect(json.divergences[0]!.message).toMatch(/^the bridge exited \(code 70\) while .* was expected; \d+ recorded output\(s\) never came$/);
+    expect(json.divergences[0]!.message).toMatch(/^bridge exited with code 70 after seq \d+ \(runtime→bridge\); \d+ recorded output\(s\) never came$/);
     expect(json.divergenceCount).toBe(1);
-    expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): the bridge exited (code 70)`);
+    expect(err).toContain(`echo/resume: seq ${expected.seq} (bridge→runtime): bridge exited with code 70 after seq ${turns[1]!.seq}`);
     expect(json.pids.filter(isAlive)).toEqual([]);
   });
 });

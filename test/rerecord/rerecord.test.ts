@@ -117,7 +117,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     const before = await hashes(dir);
     const run = await rerecord(b, "echo", "turn", ["--module", "test/rerecord/fixtures/exit-on-turn.mjs"]);
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(/^DIVERGED echo\/turn: seq \d+ \(bridge→runtime\): the bridge exited \(code 71\)/m);
+    expect(run.out).toMatch(/^DIVERGED echo\/turn: seq \d+ \(bridge→runtime\): bridge exited with code 71 after seq \d+/m);
     expect(run.out).toContain("nothing written for this cell");
     expect(run.out).toContain("0 rerecorded, 1 diverged");
     expect(await hashes(dir)).toEqual(before);

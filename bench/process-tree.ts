@@ -1,0 +1,133 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Page size `/proc/<pid>/statm` counts in (every Linux this runs on uses 4 KiB pages). */
+const PAGE_BYTES = 4096;
+
+/** One whole-process run measured from outside: spawn → exit. */
+export interface ProcessRun {
+  /** Wall time from spawn to exit, ms (monotonic clock). */
+  wallMs: number;
+  /**
+   * User + system CPU of the process and every descendant it waited for, ms (the kernel's
+   * own accounting, read as this process's `cutime + cstime` growth); undefined off Linux.
+   */
+  cpuMs: number | undefined;
+  /** Largest sum of resident memory over the process tree seen by the sampler, bytes. */
+  peakTreeRssBytes: number;
+  /** Processes seen in the tree over the run (the root included). */
+  processes: number;
+  exitCode: number | null;
+  /** The tail of stderr, for an error message when the run failed. */
+  stderrTail: string;
+}
+
+/** What to run. */
+export interface ProcessCommand {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** This process's waited-for children's user + system CPU, ms, from `/proc/self/stat` (100 Hz ticks). */
+function childrenCpuMs(): number | undefined {
+  try {
+    const text = readFileSync("/proc/self/stat", "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of proc(5) (cutime, cstime) are 13 and 14 after the command name.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Direct children of `pid` over all its threads (`/proc/<pid>/task/<tid>/children`); [] once it is gone. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    try {
+      for (const word of readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ")) if (word !== "") out.push(Number(word));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** Resident bytes of one process, or 0 once it is gone. */
+function rssOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * PAGE_BYTES;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Sums the resident memory of `root` and all its descendants now, adding every pid seen to
+ * `seen`. A process that starts and ends between two samples is not counted: the sampling
+ * interval bounds what can be missed.
+ */
+export function sampleTreeRss(root: number, seen: Set<number>): number {
+  let total = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    seen.add(pid);
+    total += rssOf(pid);
+    stack.push(...childrenOf(pid));
+  }
+  return total;
+}
+
+/**
+ * Runs one command as a user would (its own process, stdio discarded except a stderr tail)
+ * and measures it from outside: wall from spawn to exit, CPU of the tree it waited for, and
+ * the peak of the tree's summed RSS sampled every `sampleMs` ms (Linux `/proc`; 0 elsewhere).
+ */
+export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promise<ProcessRun> {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  const child = spawn(cmd.command, [...cmd.args], { cwd: cmd.cwd, env: cmd.env ?? process.env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderrTail = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => {
+    stderrTail = (stderrTail + text).slice(-4000);
+  });
+  const seen = new Set<number>();
+  let peak = 0;
+  const sample = (): void => {
+    if (child.pid !== undefined && child.exitCode === null) peak = Math.max(peak, sampleTreeRss(child.pid, seen));
+  };
+  sample();
+  const timer = setInterval(sample, sampleMs);
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code) => resolve(code));
+  });
+  const wallMs = performance.now() - started;
+  clearInterval(timer);
+  const cpuAfter = childrenCpuMs();
+  return {
+    wallMs,
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    peakTreeRssBytes: peak,
+    processes: seen.size,
+    exitCode,
+    stderrTail,
+  };
+}
+
+/** Median of a non-empty list (mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -1,0 +1,26 @@
+/**
+ * How `parity check` cuts the replayable cells into batches, each replayed through one bridge
+ * process (`replayBatch`). A bridge start costs a Node process and the bridge's modules, so the
+ * run uses as few as keep `jobs` workers busy: each provider gets batches in proportion to its
+ * share of all cells (`round(jobs × cells of provider ÷ all cells)`, at least 1, at most
+ * `min(jobs, its cells)`), its cells dealt round-robin over them. One provider alone gets
+ * `jobs` batches; a matrix of many providers gets about one bridge per provider, its
+ * parallelism coming from the providers. Batches are returned largest first, so the longest
+ * starts first and the workers finish close together.
+ *
+ * @param groups cell indexes per provider, in report order
+ * @param jobs workers (≥ 1)
+ * @param batch false: one batch (one bridge) per cell
+ * @returns batches of cell indexes
+ */
+export function planBatches(groups: readonly (readonly number[])[], jobs: number, batch = true): number[][] {
+  const total = groups.reduce((sum, cells) => sum + cells.length, 0);
+  const tasks: number[][] = [];
+  for (const cells of groups) {
+    if (cells.length === 0) continue;
+    const count = batch ? Math.min(Math.max(1, Math.round((jobs * cells.length) / total)), jobs, cells.length) : cells.length;
+    for (let b = 0; b < count; b += 1) tasks.push(cells.filter((_, k) => k % count === b));
+  }
+  // Stable: equal sizes keep report order.
+  return tasks.map((task, order) => ({ task, order })).sort((a, b) => b.task.length - a.task.length || a.order - b.order).map((t) => t.task);
+}

@@ -1,0 +1,146 @@
+import { readFileSync, readdirSync } from "node:fs";
+
+/**
+ * One thread of a process as `/proc/<pid>/task/<tid>/` shows it: its scheduler state letter
+ * (`R` running or runnable, `S` sleeping, `D` uninterruptible wait, `Z` zombie, …) and how
+ * many times the kernel put it on a CPU (third field of `schedstat`; -1 when unknown).
+ */
+export interface TaskSample {
+  tid: number;
+  state: string;
+  timeslices: number;
+}
+
+/**
+ * A snapshot of a process tree (the bridge and every descendant): its threads and, for the
+ * root's main thread, the timeout (ms) of the `epoll_wait` it sleeps in — -1 for none (it
+ * waits for input only), `"other"` when it sleeps in any other call (a `write` to a full
+ * pipe, a lock), `undefined` when `/proc` does not say (unreadable, not x86-64 or arm64).
+ */
+export interface TreeSample {
+  tasks: TaskSample[];
+  rootTimerMs: number | "other" | undefined;
+}
+
+/** Syscall numbers of `epoll_wait`, `epoll_pwait` and `epoll_pwait2` on x86-64 and arm64. */
+const EPOLL_SYSCALLS: Record<string, { nr: ReadonlySet<number>; timeoutArg: number }> = {
+  x64: { nr: new Set([232, 281, 441]), timeoutArg: 3 },
+  arm64: { nr: new Set([22, 441]), timeoutArg: 3 },
+};
+
+/**
+ * The state letter in the text of `/proc/<pid>/stat` (the field after the parenthesised
+ * command name, which may itself contain spaces and parentheses); undefined when malformed.
+ */
+export function stateOfStat(text: string): string | undefined {
+  const close = text.lastIndexOf(")");
+  if (close === -1) return undefined;
+  const state = text.slice(close + 2, close + 3);
+  return state === "" ? undefined : state;
+}
+
+/** The number of times a thread ran (third field of `/proc/…/schedstat`), or -1. */
+export function timeslicesOfSchedstat(text: string): number {
+  const value = Number(text.trim().split(/\s+/)[2]);
+  return Number.isFinite(value) ? value : -1;
+}
+
+/**
+ * The timeout in ms of an `epoll_wait`-family call in the text of `/proc/<pid>/syscall`
+ * (`<nr> <arg0> … <arg5> <sp> <pc>`, hex arguments), -1 for an infinite wait, undefined
+ * when the thread is not in such a call (or runs: the file then says `running`).
+ */
+export function epollTimeoutOfSyscall(text: string, arch: string = process.arch): number | undefined {
+  const table = EPOLL_SYSCALLS[arch];
+  const fields = text.trim().split(/\s+/);
+  const nr = Number(fields[0]);
+  if (!table || !Number.isInteger(nr) || !table.nr.has(nr)) return undefined;
+  const raw = fields[1 + table.timeoutArg];
+  if (raw === undefined) return undefined;
+  // The argument is a C int printed as a 64-bit hex word: keep the low 32 bits, signed.
+  const low = Number(BigInt.asIntN(32, BigInt(raw)));
+  if (nr === 441) return low === 0 ? -1 : undefined; // epoll_pwait2 passes a timespec pointer; NULL = infinite
+  return low < 0 ? -1 : low;
+}
+
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process and its descendants, root first (via `/proc/<pid>/task/<tid>/children`). */
+function treeOf(root: number): number[] {
+  const seen: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (seen.includes(pid)) continue;
+    seen.push(pid);
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const children = read(`/proc/${pid}/task/${tid}/children`);
+      if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
+    }
+  }
+  return seen;
+}
+
+/**
+ * Reads a snapshot of `root` and its descendants from `/proc` (Linux). Returns undefined
+ * when `/proc` cannot tell (not Linux, or the root is gone); zombies are left out (they run
+ * nothing, and their parent is woken to reap them).
+ */
+export function sampleTree(root: number): TreeSample | undefined {
+  if (read(`/proc/${root}/stat`) === undefined) return undefined;
+  const tasks: TaskSample[] = [];
+  for (const pid of treeOf(root)) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const state = stateOfStat(read(`/proc/${pid}/task/${tid}/stat`) ?? "");
+      if (state === undefined || state === "Z" || state === "X") continue;
+      tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
+    }
+  }
+  const syscall = read(`/proc/${root}/task/${root}/syscall`);
+  if (syscall === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return { tasks, rootTimerMs: undefined };
+  return { tasks, rootTimerMs: epollTimeoutOfSyscall(syscall) ?? "other" };
+}
+
+/**
+ * How settled a process tree is, judged from two snapshots taken with the caller's own input
+ * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
+ * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
+ *   snapshots, or the tree changed, or the root's main thread sleeps in something other
+ *   than its event loop's wait (say a `write` to a full pipe);
+ * - `blocked`: every thread slept through both snapshots, but the root waits on a timer
+ *   due within `timerHorizonMs` — it has consumed its input and will act on its own soon;
+ * - `idle`: every thread slept through both, and the root has no timer due within the
+ *   horizon: nothing will happen until someone writes to it.
+ * A runnable thread the kernel has not yet scheduled shows `R` and counts as busy: CPU time
+ * that did not move proves nothing on a loaded machine.
+ */
+export function settlementOf(first: TreeSample, second: TreeSample, timerHorizonMs: number): "busy" | "blocked" | "idle" {
+  if (first.tasks.length !== second.tasks.length) return "busy";
+  for (let i = 0; i < first.tasks.length; i += 1) {
+    const a = first.tasks[i]!;
+    const b = second.tasks[i]!;
+    if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices) return "busy";
+  }
+  const timer = second.rootTimerMs;
+  if (timer === "other" || first.rootTimerMs === "other") return "busy";
+  if (timer !== undefined && timer >= 0 && timer <= timerHorizonMs) return "blocked";
+  return "idle";
+}

@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { measureProcess, median, sampleTreeRss } from "../../bench/process-tree.js";
+
+// The whole-process bench reads the process tree from /proc; these run only where it exists.
+const linux = process.platform === "linux";
+
+describe.runIf(linux)("process-tree measurement", () => {
+  it("sums the resident memory of a child and its grandchild and sees both pids", async () => {
+    // The grandchild holds 128 MiB of touched memory and says "ready"; both wait on stdin.
+    const grandchild = `const b=Buffer.alloc(128*1024*1024,1);process.stdout.write("ready\\n");process.stdin.resume();process.stdin.on("end",()=>process.exit(b[0]-1))`;
+    const parent = `const c=require("node:child_process").spawn(process.execPath,["-e",${JSON.stringify(grandchild)}],{stdio:["pipe","inherit","inherit"]});process.stdin.on("end",()=>c.stdin.end());process.stdin.resume();c.on("exit",()=>process.exit(0))`;
+    const child = spawn(process.execPath, ["-e", parent], { stdio: ["pipe", "pipe", "inherit"] });
+    child.stdout.setEncoding("utf8");
+    let out = "";
+    while (!out.includes("ready")) out += (await once(child.stdout, "data"))[0] as string;
+    const seen = new Set<number>();
+    const rss = sampleTreeRss(child.pid!, seen);
+    child.stdin.end();
+    await once(child, "exit");
+    expect(seen.size).toBe(2);
+    expect(seen.has(child.pid!)).toBe(true);
+    expect(rss).toBeGreaterThan(128 * 1024 * 1024);
+  });
+
+  it("counts the CPU a command spent, not its wall time, and reports its exit code", async () => {
+    // Burns 300 ms of user CPU, measured by the child itself, then exits 3.
+    const burn = `const t=process.cpuUsage();while(process.cpuUsage(t).user<300000);process.exit(3)`;
+    const run = await measureProcess({ command: process.execPath, args: ["-e", burn], cwd: process.cwd() });
+    expect(run.exitCode).toBe(3);
+    expect(run.cpuMs).toBeGreaterThanOrEqual(300);
+    expect(run.processes).toBe(1);
+    expect(run.peakTreeRssBytes).toBeGreaterThan(0);
+  });
+
+  it("takes the median of odd and even counts", () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});

@@ -1,0 +1,71 @@
+import { spawnSync } from "node:child_process";
+import { statSync, utimesSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
+
+// Spawns bin/parity.js, which imports the bundle `npm run build` writes (npm test builds first),
+// or the compiled tree when a later bare tsc (some tests run one) left the bundle older.
+const bin = path.join(repoRoot, "bin", "parity.js");
+const bundle = path.join(repoRoot, "dist", "bundle", "cli.js");
+const COMMAND_WORDS = ["check", "list", "lanes", "diff", "allow", "replay", "record", "rerecord", "conform", "probe"];
+
+function spawnParity(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
+}
+
+/** Files (absolute paths) Node's ESM loader stored while running `parity <args>` (its own NODE_DEBUG=esm trace). */
+function loadedFiles(args: string[]): string[] {
+  const run = spawnParity(args, { NODE_DEBUG: "esm" });
+  return [...run.stderr.matchAll(/Storing file:\/\/(\S+)/g)].map((m) => m[1]!);
+}
+
+/**
+ * Command modules among loaded files: `dist/harness/cli/<command>.js` unbundled; in the bundle,
+ * esbuild names a lazily imported command's chunk after its file (`chunks/<command>-<hash>.js`).
+ */
+const commandModules = (files: string[]): string[] =>
+  files.flatMap((file) => {
+    const match = /\/dist\/(?:harness\/cli\/(\w+)\.js|bundle\/chunks\/(\w+)-[A-Z0-9]+\.js)$/.exec(file);
+    const word = match?.[1] ?? match?.[2];
+    return word !== undefined && COMMAND_WORDS.includes(word) ? [word] : [];
+  });
+
+/** Runs `body` with the bundle's modification time set to `time`, then puts the old one back. */
+function withBundleTime<T>(time: Date, body: () => T): T {
+  const { atime, mtime } = statSync(bundle);
+  utimesSync(bundle, time, time);
+  try {
+    return body();
+  } finally {
+    utimesSync(bundle, atime, mtime);
+  }
+}
+
+describe("the bundled CLI", () => {
+  it("prints what the unbundled CLI prints, for help, a usage error and an unknown command", async () => {
+    for (const args of [["--help"], ["check", "--help"], ["check", "--jobs", "x"], ["lsit"], ["--version"]]) {
+      const bundled = withBundleTime(new Date(), () => spawnParity(args));
+      const source = await runCli(args);
+      expect({ args, code: bundled.status, out: bundled.stdout, err: bundled.stderr }).toEqual({ args, code: source.code, out: source.out, err: source.err });
+    }
+  });
+
+  it("loads no command for --version and only the named one for check --help, bundled or not", () => {
+    for (const time of [new Date(), new Date(0)]) {
+      withBundleTime(time, () => {
+        expect(commandModules(loadedFiles(["--version"]))).toEqual([]);
+        expect(commandModules(loadedFiles(["check", "--help"]))).toEqual(["check"]);
+      });
+    }
+  });
+
+  it("runs the bundle when it is newer than the compiled tree, the compiled tree when it is older", () => {
+    const fresh = withBundleTime(new Date(), () => loadedFiles(["--version"]));
+    expect(fresh).toContain(bundle);
+    expect(fresh.some((f) => f.includes("/dist/harness/"))).toBe(false);
+    const stale = withBundleTime(new Date(0), () => loadedFiles(["--version"]));
+    expect(stale).toContain(path.join(repoRoot, "dist", "harness", "cli", "main.js"));
+    expect(stale.some((f) => f.includes("/dist/bundle/"))).toBe(false);
+  });
+});

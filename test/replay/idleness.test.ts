@@ -1,0 +1,113 @@
+/**
+ * How the replay tells an idle bridge from a busy one (harness/replay/idleness.ts;
+ * 00-product.md, Determinism): the /proc parsers on real text, and the judgement on real
+ * processes — one blocked on its stdin, one spinning, one whose event loop always has a timer
+ * due. Each process is polled until its state shows; no assertion depends on how long that takes.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { epollTimeoutOfSyscall, sampleTree, settlementOf, stateOfStat, timeslicesOfSchedstat, type TreeSample } from "../../harness/replay/idleness.js";
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill("SIGKILL");
+});
+
+function startNode(code: string): ChildProcess {
+  const child = spawn(process.execPath, ["--no-memory-reducer", "-e", code], { stdio: ["pipe", "pipe", "inherit"] });
+  started.push(child);
+  return child;
+}
+
+/** Waits for the child to say it is ready (one stdout line), so its start-up is over. */
+function ready(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => child.stdout!.once("data", () => resolve()));
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Judges the child's tree from two looks a loop turn apart. */
+async function judge(pid: number): Promise<ReturnType<typeof settlementOf>> {
+  const first = sampleTree(pid) as TreeSample;
+  await turn();
+  await turn();
+  const second = sampleTree(pid) as TreeSample;
+  return settlementOf(first, second, 10_000);
+}
+
+/** Judges until `want` shows up (at most `tries` times); returns every judgement seen. */
+async function judgeUntil(pid: number, want: string, tries = 200): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i < tries; i += 1) {
+    const verdict = await judge(pid);
+    seen.push(verdict);
+    if (verdict === want) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return seen;
+}
+
+describe("the /proc parsers", () => {
+  it("read the state after a command name holding spaces and parentheses", () => {
+    expect(stateOfStat("4242 (node (worker) x) S 1 4242 4242 0 -1")).toBe("S");
+    expect(stateOfStat("17 (bash) R 1 17")).toBe("R");
+    expect(stateOfStat("garbage")).toBeUndefined();
+  });
+
+  it("read the run count from schedstat", () => {
+    expect(timeslicesOfSchedstat("55850908 150045844 41\n")).toBe(41);
+    expect(timeslicesOfSchedstat("")).toBe(-1);
+  });
+
+  it("read an epoll_pwait timeout: finite, infinite (-1 as a 32-bit int), and not in epoll at all", () => {
+    expect(epollTimeoutOfSyscall("281 0xe 0x7ffc9b5bb9a0 0x400 0x186a0 0x0 0x8 0x7ffc9b5bac40 0x7f949f326cae", "x64")).toBe(100_000);
+    expect(epollTimeoutOfSyscall("281 0xe 0x7fff187a9710 0x400 0xffffffff 0x0 0x8 0x7fff187a89b0 0x7f0daab26cae", "x64")).toBe(-1);
+    expect(epollTimeoutOfSyscall("0 0x0 0x7ffd 0x10000 0x0 0x0 0x0 0x7ffd 0x7f00", "x64")).toBeUndefined();
+    expect(epollTimeoutOfSyscall("running", "x64")).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform === "linux")("judging real processes", () => {
+  it("a process waiting on its stdin with nothing to do is idle", async () => {
+    const child = startNode("process.stdin.on('data', () => {}); process.stdout.write('ready\\n');");
+    await ready(child);
+    const seen = await judgeUntil(child.pid!, "idle");
+    expect(seen.at(-1)).toBe("idle");
+    expect(sampleTree(child.pid!)!.rootTimerMs).toBe(-1);
+  });
+
+  it("a spinning process is never idle, however often it is looked at", async () => {
+    const child = startNode("process.stdout.write('ready\\n'); for (;;) {}");
+    await ready(child);
+    for (let i = 0; i < 20; i += 1) expect(await judge(child.pid!)).toBe("busy");
+  });
+
+  it("a process whose loop always has a timer due within the horizon is blocked, never idle", async () => {
+    const child = startNode("setInterval(() => {}, 5000); process.stdin.on('data', () => {}); process.stdout.write('ready\\n');");
+    await ready(child);
+    const seen = await judgeUntil(child.pid!, "blocked");
+    expect(seen.at(-1)).toBe("blocked");
+    expect(seen).not.toContain("idle");
+  });
+
+  it("a timer beyond the horizon (a stuck-agent timeout) does not keep it busy", async () => {
+    const child = startNode("setTimeout(() => {}, 600000); process.stdin.on('data', () => {}); process.stdout.write('ready\\n');");
+    await ready(child);
+    const seen = await judgeUntil(child.pid!, "idle");
+    expect(seen.at(-1)).toBe("idle");
+  });
+
+  it("a process stuck writing to a full pipe nobody reads is busy, not idle: it has not finished its work", async () => {
+    const child = startNode("process.stdout.write('ready\\n'); const big = 'x'.repeat(1 << 20); for (;;) process.stdout.write(big);");
+    await ready(child);
+    child.stdout!.pause();
+    const seen: string[] = [];
+    for (let i = 0; i < 20; i += 1) seen.push(await judge(child.pid!));
+    expect(seen).not.toContain("idle");
+    expect(seen).not.toContain("blocked");
+  });
+
+  it("a gone process cannot be sampled", () => {
+    expect(sampleTree(2 ** 22 + 12345)).toBeUndefined();
+  });
+});
