@@ -110,7 +110,7 @@ export function differenceGroups(cell: CellResult): DifferenceGroup[] {
 function describeDiff(d: ParityDifference): string {
   const value = (v: unknown) => (v === undefined ? "(absent)" : truncate(JSON.stringify(v) ?? "null", 40));
   const values = d.op === "replace" ? `${value(d.old)} → ${value(d.new)}` : d.op === "add" ? value(d.new) : value(d.old);
-  return `${d.op} ${d.address ?? d.path} ${values}`;
+  return d.address !== undefined ? `${d.op} ${d.address} ${values} (${d.path})` : `${d.op} ${d.path} ${values}`;
 }
 
 function groupMessage(cell: CellResult, group: DifferenceGroup): string {

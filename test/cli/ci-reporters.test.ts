@@ -53,7 +53,7 @@ describe("github reporter on a real failing run", () => {
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${nthEventLine(text, 3)},title=parity echo/turn::`));
     expect(errors[1]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${nthEventLine(text, 8)},title=`));
-    expect(errors[0]).toContain("replace /3/delta");
+    expect(errors[0]).toContain("(/3/delta)");
     expect(errors[0]).not.toContain("/8/delta");
     for (const line of errors) expect(line.length).toBeLessThan(700);
     expect(r.out.trimEnd().split("\n").at(-1)).toBe("parity: 0 passed, 1 failed, 0 skipped (1 cell)");

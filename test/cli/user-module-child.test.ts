@@ -14,12 +14,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "parity-usermod-"));
   await writeFile(path.join(dir, "exit0.mjs"), "process.exit(0);\n");
   await writeFile(path.join(dir, "exit3.mjs"), "process.exit(3);\n");
-  await writeFile(path.join(dir, "noisy-bridge.mjs"), [
-    'console.log("hello from the top level");',
-    'setInterval(() => {}, 1000);',
-    `export { experimental_providerBridge } from ${JSON.stringify(path.join(repoRoot, "dist/stack/echo/bridge.js"))};`,
-    "",
-  ].join("\n"));
+  const echo = `export { experimental_providerBridge } from ${JSON.stringify(path.join(repoRoot, "dist/stack/echo/bridge.js"))};`;
+  await writeFile(path.join(dir, "noisy-bridge.mjs"), ['console.log("hello from the top level");', echo, ""].join("\n"));
+  // A timer that never ends keeps a process alive: the check's child must still answer and go.
+  await writeFile(path.join(dir, "timer-bridge.mjs"), ['console.log("hello");', "setInterval(() => {}, 1000);", echo, ""].join("\n"));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -57,8 +55,9 @@ describe("user modules load in a child process", () => {
     expect(r.err).toMatch(/^parity: --bridge \S+exit0\.mjs: its top level ended the process \(exit code 0\)/);
   });
 
-  it("a bridge that prints and keeps a timer at its top level still passes the check, and its output does not leak", async () => {
+  it("a bridge that prints (or keeps a timer) at its top level passes the flag check; its output does not leak into the report", async () => {
     expect(await probeBridgeModule(path.join(dir, "noisy-bridge.mjs"))).toEqual({ kind: "bridge" });
+    expect(await probeBridgeModule(path.join(dir, "timer-bridge.mjs"))).toEqual({ kind: "bridge" });
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--module", path.join(dir, "noisy-bridge.mjs"), "--json"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).not.toContain("hello from the top level");
