@@ -89,3 +89,57 @@ describe("stable selectors", () => {
     for (const event of completed) expect(Object.keys(event.item)).not.toContain("exitCode");
   });
 });
+
+describe("selector predicates", () => {
+  const lane = normalizeThreadLane([
+    { type: "thread/extensionState/updated", threadId: "t", scope: { kind: "thread" }, kind: "bb/session-options", payload: { v: 1 } },
+    { type: "turn/started", threadId: "t", scope: { kind: "turn", turnId: "u1" } },
+    { type: "item/started", threadId: "t", scope: { kind: "turn", turnId: "u1" }, item: { type: "agentMessage", id: "m1", text: "" } },
+    { type: "item/agentMessage/delta", threadId: "t", scope: { kind: "turn", turnId: "u1" }, itemId: "m1", delta: "a" },
+    { type: "item/agentMessage/delta", threadId: "t", scope: { kind: "turn", turnId: "u1" }, itemId: "m1", delta: "b" },
+    { type: "item/started", threadId: "t", scope: { kind: "turn", turnId: "u2" }, item: { type: "agentMessage", id: "m2", text: "" } },
+  ]) as Event[];
+  const addresses = laneAddresses(lane);
+  const pick = (selector: string) => selectEvents(lane, parseSelector(selector)!, addresses);
+
+  it("numbers turns and items by first appearance, per turn and per item type", () => {
+    expect(addresses.map((a) => [a.turn, a.item?.type, a.item?.ordinal, a.n, a.of])).toEqual([
+      ["thread", undefined, undefined, 1, 1],
+      [1, undefined, undefined, 1, 1],
+      [1, "agentMessage", 1, 1, 1],
+      [1, "agentMessage", 1, 1, 2],
+      [1, "agentMessage", 1, 2, 2],
+      [2, "agentMessage", 1, 1, 1],
+    ]);
+  });
+
+  it("picks by turn, item, n and dotted fields", () => {
+    expect(pick("/*[turn=thread][type=thread/extensionState/updated]/payload")).toEqual([0]);
+    expect(pick("/*[turn=1][item=agentMessage:1]/itemId")).toEqual([2, 3, 4]);
+    expect(pick("/*[turn=1][item=agentMessage:1][type=item/agentMessage/delta][n=2]/delta")).toEqual([4]);
+    expect(pick("/*[turn=2][item=1]/item/text")).toEqual([5]);
+    expect(pick("/*[type=item/started][item.type=agentMessage]/item/text")).toEqual([2, 5]);
+    expect(pick("/*[scope.kind=thread][type=thread/extensionState/updated]/payload")).toEqual([0]);
+    expect(pick("/*[turn=3][type=turn/started]/scope")).toEqual([]);
+    expect(pick("/*[turn=1][item=agentMessage:1][type=item/agentMessage/delta][n=3]/delta")).toEqual([]);
+  });
+
+  it("writes each event's own selector, with n only when needed", () => {
+    expect(lane.map((_, index) => stableSelector(lane, addresses, index, ["x"]))).toEqual([
+      "/*[turn=thread][type=thread/extensionState/updated][kind=bb/session-options]/x",
+      "/*[turn=1][type=turn/started]/x",
+      "/*[turn=1][item=agentMessage:1][type=item/started]/x",
+      "/*[turn=1][item=agentMessage:1][type=item/agentMessage/delta][n=1]/x",
+      "/*[turn=1][item=agentMessage:1][type=item/agentMessage/delta][n=2]/x",
+      "/*[turn=2][item=agentMessage:1][type=item/started]/x",
+    ]);
+    // A whole-event selector starts with its type, as the loader requires.
+    expect(stableSelector(lane, addresses, 2)).toBe("/*[type=item/started][turn=1][item=agentMessage:1]");
+  });
+
+  it("a whole-event selector with ordinal predicates removes just that event, then ids are re-interned", () => {
+    const masked = maskLane(lane, [entry("/*[type=item/started][turn=2][item=agentMessage:1]")]);
+    expect(masked.counts).toEqual([1]);
+    expect(masked.lane).toEqual(normalizeThreadLane(lane.slice(0, 5)));
+  });
+});
