@@ -159,7 +159,7 @@ async function updateChangedCells(
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 3 when no
+ * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 4 when no
  * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
  */
 export const checkCommand: ParityCommand = {

@@ -54,7 +54,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 <command> --help", "Flags and examples of one command")
-    .epilogue(`${EXIT_CODES_TEXT} (record only); ${INTERRUPT_CODES_TEXT}.`)
+    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
@@ -108,11 +108,11 @@ const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input 
 /** The exit codes of an interrupted run (harness/cli/interrupt.ts). */
 const INTERRUPT_CODES_TEXT = "130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
 
-/** The exit-code line of one command's `--help`: only `record` can exit 3. */
+/** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
-  return name === "record"
-    ? `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`
-    : `Exit codes: 0 pass, 1 parity failure, 2 usage or input error; ${INTERRUPT_CODES_TEXT}.`;
+  if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
+  const timeout = ["check", "replay", "rerecord"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
+  return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }
 
 /** This package's version, from its `package.json` (`--version`); "unknown" if that cannot be read. */

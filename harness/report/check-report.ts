@@ -7,6 +7,7 @@ import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
+import { EXIT_CODES } from "../errors.js";
 
 /**
  * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
@@ -205,14 +206,14 @@ export function timedOutCount(run: CheckRunResult): number {
 }
 
 /** Exit code of a run for an infrastructure timeout and no parity failure. */
-export const INFRASTRUCTURE_TIMEOUT_EXIT = 3;
+export const INFRASTRUCTURE_TIMEOUT_EXIT = EXIT_CODES.infrastructureTimeout;
 
 /**
  * Exit code of a run (00-product.md, CLI): 2 when any cell's input could not be read (status
- * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 3
+ * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 4
  * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
  */
-export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 | 3 {
+export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 | typeof INFRASTRUCTURE_TIMEOUT_EXIT {
   if (run.cells.some((cell) => cell.status === "error")) return 2;
   if (run.cells.some((cell) => cell.status === "fail")) return 1;
   return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
