@@ -16,6 +16,12 @@ export const EXIT_CODES = {
   inputError: 2,
   /** `record`: a secret survived redaction; nothing was written. */
   secretSurvived: 3,
+  /** `check`, `replay`, `rerecord`: a cell hit the wall-clock ceiling; no verdict (an infrastructure timeout, never a parity failure). */
+  infrastructureTimeout: 4,
+  /** Interrupted by SIGINT (Ctrl-C): 128 + 2, as shells report it. Temp files were removed. */
+  interrupted: 130,
+  /** Terminated by SIGTERM: 128 + 15, as shells report it. Temp files were removed. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

@@ -15,6 +15,7 @@ import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
+import { hintPath } from "../report/suggest.js";
 import { migrateEntries, stablePathForNewEntry } from "./allow-migrate.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
@@ -88,6 +89,51 @@ async function migrateFile(fileArg: string, ctx: CliContext): Promise<number> {
   return EXIT_CODES.ok;
 }
 
+/**
+ * Validates `raw` as an allowlist entry (the loader's own schema), checks its provider/cell are
+ * recorded ({@link checkRecordedCell}), turns a positional path into the stable selector that
+ * masks the same values (`stablePathForNewEntry`), checks the file holds no entry for the same
+ * path, and appends it to `file` (default `allowlists/<provider>.json`, relative to `cwd`)
+ * atomically. `allow` and `parity review` both add entries through it.
+ *
+ * @returns the entry as written, the absolute file, the entry's index in it, and a note when the
+ *   path was rewritten or stays a position.
+ * @throws UsageError naming the field (as `--<field>`), an unknown provider/cell, or a duplicate.
+ */
+export async function appendAllowlistEntry(
+  raw: Record<string, unknown>,
+  where: { cwd: string; file?: string },
+): Promise<{ entry: ReturnType<typeof plainEntry>; file: string; index: number; note?: string }> {
+  const parsed = AllowlistEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
+  }
+  let entry = plainEntry(parsed.data);
+  await checkRecordedCell(entry.provider, entry.cell, entry.recordings, where.cwd);
+  // A position goes stale when events are added before it: write the selector that masks the same values.
+  const stable = await stablePathForNewEntry(entry, where.cwd);
+  let note: string | undefined;
+  if ("path" in stable) {
+    note = `${entry.path} is a position; writing the selector that masks the same values: ${stable.path}`;
+    entry = { ...entry, path: stable.path };
+  } else if (!/^not a positional path/.test("kept" in stable ? stable.kept : stable.problem)) {
+    note = `${entry.path} stays a position (${"kept" in stable ? stable.kept : stable.problem})`;
+  }
+  const file = path.resolve(where.cwd, where.file ?? defaultAllowlistFile(entry.provider));
+  const existing = existsSync(file) ? await readAllowlistFile(file, where.cwd) : [];
+  // Entries for different recordings roots are different entries (the same cell name, another recording).
+  const duplicate = existing.find(
+    (e) => e.provider === entry.provider && e.cell === entry.cell && e.recordings === entry.recordings && e.layer === entry.layer && e.path === entry.path,
+  );
+  if (duplicate) {
+    throw new UsageError(`${path.relative(where.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
+  }
+  const entries = [...existing.map(plainEntry), entry];
+  await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+  return { entry, file, index: entries.length - 1, ...(note !== undefined ? { note } : {}) };
+}
+
 /** The `allow` command. */
 export const allowCommand: ParityCommand = {
   command: "allow",
@@ -134,47 +180,21 @@ export const allowCommand: ParityCommand = {
     }
     const missing = ENTRY_FLAGS.filter((flag) => args[flag] === undefined);
     if (missing.length > 0) throw new UsageError(`Missing required argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-    const parsed = AllowlistEntrySchema.safeParse({
-      provider: args.provider,
-      cell: args.cell,
-      ...(args.recordings !== undefined ? { recordings: args.recordings } : {}),
-      layer: args.layer,
-      path: args.path,
-      pr: args.pr,
-      reason: args.reason,
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`--${String(issue?.path[0] ?? "entry")}: ${issue?.message ?? "invalid entry"}`);
-    }
-    let entry = plainEntry(parsed.data);
-    await checkRecordedCell(entry.provider, entry.cell, entry.recordings, ctx.cwd);
-    // A position goes stale when events are added before it: write the selector that masks the same values.
-    const stable = await stablePathForNewEntry(entry, ctx.cwd);
-    if ("path" in stable) {
-      ctx.out(`${entry.path} is a position; writing the selector that masks the same values: ${stable.path}\n`);
-      entry = { ...entry, path: stable.path };
-    } else if (!/^not a positional path/.test("kept" in stable ? stable.kept : stable.problem)) {
-      ctx.out(`${entry.path} stays a position (${"kept" in stable ? stable.kept : stable.problem})\n`);
-    }
-    const file = path.resolve(ctx.cwd, typeof args.file === "string" ? args.file : defaultAllowlistFile(entry.provider));
-    const existing = existsSync(file) ? await readAllowlistFile(file, ctx.cwd) : [];
-    // Entries for different recordings roots are different entries (the same cell name, another recording).
-    const duplicate = existing.find(
-      (e) =>
-        e.provider === entry.provider &&
-        e.cell === entry.cell &&
-        e.recordings === entry.recordings &&
-        e.layer === entry.layer &&
-        e.path === entry.path,
+    const { entry, file, index, note } = await appendAllowlistEntry(
+      {
+        provider: args.provider,
+        cell: args.cell,
+        ...(args.recordings !== undefined ? { recordings: args.recordings } : {}),
+        layer: args.layer,
+        path: args.path,
+        pr: args.pr,
+        reason: args.reason,
+      },
+      { cwd: ctx.cwd, ...(typeof args.file === "string" ? { file: args.file } : {}) },
     );
-    if (duplicate) {
-      throw new UsageError(`${path.relative(ctx.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
-    }
-    const entries = [...existing.map(plainEntry), entry];
-    await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+    if (note !== undefined) ctx.out(`${note}\n`);
     const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
-    ctx.out(`added entry ${entries.length - 1} to ${path.relative(ctx.cwd, file)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
+    ctx.out(`added entry ${index} to ${hintPath(file, ctx.cwd)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);
     ctx.out("It must mask something in the next `parity check`, or that cell fails with a stale entry.\n");
     return EXIT_CODES.ok;
   },

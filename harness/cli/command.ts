@@ -15,6 +15,13 @@ export interface ParityCommand {
   describe: string;
   /** Declares flags and examples. */
   builder(y: Argv): Argv;
+  /**
+   * The command makes temp files (replays, records, spawns bridges or agents): a real run gets
+   * a session temp dir, removed as one at the end or on an interrupt (harness/cli/interrupt.ts).
+   */
+  tempDir?: boolean;
+  /** The command stops itself when `ctx.signal` aborts and says what it did (e.g. `record`). */
+  graceful?: boolean;
   /** Runs the command with parsed flags. */
   run(args: Record<string, unknown>, ctx: CliContext): Promise<number>;
 }

@@ -9,7 +9,7 @@ import { ConformanceSessionSchema, type ConformanceSessionInput } from "../confo
 import { acpLaunchSpecSchema } from "../../stack/acp/launch-spec.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
-import { checkBridgeModuleFlag } from "./flag-checks.js";
+import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";
 
 /** Reads a JSON file for a flag; bad input is an InputError naming the file (`shown`, default `file`). */
 function readJsonFile(file: string, shown: string = file): unknown {
@@ -77,6 +77,7 @@ const LAUNCH_SPEC_HELP = [
  * `--launch-spec` is validated with `acpLaunchSpecSchema` first).
  */
 export const conformCommand: ParityCommand = {
+  tempDir: true,
   command: "conform",
   describe: "Run the conformance scenarios against a bridge module",
   builder: (y: Argv) =>
@@ -92,11 +93,11 @@ export const conformCommand: ParityCommand = {
         type: "string",
         describe: "JSON file with the conformance fixture {cwd, input, zeroWorkPromptInput?, holdPromptInput?, options?}",
       })
-      .option("timeout-ms", {
-        type: "number",
-        default: DEFAULT_CONFORMANCE_TIMEOUT_MS,
-        describe: "Longest wait for any one answer or event, in ms (only a misbehaving bridge waits this long)",
+      .option("timeout", {
+        type: "string",
+        describe: `Longest wait for any one answer or event, in ms, a whole number ≥ 1 (default ${DEFAULT_CONFORMANCE_TIMEOUT_MS}; only a misbehaving bridge waits this long)`,
       })
+      .option("timeout-ms", { type: "string", hidden: true, describe: "Old spelling of --timeout" })
       .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
       .example("$0 conform --bridge echo", "Check the shipped echo bridge")
       .example("$0 conform --bridge ./dist/my-bridge.js --provider-id mine --session fixture.json", "Check your own bridge module")
@@ -105,10 +106,8 @@ export const conformCommand: ParityCommand = {
       .epilogue(LAUNCH_SPEC_HELP),
   async run(args, ctx) {
     const bridge = String(args.bridge);
-    const timeoutMs = Number(args["timeout-ms"]);
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new UsageError(`--timeout-ms must be a positive number of ms, got ${String(args["timeout-ms"])}`);
-    }
+    const timeoutMs =
+      positiveIntegerFlag("timeout", args.timeout, "ms") ?? positiveIntegerFlag("timeout-ms", args["timeout-ms"], "ms") ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
     const options: BridgeTargetOptions = { cwd: ctx.cwd };
     if (typeof args["provider-id"] === "string") options.providerId = args["provider-id"];
     if (typeof args.session === "string") options.session = readSessionFile(path.resolve(ctx.cwd, args.session));

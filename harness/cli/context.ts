@@ -1,3 +1,5 @@
+import { colorEnabled } from "./color.js";
+import { processInterruptHost, type InterruptHost } from "./interrupt.js";
 import type { ProgressStream } from "../progress/check-progress.js";
 
 /**
@@ -10,7 +12,7 @@ export interface CliContext {
   out(text: string): void;
   /** Writes to standard error. */
   err(text: string): void;
-  /** True when colour may be used: stdout is a TTY and `NO_COLOR` is unset. */
+  /** True when colour may be used (see {@link colorEnabled}: `FORCE_COLOR`, `NO_COLOR`, TTY). */
   color: boolean;
   /** `--verbose`: print stack traces and child stderr. */
   verbose: boolean;
@@ -18,6 +20,14 @@ export interface CliContext {
   ci: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /**
+   * A real process run's signals, environment and exit (see harness/cli/interrupt.ts): with it
+   * a run gets a session temp dir and exits 130/143 on SIGINT/SIGTERM. In-process runs (tests)
+   * leave it out unless they test interrupts.
+   */
+  interrupts?: InterruptHost;
+  /** Aborted on the first SIGINT/SIGTERM of the run (commands marked `graceful` stop on it). */
+  signal?: AbortSignal;
   /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
   columns?: number;
   /** Where long commands show progress (standard error); absent: no progress. */
@@ -27,14 +37,14 @@ export interface CliContext {
 /** Builds the context of a real process run from its environment. */
 export function processContext(verbose: boolean): CliContext {
   const env = process.env;
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    color: Boolean(process.stdout.isTTY) && !noColor && env.TERM !== "dumb",
+    color: colorEnabled(env, Boolean(process.stdout.isTTY)),
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
+    interrupts: processInterruptHost(),
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
     progress: {

@@ -5,10 +5,10 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { PROVIDER_BRIDGE_EXPORT_NAME, providerBridgeOf } from "../../stack/bridge-kit/define.js";
+import { PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
 import { UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
+import { probeBridgeModule } from "./module-probe.js";
 
 /**
  * Parses a flag that must be a whole number ≥ 1 (`--timeout` in ms, `--jobs`). The flag is
@@ -50,11 +50,14 @@ function wholeNumber(value: unknown): number | null {
  * Resolves `--module <file>` against `cwd` and checks that it is a provider bridge module,
  * as the bootstrap will load it (stack/bridge-kit/bootstrap.ts): the file exists, imports,
  * and exports `experimental_providerBridge` (or a default export) with a `handleLine`
- * function. The module is imported into this process, so its top-level code runs here once.
+ * function. The module is imported in a child process ({@link probeBridgeModule}), so its
+ * top-level code never runs in the CLI: one that calls `process.exit` while loading is
+ * reported here (exit 2), never taken as the CLI's own exit code.
  *
  * @returns the absolute module path.
  * @throws UsageError `--module <value>: no such module (<abs>)`, `…: not a file`,
- *   `…: cannot load: <first line of the error>` or `…: does not export experimental_providerBridge`.
+ *   `…: cannot load: <first line of the error>`, `…: its top level ended the process …`,
+ *   `…: did not finish loading within …` or `…: does not export experimental_providerBridge`.
  */
 export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module"): Promise<string> {
   const file = path.resolve(cwd, value);
@@ -66,17 +69,21 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
     throw new UsageError(`${where}: no such module (${file})`);
   }
   if (!isFile) throw new UsageError(`${where}: not a file (${file})`);
-  let loaded: Record<string, unknown>;
-  try {
-    loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    throw new UsageError(`${where}: cannot load: ${message.split("\n")[0] ?? message}`);
+  const probe = await probeBridgeModule(file, { cwd });
+  switch (probe.kind) {
+    case "bridge":
+      return file;
+    case "load-error":
+      throw new UsageError(`${where}: cannot load: ${probe.message}`);
+    case "exited": {
+      const how = probe.signal !== null ? `signal ${probe.signal}` : `exit code ${String(probe.code)}`;
+      throw new UsageError(`${where}: its top level ended the process (${how}) while loading; a bridge module must not call process.exit`);
+    }
+    case "timeout":
+      throw new UsageError(`${where}: did not finish loading within ${probe.timeoutMs / 1000} s (a top-level await that never settles?)`);
+    case "no-bridge":
+      throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
   }
-  if (!providerBridgeOf(loaded)) {
-    throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
-  }
-  return file;
 }
 
 /**

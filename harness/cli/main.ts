@@ -6,6 +6,8 @@ import { findRepoRoot } from "../replay/repo-paths.js";
 import type { ParityCommand } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
+import { closestName } from "./did-you-mean.js";
+import { runInterruptible } from "./interrupt.js";
 
 /**
  * Runs `parity <argv…>` and returns the exit code (00-product.md, CLI): 0 pass,
@@ -23,6 +25,9 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
   let exitCode: number = EXIT_CODES.ok;
   let ran = false;
   let yargsOutput = "";
+  // The running command's option table, kept by a before-validation middleware for the
+  // did-you-mean of an unknown flag.
+  let declared: DeclaredOptions | undefined;
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -35,33 +40,47 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .alias("h", "help")
     .version("version", "Print the package version", packageVersion())
     .alias("V", "version")
+    .alias("v", "version")
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
       if (err) throw err;
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
-      throw new UsageError(msg.replace(/\s*\n\s*/g, " ").trim());
+      throw new UsageError(withFlagSuggestion(msg.replace(/\s*\n\s*/g, " ").trim(), declared));
     })
     .example("$0 check", "The gate over every committed recording (what CI runs)")
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 <command> --help", "Flags and examples of one command")
-    .epilogue(`${EXIT_CODES_TEXT} (record only).`)
+    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
-      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction);
+      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
+    .middleware(((_args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => {
+      declared = y.getOptions();
+    }) as unknown as MiddlewareFunction, true);
 
   try {
     const named = firstPositional(argv);
     if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) {
-      throw new UsageError(`unknown command "${named}": see \`parity --help\``);
+      const near = closestName(named, COMMANDS.map((entry) => entry.name));
+      throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
     }
     for (const cmd of await commandsToLoad(named, argv)) {
       parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
         ran = true;
-        exitCode = await cmd.run(args as Record<string, unknown>, ctx);
+        const host = ctx.interrupts;
+        exitCode =
+          host === undefined
+            ? await cmd.run(args as Record<string, unknown>, ctx)
+            : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
+                host,
+                tempDir: cmd.tempDir === true,
+                graceful: cmd.graceful === true,
+                err: ctx.err,
+              });
       });
     }
     // A parse callback makes yargs hand its help text back instead of calling console.log.
@@ -76,7 +95,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     if (!(thrown instanceof ParityError) && !ctx.verbose) ctx.err("(run with --verbose for the stack trace)\n");
     return error.exitCode;
   }
-  if (!ran && !argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) {
+  if (!ran && !argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V" || a === "-v")) {
     ctx.err(`parity: unknown command "${argv.find((a) => !a.startsWith("-")) ?? ""}": see \`parity --help\`\n`);
     return EXIT_CODES.inputError;
   }
@@ -86,9 +105,14 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
 /** The exit codes every command shares (00-product.md, CLI), and `record`'s own. */
 const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
 
-/** The exit-code line of one command's `--help`: only `record` can exit 3. */
+/** The exit codes of an interrupted run (harness/cli/interrupt.ts). */
+const INTERRUPT_CODES_TEXT = "130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
+
+/** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
-  return name === "record" ? `${EXIT_CODES_TEXT} (nothing written).` : "Exit codes: 0 pass, 1 parity failure, 2 usage or input error.";
+  if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
+  const timeout = ["check", "replay", "rerecord"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
+  return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }
 
 /** This package's version, from its `package.json` (`--version`); "unknown" if that cannot be read. */
@@ -126,11 +150,29 @@ function commandName(command: string): string {
   return command.split(" ")[0] ?? command;
 }
 
-/** What {@link rejectAmbiguousStrings} needs of yargs' option table. */
+/** What {@link rejectAmbiguousStrings} and {@link withFlagSuggestion} need of yargs' option table. */
 interface DeclaredOptions {
   string: string[];
   array: string[];
+  boolean: string[];
   default: Record<string, unknown>;
+  hiddenOptions?: string[];
+}
+
+/**
+ * Adds "did you mean --x?" to yargs' `Unknown argument: foo` for the first unknown flag that is
+ * near a declared one (hidden old spellings are not suggested).
+ */
+function withFlagSuggestion(message: string, options: DeclaredOptions | undefined): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown || options === undefined) return message;
+  const hidden = new Set(options.hiddenOptions ?? []);
+  const known = [...new Set([...options.string, ...options.boolean, ...Object.keys(options.default)])].filter((k) => k.length > 1 && !hidden.has(k) && !/[A-Z]/.test(k));
+  for (const typed of unknown[1]!.split(/,\s*/)) {
+    const near = closestName(typed.replace(/^-+/, ""), known);
+    if (near !== undefined) return `${message}; did you mean --${near}?`;
+  }
+  return message;
 }
 
 /**

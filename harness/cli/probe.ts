@@ -3,8 +3,10 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { listAcpAgents } from "../../stack/acp/custom-agents.js";
 import { acpAgentLabel } from "../../stack/acp/launch-spec.js";
-import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
+import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
+import { packageRoot } from "../record/providers.js";
+import { positiveIntegerFlag } from "./flag-checks.js";
 import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
 import { withoutRecordProfiles } from "../record/custom-provider.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
@@ -110,12 +112,32 @@ export interface ProbeCommandOptions {
 }
 
 /**
+ * How long `probe` waits for `initialize` by default, in ms: an agent starting on a busy
+ * machine (a Node CLI loading its bundle) can take well over the 10 s a quiet one needs; the
+ * timeout only bounds an agent that will never answer.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
+
+/**
+ * The command to spawn for `command`: a bare name is looked up, as `npx` does, first in
+ * `node_modules/.bin` of each of `projects` (the working directory, then this package), then
+ * on `pathValue`; the absolute path found is returned. A command with a `/`, or one found
+ * nowhere, is returned as given (the spawn then names it).
+ */
+export async function projectCommand(command: string, projects: readonly string[], pathValue: string | undefined): Promise<string> {
+  if (command.includes("/")) return command;
+  const dirs = [...projects.map((p) => path.join(p, "node_modules", ".bin")), ...(pathValue ?? "").split(path.delimiter)];
+  return (await findExecutable(command, dirs.filter((d) => d !== "").join(path.delimiter))) ?? command;
+}
+
+/**
  * Builds `parity probe`: asks an installed ACP agent what it supports (spec 30 §3.2) by sending
  * only `initialize`, and prints the agent's capabilities as reported. Exit 0 when the agent
  * answered, 1 when it did not, 2 on a bad flag. opencode runs in an isolated temp home, offline.
  */
 export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCommand {
   return {
+    tempDir: true,
     command: "probe",
     describe: "Ask an installed ACP agent what it supports (initialize only)",
     builder: (y: Argv) =>
@@ -124,7 +146,8 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         .option("command", { type: "string", describe: 'The agent command and its args, e.g. "opencode acp" (no shell)' })
         .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries)" })
         .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
-        .option("timeout-ms", { type: "number", default: DEFAULT_PROBE_TIMEOUT_MS, describe: "How long to wait for initialize, in ms" })
+        .option("timeout", { type: "string", describe: `How long to wait for initialize, in ms (a whole number ≥ 1; default ${PROBE_TIMEOUT_MS})` })
+        .option("timeout-ms", { type: "string", hidden: true, describe: "Old spelling of --timeout" })
         .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
         .option("network", {
           choices: ["auto", "netns", "host"],
@@ -138,8 +161,8 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
       const provider = typeof args.provider === "string" ? args.provider : undefined;
       const commandLine = typeof args.command === "string" ? args.command : undefined;
       if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
-      const timeoutMs = Number(args["timeout-ms"]);
-      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout-ms must be a positive number of ms, got ${String(args["timeout-ms"])}`);
+      const timeoutMs =
+        positiveIntegerFlag("timeout", args.timeout, "ms") ?? positiveIntegerFlag("timeout-ms", args["timeout-ms"], "ms") ?? PROBE_TIMEOUT_MS;
       const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
 
       let command: string;
@@ -160,14 +183,16 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
       }
       const label = acpAgentLabel({ command, args: commandArgs });
+      const resolvedCommand = await projectCommand(command, [ctx.cwd, packageRoot()], env.PATH ?? (options.env ?? process.env).PATH);
       const network = args.network === "host" ? undefined : detectNetworkIsolation("auto");
       if (args.network === "netns" && network?.kind !== "netns") throw new UsageError(`--network netns: ${network?.kind === "watch" ? network.why : "unavailable"}`);
       // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
-      const resolvable = (await findExecutable(command.includes("/") ? path.resolve(cwd, command) : command, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
+      const resolvable =
+        (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
       const inNetns = network?.kind === "netns" && resolvable;
       const probe = await probeAcpAgent({
         ...(inNetns ? { spawn: netnsSpawn(network) } : {}),
-        command,
+        command: resolvedCommand,
         args: commandArgs,
         env,
         cwd,

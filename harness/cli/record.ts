@@ -11,6 +11,7 @@ import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
 import { packageRoot, RECORD_PROVIDERS } from "../record/providers.js";
 import type { ParityCommand } from "./command.js";
+import { positiveIntegerFlag } from "./flag-checks.js";
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}${path.sep}`);
 
@@ -30,6 +31,8 @@ export function defaultLanesRoot(out: string, cwd: string): string {
 
 /** The `record` command. */
 export const recordCommand: ParityCommand = {
+  tempDir: true,
+  graceful: true,
   command: "record",
   describe: "Record a cell live against a real agent: a new recording plus its oracle (never overwrites)",
   builder: (y: Argv) =>
@@ -49,7 +52,8 @@ export const recordCommand: ParityCommand = {
         default: "auto",
         describe: "Keep a real agent on loopback: a fresh network namespace with only loopback (netns), watching its sockets (watch), or netns where possible (auto)",
       })
-      .option("timeout", { type: "number", default: RECORD_STEP_TIMEOUT_MS, describe: "Longest wait for one step's answer or event, in ms" })
+      .option("json", { type: "boolean", default: false, describe: "Print the result (directory, oracle, manifest, counts) as JSON" })
+      .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", "record your own ACP agent (an entry {\"id\": \"mine\", \"command\": …} of agents.json)")
@@ -74,15 +78,10 @@ export const recordCommand: ParityCommand = {
         throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${repo}, e.g. a temp dir`);
       }
     }
-    const timeout = Number(args.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout ${String(args.timeout)}: expected a positive number of ms`);
+    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms") ?? RECORD_STEP_TIMEOUT_MS;
     const redact = compileUserPatterns(((args.redact as unknown[]) ?? []).map(String));
 
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once("SIGINT", onSigint);
-    process.once("SIGTERM", onSigint);
-    try {
+    {
       const result = await recordCell({
         providerId: String(args.provider),
         cell: String(args.cell),
@@ -94,11 +93,15 @@ export const recordCommand: ParityCommand = {
         network: args.network as "auto" | "netns" | "watch",
         ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
         now: () => Date.now(),
-        signal: controller.signal,
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
       });
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+      if (args.json === true) {
+        ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
+        return EXIT_CODES.ok;
+      }
       ctx.out(`recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines).map(([d, n]) => `${d} ${n}`).join(", ")}\n`);
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);
@@ -108,9 +111,6 @@ export const recordCommand: ParityCommand = {
         ctx.out(`  check it: parity check ${which}\n  list it:  parity list ${which}\n`);
       }
       return EXIT_CODES.ok;
-    } finally {
-      process.removeListener("SIGINT", onSigint);
-      process.removeListener("SIGTERM", onSigint);
     }
   },
 };

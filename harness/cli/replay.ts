@@ -79,9 +79,10 @@ async function resolveCellDir(args: Record<string, unknown>, cwd: string): Promi
  * live `thread/delta` params, or with `--timeline` a readable timeline; `--json` prints the
  * whole result. Divergences go to stderr, and for a bridge that exited early its exit code
  * (or signal) and stderr tail. Exit 0 when the replay did not diverge, 1 when it did, 2 for
- * usage or input errors, 3 for an infrastructure timeout (the wall-clock ceiling, no verdict).
+ * usage or input errors, 4 for an infrastructure timeout (the wall-clock ceiling, no verdict).
  */
 export const replayCommand: ParityCommand = {
+  tempDir: true,
   command: "replay [dir]",
   describe: "Replay one recorded cell through its bridge and print the live thread lane",
   builder: (y: Argv) =>

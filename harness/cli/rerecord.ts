@@ -21,6 +21,7 @@ export const RERECORD_DEFAULT_ROOTS = ["recordings"] as const;
 
 /** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
 export const rerecordCommand: ParityCommand = {
+  tempDir: true,
   command: "rerecord",
   describe: "Replay cells through today's bridge; write bridge→runtime.current.ndjson beside each recording and refresh its oracle",
   builder: (y: Argv) =>
@@ -33,6 +34,12 @@ export const rerecordCommand: ParityCommand = {
       .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
       .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON array of per-cell outcomes instead of text" })
+      .option("always-current", {
+        type: "boolean",
+        default: false,
+        describe: "Write bridge→runtime.current.ndjson beside each recording even when the recorded bridge lane still assembles to the live thread lane (by default it is written only when the bridge's output changed)",
+      })
       .option("verify", {
         type: "boolean",
         default: true,
@@ -69,13 +76,16 @@ export const rerecordCommand: ParityCommand = {
       lanesDir,
       redactor,
       verify: args.verify !== false,
+      alwaysWriteCurrent: args.alwaysCurrent === true,
       replay: {
         ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
         ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
       },
-      onOutcome: (outcome) => ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose })),
+      onOutcome: (outcome) => {
+        if (args.json !== true) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
+      },
     });
-    ctx.out(formatRerecordSummary(outcomes));
+    ctx.out(args.json === true ? `${JSON.stringify(outcomes, null, 2)}\n` : formatRerecordSummary(outcomes));
     return rerecordExitCode(outcomes);
   },
 };

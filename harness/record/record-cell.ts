@@ -120,7 +120,7 @@ export interface RecordCellResult {
 /** The run was interrupted (SIGINT); everything was cleaned up and nothing written. */
 export class RecordInterruptedError extends ParityError {
   constructor() {
-    super("E_INTERRUPTED", "interrupted: the agent and bridge were stopped, the temp directory removed, nothing written", EXIT_CODES.parityFailure);
+    super("E_INTERRUPTED", "interrupted: the agent and bridge were stopped, the temp directory removed, nothing written", EXIT_CODES.interrupted);
   }
 }
 
@@ -238,7 +238,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   }
 
   const root = await makeRunRoot(req.tempParent ?? os.tmpdir());
-  const dirs: RecordDirs = { root, workspace: path.join(root, "ws"), home: path.join(root, "home") };
+  const dirs: RecordDirs & { tmp: string } = { root, workspace: path.join(root, "ws"), home: path.join(root, "home"), tmp: path.join(root, "tmp") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
   let model: ModelServer | undefined;
@@ -254,6 +254,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   watcher?.unref();
   try {
     await ensureDir(dirs.workspace);
+    await ensureDir(dirs.tmp);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
     if (provider.takesModelEndpoint && def.model) {
       model = await startModelServer({
@@ -268,7 +269,8 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     bridge = spawnBridge({
       modulePath: provider.modulePath,
       providerId: provider.id,
-      env: { ...prepared.env, [RECORD_DIR_ENV_VAR]: recordDir },
+      // TMPDIR inside the run's root, so the bridge's own temp dir goes when the root does.
+      env: { ...prepared.env, [RECORD_DIR_ENV_VAR]: recordDir, TMPDIR: dirs.tmp },
       cwd: dirs.workspace,
       dataDir: path.join(root, "data"),
       ...(req.onStderr ? { onStderr: req.onStderr } : {}),

@@ -53,8 +53,8 @@ export type Manifest = z.output<typeof ManifestSchema>;
 /**
  * Parses manifest text (spec 10 §4). `file` is the name printed in errors.
  *
- * @throws InputError naming `file` when the text is not JSON or not a valid manifest (the
- *   first offending field is named).
+ * @throws InputError naming `file` when the text is not JSON or not a valid manifest (every
+ *   offending field is named, `; `-separated, on one line).
  */
 export function parseManifest(text: string, file: string): Manifest {
   let value: unknown;
@@ -65,9 +65,16 @@ export function parseManifest(text: string, file: string): Manifest {
   }
   const parsed = ManifestSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(manifest)";
-    throw new InputError(`invalid manifest: field \`${field}\`: ${issue?.message ?? "invalid"}`, { file });
+    // Every problem at once, so one edit fixes the file (zod reports each field it checked).
+    // Missing fields are listed together, so a near-empty file still gives a short line.
+    const fieldOf = (issue: z.core.$ZodIssue) => `\`${issue.path.length > 0 ? issue.path.map(String).join(".") : "(manifest)"}\``;
+    const absent = (issue: z.core.$ZodIssue) => issue.code === "invalid_type" && / received undefined$/.test(issue.message);
+    const missing = parsed.error.issues.filter(absent).map(fieldOf);
+    const problems = [
+      ...(missing.length > 0 ? [`missing ${missing.length === 1 ? "field" : "fields"} ${missing.join(", ")}`] : []),
+      ...parsed.error.issues.filter((issue) => !absent(issue)).map((issue) => `field ${fieldOf(issue)}: ${issue.message}`),
+    ];
+    throw new InputError(`invalid manifest: ${problems.join("; ") || "invalid"}`, { file });
   }
   return parsed.data;
 }

@@ -120,6 +120,7 @@ async function readLaneFile(
   if (size > limit) throw new InputError(`lane file is ${size} bytes; more than the ${limit}-byte limit of one recording lane`, { file });
   const entries: LaneEntry[] = [];
   const fileIndex = seen.files.push(file) - 1;
+  let previous: { run: number; seq: number; lineNo: number } | undefined;
   for await (const { entry, lineNo } of readLaneEntries(file, direction, options)) {
     let seqs = seen.runs.get(entry.run);
     if (seqs === undefined) seen.runs.set(entry.run, (seqs = new Map()));
@@ -129,6 +130,13 @@ async function readLaneFile(
       throw new InputError(`duplicate seq ${entry.seq} in run ${entry.run}: already used at ${where}`, { file, line: lineNo });
     }
     seqs.set(entry.seq, fileIndex * LINE_SPAN + lineNo);
+    // A lane is written in seq order; one going backwards is a damaged or hand-edited file,
+    // which the replay would otherwise meet as a long wait for an answer that came "before".
+    if (previous !== undefined && (entry.run < previous.run || (entry.run === previous.run && entry.seq < previous.seq))) {
+      const where = entry.run === previous.run ? `seq ${entry.seq} comes after seq ${previous.seq}` : `run ${entry.run} comes after run ${previous.run}`;
+      throw new InputError(`${where} (line ${previous.lineNo}): a lane's entries go forwards in (run, seq)`, { file, line: lineNo });
+    }
+    previous = { run: entry.run, seq: entry.seq, lineNo };
     entries.push(entry);
   }
   return entries;
@@ -141,6 +149,20 @@ async function kindOf(dir: string, dirent: Dirent): Promise<"file" | "dir" | "ot
   if (!dirent.isSymbolicLink()) return "other";
   const target = await stat(join(dir, dirent.name)).catch(() => undefined);
   return target?.isFile() ? "file" : target?.isDirectory() ? "dir" : "other";
+}
+
+/** Why a lane file or manifest name that is not a regular file cannot be read. */
+async function notAFileProblem(file: string, kind: "dir" | "other"): Promise<string> {
+  if (kind === "dir") return "is a directory, not a file";
+  try {
+    await stat(file);
+    return "is not a regular file";
+  } catch (thrown) {
+    const code = (thrown as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "is a symbolic link loop (ELOOP), not a file";
+    if (code === "ENOENT") return "is a symbolic link to nothing (dangling), not a file";
+    return `cannot be read (${code ?? String(thrown)})`;
+  }
 }
 
 async function listDir(dir: string): Promise<Dirent[]> {
@@ -161,14 +183,19 @@ async function listDir(dir: string): Promise<Dirent[]> {
  *
  * @throws InputError naming `file:line` (or `file`) for: an unknown `.ndjson` file, a missing
  *   or invalid manifest, any bad lane line (see {@link readLaneEntries}), a duplicate `seq`,
- *   an empty lane file, a lane file over `maxLaneFileBytes`, manifest line counts that
- *   disagree with the lanes, or (with `expect`) a manifest provider/cell that is not the
- *   directory's.
+ *   an empty lane file, a lane file over `maxLaneFileBytes`, a seq that goes backwards
+ *   within a lane file, a lane file or manifest that is a directory, a symbolic link loop or
+ *   dangling link, and (all at once, `; `-separated) manifest line counts that disagree with
+ *   the lanes and (with `expect`) a manifest provider/cell that is not the directory's.
  */
 export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
   const names = new Set<string>();
   for (const dirent of await listDir(dir)) {
-    if ((await kindOf(dir, dirent)) !== "file") continue;
+    const kind = await kindOf(dir, dirent);
+    if (kind !== "file" && (KNOWN_LANE_FILES.has(dirent.name) || dirent.name === MANIFEST_FILE)) {
+      throw new InputError(await notAFileProblem(join(dir, dirent.name), kind), { file: join(dir, dirent.name) });
+    }
+    if (kind !== "file") continue;
     if (dirent.name.endsWith(".ndjson") && !KNOWN_LANE_FILES.has(dirent.name)) {
       throw new InputError(
         `unknown lane file name; a recording holds ${[...KNOWN_LANE_FILES].join(", ")} and ${MANIFEST_FILE}`,
@@ -179,10 +206,12 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
   }
   const manifestFile = join(dir, MANIFEST_FILE);
   const manifest = await readManifest(manifestFile);
+  // Every disagreement of the manifest with its directory and its lanes is reported at once.
+  const manifestProblems: string[] = [];
   for (const field of ["provider", "cell"] as const) {
     const named = options.expect?.[field];
     if (named !== undefined && manifest[field] !== named) {
-      throw new InputError(`${field} is "${manifest[field]}" but the directory names ${field} "${named}"`, { file: manifestFile });
+      manifestProblems.push(`${field} is "${manifest[field]}" but the directory names ${field} "${named}"`);
     }
   }
 
@@ -206,13 +235,9 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
   for (const direction of LANE_DIRECTIONS) {
     const declared = manifest.lines[direction];
     const actual = lanes[direction].length;
-    if (declared !== actual) {
-      throw new InputError(
-        `lines["${direction}"] is ${declared} but ${laneFileName(direction)} has ${actual} entries`,
-        { file: manifestFile },
-      );
-    }
+    if (declared !== actual) manifestProblems.push(`lines["${direction}"] is ${declared} but ${laneFileName(direction)} has ${actual} entries`);
   }
+  if (manifestProblems.length > 0) throw new InputError(manifestProblems.join("; "), { file: manifestFile });
 
   return {
     dir,

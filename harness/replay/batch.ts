@@ -43,10 +43,19 @@ const before = (a: { run: number; seq: number }, b: { run: number; seq: number }
  *
  * @throws as `replayRecording`
  */
-export async function replayBatch(recordings: readonly Recording[], options: ReplayRecordingOptions = {}): Promise<ReplayResult[]> {
+export async function replayBatch(
+  recordings: readonly Recording[],
+  options: ReplayRecordingOptions = {},
+  now: () => number = () => performance.now(),
+): Promise<ReplayResult[]> {
+  const timedAlone = async (recording: Recording): Promise<ReplayResult> => {
+    const started = now();
+    const result = await replayRecording(recording, options);
+    return { ...result, ms: now() - started };
+  };
   const alone = async (): Promise<ReplayResult[]> => {
     const results: ReplayResult[] = [];
-    for (const recording of recordings) results.push(await replayRecording(recording, options));
+    for (const recording of recordings) results.push(await timedAlone(recording));
     return results;
   };
   const useCurrent = options.useCurrent ?? true;
@@ -92,6 +101,10 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
     return index === undefined ? undefined : builders[index];
   };
   const met = cells.map(() => 0);
+  // Cells replay one after another, so a cell's time runs from the previous cell's last met
+  // output (or the batch start) to its own last one; the last cell also gets the bridge's exit.
+  const lastMetAt = cells.map(() => undefined as number | undefined);
+  const batchStarted = now();
   const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider!, {
     ...options,
     keepBridgeLane: false,
@@ -104,10 +117,19 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
     },
     onMet: (step) => {
       const index = cellOfEntry.get(entryKey(step.entry));
-      if (index !== undefined) met[index]! += 1;
+      if (index !== undefined) {
+        met[index]! += 1;
+        lastMetAt[index] = now();
+      }
     },
   });
 
+  const batchEnded = now();
+  const cellMs = cells.map((_, index) => {
+    const from = index === 0 ? batchStarted : (lastMetAt[index - 1] ?? batchStarted);
+    const to = index === cells.length - 1 ? batchEnded : (lastMetAt[index] ?? from);
+    return Math.max(0, to - from);
+  });
   const divergences: ReplayDivergence[][] = cells.map(() => []);
   const notes: ReplayNote[][] = cells.map(() => []);
   const indexesOf = (at: { run: number | null; seq: number | null }): number[] => {
@@ -134,6 +156,7 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
     pids,
     stderr,
     lane: { scope: "thread", ...builders[index]!.result() },
+    ms: cellMs[index]!,
   }));
   const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
   if (firstBad !== -1) {
@@ -142,7 +165,7 @@ export async function replayBatch(recordings: readonly Recording[], options: Rep
       ? `${bad.cell}: ${bad.divergences[0].seq === null ? "" : `seq ${bad.divergences[0].seq}: `}${bad.divergences[0].message}`
       : `${bad.cell}: ${bad.expectationsMet} of ${bad.expectationsTotal} recorded outputs met`;
     for (let i = firstBad; i < cells.length; i += 1) {
-      const alone = await replayRecording(cells[i]!.recording, options);
+      const alone = await timedAlone(cells[i]!.recording);
       alone.notes.unshift({ seq: null, message: `replayed alone: the batch through one bridge diverged (${why})` });
       results[i] = alone;
     }

@@ -8,7 +8,8 @@ import { InputError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
-import { cellResultFromVerdict, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
+import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
+import { oracleEventLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import { replayProfileFor } from "./profiles.js";
 import { replayBatch } from "./batch.js";
@@ -81,19 +82,22 @@ export interface CheckCellsResult {
  * @throws InputError `file:line: oracle is not valid JSON (…)` (line where JSON.parse stopped), or
  *   naming only the file for an unreadable file or another shape.
  */
-async function readOracleLeg(file: string): Promise<ParityLeg> {
+async function readOracleLeg(file: string): Promise<ParityLeg & { text: string }> {
   let value: unknown;
+  let text: string;
   try {
+    text = await readFile(file, "utf8");
     // parseJsonFile turns JSON.parse's character position into a line, as `parity diff` reports it.
-    value = parseJsonFile(await readFile(file, "utf8"), file);
+    value = parseJsonFile(text, file);
   } catch (error) {
     if (!(error instanceof InputError)) throw new InputError(`oracle cannot be read (${(error as Error).message})`, { file });
     throw new InputError(`oracle is ${error.problem}`, { file, ...(error.line !== undefined ? { line: error.line } : {}) });
   }
-  if (Array.isArray(value)) return { events: value };
+  if (Array.isArray(value)) return { events: value, text };
   const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;
   if (record && Array.isArray(record.events)) {
     return {
+      text,
       events: record.events,
       ...(typeof record.unhandled === "number" ? { unhandled: record.unhandled } : {}),
       ...(Array.isArray(record.grammarDrops) ? { grammarDrops: record.grammarDrops.map(String) } : {}),
@@ -140,23 +144,39 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * skipped. An ACP recording replays with the dialect its recorded agent command implies
  * (the replay's launch-spec rewrite pins it). The cells of one provider replay in at most `jobs` batches, each through one
  * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell; how
- * many batches: `planBatches`), and the batches run `jobs` at a time; a cell's `ms` is its share of its batch's wall time.
+ * many batches: `planBatches`), and the batches run `jobs` at a time; a cell's `ms` is its own
+ * part of its batch's wall time (see `replayBatch`) plus its comparison. A recording, lane or
+ * oracle that cannot be read makes that cell an `error` (the InputError's one line, file and
+ * line) while every other cell is still checked.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
  * file + rename); in CI it fails the cell and nothing is written.
  *
- * @throws InputError for a bad recording or oracle (exit 2)
+ * @throws only what is not an input error (bad inputs become `error` cells)
  */
 export async function checkCells(options: CheckCellsOptions): Promise<CheckCellsResult> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
-  // Every recording is read (and validated) before any replay: bad input fails before anything is written.
-  const recordings: Array<Recording | undefined> = await Promise.all(options.locations.map((location) => readRecording(location.dir)));
+  // Every recording is read (and validated) before any replay; an unreadable one is that cell's
+  // error, and every other cell is still checked.
+  const recordings: Array<Recording | undefined> = await Promise.all(
+    options.locations.map(async (location, index) => {
+      try {
+        return await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+      } catch (thrown) {
+        if (!(thrown instanceof InputError)) throw thrown;
+        results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
+        options.progress?.finished(index, results[index].cell);
+        return undefined;
+      }
+    }),
+  );
 
   // Replayable cells, grouped by provider, each group cut into at most `jobs` batches that
   // each replay through one bridge process; the rest are skipped here.
   const groups = new Map<string, number[]>();
   options.locations.forEach((location, index) => {
+    if (recordings[index] === undefined) return;
     const reason = skipReason(location, recordings[index]!, options);
     if (reason !== undefined) {
       results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
@@ -178,24 +198,47 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       const replays: Array<ReplayResult | undefined> = await replayBatch(
         task.map((i) => recordings[i]!),
         { keepBridgeLane: false, ...options.replay },
+        now,
       );
-      const ms = (now() - taskStarted) / task.length;
+      const share = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
         // Each lane is normalized into its leg and the raw lanes and the recording are let go
         // before comparing: a large cell never holds its recording, raw and normalized lanes at once.
+        const location = options.locations[index]!;
         const { lane, ...replay } = replays[k]!;
         replays[k] = undefined;
-        const live = legOf(lane);
-        const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
-        recordings[index] = undefined;
-        results[index] = await compareCell(options.locations[index]!, replay, live, recorded, ms, options);
-        options.progress?.finished(index, results[index].cell);
+        const compareStarted = now();
+        const replayMs = replay.ms ?? share;
+        try {
+          const live = legOf(lane);
+          const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
+          recordings[index] = undefined;
+          const compared = await compareCell(location, replay, live, recorded, replayMs, options);
+          compared.cell.ms = replayMs + (now() - compareStarted);
+          results[index] = compared;
+        } catch (thrown) {
+          if (!(thrown instanceof InputError)) throw thrown;
+          results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
+        }
+        options.progress?.finished(index, results[index]!.cell);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
   return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
+}
+
+/** A cell whose recording or oracle could not be read (status `error`, see `erroredCell`). */
+function inputErrorCell(location: RecordingLocation, error: InputError, ms: number): CellResult {
+  return erroredCell({
+    provider: location.provider,
+    cell: location.cell,
+    message: error.message,
+    ms,
+    ...(error.file !== undefined ? { file: error.file } : {}),
+    ...(error.line !== undefined ? { line: error.line } : {}),
+  });
 }
 
 function emptyExtras(location: RecordingLocation): CellExtras {
@@ -239,10 +282,15 @@ async function compareCell(
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
   let oracle: ParityLeg | null = null;
+  let eventLines: number[] | undefined;
   const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
   let missingOracle = false;
   if (inRepo) {
-    if (existsSync(oracleFile)) oracle = await readOracleLeg(oracleFile);
+    if (existsSync(oracleFile)) {
+      const { text, ...leg } = await readOracleLeg(oracleFile);
+      oracle = leg;
+      eventLines = oracleEventLines(text, leg.events.length);
+    }
     else if (options.ci) missingOracle = true;
     else if (result.ok) {
       await writeFileAtomic(oracleFile, serializeThreadLane(live.events));
@@ -278,6 +326,7 @@ async function compareCell(
     ...(options.oraclesForEveryRecording === true ? { explicitLanesDir: options.lanesDir } : {}),
     ...(inRepo ? { oracleFile } : {}),
   });
+  if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   const trouble = replayTrouble(result);
   if (result.infrastructureTimeout) {
     // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.

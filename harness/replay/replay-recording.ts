@@ -10,6 +10,11 @@ export type { ReplayOptions } from "./live-replay.js";
 export interface ReplayResult extends LiveReplay {
   /** The live thread lane: events after the host grammar (not normalized), unhandled count, grammar drops. */
   lane: ThreadLane;
+  /**
+   * Wall time this cell took, in ms, when {@link import("./batch.js").replayBatch} measured it
+   * (for a batched cell: from the previous cell's last met output to this cell's last).
+   */
+  ms?: number;
 }
 
 /** Options of {@link replayRecording}: the live replay's plus the lane assembler's. */

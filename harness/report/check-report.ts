@@ -7,12 +7,15 @@ import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
+import { EXIT_CODES } from "../errors.js";
 
 /**
  * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
- * ceiling (the machine, not the bridge, failed), which is no parity verdict.
+ * ceiling (the machine, not the bridge, failed), which is no parity verdict. `error`: one of
+ * its inputs (recording, manifest, lane, oracle) could not be read; the other cells still run
+ * and the run exits 2.
  */
-export type CellStatus = "pass" | "fail" | "skip" | "timeout";
+export type CellStatus = "pass" | "fail" | "skip" | "timeout" | "error";
 
 /**
  * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
@@ -68,6 +71,8 @@ export interface CellReport {
   diffs: ReportDiff[];
   stale: AllowlistEntry[];
   divergences: Divergence[];
+  /** Only for status `error`: the one-line input error (`file:line: problem`). */
+  error?: string;
 }
 
 /** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
@@ -76,6 +81,8 @@ export interface CheckReport {
   passed: number;
   failed: number;
   skipped: number;
+  /** Cells whose inputs could not be read (status `error`). */
+  errors: number;
   ms: number;
   cells: CellReport[];
 }
@@ -92,6 +99,14 @@ export interface CellResult extends CellReport {
     skipReason?: string;
     error?: string;
     oracleFile?: string;
+    /**
+     * 1-based line of each event's first line in `oracleFile` (index = event position), so a
+     * reporter can point at the first differing event; absent when the oracle's layout is not
+     * the one `serializeThreadLane` writes.
+     */
+    oracleEventLines?: readonly number[];
+    /** For status `error`: the unreadable file and line, when known (annotations attach there). */
+    errorAt?: { file: string; line?: number };
     /**
      * The cell's recordings root as an entry's `recordings` field spells it (relative to the
      * project directory, e.g. `../shared/recordings`), when it is not the project's own
@@ -169,6 +184,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
     passed: count("pass"),
     failed: count("fail"),
     skipped: count("skip"),
+    errors: count("error"),
     ms: run.ms,
     cells: run.cells.map((cell) => ({
       provider: cell.provider,
@@ -179,6 +195,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       diffs: cell.diffs.map(reportDiff),
       stale: cell.stale.map(plainEntry),
       divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
+      ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),
     })),
   };
 }
@@ -189,13 +206,36 @@ export function timedOutCount(run: CheckRunResult): number {
 }
 
 /** Exit code of a run for an infrastructure timeout and no parity failure. */
-export const INFRASTRUCTURE_TIMEOUT_EXIT = 3;
+export const INFRASTRUCTURE_TIMEOUT_EXIT = EXIT_CODES.infrastructureTimeout;
 
 /**
- * Exit code of a run: 1 when any cell failed (00-product.md, CLI), else 3
+ * Exit code of a run (00-product.md, CLI): 2 when any cell's input could not be read (status
+ * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 4
  * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
  */
-export function checkExitCode(run: CheckRunResult): 0 | 1 | 3 {
+export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 | typeof INFRASTRUCTURE_TIMEOUT_EXIT {
+  if (run.cells.some((cell) => cell.status === "error")) return 2;
   if (run.cells.some((cell) => cell.status === "fail")) return 1;
   return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
+}
+
+/**
+ * A cell whose input could not be read: status `error` with the one-line message, and where
+ * it points (`file`, `line`) for annotations.
+ */
+export function erroredCell(input: { provider: string; cell: string; message: string; ms: number; file?: string; line?: number }): CellResult {
+  return {
+    provider: input.provider,
+    cell: input.cell,
+    status: "error",
+    ms: input.ms,
+    events: 0,
+    diffs: [],
+    stale: [],
+    divergences: [],
+    detail: {
+      error: input.message,
+      ...(input.file !== undefined ? { errorAt: { file: input.file, ...(input.line !== undefined ? { line: input.line } : {}) } } : {}),
+    },
+  };
 }

@@ -1,11 +1,36 @@
 /**
- * The `github` reporter: GitHub Actions workflow commands. A failing cell is one `::error`
- * annotation on its oracle file (`lanes/<provider>/<cell>.json` unless the result names another),
- * a skipped cell one `::notice`; then the summary as a plain line.
+ * The `github` reporter: GitHub Actions workflow commands that attach to the PR's files.
+ *
+ * - A failing cell gives one short `::error` per difference group (a run of adjacent changed
+ *   events, see {@link differenceGroups}) on its oracle file, with `line=` at the first differing
+ *   event of the group; stale allowlist entries and divergences one each.
+ * - A cell whose input could not be read gives one `::error` on that file and line.
+ * - A skipped cell gives one `::notice`.
+ * - Then the summary as a plain line.
+ *
+ * `file=` is relative to `cwd` (the project root, where CI checks the repository out) whenever
+ * the file is inside it, because GitHub attaches annotations only to repository-relative paths.
+ * Messages stay short (at most {@link MAX_ANNOTATION_CHARS} characters): the full diff is in
+ * the text reporter.
  */
+import path from "node:path";
+import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.js";
+import type { ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { toCheckReport } from "./check-report.js";
-import { renderCellText } from "./text.js";
+import { diffHunks, truncate } from "./text.js";
+
+/** Longest annotation message, in characters, before escaping. */
+export const MAX_ANNOTATION_CHARS = 400;
+
+/** Differences named per annotation before "… N more". */
+const NAMED_PER_GROUP = 3;
+
+/** Options of {@link renderGithubReport}. */
+export interface GithubOptions {
+  /** The project root paths are made relative to (default: the process working directory). */
+  cwd?: string;
+}
 
 /** Escapes a workflow-command message (`%`, CR, LF). */
 export function escapeCommandData(text: string): string {
@@ -17,21 +42,137 @@ export function escapeCommandProperty(text: string): string {
   return escapeCommandData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-function annotation(kind: "error" | "notice", cell: CellResult, message: string): string {
-  const file = cell.detail?.oracleFile ?? `lanes/${cell.provider}/${cell.cell}.json`;
-  const props = `file=${escapeCommandProperty(file)},title=${escapeCommandProperty(`parity ${cell.provider}/${cell.cell}`)}`;
-  return `::${kind} ${props}::${escapeCommandData(message.replace(/\n+$/, ""))}`;
+/** `file` relative to `cwd` with `/` separators when inside it, else as given. */
+export function repoRelative(file: string, cwd: string): string {
+  if (!path.isAbsolute(file)) return file.split(path.sep).join("/");
+  const rel = path.relative(cwd, file);
+  return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
 }
 
-/** Renders a run as workflow commands, one annotation per failing or skipped cell, newline-terminated. */
-export function renderGithubReport(run: CheckRunResult): string {
-  const lines: string[] = [];
-  for (const cell of run.cells) {
-    if (cell.status === "fail") lines.push(annotation("error", cell, renderCellText(cell, { color: false })));
-    else if (cell.status === "timeout") lines.push(annotation("error", cell, cell.detail?.error ?? "infrastructure timeout"));
-    else if (cell.status === "skip") lines.push(annotation("notice", cell, `skipped: ${cell.detail?.skipReason ?? "not replayable"}`));
+interface Annotation {
+  kind: "error" | "notice";
+  file: string;
+  line?: number;
+  title: string;
+  message: string;
+}
+
+function render(a: Annotation, cwd: string): string {
+  const props = [`file=${escapeCommandProperty(repoRelative(a.file, cwd))}`];
+  if (a.line !== undefined) props.push(`line=${a.line}`);
+  props.push(`title=${escapeCommandProperty(a.title)}`);
+  return `::${a.kind} ${props.join(",")}::${escapeCommandData(truncate(a.message.replace(/\n+$/, ""), MAX_ANNOTATION_CHARS))}`;
+}
+
+/** One group of differences of one comparison: adjacent changed events, or the counters. */
+export interface DifferenceGroup {
+  against: string;
+  /** Position of the first differing event in the expected lane (oracle or recording), if any. */
+  expectedIndex?: number;
+  diffs: ParityDifference[];
+}
+
+/**
+ * Splits a verdict's differences into groups: per comparison, one group per hunk of adjacent
+ * changed events (the text reporter's hunks without context), plus one group for differences
+ * that name no event (unhandled count, grammar drops). Groups come in lane order.
+ */
+export function differenceGroups(cell: CellResult): DifferenceGroup[] {
+  const verdict = cell.detail?.verdict;
+  if (!verdict) return cell.diffs.length === 0 ? [] : [{ against: cell.diffs[0]!.against, diffs: [] }];
+  const groups: DifferenceGroup[] = [];
+  // When the recording differs from the live lane exactly as the oracle does, its groups would
+  // repeat the oracle's: they are annotated once, on the oracle.
+  const key = (d: ParityDifference) => JSON.stringify([d.layer, d.op, d.path, d.old ?? null, d.new ?? null]);
+  const onOracle = new Set(verdict.diffs.filter((d) => d.against === "oracle").map(key));
+  for (const comparison of verdict.comparisons) {
+    const diffs = verdict.diffs.filter((d) => d.against === comparison.against);
+    if (diffs.length === 0) continue;
+    if (comparison.against !== "oracle" && onOracle.size > 0 && diffs.every((d) => onOracle.has(key(d)))) continue;
+    const taken = new Set<ParityDifference>();
+    for (const hunk of diffHunks(comparison.lines, 0)) {
+      const olds = new Set(hunk.flatMap((l) => (l.kind === "added" ? [] : [l.oldIndex])));
+      const news = new Set(hunk.flatMap((l) => (l.kind === "removed" ? [] : [l.newIndex])));
+      const mine = diffs.filter((d) => !taken.has(d) && (d.oldIndex !== undefined ? olds.has(d.oldIndex) : d.newIndex !== undefined && news.has(d.newIndex)));
+      if (mine.length === 0) continue;
+      for (const d of mine) taken.add(d);
+      const at = comparison.lines.indexOf(hunk[0]!);
+      const next = comparison.lines.slice(at).find((l) => l.kind !== "added");
+      const expectedIndex = next === undefined ? comparison.expectedEvents : next.oldIndex;
+      groups.push({ against: comparison.against, expectedIndex, diffs: mine });
+    }
+    const rest = diffs.filter((d) => !taken.has(d));
+    if (rest.length > 0) groups.push({ against: comparison.against, diffs: rest });
   }
+  return groups;
+}
+
+function describeDiff(d: ParityDifference): string {
+  const value = (v: unknown) => (v === undefined ? "(absent)" : truncate(JSON.stringify(v) ?? "null", 40));
+  const values = d.op === "replace" ? `${value(d.old)} → ${value(d.new)}` : d.op === "add" ? value(d.new) : value(d.old);
+  return d.address !== undefined ? `${d.op} ${d.address} ${values} (${d.path})` : `${d.op} ${d.path} ${values}`;
+}
+
+function groupMessage(cell: CellResult, group: DifferenceGroup): string {
+  const where = group.expectedIndex === undefined ? "" : ` at ${group.against} event ${group.expectedIndex}`;
+  const head = `${group.diffs.length} ${group.diffs.length === 1 ? "difference" : "differences"}${where}`;
+  const named = group.diffs.slice(0, NAMED_PER_GROUP).map(describeDiff);
+  const more = group.diffs.length > NAMED_PER_GROUP ? [`… ${group.diffs.length - NAMED_PER_GROUP} more`] : [];
+  return [`${head}:`, ...named, ...more, `full diff: parity check --provider ${cell.provider} --cell ${cell.cell}`].join("\n");
+}
+
+function oracleFileOf(cell: CellResult): string {
+  return cell.detail?.oracleFile ?? `lanes/${cell.provider}/${cell.cell}.json`;
+}
+
+function cellAnnotations(cell: CellResult): Annotation[] {
+  const title = `parity ${cell.provider}/${cell.cell}`;
+  if (cell.status === "skip") {
+    return [{ kind: "notice", file: oracleFileOf(cell), title, message: `skipped: ${cell.detail?.skipReason ?? "not replayable"}` }];
+  }
+  if (cell.status === "timeout") {
+    return [{ kind: "error", file: oracleFileOf(cell), title, message: cell.detail?.error ?? "infrastructure timeout" }];
+  }
+  if (cell.status === "error") {
+    const at = cell.detail?.errorAt;
+    return [{ kind: "error", file: at?.file ?? oracleFileOf(cell), ...(at?.line !== undefined ? { line: at.line } : {}), title, message: cell.detail?.error ?? "unreadable input" }];
+  }
+  if (cell.status !== "fail") return [];
+  const out: Annotation[] = [];
+  const lines = cell.detail?.oracleEventLines;
+  for (const group of differenceGroups(cell)) {
+    const onOracle = group.against === "oracle";
+    const line = onOracle && group.expectedIndex !== undefined && lines !== undefined ? lines[Math.min(group.expectedIndex, lines.length - 1)] : undefined;
+    out.push({ kind: "error", file: oracleFileOf(cell), ...(line !== undefined ? { line } : {}), title, message: groupMessage(cell, group) });
+  }
+  for (const entry of cell.stale) {
+    const source = (entry as Partial<LoadedAllowlistEntry>).source;
+    out.push({
+      kind: "error",
+      file: source?.file ?? oracleFileOf(cell),
+      title,
+      message: `stale allowlist entry${source ? ` ${source.index}` : ""}: ${(entry as AllowlistEntry).path} (${entry.pr}) masks nothing in this cell; delete it or narrow its provider/cell`,
+    });
+  }
+  if (cell.divergences.length > 0) {
+    const first = cell.divergences[0]!;
+    out.push({
+      kind: "error",
+      file: oracleFileOf(cell),
+      title,
+      message: `${cell.divergences.length} replay ${cell.divergences.length === 1 ? "divergence" : "divergences"}; first at seq ${first.seq}: expected ${truncate(first.expected, 120)}`,
+    });
+  }
+  if (out.length === 0) out.push({ kind: "error", file: oracleFileOf(cell), title, message: cell.detail?.error ?? "failed" });
+  return out;
+}
+
+/** Renders a run as workflow commands (see the module comment), newline-terminated. */
+export function renderGithubReport(run: CheckRunResult, options: GithubOptions = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  const lines = run.cells.flatMap((cell) => cellAnnotations(cell).map((a) => render(a, cwd)));
   const report = toCheckReport(run);
-  lines.push(`parity: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped (${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"})`);
+  const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
+  lines.push(`parity: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"})`);
   return `${lines.join("\n")}\n`;
 }

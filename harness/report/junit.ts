@@ -1,7 +1,8 @@
 /**
  * The `junit` reporter: JUnit XML as CI systems read it — one `<testsuite>` per provider, one
- * `<testcase classname="parity.<provider>" name="<cell>">` per cell with `<failure>` or `<skipped>`.
- * Times are in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
+ * `<testcase classname="parity.<provider>" name="<cell>">` per cell with `<failure>` (a parity
+ * difference), `<error>` (an input of the cell could not be read) or `<skipped>`. Times are each
+ * cell's own, in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
  */
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
@@ -35,6 +36,10 @@ function failureMessage(cell: CellResult): string {
 function testcase(cell: CellResult): string {
   const open = `    <testcase classname="${escapeXml(`parity.${cell.provider}`)}" name="${escapeXml(cell.cell)}" time="${seconds(cell.ms)}"`;
   if (cell.status === "pass") return `${open}/>`;
+  if (cell.status === "error") {
+    const message = cell.detail?.error ?? "unreadable input";
+    return `${open}>\n      <error message="${escapeXml(message)}" type="input">${escapeXml(message)}</error>\n    </testcase>`;
+  }
   if (cell.status === "timeout") {
     return `${open}>\n      <error message="${escapeXml(cell.detail?.error ?? "infrastructure timeout")}" type="infrastructure-timeout"/>\n    </testcase>`;
   }
@@ -53,7 +58,7 @@ export function renderJunitReport(run: CheckRunResult): string {
     const cells = run.cells.filter((cell) => cell.provider === provider);
     const failures = cells.filter((cell) => cell.status === "fail").length;
     const skipped = cells.filter((cell) => cell.status === "skip").length;
-    const errors = cells.filter((cell) => cell.status === "timeout").length;
+    const errors = cells.filter((cell) => cell.status === "error" || cell.status === "timeout").length;
     const time = cells.reduce((sum, cell) => sum + cell.ms, 0);
     return [
       `  <testsuite name="${escapeXml(`parity.${provider}`)}" tests="${cells.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`,
@@ -63,7 +68,7 @@ export function renderJunitReport(run: CheckRunResult): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="parity" tests="${run.cells.length}" failures="${report.failed}" errors="${timedOutCount(run)}" skipped="${report.skipped}" time="${seconds(run.ms)}">`,
+    `<testsuites name="parity" tests="${run.cells.length}" failures="${report.failed}" errors="${report.errors + timedOutCount(run)}" skipped="${report.skipped}" time="${seconds(run.ms)}">`,
     ...suites,
     "</testsuites>",
     "",

@@ -11,14 +11,18 @@ export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
 /** One reporter name. */
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
-/** A reporter turns a run into the text written to stdout; only `text` uses colour and `width` (the terminal's, in characters). */
-export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number }) => string;
+/**
+ * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
+ * (the terminal's, in characters), only `github` the project root `cwd` (annotation paths are
+ * relative to it).
+ */
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),
   json: (run) => renderJsonReport(run),
   junit: (run) => renderJunitReport(run),
-  github: (run) => renderGithubReport(run),
+  github: (run, options) => renderGithubReport(run, options.cwd !== undefined ? { cwd: options.cwd } : {}),
 };
 
 /**

@@ -146,3 +146,32 @@ export function rerecordHintTargets(input: {
         : hintPath(path.join(root, "lanes"), input.projectDir);
   return { ...(recordings !== undefined ? { recordings } : {}), ...(lanes !== undefined ? { lanes } : {}) };
 }
+
+/** A difference as {@link cellAllowPaths} reads it (a reported diff, or the verdict's with values). */
+interface SuggestableDiff {
+  path: string;
+  op?: string;
+  oldIndex?: number;
+  newIndex?: number;
+  old?: unknown;
+  new?: unknown;
+  layer?: string;
+}
+
+/**
+ * The allowlist paths that would accept a cell's event differences (one per distinct path, in
+ * order), and whether some difference cannot be allowlisted at all (a counter, key order, an
+ * event without a selectable type): then only a refresh of the oracle accepts it.
+ */
+export function cellAllowPaths(diffs: readonly SuggestableDiff[]): { paths: string[]; unmaskable: boolean } {
+  const paths = [
+    ...new Set(
+      diffs
+        .filter((d) => d.layer === undefined || d.layer === "events")
+        .map((d) => suggestedAllowPath(d))
+        .filter((p): p is string => p !== undefined),
+    ),
+  ];
+  const unmaskable = diffs.some((d) => (d.layer !== undefined && d.layer !== "events") || suggestedAllowPath(d) === undefined);
+  return { paths, unmaskable };
+}

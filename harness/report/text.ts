@@ -10,7 +10,7 @@ import type { LaneDiffLine } from "../compare/lane-diff.js";
 import type { ParityComparison, ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
-import { allowCommand, rerecordCommand, suggestedAllowPath } from "./suggest.js";
+import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -145,7 +145,17 @@ function differenceKey(diff: ParityDifference): string {
 }
 
 function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string {
-  const label = cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "timeout" ? c.red("TIMEOUT") : c.yellow("SKIP");
+  const label =
+    cell.status === "pass"
+      ? c.green("PASS")
+      : cell.status === "fail"
+        ? c.red("FAIL")
+        : cell.status === "timeout"
+          ? c.red("TIMEOUT")
+          : cell.status === "error"
+            ? c.red("ERROR")
+            : c.yellow("SKIP");
+  if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
   for (const comparison of verdict?.comparisons ?? []) {
@@ -218,21 +228,11 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
   const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string; selector?: string; ids?: unknown }> =
     verdict?.diffs ?? cell.diffs;
-  const paths = [
-    ...new Set(
-      diffsWithPositions
-        .filter((d) => d.layer === undefined || d.layer === "events")
-        .map((d) => suggestedAllowPath(d))
-        .filter((p): p is string => p !== undefined),
-    ),
-  ];
+  const { paths, unmaskable } = cellAllowPaths(diffsWithPositions);
   if (paths.length > 0 || cell.diffs.length > 0 || cell.divergences.length > 0) {
     out.push(c.bold("  what to do:"));
     for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
     if (paths.length > 5) out.push(c.dim(`    … ${paths.length - 5} more paths (see --reporter json)`));
-    const unmaskable = diffsWithPositions.some(
-      (d) => (d.layer !== undefined && d.layer !== "events") || suggestedAllowPath(d) === undefined,
-    );
     if (unmaskable) {
       out.push(c.dim("    (counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
     }
@@ -274,6 +274,7 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const failing = failingSummary(run.cells, c);
   const timeouts = timedOutCount(run);
   const timedOut = timeouts > 0 ? `, ${timeouts} timed out (infrastructure)` : "";
-  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + timeouts > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
+  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
+  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + timeouts + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
 }

@@ -28,7 +28,9 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
     case "rerecorded":
       return (
         `${c.green("RERECORDED")} ${name}: ${outcome.lines} line(s), ${outcome.events} event(s)\n` +
-        `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n` +
+        (outcome.currentLane === "not needed"
+          ? `  ${options.showPath(outcome.currentLaneFile)} not written: the recorded bridge lane still assembles to this thread lane\n`
+          : `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n`) +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
         outcome.noLongerSent.map((line) => `  ${c.yellow("no longer sent")}: ${line}\n`).join("") +
         (outcome.replanWarning !== undefined ? `  ${c.yellow("warning")}: ${outcome.replanWarning}\n` : "") +

@@ -4,6 +4,7 @@
  * atomically (temp file + rename). The four recorded lanes and the manifest are only read.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { EXIT_CODES } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
@@ -27,10 +28,15 @@ export interface RerecordCellOptions {
   replay?: ReplayRecordingOptions;
   /** Replay the new current lane once before writing, to warn when the gate would diverge on it (default true). */
   verify?: boolean;
+  /** Write the current lane beside the recording even when the bridge's output did not change (default false). */
+  alwaysWriteCurrent?: boolean;
 }
 
-/** How a written file compares with what was there. */
-export type FileChange = "new" | "updated" | "unchanged";
+/**
+ * How a written file compares with what was there; `not needed` for a current lane beside a
+ * recording whose own bridge lane still assembles to the live thread lane (nothing written).
+ */
+export type FileChange = "new" | "updated" | "unchanged" | "not needed";
 
 /** The outcome of one cell's rerecord; only `rerecorded` wrote anything. */
 export type RerecordCellOutcome =
@@ -138,7 +144,9 @@ function onlyDroppedNotifications(divergences: readonly ReplayDivergence[], tota
  * is false replays it once planned from the new lane (in memory; a divergence there is a `replanWarning`, since the
  * lane itself is right and the gate will name the divergence), and writes the
  * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
- * temp file + rename; a file whose content is unchanged is left as is.
+ * temp file + rename; a file whose content is unchanged is left as is, and beside a recording
+ * the current lane is written only when the recording's own bridge lane no longer assembles
+ * to the live thread lane (`not needed` otherwise).
  *
  * @throws InputError for a bad recording, or (from `writeFileAtomic`) naming a target that
  *   cannot be written: nothing partial is left there (a current lane written before a failing
@@ -208,9 +216,15 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
   }
 
-  const currentLane = await changeOf(currentLaneFile, text);
+  // Beside a recording, a current lane is written only when the bridge's output changed: when
+  // the recording's own bridge lane (its current one if any) still assembles to the live thread
+  // lane, a new file would be noise to commit (its lines differ only in minted ids and times).
+  const besideRecording = path.resolve(path.dirname(currentLaneFile)) === path.resolve(recording.dir);
+  const own = laneFingerprint(buildThreadLane(recording, { useCurrent: true }));
+  const bridgeLaneChanged = own.text !== live.text || own.counts !== live.counts;
+  const currentLane: FileChange = besideRecording && !bridgeLaneChanged && options.alwaysWriteCurrent !== true ? "not needed" : await changeOf(currentLaneFile, text);
   const oracle = await changeOf(oracleFile, live.text);
-  if (currentLane !== "unchanged") await writeFileAtomic(currentLaneFile, text);
+  if (currentLane === "new" || currentLane === "updated") await writeFileAtomic(currentLaneFile, text);
   if (oracle !== "unchanged") await writeFileAtomic(oracleFile, live.text);
   return {
     status: "rerecorded",

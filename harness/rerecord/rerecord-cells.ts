@@ -19,6 +19,8 @@ export interface RerecordCellsOptions extends TargetOptions {
   replay?: ReplayRecordingOptions;
   /** See `RerecordCellOptions.verify` (default true). */
   verify?: boolean;
+  /** See `RerecordCellOptions.alwaysWriteCurrent` (default false). */
+  alwaysWriteCurrent?: boolean;
   /** Called with each outcome as soon as its cell is done (progress output). */
   onOutcome?: (outcome: RerecordOutcome) => void;
 }
@@ -61,7 +63,7 @@ export function skipReason(recording: Recording, replay: ReplayRecordingOptions 
 export async function rerecordCells(options: RerecordCellsOptions): Promise<RerecordOutcome[]> {
   const planned: Array<{ recording: Recording; targets: RerecordTargets } | RerecordSkip> = [];
   for (const location of options.locations) {
-    const recording = await readRecording(location.dir);
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
     const reason = skipReason(recording, options.replay);
     if (reason !== null) {
       planned.push({ status: "skipped", provider: location.provider, cell: location.cell, reason });
@@ -80,6 +82,7 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
             redactor: options.redactor,
             ...(options.replay ? { replay: options.replay } : {}),
             ...(options.verify !== undefined ? { verify: options.verify } : {}),
+            ...(options.alwaysWriteCurrent === true ? { alwaysWriteCurrent: true } : {}),
           });
     outcomes.push(outcome);
     options.onOutcome?.(outcome);

@@ -16,7 +16,7 @@ describe("parity check on a corrupt oracle", () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  it("exits 2 with one line naming file:line, the same line parity diff names", async () => {
+  it("exits 2 with one ERROR line naming file:line (the same line parity diff names); the cell is an error, not an abort", async () => {
     const first = await runCli(["check"], { cwd });
     expect(first.code).toBe(0);
     const oracle = path.join(cwd, "lanes", "echo", "turn.json");
@@ -27,10 +27,11 @@ describe("parity check on a corrupt oracle", () => {
 
     const result = await runCli(["check"], { cwd });
     expect(result.code).toBe(2);
-    expect(result.out).toBe("");
-    const errLines = result.err.trimEnd().split("\n");
-    expect(errLines).toHaveLength(1);
-    expect(errLines[0]).toMatch(/turn\.json:8: oracle is not valid JSON \(/);
+    expect(result.err).toBe("");
+    const outLines = result.out.trimEnd().split("\n");
+    expect(outLines).toHaveLength(2);
+    expect(outLines[0]).toMatch(/^ERROR echo\/turn {2}\S*turn\.json:8: oracle is not valid JSON \(/);
+    expect(outLines[1]).toMatch(/^0 passed, 0 failed, 0 skipped, 1 unreadable \(1 cell\)/);
 
     const diff = await runCli(["diff", oracle, oracle]);
     expect(diff.code).toBe(2);
@@ -42,6 +43,6 @@ describe("parity check on a corrupt oracle", () => {
     await writeFile(path.join(cwd, "lanes", "echo", "turn.json"), "");
     const result = await runCli(["check"], { cwd });
     expect(result.code).toBe(2);
-    expect(result.err).toMatch(/turn\.json: oracle is not valid JSON \(the file is empty\)\n$/);
+    expect(result.out).toMatch(/^ERROR echo\/turn {2}\S*turn\.json: oracle is not valid JSON \(the file is empty\)\n/);
   });
 });

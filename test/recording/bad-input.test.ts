@@ -157,7 +157,7 @@ const CASES: BadCase[] = [
     },
     file: "manifest.json",
     line: undefined,
-    problem: /invalid manifest: field `cell`/,
+    problem: /invalid manifest: missing fields `cell`, `threadId`/,
   },
 ];
 

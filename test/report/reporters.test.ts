@@ -52,8 +52,8 @@ describe("json reporter", () => {
   it("prints exactly the fixed shape", async () => {
     const { run, commandIndex } = await sampleRun();
     const report = JSON.parse(renderJsonReport(run));
-    expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "ms", "cells"]);
-    expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.ms]).toEqual([2, 1, 1, 1, 1800]);
+    expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "ms", "cells"]);
+    expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.errors, report.ms]).toEqual([2, 1, 1, 1, 0, 1800]);
     for (const cell of report.cells) {
       expect(Object.keys(cell)).toEqual(["provider", "cell", "status", "ms", "events", "diffs", "stale", "divergences"]);
       for (const diff of cell.diffs) expect(Object.keys(diff)).toEqual(["against", "op", "path", "layer", "address", "selector", "old", "new"]);
@@ -98,16 +98,30 @@ describe("junit reporter", () => {
 });
 
 describe("github reporter", () => {
-  it("emits one escaped annotation per failing or skipped cell and a summary", async () => {
+  it("emits one short escaped annotation per difference group, stale entry and divergence run, a notice per skip, and a summary", async () => {
     const { run, commandIndex } = await sampleRun();
-    const lines = renderGithubReport(run).trimEnd().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^::error file=lanes\/acp-cursor\/turn-tools\.json,title=parity acp-cursor\/turn-tools::FAIL /);
+    const lines = renderGithubReport(run, { cwd: "/nowhere" }).trimEnd().split("\n");
+    expect(lines).toHaveLength(5);
+    // Both changed fields are in one event: one group, no line= without the oracle's layout.
+    expect(lines[0]).toMatch(/^::error file=lanes\/acp-cursor\/turn-tools\.json,title=parity acp-cursor\/turn-tools::2 differences at oracle event \d+:%0A/);
     expect(lines[0]).toContain(`/${commandIndex}/item/exitCode`);
-    expect(lines[0]).toContain("%0A");
-    expect(lines[1]).toBe("::notice file=lanes/acp-cursor/model-list.json,title=parity acp-cursor/model-list::skipped: process-scoped recording");
-    expect(lines[2]).toBe("parity: 1 passed, 1 failed, 1 skipped (3 cells)");
+    expect(lines[0]).toContain("100%25");
+    expect(lines[1]).toMatch(/^::error file=allowlists\/acp-cursor\.json,title=parity acp-cursor\/turn-tools::stale allowlist entry 0: \/\*\*\/noSuchField/);
+    expect(lines[2]).toMatch(/::1 replay divergence; first at seq 12/);
+    expect(lines[3]).toBe("::notice file=lanes/acp-cursor/model-list.json,title=parity acp-cursor/model-list::skipped: process-scoped recording");
+    expect(lines[4]).toBe("parity: 1 passed, 1 failed, 1 skipped (3 cells)");
     expect(escapeCommandData("100%\r\nx")).toBe("100%25%0D%0Ax");
+  });
+
+  it("makes absolute oracle paths inside the project relative and adds line= from the oracle's event lines", async () => {
+    const { run } = await sampleRun();
+    const failing = run.cells[0]!;
+    const lines = Array.from({ length: 98 }, (_, i) => 2 + i * 10);
+    const cell = { ...failing, detail: { ...failing.detail, oracleFile: "/proj/lanes/acp-cursor/turn-tools.json", oracleEventLines: lines } };
+    const out = renderGithubReport({ ms: 1, cells: [cell] }, { cwd: "/proj" });
+    const index = Number(/at oracle event (\d+)/.exec(out)![1]);
+    expect(out).toContain(`::error file=lanes/acp-cursor/turn-tools.json,line=${lines[index]},title=`);
+    expect(renderGithubReport({ ms: 1, cells: [cell] }, { cwd: "/elsewhere" })).toContain("file=/proj/lanes/acp-cursor/turn-tools.json,line=");
   });
 });
 

@@ -69,7 +69,13 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     const live = await replayRecording(dir);
     expect(live.ok).toBe(true);
 
-    const run = await rerecord(b, "echo", "turn");
+    // Today's echo bridge gives the recorded lane: only --always-current writes a current lane.
+    const plain = await rerecord(b, "echo", "turn");
+    expect(plain.code).toBe(0);
+    expect(plain.out).toContain(`${CURRENT_BRIDGE_LANE_FILE} not written: the recorded bridge lane still assembles to this thread lane`);
+    expect(Object.keys(await hashes(dir)).sort()).toEqual(Object.keys(before).sort());
+
+    const run = await rerecord(b, "echo", "turn", ["--always-current"]);
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^RERECORDED echo\/turn: \d+ line\(s\), \d+ event\(s\)$/m);
@@ -97,7 +103,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     // A second rerecord (now planned from this .current) keeps the oracle byte for byte. The
     // echo bridge mints a random providerThreadId per run, so only that differs in .current.
     const firstCurrent = await readEntries(path.join(dir, CURRENT_BRIDGE_LANE_FILE));
-    const second = await rerecord(b, "echo", "turn");
+    const second = await rerecord(b, "echo", "turn", ["--always-current"]);
     expect(second.code).toBe(0);
     expect(second.out).toContain("turn.json (unchanged)");
     const secondCurrent = await readEntries(path.join(dir, CURRENT_BRIDGE_LANE_FILE));
@@ -248,7 +254,7 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
         await new Promise((r) => setImmediate(r));
       }
     })();
-    const run = await rerecord(b, "acp-cursor", "approval-allow");
+    const run = await rerecord(b, "acp-cursor", "approval-allow", ["--always-current"]);
     reading = false;
     await reader;
     expect(run.err).toBe("");
@@ -282,7 +288,7 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     expect(laneText(again.lane)).toBe(newOracle);
 
     // Deterministic: rerecording the rerecorded copy changes neither file, byte for byte.
-    const second = await rerecord(b, "acp-cursor", "approval-allow");
+    const second = await rerecord(b, "acp-cursor", "approval-allow", ["--always-current"]);
     expect(second.code).toBe(0);
     expect(second.out).toContain(`${CURRENT_BRIDGE_LANE_FILE} (unchanged)`);
     expect(second.out).toContain("approval-allow.json (unchanged)");

@@ -1,0 +1,195 @@
+/**
+ * `parity review` (in the manner of `cargo insta review`): runs the gate, then walks each
+ * changed cell — its summary line, then its diff — and asks what to do with it:
+ *
+ * - **accept**: rerecord that cell only (its oracle, and its `bridge→runtime.current.ndjson`
+ *   only when the bridge's output changed; `harness/rerecord/accept.ts`);
+ * - **reject**: leave it as is (the gate stays red until the bridge or the recording changes);
+ * - **allow**: append an allowlist entry per difference, tied to a PR and a reason;
+ * - **skip**, or **quit** the review.
+ *
+ * Then it prints what was done and the `git add` of every file it wrote. Refused under CI.
+ */
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Argv } from "yargs";
+import { EXIT_CODES, UsageError } from "../errors.js";
+import type { RecordingLocation } from "../recording/reader.js";
+import type { CellResult } from "../report/check-report.js";
+import { cellAllowPaths } from "../report/suggest.js";
+import { renderCellText } from "../report/text.js";
+import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
+import { appendAllowlistEntry } from "./allow.js";
+import { runGate, type GateRun } from "./check.js";
+import type { ParityCommand } from "./command.js";
+import type { CliContext } from "./context.js";
+
+/** What the user decided for one cell. */
+export type ReviewDecision = "accepted" | "rejected" | "allowed" | "skipped";
+
+/** Options of {@link createReviewCommand}. */
+export interface ReviewCommandOptions {
+  /** Where answers are read from, one per line (default: standard input). */
+  input?: NodeJS.ReadableStream;
+}
+
+const CHOICES = "[a]ccept (rerecord this cell)  [r]eject  a[l]low with a PR  [s]kip  [q]uit";
+
+/** Reads answers line by line; `undefined` once the input ends. */
+function answerReader(input: NodeJS.ReadableStream): { next(prompt: string, out: (text: string) => void): Promise<string | undefined>; close(): void } {
+  const rl = createInterface({ input, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  return {
+    async next(prompt, out) {
+      out(prompt);
+      const line = await lines.next();
+      return line.done ? undefined : line.value.trim();
+    },
+    close: () => rl.close(),
+  };
+}
+
+/** Builds `parity review` reading its answers from `options.input`. */
+export function createReviewCommand(options: ReviewCommandOptions = {}): ParityCommand {
+  return {
+    tempDir: true,
+    command: "review",
+    describe: "Walk each changed cell of a failing check and accept (rerecord it), reject, or allow it with a PR",
+    builder: (y: Argv) =>
+      y
+        .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
+        .option("provider", { type: "string", describe: "Only this provider" })
+        .option("cell", { type: "string", describe: "Only this cell" })
+        .option("lanes", { type: "string", describe: "Oracles directory (default: lanes)" })
+        .option("allowlist", { type: "string", array: true, describe: "Allowlist file, besides allowlists/*.json (repeatable)" })
+        .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
+        .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
+        .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one" })
+        .example("$0 review", "After a failing `parity check`: decide cell by cell")
+        .example("$0 review --provider acp-opencode --module ./dist/my-bridge.js", "Review the changes your bridge makes")
+        .epilogue("Non-interactive: `parity check --update` accepts every changed cell. Nothing is written under CI=true."),
+    async run(args, ctx) {
+      if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
+      const gate = await runGate(args, ctx);
+      const reader = answerReader(options.input ?? process.stdin);
+      try {
+        return await review(gate, ctx, reader);
+      } finally {
+        reader.close();
+      }
+    },
+  };
+}
+
+/** `parity review` on standard input. */
+export const reviewCommand: ParityCommand = createReviewCommand();
+
+async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof answerReader>): Promise<number> {
+  const failing = gate.run.cells.filter((c) => c.status === "fail" || c.status === "error");
+  const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
+  for (const cell of failing) {
+    const why = whyNotAcceptable(cell);
+    if (why !== undefined) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
+  }
+  if (reviewable.length === 0) {
+    ctx.out(failing.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
+    return failing.length === 0 ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+  }
+  ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
+
+  const decisions: Array<{ cell: CellResult; decision: ReviewDecision }> = [];
+  const written: string[] = [];
+  let quit = false;
+  for (const [index, cell] of reviewable.entries()) {
+    if (quit) {
+      decisions.push({ cell, decision: "skipped" });
+      continue;
+    }
+    ctx.out(`\n── ${cell.provider}/${cell.cell} (${index + 1}/${reviewable.length}) ──\n`);
+    ctx.out(renderCellText(cell, { color: ctx.color }));
+    const location = gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell)!;
+    for (;;) {
+      const answer = await reader.next(`${cell.provider}/${cell.cell}: accept, reject, allow, skip or quit? [a/r/l/s/q] `, ctx.out);
+      if (answer === undefined || answer === "q") {
+        if (answer === undefined) ctx.out("\n");
+        quit = true;
+        decisions.push({ cell, decision: "skipped" });
+        break;
+      }
+      if (answer === "s") {
+        decisions.push({ cell, decision: "skipped" });
+        break;
+      }
+      if (answer === "r") {
+        ctx.out("  rejected: left as is; the gate stays red until the bridge or the recording changes\n");
+        decisions.push({ cell, decision: "rejected" });
+        break;
+      }
+      if (answer === "a") {
+        const files = await accept(location, gate, ctx);
+        if (files === undefined) continue;
+        written.push(...files);
+        decisions.push({ cell, decision: "accepted" });
+        break;
+      }
+      if (answer === "l") {
+        const files = await allow(cell, ctx, reader);
+        if (files === undefined) continue;
+        written.push(...files);
+        decisions.push({ cell, decision: "allowed" });
+        break;
+      }
+      ctx.out(`  ${CHOICES}\n`);
+    }
+  }
+
+  const count = (d: ReviewDecision) => decisions.filter((x) => x.decision === d).length;
+  ctx.out(`\nreviewed: ${count("accepted")} accepted, ${count("allowed")} allowed, ${count("rejected")} rejected, ${count("skipped")} skipped\n`);
+  const unique = [...new Set(written)];
+  ctx.out(unique.length === 0 ? "nothing written\n" : commitHint(unique, ctx.cwd));
+  const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || failing.length > reviewable.length;
+  return open ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+}
+
+/** Rerecords the cell; the files written, or undefined when it could not be (already said why). */
+async function accept(location: RecordingLocation, gate: GateRun, ctx: CliContext): Promise<string[] | undefined> {
+  const outcome = await acceptCell(location, { lanesDir: gate.lanesDir, replay: gate.replay });
+  if (outcome.status !== "rerecorded") {
+    ctx.out(`  not accepted: rerecord ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}\n`);
+    return undefined;
+  }
+  const files = writtenFiles(outcome);
+  const notNeeded = outcome.currentLane === "not needed" ? "; no current lane needed (the bridge's output is unchanged)" : "";
+  ctx.out(`  accepted: ${files.map((f) => path.relative(ctx.cwd, f)).join(", ") || "nothing changed on disk"}${notNeeded}\n`);
+  return files;
+}
+
+/** Asks for a PR and a reason and appends an entry per suggested path; the files written, or undefined. */
+async function allow(cell: CellResult, ctx: CliContext, reader: ReturnType<typeof answerReader>): Promise<string[] | undefined> {
+  const { paths, unmaskable } = cellAllowPaths(cell.detail?.verdict?.diffs ?? cell.diffs);
+  if (paths.length === 0 || unmaskable) {
+    ctx.out("  these differences cannot all be allowlisted (key order, counters, or events without a selectable type): accept or reject instead\n");
+    return undefined;
+  }
+  const pr = await reader.next("  PR that makes this difference (e.g. #42): ", ctx.out);
+  if (pr === undefined || pr === "") return undefined;
+  const reason = await reader.next("  why it is intended: ", ctx.out);
+  if (reason === undefined || reason === "") return undefined;
+  const files = new Set<string>();
+  try {
+    for (const entryPath of paths) {
+      const recordings = cell.detail?.recordingsRoot;
+      const added = await appendAllowlistEntry(
+        { provider: cell.provider, cell: cell.cell, ...(recordings !== undefined ? { recordings } : {}), layer: "events", path: entryPath, pr, reason },
+        { cwd: ctx.cwd },
+      );
+      files.add(added.file);
+      ctx.out(`  allowed: ${path.relative(ctx.cwd, added.file)} entry ${added.index}: ${entryPath} (${pr})\n`);
+    }
+  } catch (thrown) {
+    if (!(thrown instanceof UsageError)) throw thrown;
+    ctx.out(`  not allowed: ${thrown.message}\n`);
+    return files.size === 0 ? undefined : [...files];
+  }
+  return [...files];
+}

@@ -1,0 +1,69 @@
+/**
+ * `checkCell`: the parity gate over one recorded cell, for a user's own test suite (the
+ * `bridge-parity/vitest` entry; README "Use it from your tests"). It never writes: a missing
+ * oracle fails the cell, as under `CI=true`.
+ */
+import path from "node:path";
+import { loadAllowlists } from "../compare/allowlist.js";
+import { UsageError } from "../errors.js";
+import { selectRecordings } from "../recording/select.js";
+import type { CellResult } from "../report/check-report.js";
+import { renderCellText } from "../report/text.js";
+import { checkCells } from "../replay/check-cells.js";
+
+/** Which cell to check and against what. Relative paths resolve against `cwd`. */
+export interface CheckCellOptions {
+  /** Provider id, e.g. `"acp-opencode"` (the `<provider>` directory of the recording). */
+  provider: string;
+  /** Cell name (the `<cell>` directory of the recording). */
+  cell: string;
+  /** Recordings root holding `<provider>/<cell>/` (default `recordings`). */
+  recordings?: string;
+  /** Oracles directory holding `<provider>/<cell>.json` (default `lanes`). */
+  lanes?: string;
+  /** Allowlist files besides `<cwd>/allowlists/*.json`. */
+  allowlists?: string[];
+  /** Your bridge module to replay through instead of the provider's shipped one. */
+  module?: string;
+  /** Wall-clock ceiling of the replay in ms (default as `parity check --timeout`): beyond it the cell is an infrastructure timeout. */
+  timeoutMs?: number;
+  /** Directory relative paths resolve against (default `process.cwd()`). */
+  cwd?: string;
+}
+
+/** The cell's result (as `parity check --json` reports it, with detail) and its text report. */
+export interface CheckCellResult extends CellResult {
+  /** The text reporter's block for this cell: summary, diff, what to do (no colour). */
+  text: string;
+}
+
+/**
+ * Replays one recorded cell through its bridge (or `module`), compares the live thread lane
+ * with its oracle and its recording under the allowlists, and returns the cell's result;
+ * `status` is `pass`, `fail`, `skip` (process-scoped), `timeout` (the replay hit its
+ * wall-clock ceiling: no verdict) or `error` (an unreadable input).
+ *
+ * @throws UsageError when the recordings root does not hold `<provider>/<cell>`.
+ */
+export async function checkCell(options: CheckCellOptions): Promise<CheckCellResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const root = path.resolve(cwd, options.recordings ?? "recordings");
+  const locations = await selectRecordings([root], { provider: options.provider, cell: options.cell });
+  if (locations.length !== 1) throw new UsageError(`no recording ${options.provider}/${options.cell} under ${root}`);
+  const allowlist = await loadAllowlists({ cwd, files: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)) });
+  const { run } = await checkCells({
+    locations,
+    repoRoot: cwd,
+    lanesDir: path.resolve(cwd, options.lanes ?? "lanes"),
+    oraclesForEveryRecording: true,
+    allowlist,
+    jobs: 1,
+    ci: true,
+    replay: {
+      ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
+      ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
+    },
+  });
+  const cell = run.cells[0]!;
+  return { ...cell, text: renderCellText(cell, { color: false }) };
+}

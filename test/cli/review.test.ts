@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReviewCommand } from "../../harness/cli/review.js";
+import { CURRENT_BRIDGE_LANE_FILE } from "../../harness/recording/lane-entry.js";
+import { repoRoot, runCli } from "./run-cli.js";
+
+// Accepting changes after a failing check: `check --update` (everything) and `parity review`
+// (cell by cell). A bridge that shouts "word" stands in for a deliberate bridge change.
+
+let work = "";
+let shout = "";
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), "parity-review-"));
+  shout = path.join(work, "shout.mjs");
+  const echo = path.join(repoRoot, "dist/stack/echo/bridge.js");
+  await writeFile(
+    shout,
+    `import { experimental_providerBridge as echo } from ${JSON.stringify(echo)};
+// The echo bridge, but every "word" it writes is "WORD": the same protocol, a changed output.
+const shout = (v) => typeof v === "string" ? v.replace(/word/g, "WORD") : Array.isArray(v) ? v.map(shout) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shout(x)])) : v;
+const wrapped = new WeakMap();
+const wrap = (ctx) => {
+  if (!wrapped.has(ctx)) {
+    const io = new Proxy(ctx.io, { get: (t, k) => (typeof t[k] === "function" ? (...a) => t[k](...a.map(shout)) : t[k]) });
+    wrapped.set(ctx, Object.create(ctx, { io: { value: io } }));
+  }
+  return wrapped.get(ctx);
+};
+export const experimental_providerBridge = {
+  handleLine: (line, ctx, message) => echo.handleLine(line, wrap(ctx), message),
+  ...(echo.start ? { start: (ctx) => echo.start(wrap(ctx)) } : {}),
+  ...(echo.onClose ? { onClose: (ctx) => echo.onClose(wrap(ctx)) } : {}),
+};
+`,
+  );
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+let n = 0;
+async function project(): Promise<string> {
+  n += 1;
+  const dir = path.join(work, `p${n}`);
+  await cp(path.join(repoRoot, "recordings/echo"), path.join(dir, "recordings/echo"), { recursive: true });
+  await cp(path.join(repoRoot, "lanes/echo"), path.join(dir, "lanes/echo"), { recursive: true });
+  return dir;
+}
+
+/** sha256 of every file under `dir`, by relative path. */
+function hashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true }).map(String)) {
+    const file = path.join(dir, rel);
+    if (statSync(file).isFile()) out[rel] = createHash("sha256").update(readFileSync(file)).digest("hex");
+  }
+  return out;
+}
+
+/** Paths whose hash differs (or appeared/disappeared) between two `hashes` results. */
+function changed(before: Record<string, string>, after: Record<string, string>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).sort();
+}
+
+describe("check --update", () => {
+  it("after a bridge change: rerecords only the changed cells (oracle + .current), prints the git add, and the gate passes", async () => {
+    const cwd = await project();
+    const before = hashes(cwd);
+    const r = await runCli(["check", "--module", shout, "--update"], { cwd });
+    expect(r.code, r.err).toBe(0);
+    const after = hashes(cwd);
+    const files = [
+      "lanes/echo/resume.json",
+      "lanes/echo/turn.json",
+      `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}`,
+      `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}`,
+    ];
+    expect(changed(before, after)).toEqual(files);
+    expect(r.out).toContain(`updated echo/turn: lanes/echo/turn.json, recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}\n`);
+    expect(r.out).toContain("to commit:\n  git add lanes/echo/resume.json 'recordings/echo/resume/bridge→runtime.current.ndjson' lanes/echo/turn.json 'recordings/echo/turn/bridge→runtime.current.ndjson'\n");
+    expect(JSON.parse(await readFile(path.join(cwd, "lanes/echo/turn.json"), "utf8")).some((e: { delta?: string }) => e.delta?.includes("WORD"))).toBe(true);
+    const again = await runCli(["check", "--module", shout], { cwd, ci: true });
+    expect(again.code).toBe(0);
+    // Nothing left to update: a second run writes nothing.
+    const third = await runCli(["check", "--module", shout, "--update"], { cwd });
+    expect(third.out).toContain("nothing to commit\n");
+    expect(changed(after, hashes(cwd))).toEqual([]);
+  });
+
+  it("a hand-edited oracle: only the oracle is rewritten; no .current, since the bridge's output did not change", async () => {
+    const cwd = await project();
+    const file = path.join(cwd, "lanes/echo/turn.json");
+    const oracle = JSON.parse(await readFile(file, "utf8")) as Array<Record<string, unknown>>;
+    oracle[4]!.delta = "edited ";
+    await writeFile(file, `${JSON.stringify(oracle, null, 2)}\n`);
+    const before = hashes(cwd);
+    const r = await runCli(["check", "--update"], { cwd });
+    expect(r.code).toBe(0);
+    expect(changed(before, hashes(cwd))).toEqual(["lanes/echo/turn.json"]);
+    expect(await readFile(file, "utf8")).toBe(await readFile(path.join(repoRoot, "lanes/echo/turn.json"), "utf8"));
+    expect(r.out).toContain("to commit:\n  git add lanes/echo/turn.json\n");
+  });
+
+  it("is refused under CI", async () => {
+    const r = await runCli(["check", "--update"], { ci: true });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^parity: CI=true: check --update writes oracles/);
+  });
+});
+
+describe("github annotations after a bridge change", () => {
+  it("a recording that differs exactly as the oracle does is not annotated twice: every annotation is on the oracle, at a line", async () => {
+    const cwd = await project();
+    const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
+    expect(r.code).toBe(1);
+    const errors = r.out.split("\n").filter((l) => l.startsWith("::error "));
+    expect(errors.length).toBe(2); // the changed events 7 and 9–10: two groups
+    for (const line of errors) expect(line).toMatch(/^::error file=lanes\/echo\/turn\.json,line=\d+,title=parity echo\/turn::\d+ differences? at oracle event \d+/);
+  });
+});
+
+describe("parity review", () => {
+  const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
+    let out = "";
+    const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
+    const code = await command.run(
+      { module: shout, ...extra },
+      { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd },
+    );
+    return { code, out };
+  };
+
+  it("walks each changed cell (summary, then diff): accept rerecords that cell only, allow writes PR-tied entries; the gate then passes", async () => {
+    const cwd = await project();
+    const before = hashes(cwd);
+    const r = await reviewIn(cwd, ["a", "l", "#7", "the echo shouts WORD now"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("2 changed cells to review.");
+    const resumeAt = r.out.indexOf("── echo/resume (1/2) ──\nFAIL echo/resume ");
+    const turnAt = r.out.indexOf("── echo/turn (2/2) ──\nFAIL echo/turn ");
+    expect(resumeAt).toBeGreaterThan(-1);
+    expect(turnAt).toBeGreaterThan(resumeAt);
+    expect(r.out.slice(resumeAt, turnAt)).toMatch(/against oracle and recording \(they agree\): 4 differences/);
+    expect(r.out.slice(resumeAt, turnAt)).toContain('"word " → "WORD "');
+    expect(r.out).toContain(`  accepted: lanes/echo/resume.json, recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}\n`);
+    expect(r.out).toMatch(/ {2}allowed: allowlists\/echo\.json entry 0: \/\*\[turn=1\]\[item=agentMessage:1\]\[type=item\/agentMessage\/delta\]\[n=\d+\]\/delta \(#7\)\n/);
+    expect(r.out).toContain("reviewed: 1 accepted, 1 allowed, 0 rejected, 0 skipped\n");
+    expect(r.out).toContain("to commit:\n  git add lanes/echo/resume.json 'recordings/echo/resume/bridge→runtime.current.ndjson' allowlists/echo.json\n");
+    expect(changed(before, hashes(cwd))).toEqual(["allowlists/echo.json", "lanes/echo/resume.json", `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}`]);
+    const entries = JSON.parse(await readFile(path.join(cwd, "allowlists/echo.json"), "utf8")) as Array<{ cell: string; pr: string; reason: string }>;
+    expect(entries.every((e) => e.cell === "turn" && e.pr === "#7" && e.reason === "the echo shouts WORD now")).toBe(true);
+    expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
+  });
+
+  it("reject and quit write nothing and leave the gate red (exit 1); an unknown answer repeats the choices", async () => {
+    const cwd = await project();
+    const before = hashes(cwd);
+    const r = await reviewIn(cwd, ["x", "r", "q"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("  [a]ccept (rerecord this cell)  [r]eject  a[l]low with a PR  [s]kip  [q]uit\n");
+    expect(r.out).toContain("rejected: left as is");
+    expect(r.out).toContain("reviewed: 0 accepted, 0 allowed, 1 rejected, 1 skipped\nnothing written\n");
+    expect(changed(before, hashes(cwd))).toEqual([]);
+  });
+
+  it("nothing to review when the gate passes; refused under CI", async () => {
+    const cwd = await project();
+    expect(await reviewIn(cwd, [], { module: undefined })).toEqual({ code: 0, out: "nothing to review: 4 cells, none changed\n" });
+    const ci = await runCli(["review"], { ci: true });
+    expect(ci.code).toBe(2);
+  });
+});
