@@ -41,15 +41,18 @@ import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvide
 export const SOCKET_WATCH_INTERVAL_MS = 50;
 
 /**
- * Makes the run's temp root `<parent>/parity-record-<8 digits>`: the lowest free number from
+ * Makes the run's temp root `<parent>/rec-<8 digits>`: the lowest free number from
  * 00000000 up (an exclusive mkdir, so an existing path, symlink or not, is never used). Not
  * mkdtemp's random letters: agents see paths below it and some count the tokens of what they
  * see (copilot's context usage), so a name that differed from run to run changed their counts
  * between two recordings; the first free number is the same name in every run that is alone.
+ * Short, because the CLI already nests it in its session temp dir and copilot shortens tool
+ * titles whose path is longer than about 48 characters (`Viewing ...t/…/ws/notes.txt`), which
+ * would leave the temp name in a recording and change its oracle.
  */
 export async function makeRunRoot(parent: string): Promise<string> {
   for (let n = 0; ; n += 1) {
-    const root = path.join(parent, `parity-record-${String(n).padStart(8, "0")}`);
+    const root = path.join(parent, `rec-${String(n).padStart(8, "0")}`);
     try {
       await mkdir(root);
       return root;

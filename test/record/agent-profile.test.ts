@@ -102,7 +102,7 @@ describe("parity record --custom-agents with a record profile", () => {
     expect((await runCli(p.args, { cwd: p.root })).code).toBe(0);
     const seen = JSON.parse(readFileSync(path.join(keep, "env.json"), "utf8")) as Record<string, string>;
     const tempRoot = path.join(p.root, "tmp");
-    for (const key of ["HOME", "TMPDIR", "XDG_CONFIG_HOME"]) expect(seen[key]!.startsWith(`${tempRoot}/parity-record-`), key).toBe(true);
+    for (const key of ["HOME", "TMPDIR", "XDG_CONFIG_HOME"]) expect(seen[key], key).toMatch(new RegExp(`^${tempRoot}/(?:[^/]+/)?rec-\\d{8}/`));
     expect(seen.HOME).not.toBe(process.env.HOME);
   });
 

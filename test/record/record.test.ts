@@ -184,7 +184,7 @@ describe("parity record cleanup", () => {
     });
     expect(bridgePid).toBeGreaterThan(0);
     // The run's temp files live in its session dir under TMPDIR; the bridge's own temp dir inside the record root.
-    expect(tree(p.temp).some((f) => /^parity-[^/]+\/parity-record-[^/]+$/.test(f))).toBe(true);
+    expect(tree(p.temp).some((f) => /^parity-[^/]+\/rec-\d{8}$/.test(f))).toBe(true);
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     expect(stderr).toContain("parity: interrupted: the agent and bridge were stopped, the temp directory removed, nothing written");

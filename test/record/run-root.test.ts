@@ -13,12 +13,12 @@ describe("makeRunRoot", () => {
   it("takes the lowest free eight-digit name, the same in every run that is alone, and never an existing path or symlink", async () => {
     const parent = mkdtempSync(path.join(tmpdir(), "parity-run-root-"));
     dirs.push(parent);
-    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000000"));
-    symlinkSync(path.join(parent, "elsewhere"), path.join(parent, "parity-record-00000001"));
-    mkdirSync(path.join(parent, "parity-record-00000002"));
-    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000003"));
-    expect(statSync(path.join(parent, "parity-record-00000003")).isDirectory()).toBe(true);
-    rmSync(path.join(parent, "parity-record-00000000"), { recursive: true });
-    expect(await makeRunRoot(parent)).toBe(path.join(parent, "parity-record-00000000"));
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "rec-00000000"));
+    symlinkSync(path.join(parent, "elsewhere"), path.join(parent, "rec-00000001"));
+    mkdirSync(path.join(parent, "rec-00000002"));
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "rec-00000003"));
+    expect(statSync(path.join(parent, "rec-00000003")).isDirectory()).toBe(true);
+    rmSync(path.join(parent, "rec-00000000"), { recursive: true });
+    expect(await makeRunRoot(parent)).toBe(path.join(parent, "rec-00000000"));
   });
 });
