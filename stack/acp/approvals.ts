@@ -52,6 +52,10 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
   const { options, toolCall } = parsed.data;
   const run = session.prompt;
   if (session.stopping || run?.cancelling || run?.kind === "compaction") return CANCELLED_PERMISSION;
+  // A tool call the agent names first in its permission request keeps the request's title, and the
+  // client writes it makes before reporting the call settle with it (one edit, one fileChange), in
+  // full mode too, where the request is answered here without asking the runtime.
+  if (toolCall) session.translator.notePermissionToolCall(toolCall);
   if (session.settings.permissionMode === "full") {
     const option = localFullModeOption(options);
     if (option) return { outcome: { outcome: "selected", optionId: option.optionId } };
@@ -59,8 +63,6 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
 
   // A request the runtime must answer while the session is idle is agent-initiated work (spec 30 §6.2).
   noteAgentActivity(rt, session);
-  // A tool call the agent names first in its permission request keeps the request's title.
-  if (toolCall) session.translator.notePermissionToolCall(toolCall);
   const payload = {
     kind: "approval",
     subject: approvalSubject(session, toolCall ?? undefined),

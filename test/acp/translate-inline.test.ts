@@ -392,6 +392,34 @@ describe("envelopes, approvals, injected tools, activity", () => {
     ]);
   });
 
+  test("a write made by an edit call known only from its permission request settles with that call: one fileChange (gemini's order)", () => {
+    const t = make();
+    const diff = { type: "diff", path: "/w/notes.txt", oldText: "status: draft\n", newText: "status: final\n" };
+    t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", content: [diff], locations: [{ path: "/w/notes.txt" }] });
+    expect(t.fsWrite({ path: "/w/notes.txt", oldText: "status: draft\n", newText: "status: final\n" })).toEqual([]);
+    const closes = t.update(upd({ status: "completed", kind: "edit", title: "notes.txt", content: [diff] })).filter((d) => d.kind === "item.close") as AnyRecord[];
+    expect(closes).toHaveLength(1);
+    expect(closes[0]!.item).toMatchObject({ type: "fileChange", changes: [{ path: "/w/notes.txt" }] });
+    expect(closes[0]!.item.changes).toHaveLength(1);
+  });
+
+  test("a write of /w/notes.txt and the call's own change of notes.txt (relative, qwen's spelling) are one change with the write's absolute path", () => {
+    const t = make();
+    t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });
+    t.fsWrite({ path: "/w/notes.txt", oldText: "a\n", newText: "b\n" });
+    const close = t.update(upd({ status: "completed", kind: "edit", content: [{ type: "diff", path: "notes.txt", oldText: null, newText: undefined }] })).find((d) => d.kind === "item.close") as AnyRecord;
+    expect(close.item.changes.map((c: AnyRecord) => c.path)).toEqual(["/w/notes.txt"]);
+  });
+
+  test("a write claimed by a permission-only call the agent never reports is still one fileChange when the turn drains", () => {
+    const t = make();
+    t.turnStarted();
+    t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });
+    expect(t.fsWrite({ path: "/w/notes.txt", oldText: "a", newText: "b" })).toEqual([]);
+    const drained = t.turnCompleted("end_turn").filter((d) => d.kind === "item.close") as AnyRecord[];
+    expect(drained.map((d) => d.item)).toEqual([{ type: "fileChange", changes: [{ path: "/w/notes.txt", kind: "update", oldText: "a", newText: "b" }] }]);
+  });
+
   test("permission subjects: file change with write scope; in-flight fallback; no tool call", () => {
     const t = make();
     expect(t.permissionSubject({ toolCallId: "e", kind: "edit", title: "Edit", locations: [{ path: "/w/src" }, { path: "/w/src/a.ts" }] })).toEqual({

@@ -135,12 +135,22 @@ export interface ToolCallTracker {
 
 type FileChangeItem = Extract<ClassifiedToolCall["item"], { type: "fileChange" }>;
 
-/** Adds a call's client writes to its fileChange: a change without text takes the write's; other paths are appended. */
+/**
+ * Whether a change the agent reported names the file a client write wrote: the same path, or a
+ * relative path the write's absolute one ends with (qwen reports `notes.txt` on its tool call and
+ * writes `/…/notes.txt` through `fs/write_text_file`).
+ */
+function sameFile(changePath: string, writePath: string): boolean {
+  if (changePath === writePath) return true;
+  return !changePath.startsWith("/") && changePath.length > 0 && writePath.endsWith(`/${changePath.replace(/^\.\//, "")}`);
+}
+
+/** Adds a call's client writes to its fileChange: a change of the same file without text takes the write's (its absolute path and texts); other files are appended. */
 function withWrites(item: FileChangeItem, writes: readonly AcpFsWriteChange[]): FileChangeItem {
   if (writes.length === 0) return item;
   const changes = [...item.changes];
   for (const write of writes) {
-    const at = changes.findIndex((change) => change.path === write.path);
+    const at = changes.findIndex((change) => sameFile(change.path, write.path));
     if (at === -1) changes.push(fsWriteChange(write));
     else if (changes[at]!.newText === undefined) changes[at] = fsWriteChange(write);
   }
@@ -306,7 +316,6 @@ export function createToolCallTracker(options: {
       let claimant: CachedToolCall | undefined;
       let pathless: CachedToolCall[] = [];
       for (const entry of cache.values()) {
-        if (entry.permissionOnly) continue;
         const classified = classify(entry.event, entry);
         if (entry.event.kind !== "edit" && classified.item.type !== "fileChange") continue;
         const paths = classified.item.type === "fileChange" ? classified.item.changes.map((change) => change.path) : [];
@@ -315,7 +324,9 @@ export function createToolCallTracker(options: {
           claimant = entry;
           break;
         }
-        if (located.length === 0) pathless.push(entry);
+        // A call known only from its permission request (gemini asks before it reports the call)
+        // claims a write by its path alone, never as the one pathless edit in flight.
+        if (located.length === 0 && !entry.permissionOnly) pathless.push(entry);
       }
       if (claimant === undefined && pathless.length === 1) claimant = pathless[0];
       pathless = [];
@@ -328,7 +339,11 @@ export function createToolCallTracker(options: {
 
     drain(status) {
       const deltas: ThreadDelta[] = [];
-      for (const cached of cache.values()) if (!cached.permissionOnly) deltas.push(...close(cached.event, status, cached));
+      for (const cached of cache.values()) {
+        if (!cached.permissionOnly) deltas.push(...close(cached.event, status, cached));
+        // A call the agent never reported itself still made its writes: each stays an item.
+        else for (const write of cached.writes) deltas.push(fsWriteDelta(threadId, write));
+      }
       cache.clear();
       return deltas;
     },
