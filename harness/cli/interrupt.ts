@@ -4,7 +4,7 @@
  * A real process run (not an in-process test) gets a {@link InterruptHost}: the command then
  * runs with its own session temp directory `<TMPDIR>/parity-XXXXXX`, made the process's
  * `TMPDIR` for the run so that every temp dir of the run (the replay's `pr-*`, a bridge's
- * `bb-bridge-*`, record's `parity-record-*`, in this process or in a child that inherits the
+ * `bb-bridge-*`, record's `rec-*`, in this process or in a child that inherits the
  * environment) lands inside it, and it is removed as one when the run ends, fails or is
  * interrupted. On SIGINT the run exits 130 and on SIGTERM 143 (128 + the signal number, as
  * shells report a process killed by it), after one line on stderr. A command that handles

@@ -7,6 +7,8 @@ import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { packageRoot } from "../record/providers.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
+import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
+import { withoutRecordProfiles } from "../record/custom-provider.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
 
@@ -51,7 +53,8 @@ export function splitCommandLine(value: string): string[] {
 
 function readCustomAgents(file: string): string {
   try {
-    return readFileSync(file, "utf8");
+    // A "record" profile (parity record's) is no part of the setting the probe launches from.
+    return withoutRecordProfiles(readFileSync(file, "utf8"));
   } catch (error) {
     throw new InputError(`cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
   }
@@ -76,7 +79,8 @@ export function formatProbe(label: string, probe: AcpAgentProbe): string {
     launchLine =
       `  launch: dialect ${launch.dialect}, ` +
       (launch.isolatedHome ? "isolated temp HOME/XDG dirs (removed afterwards)" : "inherited HOME") +
-      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "");
+      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "") +
+      (launch.network ? `; network ${launch.network}` : "");
   }
   if (!probe.reachable) {
     lines.push(`${label}: not reachable — ${probe.reason}`);
@@ -145,6 +149,11 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         .option("timeout", { type: "string", describe: `How long to wait for initialize, in ms (a whole number ≥ 1; default ${PROBE_TIMEOUT_MS})` })
         .option("timeout-ms", { type: "string", hidden: true, describe: "Old spelling of --timeout" })
         .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
+        .option("network", {
+          choices: ["auto", "netns", "host"],
+          default: "auto",
+          describe: "Run the agent in a fresh network namespace with only loopback (netns), on the host network (host), or netns where possible (auto)",
+        })
         .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent (isolated temp HOME, offline)")
         .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
         .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
@@ -174,8 +183,16 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
       }
       const label = acpAgentLabel({ command, args: commandArgs });
+      const resolvedCommand = await projectCommand(command, [ctx.cwd, packageRoot()], env.PATH ?? (options.env ?? process.env).PATH);
+      const network = args.network === "host" ? undefined : detectNetworkIsolation("auto");
+      if (args.network === "netns" && network?.kind !== "netns") throw new UsageError(`--network netns: ${network?.kind === "watch" ? network.why : "unavailable"}`);
+      // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
+      const resolvable =
+        (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
+      const inNetns = network?.kind === "netns" && resolvable;
       const probe = await probeAcpAgent({
-        command: await projectCommand(command, [ctx.cwd, packageRoot()], env.PATH ?? (options.env ?? process.env).PATH),
+        ...(inNetns ? { spawn: netnsSpawn(network) } : {}),
+        command: resolvedCommand,
         args: commandArgs,
         env,
         cwd,
@@ -184,7 +201,8 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         ...(options.env ? { inheritedEnv: options.env } : {}),
         ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
       });
-      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...probe }, null, 2)}\n` : formatProbe(label, probe));
+      const shown = inNetns && probe.launch ? { ...probe, launch: { ...probe.launch, network: "netns: a fresh network namespace with only loopback" } } : probe;
+      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...shown }, null, 2)}\n` : formatProbe(label, shown));
       return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
     },
   };

@@ -47,6 +47,11 @@ export const recordCommand: ParityCommand = {
       })
       .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
+      .option("network", {
+        choices: ["auto", "netns", "watch"],
+        default: "auto",
+        describe: "Keep a real agent on loopback: a fresh network namespace with only loopback (netns), watching its sockets (watch), or netns where possible (auto)",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print the result (directory, oracle, manifest, counts) as JSON" })
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
@@ -85,6 +90,7 @@ export const recordCommand: ParityCommand = {
         lanesRoot: lanes,
         redact,
         timeoutMs: timeout,
+        network: args.network as "auto" | "netns" | "watch",
         ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
         now: () => Date.now(),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),

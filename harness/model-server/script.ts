@@ -6,11 +6,21 @@
  */
 import { z } from "zod";
 
-/** One tool call the model asks for; `arguments` is sent JSON-encoded. */
-export const ModelToolCallSchema = z.strictObject({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()),
-});
+/**
+ * One tool call the model asks for: a function call whose `arguments` are sent JSON-encoded, or
+ * (OpenAI Responses only) a freeform custom tool call whose `input` is sent as raw text (codex's
+ * `apply_patch`). Exactly one of the two.
+ */
+export const ModelToolCallSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    input: z.string().optional(),
+  })
+  .refine((c) => (c.arguments === undefined) !== (c.input === undefined), { message: "a tool call needs exactly one of arguments and input" });
+
+/** One scripted tool call. */
+export type ModelToolCall = z.output<typeof ModelToolCallSchema>;
 
 /** One scripted model response. */
 export const ModelResponseSchema = z

@@ -1,23 +1,61 @@
 /**
  * The loopback model endpoint (00-product.md "Real input": "a loopback model endpoint
- * scripted per cell lets it do real tool work without a network"): a project-owned
- * OpenAI-compatible `POST …/chat/completions` server bound to 127.0.0.1 only, playing one
- * cell's {@link ModelScript}. It streams Server-Sent Events (`chat.completion.chunk`s: role,
- * text word by word, `tool_calls`, finish reason, then a usage chunk when
- * `stream_options.include_usage` asks for it, then `[DONE]`). Ids and timestamps are fixed
- * functions of the request index, so two recordings of a cell see the same bytes.
+ * scripted per cell lets it do real tool work without a network"): a project-owned HTTP
+ * server bound to 127.0.0.1 only, playing one cell's {@link ModelScript} in the wire format of
+ * one model API (dialect.ts; spec 50 "What each sends to its model endpoint"). Requests that
+ * offer tools take the script's responses in order; requests without tools get the script's
+ * title (a JSON answer in JSON mode); auxiliary requests (token counts, reachability checks)
+ * are answered by the dialect. Anything the script does not fit — an unknown route, a request
+ * after the script ran out, a tool result that says the agent rejected a scripted tool call —
+ * is a problem `record` reports; an unused response is seen through {@link ModelServer.remaining}.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fillTemplate, type ModelResponse, type ModelScript } from "./script.js";
+import { anthropicMessagesDialect } from "./anthropic-messages.js";
+import { toolCallId, type ModelAnswer, type ModelApi, type ModelDialect } from "./dialect.js";
+import { geminiDialect } from "./gemini.js";
+import { jsonAnswer } from "./json-answer.js";
+import { openAiChatDialect } from "./openai-chat.js";
+import { openAiResponsesDialect } from "./openai-responses.js";
+import { fillTemplate, type ModelScript } from "./script.js";
+
+export { textChunks } from "./dialect.js";
+export type { ModelApi } from "./dialect.js";
 
 /** The only address the endpoint listens on. */
 export const MODEL_SERVER_HOST = "127.0.0.1";
 
+/** The encoder of each model API. */
+export const MODEL_DIALECTS: Readonly<Record<ModelApi, ModelDialect>> = {
+  "openai-chat": openAiChatDialect,
+  "openai-responses": openAiResponsesDialect,
+  "anthropic-messages": anthropicMessagesDialect,
+  gemini: geminiDialect,
+};
+
+/**
+ * Tool results that mean the agent did not run a scripted tool call at all (spec 50: "An agent
+ * answers a tool name it does not know with an error to the model … a recording can look fine
+ * while no tool ran"): unknown tool names, calls the agent does not support, arguments it
+ * refused, a sandbox that could not start. A user's denial is not among them.
+ */
+export const TOOL_REJECTION_PATTERNS: readonly RegExp[] = [
+  /no such tool/i,
+  /unsupported call/i,
+  /unknown tool/i,
+  /tool (?:"[^"]*"|'[^']*'|\S+) (?:is )?not (?:found|available|registered)/i,
+  /not found in (?:the )?(?:tool )?registry/i,
+  /InputValidationError/,
+  /invalid (?:tool )?(?:arguments|parameters|params)/i,
+  /failed to parse (?:tool )?(?:arguments|input)/i,
+  /sandbox (?:error|failed|denied)/i,
+  /bwrap:/,
+];
+
 /** One request the endpoint served. */
 export interface ServedRequest {
-  /** `title` for a request without tools, `response` for a scripted response. */
-  kind: "title" | "response" | "exhausted";
+  /** `title` for a request without tools, `response` for a scripted response, `exhausted` past the script, `aux` for an auxiliary request. */
+  kind: "title" | "response" | "exhausted" | "aux";
   /** Index into the script's responses (responses only). */
   index?: number;
   /** The request's model field. */
@@ -26,12 +64,16 @@ export interface ServedRequest {
 
 /** A running endpoint. */
 export interface ModelServer {
-  /** `http://127.0.0.1:<port>/v1`, the `baseURL` an OpenAI-compatible client takes. */
+  /** The API it speaks. */
+  readonly api: ModelApi;
+  /** `http://127.0.0.1:<port>`, the origin (Anthropic and Gemini clients take it). */
+  readonly origin: string;
+  /** `http://127.0.0.1:<port>/v1`, the `baseURL` an OpenAI client takes. */
   readonly baseUrl: string;
   readonly port: number;
   /** Requests served so far, in arrival order. */
   readonly served: readonly ServedRequest[];
-  /** Problems seen (unknown route, bad body, more requests than responses); empty when the script fit. */
+  /** Problems seen (unknown route, bad body, more requests than responses, rejected tool calls); empty when the script fit. */
   readonly problems: readonly string[];
   /** How many scripted responses were not used yet. */
   remaining(): number;
@@ -42,79 +84,21 @@ export interface ModelServer {
 /** Options of {@link startModelServer}. */
 export interface ModelServerOptions {
   script: ModelScript;
+  /** The API to speak; default `openai-chat`. */
+  api?: ModelApi;
   /** Values of `{{name}}` placeholders in the script (e.g. `cwd`). */
   vars?: Readonly<Record<string, string>>;
+  /** Tool results that mean a rejected call; default {@link TOOL_REJECTION_PATTERNS}. */
+  rejectionPatterns?: readonly RegExp[];
+  /**
+   * Listen on this Unix socket instead of a TCP port, for an agent in another network
+   * namespace that reaches it through a forwarder at `127.0.0.1:<port>` (record network.ts);
+   * `origin` and `baseUrl` then name that port.
+   */
+  unixSocket?: { path: string; port: number };
 }
 
-interface ChatRequest {
-  model?: unknown;
-  stream?: unknown;
-  tools?: unknown;
-  stream_options?: { include_usage?: unknown };
-}
-
-/** Splits text into word-sized chunks that join back to it exactly. */
-export function textChunks(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [text];
-}
-
-function sseWriter(res: http.ServerResponse, n: number, model: string) {
-  const base = { id: `chatcmpl-parity-${n}`, object: "chat.completion.chunk", created: 0, model };
-  return {
-    chunk(choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) {
-      res.write(`data: ${JSON.stringify({ ...base, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`);
-    },
-    done() {
-      res.end("data: [DONE]\n\n");
-    },
-  };
-}
-
-function streamResponse(res: http.ServerResponse, n: number, request: ChatRequest, response: ModelResponse): void {
-  const model = typeof request.model === "string" ? request.model : "parity";
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  const sse = sseWriter(res, n, model);
-  sse.chunk({ delta: { role: "assistant", content: "" }, finish_reason: null });
-  for (const piece of response.text === undefined ? [] : textChunks(response.text)) sse.chunk({ delta: { content: piece }, finish_reason: null });
-  if (response.hold) return; // stays open until the agent aborts the request
-  (response.toolCalls ?? []).forEach((call, i) => {
-    const id = `call_parity_${n}_${i + 1}`;
-    sse.chunk({ delta: { tool_calls: [{ index: i, id, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null });
-    sse.chunk({ delta: { tool_calls: [{ index: i, function: { arguments: JSON.stringify(call.arguments) } }] }, finish_reason: null });
-  });
-  sse.chunk({ delta: {}, finish_reason: response.toolCalls ? "tool_calls" : "stop" });
-  if (request.stream_options?.include_usage === true) {
-    const prompt = response.usage?.prompt ?? 1000 + n * 10;
-    const completion = response.usage?.completion ?? 20;
-    sse.chunk(null, { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
-  }
-  sse.done();
-}
-
-function jsonResponse(res: http.ServerResponse, n: number, request: ChatRequest, response: ModelResponse): void {
-  const toolCalls = (response.toolCalls ?? []).map((call, i) => ({
-    id: `call_parity_${n}_${i + 1}`,
-    type: "function",
-    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-  }));
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(
-    JSON.stringify({
-      id: `chatcmpl-parity-${n}`,
-      object: "chat.completion",
-      created: 0,
-      model: typeof request.model === "string" ? request.model : "parity",
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content: response.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-          finish_reason: toolCalls.length ? "tool_calls" : "stop",
-        },
-      ],
-      usage: { prompt_tokens: 1000 + n * 10, completion_tokens: 20, total_tokens: 1020 + n * 10 },
-    }),
-  );
-}
+const excerptOf = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text).replace(/\s+/g, " ");
 
 /**
  * Starts the endpoint on 127.0.0.1 with an OS-chosen port (so parallel recordings never
@@ -123,57 +107,93 @@ function jsonResponse(res: http.ServerResponse, n: number, request: ChatRequest,
  */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const script = fillTemplate(options.script, options.vars ?? {});
+  const dialect = MODEL_DIALECTS[options.api ?? "openai-chat"];
+  const rejections = options.rejectionPatterns ?? TOOL_REJECTION_PATTERNS;
   const served: ServedRequest[] = [];
   const problems: string[] = [];
+  /** Tool calls handed out, by call id → tool name; deleted once their result was checked. */
+  const issued = new Map<string, string>();
   let next = 0;
   let count = 0;
+
+  const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => {
+    for (const result of results) {
+      const name = issued.get(result.callId);
+      if (name === undefined) continue;
+      issued.delete(result.callId);
+      if (rejections.some((pattern) => pattern.test(result.text))) {
+        problems.push(`the agent rejected scripted tool call ${name} (${result.callId}): ${excerptOf(result.text)}`);
+      }
+    }
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       count += 1;
-      if (req.method !== "POST" || !(req.url ?? "").endsWith("/chat/completions")) {
-        problems.push(`unexpected ${req.method} ${req.url}`);
+      const n = count;
+      const method = req.method ?? "GET";
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const kind = dialect.classify(method, url);
+      if (kind === undefined) {
+        problems.push(`unexpected ${method} ${req.url} (the ${dialect.api} endpoint does not serve it)`);
         res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: "only POST /chat/completions is served", type: "not_found" } }));
+        res.end(JSON.stringify({ error: { message: `not served by the ${dialect.api} endpoint`, type: "not_found" } }));
         return;
       }
-      let request: ChatRequest;
-      try {
-        request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest;
-      } catch {
-        problems.push(`request ${count} is not JSON`);
-        res.writeHead(400).end();
+      let body: Record<string, unknown> | undefined;
+      const raw = Buffer.concat(chunks).toString("utf8");
+      if (raw !== "") {
+        try {
+          const parsed = JSON.parse(raw) as unknown;
+          body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+        } catch {
+          problems.push(`request ${n} (${method} ${url.pathname}) is not JSON`);
+          res.writeHead(400).end();
+          return;
+        }
+      }
+      if (kind === "aux") {
+        served.push({ kind: "aux", model: "" });
+        dialect.answerAux(method, url, body, res);
         return;
       }
-      const model = typeof request.model === "string" ? request.model : "";
-      const hasTools = Array.isArray(request.tools) && request.tools.length > 0;
-      let response: ModelResponse;
-      if (!hasTools) {
-        served.push({ kind: "title", model });
-        response = { text: script.title, hold: false };
+      const request = dialect.read(body ?? {}, url);
+      checkToolResults(request.toolResults);
+      let answer: ModelAnswer;
+      if (!request.hasTools) {
+        served.push({ kind: "title", model: request.model });
+        answer = request.json !== undefined ? { json: jsonAnswer(request.json, script.title), hold: false } : { text: script.title, hold: false };
       } else if (next < script.responses.length) {
-        served.push({ kind: "response", index: next, model });
-        response = script.responses[next]!;
+        served.push({ kind: "response", index: next, model: request.model });
+        answer = script.responses[next]!;
         next += 1;
       } else {
-        served.push({ kind: "exhausted", model });
-        problems.push(`request ${count} came after all ${script.responses.length} scripted responses were used`);
-        response = { text: "The model script has no more responses.", hold: false };
+        served.push({ kind: "exhausted", model: request.model });
+        problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds)`);
+        answer = { text: "The model script has no more responses.", hold: false };
       }
-      if (request.stream === true) streamResponse(res, count, request, response);
-      else jsonResponse(res, count, request, response);
+      const callIds = (answer.toolCalls ?? []).map((call, i) => {
+        const id = toolCallId(n, i);
+        issued.set(id, call.name);
+        return id;
+      });
+      dialect.write(res, n, request, answer, callIds);
     });
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, MODEL_SERVER_HOST, () => resolve());
+    if (options.unixSocket) server.listen(options.unixSocket.path, () => resolve());
+    else server.listen(0, MODEL_SERVER_HOST, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = options.unixSocket ? options.unixSocket.port : (server.address() as AddressInfo).port;
+  const origin = `http://${MODEL_SERVER_HOST}:${port}`;
   return {
-    baseUrl: `http://${MODEL_SERVER_HOST}:${port}/v1`,
+    api: dialect.api,
+    origin,
+    baseUrl: `${origin}/v1`,
     port,
     served,
     problems,

@@ -1,8 +1,12 @@
 /**
  * `parity record` for a user's own ACP agent (spec 30 §2.2 custom agents): any agent named in a
  * `customAgents` JSON file records through the shipped ACP bridge with the launch spec the file
- * gives. Unlike the offline providers, the agent keeps the user's real HOME (its sign-in lives
- * there); redaction rewrites the home path and secrets before anything reaches disk.
+ * gives. An entry may carry a `record` object: an agent profile (agent-profile.ts: model API,
+ * env and config-file templates, version, settle rule, tool names), validated here; such an
+ * agent records like the shipped real agents, offline against the loopback model endpoint with
+ * a fresh HOME. Without `record` the agent keeps the user's real HOME (its sign-in lives
+ * there) and gets no model endpoint; redaction rewrites the home path and secrets before
+ * anything reaches disk.
  */
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -10,6 +14,7 @@ import { promisify } from "node:util";
 import { resolveCustomAcpAgents } from "../../stack/acp/custom-agents.js";
 import type { AcpAgentDefinition } from "../../stack/acp/agents.js";
 import { InputError } from "../errors.js";
+import { AgentRecordProfileSchema, type AgentRecordProfile } from "./agent-profile.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { RecordProvider } from "./providers.js";
 
@@ -22,16 +27,53 @@ const VERSION_TIMEOUT_MS = 10_000;
  * @throws InputError naming the file when it cannot be read, or with the first rejected entry's
  *   reason (an invalid entry is an error here, not a warning: the user asked for it by name).
  */
-export async function readCustomAgentsFile(file: string): Promise<AcpAgentDefinition[]> {
+export async function readCustomAgentsFile(file: string): Promise<CustomRecordAgent[]> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     throw new InputError(`cannot read the custom agents file (${(error as NodeJS.ErrnoException).code ?? "error"})`, { file });
   }
-  const { agents, warnings } = resolveCustomAcpAgents(text);
+  const { entries, profiles } = splitRecordProfiles(text, file);
+  const { agents, warnings } = resolveCustomAcpAgents(entries);
   if (warnings.length > 0) throw new InputError(warnings[0]!, { file });
-  return agents;
+  return agents.map((agent) => {
+    const profile = profiles.get(agent.id.replace(/^acp-/, ""));
+    return profile ? { ...agent, recordProfile: profile } : agent;
+  });
+}
+
+/** A custom agent, with its agent profile when its entry has a `record` object. */
+export type CustomRecordAgent = AcpAgentDefinition & { recordProfile?: AgentRecordProfile };
+
+/**
+ * Takes each entry's `record` object out of the file's JSON (the customAgents setting itself
+ * knows no such field) and validates it as an agent profile. Returns the entries without it
+ * (as JSON text for `resolveCustomAcpAgents`) and the profiles by entry id.
+ * @throws InputError naming the file, the entry and the first offending field.
+ */
+function splitRecordProfiles(text: string, file: string): { entries: string; profiles: Map<string, AgentRecordProfile> } {
+  const profiles = new Map<string, AgentRecordProfile>();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { entries: text, profiles }; // resolveCustomAcpAgents says what is wrong
+  }
+  if (!Array.isArray(raw)) return { entries: text, profiles };
+  const entries = raw.map((entry: unknown, index) => {
+    if (typeof entry !== "object" || entry === null || !("record" in entry)) return entry;
+    const { record, ...rest } = entry as { record: unknown; id?: unknown };
+    const parsed = AgentRecordProfileSchema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = ["record", ...issue.path.map(String)].join(".");
+      throw new InputError(`entry ${index}${typeof rest.id === "string" ? ` ("${rest.id}")` : ""}: field \`${field}\`: ${issue.message}`, { file });
+    }
+    if (typeof rest.id === "string") profiles.set(rest.id, parsed.data);
+    return rest;
+  });
+  return { entries: JSON.stringify(entries), profiles };
 }
 
 async function agentVersion(command: string, env: NodeJS.ProcessEnv): Promise<string> {
@@ -68,4 +110,26 @@ export function customRecordProvider(agent: AcpAgentDefinition, sourceFile: stri
       };
     },
   };
+}
+
+/**
+ * The customAgents file's text without the entries' `record` objects (unvalidated), for
+ * commands that launch the agents but record nothing (`parity probe`). Text that is not a JSON
+ * array is returned unchanged, for the setting's own reader to report.
+ */
+export function withoutRecordProfiles(text: string): string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(raw)) return text;
+  return JSON.stringify(
+    raw.map((entry: unknown) => {
+      if (typeof entry !== "object" || entry === null || !("record" in entry)) return entry;
+      const { record: _record, ...rest } = entry as { record: unknown };
+      return rest;
+    }),
+  );
 }

@@ -4,19 +4,17 @@
  * agent CLI's version for the manifest, and the paths the redactor must rewrite so two
  * recordings of a cell do not differ by temp directory names.
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { findShippedAcpAgent } from "../../stack/acp/agents.js";
 import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agent-isolation.js";
 import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
-import type { ModelServer } from "../model-server/server.js";
+import type { ModelApi, ModelServer } from "../model-server/server.js";
+import type { ModelScript } from "../model-server/script.js";
 import { FIXTURE_RECORD_PROVIDERS } from "./fixture-provider.js";
 import type { Until } from "../runtime/cell-driver.js";
+import { SHIPPED_AGENT_PROFILES } from "./agent-profiles.js";
+import { profileRecordProvider } from "./profile-provider.js";
 
 /** Where a prepared run lives: the temp root and its parts. */
 export interface RecordDirs {
@@ -38,6 +36,8 @@ export interface PreparedProvider {
   cliVersion: string;
   /** Manifest note. */
   note: string;
+  /** The model API the agent was served (manifest `modelApi`); absent without a model endpoint. */
+  modelApi?: ModelApi;
 }
 
 /** One provider `parity record` can drive. */
@@ -52,7 +52,17 @@ export interface RecordProvider {
    * for it after every `thread/start|resume|fork` so the next prompt never races it (recordings
    * stay deterministic). Absent: no wait.
    */
-  sessionSettled?: Until;
+  sessionSettled?: Until | readonly Until[];
+  /** The model API the endpoint speaks to the agent; default OpenAI chat completions. */
+  modelApi?: ModelApi;
+  /** The cell's model script as this agent must receive it (its tool names); default unchanged. */
+  spellScript?(script: ModelScript): ModelScript;
+  /** Tool results meaning a rejected call, beyond the endpoint's own list. */
+  rejectionPatterns?: readonly RegExp[];
+  /** What differs from run to run in the agent's output; every match becomes `REDACTED` (as `--redact`). */
+  redactPatterns?: readonly RegExp[];
+  /** Values that differ from run to run and must stay valid JSON: each match of `pattern` (global) becomes `replace` in every recorded line. */
+  normalize?: ReadonlyArray<{ pattern: RegExp; replace: string }>;
   /**
    * Prepares the workspace/home and returns env and options. `model` is set iff
    * `takesModelEndpoint`; `cell` names the cell being recorded (its name and `cell.json` path).
@@ -93,66 +103,6 @@ export function opencodeBinary(): string {
 /** Env flags that keep opencode offline (no models.dev fetch, no self-update); defined in stack/acp, shared with the probe. */
 export { OPENCODE_OFFLINE_ENV };
 
-/** Provider and model names opencode's config declares for the loopback endpoint. */
-export const OPENCODE_LOOPBACK = { provider: "parity", model: "scripted" } as const;
-
-/**
- * The workspace `opencode.json` for a run: one provider (`@ai-sdk/openai-compatible`) whose
- * `baseURL` is the loopback endpoint, set as `model` and `small_model`, and every
- * permission `ask` (the bridge forwards asks as `interaction/request`s, or answers them in
- * permission mode `full`).
- */
-export function opencodeConfig(baseUrl: string): Record<string, unknown> {
-  const ref = `${OPENCODE_LOOPBACK.provider}/${OPENCODE_LOOPBACK.model}`;
-  return {
-    $schema: "https://opencode.ai/config.json",
-    provider: {
-      [OPENCODE_LOOPBACK.provider]: {
-        npm: "@ai-sdk/openai-compatible",
-        name: "Parity loopback",
-        options: { baseURL: baseUrl, apiKey: "none" },
-        models: { [OPENCODE_LOOPBACK.model]: { name: "Scripted model" } },
-      },
-    },
-    model: ref,
-    small_model: ref,
-    autoupdate: false,
-    share: "disabled",
-    permission: { edit: "ask", bash: "ask", webfetch: "ask" },
-  };
-}
-
-async function versionOf(command: string, env: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)(command, ["--version"], { env, timeout: 30_000 });
-  return stdout.trim().split("\n").pop() ?? "";
-}
-
-const acpOpencode: RecordProvider = {
-  id: "acp-opencode",
-  modulePath: packageDistPath("stack", "acp", "bridge.js"),
-  takesModelEndpoint: true,
-  // opencode sends `available_commands_update` shortly after every session/new|resume|fork.
-  sessionSettled: { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } },
-  async prepare(dirs, model) {
-    if (!model) throw new UsageError("acp-opencode needs a model endpoint: the cell has no model script");
-    const binary = opencodeBinary();
-    if (!existsSync(binary)) throw new UsageError(`opencode is not installed at ${binary} (devDependency opencode-ai)`);
-    const env = { ...baseEnv(), ...(await isolatedHomeEnv(dirs.home)), ...OPENCODE_OFFLINE_ENV };
-    await writeFile(path.join(dirs.workspace, "opencode.json"), `${JSON.stringify(opencodeConfig(model.baseUrl), null, 2)}\n`);
-    const agent = findShippedAcpAgent("acp-opencode");
-    if (!agent) throw new UsageError("acp-opencode is not a shipped ACP agent");
-    // Port 0 on loopback: parallel recordings each get their own opencode server port.
-    const launch = { ...agent.launchSpec, command: binary, args: [...agent.launchSpec.args, "--port", "0", "--hostname", "127.0.0.1"], env };
-    const version = await versionOf(binary, env);
-    return {
-      env,
-      options: { providerOptions: { ...agent.bridgeOptions, acpLaunchSpec: launch } },
-      cliVersion: `opencode ${version}`,
-      note: `opencode ${version} (npm opencode-ai) run offline: isolated HOME/XDG dirs, models fetch and autoupdate off, its model a project-owned loopback OpenAI-compatible endpoint playing the cell's model script.`,
-    };
-  },
-};
-
 const echo: RecordProvider = {
   id: "echo",
   modulePath: packageDistPath("stack", "echo", "bridge.js"),
@@ -167,12 +117,28 @@ const echo: RecordProvider = {
   },
 };
 
+/** Where the real agents are installed (`npm run agents:install`): `<package>/agents`. */
+export function agentsDir(): string {
+  return path.join(packageRoot(), "agents");
+}
+
+/** A record provider for each shipped agent profile (agent-profiles.ts). */
+function shippedProfileProviders(): Record<string, RecordProvider> {
+  return Object.fromEntries(
+    Object.values(SHIPPED_AGENT_PROFILES).map((p) => [
+      p.id,
+      profileRecordProvider(p, { id: p.id, name: p.name, command: p.command, args: p.args, agentsDir: agentsDir(), source: `npm ${p.packages.join(" + ")}` }),
+    ]),
+  );
+}
+
 /**
- * The providers `parity record` knows, by id: opencode (real, offline), the echo bridge, and
- * the fixture-agent providers (FIXTURES' `fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
+ * The providers `parity record` knows, by id: the real agents of the shipped profiles
+ * (opencode, qwen, copilot, gemini, claude, claude-zed, codex, pi; offline), the echo bridge,
+ * and the fixture-agent providers (`fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
  * acp-hermes-agent against the scripted fixture agent, where the real CLI cannot run here).
  */
-export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { "acp-opencode": acpOpencode, echo, ...FIXTURE_RECORD_PROVIDERS };
+export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { ...shippedProfileProviders(), echo, ...FIXTURE_RECORD_PROVIDERS };
 
 /**
  * Looks up a provider.

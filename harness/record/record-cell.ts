@@ -8,7 +8,7 @@
  * working in the temp directory are cleaned up on success, failure and abort (SIGINT).
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
@@ -23,12 +23,44 @@ import { SECRET_KEY_PATTERN, createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
-import { startModelServer, type ModelServer } from "../model-server/server.js";
-import { loadCell } from "./cells.js";
+import { startModelServer, TOOL_REJECTION_PATTERNS, type ModelServer } from "../model-server/server.js";
+import { CELL_WORKSPACE_DIR, loadCell } from "./cells.js";
+import { fixtureHash } from "./fixture-hash.js";
 import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
 import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
-import { killProcessesWorkingIn } from "./leftovers.js";
+import { killProcessesWorkingIn, processesWorkingIn } from "./leftovers.js";
+import { profileRecordProvider } from "./profile-provider.js";
+import { detectNetworkIsolation, NETNS_MODEL_PORT, NETWORK_NETNS, NETWORK_WATCHED, netnsLauncher, type NetworkMode } from "./network.js";
+import { nonLoopbackPeers } from "./sockets.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
+
+/**
+ * How often the sockets of a watched run are read, in ms, besides before every step and after
+ * the last: it bounds how short an outbound connection can be and still be seen.
+ */
+export const SOCKET_WATCH_INTERVAL_MS = 50;
+
+/**
+ * Makes the run's temp root `<parent>/rec-<8 digits>`: the lowest free number from
+ * 00000000 up (an exclusive mkdir, so an existing path, symlink or not, is never used). Not
+ * mkdtemp's random letters: agents see paths below it and some count the tokens of what they
+ * see (copilot's context usage), so a name that differed from run to run changed their counts
+ * between two recordings; the first free number is the same name in every run that is alone.
+ * Short, because the CLI already nests it in its session temp dir and copilot shortens tool
+ * titles whose path is longer than about 48 characters (`Viewing ...t/…/ws/notes.txt`), which
+ * would leave the temp name in a recording and change its oracle.
+ */
+export async function makeRunRoot(parent: string): Promise<string> {
+  for (let n = 0; ; n += 1) {
+    const root = path.join(parent, `rec-${String(n).padStart(8, "0")}`);
+    try {
+      await mkdir(root);
+      return root;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+}
 
 /** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
 export const RECORD_STEP_TIMEOUT_MS = 90_000;
@@ -69,6 +101,12 @@ export interface RecordCellRequest {
    * (`acp-<slug>`), recorded through the ACP bridge with the file's launch spec.
    */
   customAgentsFile?: string;
+  /**
+   * How an agent that takes the model endpoint is kept on loopback (network.ts): `auto`
+   * (default) a fresh network namespace when this machine can make one, else watching its
+   * sockets; `netns` or `watch` only that (`netns` where impossible: UsageError).
+   */
+  network?: NetworkMode;
 }
 
 /** What a successful {@link recordCell} wrote. */
@@ -92,8 +130,14 @@ export class RecordInterruptedError extends ParityError {
 /** The cell did not go as scripted (an unanswered approval, an unused model response, …); nothing written. */
 export class CellDivergedError extends ParityError {
   constructor(cell: string, problems: readonly string[]) {
-    super("E_DIVERGED", `cell ${cell} did not go as scripted; nothing written:\n  ${problems.join("\n  ")}`, EXIT_CODES.parityFailure);
+    super("E_DIVERGED", `cell ${cell} did not go as scripted, nothing written: ${problems.join("; ")}`, EXIT_CODES.parityFailure);
   }
+}
+
+/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+function launchEnvOf(options: Record<string, unknown>): NodeJS.ProcessEnv {
+  const spec = (options.providerOptions as { acpLaunchSpec?: { env?: unknown } } | undefined)?.acpLaunchSpec;
+  return typeof spec?.env === "object" && spec.env !== null ? (spec.env as NodeJS.ProcessEnv) : {};
 }
 
 /** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */
@@ -109,9 +153,10 @@ const SESSION_OPS = new Set(["thread/start", "thread/resume", "thread/fork"]);
  * The cell's steps with a wait for the provider's `sessionSettled` event after every session
  * step (see {@link RecordProvider.sessionSettled}), so cells stay provider-agnostic.
  */
-export function withSessionWaits(steps: readonly CellStep[], settled: Until | undefined): CellStep[] {
-  if (!settled) return [...steps];
-  return steps.flatMap((step): CellStep[] => (SESSION_OPS.has(step.op) ? [step, { op: "wait", until: settled }] : [step]));
+export function withSessionWaits(steps: readonly CellStep[], settled: Until | readonly Until[] | undefined): CellStep[] {
+  const waits: CellStep[] = (settled === undefined ? [] : Array.isArray(settled) ? (settled as readonly Until[]) : [settled as Until]).map((until) => ({ op: "wait", until }));
+  if (waits.length === 0) return [...steps];
+  return steps.flatMap((step): CellStep[] => (SESSION_OPS.has(step.op) ? [step, ...waits] : [step]));
 }
 
 function refuseExisting(destination: string, oracleFile: string, req: RecordCellRequest): void {
@@ -149,7 +194,24 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
-    if (agent) return customRecordProvider(await resolveCustomAgentLaunch(agent, customAgentsFile, process.env), path.basename(customAgentsFile));
+    if (agent) {
+      const resolved = await resolveCustomAgentLaunch(agent, customAgentsFile, process.env);
+      if (!agent.recordProfile) return customRecordProvider(resolved, path.basename(customAgentsFile));
+      const { acpLaunchSpec: _spec, ...bridgeOptions } = resolved.bridgeOptions;
+      const spec = resolved.launchSpec;
+      // The entry's own env is part of the profile's env templates (the profile's wins).
+      const profile = { ...agent.recordProfile, env: { ...spec.env, ...agent.recordProfile.env } };
+      return profileRecordProvider(profile, {
+        id: agent.id,
+        name: spec.displayName,
+        command: spec.command,
+        args: spec.args,
+        ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+        bridgeOptions,
+        agentsDir: path.dirname(customAgentsFile),
+        source: `custom ACP agent from ${path.basename(customAgentsFile)}`,
+      });
+    }
   }
   return recordProvider(providerId);
 }
@@ -173,17 +235,39 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const def = cell.definition;
   if (provider.takesModelEndpoint && !def.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 
-  const root = await mkdtemp(path.join(req.tempParent ?? os.tmpdir(), "parity-record-"));
+  const isolation = provider.takesModelEndpoint ? detectNetworkIsolation(req.network ?? "auto") : undefined;
+  if (req.network === "netns" && isolation?.kind !== "netns") {
+    throw new UsageError(`--network netns: ${isolation ? isolation.why : `${req.providerId} takes no model endpoint and is not isolated`}`);
+  }
+
+  const root = await makeRunRoot(req.tempParent ?? os.tmpdir());
   const dirs: RecordDirs & { tmp: string } = { root, workspace: path.join(root, "ws"), home: path.join(root, "home"), tmp: path.join(root, "tmp") };
   const recordDir = path.join(root, "rec");
   const abort = abortPromise(req.signal);
   let model: ModelServer | undefined;
   let bridge: ReturnType<typeof spawnBridge> | undefined;
+  // Outbound connections seen while watching (no namespace): each fails the recording.
+  const outbound = new Set<string>();
+  const watchSockets = () => {
+    if (isolation?.kind !== "watch") return;
+    const pids = [...processesWorkingIn(root), ...(bridge?.pid ? [bridge.pid] : [])];
+    for (const s of nonLoopbackPeers(pids)) outbound.add(`pid ${s.pid} connected to ${s.remoteAddress}:${s.remotePort} (${s.protocol}), outside loopback`);
+  };
+  const watcher = isolation?.kind === "watch" ? setInterval(watchSockets, SOCKET_WATCH_INTERVAL_MS) : undefined;
+  watcher?.unref();
   try {
     await ensureDir(dirs.workspace);
     await ensureDir(dirs.tmp);
     if (cell.workspace) await cp(cell.workspace, dirs.workspace, { recursive: true });
-    if (provider.takesModelEndpoint && def.model) model = await startModelServer({ script: def.model, vars: { cwd: dirs.workspace } });
+    if (provider.takesModelEndpoint && def.model) {
+      model = await startModelServer({
+        script: provider.spellScript ? provider.spellScript(def.model) : def.model,
+        vars: { cwd: dirs.workspace },
+        ...(provider.modelApi ? { api: provider.modelApi } : {}),
+        rejectionPatterns: [...TOOL_REJECTION_PATTERNS, ...(provider.rejectionPatterns ?? [])],
+        ...(isolation?.kind === "netns" ? { unixSocket: { path: path.join(root, "model.sock"), port: NETNS_MODEL_PORT } } : {}),
+      });
+    }
     const prepared = await provider.prepare(dirs, model, { name: cell.name, file: cell.file });
     bridge = spawnBridge({
       modulePath: provider.modulePath,
@@ -193,6 +277,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       cwd: dirs.workspace,
       dataDir: path.join(root, "data"),
       ...(req.onStderr ? { onStderr: req.onStderr } : {}),
+      ...(isolation?.kind === "netns" && model ? { launcher: netnsLauncher(isolation, path.join(root, "model.sock"), NETNS_MODEL_PORT) } : {}),
     });
     log(`recording ${req.providerId}/${req.cell}: bridge pid ${bridge.pid ?? "?"}, temp ${root}\n`);
     const providerOptions = (prepared.options.providerOptions ?? {}) as Record<string, unknown>;
@@ -207,6 +292,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
         now: req.now,
         ...(req.signal ? { signal: req.signal } : {}),
         onStep: (i, step) => {
+          watchSockets();
           log(`step ${i + 1}/${steps.length}: ${step.op}\n`);
           req.onStep?.(i, step, { root, bridgePid: bridge?.pid });
         },
@@ -214,9 +300,10 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     );
     running.catch(() => undefined);
     const run: CellRun = await Promise.race([running, abort.promise]);
+    watchSockets();
     await bridge.close();
     await Promise.race([Promise.resolve(), abort.promise]);
-    const problems = [...run.problems, ...(model?.problems ?? [])];
+    const problems = [...outbound, ...run.problems, ...(model?.problems ?? [])];
     if (model && model.remaining() > 0) problems.push(`${model.remaining()} scripted model response(s) were never requested`);
     if (problems.length > 0) throw new CellDivergedError(req.cell, problems);
 
@@ -228,15 +315,17 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     const redactor = createRedactor({
       home: req.home ?? os.homedir(),
       paths: recordPathRewrites(dirs),
-      secrets: secretValuesOf(process.env),
+      secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options))],
       // Secret values of the env maps in the lanes (agent launch spec env, cell envVars) are redacted everywhere.
       learnFrom: LANE_DIRECTIONS.flatMap((d) => raw[d]),
-      patterns: req.redact,
+      patterns: [...req.redact, ...(provider.redactPatterns ?? [])],
       // The temp root's random name must never reach a recording, in any spelling.
       forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
     });
     const lanes = {} as Record<Direction, string[]>;
-    for (const direction of LANE_DIRECTIONS) lanes[direction] = raw[direction].map((l) => redactor.redactLaneEntry(l));
+    for (const direction of LANE_DIRECTIONS) {
+      lanes[direction] = raw[direction].map((l) => redactor.redactLaneEntry((provider.normalize ?? []).reduce((text, n) => text.replace(n.pattern, n.replace), l)));
+    }
     const entries = LANE_DIRECTIONS.flatMap((d) => lanes[d].map((l) => JSON.parse(l) as { ts: number; run: number }));
     if (entries.length === 0) throw new CellDivergedError(req.cell, [`the bridge recorded no line in scope ${scope}`]);
     const manifest = ManifestSchema.parse({
@@ -245,6 +334,9 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       threadId: def.scope === "process" ? null : threadId,
       scope: def.scope,
       cliVersion: prepared.cliVersion,
+      ...(prepared.modelApi ? { modelApi: prepared.modelApi } : {}),
+      ...(cell.workspace ? { workspace: await fixtureHash(cell.workspace) } : {}),
+      ...(isolation ? { network: isolation.kind === "netns" ? NETWORK_NETNS : NETWORK_WATCHED } : {}),
       recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
       description: def.description,
       note: [prepared.note, def.note].filter((n) => n !== "").join(" "),
@@ -258,6 +350,9 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       if (lanes[direction].length > 0) await writeFile(path.join(stage, laneFileName(direction)), `${lanes[direction].join("\n")}\n`);
     }
     await writeFile(path.join(stage, MANIFEST_FILE), redactor.redactText(`${JSON.stringify(manifest, null, 2)}\n`));
+    // The recording carries the fixture it was recorded in, so it replays in the same workspace
+    // wherever its cell lives (harness/replay/sandbox.ts); the manifest names it by hash.
+    if (cell.workspace) await cp(cell.workspace, path.join(stage, CELL_WORKSPACE_DIR), { recursive: true });
     const survivors = await sweepDirectory(stage, redactor);
     if (survivors.length > 0) {
       throw new RedactionSurvivorError(survivors, (file) => path.join(req.providerId, req.cell, path.relative(stage, file)));
@@ -289,6 +384,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
       grammarDrops: built.grammarDrops.length,
     };
   } finally {
+    if (watcher) clearInterval(watcher);
     abort.dispose();
     if (bridge) await bridge.close();
     await model?.close();

@@ -30,6 +30,12 @@ export const ManifestSchema = z
     threadId: z.string().min(1).nullable(),
     scope: z.enum(["thread", "process"]),
     cliVersion: z.string(),
+    /** The model API the loopback endpoint spoke to the agent (real agents only). */
+    modelApi: z.string().min(1).optional(),
+    /** The cell's workspace fixture the recording was made in, by content hash (`sha256:<hex>`); the recording carries it in `workspace/`. */
+    workspace: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected sha256:<64 hex digits>").optional(),
+    /** How the run was kept on loopback (`netns`: a network namespace with only loopback; `watched`: sockets watched). */
+    network: z.string().min(1).optional(),
     recordedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"),
     description: z.string(),
     note: z.string(),

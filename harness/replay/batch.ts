@@ -109,6 +109,7 @@ export async function replayBatch(
     ...options,
     keepBridgeLane: false,
     cells: cells.map((cell) => cell.recording.manifest.cell),
+    recordingDirs: cells.map((cell) => cell.recording.dir),
     cellOfStep: (step) => cellOfEntry.get(entryKey(step.entry)) ?? 0,
     sink: {
       bridgeLine: (line, clock) => void builderFor(line)?.feedBridgeLine(line, clock),

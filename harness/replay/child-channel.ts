@@ -101,6 +101,9 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
       }
     });
     socket.on("error", () => undefined);
+    // readline re-emits its input's errors (an EPIPE once the child is gone): the socket's
+    // close below reports the end, so an error here must not crash the whole check.
+    frames.on("error", () => undefined);
     socket.on("close", () => {
       sockets.delete(socket);
       if (link) {

@@ -15,7 +15,7 @@ import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
-import { createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
+import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
 import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
 
 /** Options of {@link replayRecording}. Every field is optional. */
@@ -127,7 +127,7 @@ async function openSteps(source: string | Recording, useCurrent: boolean): Promi
  */
 export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
   const { manifest, recordingDir, steps } = await openSteps(source, options.useCurrent ?? true);
-  const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, { ...options, cells: [manifest.cell] });
+  const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, { ...options, cells: [manifest.cell], recordingDirs: [recordingDir] });
   return {
     provider: manifest.provider,
     cell: manifest.cell,
@@ -160,6 +160,8 @@ export interface DriveOptions extends ReplayOptions {
   onMet?: (step: ReplayStep) => void;
   /** The replayed cells' names (`manifest.cell`), one fresh sandbox workspace each. */
   cells: readonly string[];
+  /** Per cell, the recording directory (its carried `workspace/` fixture seeds the cell's workspace, see sandbox.ts). */
+  recordingDirs?: readonly string[];
   /** Index into `cells` of the cell a step belongs to (default: 0, one cell). */
   cellOfStep?: (step: ReplayStep) => number;
 }
@@ -190,7 +192,9 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   const queue = createEventQueue<ReplayEvent>();
   let dataDir: string;
   try {
-    sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells") });
+    sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells"),
+      fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
+    });
     dataDir = await mkdtemp(join(base, "data-"));
     channel = await openChildChannel(base, (event) => queue.push(event));
   } catch (error) {

@@ -31,6 +31,12 @@ export interface ReplaySandboxOptions {
   cellsRoot: string;
   /** The workspace path the recordings name (default `RECORDED_PATHS.workspace`, harness/record/providers.ts). */
   recordedWorkspace?: string;
+  /**
+   * Per cell, the fixture its recording carries (`<recording>/workspace/`, written by `parity
+   * record`): it seeds the cell's workspace instead of `<cellsRoot>/<cell>/workspace/`, so a
+   * recording replays in the workspace it was recorded in wherever its cell lives.
+   */
+  fixtures?: readonly (string | undefined)[];
 }
 
 /** True for a cell name that names one directory below the cells root (nothing to escape with). */
@@ -57,8 +63,10 @@ export async function createReplaySandbox(options: ReplaySandboxOptions): Promis
   for (const [index, cell] of options.cells.entries()) {
     const workspace = join(options.base, `ws-${index}`);
     await mkdir(workspace);
-    const fixture = join(options.cellsRoot, cell, CELL_FIXTURE_DIR);
-    if (isPlainName(cell) && existsSync(fixture) && statSync(fixture).isDirectory()) {
+    const carried = options.fixtures?.[index];
+    const isDir = (dir: string) => existsSync(dir) && statSync(dir).isDirectory();
+    const fixture = carried !== undefined && isDir(carried) ? carried : isPlainName(cell) ? join(options.cellsRoot, cell, CELL_FIXTURE_DIR) : "";
+    if (fixture !== "" && isDir(fixture)) {
       await cp(fixture, workspace, { recursive: true, errorOnExist: true, force: false });
     }
     workspaces.push(workspace);

@@ -28,6 +28,11 @@ export interface SpawnBridgeOptions {
   bootstrapPath?: string;
   /** Called with each stderr chunk as it arrives (decoded UTF-8), e.g. to echo it under `--verbose`. */
   onStderr?: (text: string) => void;
+  /**
+   * A command that runs the bridge's own command line (`node <bootstrap> …`, appended to its
+   * args), e.g. one that starts it in a network namespace of its own. Absent: run directly.
+   */
+  launcher?: { command: string; args: readonly string[] };
 }
 
 /** How a bridge process ended: its exit code, or the signal that ended it. */
@@ -98,7 +103,9 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-bridge-"));
   const bootstrap = options.bootstrapPath ?? defaultBootstrapPath();
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bootstrap, modulePath, options.providerId, dataDir], {
+  const own = [process.execPath, bootstrap, modulePath, options.providerId, dataDir];
+  const [command, ...args] = options.launcher ? [options.launcher.command, ...options.launcher.args, ...own] : own;
+  const child: ChildProcessWithoutNullStreams = spawn(command!, args, {
     cwd,
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", "pipe"],

@@ -21,6 +21,30 @@ export const AGENT_STDERR_TAIL_LINES = 40;
 /** Grace between SIGTERM and SIGKILL when stopping an agent, in ms (spec 30 §5 step 5). */
 export const AGENT_KILL_GRACE_MS = 1_000;
 
+/** Agents get their own process group (POSIX); Windows has none to give. */
+const OWN_PROCESS_GROUP = process.platform !== "win32";
+
+/**
+ * Sends `signal` to the agent's whole process group (the agent and everything it spawned that
+ * did not leave the group), falling back to the agent alone where there are no groups or the
+ * group is already gone.
+ */
+export function signalAgentGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (OWN_PROCESS_GROUP && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // The group is gone (every member exited); the agent itself may still need reaping.
+    }
+  }
+  try {
+    child.kill(signal);
+  } catch {
+    // Already exited.
+  }
+}
+
 /** A resolved agent launch: exactly what is passed to `spawn` (no shell). */
 export interface AgentLaunch {
   command: string;
@@ -199,6 +223,9 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       stdio: ["pipe", "pipe", "pipe"],
       shell: false,
       windowsHide: true,
+      // Its own process group, so ending the agent ends what it spawned too (an npm wrapper's
+      // native binary, a relaunched copy of itself) and no orphan keeps our pipes open.
+      detached: OWN_PROCESS_GROUP,
     });
   } catch (error) {
     // Synchronous spawn failures (bad cwd type, EACCES on some platforms) end the connection at once.
@@ -239,6 +266,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
   };
 
   options.onSpawned?.(child);
+  const signalGroup = (signal: NodeJS.Signals): void => signalAgentGroup(child, signal);
 
   const writeLine = (message: object): void => {
     if (ended || !child.stdin || child.stdin.destroyed) return;
@@ -356,7 +384,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       onLine: enqueue,
       onOversized: () => {
         finish("oversized-line", null, null, String(maxLineBytes));
-        child.kill("SIGKILL");
+        signalGroup("SIGKILL");
       },
     },
     maxLineBytes,
@@ -374,12 +402,15 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
   });
   child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
     finish("stdin-error", null, null, error.code ?? error.message);
-    child.kill("SIGKILL");
+    signalGroup("SIGKILL");
   });
   child.on("error", (error: NodeJS.ErrnoException) => {
     // `error` after a successful spawn means a failed kill; only a failed spawn ends the connection here.
     if (child.pid === undefined) finish("spawn-error", null, null, error.message);
   });
+  // The agent itself is gone: whatever of its group is left (a grandchild holding stdout) goes
+  // too, or `close` would wait for it forever.
+  child.on("exit", () => signalGroup("SIGKILL"));
   child.on("close", (code, signal) => {
     const close = () => finish(killRequested ? "killed" : "exit", code, signal);
     // Lines still queued were written before the exit: handle them first.
@@ -419,9 +450,9 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     kill() {
       if (ended) return Promise.resolve();
       killRequested = true;
-      child.kill("SIGTERM");
+      signalGroup("SIGTERM");
       const grace = setTimeout(() => {
-        if (!ended) child.kill("SIGKILL");
+        if (!ended) signalGroup("SIGKILL");
       }, AGENT_KILL_GRACE_MS);
       return exited.then(() => clearTimeout(grace));
     },

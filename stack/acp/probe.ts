@@ -68,6 +68,8 @@ export const acpProbeLaunchSchema = z.strictObject({
   isolatedHome: z.boolean(),
   /** Variables the probe added over the inherited env (offline switches, dialect child env). */
   addedEnv: z.record(z.string(), z.string()),
+  /** How the agent's network was isolated, when the caller isolated it (`parity probe`: a network namespace). */
+  network: z.string().optional(),
 });
 
 /**

@@ -263,7 +263,9 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       session.providerThreadId = sessionIdOf(result, "session/new", label);
       session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);
       if (req.mode.kind === "resume") {
-        warnings.push(`${label} could not restore the previous session; continuing in a fresh session without in-agent history.`);
+        // Named by its display name: the command line differs wherever the agent is installed
+        // (and under replay), and a warning the user reads must not.
+        warnings.push(`${spec.displayName} could not restore the previous session; continuing in a fresh session without in-agent history.`);
       }
     }
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;

@@ -77,7 +77,8 @@ describe("committed fixture-agent cells", () => {
     }
     expect(realIds.size).toBeGreaterThan(0);
     for (const c of cells) {
-      for (const file of await readdir(c.dir)) {
+      // Files only: a carried workspace/ is the cell's own fixture.
+      for (const file of (await readdir(c.dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name)) {
         const text = await readFile(path.join(c.dir, file), "utf8");
         expect(text, `${c.provider}/${c.cell}/${file}`).not.toContain(repoRoot);
         expect(text).not.toMatch(/parity-record-[A-Za-z0-9]{6}/);

@@ -25,8 +25,10 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "parity-tour-"));
   clone = path.join(work, "bridge-parity");
   execFileSync("git", ["clone", "--quiet", repoRoot, clone]);
-  // A fresh clone of the repository has main checked out: main is HEAD (this clone is of a branch).
-  execFileSync("git", ["branch", "--quiet", "--force", "main", "HEAD"], { cwd: clone });
+  // A fresh clone of the repository has main checked out at HEAD. `checkout -B` makes it so whether
+  // this checkout is on main (as in CI; `branch --force` refuses a checked-out branch), another
+  // branch, or a detached HEAD.
+  execFileSync("git", ["checkout", "--quiet", "-B", "main"], { cwd: clone });
   await symlink(path.join(repoRoot, "node_modules"), path.join(clone, "node_modules"), "dir");
   await cp(path.join(repoRoot, "dist"), path.join(clone, "dist"), { recursive: true });
   // The tour reads the shared real recordings at ../shared, as from the repository's own place.

@@ -79,7 +79,10 @@ describe("loopback model endpoint", () => {
     await chat(server, { tools: TOOLS });
     const res = await fetch(`${server.baseUrl}/models`);
     expect(res.status).toBe(404);
-    expect(server.problems).toEqual(["request 2 came after all 1 scripted responses were used", "unexpected GET /v1/models"]);
+    expect(server.problems).toEqual([
+      "request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds)",
+      "unexpected GET /v1/models (the openai-chat endpoint does not serve it)",
+    ]);
   });
 
   it("holds a stream open until the client goes away, and close() ends it", async () => {

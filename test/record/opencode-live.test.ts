@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { processesWorkingIn } from "../../harness/record/leftovers.js";
 import { opencodeBinary } from "../../harness/record/providers.js";
+import { NETWORK_NETNS } from "../../harness/record/network.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot } from "../cli/run-cli.js";
@@ -35,14 +36,16 @@ describe.skipIf(!existsSync(opencodeBinary()) || !existsSync(committedOracle))("
         sockets.push(...listeningSockets(pids));
       },
     });
-    // The model endpoint (this process) and opencode's own HTTP server (`--port 0` tries 4096,
-    // then a free port, so parallel recordings do not collide), all on loopback.
-    expect(sockets.some((s) => s.pid === process.pid)).toBe(true);
+    // opencode's own HTTP server (`--port 0` tries 4096, then a free port, so parallel
+    // recordings do not collide) and the model endpoint, all on loopback. In a network
+    // namespace the endpoint is a Unix socket (reached through the namespace's forwarder on
+    // 127.0.0.1), else a TCP port of this process.
+    const recording = await readRecording(result.dir);
+    expect(sockets.some((s) => s.pid === process.pid)).toBe(recording.manifest.network !== NETWORK_NETNS);
     expect(sockets.some((s) => s.pid !== process.pid)).toBe(true);
     expect(sockets.filter((s) => !s.loopback)).toEqual([]);
     expect(existsSync(runRoot)).toBe(false);
 
-    const recording = await readRecording(result.dir);
     const providerLines = recording.lanes["provider→bridge"].map((e) => e.line).join("\n");
     for (const tool of ['"kind":"read"', '"kind":"edit"', '"kind":"execute"']) expect(providerLines).toContain(tool);
     expect(result.grammarDrops).toBe((await import("../../harness/lanes/index.js")).buildThreadLane(await readRecording(committedRecording)).grammarDrops.length);

@@ -137,7 +137,7 @@ describe("parity record (echo bridge)", () => {
   it("unknown provider and cell are usage errors naming the known ones", async () => {
     const p = project({ "echo-turn": echoCell("Hello.") });
     expect((await runCli(["record", "--provider", "nope", "--cell", "echo-turn", "--cells", p.cells, "--out", p.out], { cwd: p.root })).err).toMatch(
-      /--provider "nope": parity record knows acp-opencode, echo/,
+      /--provider "nope": parity record knows acp-opencode, acp-qwen, acp-copilot, acp-gemini, acp-claude, acp-claude-zed, acp-codex, acp-pi, echo/,
     );
     expect((await record(p, "missing")).err).toMatch(/unknown cell "missing".*known: echo-turn/);
   });
@@ -184,7 +184,7 @@ describe("parity record cleanup", () => {
     });
     expect(bridgePid).toBeGreaterThan(0);
     // The run's temp files live in its session dir under TMPDIR; the bridge's own temp dir inside the record root.
-    expect(tree(p.temp).some((f) => /^parity-[^/]+\/parity-record-[^/]+$/.test(f))).toBe(true);
+    expect(tree(p.temp).some((f) => /^parity-[^/]+\/rec-\d{8}$/.test(f))).toBe(true);
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     expect(stderr).toContain("parity: interrupted: the agent and bridge were stopped, the temp directory removed, nothing written");

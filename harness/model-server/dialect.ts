@@ -1,0 +1,112 @@
+/**
+ * The shape every model API dialect of the loopback model endpoint shares (cells/README.md
+ * "model script"; spec 50 "What each sends to its model endpoint"): one script format, one
+ * encoder per API. A dialect classifies a route (a generation that plays the script, an
+ * auxiliary request it answers alone, or unknown), reads what it needs from a generation
+ * request, and writes one scripted answer in its API's wire format. Ids and timestamps are
+ * fixed functions of the request number `n`, so two recordings see the same bytes.
+ */
+import type http from "node:http";
+import type { ModelToolCall } from "./script.js";
+
+/** The model APIs the endpoint speaks. */
+export const MODEL_APIS = ["openai-chat", "openai-responses", "anthropic-messages", "gemini"] as const;
+/** One model API: OpenAI chat completions, OpenAI Responses, Anthropic Messages, Gemini. */
+export type ModelApi = (typeof MODEL_APIS)[number];
+
+/** A tool result the agent sent back to the model (what its tool answered). */
+export interface ToolResult {
+  /** The call id the result answers (Gemini: the call's id, else its function name). */
+  callId: string;
+  /** The result text as the model sees it (JSON-encoded when structured). */
+  text: string;
+}
+
+/** What the endpoint needs to know about one generation request. */
+export interface GenerationRequest {
+  /** The request's model name ("" when absent). */
+  model: string;
+  /** Streamed (SSE) or one JSON answer. */
+  stream: boolean;
+  /** True when the request offers tools: it takes the script's next response. */
+  hasTools: boolean;
+  /**
+   * Present when the request asks for a JSON answer and offers no tools (Gemini's JSON mode):
+   * the response schema, or `true` when none was given.
+   */
+  json?: unknown;
+  /** Every tool result the request carries, in order. */
+  toolResults: ToolResult[];
+}
+
+/** One answer to write: text, tool calls, held open, or a JSON value. */
+export interface ModelAnswer {
+  text?: string;
+  toolCalls?: readonly ModelToolCall[];
+  /** Keep the stream open after the text until the client goes away. */
+  hold: boolean;
+  usage?: { prompt: number; completion: number };
+  /** A JSON answer (JSON-mode requests), written as the text of the answer. */
+  json?: unknown;
+}
+
+/** How a dialect sees one HTTP request. */
+export type RouteKind = "generate" | "aux";
+
+/** One model API's encoder. */
+export interface ModelDialect {
+  readonly api: ModelApi;
+  /** `generate` for a request that plays the script, `aux` for one answered by {@link answerAux}, undefined for an unknown route. */
+  classify(method: string, url: URL): RouteKind | undefined;
+  /** Reads a generation request's body (parsed JSON). */
+  read(body: Record<string, unknown>, url: URL): GenerationRequest;
+  /** Answers an auxiliary request (token counts, reachability checks); consumes nothing. */
+  answerAux(method: string, url: URL, body: Record<string, unknown> | undefined, res: http.ServerResponse): void;
+  /** Writes one answer; `n` is the 1-based request number, `callIds` the ids to give the answer's tool calls. */
+  write(res: http.ServerResponse, n: number, request: GenerationRequest, answer: ModelAnswer, callIds: readonly string[]): void;
+}
+
+/** Splits text into word-sized chunks that join back to it exactly. */
+export function textChunks(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+/** The fixed id of tool call `i` (0-based) of request `n`. */
+export function toolCallId(n: number, i: number): string {
+  return `call_parity_${n}_${i + 1}`;
+}
+
+/** The answer's text: its `text`, or its JSON value encoded. */
+export function answerText(answer: ModelAnswer): string | undefined {
+  return answer.json !== undefined ? JSON.stringify(answer.json) : answer.text;
+}
+
+/** Token usage of an answer: the script's, else a fixed function of `n`. */
+export function usageOf(answer: ModelAnswer, n: number): { prompt: number; completion: number } {
+  return answer.usage ?? { prompt: 1000 + n * 10, completion: 20 };
+}
+
+/** Writes a JSON body with status 200 (or `status`). */
+export function sendJson(res: http.ServerResponse, value: unknown, status = 200): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+/** Starts a Server-Sent Events response. */
+export function startSse(res: http.ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+}
+
+/** A tool result's content as text: strings as they are, arrays of text parts joined, anything else JSON. */
+export function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : JSON.stringify(part))).join("\n");
+  }
+  return JSON.stringify(content ?? null);
+}
+
+/** `value` when it is a plain object, else an empty one. */
+export function objectOf(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

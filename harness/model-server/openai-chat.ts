@@ -1,0 +1,59 @@
+/**
+ * OpenAI chat completions (`POST …/chat/completions`; spec 50: qwen, copilot, pi, opencode):
+ * streamed `chat.completion.chunk`s (role, text word by word, `tool_calls`, finish reason, a
+ * usage chunk when `stream_options.include_usage` asks, `[DONE]`) or one `chat.completion`.
+ * Tool results are the `tool` messages.
+ */
+import type http from "node:http";
+import { answerText, objectOf, resultText, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+
+function write(res: http.ServerResponse, n: number, request: GenerationRequest & { includeUsage?: boolean }, answer: ModelAnswer, callIds: readonly string[]): void {
+  const model = request.model || "parity";
+  const text = answerText(answer);
+  const calls = answer.toolCalls ?? [];
+  const usage = usageOf(answer, n);
+  if (!request.stream) {
+    const toolCalls = calls.map((call, i) => ({ id: callIds[i], type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } }));
+    sendJson(res, {
+      id: `chatcmpl-parity-${n}`,
+      object: "chat.completion",
+      created: 0,
+      model,
+      choices: [{ index: 0, message: { role: "assistant", content: text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls.length ? "tool_calls" : "stop" }],
+      usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    });
+    return;
+  }
+  startSse(res);
+  const base = { id: `chatcmpl-parity-${n}`, object: "chat.completion.chunk", created: 0, model };
+  const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ ...base, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`);
+  chunk({ delta: { role: "assistant", content: "" }, finish_reason: null });
+  for (const piece of text === undefined ? [] : textChunks(text)) chunk({ delta: { content: piece }, finish_reason: null });
+  if (answer.hold) return; // stays open until the agent aborts the request
+  calls.forEach((call, i) => {
+    chunk({ delta: { tool_calls: [{ index: i, id: callIds[i], type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null });
+    chunk({ delta: { tool_calls: [{ index: i, function: { arguments: JSON.stringify(call.arguments ?? {}) } }] }, finish_reason: null });
+  });
+  chunk({ delta: {}, finish_reason: calls.length ? "tool_calls" : "stop" });
+  if (request.includeUsage) chunk(null, { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } });
+  res.end("data: [DONE]\n\n");
+}
+
+/** The OpenAI chat completions dialect. */
+export const openAiChatDialect: ModelDialect = {
+  api: "openai-chat",
+  classify: (method, url) => (method === "POST" && url.pathname.endsWith("/chat/completions") ? "generate" : undefined),
+  read(body) {
+    const messages = Array.isArray(body.messages) ? body.messages.map(objectOf) : [];
+    return {
+      model: typeof body.model === "string" ? body.model : "",
+      stream: body.stream === true,
+      hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+      includeUsage: objectOf(body.stream_options).include_usage === true,
+      toolResults: messages.filter((m) => m.role === "tool").map((m) => ({ callId: String(m.tool_call_id ?? ""), text: resultText(m.content) })),
+    } as GenerationRequest;
+  },
+  answerAux: (_method, _url, _body, res) => sendJson(res, { error: { message: "not served", type: "not_found" } }, 404),
+  write,
+};

@@ -1,0 +1,275 @@
+/**
+ * The shipped agent profiles (agent-profile.ts): every real ACP agent of spec 50 plus
+ * opencode, each run offline against the loopback model endpoint from the agents' own install
+ * (`agents/`, `npm run agents:install`). Facts per agent (env, config, model API, tool names)
+ * are spec 50's; API keys are fake and still redacted. Cell model scripts call opencode's
+ * tools (`read {filePath}`, `edit {filePath, oldString, newString}`, `bash {command,
+ * description}`); `tools` spells them for each agent.
+ */
+import type { Until } from "../runtime/cell-driver.js";
+import type { ShippedAgentProfile } from "./agent-profile.js";
+
+/** Waits for the `available_commands_update` the agent sends after every session request (the bridge's provider-commands state). */
+const COMMANDS_SETTLED: Until = { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } };
+
+const bin = (name: string) => `{{agents}}/node_modules/.bin/${name}`;
+const pkg = (name: string) => ({ packageJson: `{{agents}}/node_modules/${name}/package.json` });
+
+/** Settings of the gemini-cli family (gemini, qwen) that keep it offline: auth by key, no statistics, telemetry or updates. */
+const geminiFamilySettings = (authType: string) => ({
+  security: { auth: { selectedType: authType } },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  general: { disableAutoUpdate: true, disableUpdateNag: true },
+});
+
+const CLAUDE_ENV = {
+  ANTHROPIC_BASE_URL: "{{origin}}",
+  ANTHROPIC_API_KEY: "parity-fake-anthropic-key-0001",
+  CLAUDE_CONFIG_DIR: "{{home}}/.claude",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  // As root both adapters pass --allow-dangerously-skip-permissions; Claude Code exits 1 without it.
+  IS_SANDBOX: "1",
+};
+
+const CODEX_CONFIG = `model = "gpt-5.4-mini"
+model_provider = "parity"
+sandbox_mode = "danger-full-access"
+approval_policy = "untrusted"
+check_for_update_on_startup = false
+
+[model_providers.parity]
+name = "Parity loopback"
+base_url = "{{baseUrl}}"
+wire_api = "responses"
+requires_openai_auth = false
+supports_websockets = false
+
+[features]
+apply_patch_freeform = true
+`;
+
+/** The shipped profiles, by provider id. */
+export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile>> = {
+  "acp-opencode": {
+    id: "acp-opencode",
+    name: "opencode",
+    packages: ["opencode-ai (the gate's devDependency)"],
+    command: "{{repo}}/node_modules/.bin/opencode",
+    // Port 0 on loopback: parallel recordings each get their own opencode server port.
+    args: ["acp", "--port", "0", "--hostname", "127.0.0.1"],
+    modelApi: "openai-chat",
+    env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1", OPENCODE_DISABLE_LSP_DOWNLOAD: "1" },
+    files: {
+      // opencode installs @opencode-ai/plugin into every config directory in the background
+      // (an npm registry fetch) unless node_modules exists and package-lock.json already names
+      // every dependency package.json does: pre-seeded, so it fetches nothing.
+      "{{home}}/.config/opencode/package.json": { dependencies: { "@opencode-ai/plugin": "1.18.33" } },
+      "{{home}}/.config/opencode/package-lock.json": { lockfileVersion: 3, packages: { "": { dependencies: { "@opencode-ai/plugin": "1.18.33" } } } },
+      "{{home}}/.config/opencode/node_modules/.keep": "",
+      "{{cwd}}/opencode.json": {
+        $schema: "https://opencode.ai/config.json",
+        provider: {
+          parity: { npm: "@ai-sdk/openai-compatible", name: "Parity loopback", options: { baseURL: "{{baseUrl}}", apiKey: "none" }, models: { scripted: { name: "Scripted model" } } },
+        },
+        model: "parity/scripted",
+        small_model: "parity/scripted",
+        autoupdate: false,
+        share: "disabled",
+        permission: { edit: "ask", bash: "ask", webfetch: "ask" },
+      },
+    },
+    version: { args: ["--version"] },
+    settle: [COMMANDS_SETTLED],
+    tools: {},
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-qwen": {
+    id: "acp-qwen",
+    name: "qwen-code",
+    packages: ["@qwen-code/qwen-code"],
+    command: bin("qwen"),
+    args: ["--acp"],
+    modelApi: "openai-chat",
+    env: {
+      OPENAI_BASE_URL: "{{baseUrl}}",
+      OPENAI_API_KEY: "parity-fake-openai-key-0001",
+      OPENAI_MODEL: "parity-scripted",
+      QWEN_DEFAULT_AUTH_TYPE: "openai",
+      // Otherwise qwen re-spawns itself with inherited stdio to raise its heap.
+      QWEN_CODE_NO_RELAUNCH: "true",
+    },
+    files: { "{{home}}/.qwen/settings.json": geminiFamilySettings("openai") },
+    version: { args: ["--version"] },
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "read_file", arguments: { file_path: "{{args.filePath}}" } },
+      edit: { name: "edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}", is_background: false } },
+    },
+    rejections: [],
+    // Its shell tool reports the process group id of the command it ran.
+    redact: ["(?<=Process Group PGID: )\\d+"],
+    normalize: [],
+  },
+  "acp-copilot": {
+    id: "acp-copilot",
+    name: "copilot",
+    packages: ["@github/copilot"],
+    // The native binary: the npm wrapper spawnSyncs it with inherited stdio.
+    command: "{{agents}}/node_modules/@github/copilot-linux-x64/copilot",
+    args: ["--acp", "--no-auto-update"],
+    modelApi: "openai-chat",
+    env: {
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_BASE_URL: "{{baseUrl}}",
+      COPILOT_PROVIDER_TYPE: "openai",
+      COPILOT_PROVIDER_API_KEY: "parity-fake-copilot-key-0001",
+      COPILOT_MODEL: "parity-scripted",
+      COPILOT_AUTO_UPDATE: "false",
+      COPILOT_HOME: "{{home}}/.copilot",
+    },
+    files: {},
+    version: { args: ["--version"] },
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "view", arguments: { path: "{{args.filePath}}" } },
+      edit: { name: "edit", arguments: { path: "{{args.filePath}}", old_str: "{{args.oldString}}", new_str: "{{args.newString}}" } },
+      bash: { name: "bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+    },
+    rejections: [],
+    redact: [],
+    // copilot counts its context usage itself, over a system prompt that names the time of day:
+    // the count moves by a few tokens from one minute to the next.
+    normalize: [
+      {
+        pattern: '(?<=\\\\"used\\\\":)\\d+',
+        replace: "0",
+        why: "copilot's context usage (usage_update used) is recorded as 0: it counts it itself over a prompt that names the time, so it differs between recordings.",
+      },
+    ],
+  },
+  "acp-gemini": {
+    id: "acp-gemini",
+    name: "gemini-cli",
+    packages: ["@google/gemini-cli"],
+    command: bin("gemini"),
+    args: ["--acp"],
+    modelApi: "gemini",
+    env: { GEMINI_API_KEY: "parity-fake-gemini-key-0001", GOOGLE_GEMINI_BASE_URL: "{{origin}}", GEMINI_CLI_NO_RELAUNCH: "true" },
+    files: { "{{home}}/.gemini/settings.json": geminiFamilySettings("gemini-api-key") },
+    version: { args: ["--version"] },
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "read_file", arguments: { file_path: "{{args.filePath}}" } },
+      edit: {
+        name: "replace",
+        arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}", instruction: "Apply the requested change." },
+      },
+      bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-claude": {
+    id: "acp-claude",
+    name: "claude-agent-acp",
+    packages: ["@agentclientprotocol/claude-agent-acp"],
+    command: bin("claude-agent-acp"),
+    args: [],
+    modelApi: "anthropic-messages",
+    env: CLAUDE_ENV,
+    files: {},
+    version: pkg("@agentclientprotocol/claude-agent-acp"),
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "Read", arguments: { file_path: "{{args.filePath}}" } },
+      edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-claude-zed": {
+    id: "acp-claude-zed",
+    name: "claude-code-acp",
+    packages: ["@zed-industries/claude-code-acp"],
+    command: bin("claude-code-acp"),
+    args: [],
+    modelApi: "anthropic-messages",
+    env: CLAUDE_ENV,
+    files: {},
+    version: pkg("@zed-industries/claude-code-acp"),
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "mcp__acp__Read", arguments: { file_path: "{{args.filePath}}" } },
+      edit: { name: "mcp__acp__Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-codex": {
+    id: "acp-codex",
+    name: "codex-acp",
+    packages: ["@zed-industries/codex-acp"],
+    // The native binary: the npm wrapper spawnSyncs it with inherited stdio, so killing the wrapper orphans it.
+    command: "{{agents}}/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp",
+    args: [],
+    modelApi: "openai-responses",
+    env: { CODEX_HOME: "{{home}}/.codex" },
+    files: { "{{home}}/.codex/config.toml": CODEX_CONFIG },
+    version: pkg("@zed-industries/codex-acp"),
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
+      edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
+      bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-pi": {
+    id: "acp-pi",
+    name: "pi-acp",
+    packages: ["pi-acp", "@mariozechner/pi-coding-agent"],
+    command: bin("pi-acp"),
+    args: [],
+    modelApi: "openai-chat",
+    // pi-acp starts `pi` from PATH.
+    env: { PATH: "{{agents}}/node_modules/.bin:{{PATH}}", PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" },
+    files: {
+      "{{home}}/.pi/agent/models.json": {
+        providers: {
+          parity: {
+            baseUrl: "{{baseUrl}}",
+            api: "openai-completions",
+            apiKey: "parity-fake-pi-key-0001",
+            compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+            models: [{ id: "scripted", name: "Scripted model", reasoning: false }],
+          },
+        },
+      },
+      "{{home}}/.pi/agent/settings.json": { defaultProvider: "parity", defaultModel: "scripted" },
+    },
+    version: pkg("pi-acp"),
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "read", arguments: { path: "{{args.filePath}}" } },
+      edit: { name: "edit", arguments: { path: "{{args.filePath}}", oldText: "{{args.oldString}}", newText: "{{args.newString}}" } },
+      bash: { name: "bash", arguments: { command: "{{args.command}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+};
