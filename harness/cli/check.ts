@@ -13,7 +13,7 @@ import { selectReporter } from "../report/reporters.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../replay/check-cells.js";
 import type { ParityCommand } from "./command.js";
-import { checkBridgeModuleFlag, createOutputDirFlag, positiveIntegerFlag } from "./flag-checks.js";
+import { checkBridgeModuleFlag, createOutputDirFlag, CELLS_FLAG_DESCRIPTION, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
 
 /** Root `check` reads when no `--recordings` is given. */
 export const CHECK_DEFAULT_ROOTS = ["recordings"] as const;
@@ -75,6 +75,7 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
   const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
   const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
   const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
+  const cellsRoot = typeof args.cells === "string" ? existingDirFlag("cells", args.cells, ctx.cwd) : undefined;
   const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, CHECK_DEFAULT_ROOTS);
   let locations: RecordingLocation[] = await selectRecordings(roots, {
     provider: args.provider as string | undefined,
@@ -94,6 +95,7 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
   const replay = {
     ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
     ...(modulePath !== undefined ? { modulePath } : {}),
+    ...(cellsRoot !== undefined ? { cellsRoot } : {}),
   };
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
@@ -191,6 +193,7 @@ export const checkCommand: ParityCommand = {
         describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
       })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
+      .option("cells", { type: "string", describe: CELLS_FLAG_DESCRIPTION })
       .example("$0 check", "Every cell under ./recordings")
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")

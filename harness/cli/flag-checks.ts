@@ -26,6 +26,29 @@ export function positiveIntegerFlag(flag: string, value: unknown, unit: string):
   return parsed;
 }
 
+/** `--cells` of `check` and `replay`: where a replay seeds workspaces from (harness/replay/sandbox.ts). */
+export const CELLS_FLAG_DESCRIPTION =
+  "Cells root whose <cell>/workspace/ seeds a replayed cell's workspace when its recording carries none (default: the package's cells/)";
+
+/**
+ * Resolves a flag naming an existing directory to read from (`check`/`replay --cells`)
+ * against `cwd`.
+ *
+ * @returns the absolute directory.
+ * @throws UsageError `--<flag> <value>: directory not found (<abs>)` or `…: not a directory (<abs>)`.
+ */
+export function existingDirFlag(flag: string, value: string, cwd: string): string {
+  const dir = path.resolve(cwd, value);
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`--${flag} ${value}: directory not found (${dir})`);
+  }
+  if (!isDir) throw new UsageError(`--${flag} ${value}: not a directory (${dir})`);
+  return dir;
+}
+
 /**
  * Parses a flag that must be a whole number ≥ 0 (`diff --context`, in lines). Declared as a
  * string for the same reason as {@link positiveIntegerFlag}.

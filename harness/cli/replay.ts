@@ -9,7 +9,7 @@ import { INFRASTRUCTURE_TIMEOUT_EXIT } from "../report/check-report.js";
 import { formatDivergenceSummary, replayTrouble } from "../replay/divergence.js";
 import { replayRecording, type ReplayResult } from "../replay/replay-recording.js";
 import type { ParityCommand } from "./command.js";
-import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";
+import { CELLS_FLAG_DESCRIPTION, checkBridgeModuleFlag, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
 
 /** Roots `replay` searches for `--provider/--cell` when no `--recordings` is given. */
 export const REPLAY_DEFAULT_ROOTS = ["recordings"] as const;
@@ -97,6 +97,7 @@ export const replayCommand: ParityCommand = {
       .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
       .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
       .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
+      .option("cells", { type: "string", describe: CELLS_FLAG_DESCRIPTION })
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
       .example("$0 replay --recordings ../shared/recordings --provider acp-cursor --cell resume --timeline", "Readable timeline"),
   async run(args, ctx) {
@@ -104,6 +105,7 @@ export const replayCommand: ParityCommand = {
     if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
     const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
     const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
+    const cellsRoot = typeof args.cells === "string" ? existingDirFlag("cells", args.cells, ctx.cwd) : undefined;
     const dir = await resolveCellDir(args, ctx.cwd);
     const recording = await readRecording(dir);
     if (recording.manifest.scope === "process") {
@@ -112,6 +114,7 @@ export const replayCommand: ParityCommand = {
     const result = await replayRecording(recording, {
       ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
       ...(modulePath !== undefined ? { modulePath } : {}),
+      ...(cellsRoot !== undefined ? { cellsRoot } : {}),
       ...(args.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
     });
     if (args.json) ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
