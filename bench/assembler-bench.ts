@@ -5,7 +5,7 @@ import type { Bench } from "./bench.js";
 import { loadDeltaCorpus } from "./delta-source.js";
 import { mib } from "./measure.js";
 
-/** Throughput the assembler must reach, in deltas per second (issue 2). */
+/** Throughput the assembler must reach, in deltas per second. (README.md, benchmarks) */
 export const TARGET_DELTAS_PER_SEC = 300_000;
 
 /** Deltas fed to a throwaway assembler before each measured feed. */
@@ -63,7 +63,7 @@ function summarize(mode: FeedMode, rows: AssemblerCheckpoint[]) {
 }
 
 /**
- * The assembler throughput benchmark (issue 2): the real acp-cursor current bridge lanes,
+ * The assembler throughput benchmark: the real acp-cursor current bridge lanes,
  * replicated and streamed to `--deltas` (default 1,000,000) deltas per feed, with checkpoints at
  * 1/4, 1/2 and all of it to show memory stays flat. Flags: `--deltas N`, `--recordings <dir>`
  * (a provider directory; default ../shared/recordings/acp-cursor beside the package root),

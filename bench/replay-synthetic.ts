@@ -9,7 +9,7 @@ import { shapeOfLine, withId } from "../harness/replay/wire.js";
 
 /**
  * Grows a small real echo recording into a synthetic one of at least `lines` entries for the
- * replay benchmark (issue 5): the entries before the first `turn/start` are kept once, then
+ * replay benchmark: the entries before the first `turn/start` are kept once, then
  * the first turn's block (its `turn/start` and every line up to the next runtime request)
  * is repeated with fresh `seq`s, later `ts`s and a fresh runtime request id per copy (the
  * bridge's answer carries the same id), until the total reaches `lines`. Lanes are streamed

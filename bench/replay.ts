@@ -17,9 +17,9 @@ import { writeSyntheticRecording } from "./replay-synthetic.js";
 
 const run = promisify(execFile);
 
-/** Wall time the seven real acp-cursor thread cells may take to replay and compare, in ms (issue 5). */
+/** Wall time the seven real acp-cursor thread cells may take to replay and compare, in ms (README.md, benchmarks). */
 export const TARGET_CURSOR_CHECK_MS = 1000;
-/** Most memory a 200 000-line replay may use, in bytes (issue 5). */
+/** Most memory a 200 000-line replay may use, in bytes (README.md, benchmarks). */
 export const TARGET_REPLAY_RSS_BYTES = 300 * 1024 * 1024;
 /** Largest ms-per-line ratio between the full synthetic replay and its quarter that still reads as linear. */
 export const LINEARITY_LIMIT = 1.5;
@@ -131,7 +131,7 @@ async function syntheticRun(seed: Recording, root: string, lines: number): Promi
 }
 
 /**
- * `bench replay` (issue 5): (1) the seven real acp-cursor thread cells replayed through our
+ * `bench replay`: (1) the seven real acp-cursor thread cells replayed through our
  * ACP bridge and compared (`checkCells`, jobs = cores), median of `--replay-reps` (5) wall
  * times, target ≤ 1.0 s; (2) a synthetic echo recording of `--replay-lines` (200 000) lines,
  * grown by this bench from a short real echo recording, replayed at a quarter, half and full size: time per line must stay

@@ -1,6 +1,6 @@
 /**
  * Fixture-agent providers for `parity record` (00-product.md "Real input": fixture agents that
- * speak a dialect's side channels where the real CLI cannot run here; issue 6 part 4).
+ * speak a dialect's side channels where the real CLI cannot run here).
  *
  * acp-cursor, acp-grok, acp-omp and acp-hermes-agent run the ACP bridge against the project's
  * scripted fixture agent (`stack/acp/fixture-agent`) instead of their CLI. The agent's script

@@ -28,7 +28,7 @@ export interface ReplayBridgeProcess {
   stderr(): string;
 }
 
-/** How to start the bridge (spec 10 §5.1 "Bridge process"; CONTRACTS bridge-kit bootstrap). */
+/** How to start the bridge (spec 10 §5.1 "Bridge process"; stack/bridge-kit/README.md, the bootstrap). */
 export interface BridgeLaunch {
   /** The compiled bootstrap, `dist/stack/bridge-kit/bootstrap.js`. */
   bootstrapPath: string;

@@ -10,7 +10,7 @@ export type ReplayEvent = BridgeProcessEvent | ChildChannelEvent;
 /** Id of the handshake the harness sends when the recording holds none (spec 10 §5.1 step 2). */
 export const HARNESS_INITIALIZE_ID = "parity-initialize";
 
-/** The `initialize` params the harness sends (spec 10 §1.1; CONTRACTS handshake). */
+/** The `initialize` params the harness sends (spec 10 §1.1; harness/runtime/handshake.ts). */
 export const HARNESS_INITIALIZE_PARAMS = {
   protocolVersion: 2,
   client: { name: "bridge-parity", version: "0" },

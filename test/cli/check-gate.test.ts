@@ -6,8 +6,8 @@ import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
 import type { CheckReport } from "../../harness/report/check-report.js";
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 
-// The gate over the real acp-cursor recordings with the COMMITTED allowlists (issue 5, done-when
-// "Real input" and "Allowlists stay narrow"): what `.ci/run` runs.
+// The gate over the real acp-cursor recordings with the COMMITTED allowlists (00-product.md, Real
+// input; allowlist entries stay narrow): what `.ci/run` runs.
 
 /** `--explain` text → `provider/cell` → path → total values masked (live + oracle + recording). */
 function parseExplain(text: string): Map<string, Map<string, number>> {

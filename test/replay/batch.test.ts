@@ -13,7 +13,7 @@ afterAll(async () => {
   for (const dir of copies) await rm(path.dirname(path.dirname(dir)), { recursive: true, force: true });
 });
 
-describe("batch replay: a provider's cells through one bridge process (issue 5, check time)", () => {
+describe("batch replay: a provider's cells through one bridge process, as check runs them", () => {
   it("the seven acp-cursor thread cells give the same lanes through one bridge as one bridge each", async () => {
     const recordings = await Promise.all(CURSOR_THREAD_CELLS.map((cell) => readRecording(path.join(cursorRecordings, cell))));
     const batch = await replayBatch(recordings);
