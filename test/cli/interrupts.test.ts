@@ -104,7 +104,7 @@ describe("interrupts", () => {
       bridgeTemp = tree(tmp).find((p) => /bb-bridge-[^/]+$/.test(p));
       if (bridgeTemp === undefined) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(bridgeTemp).toMatch(/^parity-[^/]+\/parity-record-[^/]+\/tmp\/bb-bridge-echo-[^/]+$/);
+    expect(bridgeTemp).toMatch(/^parity-[^/]+\/rec-[^/]+\/tmp\/bb-bridge-echo-[^/]+$/);
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     expect(stderr).toBe("parity: interrupted: the agent and bridge were stopped, the temp directory removed, nothing written\n");
