@@ -12,7 +12,7 @@ import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/i
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./interaction/fs-scope.js";
-import type { AcpModelListResult } from "./models/model-list.js";
+import type { AcpModelListResult } from "./models/model-list-result.js";
 import type { DiscoveryCache, DiscoveryInFlight } from "./models/model-discovery-cache.js";
 import type { SessionOptionsCache } from "./models/model-session-options.js";
 import type { AcpSession } from "./session/session.js";

@@ -9,7 +9,7 @@ import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
 import { z } from "zod";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
-import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, type IsolatedHome } from "./agent-isolation.js";
+import { createIsolatedHome, type IsolatedHome } from "./agent-isolation.js";
 import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
@@ -133,7 +133,7 @@ function readInitializeResult(result: unknown): Omit<Extract<AcpAgentProbe, { re
 export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentProbe> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const dialect = selectAcpDialect({ explicit: request.acpDialect, command: request.command });
-  const offline = dialectOfflineEnv(dialect.id);
+  const offline = dialect.offlineEnv;
   const isolate = request.isolateHome ?? offline !== undefined;
   let home: IsolatedHome | undefined;
   try {
@@ -142,13 +142,13 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     const launch: AcpProbeLaunch = { dialect: dialect.id, isolatedHome: false, addedEnv: {} };
     return { reachable: false, reason: `cannot create an isolated home: ${error instanceof Error ? error.message : String(error)}`, launch };
   }
-  const addedEnv: Record<string, string> = { ...(home ? { ...home.env, ...offline } : {}), ...dialectChildEnv(dialect.id) };
+  const addedEnv: Record<string, string> = { ...(home ? { ...home.env, ...offline } : {}), ...dialect.childEnv };
   const launch: AcpProbeLaunch = { dialect: dialect.id, isolatedHome: home !== undefined, addedEnv };
   const env = buildAgentEnv({
     inherited: { ...(request.inheritedEnv ?? process.env), ...(home ? { ...home.env, ...offline } : {}) },
     sanitize: (e) => sanitizeInheritedChildProcessEnv({ env: e }),
     specEnv: request.env ?? {},
-    extra: dialectChildEnv(dialect.id),
+    extra: dialect.childEnv,
   });
   const label = [request.command, ...request.args].join(" ");
   const connection = connectAcpAgent({

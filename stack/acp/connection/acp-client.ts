@@ -22,7 +22,15 @@ import type {
   SetSessionModeRequest,
 } from "@agentclientprotocol/sdk";
 import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
-import type { AcpAuthMethodInfo } from "../recovery.js";
+
+/** An auth method as agents send it (read leniently: `id` or `methodId`; `type` defaults to `agent`). */
+export interface AcpAuthMethodInfo {
+  id: string;
+  name?: string;
+  type: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2; the SDK's `PROTOCOL_VERSION`). */
 export const ACP_PROTOCOL_VERSION = 1;

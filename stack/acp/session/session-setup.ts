@@ -14,7 +14,6 @@ import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { handleClientRequest } from "../interaction/client-requests.js";
 import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
-import { dialectChildEnv } from "../agents/agent-isolation.js";
 import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
@@ -25,7 +24,7 @@ import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "../dynamic-tools/calls.js";
-import { readSessionOptionState } from "./session-options.js";
+import { readSessionOptionState } from "../models/session-settings.js";
 import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "../models/model-selection.js";
 import { resolveLaunchArgs, selectSetupSettings } from "../models/execution-settings.js";
 import { withParameterizedPickerMeta } from "../models/cursor-model-catalog.js";
@@ -148,7 +147,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     sanitize: rt.options.sanitizeEnv,
     specEnv: spec.env,
     envVars,
-    extra: dialectChildEnv(dialect.id),
+    extra: dialect.childEnv,
   });
   const launch = agentLaunch(spec, launchArgs.args, env, req.cwd);
   const warnings = [...launchArgs.warnings];
