@@ -8,6 +8,7 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
 import { z } from "zod";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
 import { createIsolatedHome, type IsolatedHome } from "./agent-isolation.js";
 import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
@@ -17,7 +18,7 @@ import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from
 
 /** Default probe timeout in ms (spec 30 §3.2). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
-/** The -32601 message every agent→client request gets during a probe. */
+/** The method-not-found (-32601) message every agent→client request gets during a probe. */
 export const PROBE_CLIENT_REQUEST_MESSAGE = "bb is probing this agent's capabilities";
 
 /** Probe request: `{command, args, env?, cwd, timeoutMs?}` (spec 30 §3.2) plus the options below. */
@@ -157,7 +158,7 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     ...(request.spawn ? { spawn: request.spawn } : {}),
     onNotification: () => {},
     onRequest: async () => {
-      throw new AcpClientReplyError(-32601, PROBE_CLIENT_REQUEST_MESSAGE);
+      throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, PROBE_CLIENT_REQUEST_MESSAGE);
     },
     onExit: () => {},
   });

@@ -14,6 +14,7 @@
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { createLineSplitter, DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 
 /** Lines of agent stderr kept for error messages (spec 20 §2.2). */
@@ -292,7 +293,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
           if (error instanceof AcpClientReplyError) {
             answerOnce({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } });
           } else {
-            answerOnce({ error: { code: -32603, message: error instanceof Error ? error.message : String(error) } });
+            answerOnce({ error: { code: BRIDGE_JSON_RPC_ERRORS.internalError, message: error instanceof Error ? error.message : String(error) } });
           }
         },
       );
@@ -334,7 +335,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     if (m.error && typeof m.error === "object") {
       const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
       request.reject(
-        new AcpAgentRequestError(request.method, typeof e.code === "number" ? e.code : -32603, typeof e.message === "string" ? e.message : "ACP agent error", e.data),
+        new AcpAgentRequestError(request.method, typeof e.code === "number" ? e.code : BRIDGE_JSON_RPC_ERRORS.internalError, typeof e.message === "string" ? e.message : "ACP agent error", e.data),
       );
     } else {
       request.resolve(m.result === undefined ? null : m.result);
