@@ -1,10 +1,10 @@
 import { createThreadLaneBuilder, type ThreadLaneBuilder } from "../lanes/index.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
-import type { ReplayDivergence, ReplayNote } from "./divergence.js";
-import { driveBridge } from "./live-replay.js";
-import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "./plan.js";
-import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "./replay-recording.js";
+import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
+import { driveBridge } from "../replay/live-replay.js";
+import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan.js";
+import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
 
 const entryKey = (entry: { run: number; seq: number }): string => `${entry.run}:${entry.seq}`;
 

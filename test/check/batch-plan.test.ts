@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBatches } from "../../harness/replay/batch-plan.js";
+import { planBatches } from "../../harness/check/batch-plan.js";
 
 const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 

@@ -10,11 +10,11 @@ import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines } from "../report/oracle-lines.js";
-import { replayTrouble, type ReplayDivergence, type ReplayNote } from "./divergence.js";
-import { replayProfileFor } from "./profiles.js";
+import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
+import { replayProfileFor } from "../replay/profiles.js";
 import { replayBatch } from "./batch.js";
 import { planBatches } from "./batch-plan.js";
-import type { ReplayOptions, ReplayResult } from "./replay-recording.js";
+import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
 export const REPORTED_DIVERGENCES = 10;

@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { replayBatch } from "../../harness/replay/batch.js";
+import { replayBatch } from "../../harness/check/batch.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
-import { CURSOR_THREAD_CELLS, copyRecording, cursorRecordings, editLane, isAlive, messageOf, readLane } from "./helpers.js";
+import { CURSOR_THREAD_CELLS, copyRecording, cursorRecordings, editLane, isAlive, messageOf, readLane } from "../replay/helpers.js";
 
 const lane = (events: readonly unknown[]): string => serializeThreadLane(normalizeThreadLane(events));
 const copies: string[] = [];
