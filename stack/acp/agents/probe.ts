@@ -9,6 +9,7 @@ import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
 import { z } from "zod";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
+import type { Scheduler } from "../../bridge-kit/scheduler.js";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
 import { createIsolatedHome, type IsolatedHome } from "./agent-isolation.js";
 import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
@@ -43,6 +44,8 @@ export interface AcpProbeRequest {
   inheritedEnv?: Record<string, string | undefined>;
   /** Injected for tests. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** The `initialize` timeout and the kill grace run on it; default the real scheduler (tests pass a fake one). */
+  scheduler?: Scheduler;
 }
 
 const objectOf = z.record(z.string(), z.unknown());
@@ -156,6 +159,7 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     launch: { command: request.command, args: request.args, env, cwd: request.cwd },
     label,
     ...(request.spawn ? { spawn: request.spawn } : {}),
+    ...(request.scheduler ? { scheduler: request.scheduler } : {}),
     onNotification: () => {},
     onRequest: async () => {
       throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, PROBE_CLIENT_REQUEST_MESSAGE);

@@ -69,6 +69,7 @@ export async function withThrowawaySession<T>(rt: AcpBridgeRuntime, req: ModelLi
     launch: { command: spec.command, args: spec.args, env, cwd: spec.cwd ?? cwd },
     label,
     maxLineBytes: rt.options.maxAgentLineBytes,
+    scheduler: rt.options.scheduler,
     ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
     onSpawned: (child) => rt.options.recordChild(child, null),
     onNote: (text) => rt.ctx.log(text),

@@ -24,7 +24,7 @@ export function isSessionBusyError(error: unknown): boolean {
  * run replaced) or the wait passed `busyRetryMaxWaitMs`. Polls every `busyRetryPollMs`.
  */
 export function waitForAgentQuiet(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): Promise<boolean> {
-  const { busyRetryPollMs, busyRetryMaxWaitMs } = rt.options;
+  const { busyRetryPollMs, busyRetryMaxWaitMs, scheduler } = rt.options;
   let waited = 0;
   let lastSeen = session.translator.activity().lastUpdateAt;
   return new Promise((resolve) => {
@@ -35,8 +35,8 @@ export function waitForAgentQuiet(rt: AcpBridgeRuntime, session: AcpSession, run
       lastSeen = activity.lastUpdateAt;
       waited += busyRetryPollMs;
       if (waited >= busyRetryMaxWaitMs) return resolve(false);
-      setTimeout(poll, busyRetryPollMs);
+      scheduler.schedule(busyRetryPollMs, poll);
     };
-    setTimeout(poll, busyRetryPollMs);
+    scheduler.schedule(busyRetryPollMs, poll);
   });
 }

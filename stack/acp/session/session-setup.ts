@@ -158,6 +158,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     launch,
     label,
     maxLineBytes: rt.options.maxAgentLineBytes,
+    scheduler: rt.options.scheduler,
     ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
     onSpawned: (child) => rt.options.recordChild(child, req.threadId),
     onNote: (text) => rt.ctx.log(text),
@@ -223,7 +224,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     }
     const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
     for (const server of mcpServers) {
-      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env });
+      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env, scheduler: rt.options.scheduler });
       if (approval) session.approvals.push(approval);
     }
     const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
