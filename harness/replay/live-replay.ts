@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ReplayAdapter } from "../adapters/index.js";
+import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
@@ -92,8 +93,8 @@ export interface LiveReplay {
   stderr: string;
 }
 
-/** Wall-clock ceiling of one cell's replay, in ms (a batch gets it once per cell). */
-export const CELL_CEILING_MS = 120_000;
+/** Wall-clock ceiling of one cell's replay, in ms (a batch gets it once per cell; harness/defaults.ts). */
+export { CELL_CEILING_MS };
 
 const DEFAULT_TIMEOUTS: Omit<ScheduleTimeouts, "ceilingMs"> = { exitMs: 5000, timerHorizonMs: 10_000, fallbackQuietMs: 3000 };
 
