@@ -5,7 +5,7 @@
  * recordings of a cell do not differ by temp directory names.
  */
 import path from "node:path";
-import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agent-isolation.js";
+import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { RECORDED_PATHS } from "../recording/recorded-paths.js";

@@ -2,12 +2,12 @@
  * What the agent does on its own: `session/update` notifications and process exit
  * (spec 20 §2.5, §3.5; spec 30 §6.2, §6.3).
  */
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import type { AgentExitInfo } from "./connection.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AgentExitInfo } from "../connection/connection.js";
 import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
-import { isTurnOutputUpdate } from "./translate/index.js";
+import { isTurnOutputUpdate } from "../translate/index.js";
 import { noteAgentActivity } from "./agent-turns.js";
-import { noteEditBaselines } from "./edit-baselines.js";
+import { noteEditBaselines } from "../interaction/edit-baselines.js";
 
 /**
  * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another

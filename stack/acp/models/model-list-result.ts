@@ -4,8 +4,8 @@
  * Split out of model-list.ts so the CLI path (model-cli.ts) and ACP-native discovery
  * (model-discovery.ts) depend on one leaf module rather than on each other or on the orchestrator.
  */
-import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
-import type { AcpLaunchSpec } from "./launch-spec.js";
+import { ACP_DEFAULT_MODEL_ID } from "../agents/launch-args.js";
+import type { AcpLaunchSpec } from "../agents/launch-spec.js";
 import type { AcpModelProviderOptions, ModelFamily } from "./model-catalog.js";
 import type { DeclaredSessionOption } from "./model-session-options.js";
 

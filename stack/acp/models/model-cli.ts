@@ -12,11 +12,11 @@
  * is the answer. Also serves launch-time variant resolution ({@link cliModelCatalog}).
  */
 import { execFile } from "node:child_process";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { buildAgentEnv } from "./launch-args.js";
-import { acpAgentLabel, type AcpLaunchSpec } from "./launch-spec.js";
-import { authRequiredError, isAuthRequiredText } from "./recovery.js";
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { buildAgentEnv } from "../agents/launch-args.js";
+import { acpAgentLabel, type AcpLaunchSpec } from "../agents/launch-spec.js";
+import { authRequiredError, isAuthRequiredText } from "../recovery.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
 import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type RawModel } from "./model-catalog.js";
 import { freshSessionOptions, sessionOptionsCacheKey, type SessionOptionsCacheEntry } from "./model-session-options.js";
 import { buildCursorParameterizedModelCatalog } from "./cursor-model-catalog.js";

@@ -5,14 +5,14 @@
  * Acceptance timing (spec 20 §8.1): `turn.open` → write `session/prompt` → `input.accepted` → reply.
  * A steer is replied to at once and accepted only when its re-prompt is written.
  */
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../protocol/index.js";
-import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../protocol/methods.js";
-import type { ThreadDelta } from "../protocol/thread-delta.js";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { AcpAgentExitedError } from "./connection.js";
-import { STOP_REASON_STATUS } from "./translate/index.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../../protocol/index.js";
+import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../../protocol/methods.js";
+import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { AcpAgentExitedError } from "../connection/connection.js";
+import { STOP_REASON_STATUS } from "../translate/index.js";
 import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
-import { staleTurnError, toRequestError } from "./recovery.js";
+import { staleTurnError, toRequestError } from "../recovery.js";
 import {
   agentSessionId,
   cancelPendingAgentRequests,
@@ -27,7 +27,7 @@ import { constructSession, permissionModeOf, writeRootsOf } from "./session-setu
 import { stopSession } from "./stop.js";
 import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
 import { applySessionOptions } from "./session-options.js";
-import { launchSettingsChanged, reconcileNativeSettings } from "./execution-settings.js";
+import { launchSettingsChanged, reconcileNativeSettings } from "../models/execution-settings.js";
 import { BUSY_RETRY_LIMIT, isSessionBusyError, waitForAgentQuiet } from "./busy-retry.js";
 
 /** Steer mode the bridge reports in its handshake: steers queue behind a cancel (spec 20 §3.7). */

@@ -13,7 +13,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rmdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { DYNAMIC_TOOL_SERVER_NAME } from "./dynamic-tools/protocol.js";
+import { DYNAMIC_TOOL_SERVER_NAME } from "../dynamic-tools/protocol.js";
 
 /** How long to wait for the approvals lock, in ms. */
 export const CURSOR_APPROVAL_LOCK_TIMEOUT_MS = 5_000;

@@ -22,7 +22,7 @@ import type {
   SetSessionModeRequest,
 } from "@agentclientprotocol/sdk";
 import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
-import type { AcpAuthMethodInfo } from "./recovery.js";
+import type { AcpAuthMethodInfo } from "../recovery.js";
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2; the SDK's `PROTOCOL_VERSION`). */
 export const ACP_PROTOCOL_VERSION = 1;

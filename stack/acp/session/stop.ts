@@ -2,8 +2,8 @@
  * `thread/stop` (spec 30 §5): `interrupt` always settles the interrupted turn before the reply,
  * even when the agent ignores `session/cancel`; `release` cancels nothing and emits nothing.
  */
-import type { ThreadStopParams } from "../protocol/methods.js";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import type { ThreadStopParams } from "../../protocol/methods.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
 /** Resolves when `promise` settles or after `ms`, whichever is first; clears its timer either way. */

@@ -4,8 +4,8 @@
  * between two polls and no unfinished tool calls). It gives up on stop, exit or cancel, and after
  * `busyRetryMaxWaitMs`.
  */
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { AcpAgentRequestError } from "./connection.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { AcpAgentRequestError } from "../connection/connection.js";
 import type { AcpSession, PromptRun } from "./session.js";
 
 /** Most re-sends of one prompt. */

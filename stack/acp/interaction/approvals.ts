@@ -8,8 +8,8 @@
  *   `cancelled` and the runtime's late answer is ignored (no `notifications/cancelled`, as the
  *   reference bridge sends none for approvals).
  */
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { AcpClientReplyError } from "./connection.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { AcpClientReplyError } from "../connection/connection.js";
 import {
   AcpPermissionRequestSchema,
   CANCELLED_PERMISSION,
@@ -19,8 +19,8 @@ import {
   type AcpPermissionOutcome,
 } from "./permission-options.js";
 import { askRuntimeInteraction } from "./runtime-interaction.js";
-import { emitDeltas, type AcpSession } from "./session.js";
-import { noteAgentActivity } from "./agent-turns.js";
+import { emitDeltas, type AcpSession } from "../session/session.js";
+import { noteAgentActivity } from "../session/agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
 export const ACP_APPROVAL_ENFORCED_BY = "runtime";

@@ -5,9 +5,9 @@
  * that id) or `session/set_mode {sessionId, modeId}` (key `mode`, when modes are offered and no
  * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
  */
-import { configOptionsOf, sessionModesOf } from "./config-options.js";
+import { configOptionsOf, sessionModesOf } from "../models/config-options.js";
 import type { SetSessionConfigOptionRequest } from "@agentclientprotocol/sdk";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
 
 /** Timeout of one config call, in ms (spec 30 §6.3). */

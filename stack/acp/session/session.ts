@@ -5,18 +5,18 @@
  * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
  * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
  */
-import type { EditBaselines } from "./edit-baselines.js";
-import type { BridgeIo } from "../bridge-kit/io.js";
-import type { ExecutionOptions } from "../protocol/methods.js";
-import type { ThreadDelta } from "../protocol/thread-delta.js";
-import type { AcpAgentConnection } from "./connection.js";
-import type { CursorMcpApproval } from "./cursor-mcp-approval.js";
+import type { EditBaselines } from "../interaction/edit-baselines.js";
+import type { BridgeIo } from "../../bridge-kit/io.js";
+import type { ExecutionOptions } from "../../protocol/methods.js";
+import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { AcpAgentConnection } from "../connection/connection.js";
+import type { CursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import type { SessionOptionState } from "./session-options.js";
-import type { NativeSettingsState } from "./model-selection.js";
-import type { AcpDialect } from "./dialects/index.js";
-import type { AcpLaunchSpec } from "./launch-spec.js";
-import type { AcpPermissionMode } from "./launch-args.js";
-import type { AcpTranslator } from "./translate/index.js";
+import type { NativeSettingsState } from "../models/model-selection.js";
+import type { AcpDialect } from "../dialects/index.js";
+import type { AcpLaunchSpec } from "../agents/launch-spec.js";
+import type { AcpPermissionMode } from "../agents/launch-args.js";
+import type { AcpTranslator } from "../translate/index.js";
 
 /**
  * What kind of prompt is running (spec 20 §3.5, spec 30 §6.2): a runtime `turn`, a `compaction`,

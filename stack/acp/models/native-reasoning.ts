@@ -9,7 +9,7 @@
  * declaring it (Hermes) still gets the level.
  */
 import { findConfigOption } from "./config-options.js";
-import { ACP_REASONING_LEVELS, type AcpLaunchSpec, type AcpNativeReasoning, type AcpReasoningLevel } from "./launch-spec.js";
+import { ACP_REASONING_LEVELS, type AcpLaunchSpec, type AcpNativeReasoning, type AcpReasoningLevel } from "../agents/launch-spec.js";
 
 /**
  * The agent values a bb level may select, best first (spec 20 §2.3 step 7): the first one the

@@ -36,10 +36,10 @@
  * so an agent that selects through `session/set_model` alone is not checked for drift. With the
  * picker the level and tier ride in the model id: a `thought_level` option beside it is not set.
  */
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
-import { ACP_DEFAULT_MODEL_ID } from "./launch-args.js";
-import { CONFIG_CALL_TIMEOUT_MS } from "./session-options.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "../session/session.js";
+import { ACP_DEFAULT_MODEL_ID } from "../agents/launch-args.js";
+import { CONFIG_CALL_TIMEOUT_MS } from "../session/session-options.js";
 import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
 import { readModelProviderOptions } from "./model-catalog.js";
 import { readOfferedModelIds } from "./model-session-options.js";

@@ -4,7 +4,7 @@
  */
 import type { AcpLaunchSpec, AcpReasoningLevel } from "./launch-spec.js";
 import { ACP_REASONING_LEVELS } from "./launch-spec.js";
-import type { AgentLaunch } from "./connection.js";
+import type { AgentLaunch } from "../connection/connection.js";
 
 /** The bb permission modes an ACP session accepts (`auto` is refused, spec 30 §6.2). */
 export type AcpPermissionMode = "accept-edits" | "full";

@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { OPENCODE_CHILD_ENV } from "./dialects/index.js";
+import { OPENCODE_CHILD_ENV } from "../dialects/index.js";
 
 /** HOME plus the five XDG base directories, all inside one directory (a type alias so it spreads into env records). */
 export type IsolatedHomeEnv = {

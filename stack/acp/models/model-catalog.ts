@@ -9,7 +9,7 @@
  * else the first not at `none`, else the first; its raw id is the family id.
  */
 import { z } from "zod";
-import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "./launch-spec.js";
+import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "../agents/launch-spec.js";
 
 /**
  * The model options an agent definition adds beside `acpLaunchSpec` in `providerOptions`

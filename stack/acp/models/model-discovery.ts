@@ -11,12 +11,12 @@
  * synthetic model. The CLI path (model-cli.ts) borrows the throwaway session for its options read.
  */
 import { availableModelsOf, configOptionsOf, findConfigOption } from "./config-options.js";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
-import { buildAgentEnv } from "./launch-args.js";
-import { ACP_REASONING_LEVELS, acpAgentLabel, type AcpReasoningLevel } from "./launch-spec.js";
-import { describeAcpSignIn, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, headlessAuthMethod, type AcpAgentMethod, type AcpAgentMethodParams } from "./acp-client.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
+import { buildAgentEnv } from "../agents/launch-args.js";
+import { ACP_REASONING_LEVELS, acpAgentLabel, type AcpReasoningLevel } from "../agents/launch-spec.js";
+import { describeAcpSignIn, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, headlessAuthMethod, type AcpAgentMethod, type AcpAgentMethodParams } from "../connection/acp-client.js";
 import { discoveryCacheKey, sharedDiscovery } from "./model-discovery-cache.js";
 import { sessionOptionsCacheKey, sessionOptionsEntry, type SessionOptionsCacheEntry } from "./model-session-options.js";
 import { parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";

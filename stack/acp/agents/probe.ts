@@ -8,12 +8,12 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
 import { z } from "zod";
-import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
+import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
 import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, type IsolatedHome } from "./agent-isolation.js";
-import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "./connection.js";
-import { selectAcpDialect } from "./dialects/index.js";
+import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
+import { selectAcpDialect } from "../dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from "./acp-client.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from "../connection/acp-client.js";
 
 /** Default probe timeout in ms (spec 30 §3.2). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;

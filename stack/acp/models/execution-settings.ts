@@ -18,11 +18,11 @@
  * is logged and the id launches unresolved; a rebuild is decided on the settings alone, not on
  * whether the resolved variant id actually differs.
  */
-import type { ExecutionOptions } from "../protocol/methods.js";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import type { AcpSession } from "./session.js";
-import { ACP_DEFAULT_MODEL_ID, resolveAgentArgs, type AcpPermissionMode, type ResolvedAgentArgs } from "./launch-args.js";
-import type { AcpLaunchSpec } from "./launch-spec.js";
+import type { ExecutionOptions } from "../../protocol/methods.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpSession } from "../session/session.js";
+import { ACP_DEFAULT_MODEL_ID, resolveAgentArgs, type AcpPermissionMode, type ResolvedAgentArgs } from "../agents/launch-args.js";
+import type { AcpLaunchSpec } from "../agents/launch-spec.js";
 import { resolveModelVariant, type ModelFamily } from "./model-catalog.js";
 import { cliModelCatalog } from "./model-list.js";
 import { parameterizedPickerEnabled, readNativeSettingsState, selectNativeSettings } from "./model-selection.js";

@@ -20,10 +20,10 @@
  * specified there either; Cursor's sessions offer no `thought_level` option); discovery of a
  * picker-enabled agent lists its parameterized ids as they are rather than re-keyed to bases.
  */
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { acpLaunchSpecSchema } from "./launch-spec.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { acpLaunchSpecSchema } from "../agents/launch-spec.js";
 import { readModelProviderOptions } from "./model-catalog.js";
-import { selectAcpDialect } from "./dialects/index.js";
+import { selectAcpDialect } from "../dialects/index.js";
 import { overlayReasoningEfforts } from "./native-reasoning.js";
 import { listFromCli } from "./model-cli.js";
 import { discoverModels } from "./model-discovery.js";

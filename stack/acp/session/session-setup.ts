@@ -8,32 +8,32 @@
  * (`authRequired` hint when it was an auth failure).
  */
 import { isAbsolute, resolve } from "node:path";
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/index.js";
-import type { ExecutionOptions } from "../protocol/methods.js";
-import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { handleClientRequest } from "./client-requests.js";
-import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "./connection.js";
-import { selectAcpDialect } from "./dialects/index.js";
-import { dialectChildEnv } from "./agent-isolation.js";
-import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "./launch-args.js";
-import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "./launch-spec.js";
-import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "./recovery.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
+import type { ExecutionOptions } from "../../protocol/methods.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { handleClientRequest } from "../interaction/client-requests.js";
+import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "../connection/connection.js";
+import { selectAcpDialect } from "../dialects/index.js";
+import { dialectChildEnv } from "../agents/agent-isolation.js";
+import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
+import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
+import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
 import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
-import { installCursorMcpApproval } from "./cursor-mcp-approval.js";
+import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
-import { createAcpTranslator, type InjectedToolDefinition } from "./translate/index.js";
+import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
-import { mcpServersFor } from "./dynamic-tools/calls.js";
+import { mcpServersFor } from "../dynamic-tools/calls.js";
 import { readSessionOptionState } from "./session-options.js";
-import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "./model-selection.js";
-import { resolveLaunchArgs, selectSetupSettings } from "./execution-settings.js";
-import { withParameterizedPickerMeta } from "./cursor-model-catalog.js";
+import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "../models/model-selection.js";
+import { resolveLaunchArgs, selectSetupSettings } from "../models/execution-settings.js";
+import { withParameterizedPickerMeta } from "../models/cursor-model-catalog.js";
 
 // The client identity, capabilities and headless auth choice live in acp-client.ts (shared with
 // discovery and the probe); re-exported for the modules and tests that know them from here.
-export { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "./acp-client.js";
-import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "./acp-client.js";
+export { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "../connection/acp-client.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "../connection/acp-client.js";
 /** Fork capability the bridge reports in its handshake: tip forks only (spec 20 §1.3, §3.10). */
 export const ACP_FORK_CAPABILITY = "tip";
 

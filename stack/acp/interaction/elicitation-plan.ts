@@ -8,8 +8,8 @@
  * the way the SDK's wire validation would refuse it.
  */
 import { CreateElicitationRequest, type ElicitationContentValue, type ElicitationPropertySchema, type EnumOption } from "@agentclientprotocol/sdk";
-import type { UserQuestion, UserQuestionOption, UserQuestionPayload } from "../protocol/user-question.js";
-import { UserAnswerResolutionSchema, type UserAnswer } from "../protocol/user-question.js";
+import type { UserQuestion, UserQuestionOption, UserQuestionPayload } from "../../protocol/user-question.js";
+import { UserAnswerResolutionSchema, type UserAnswer } from "../../protocol/user-question.js";
 
 /** Most fields one form may ask and still be shown (the user-question maximum, spec 30 §6.3). */
 export const USER_QUESTION_MAX_FIELDS = 4;
