@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { diffLaneSets, type LaneSetDiff } from "../compare/lane-set-diff.js";
 import { readLaneSource } from "../compare/lane-sources.js";
+import { DIFF_CONTEXT_LINES } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { renderLaneSetHtml } from "../report/html.js";
@@ -47,7 +48,7 @@ export const diffCommand: ParityCommand = {
       .positional("b", { type: "string", describe: "New side: same forms as <a>" })
       .option("html", { type: "string", describe: "Also write one self-contained HTML page to this file" })
       .option("json", { type: "boolean", default: false, describe: "Print the differences as JSON" })
-      .option("context", { type: "string", default: "3", describe: "Unchanged lines shown around each change in a changed lane (a whole number ≥ 0)" })
+      .option("context", { type: "string", default: String(DIFF_CONTEXT_LINES), describe: "Unchanged lines shown around each change in a changed lane (a whole number ≥ 0)" })
       .option("full", {
         type: "boolean",
         default: false,
@@ -60,7 +61,7 @@ export const diffCommand: ParityCommand = {
   async run(args, ctx) {
     const a = String(args.a);
     const b = String(args.b);
-    const context = nonNegativeIntegerFlag("context", args.context, "lines") ?? 3;
+    const context = nonNegativeIntegerFlag("context", args.context, "lines") ?? DIFF_CONTEXT_LINES;
     const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
