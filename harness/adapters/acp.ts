@@ -52,6 +52,14 @@ export function acpLaunchOptions(agent: AgentLaunch, base: LaunchBase = {}): Rec
   return { providerOptions: { ...(base.bridgeOptions ?? {}), acpLaunchSpec } };
 }
 
+/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+export function acpLaunchEnv(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const providerOptions = options.providerOptions;
+  if (!isRecord(providerOptions) || !isRecord(providerOptions.acpLaunchSpec)) return {};
+  const env = providerOptions.acpLaunchSpec.env;
+  return typeof env === "object" && env !== null ? (env as Record<string, unknown>) : {};
+}
+
 /** The ACP bridge family: providers `acp-*`, the bridge `dist/stack/acp/bridge.js`, its launch spec re-pointed. */
 export const acpReplayAdapter: ReplayAdapter = {
   id: "acp",
@@ -61,4 +69,5 @@ export const acpReplayAdapter: ReplayAdapter = {
   launchMarker: '"acpLaunchSpec"',
   pointAgentAt: pointAcpLaunchSpecAt,
   launchOptions: acpLaunchOptions,
+  launchEnv: acpLaunchEnv,
 };

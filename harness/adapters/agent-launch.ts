@@ -65,4 +65,9 @@ export interface ReplayAdapter {
    * Omitted: the family launches no agent.
    */
   launchOptions?(agent: AgentLaunch, base?: LaunchBase): Record<string, unknown>;
+  /**
+   * The environment the agent launch in execution `options` gives the agent (the record flow
+   * redacts its secret values); empty when the options carry none of this family's launches.
+   */
+  launchEnv?(options: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }

@@ -6,7 +6,7 @@ import type { ReplayAdapter } from "./agent-launch.js";
 import { echoReplayAdapter } from "./echo.js";
 
 export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
-export { acpLaunchOptions, acpReplayAdapter, pointAcpLaunchSpecAt } from "./acp.js";
+export { acpLaunchEnv, acpLaunchOptions, acpReplayAdapter, pointAcpLaunchSpecAt } from "./acp.js";
 export { echoReplayAdapter } from "./echo.js";
 
 /** The adapters of the bridges this package ships, in lookup order. */

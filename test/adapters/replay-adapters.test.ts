@@ -92,3 +92,12 @@ describe("the same seam starts a recording's agent: acpLaunchOptions (what recor
     });
   });
 });
+
+describe("the launch's environment, which the record flow redacts", () => {
+  it("is the env of the ACP launch spec the options carry, and nothing for options without one", () => {
+    const options = acpLaunchOptions({ command: "agent", args: [], env: { API_KEY: "sk-secret-value" } });
+    expect(acpReplayAdapter.launchEnv!(options)).toEqual({ API_KEY: "sk-secret-value" });
+    expect(acpReplayAdapter.launchEnv!({ providerOptions: { other: true } })).toEqual({});
+    expect(acpReplayAdapter.launchEnv!({})).toEqual({});
+  });
+});
