@@ -52,7 +52,11 @@ export interface ParityComparison {
   against: ParityAgainst;
   expectedEvents: number;
   liveEvents: number;
-  /** The masked LCS script (one line per event), for a diff with context. */
+  /**
+   * The masked LCS script (one line per event), for a diff with context; empty when the events
+   * have no difference (there is nothing to show, and a long equal lane would hold a JSON text
+   * per event).
+   */
   lines: LaneDiffLine[];
   unhandled: { expected?: number; live?: number };
   grammarDrops: { expected?: readonly string[]; live?: readonly string[] };
@@ -96,7 +100,7 @@ function compareLegs(
   expected: ParityLeg,
   expectedMasked: readonly unknown[],
 ): { comparison: ParityComparison; diffs: ParityDifference[] } {
-  const laneDiff = diffLanes(expectedMasked, liveMasked);
+  const laneDiff = diffLanes(expectedMasked, liveMasked, { lines: "if-different" });
   const diffs: ParityDifference[] = laneDiff.differences.map((d) => ({ ...d, against, layer: "events" }));
   if (expected.grammarDrops && live.grammarDrops) {
     const drops = diffSequences(expected.grammarDrops, live.grammarDrops);

@@ -18,6 +18,7 @@ export {
 export {
   EVENT_ID_FIELDS,
   normalizeThreadLane,
+  createLaneNormalizer,
   ROW_ID_FIELDS,
   serializeThreadLane,
   TIME_FIELDS,
