@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, type Direction, type LaneEntry } from "../recording/lane-entry.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "../recording/manifest.js";
-import { readLaneEntries } from "../recording/reader.js";
+import { mergeLaneStreams, readLaneEntries } from "../recording/reader.js";
 import { countStep, createStepClassifier, type ReplayStep, type StepSource } from "./plan.js";
 import { shapeOfLine } from "./wire.js";
 
@@ -80,24 +80,11 @@ export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
   const leadingAgentLines = firstProvider !== undefined && (firstInitialize === undefined || compareLaneEntries(firstProvider, firstInitialize) < 0);
   const segments = initializes + (leadingAgentLines ? 1 : 0);
 
-  const lanes = [...files].map(([direction, file]) => readLaneEntries(file, direction));
-  const heads: Array<LaneEntry | undefined> = [];
-  let started = false;
+  const merged = mergeLaneStreams([...files].map(([direction, file]) => readLaneEntries(file, direction)));
   const classify = createStepClassifier();
   const next = async (): Promise<ReplayStep | undefined> => {
-    if (!started) {
-      started = true;
-      for (const lane of lanes) heads.push((await lane.next()).value?.entry);
-    }
-    let best = -1;
-    for (let i = 0; i < heads.length; i += 1) {
-      const head = heads[i];
-      if (head && (best === -1 || compareLaneEntries(head, heads[best]!) < 0)) best = i;
-    }
-    if (best === -1) return undefined;
-    const entry = heads[best]!;
-    heads[best] = (await lanes[best]!.next()).value?.entry;
-    return classify(entry);
+    const { value, done } = await merged.next();
+    return done ? undefined : classify(value);
   };
   return {
     manifest,
