@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
-import { createLiveLaneSpills, heldLeg, recordedLeg, type CellLeg } from "../compare/cell-legs.js";
+import { createLiveLaneSpills, heldLeg, oracleLeg, recordedLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, grammarDropKeys, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
 import { compareParityStreamed } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
@@ -296,16 +296,20 @@ async function compareCell(
 
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
-  let oracle: ParityLeg | null = null;
+  let oracle: CellLeg | null = null;
   let eventLines: number[] | undefined;
   const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
   let missingOracle = false;
   let writeOracle = false;
   if (inRepo) {
     if (existsSync(oracleFile)) {
-      const { text, ...leg } = await readOracleLeg(oracleFile);
-      oracle = leg;
-      eventLines = oracleEventLines(text, leg.events.length);
+      let text = "";
+      const readWhole = async (): Promise<ParityLeg> => {
+        const { text: read, ...leg } = await readOracleLeg(oracleFile);
+        text = read;
+        return leg;
+      };
+      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, readWhole, (leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;
     else if (result.ok) writeOracle = true;
@@ -317,17 +321,19 @@ async function compareCell(
   let verdict: ParityVerdict<LoadedAllowlistEntry> | undefined;
   let liveWhole: ParityLeg | undefined;
   let recordedWhole: ParityLeg | undefined;
+  let oracleWhole: ParityLeg | null = null;
   if (!writeOracle && options.dumpDir === undefined) {
-    verdict = await compareParityStreamed({ ...input, live: live.stream(), oracle: oracle && heldLeg(oracle).stream(), recorded: recorded.stream() });
+    verdict = await compareParityStreamed({ ...input, live: live.stream(), oracle: oracle?.stream() ?? null, recorded: recorded.stream() });
   }
   if (verdict === undefined) {
     liveWhole = await live.load();
     recordedWhole = await recorded.load();
+    oracleWhole = oracle === null ? null : await oracle.load();
     if (writeOracle) {
       await writeFileAtomic(oracleFile, serializeThreadLane(liveWhole.events));
       extras.wroteOracle = oracleFile;
     }
-    verdict = compareParity({ ...input, live: liveWhole, oracle, recorded: recordedWhole });
+    verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
   if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined) {
@@ -335,7 +341,7 @@ async function compareCell(
     const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
     await writeFileAtomic(`${base}.live.events.json`, pretty(liveWhole.events));
     await writeFileAtomic(`${base}.recording.events.json`, pretty(recordedWhole.events));
-    if (oracle) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracle.events));
+    if (oracleWhole) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracleWhole.events));
     if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
   }
   const cell = cellResultFromVerdict({

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { buildThreadLane, createLaneNormalizer, normalizeThreadLane, streamThreadLane, type GrammarDrop, type ThreadLaneResult } from "../lanes/index.js";
 import { createEventSpill, type EventSpill } from "../lanes/event-spill.js";
+import { readOracleEvents, scanOracle } from "../lanes/oracle-stream.js";
 import type { Manifest } from "../recording/manifest.js";
 import type { Recording } from "../recording/reader.js";
 import { grammarDropKeys, type ParityCounts, type ParityLeg } from "./parity.js";
@@ -110,4 +111,28 @@ export function recordedLeg(source: { dir: string; manifest: Pick<Manifest, "pro
 /** An in-memory leg (the oracle, read from its file) as a {@link CellLeg}. */
 export function heldLeg(leg: ParityLeg): CellLeg {
   return { stream: () => ({ events: leg.events, counts: () => leg }), load: () => Promise.resolve(leg) };
+}
+
+/**
+ * The oracle leg of a cell and where its events start: streamed from the file when it is one
+ * JSON array (`oracle-stream.ts`: one pass to check it and count, one per use), else read whole
+ * by `readWhole`, which also gives the file's errors (and `eventLinesOf` its event lines).
+ */
+export async function oracleLeg(
+  file: string,
+  readWhole: () => Promise<ParityLeg>,
+  eventLinesOf: (leg: ParityLeg) => number[] | undefined,
+): Promise<{ leg: CellLeg; eventLines: number[] | undefined }> {
+  const scan = await scanOracle(file);
+  if (scan === undefined) {
+    const whole = await readWhole();
+    return { leg: heldLeg(whole), eventLines: eventLinesOf(whole) };
+  }
+  return {
+    eventLines: scan.eventLines,
+    leg: {
+      stream: () => ({ events: readOracleEvents(file), counts: () => ({}) }),
+      load: readWhole,
+    },
+  };
 }
