@@ -8,7 +8,7 @@ import { closeSync, createReadStream, openSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 /** Characters of JSON gathered before one write to the file. */
-const WRITE_BUFFER_BYTES = 1 << 20;
+const WRITE_BUFFER_BYTES = 1 << 16;
 
 /** Events spilled to one file (see the module comment). */
 export interface EventSpill {
