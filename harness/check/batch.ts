@@ -1,7 +1,7 @@
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
-import { driveBridge } from "../replay/live-replay.js";
+import { driveBridge, isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan.js";
 import { openLiveLane, replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
 
@@ -38,17 +38,17 @@ const before = (a: { run: number; seq: number }, b: { run: number; seq: number }
  * one on is replayed again alone, so a cell's report never depends on another cell's
  * failure. Each cell keeps its own sandbox workspace, seeded with its own fixture (a step's
  * lines are path-mapped to its cell's workspace). Results come back in the order given.
- * Batched results carry no `bridgeLane`. A recording given as its directory is streamed
- * (`replayRecording`), so a batch holding one replays alone.
+ * Batched results carry no `bridgeLane`. A recording given as its directory (see
+ * `ReplaySource`) is streamed (`replayRecording`), so a batch holding one replays alone.
  *
  * @throws as `replayRecording`
  */
 export async function replayBatch(
-  sources: ReadonlyArray<Recording | string>,
+  sources: readonly ReplaySource[],
   options: ReplayRecordingOptions = {},
   now: () => number = () => performance.now(),
 ): Promise<ReplayResult[]> {
-  const timedAlone = async (recording: Recording | string): Promise<ReplayResult> => {
+  const timedAlone = async (recording: ReplaySource): Promise<ReplayResult> => {
     const started = now();
     const result = await replayRecording(recording, options);
     return { ...result, ms: now() - started };
@@ -58,7 +58,7 @@ export async function replayBatch(
     for (const source of sources) results.push(await timedAlone(source));
     return results;
   };
-  if (sources.some((source) => typeof source === "string")) return alone();
+  if (!sources.every(isRecording)) return alone();
   const recordings = sources as readonly Recording[];
   const useCurrent = options.useCurrent ?? true;
   const provider = recordings[0]?.manifest.provider;

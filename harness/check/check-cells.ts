@@ -10,11 +10,13 @@ import { compareParityStreamed } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
-import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
+import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
+import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/profiles.js";
+import { createPlanCounter, type PlanCounts } from "../replay/stream-plan.js";
 import { replayBatch } from "./batch.js";
 import { planBatches } from "./batch-plan.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
@@ -163,10 +165,13 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   // Every recording is validated before any replay; an unreadable one is that cell's error, and
   // every other cell is still checked. Validation holds no entries: a cell replayed alone streams
   // its recording from the directory, a batch reads its (small, real) recordings when it starts.
-  const recordings: Array<ValidatedRecording | undefined> = await Promise.all(
+  const recordings: Array<(ValidatedRecording & { counts: PlanCounts }) | undefined> = await Promise.all(
     options.locations.map(async (location, index) => {
       try {
-        return await validateRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+        // The replay plan's counts are taken on the way, so a streamed replay reads the lanes once less.
+        const counter = createPlanCounter();
+        const validated = await validateRecording(location.dir, { expect: { provider: location.provider, cell: location.cell }, onEntry: counter.take });
+        return { ...validated, counts: counter.result() };
       } catch (thrown) {
         if (!(thrown instanceof InputError)) throw thrown;
         results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
@@ -202,9 +207,9 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       if (!task) return;
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
-      const sources: Array<Recording | string> =
+      const sources: ReplaySource[] =
         task.length === 1
-          ? [options.locations[task[0]!]!.dir]
+          ? [{ dir: options.locations[task[0]!]!.dir, counts: recordings[task[0]!]!.counts }]
           : await Promise.all(task.map((i) => readRecording(options.locations[i]!.dir, { expect: { provider: options.locations[i]!.provider, cell: options.locations[i]!.cell } })));
       const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { keepBridgeLane: false, ...options.replay, laneEvents: (dir) => spills!.open(dir) }, now);
       const share = (now() - taskStarted) / task.length;
@@ -219,7 +224,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
         try {
           const live = spills!.leg(location.dir, lane) ?? { ...heldLeg(legOf(lane)), events: lane.events.length };
           const source = sources[k]!;
-          const recorded = recordedLeg(typeof source === "string" ? recordings[index]! : source);
+          const recorded = recordedLeg(isRecording(source) ? source : recordings[index]!);
           sources[k] = "";
           recordings[index] = undefined;
           const compared = await compareCell(location, replay, live, recorded, replayMs, options);

@@ -119,6 +119,7 @@ async function readLaneFile(
   seen: SeqIndex,
   options: ReadRecordingOptions,
   keep: boolean,
+  onEntry?: (entry: LaneEntry, direction: Direction) => void,
 ): Promise<{ entries: LaneEntry[]; count: number }> {
   const limit = options.maxLaneFileBytes ?? DEFAULT_MAX_LANE_FILE_BYTES;
   const size = (await stat(file).catch(() => undefined))?.size ?? 0;
@@ -144,6 +145,7 @@ async function readLaneFile(
     }
     previous = { run: entry.run, seq: entry.seq, lineNo };
     count += 1;
+    onEntry?.(entry, direction);
     if (keep) entries.push(entry);
   }
   return { entries, count };
@@ -225,12 +227,17 @@ export interface ValidatedRecording {
  * while holding none of its entries: each lane file is streamed and let go, so a recording of
  * any length is checked in memory that does not grow with it (only the per-run seq index used to
  * name duplicates does). Read the entries afterwards with {@link readRecording} or stream them
- * with {@link readMergedEntries}.
+ * with {@link readMergedEntries}. `onEntry` sees each entry of the four recorded lanes (not the
+ * current bridge lane) as it is validated, lane by lane, each in file order; what it saw counts
+ * only when the call resolves.
  *
  * @throws InputError as {@link readRecording}
  */
-export async function validateRecording(dir: string, options: ReadRecordingOptions = {}): Promise<ValidatedRecording> {
-  const { manifest, currentBridgeLane } = await loadRecording(dir, options, false);
+export async function validateRecording(
+  dir: string,
+  options: ReadRecordingOptions & { onEntry?: (entry: LaneEntry, direction: Direction) => void } = {},
+): Promise<ValidatedRecording> {
+  const { manifest, currentBridgeLane } = await loadRecording(dir, options, false, options.onEntry);
   return { dir, manifest, hasCurrentBridgeLane: currentBridgeLane !== null };
 }
 
@@ -239,6 +246,7 @@ async function loadRecording(
   dir: string,
   options: ReadRecordingOptions,
   keep: boolean,
+  onEntry?: (entry: LaneEntry, direction: Direction) => void,
 ): Promise<{ manifest: Manifest; lanes: Record<Direction, LaneEntry[]>; currentBridgeLane: LaneEntry[] | null }> {
   const names = new Set<string>();
   for (const dirent of await listDir(dir)) {
@@ -275,11 +283,11 @@ async function loadRecording(
   for (const direction of LANE_DIRECTIONS) {
     if (direction === "bridge→runtime") continue;
     const name = laneFileName(direction);
-    ({ entries: lanes[direction], count: counts[direction] } = names.has(name) ? await readLaneFile(join(dir, name), direction, shared, options, keep) : none());
+    ({ entries: lanes[direction], count: counts[direction] } = names.has(name) ? await readLaneFile(join(dir, name), direction, shared, options, keep, onEntry) : none());
   }
   const bridgeName = laneFileName("bridge→runtime");
   ({ entries: lanes["bridge→runtime"], count: counts["bridge→runtime"] } = names.has(bridgeName)
-    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options, keep)
+    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options, keep, onEntry)
     : none());
   const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE)
     ? (await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options, keep)).entries

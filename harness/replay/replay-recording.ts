@@ -3,7 +3,7 @@ import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { createThreadLaneBuilder, type ThreadLane, type ThreadLaneBuilder } from "../lanes/index.js";
 import { MANIFEST_FILE, readManifest } from "../recording/manifest.js";
 import type { Recording } from "../recording/reader.js";
-import { runLiveReplay, type LiveReplay, type ReplayOptions } from "./live-replay.js";
+import { isRecording, replaySourceDir, runLiveReplay, type LiveReplay, type ReplayOptions, type ReplaySource } from "./live-replay.js";
 
 export type { ReplayOptions } from "./live-replay.js";
 
@@ -65,13 +65,13 @@ export function openLiveLane(provider: string, recordingDir: string, options: Re
  * yields the same lane on every run. See {@link runLiveReplay} for the walk, divergences and
  * process handling.
  *
- * @param source a recording directory (streamed when it has no current lane) or an already
- *   read {@link Recording}
+ * @param source a recording directory (streamed when it has no current lane), one already
+ *   validated with its plan counts, or an already read {@link Recording} (see `ReplaySource`)
  * @throws as {@link runLiveReplay}; a misbehaving bridge never throws (divergences instead)
  */
-export async function replayRecording(source: string | Recording, options: ReplayRecordingOptions = {}): Promise<ReplayResult> {
-  const manifest = typeof source === "string" ? await readManifest(join(source, MANIFEST_FILE)) : source.manifest;
-  const { builder, feedBridgeLine } = openLiveLane(manifest.provider, typeof source === "string" ? source : source.dir, options);
+export async function replayRecording(source: ReplaySource, options: ReplayRecordingOptions = {}): Promise<ReplayResult> {
+  const manifest = isRecording(source) ? source.manifest : await readManifest(join(replaySourceDir(source), MANIFEST_FILE));
+  const { builder, feedBridgeLine } = openLiveLane(manifest.provider, replaySourceDir(source), options);
   const live = await runLiveReplay(source, {
     ...options,
     sink: {
