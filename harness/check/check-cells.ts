@@ -155,6 +155,11 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * line) while every other cell is still checked.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
  * file + rename); in CI it fails the cell and nothing is written.
+ * Memory does not grow with a cell's length when no allowlist entry applies to it: its
+ * recording is validated without being held and (replayed alone) read as the walk goes, its
+ * live lane is normalized and spilled to a temporary file as it is assembled, and the lanes are
+ * compared event by event (`compareParityStreamed`); whole lanes are loaded only for a
+ * difference to show, an applying entry, `--dump-dir` or an oracle to write.
  *
  * @throws only what is not an input error (bad inputs become `error` cells)
  */
