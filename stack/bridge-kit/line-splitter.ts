@@ -1,9 +1,12 @@
 /**
- * A bounded line splitter over byte chunks (spec 20 §1.1: "the bootstrap caps lines at
- * 64 MiB, oversized lines discarded with a stderr note"; spec 10 §4 child I/O).
+ * The one bounded line splitter of the project, for every newline-delimited wire: the
+ * bootstrap's stdin (spec 20 §1.1: "the bootstrap caps lines at 64 MiB, oversized lines
+ * discarded with a stderr note"), an ACP agent's stdout (spec 20 §2.2), a bridge's stdout as
+ * the runtime reads it (spec 10 §4 child I/O).
  *
- * A line longer than the cap is never held in memory: once it crosses the cap the bytes
- * seen so far are released and the rest of the line is counted and discarded as it streams.
+ * `\n` ends a line and a trailing `\r` is stripped. A line longer than the cap is never held
+ * in memory: once it crosses the cap the bytes seen so far are released and the rest of the
+ * line is counted and discarded as it streams.
  */
 
 /** The largest line kept, in bytes (64 MiB). */
@@ -13,9 +16,14 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export interface BoundedLineSplitterOptions {
   /** Called with each complete line, UTF-8 decoded, without `\n` and without a trailing `\r`. */
   onLine(line: string): void;
-  /** Called once per dropped line with its length in bytes (terminator excluded). */
+  /** Called once per dropped line, when it ends, with its length in bytes (terminator excluded). */
   onOversize?(bytes: number): void;
-  /** Cap in bytes; default {@link MAX_LINE_BYTES}. */
+  /**
+   * Called once per dropped line as soon as it crosses the cap, with the bytes seen so far
+   * (for a reader that stops the writer at once rather than waiting for the line to end).
+   */
+  onOverflow?(bytesSeen: number): void;
+  /** Cap in bytes; default {@link MAX_LINE_BYTES}; `Infinity` keeps every line. */
   maxLineBytes?: number;
 }
 
@@ -59,6 +67,7 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       discardedBytes = size + piece.length;
       parts = [];
       size = 0;
+      options.onOverflow?.(discardedBytes);
     } else {
       // Copy: a slice would pin the whole incoming chunk until the line ends.
       parts.push(Buffer.from(piece));
