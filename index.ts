@@ -26,19 +26,19 @@ export type { BridgeContext, BridgeIo, ProviderBridge } from "./stack/bridge-kit
 
 // ACP kit.
 export { acpProviderBridge } from "./stack/acp/bridge.js";
-export { acpLaunchSpecSchema } from "./stack/acp/launch-spec.js";
-export { probeAcpAgent } from "./stack/acp/probe.js";
+export { acpLaunchSpecSchema } from "./stack/acp/agents/launch-spec.js";
+export { probeAcpAgent } from "./stack/acp/agents/probe.js";
 export { registerAcpDialect, selectAcpDialect, resolveAcpDialect } from "./stack/acp/dialects/index.js";
 export type { AcpDialect, AcpToolIdentity, AcpClassifiedToolCall, AcpClientRequestOutcome, AcpDelegationReport, AcpDialectMaintenance } from "./stack/acp/dialects/index.js";
-export type { AcpLaunchSpec, AcpAgentProfile } from "./stack/acp/launch-spec.js";
-export { acpAgentProbeSchema, type AcpAgentProbe } from "./stack/acp/probe.js";
+export type { AcpLaunchSpec, AcpAgentProfile } from "./stack/acp/agents/launch-spec.js";
+export { acpAgentProbeSchema, type AcpAgentProbe } from "./stack/acp/agents/probe.js";
 export { describeAcpSignIn } from "./stack/acp/recovery.js";
-export { planAcpElicitation } from "./stack/acp/elicitation-plan.js";
-export { buildCursorParameterizedModelCatalog } from "./stack/acp/cursor-model-catalog.js";
+export { planAcpElicitation } from "./stack/acp/interaction/elicitation-plan.js";
+export { buildCursorParameterizedModelCatalog } from "./stack/acp/models/cursor-model-catalog.js";
 export { CURSOR_ACP_MAINTENANCE } from "./stack/acp/maintenance/cursor.js";
 import { acpProviderBridge } from "./stack/acp/bridge.js";
-import { acpLaunchSpecSchema } from "./stack/acp/launch-spec.js";
-import { acpAgentProbeSchema, probeAcpAgent } from "./stack/acp/probe.js";
+import { acpLaunchSpecSchema } from "./stack/acp/agents/launch-spec.js";
+import { acpAgentProbeSchema, probeAcpAgent } from "./stack/acp/agents/probe.js";
 import { registerAcpDialect } from "./stack/acp/dialects/index.js";
 /** Seed alias of {@link registerAcpDialect} (spec 30 §1.2). */
 export const experimental_registerAcpDialect = registerAcpDialect;

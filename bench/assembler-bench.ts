@@ -1,5 +1,5 @@
 import path from "node:path";
-import { formatTable } from "../harness/cli/list.js";
+import { formatTable } from "../harness/report/table.js";
 import { runAssemblerBench, type AssemblerCheckpoint, type FeedMode } from "./assembler.js";
 import type { Bench } from "./bench.js";
 import { loadDeltaCorpus } from "./delta-source.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { entryApplies, loadAllowlists, type AllowlistEntry, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { isPositionalPath, stablePathFor, type StablePathResult } from "../compare/migrate.js";
 import { selectRecordings } from "../recording/select.js";
-import { checkCells } from "../replay/check-cells.js";
+import { checkCells } from "../check/check-cells.js";
 
 /** One cell's normalized lanes as `parity check` holds them (live, recording, and the oracle when compared). */
 export interface CellLanes {

@@ -11,7 +11,7 @@ import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
 import { createCheckProgress } from "../progress/check-progress.js";
-import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../replay/check-cells.js";
+import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../check/check-cells.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, createOutputDirFlag, CELLS_FLAG_DESCRIPTION, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
 

@@ -6,7 +6,7 @@ import { KNOWN_BRIDGES, resolveBridgeTarget, type BridgeTargetOptions } from "..
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, runBridgeConformance } from "../conformance/run.js";
 import { checkLaunchSpecCommand } from "../conformance/launch-command.js";
 import { ConformanceSessionSchema, type ConformanceSessionInput } from "../conformance/session.js";
-import { acpLaunchSpecSchema } from "../../stack/acp/launch-spec.js";
+import { acpLaunchSpecSchema } from "../../stack/acp/agents/launch-spec.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";

@@ -10,7 +10,7 @@ import type { RecordingLocation } from "../recording/reader.js";
 import { resolveRecordingRoots, selectRecordings, type CellFilter } from "../recording/select.js";
 import type { ParityCommand } from "./command.js";
 import { outputFlagError } from "./flag-checks.js";
-import { formatTable } from "./list.js";
+import { formatTable } from "../report/table.js";
 
 /** The committed oracles' directory (00-product.md, Layout), relative to the working directory. */
 export const ORACLES_DIR = "lanes";

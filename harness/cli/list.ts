@@ -6,6 +6,7 @@ import type { Argv } from "yargs";
 import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
 import { readRecording } from "../recording/reader.js";
 import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import { formatTable } from "../report/table.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 
@@ -100,16 +101,6 @@ export async function orphanOracles(
     }
   }
   return orphans.sort();
-}
-
-/** Pads every column of `table` to its widest cell; returns newline-terminated text. */
-export function formatTable(table: string[][], widthOf: (text: string) => number = (t) => t.length): string {
-  const widths: number[] = [];
-  for (const row of table) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, widthOf(cell))));
-  return table
-    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - widthOf(cell)))).join("  "))
-    .map((line) => `${line.trimEnd()}\n`)
-    .join("");
 }
 
 function renderText(rows: ListRow[], ctx: CliContext): string {

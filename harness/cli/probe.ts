@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { listAcpAgents } from "../../stack/acp/custom-agents.js";
-import { acpAgentLabel } from "../../stack/acp/launch-spec.js";
-import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/probe.js";
+import { listAcpAgents } from "../../stack/acp/agents/custom-agents.js";
+import { acpAgentLabel } from "../../stack/acp/agents/launch-spec.js";
+import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/agents/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { packageRoot } from "../record/providers.js";
 import { positiveIntegerFlag } from "./flag-checks.js";

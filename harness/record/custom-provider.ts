@@ -11,8 +11,8 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import { resolveCustomAcpAgents } from "../../stack/acp/custom-agents.js";
-import type { AcpAgentDefinition } from "../../stack/acp/agents.js";
+import { resolveCustomAcpAgents } from "../../stack/acp/agents/custom-agents.js";
+import type { AcpAgentDefinition } from "../../stack/acp/agents/agents.js";
 import { InputError } from "../errors.js";
 import { AgentRecordProfileSchema, type AgentRecordProfile } from "./agent-profile.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";

@@ -22,7 +22,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { findShippedAcpAgent } from "../../stack/acp/agents.js";
+import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { InputError, UsageError } from "../errors.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";

@@ -5,9 +5,10 @@
  * recordings of a cell do not differ by temp directory names.
  */
 import path from "node:path";
-import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agent-isolation.js";
+import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
+import { RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelApi, ModelServer } from "../model-server/server.js";
 import type { ModelScript } from "../model-server/script.js";
@@ -69,9 +70,6 @@ export interface RecordProvider {
    */
   prepare(dirs: RecordDirs, model: ModelServer | undefined, cell?: { name: string; file: string }): Promise<PreparedProvider>;
 }
-
-/** The fixed paths temp directories are rewritten to in a recording. */
-export const RECORDED_PATHS = { workspace: "/tmp/parity-workspace", home: "/home/user", root: "/tmp/parity-record", repo: "/repo" } as const;
 
 /** Path rewrites for a run: workspace, home, temp root and this package's root (longest first is the redactor's job). */
 export function recordPathRewrites(dirs: RecordDirs): PathRewrite[] {

@@ -11,7 +11,7 @@ export interface ReplayResult extends LiveReplay {
   /** The live thread lane: events after the host grammar (not normalized), unhandled count, grammar drops. */
   lane: ThreadLane;
   /**
-   * Wall time this cell took, in ms, when {@link import("./batch.js").replayBatch} measured it
+   * Wall time this cell took, in ms, when `replayBatch` (harness/check/batch.ts) measured it
    * (for a batched cell: from the previous cell's last met output to this cell's last).
    */
   ms?: number;

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { cp, mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { RECORDED_PATHS } from "../record/providers.js";
+import { RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { createPathMap, type PathMap } from "./path-map.js";
 
 /** The directory a cell's fixture files live in, below `cells/<cell>/` (harness/record/cells.ts). */
@@ -29,7 +29,7 @@ export interface ReplaySandboxOptions {
   cells: readonly string[];
   /** The cells root holding `<cell>/workspace/` fixtures (the package's `cells/` by default at the caller). */
   cellsRoot: string;
-  /** The workspace path the recordings name (default `RECORDED_PATHS.workspace`, harness/record/providers.ts). */
+  /** The workspace path the recordings name (default `RECORDED_PATHS.workspace`, harness/recording/recorded-paths.ts). */
   recordedWorkspace?: string;
   /**
    * Per cell, the fixture its recording carries (`<recording>/workspace/`, written by `parity

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import { selectRecordings } from "../recording/select.js";
 import type { CellResult } from "../report/check-report.js";
 import { renderCellText } from "../report/text.js";
-import { checkCells } from "../replay/check-cells.js";
+import { checkCells } from "../check/check-cells.js";
 
 /** Which cell to check and against what. Relative paths resolve against `cwd`. */
 export interface CheckCellOptions {

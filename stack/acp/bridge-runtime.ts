@@ -9,13 +9,13 @@ import type { BridgeContext } from "../bridge-kit/define.js";
 import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
-import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
+import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
-import type { AcpFsScope } from "./fs-scope.js";
-import type { AcpModelListResult } from "./model-list.js";
-import type { DiscoveryCache, DiscoveryInFlight } from "./model-discovery-cache.js";
-import type { SessionOptionsCache } from "./model-session-options.js";
-import type { AcpSession } from "./session.js";
+import type { AcpFsScope } from "./interaction/fs-scope.js";
+import type { AcpModelListResult } from "./models/model-list.js";
+import type { DiscoveryCache, DiscoveryInFlight } from "./models/model-discovery-cache.js";
+import type { SessionOptionsCache } from "./models/model-session-options.js";
+import type { AcpSession } from "./session/session.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
 export const ACP_BRIDGE_DEFAULTS = {

@@ -10,7 +10,7 @@ import { defineProviderBridge, type BridgeContext, type ProviderBridge } from ".
 import { runBridgeRequest } from "../bridge-kit/run-request.js";
 import { createAcpBridgeRuntime, resolveAcpBridgeOptions, type AcpBridgeOptions, type AcpBridgeRuntime } from "./bridge-runtime.js";
 import { acpRequestHandlers } from "./runtime-methods.js";
-import { stopAllSessions } from "./stop.js";
+import { stopAllSessions } from "./session/stop.js";
 
 function parseLine(line: string): unknown {
   try {

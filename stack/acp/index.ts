@@ -17,7 +17,7 @@ export {
   type AcpAgentProfile,
   type AcpLaunchSpec,
   type AcpLaunchSpecInput,
-} from "./launch-spec.js";
+} from "./agents/launch-spec.js";
 export {
   acpAgentProbeSchema,
   acpAgentProbeSchema as experimental_acpAgentProbeSchema,
@@ -26,7 +26,7 @@ export {
   type AcpAgentProbe,
   type AcpProbeLaunch,
   type AcpProbeRequest,
-} from "./probe.js";
+} from "./agents/probe.js";
 export {
   createIsolatedHome,
   dialectChildEnv,
@@ -36,10 +36,10 @@ export {
   OPENCODE_OFFLINE_ENV,
   type IsolatedHome,
   type IsolatedHomeEnv,
-} from "./agent-isolation.js";
-export type { AcpFsScope } from "./fs-scope.js";
-export { ACP_AGENT_FAMILY, shippedAcpAgents, reservedAcpProviderIds, type AcpAgentDefinition, type AcpBridgeOptions as AcpAgentBridgeOptions } from "./agents.js";
-export { listAcpAgents, resolveCustomAcpAgents, CUSTOM_AGENT_GLYPH, type CustomAcpAgentsResult } from "./custom-agents.js";
+} from "./agents/agent-isolation.js";
+export type { AcpFsScope } from "./interaction/fs-scope.js";
+export { ACP_AGENT_FAMILY, shippedAcpAgents, reservedAcpProviderIds, type AcpAgentDefinition, type AcpBridgeOptions as AcpAgentBridgeOptions } from "./agents/agents.js";
+export { listAcpAgents, resolveCustomAcpAgents, CUSTOM_AGENT_GLYPH, type CustomAcpAgentsResult } from "./agents/custom-agents.js";
 export {
   registerAcpDialect,
   registerAcpDialect as experimental_registerAcpDialect,

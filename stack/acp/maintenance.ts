@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { findShippedAcpAgent } from "./agents.js";
+import { findShippedAcpAgent } from "./agents/agents.js";
 import type { AcpDialectRegistry } from "./dialects/registry.js";
 import { selectAcpDialect } from "./dialects/select.js";
 import type { AcpDialect } from "./dialects/types.js";

@@ -8,7 +8,7 @@
  * carriers for one event: everything here builds thrown errors, nothing here notifies.
  */
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../protocol/index.js";
-import { AcpAgentRequestError } from "./connection.js";
+import { AcpAgentRequestError } from "./connection/connection.js";
 
 /** The message and recovery text of a steer with nothing to steer (spec 30 §4). */
 export const NO_ACTIVE_TURN_TO_STEER = "No active turn to steer";

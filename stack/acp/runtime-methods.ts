@@ -11,13 +11,13 @@ import {
   type ThreadResumeParams,
   type ThreadStartParams,
 } from "../protocol/index.js";
-import { ACP_APPROVAL_ENFORCED_BY } from "./approvals.js";
+import { ACP_APPROVAL_ENFORCED_BY } from "./interaction/approvals.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { maintenanceHostOf, providerHealth, providerInstallationRun, providerInstallationStatus, providerUsage } from "./maintenance.js";
-import { listModels } from "./model-list.js";
-import { ACP_FORK_CAPABILITY, constructSession, type AcpConstructMode } from "./session-setup.js";
-import { stopThread } from "./stop.js";
-import { ACP_STEER_MODE, startTurn, steerTurn } from "./turns.js";
+import { listModels } from "./models/model-list.js";
+import { ACP_FORK_CAPABILITY, constructSession, type AcpConstructMode } from "./session/session-setup.js";
+import { stopThread } from "./session/stop.js";
+import { ACP_STEER_MODE, startTurn, steerTurn } from "./session/turns.js";
 
 /**
  * The handshake result (spec 20 §1.3, spec 30 §6.1). Each fact comes from the module that

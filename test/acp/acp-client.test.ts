@@ -4,8 +4,8 @@
  */
 import { PROTOCOL_VERSION, AGENT_METHODS } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { ACP_PROTOCOL_VERSION, headlessAuthMethod, type AcpAgentMethod } from "../../stack/acp/acp-client.js";
-import { configValueRequest } from "../../stack/acp/session-options.js";
+import { ACP_PROTOCOL_VERSION, headlessAuthMethod, type AcpAgentMethod } from "../../stack/acp/connection/acp-client.js";
+import { configValueRequest } from "../../stack/acp/session/session-options.js";
 
 describe("acp-client", () => {
   it("speaks the SDK's protocol version and calls only methods ACP defines, plus session/set_model and the unstable session/fork", () => {

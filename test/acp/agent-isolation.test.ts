@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isolatedHomeEnv, OPENCODE_OFFLINE_ENV as RECORD_OPENCODE_OFFLINE_ENV } from "../../harness/record/providers.js";
-import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, isolatedHomeDirs, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agent-isolation.js";
+import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, isolatedHomeDirs, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import { OPENCODE_CHILD_ENV } from "../../stack/acp/dialects/index.js";
 
 const temps: string[] = [];

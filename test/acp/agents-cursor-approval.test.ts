@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cursorMcpApprovalId, cursorProjectSlug, installCursorMcpApproval, isCursorAgentCommand } from "../../stack/acp/cursor-mcp-approval.js";
+import { cursorMcpApprovalId, cursorProjectSlug, installCursorMcpApproval, isCursorAgentCommand } from "../../stack/acp/interaction/cursor-mcp-approval.js";
 
 const server = { name: "bb-bridge", command: "/usr/bin/node", args: ["/x/mcp-main.js"], env: [{ name: "BB_ACP_DYNAMIC_TOOL_PORT", value: "4242" }] };
 

@@ -3,9 +3,9 @@
  * display-name cleaning and the primary split; the model options beside the launch spec.
  */
 import { describe, expect, it } from "vitest";
-import { shippedAcpAgents } from "../../stack/acp/agents.js";
-import { cleanDisplayName, groupModelFamilies, parseModelId, readModelProviderOptions, splitPrimaryFamilies } from "../../stack/acp/model-catalog.js";
-import { parseModelListOutput } from "../../stack/acp/model-list.js";
+import { shippedAcpAgents } from "../../stack/acp/agents/agents.js";
+import { cleanDisplayName, groupModelFamilies, parseModelId, readModelProviderOptions, splitPrimaryFamilies } from "../../stack/acp/models/model-catalog.js";
+import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
 
 const LIST = [
   "auto - Auto (current, default)",

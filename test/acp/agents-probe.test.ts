@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { probeCommand, splitCommandLine } from "../../harness/cli/probe.js";
 import type { CliContext } from "../../harness/cli/context.js";
-import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/probe.js";
+import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/agents/probe.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
 
 const script = (value: object) => ["--script-json", JSON.stringify(value)];

@@ -3,11 +3,11 @@
  * and launch argument resolution (spec 20 §2.1).
  */
 import { describe, expect, it } from "vitest";
-import { reservedAcpProviderIds, shippedAcpAgents } from "../../stack/acp/agents.js";
-import { CUSTOM_AGENT_GLYPH, listAcpAgents, resolveCustomAcpAgents } from "../../stack/acp/custom-agents.js";
+import { reservedAcpProviderIds, shippedAcpAgents } from "../../stack/acp/agents/agents.js";
+import { CUSTOM_AGENT_GLYPH, listAcpAgents, resolveCustomAcpAgents } from "../../stack/acp/agents/custom-agents.js";
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
-import { buildAgentEnv, resolveAgentArgs } from "../../stack/acp/launch-args.js";
-import { AcpLaunchSpecError, acpAgentLabel, acpLaunchSpecSchema, parseAcpLaunchSpec } from "../../stack/acp/launch-spec.js";
+import { buildAgentEnv, resolveAgentArgs } from "../../stack/acp/agents/launch-args.js";
+import { AcpLaunchSpecError, acpAgentLabel, acpLaunchSpecSchema, parseAcpLaunchSpec } from "../../stack/acp/agents/launch-spec.js";
 import { sanitizeInheritedChildProcessEnv } from "../../stack/bridge-kit/child-env.js";
 
 const base = { displayName: "X", command: "x-agent", args: ["acp"], env: {} };

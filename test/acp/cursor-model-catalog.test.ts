@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shippedAcpAgents } from "../../stack/acp/agents.js";
+import { shippedAcpAgents } from "../../stack/acp/agents/agents.js";
 import {
   buildCursorParameterizedModelCatalog,
   composeParameterizedModelId,
@@ -17,10 +17,10 @@ import {
   parameterizedBase,
   parseParameterizedModelId,
   withParameterizedPickerMeta,
-} from "../../stack/acp/cursor-model-catalog.js";
+} from "../../stack/acp/models/cursor-model-catalog.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { parseModelListOutput } from "../../stack/acp/model-list.js";
-import { composeParameterizedSelection } from "../../stack/acp/model-selection.js";
+import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
+import { composeParameterizedSelection } from "../../stack/acp/models/model-selection.js";
 import { agentReceived, fixtureLaunchSpec, recordingSpawn, startInProcessBridge, threadStartParams, type InProcessBridge } from "./bridge-harness.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 

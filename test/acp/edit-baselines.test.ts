@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { noteEditBaselines, takeEditBaseline, type EditBaselines } from "../../stack/acp/edit-baselines.js";
+import { noteEditBaselines, takeEditBaseline, type EditBaselines } from "../../stack/acp/interaction/edit-baselines.js";
 
 // The fileChange diff of fs/write_text_file diffs against the file as the agent announced the
 // edit, not as it is when the write arrives (opencode writes the file itself around then; its

@@ -4,7 +4,7 @@
  * the bridge with the fixture agent asking and a runtime answering.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { elicitationResponseOf, planAcpElicitation, USER_QUESTION_MAX_FIELDS } from "../../stack/acp/elicitation-plan.js";
+import { elicitationResponseOf, planAcpElicitation, USER_QUESTION_MAX_FIELDS } from "../../stack/acp/interaction/elicitation-plan.js";
 import { UserQuestionPayloadSchema } from "../../stack/protocol/user-question.js";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 

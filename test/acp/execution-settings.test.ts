@@ -10,8 +10,8 @@
 import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/model-catalog.js";
-import { parseModelListOutput } from "../../stack/acp/model-list.js";
+import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/models/model-catalog.js";
+import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage, recordingSpawn } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createFixtureAgent } from "../../stack/acp/fixture-agent/agent.js";
 import { fixtureConformanceScript, fixtureLaunchSpec } from "../../stack/acp/fixture-agent/conformance.js";
 import { parseFixtureScript, type FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { acpLaunchSpecSchema } from "../../stack/acp/launch-spec.js";
+import { acpLaunchSpecSchema } from "../../stack/acp/agents/launch-spec.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
 
 function drive(script: FixtureScriptInput) {

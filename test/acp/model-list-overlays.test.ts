@@ -5,8 +5,8 @@
  * with the shipped Grok and Hermes launch specs pointed at the fixture agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { findShippedAcpAgent } from "../../stack/acp/agents.js";
-import { overlayReasoningEfforts, type ReasoningEffortsView } from "../../stack/acp/native-reasoning.js";
+import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
+import { overlayReasoningEfforts, type ReasoningEffortsView } from "../../stack/acp/models/native-reasoning.js";
 import { fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

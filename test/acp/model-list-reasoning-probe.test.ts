@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { readFileSync } from "node:fs";
-import { REASONING_PROBE_BUDGET_MS, reasoningProbeOrder, readThoughtLevels } from "../../stack/acp/model-list.js";
+import { REASONING_PROBE_BUDGET_MS, reasoningProbeOrder, readThoughtLevels } from "../../stack/acp/models/model-list.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

@@ -4,7 +4,7 @@
  * `modelListTimeoutMs` shortens the wait; the timeout only detects the stuck agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { DISCOVERY_TIMEOUT_MESSAGE } from "../../stack/acp/model-list.js";
+import { DISCOVERY_TIMEOUT_MESSAGE } from "../../stack/acp/models/model-list.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 

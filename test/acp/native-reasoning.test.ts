@@ -6,9 +6,9 @@
  * fixture agent received, and on the launch argv the bridge spawned.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { findShippedAcpAgent } from "../../stack/acp/agents.js";
+import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { findNativeReasoningOption, reasoningValueFor, REASONING_VALUE_CANDIDATES, type NativeReasoningOption } from "../../stack/acp/native-reasoning.js";
+import { findNativeReasoningOption, reasoningValueFor, REASONING_VALUE_CANDIDATES, type NativeReasoningOption } from "../../stack/acp/models/native-reasoning.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge, recordingSpawn } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

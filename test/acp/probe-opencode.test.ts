@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProbeCommand, formatProbe } from "../../harness/cli/probe.js";
 import type { CliContext } from "../../harness/cli/context.js";
-import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/probe.js";
+import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/agents/probe.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 const OPENCODE_BIN_DIR = join(REPO_ROOT, "node_modules", ".bin");

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { probeAcpAgent } from "../../stack/acp/probe.js";
+import { probeAcpAgent } from "../../stack/acp/agents/probe.js";
 import { processesWorkingIn } from "../../harness/record/leftovers.js";
 import { repoRoot } from "../cli/run-cli.js";
 

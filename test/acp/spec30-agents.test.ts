@@ -3,9 +3,9 @@
  * selection), and the custom-agent rules of §2.2 that it does not pin.
  */
 import { describe, expect, it } from "vitest";
-import { shippedAcpAgents } from "../../stack/acp/agents.js";
-import { listAcpAgents, resolveCustomAcpAgents } from "../../stack/acp/custom-agents.js";
-import { acpLaunchSpecSchema, parseAcpLaunchSpec } from "../../stack/acp/launch-spec.js";
+import { shippedAcpAgents } from "../../stack/acp/agents/agents.js";
+import { listAcpAgents, resolveCustomAcpAgents } from "../../stack/acp/agents/custom-agents.js";
+import { acpLaunchSpecSchema, parseAcpLaunchSpec } from "../../stack/acp/agents/launch-spec.js";
 
 describe("shipped agents, row by row (spec 30 §2.1)", () => {
   it("icon, tint, dialect, fork, visibility, sign-in, compaction and plan per agent", () => {

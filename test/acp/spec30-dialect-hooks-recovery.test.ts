@@ -8,7 +8,7 @@ import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, thr
 import { createAcpDialectRegistry, cursorAcpDialect, defaultAcpDialectRegistry, genericAcpDialect, grokAcpDialect, registerAcpDialect, selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect, AcpToolCallEvent } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
-import { AcpAgentRequestError } from "../../stack/acp/connection.js";
+import { AcpAgentRequestError } from "../../stack/acp/connection/connection.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, withGuidance } from "../../stack/acp/recovery.js";
 
 let bridge: InProcessBridge | undefined;

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent } from "../../stack/acp/probe.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, probeAcpAgent } from "../../stack/acp/agents/probe.js";
 
 /**
  * A project-written agent: on `initialize` it first asks the client `fs/read_text_file`, writes

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
-import { AGENT_KILL_GRACE_MS } from "../../stack/acp/connection.js";
+import { AGENT_KILL_GRACE_MS } from "../../stack/acp/connection/connection.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RECORDED_PATHS } from "../../harness/record/providers.js";
+import { RECORDED_PATHS } from "../../harness/recording/recorded-paths.js";
 import { createPathMap } from "../../harness/replay/path-map.js";
 import { createReplaySandbox } from "../../harness/replay/sandbox.js";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
-import { RECORDED_PATHS } from "../../harness/record/providers.js";
+import { RECORDED_PATHS } from "../../harness/recording/recorded-paths.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
 import { isAlive, repoRoot } from "./helpers.js";

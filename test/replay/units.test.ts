@@ -5,7 +5,7 @@ import { alignCurrentLane } from "../../harness/replay/current-lane.js";
 import { mergedForReplay } from "../../harness/replay/plan.js";
 import { createEventQueue } from "../../harness/replay/event-queue.js";
 import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
-import { parseShard, shardCells } from "../../harness/replay/check-cells.js";
+import { parseShard, shardCells } from "../../harness/check/check-cells.js";
 import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/wire.js";
 
 // Synthetic lines made up for these tests (no recorded content).

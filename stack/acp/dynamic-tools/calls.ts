@@ -6,7 +6,7 @@
  */
 import type { McpServerStdio } from "@agentclientprotocol/sdk";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import type { AcpSession } from "../session.js";
+import type { AcpSession } from "../session/session.js";
 import { DYNAMIC_TOOL_ENV, DYNAMIC_TOOL_SERVER_NAME, toolResultToMcp, type ToolCallMessage, type ToolCallReply } from "./protocol.js";
 import { startDynamicToolHost, type DynamicToolHost } from "./host.js";
 

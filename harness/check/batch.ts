@@ -1,0 +1,176 @@
+import { createThreadLaneBuilder, type ThreadLaneBuilder } from "../lanes/index.js";
+import type { LaneEntry } from "../recording/lane-entry.js";
+import type { Recording } from "../recording/reader.js";
+import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
+import { driveBridge } from "../replay/live-replay.js";
+import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan.js";
+import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
+
+const entryKey = (entry: { run: number; seq: number }): string => `${entry.run}:${entry.seq}`;
+
+function threadIdOf(line: string): string | undefined {
+  if (!line.includes('"threadId"')) return undefined;
+  try {
+    const threadId = (JSON.parse(line) as { params?: { threadId?: unknown } }).params?.threadId;
+    return typeof threadId === "string" ? threadId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** First and last `(run, seq)` of a merged recording, or undefined when it is empty. */
+function spanOf(entries: readonly LaneEntry[]): { first: LaneEntry; last: LaneEntry } | undefined {
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  return first && last ? { first, last } : undefined;
+}
+
+const before = (a: { run: number; seq: number }, b: { run: number; seq: number }): boolean => a.run < b.run || (a.run === b.run && a.seq < b.seq);
+
+/**
+ * Replays several thread cells of one provider through ONE bridge process, in recorded order
+ * (00-product.md flow 2; the check-time benchmark in README.md): the real recordings of a provider
+ * were made by one bridge process (they share a `run`), so one bridge replaying them one
+ * after another is the recording's own situation, and it saves a bridge start per cell. The
+ * cells' merged lanes must not interleave in `(run, seq)`; otherwise, or with fewer than two
+ * cells, each is replayed alone. Each live bridge line goes to its cell's lane by its
+ * `threadId`; divergences and notes go to the cell whose recorded entry they name (one that
+ * names none, to every cell). When the batch diverges, every cell from the first divergent
+ * one on is replayed again alone, so a cell's report never depends on another cell's
+ * failure. Each cell keeps its own sandbox workspace, seeded with its own fixture (a step's
+ * lines are path-mapped to its cell's workspace). Results come back in the order given.
+ * Batched results carry no `bridgeLane`.
+ *
+ * @throws as `replayRecording`
+ */
+export async function replayBatch(
+  recordings: readonly Recording[],
+  options: ReplayRecordingOptions = {},
+  now: () => number = () => performance.now(),
+): Promise<ReplayResult[]> {
+  const timedAlone = async (recording: Recording): Promise<ReplayResult> => {
+    const started = now();
+    const result = await replayRecording(recording, options);
+    return { ...result, ms: now() - started };
+  };
+  const alone = async (): Promise<ReplayResult[]> => {
+    const results: ReplayResult[] = [];
+    for (const recording of recordings) results.push(await timedAlone(recording));
+    return results;
+  };
+  const useCurrent = options.useCurrent ?? true;
+  const provider = recordings[0]?.manifest.provider;
+  if (recordings.length < 2 || recordings.some((r) => r.manifest.provider !== provider || r.manifest.scope !== "thread" || !r.manifest.threadId)) {
+    return alone();
+  }
+  const cells = recordings.map((recording, given) => ({ recording, given, entries: mergedForReplay(recording, useCurrent) }));
+  if (cells.some((c) => c.entries.length === 0)) return alone();
+  cells.sort((a, b) => (before(spanOf(a.entries)!.first, spanOf(b.entries)!.first) ? -1 : 1));
+  for (let i = 1; i < cells.length; i += 1) {
+    if (!before(spanOf(cells[i - 1]!.entries)!.last, spanOf(cells[i]!.entries)!.first)) return alone();
+  }
+  const threadIds = new Set(cells.map((c) => c.recording.manifest.threadId));
+  if (threadIds.size !== cells.length) return alone();
+
+  const cellOfEntry = new Map<string, number>();
+  const classify = createStepClassifier();
+  const steps: ReplayStep[] = [];
+  const expectations = cells.map(() => 0);
+  cells.forEach((cell, index) => {
+    for (const entry of cell.entries) {
+      cellOfEntry.set(entryKey(entry), index);
+      const step = classify(entry);
+      if (step.role === "expect") expectations[index]! += 1;
+      steps.push(step);
+    }
+  });
+  let segments = 0;
+  for (const step of steps) segments = Math.max(segments, step.segment + 1);
+
+  const builders: ThreadLaneBuilder[] = cells.map((cell) =>
+    createThreadLaneBuilder({
+      providerId: cell.recording.manifest.provider,
+      ...(options.lane?.progressThrottleMs !== undefined ? { progressThrottleMs: options.lane.progressThrottleMs } : {}),
+      ...(options.lane?.textDeltaFlushMs !== undefined ? { textDeltaFlushMs: options.lane.textDeltaFlushMs } : {}),
+    }),
+  );
+  const cellOfThread = new Map(cells.map((cell, index) => [cell.recording.manifest.threadId as string, index]));
+  const builderFor = (line: string): ThreadLaneBuilder | undefined => {
+    const threadId = threadIdOf(line);
+    const index = threadId === undefined ? undefined : cellOfThread.get(threadId);
+    return index === undefined ? undefined : builders[index];
+  };
+  const met = cells.map(() => 0);
+  // Cells replay one after another, so a cell's time runs from the previous cell's last met
+  // output (or the batch start) to its own last one; the last cell also gets the bridge's exit.
+  const lastMetAt = cells.map(() => undefined as number | undefined);
+  const batchStarted = now();
+  const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider!, {
+    ...options,
+    keepBridgeLane: false,
+    cells: cells.map((cell) => cell.recording.manifest.cell),
+    recordingDirs: cells.map((cell) => cell.recording.dir),
+    cellOfStep: (step) => cellOfEntry.get(entryKey(step.entry)) ?? 0,
+    sink: {
+      bridgeLine: (line, clock) => void builderFor(line)?.feedBridgeLine(line, clock),
+      runtimeLine: (line) => builderFor(line)?.feedRuntimeLine(line),
+    },
+    onMet: (step) => {
+      const index = cellOfEntry.get(entryKey(step.entry));
+      if (index !== undefined) {
+        met[index]! += 1;
+        lastMetAt[index] = now();
+      }
+    },
+  });
+
+  const batchEnded = now();
+  const cellMs = cells.map((_, index) => {
+    const from = index === 0 ? batchStarted : (lastMetAt[index - 1] ?? batchStarted);
+    const to = index === cells.length - 1 ? batchEnded : (lastMetAt[index] ?? from);
+    return Math.max(0, to - from);
+  });
+  const divergences: ReplayDivergence[][] = cells.map(() => []);
+  const notes: ReplayNote[][] = cells.map(() => []);
+  const indexesOf = (at: { run: number | null; seq: number | null }): number[] => {
+    const index = at.run === null || at.seq === null ? undefined : cellOfEntry.get(entryKey({ run: at.run, seq: at.seq }));
+    return index === undefined ? cells.map((_, i) => i) : [index];
+  };
+  for (const d of outcome.divergences) for (const i of indexesOf(d)) divergences[i]!.push(d);
+  for (const n of outcome.notes) for (const i of n.seq === null ? [0] : indexesOf({ run: steps.find((s) => s.entry.seq === n.seq)?.entry.run ?? null, seq: n.seq })) notes[i]!.push(n);
+
+  const results: ReplayResult[] = cells.map((cell, index) => ({
+    provider: provider!,
+    cell: cell.recording.manifest.cell,
+    recordingDir: cell.recording.dir,
+    ok: divergences[index]!.length === 0 && outcome.infrastructureTimeout === null,
+    infrastructureTimeout: outcome.infrastructureTimeout,
+    divergences: divergences[index]!,
+    divergenceCount: divergences[index]!.length,
+    notes: notes[index]!,
+    bridgeLane: [],
+    manifest: cell.recording.manifest,
+    expectationsMet: met[index]!,
+    expectationsTotal: expectations[index]!,
+    exit: outcome.exit,
+    pids,
+    stderr,
+    lane: { scope: "thread", ...builders[index]!.result() },
+    ms: cellMs[index]!,
+  }));
+  const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
+  if (firstBad !== -1) {
+    const bad = results[firstBad]!;
+    const why = bad.divergences[0]
+      ? `${bad.cell}: ${bad.divergences[0].seq === null ? "" : `seq ${bad.divergences[0].seq}: `}${bad.divergences[0].message}`
+      : `${bad.cell}: ${bad.expectationsMet} of ${bad.expectationsTotal} recorded outputs met`;
+    for (let i = firstBad; i < cells.length; i += 1) {
+      const alone = await timedAlone(cells[i]!.recording);
+      alone.notes.unshift({ seq: null, message: `replayed alone: the batch through one bridge diverged (${why})` });
+      results[i] = alone;
+    }
+  }
+  const byGiven: ReplayResult[] = new Array(cells.length);
+  cells.forEach((cell, index) => (byGiven[cell.given] = results[index]!));
+  return byGiven;
+}

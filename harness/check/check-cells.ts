@@ -1,0 +1,369 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { parseJsonFile } from "../compare/json-file.js";
+import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
+import { InputError, UsageError } from "../errors.js";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
+import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
+import { oracleEventLines } from "../report/oracle-lines.js";
+import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
+import { replayProfileFor } from "../replay/profiles.js";
+import { replayBatch } from "./batch.js";
+import { planBatches } from "./batch-plan.js";
+import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
+
+/** Divergences of one cell copied into the report (the first ones; the text names the total). */
+export const REPORTED_DIVERGENCES = 10;
+
+/** Options of {@link checkCells}. Paths are absolute. */
+export interface CheckCellsOptions {
+  /** The selected cells, in report order. */
+  locations: readonly RecordingLocation[];
+  /** The repository: recordings outside it get no committed oracle (00-product.md, Real input). */
+  repoRoot: string;
+  /**
+   * Compare every selected recording with `<lanesDir>/<provider>/<cell>.json`, inside the
+   * repository or not (`--lanes` given explicitly, e.g. after `record --out <dir>`).
+   */
+  oraclesForEveryRecording?: boolean;
+  /** Directory of the committed oracles, `lanes/`. */
+  lanesDir: string;
+  allowlist: readonly LoadedAllowlistEntry[];
+  /** Cells replayed at once (≥ 1). */
+  jobs: number;
+  /** CI: a missing oracle fails its cell and nothing is written. */
+  ci: boolean;
+  /** When set, each replayed cell's normalized, unmasked lanes are written there. */
+  dumpDir?: string;
+  /** Passed to every replay. */
+  replay?: ReplayOptions;
+  /**
+   * Replay the cells of one provider in at most `jobs` batches, each through one bridge
+   * process (default true; see `replayBatch`); false starts a bridge per cell.
+   */
+  batch?: boolean;
+  /** Monotonic clock in ms (injected; default `performance.now`). */
+  now?: () => number;
+  /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
+  progress?: CheckCellsProgress;
+}
+
+/** Progress events of {@link checkCells}; `finished` comes once per cell, skipped ones included. */
+export interface CheckCellsProgress {
+  started(index: number): void;
+  finished(index: number, cell: CellResult): void;
+}
+
+/** What one cell's check did besides its report line (for `--explain` and `--verbose`). */
+export interface CellExtras {
+  provider: string;
+  cell: string;
+  notes: ReplayNote[];
+  /** Allowlist entries that applied, with how many values each masked per side. */
+  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number }>;
+  /** An oracle this run wrote (outside CI, for an in-repo recording that had none). */
+  wroteOracle?: string;
+  /** The bridge's stderr tail. */
+  stderr: string;
+}
+
+/** Result of {@link checkCells}. */
+export interface CheckCellsResult {
+  run: CheckRunResult;
+  extras: CellExtras[];
+}
+
+/**
+ * Oracle forms accepted: a JSON array of normalized events, or `{events, unhandled?, grammarDrops?}`.
+ * @throws InputError `file:line: oracle is not valid JSON (…)` (line where JSON.parse stopped), or
+ *   naming only the file for an unreadable file or another shape.
+ */
+async function readOracleLeg(file: string): Promise<ParityLeg & { text: string }> {
+  let value: unknown;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+    // parseJsonFile turns JSON.parse's character position into a line, as `parity diff` reports it.
+    value = parseJsonFile(text, file);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw new InputError(`oracle cannot be read (${(error as Error).message})`, { file });
+    throw new InputError(`oracle is ${error.problem}`, { file, ...(error.line !== undefined ? { line: error.line } : {}) });
+  }
+  if (Array.isArray(value)) return { events: value, text };
+  const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;
+  if (record && Array.isArray(record.events)) {
+    return {
+      text,
+      events: record.events,
+      ...(typeof record.unhandled === "number" ? { unhandled: record.unhandled } : {}),
+      ...(Array.isArray(record.grammarDrops) ? { grammarDrops: record.grammarDrops.map(String) } : {}),
+    };
+  }
+  throw new InputError("oracle must be a JSON array of thread events", { file });
+}
+
+function toReportDivergence(d: ReplayDivergence): Divergence {
+  const where = d.dir ? `${d.dir} ` : "";
+  return {
+    seq: d.seq ?? 0,
+    expected: d.expected === null ? d.message : `${where}${d.expected}`,
+    actual: d.got,
+  };
+}
+
+function isInside(root: string, dir: string): boolean {
+  const rel = path.relative(root, dir);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+function skipped(location: RecordingLocation, reason: string): CellResult {
+  return {
+    provider: location.provider,
+    cell: location.cell,
+    status: "skip",
+    ms: 0,
+    events: 0,
+    diffs: [],
+    stale: [],
+    divergences: [],
+    detail: { skipReason: reason },
+  };
+}
+
+/**
+ * The parity gate over selected cells (00-product.md flows 2–3, CLI `check`; spec 10 §6):
+ * each thread-scoped cell is replayed through its bridge, its live thread lane normalized
+ * and compared with `compareParity` against (a) the oracle `lanes/<provider>/<cell>.json`
+ * and (b) the recording's own lane (`.current` when present) assembled today. Recordings
+ * outside the repository have no oracle. A cell fails on any unmasked difference, stale
+ * entry or replay divergence; process-scoped cells and providers with no replay profile are
+ * skipped. An ACP recording replays with the dialect its recorded agent command implies
+ * (the replay's launch-spec rewrite pins it). The cells of one provider replay in at most `jobs` batches, each through one
+ * bridge process (`replayBatch`; a batch that diverges is replayed again cell by cell; how
+ * many batches: `planBatches`), and the batches run `jobs` at a time; a cell's `ms` is its own
+ * part of its batch's wall time (see `replayBatch`) plus its comparison. A recording, lane or
+ * oracle that cannot be read makes that cell an `error` (the InputError's one line, file and
+ * line) while every other cell is still checked.
+ * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
+ * file + rename); in CI it fails the cell and nothing is written.
+ *
+ * @throws only what is not an input error (bad inputs become `error` cells)
+ */
+export async function checkCells(options: CheckCellsOptions): Promise<CheckCellsResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
+  // Every recording is read (and validated) before any replay; an unreadable one is that cell's
+  // error, and every other cell is still checked.
+  const recordings: Array<Recording | undefined> = await Promise.all(
+    options.locations.map(async (location, index) => {
+      try {
+        return await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+      } catch (thrown) {
+        if (!(thrown instanceof InputError)) throw thrown;
+        results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
+        options.progress?.finished(index, results[index].cell);
+        return undefined;
+      }
+    }),
+  );
+
+  // Replayable cells, grouped by provider, each group cut into at most `jobs` batches that
+  // each replay through one bridge process; the rest are skipped here.
+  const groups = new Map<string, number[]>();
+  options.locations.forEach((location, index) => {
+    if (recordings[index] === undefined) return;
+    const reason = skipReason(location, recordings[index]!, options);
+    if (reason !== undefined) {
+      results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
+      options.progress?.finished(index, results[index].cell);
+      return;
+    }
+    groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
+  });
+  const jobs = Math.max(1, options.jobs);
+  const tasks = planBatches([...groups.values()], jobs, options.batch !== false);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const task = tasks[next];
+      next += 1;
+      if (!task) return;
+      const taskStarted = now();
+      for (const index of task) options.progress?.started(index);
+      const replays: Array<ReplayResult | undefined> = await replayBatch(
+        task.map((i) => recordings[i]!),
+        { keepBridgeLane: false, ...options.replay },
+        now,
+      );
+      const share = (now() - taskStarted) / task.length;
+      for (const [k, index] of task.entries()) {
+        // Each lane is normalized into its leg and the raw lanes and the recording are let go
+        // before comparing: a large cell never holds its recording, raw and normalized lanes at once.
+        const location = options.locations[index]!;
+        const { lane, ...replay } = replays[k]!;
+        replays[k] = undefined;
+        const compareStarted = now();
+        const replayMs = replay.ms ?? share;
+        try {
+          const live = legOf(lane);
+          const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
+          recordings[index] = undefined;
+          const compared = await compareCell(location, replay, live, recorded, replayMs, options);
+          compared.cell.ms = replayMs + (now() - compareStarted);
+          results[index] = compared;
+        } catch (thrown) {
+          if (!(thrown instanceof InputError)) throw thrown;
+          results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
+        }
+        options.progress?.finished(index, results[index]!.cell);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
+  const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
+  return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
+}
+
+/** A cell whose recording or oracle could not be read (status `error`, see `erroredCell`). */
+function inputErrorCell(location: RecordingLocation, error: InputError, ms: number): CellResult {
+  return erroredCell({
+    provider: location.provider,
+    cell: location.cell,
+    message: error.message,
+    ms,
+    ...(error.file !== undefined ? { file: error.file } : {}),
+    ...(error.line !== undefined ? { line: error.line } : {}),
+  });
+}
+
+function emptyExtras(location: RecordingLocation): CellExtras {
+  return { provider: location.provider, cell: location.cell, notes: [], masked: [], stderr: "" };
+}
+
+/** Why a cell is not replayed (process-scoped, or no replay profile), or undefined. */
+function skipReason(location: RecordingLocation, recording: Recording, options: CheckCellsOptions): string | undefined {
+  if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
+  if (options.replay?.modulePath !== undefined) return undefined;
+  try {
+    replayProfileFor(location.provider);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
+/** A thread lane as a comparison leg: its events normalized, its unhandled count and grammar drops. */
+function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "grammarDrops">): ParityLeg {
+  return { events: normalizeThreadLane(lane.events), unhandled: lane.unhandled, grammarDrops: grammarDropKeys(lane.grammarDrops) };
+}
+
+/**
+ * Compares one replayed cell's live leg with its oracle and with its recording's own leg
+ * (see {@link checkCells}).
+ */
+async function compareCell(
+  location: RecordingLocation,
+  result: Omit<ReplayResult, "lane">,
+  live: ParityLeg,
+  recorded: ParityLeg,
+  ms: number,
+  options: CheckCellsOptions,
+): Promise<{ cell: CellResult; extras: CellExtras }> {
+  const extras = emptyExtras(location);
+  extras.notes = result.notes;
+  extras.stderr = result.stderr;
+
+  const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
+  const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
+  let oracle: ParityLeg | null = null;
+  let eventLines: number[] | undefined;
+  const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
+  let missingOracle = false;
+  if (inRepo) {
+    if (existsSync(oracleFile)) {
+      const { text, ...leg } = await readOracleLeg(oracleFile);
+      oracle = leg;
+      eventLines = oracleEventLines(text, leg.events.length);
+    }
+    else if (options.ci) missingOracle = true;
+    else if (result.ok) {
+      await writeFileAtomic(oracleFile, serializeThreadLane(live.events));
+      extras.wroteOracle = oracleFile;
+    }
+  }
+
+  const verdict = compareParity({
+    provider: location.provider,
+    cell: location.cell,
+    live,
+    oracle,
+    recorded,
+    allowlist: options.allowlist,
+    recordingDir: location.dir,
+  });
+  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
+  if (options.dumpDir !== undefined) {
+    const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
+    const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+    await writeFileAtomic(`${base}.live.events.json`, pretty(live.events));
+    await writeFileAtomic(`${base}.recording.events.json`, pretty(recorded.events));
+    if (oracle) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracle.events));
+    if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
+  }
+  const cell = cellResultFromVerdict({
+    verdict,
+    ms,
+    events: live.events.length,
+    divergences,
+    recordingDir: location.dir,
+    projectDir: options.repoRoot,
+    ...(options.oraclesForEveryRecording === true ? { explicitLanesDir: options.lanesDir } : {}),
+    ...(inRepo ? { oracleFile } : {}),
+  });
+  if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
+  const trouble = replayTrouble(result);
+  if (result.infrastructureTimeout) {
+    // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.
+    cell.status = "timeout";
+    cell.diffs = [];
+    cell.stale = [];
+    cell.divergences = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (missingOracle) {
+    cell.status = "fail";
+    cell.detail = { ...cell.detail, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
+  } else if (result.divergenceCount > divergences.length) {
+    cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
+  }
+  if (!result.infrastructureTimeout && result.divergences.some((d) => d.kind === "bridge-exited")) {
+    // A bridge that died has no lane worth diffing: its exit and stderr are the report.
+    cell.diffs = [];
+    cell.stale = [];
+    cell.detail = { error: trouble.trimEnd() };
+  } else if (!result.infrastructureTimeout && trouble !== "") {
+    cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble.trimEnd()}` };
+  }
+  return { cell, extras };
+}
+
+/** Parses `--shard i/n` (1 ≤ i ≤ n). @throws UsageError on anything else. */
+export function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = match ? Number(match[1]) : NaN;
+  const count = match ? Number(match[2]) : NaN;
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard ${text}: expected i/n with 1 ≤ i ≤ n, e.g. 1/2`);
+  }
+  return { index, count };
+}
+
+/** The cells of shard `index` of `count`: every `count`-th cell of the sorted list, starting at `index − 1`. */
+export function shardCells<T>(cells: readonly T[], shard: { index: number; count: number }): T[] {
+  return cells.filter((_, i) => i % shard.count === shard.index - 1);
+}

@@ -1,0 +1,61 @@
+/**
+ * The runtime side of an agent's question (spec 20 §1.5, §3.8; spec 30 §6.2–6.3): one
+ * `interaction/request` to the runtime, held as a pending agent request of the session so a
+ * stop, steer or compaction can answer the agent at once and ignore the runtime's late reply.
+ */
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpSession, PendingAgentRequest } from "../session/session.js";
+
+/**
+ * True while a question arriving now would only be cancelled (spec 30 §6.2, §5): the session is
+ * stopping, a `session/cancel` for a steer is outstanding, or a compaction runs.
+ */
+export function questionsCancelledNow(session: AcpSession): boolean {
+  const run = session.prompt;
+  return session.stopping || run?.cancelling === true || run?.kind === "compaction";
+}
+
+/**
+ * Sends `interaction/request {providerThreadId, threadId, turnId: null, payload}` and resolves
+ * once: with `answerOf(reply)` when the runtime replies, with `cancelled` when its request fails
+ * or the session's pending requests are cancelled first. Resolves `cancelled` at once, asking
+ * nothing, while {@link questionsCancelledNow}. Never rejects; a reply after the settlement is
+ * ignored.
+ */
+export function askRuntimeInteraction<T>(
+  rt: AcpBridgeRuntime,
+  session: AcpSession,
+  payload: Record<string, unknown>,
+  answerOf: (reply: unknown) => T,
+  cancelled: T,
+): Promise<T> {
+  if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
+  return new Promise<T>((resolve) => {
+    let settled = false;
+    const pending: PendingAgentRequest = {
+      cancel() {
+        if (settled) return;
+        settled = true;
+        resolve(cancelled);
+      },
+    };
+    session.pending.add(pending);
+    const finish = (answer: () => T): void => {
+      if (settled) return;
+      settled = true;
+      session.pending.delete(pending);
+      resolve(answer());
+    };
+    rt.ctx.io
+      .request<unknown>("interaction/request", {
+        providerThreadId: session.providerThreadId,
+        threadId: session.threadId,
+        turnId: null,
+        payload,
+      })
+      .then(
+        (reply) => finish(() => answerOf(reply)),
+        () => finish(() => cancelled),
+      );
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * What the agent does on its own: `session/update` notifications and process exit
+ * (spec 20 §2.5, §3.5; spec 30 §6.2, §6.3).
+ */
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AgentExitInfo } from "../connection/connection.js";
+import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
+import { isTurnOutputUpdate } from "../translate/index.js";
+import { noteAgentActivity } from "./agent-turns.js";
+import { noteEditBaselines } from "../interaction/edit-baselines.js";
+
+/**
+ * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
+ * `sessionId`; during a restore it only feeds session state; turn output before the first prompt
+ * of a forked or restored session is dropped (history replay, spec 30 §6.2); other turn output
+ * while idle (a fresh session's before its first prompt too) opens an agent-initiated turn;
+ * everything else goes through the translator.
+ */
+export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
+  if (session.stopping) return;
+  if (!params || typeof params !== "object") return;
+  const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
+  if (typeof sessionId !== "string" || !update || typeof update !== "object") return;
+  if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
+  noteAgentCommands(session, update);
+  if (session.restoring) {
+    session.translator.restoreUpdate(update);
+    return;
+  }
+  // More about a call that already settled is not new work and opens no turn.
+  const output = isTurnOutputUpdate(update) && !session.translator.isLateToolUpdate(update);
+  // Before the first prompt, a forked or restored session's output replays history: dropped (spec
+  // 30 §6.2). A fresh session's is the agent's own: kept in an agent-initiated turn of its own,
+  // closed before the first runtime turn opens, so never lost and never glued to that turn.
+  if (output && !session.everPrompted && session.prompt === null && session.replaysHistory) return;
+  if (output) noteAgentActivity(rt, session, { duringSetup: true });
+  noteEditBaselines(session.editBaselines, update, session.settings.cwd, [session.settings.cwd, ...session.settings.writeRoots]);
+  emitDeltas(rt.ctx.io, session, session.translator.update(update));
+}
+
+/**
+ * The agent process ended (spec 30 §6.3 "Unexpected exit"). Expected when stopping: nothing.
+ * Otherwise: pending permissions are cancelled, queued steers dropped, the active prompt cleared,
+ * and the session error (`provider.error {settlesTurn}` + `error` notification) is emitted; the
+ * session stays registered so the next `turn/start` rebuilds it.
+ */
+export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit: AgentExitInfo): void {
+  if (session.stopping) return;
+  session.agentExited = true;
+  cancelPendingAgentRequests(session);
+  void revokeApprovals(session);
+  session.steers = [];
+  const run = session.prompt;
+  session.prompt = null;
+  if (session.constructing || rt.sessions.get(session.threadId) !== session) {
+    run?.markSettled();
+    return;
+  }
+  emitSessionError(rt.ctx.io, session, exit.message);
+  run?.markSettled();
+}
+
+/** Keeps the agent's advertised slash command names (for the skill-command rewrite, spec 30 §6.2). */
+function noteAgentCommands(session: AcpSession, update: object): void {
+  const u = update as { sessionUpdate?: unknown; availableCommands?: unknown };
+  if (u.sessionUpdate !== "available_commands_update" || !Array.isArray(u.availableCommands)) return;
+  session.agentCommands = new Set(
+    u.availableCommands
+      .map((c) => (c && typeof c === "object" ? (c as { name?: unknown }).name : undefined))
+      .filter((name): name is string => typeof name === "string"),
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * Session construction for `thread/start`, `thread/resume` and `thread/fork`, and the rebuild of a
+ * live session (spec 20 §2.3, §3.10; spec 30 §6.3).
+ *
+ * Order on success: `thread/identity` → `[session.reset]` → session snapshot (and grok's fresh
+ * `contextWindow`) → deferred warnings → restored usage → updates that arrived during setup →
+ * the command result. Any failure kills the agent, unregisters, and rethrows as a request error
+ * (`authRequired` hint when it was an auth failure).
+ */
+import { isAbsolute, resolve } from "node:path";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
+import type { ExecutionOptions } from "../../protocol/methods.js";
+import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { handleClientRequest } from "../interaction/client-requests.js";
+import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "../connection/connection.js";
+import { selectAcpDialect } from "../dialects/index.js";
+import { dialectChildEnv } from "../agents/agent-isolation.js";
+import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
+import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
+import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
+import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
+import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
+import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
+import { composeInstructions } from "./instructions.js";
+import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
+import { stopSession } from "./stop.js";
+import { mcpServersFor } from "../dynamic-tools/calls.js";
+import { readSessionOptionState } from "./session-options.js";
+import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "../models/model-selection.js";
+import { resolveLaunchArgs, selectSetupSettings } from "../models/execution-settings.js";
+import { withParameterizedPickerMeta } from "../models/cursor-model-catalog.js";
+
+// The client identity, capabilities and headless auth choice live in acp-client.ts (shared with
+// discovery and the probe); re-exported for the modules and tests that know them from here.
+export { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "../connection/acp-client.js";
+import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, SESSION_CLIENT_CAPABILITIES, headlessAuthMethod } from "../connection/acp-client.js";
+/** Fork capability the bridge reports in its handshake: tip forks only (spec 20 §1.3, §3.10). */
+export const ACP_FORK_CAPABILITY = "tip";
+
+/** What kind of construction (spec 20 §2.3 step 6). */
+export type AcpConstructMode =
+  | { kind: "start" }
+  | { kind: "resume"; providerThreadId: string }
+  | { kind: "fork"; sourceProviderThreadId: string; sourceProviderCheckpointId?: string | null | undefined };
+
+/** The request facts a construction needs (from `thread/start|resume|fork` params). */
+export interface AcpConstructRequest {
+  threadId: string;
+  cwd: string;
+  options: ExecutionOptions | undefined;
+  dynamicTools?: unknown[] | undefined;
+  mode: AcpConstructMode;
+}
+
+/** The command result `{providerThreadId, sessionRestorable}`. */
+export interface AcpConstructResult {
+  providerThreadId: string;
+  sessionRestorable: boolean;
+}
+
+/** The launch spec of a request, from `options.providerOptions.acpLaunchSpec`; -32602 naming it when bad. */
+export function launchSpecOf(options: ExecutionOptions | undefined): AcpLaunchSpec {
+  try {
+    return parseAcpLaunchSpec(options?.providerOptions?.acpLaunchSpec, "options.providerOptions.acpLaunchSpec");
+  } catch (error) {
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.invalidParams, (error as Error).message);
+  }
+}
+
+/** `permissionMode` as a supported mode; `auto` (and anything unknown) fails (spec 30 §6.2). */
+export function permissionModeOf(options: ExecutionOptions | undefined): AcpPermissionMode {
+  const mode = options?.permissionMode ?? "accept-edits";
+  if (mode === "accept-edits" || mode === "full") return mode;
+  throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `ACP does not support permission mode "${mode}".`);
+}
+
+/** `[cwd, ...additionalWorkspaceWriteRoots]`, resolved against cwd (spec 20 §2.1). */
+export function writeRootsOf(cwd: string, options: ExecutionOptions | undefined): string[] {
+  const extra = options?.providerOptions?.additionalWorkspaceWriteRoots;
+  const roots = Array.isArray(extra) ? extra.filter((r): r is string => typeof r === "string" && r.length > 0) : [];
+  return [cwd, ...roots].map((root) => (isAbsolute(root) ? root : resolve(cwd, root)));
+}
+
+function injectedToolsOf(dynamicTools: unknown[] | undefined): InjectedToolDefinition[] {
+  const out: InjectedToolDefinition[] = [];
+  for (const tool of dynamicTools ?? []) {
+    if (tool && typeof tool === "object" && typeof (tool as { name?: unknown }).name === "string") {
+      const t = tool as { name: string; presentation?: InjectedToolDefinition["presentation"] };
+      out.push({ name: t.name, ...(t.presentation ? { presentation: t.presentation } : {}) });
+    }
+  }
+  return out;
+}
+
+function sessionIdOf(result: unknown, method: string, label: string): string {
+  const id = result && typeof result === "object" ? (result as { sessionId?: unknown }).sessionId : undefined;
+  if (typeof id !== "string" || id.length === 0) {
+    throw new Error(`ACP agent "${label}" returned an unexpected ${method} result: sessionId missing`);
+  }
+  return id;
+}
+
+/** Reads the `initialize` result; throws on a protocol-version mismatch (spec 30 §6.3). */
+function readInitialize(result: unknown, label: string): { facts: AcpSession["facts"]; authMethods: AcpAuthMethodInfo[] } {
+  const r = (result && typeof result === "object" ? result : {}) as Record<string, unknown>;
+  if (r.protocolVersion !== ACP_PROTOCOL_VERSION) {
+    throw new Error(`ACP agent "${label}" speaks ACP protocol version ${JSON.stringify(r.protocolVersion)}; the bridge needs ${ACP_PROTOCOL_VERSION}`);
+  }
+  const caps = (r.agentCapabilities && typeof r.agentCapabilities === "object" ? r.agentCapabilities : {}) as Record<string, unknown>;
+  const sessionCaps = (caps.sessionCapabilities && typeof caps.sessionCapabilities === "object" ? caps.sessionCapabilities : {}) as Record<string, unknown>;
+  const promptCaps = (caps.promptCapabilities && typeof caps.promptCapabilities === "object" ? caps.promptCapabilities : {}) as Record<string, unknown>;
+  return {
+    facts: {
+      loadSession: caps.loadSession === true,
+      resume: sessionCaps.resume !== undefined && sessionCaps.resume !== null,
+      fork: sessionCaps.fork !== undefined && sessionCaps.fork !== null,
+      image: promptCaps.image === true,
+    },
+    authMethods: readAuthMethods(r.authMethods),
+  };
+}
+
+/**
+ * Builds a session for `req` (spec 20 §2.3): stops an existing session of the thread first, spawns
+ * the agent, `initialize`, optional `authenticate`, then `session/fork|resume|load|new`, registers it
+ * and emits identity and the post-identity deltas. Resolves with the command result.
+ * @throws BridgeJsonRpcError -32602 (bad launch spec), -32003 (fork checkpoint), -32000 (anything
+ *   else, with `data.recovery` `authRequired` for auth failures).
+ */
+export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRequest): Promise<AcpConstructResult> {
+  if (req.mode.kind === "fork" && req.mode.sourceProviderCheckpointId) {
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.forkCheckpointUnsupported, "ACP agents can only fork at the tip of a session");
+  }
+  const spec = launchSpecOf(req.options);
+  const permissionMode = permissionModeOf(req.options);
+  const existing = rt.sessions.get(req.threadId);
+  if (existing) await stopSession(rt, existing, "interrupt");
+
+  const io = rt.ctx.io;
+  const label = acpAgentLabel(spec);
+  const explicitDialect = req.options?.providerOptions?.acpDialect;
+  const dialect = selectAcpDialect({ explicit: typeof explicitDialect === "string" ? explicitDialect : undefined, command: spec.command }, rt.options.dialects);
+  const translator = createAcpTranslator({ threadId: req.threadId, dialect, now: rt.options.now, injectedTools: injectedToolsOf(req.dynamicTools) });
+  const launchArgs = await resolveLaunchArgs(rt, spec, req.options, permissionMode);
+  const envVars = req.options?.envVars ?? {};
+  const env = buildAgentEnv({
+    inherited: rt.ctx.env,
+    sanitize: rt.options.sanitizeEnv,
+    specEnv: spec.env,
+    envVars,
+    extra: dialectChildEnv(dialect.id),
+  });
+  const launch = agentLaunch(spec, launchArgs.args, env, req.cwd);
+  const warnings = [...launchArgs.warnings];
+
+  // The connection's callbacks need the session and the session needs the connection.
+  const holder: { session?: AcpSession } = {};
+  const connection = connectAcpAgent({
+    launch,
+    label,
+    maxLineBytes: rt.options.maxAgentLineBytes,
+    ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
+    onSpawned: (child) => rt.options.recordChild(child, req.threadId),
+    onNote: (text) => rt.ctx.log(text),
+    onNotification: (method, params) => {
+      if (method !== "session/update" || !holder.session) return;
+      noteNativeSettingsUpdate(holder.session, params);
+      handleSessionUpdate(rt, holder.session, params);
+    },
+    onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params),
+    onExit: (exit: AgentExitInfo) => {
+      if (holder.session) handleAgentExit(rt, holder.session, exit);
+    },
+  });
+  const session: AcpSession = {
+    threadId: req.threadId,
+    label,
+    spec,
+    dialect,
+    translator,
+    connection,
+    facts: { loadSession: false, resume: false, fork: false, image: false },
+    settings: { permissionMode, writeRoots: writeRootsOf(req.cwd, req.options), cwd: launch.cwd, model: req.options?.model, reasoningLevel: req.options?.reasoningLevel, envVars },
+    origin: { cwd: req.cwd, options: req.options, dynamicTools: req.dynamicTools },
+    providerThreadId: null,
+    sessionRestorable: false,
+    constructing: true,
+    restoring: false,
+    stopping: false,
+    agentExited: false,
+    failedDuringCancel: false,
+    everPrompted: false,
+    replaysHistory: false,
+    editBaselines: new Map(),
+    prompt: null,
+    steers: [],
+    pending: new Set(),
+    pendingInstructions: null,
+    deferred: [],
+    approvals: [],
+    optionState: { modes: null, config: new Map() },
+    agentCommands: new Set(),
+  };
+  holder.session = session;
+  rt.settingUp.set(req.threadId, session);
+
+  let authMethods: AcpAuthMethodInfo[] = [];
+  try {
+    const init = await connection.request(
+      "initialize",
+      {
+        protocolVersion: ACP_PROTOCOL_VERSION,
+        clientInfo: ACP_CLIENT_INFO,
+        clientCapabilities: withParameterizedPickerMeta(SESSION_CLIENT_CAPABILITIES, parameterizedPickerEnabled(req.options?.providerOptions)),
+      },
+      { timeoutMs: rt.options.initializeTimeoutMs },
+    );
+    const initFacts = readInitialize(init, label);
+    session.facts = initFacts.facts;
+    authMethods = initFacts.authMethods;
+    const authMethod = headlessAuthMethod(authMethods, env);
+    if (authMethod) {
+      await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
+    }
+    const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
+    for (const server of mcpServers) {
+      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env });
+      if (approval) session.approvals.push(approval);
+    }
+    const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
+    let result: unknown;
+    let restored = false;
+    // A fork or restore replays history, also while its request is out (opencode streams it before the fork answer).
+    session.replaysHistory = req.mode.kind === "fork" || (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession));
+    if (req.mode.kind === "fork") {
+      if (!session.facts.fork) throw new Error(`ACP agent "${label}" does not advertise session/fork support.`);
+      const source = req.mode.sourceProviderThreadId;
+      result = await connection.request("session/fork", { sessionId: source, cwd: launch.cwd, mcpServers }, setupTimeout);
+      const id = sessionIdOf(result, "session/fork", label);
+      const live = [...rt.sessions.values()].some((s) => s.providerThreadId === id);
+      if (id === source || live) throw new Error(`ACP agent "${label}" returned a fork id that is not a new session (${id})`);
+      session.providerThreadId = id;
+      restored = true;
+    } else if (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession)) {
+      const method = session.facts.resume ? "session/resume" : "session/load";
+      session.providerThreadId = req.mode.providerThreadId;
+      session.restoring = true;
+      try {
+        result = await connection.request(method, { sessionId: req.mode.providerThreadId, cwd: launch.cwd, mcpServers }, setupTimeout);
+        restored = true;
+      } catch (error) {
+        // An auth failure is rethrown (spec 30 §4); other failures fall through to a fresh session.
+        if (isAuthRequiredText(error instanceof Error ? error.message : String(error))) throw error;
+        if (!(error instanceof AcpAgentRequestError)) throw error;
+        session.providerThreadId = null;
+      } finally {
+        session.restoring = false;
+      }
+    }
+    if (!restored) {
+      session.replaysHistory = false;
+      result = await connection.request("session/new", { cwd: launch.cwd, mcpServers }, setupTimeout);
+      session.providerThreadId = sessionIdOf(result, "session/new", label);
+      session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);
+      if (req.mode.kind === "resume") {
+        // Named by its display name: the command line differs wherever the agent is installed
+        // (and under replay), and a warning the user reads must not.
+        warnings.push(`${spec.displayName} could not restore the previous session; continuing in a fresh session without in-agent history.`);
+      }
+    }
+    session.sessionRestorable = session.facts.loadSession || session.facts.resume;
+    session.optionState = readSessionOptionState(result);
+    await selectSetupSettings(rt, session, result, req.options);
+    const providerThreadId = session.providerThreadId!;
+    if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
+
+    rt.settingUp.delete(req.threadId);
+    rt.sessions.set(req.threadId, session);
+    session.constructing = false;
+    io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: session.sessionRestorable });
+    emitDeltas(io, session, [{ kind: "session.reset" }]);
+    emitDeltas(io, session, translator.sessionSetup(result ?? null, { restored }));
+    for (const summary of warnings) emitDeltas(io, session, translator.warning({ summary }));
+    if (restored) emitDeltas(io, session, translator.restoreSettled());
+    const deferred = session.deferred.splice(0);
+    emitDeltas(io, session, deferred);
+    return { providerThreadId, sessionRestorable: session.sessionRestorable };
+  } catch (error) {
+    const stopped = session.stopping;
+    session.stopping = true;
+    if (rt.settingUp.get(req.threadId) === session) rt.settingUp.delete(req.threadId);
+    if (rt.sessions.get(req.threadId) === session) rt.sessions.delete(req.threadId);
+    await connection.kill();
+    await revokeApprovals(session);
+    if (stopped) throw toRequestError(new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`));
+    const guidance = describeAcpSignIn({ command: spec.command, args: spec.args, authMethods });
+    throw toRequestError(error, guidance);
+  }
+}

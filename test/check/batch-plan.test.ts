@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { planBatches } from "../../harness/check/batch-plan.js";
+
+const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
+
+describe("planBatches", () => {
+  it("one provider alone gets jobs batches, its cells dealt round-robin", () => {
+    expect(planBatches([range(0, 7)], 2)).toEqual([
+      [0, 2, 4, 6],
+      [1, 3, 5],
+    ]);
+  });
+
+  it("the committed matrix (six providers, 29 replayable cells, 2 jobs) starts one bridge per provider, largest batch first", () => {
+    const groups = [range(0, 4), range(4, 4), range(8, 4), range(12, 4), range(16, 9), range(25, 4)];
+    const tasks = planBatches(groups, 2);
+    expect(tasks).toHaveLength(6);
+    expect(tasks[0]).toEqual(range(16, 9));
+    expect(tasks.slice(1)).toEqual([range(0, 4), range(4, 4), range(8, 4), range(12, 4), range(25, 4)]);
+  });
+
+  it("a provider with most of the cells gets more than one batch, never more than its cells or jobs", () => {
+    const tasks = planBatches([range(0, 12), [12]], 4);
+    expect(tasks.map((t) => t.length)).toEqual([3, 3, 3, 3, 1]);
+    expect(planBatches([[0], [1]], 8)).toEqual([[0], [1]]);
+  });
+
+  it("--no-batch: one batch per cell; every cell is in exactly one batch", () => {
+    expect(planBatches([range(0, 3), [3]], 2, false)).toEqual([[0], [1], [2], [3]]);
+    const tasks = planBatches([range(0, 5), range(5, 11), range(16, 2)], 3);
+    expect(tasks.flat().sort((a, b) => a - b)).toEqual(range(0, 18));
+  });
+});
