@@ -1,5 +1,6 @@
 import { BRIDGE_JSON_RPC_ERRORS, unknownMethodMessage } from "../../stack/protocol/errors.js";
-import { answerRequestOnce, PendingRequests, type RequestTimers } from "../../stack/bridge-kit/json-rpc-endpoint.js";
+import { answerRequestOnce, PendingRequests } from "../../stack/bridge-kit/json-rpc-endpoint.js";
+import type { Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { classifyJsonRpcMessage, jsonRpcError, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
 import { createListeners, type BridgeChannel } from "./channel.js";
 import { BridgeClosedError, BridgeRpcError, BridgeTimeoutError } from "./errors.js";
@@ -82,12 +83,12 @@ type WaitOutcome = { answer: RpcAnswer } | { closed: string } | { timedOut: true
  * JSON, or not JSON-RPC, are ignored (seed 002: "Non-protocol stdout is ignored") but
  * still reach the raw tap. Each answer gets a `position`: the 1-based index of the line
  * that carried it among all lines the bridge wrote, so callers can tell what came before it.
- * `timers` run the request timeouts (default the process's own).
+ * `scheduler` runs the request timeouts (default the real timers).
  */
-export function createJsonRpcClient(channel: BridgeChannel, timers?: RequestTimers): JsonRpcClient {
+export function createJsonRpcClient(channel: BridgeChannel, scheduler?: Scheduler): JsonRpcClient {
   let linesIn = 0;
   let requestHandler: BridgeRequestHandler | undefined;
-  const pending = new PendingRequests<RpcAnswer, string>(timers ? { timers } : {});
+  const pending = new PendingRequests<RpcAnswer, string>(scheduler ? { scheduler } : {});
   const answers = new Map<JsonRpcId, RpcAnswer>();
   const notificationListeners = createListeners<BridgeNotification>();
   const taps = createListeners<{ line: string; direction: TapDirection }>();

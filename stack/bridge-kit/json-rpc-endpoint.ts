@@ -8,24 +8,11 @@
  * they hand this core the answers they parse and the requests they serve.
  */
 import { jsonRpcError, jsonRpcResult, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from "../protocol/json-rpc.js";
-
-/** The timers a request timeout runs on: the process's own by default, a fake clock in tests. */
-export interface RequestTimers {
-  /** Calls `callback` once after `ms` milliseconds; returns a handle for {@link RequestTimers.clearTimeout}. */
-  setTimeout(callback: () => void, ms: number): unknown;
-  /** Cancels a timer set by {@link RequestTimers.setTimeout}; a fired or cleared handle is ignored. */
-  clearTimeout(handle: unknown): void;
-}
-
-/** The process's own timers. */
-export const PROCESS_TIMERS: RequestTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+import { createRealScheduler, type ScheduledHandle, type Scheduler } from "./scheduler.js";
 
 /**
  * How one waiting request ends: exactly one of these is called, once, synchronously from
- * {@link PendingRequests.answer}, {@link PendingRequests.closeAll} or the timer.
+ * {@link PendingRequests.answer}, {@link PendingRequests.closeAll} or the scheduled timeout.
  */
 export interface PendingWaiter<Answer, Reason> {
   /** The other side answered (with whatever the wire parsed: a result or an error). */
@@ -38,15 +25,15 @@ export interface PendingWaiter<Answer, Reason> {
 
 interface Entry<Answer, Reason> {
   waiter: PendingWaiter<Answer, Reason>;
-  timer: unknown;
+  timeout: ScheduledHandle | undefined;
 }
 
 /** Options of {@link PendingRequests}. */
 export interface PendingRequestsOptions {
   /** The first id {@link PendingRequests.nextId} mints (default 1; an agent such as Cursor starts at 0). */
   firstId?: number;
-  /** Timers of request timeouts (default {@link PROCESS_TIMERS}). */
-  timers?: RequestTimers;
+  /** Where request timeouts are scheduled (default the real timers, {@link createRealScheduler}). */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -57,12 +44,12 @@ export interface PendingRequestsOptions {
  */
 export class PendingRequests<Answer, Reason = unknown> {
   private readonly entries = new Map<JsonRpcId, Entry<Answer, Reason>>();
-  private readonly timers: RequestTimers;
+  private readonly scheduler: Scheduler;
   private next: number;
 
   constructor(options: PendingRequestsOptions = {}) {
     this.next = options.firstId ?? 1;
-    this.timers = options.timers ?? PROCESS_TIMERS;
+    this.scheduler = options.scheduler ?? createRealScheduler();
   }
 
   /** The next request id of this side (consecutive whole numbers). */
@@ -75,14 +62,14 @@ export class PendingRequests<Answer, Reason = unknown> {
    * `timeoutMs` (ms) the request stops waiting after that long and `timedOut` is called.
    */
   wait(id: JsonRpcId, waiter: PendingWaiter<Answer, Reason>, timeoutMs?: number): void {
-    const timer =
+    const timeout =
       timeoutMs === undefined
         ? undefined
-        : this.timers.setTimeout(() => {
+        : this.scheduler.schedule(timeoutMs, () => {
             this.entries.delete(id);
             waiter.timedOut();
-          }, timeoutMs);
-    this.entries.set(id, { waiter, timer });
+          });
+    this.entries.set(id, { waiter, timeout });
   }
 
   /** True while `id` waits for an answer. */
@@ -108,7 +95,7 @@ export class PendingRequests<Answer, Reason = unknown> {
     const entries = [...this.entries.values()];
     this.entries.clear();
     for (const entry of entries) {
-      if (entry.timer !== undefined) this.timers.clearTimeout(entry.timer);
+      this.scheduler.cancel(entry.timeout);
       entry.waiter.closed(reason);
     }
   }
@@ -122,7 +109,7 @@ export class PendingRequests<Answer, Reason = unknown> {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.entries.delete(id);
-    if (entry.timer !== undefined) this.timers.clearTimeout(entry.timer);
+    this.scheduler.cancel(entry.timeout);
     return entry;
   }
 }

@@ -1,20 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { answerRequestOnce, PendingRequests, type RequestTimers } from "../../stack/bridge-kit/json-rpc-endpoint.js";
+import { answerRequestOnce, PendingRequests } from "../../stack/bridge-kit/json-rpc-endpoint.js";
+import type { ScheduledHandle, Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import type { JsonRpcResponse } from "../../stack/protocol/json-rpc.js";
 
-/** Timers that fire only when the test says so: no real-time window anywhere. */
+/** A scheduler whose callbacks run only when the test says so: no real-time window anywhere. */
 function manualTimers() {
-  const due = new Map<number, { callback: () => void; ms: number }>();
-  let next = 0;
-  const timers: RequestTimers = {
-    setTimeout(callback, ms) {
-      next += 1;
-      due.set(next, { callback, ms });
-      return next;
+  const due = new Map<ScheduledHandle, { callback: () => void; ms: number }>();
+  const timers: Scheduler = {
+    schedule(ms, callback) {
+      const handle = {} as ScheduledHandle;
+      due.set(handle, { callback, ms });
+      return handle;
     },
-    clearTimeout(handle) {
-      due.delete(handle as number);
+    cancel(handle) {
+      if (handle !== undefined) due.delete(handle);
     },
+    now: () => 0,
   };
   const fireAll = () => {
     const fired = [...due.values()];
@@ -47,7 +48,7 @@ describe("PendingRequests", () => {
 
   it("settles a request once: a second answer to the same id finds nothing pending", () => {
     const { timers, due } = manualTimers();
-    const table = new PendingRequests<string, string>({ timers });
+    const table = new PendingRequests<string, string>({ scheduler: timers });
     const { ends, waiter } = recorder();
     table.wait(1, waiter, 500);
     expect(due.size).toBe(1);
@@ -69,7 +70,7 @@ describe("PendingRequests", () => {
 
   it("times a request out on the injected timers and then ignores its late answer", () => {
     const { timers, due, fireAll } = manualTimers();
-    const table = new PendingRequests<string, string>({ timers });
+    const table = new PendingRequests<string, string>({ scheduler: timers });
     const { ends, waiter } = recorder();
     table.wait(7, waiter, 250);
     expect([...due.values()].map((timer) => timer.ms)).toEqual([250]);
@@ -81,7 +82,7 @@ describe("PendingRequests", () => {
 
   it("closes every waiting request with the reason and clears their timers", () => {
     const { timers, due } = manualTimers();
-    const table = new PendingRequests<string, string>({ timers });
+    const table = new PendingRequests<string, string>({ scheduler: timers });
     const a = recorder();
     const b = recorder();
     table.wait(1, a.waiter, 100);
