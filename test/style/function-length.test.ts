@@ -10,15 +10,13 @@ const SOURCE_FOLDERS = ["harness", "stack", "bench", "build", "bin"];
  * longer over the limit fails the test, so the list only shrinks.
  */
 const NOT_YET_SPLIT = [
-  "stack/acp/connection.ts connectAcpAgent",
   "stack/acp/translate/tool-calls.ts createToolCallTracker",
   "stack/acp/fixture-agent/agent.ts createFixtureAgent",
-  "stack/acp/session-setup.ts constructSession",
+  "stack/acp/session/session-setup.ts constructSession",
   "harness/runtime/cell-driver.ts runCellScript",
   "harness/record/record-cell.ts recordCell",
-  "harness/runtime/json-rpc-client.ts createJsonRpcClient",
   "stack/acp/translate/translator.ts createAcpTranslator",
-  "harness/replay/batch.ts replayBatch",
+  "harness/check/batch.ts replayBatch",
 ];
 
 const body = (lines: number): string => Array.from({ length: lines }, (_, i) => `  const v${i} = ${i};`).join("\n");
