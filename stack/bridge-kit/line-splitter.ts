@@ -15,7 +15,13 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Options of {@link createBoundedLineSplitter}. */
 export interface BoundedLineSplitterOptions {
   /** Called with each complete line, UTF-8 decoded, without `\n` and without a trailing `\r`. */
-  onLine(line: string): void;
+  onLine?(line: string): void;
+  /**
+   * Called instead of `onLine` with each complete line's raw bytes, without `\n` (a trailing
+   * `\r` kept), for a reader that checks the bytes itself. The buffer may be a view of the
+   * pushed chunk: read it during the call, copy it to keep it.
+   */
+  onLineBytes?(bytes: Buffer): void;
   /** Called once per dropped line, when it ends, with its length in bytes (terminator excluded). */
   onOversize?(bytes: number): void;
   /**
@@ -51,14 +57,20 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       options.onOversize?.(bytes);
       return;
     }
-    let text = Buffer.concat(parts, size).toString("utf8");
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
     parts = [];
     size = 0;
+    if (options.onLineBytes) {
+      options.onLineBytes(bytes);
+      return;
+    }
+    let text = bytes.toString("utf8");
     if (text.endsWith("\r")) text = text.slice(0, -1);
-    options.onLine(text);
+    options.onLine?.(text);
   };
 
-  const take = (piece: Buffer) => {
+  /** Adds a piece of the current line; `keep` when it outlives this push (the line goes on in a later chunk). */
+  const take = (piece: Buffer, keep: boolean) => {
     if (piece.length === 0) return;
     if (discarding) {
       discardedBytes += piece.length;
@@ -69,8 +81,8 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       size = 0;
       options.onOverflow?.(discardedBytes);
     } else {
-      // Copy: a slice would pin the whole incoming chunk until the line ends.
-      parts.push(Buffer.from(piece));
+      // Copy what is kept: a view would pin the whole incoming chunk until the line ends.
+      parts.push(keep ? Buffer.from(piece) : piece);
       size += piece.length;
     }
   };
@@ -82,10 +94,10 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       while (start < buffer.length) {
         const newline = buffer.indexOf(NEWLINE, start);
         if (newline === -1) {
-          take(buffer.subarray(start));
+          take(buffer.subarray(start), true);
           return;
         }
-        take(buffer.subarray(start, newline));
+        take(buffer.subarray(start, newline), false);
         finishLine();
         start = newline + 1;
       }
