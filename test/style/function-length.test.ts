@@ -12,7 +12,6 @@ const SOURCE_FOLDERS = ["harness", "stack", "bench", "build", "bin"];
 const NOT_YET_SPLIT = [
   "stack/acp/translate/tool-calls.ts createToolCallTracker",
   "stack/acp/session/session-setup.ts constructSession",
-  "harness/record/record-cell.ts recordCell",
   "stack/acp/translate/translator.ts createAcpTranslator",
   "harness/check/batch.ts replayBatch",
 ];
