@@ -2,13 +2,14 @@
  * What `parity record` of one cell is asked (see record-cell.ts), what it returns, and the two
  * ways it ends without writing anything.
  */
+import { RECORD_STEP_TIMEOUT_MS } from "../defaults.js";
 import { EXIT_CODES, ParityError } from "../errors.js";
 import type { Manifest } from "../recording/manifest.js";
 import type { CellStep } from "../runtime/cell-driver.js";
 import type { NetworkMode } from "./network.js";
 
-/** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
-export const RECORD_STEP_TIMEOUT_MS = 90_000;
+/** Default wait for one answer or event of the cell script, in ms (divergence detection only; harness/defaults.ts). */
+export { RECORD_STEP_TIMEOUT_MS };
 
 /** What {@link recordCell} needs. */
 export interface RecordCellRequest {

@@ -24,7 +24,10 @@ export function fixtureAgentMain(): string {
   return compileEntry(SOURCE_DIR, "main", "acp-fixture");
 }
 
-/** Returns the path of the compiled `bb-bridge` MCP proxy entry (stack/acp/dynamic-tools/mcp-main.ts). */
+/**
+ * Returns the path of the compiled `bb-bridge` MCP proxy entry (stack/acp/dynamic-tools/mcp-main.ts),
+ * which also imports the scheduler of stack/bridge-kit.
+ */
 export function mcpProxyMain(): string {
   return compileEntry(join(REPO_ROOT, "stack/acp/dynamic-tools"), "mcp-main", "acp-mcp-proxy");
 }

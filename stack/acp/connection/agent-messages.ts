@@ -4,12 +4,10 @@
  * the bridge's pending request it names; anything else is noted and ignored (spec 20 §2.2).
  */
 import { answerRequestOnce, type PendingRequests } from "../../bridge-kit/json-rpc-endpoint.js";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { isRecord } from "../../protocol/json-value.js";
 import type { AgentExitInfo } from "./agent-exit.js";
 import { AcpClientReplyError } from "./errors.js";
-
-/** JSON-RPC 2.0's internal error: a client-request handler failed with something other than {@link AcpClientReplyError}. */
-export const JSON_RPC_INTERNAL_ERROR = -32603;
 
 /** An agent's response as the connection reads it: lenient, since agents differ. */
 export interface AgentResponse {
@@ -50,7 +48,7 @@ function serveAgentRequest(target: AgentMessageTarget, id: string | number, meth
     (error) =>
       error instanceof AcpClientReplyError
         ? { code: error.code, message: error.message, data: error.data }
-        : { code: JSON_RPC_INTERNAL_ERROR, message: error instanceof Error ? error.message : String(error) },
+        : { code: BRIDGE_JSON_RPC_ERRORS.internalError, message: error instanceof Error ? error.message : String(error) },
   );
 }
 

@@ -21,9 +21,10 @@ import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:c
 import { PendingRequests } from "../../bridge-kit/json-rpc-endpoint.js";
 import { createBoundedLineSplitter } from "../../bridge-kit/line-splitter.js";
 import { createRealScheduler, type Scheduler } from "../../bridge-kit/scheduler.js";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { jsonRpcNotification, jsonRpcRequest } from "../../protocol/json-rpc.js";
 import { agentExitInfo, StderrTail, type AgentExitInfo, type AgentExitReason } from "./agent-exit.js";
-import { handleAgentLine, JSON_RPC_INTERNAL_ERROR, type AgentResponse } from "./agent-messages.js";
+import { handleAgentLine, type AgentResponse } from "./agent-messages.js";
 import { AcpAgentExitedError, AcpAgentRequestError, AcpAgentTimeoutError } from "./errors.js";
 import { createLineQueue } from "./line-queue.js";
 
@@ -88,7 +89,7 @@ export interface AcpAgentConnectionOptions {
   maxLineBytes?: number;
   /** Injected for tests; defaults to `child_process.spawn`. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
-  /** Timers of request timeouts and the kill grace (default the real ones). */
+  /** Request timeouts and the kill grace run on it; default the real scheduler. */
   scheduler?: Scheduler;
 }
 
@@ -143,7 +144,7 @@ function spawnAgent(options: AcpAgentConnectionOptions): ChildProcess | { failed
 function settleRequest(method: string, response: AgentResponse, resolve: (value: unknown) => void, reject: (error: Error) => void): void {
   if (response.error && typeof response.error === "object") {
     const e = response.error as { code?: unknown; message?: unknown; data?: unknown };
-    const code = typeof e.code === "number" ? e.code : JSON_RPC_INTERNAL_ERROR;
+    const code = typeof e.code === "number" ? e.code : BRIDGE_JSON_RPC_ERRORS.internalError;
     reject(new AcpAgentRequestError(method, code, typeof e.message === "string" ? e.message : "ACP agent error", e.data));
   } else {
     resolve(response.result === undefined ? null : response.result);

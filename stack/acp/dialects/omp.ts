@@ -2,7 +2,7 @@
  * The omp dialect (spec 30 §1.5): bash results carried in `rawOutput.details`, and the
  * compaction outcome read from the agent's reply to `/compact`.
  */
-import type { AcpCommandResult, AcpDialect, AcpToolCallEvent } from "./types.js";
+import type { AcpCommandResult, AcpCompactionOutcome, AcpDialect, AcpToolCallEvent } from "./types.js";
 import { isRecord } from "../../protocol/json-value.js";
 
 /** Keys of the shared result shape; when any is present omp's reader steps aside. */
@@ -57,7 +57,7 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
 }
 
 /** Outcome of a `/compact` run as omp reports it in text (spec 30 §1.5). */
-export type OmpCompactionOutcome = { status: "completed" } | { status: "skipped"; detail: string } | { status: "failed"; detail: string };
+export type OmpCompactionOutcome = AcpCompactionOutcome;
 
 /**
  * Reads omp's reply to `/compact` (spec 30 §1.5): "compaction failed" plus "nothing to compact"
@@ -71,4 +71,4 @@ export function ompCompactionOutcome(text: string): OmpCompactionOutcome {
 }
 
 /** The `omp` dialect (spec 30 §1.5); it has no maintenance. */
-export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult });
+export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult, compactionOutcome: ompCompactionOutcome });

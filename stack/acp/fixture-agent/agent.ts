@@ -10,6 +10,13 @@ import { FixtureWire } from "./agent-wire.js";
 import type { FixtureScript } from "./script.js";
 import { runSteps, type ActivePrompt, type StepContext } from "./steps.js";
 
+/**
+ * The JSON-RPC error codes this agent answers with. The fixture agent stands in for a real agent
+ * and imports nothing of the bridge's behaviour, so it names the codes it sends here rather than
+ * importing the bridge's table.
+ */
+const AGENT_ERRORS = { methodNotFound: -32601, serverError: -32000 } as const;
+
 /** Injected I/O of the fixture agent. */
 export interface FixtureAgentIo {
   /** Writes one line (no newline) to stdout. */
@@ -83,7 +90,7 @@ class FixtureAgentState implements StepContext {
   private startPrompt(id: string | number, params: PromptParams): void {
     const { script } = this;
     if (this.active && !this.active.done) {
-      this.wire.error(id, -32000, "A prompt is already running in this session");
+      this.wire.error(id, AGENT_ERRORS.serverError, "A prompt is already running in this session");
       return;
     }
     const prompt: ActivePrompt = { requestId: id, sessionId: params.sessionId ?? "", done: false, cancelled: false, onCancel: [] };
@@ -132,7 +139,7 @@ class FixtureAgentState implements StepContext {
     const { script } = this;
     if (script.initialize === "never") return;
     if (script.initialize === "exit") return this.io.exit(3);
-    if (script.initialize === "error") return this.wire.error(id, -32000, "fixture agent refuses to initialize");
+    if (script.initialize === "error") return this.wire.error(id, AGENT_ERRORS.serverError, "fixture agent refuses to initialize");
     this.wire.result(id, {
       protocolVersion: script.protocolVersion,
       agentCapabilities: {
@@ -148,8 +155,8 @@ class FixtureAgentState implements StepContext {
   private answerRestore(id: string | number, method: string, params: Record<string, unknown>): void {
     const { script } = this;
     const supported = method === "session/load" ? script.loadSession : script.resumeSession;
-    if (!supported) return this.wire.error(id, -32601, `Method not found: ${method}`);
-    if (script.load.error !== undefined) return this.wire.error(id, -32000, script.load.error);
+    if (!supported) return this.wire.error(id, AGENT_ERRORS.methodNotFound, `Method not found: ${method}`);
+    if (script.load.error !== undefined) return this.wire.error(id, AGENT_ERRORS.serverError, script.load.error);
     const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
     this.rememberServers(sessionId, params);
     for (const value of script.load.replay) this.wire.update(sessionId, value);
@@ -157,7 +164,7 @@ class FixtureAgentState implements StepContext {
   }
 
   private answerFork(id: string | number, params: Record<string, unknown>): void {
-    if (!this.script.fork) return this.wire.error(id, -32601, "Method not found: session/fork");
+    if (!this.script.fork) return this.wire.error(id, AGENT_ERRORS.methodNotFound, "Method not found: session/fork");
     // A fork is a new session: real agents (opencode) announce its commands right after it too.
     const sessionId = this.newSession();
     this.rememberServers(sessionId, params);
@@ -169,14 +176,14 @@ class FixtureAgentState implements StepContext {
   private answerSetting(id: string | number, method: string, params: Record<string, unknown>): void {
     const { script, wire } = this;
     if (method === "session/set_config_option") {
-      if (script.refuseOptions.includes(String(params.configId))) return wire.error(id, -32000, `option ${String(params.configId)} cannot change now`);
+      if (script.refuseOptions.includes(String(params.configId))) return wire.error(id, AGENT_ERRORS.serverError, `option ${String(params.configId)} cannot change now`);
       return wire.result(id, { configOptions: (script.sessionResult.configOptions as unknown) ?? [] });
     }
     if (method === "session/set_mode") {
-      if (script.refuseOptions.includes(String(params.modeId))) return wire.error(id, -32000, `mode ${String(params.modeId)} cannot change now`);
+      if (script.refuseOptions.includes(String(params.modeId))) return wire.error(id, AGENT_ERRORS.serverError, `mode ${String(params.modeId)} cannot change now`);
       return wire.result(id, {});
     }
-    if (script.refuseModels.includes(String(params.modelId))) return wire.error(id, -32000, `model ${String(params.modelId)} cannot be selected now`);
+    if (script.refuseModels.includes(String(params.modelId))) return wire.error(id, AGENT_ERRORS.serverError, `model ${String(params.modelId)} cannot be selected now`);
     wire.result(id, {});
   }
 
@@ -187,7 +194,7 @@ class FixtureAgentState implements StepContext {
       case "authenticate":
         return this.wire.result(id, {});
       case "session/new":
-        if (this.script.newSessionError !== undefined) return this.wire.error(id, -32000, this.script.newSessionError);
+        if (this.script.newSessionError !== undefined) return this.wire.error(id, AGENT_ERRORS.serverError, this.script.newSessionError);
         void this.answerNewSession(id, params);
         return;
       case "session/load":
@@ -202,7 +209,7 @@ class FixtureAgentState implements StepContext {
       case "session/set_model":
         return this.answerSetting(id, method, params);
       default:
-        return this.wire.error(id, -32601, `Method not found: ${method}`);
+        return this.wire.error(id, AGENT_ERRORS.methodNotFound, `Method not found: ${method}`);
     }
   }
 }

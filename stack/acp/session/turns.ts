@@ -134,7 +134,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   const input = rewriteUnknownSkillCommand(inputOf(params), skillNames, session.agentCommands);
   const kind = isCompactInput(input) ? "compaction" : "turn";
-  const run = createPromptRun(kind);
+  const run = createPromptRun(kind, rt.options.scheduler);
   session.prompt = run;
   session.everPrompted = true;
   const io = rt.ctx.io;
@@ -188,7 +188,7 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
  * `turn.open`), the steer's input is prompted and accepted once written.
  */
 function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, params: TurnSteerParams): void {
-  if (run.quietTimer) clearTimeout(run.quietTimer);
+  rt.options.scheduler.cancel(run.quietTimer);
   run.quietTimer = undefined;
   run.kind = "turn";
   session.everPrompted = true;
