@@ -11,7 +11,6 @@ const SOURCE_FOLDERS = ["harness", "stack", "bench", "build", "bin"];
  */
 const NOT_YET_SPLIT = [
   "stack/acp/session/session-setup.ts constructSession",
-  "stack/acp/translate/translator.ts createAcpTranslator",
   "harness/check/batch.ts replayBatch",
 ];
 
