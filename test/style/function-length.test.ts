@@ -10,7 +10,6 @@ const SOURCE_FOLDERS = ["harness", "stack", "bench", "build", "bin"];
  * longer over the limit fails the test, so the list only shrinks.
  */
 const NOT_YET_SPLIT = [
-  "stack/acp/session/session-setup.ts constructSession",
   "harness/check/batch.ts replayBatch",
 ];
 
