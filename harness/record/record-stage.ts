@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { SHIPPED_REPLAY_ADAPTERS } from "../adapters/index.js";
 import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
@@ -22,10 +23,9 @@ import { recordPathRewrites, type PreparedProvider } from "./providers.js";
 import type { LiveRecordContext } from "./record-run.js";
 import { CellDivergedError } from "./record-request.js";
 
-/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+/** The env the agent launches among execution options give their agents (each bridge family's `launchEnv` hook, harness/adapters). */
 function launchEnvOf(options: Record<string, unknown>): NodeJS.ProcessEnv {
-  const spec = (options.providerOptions as { acpLaunchSpec?: { env?: unknown } } | undefined)?.acpLaunchSpec;
-  return typeof spec?.env === "object" && spec.env !== null ? (spec.env as NodeJS.ProcessEnv) : {};
+  return Object.assign({}, ...SHIPPED_REPLAY_ADAPTERS.map((adapter) => adapter.launchEnv?.(options) ?? {})) as NodeJS.ProcessEnv;
 }
 
 /** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */
