@@ -313,13 +313,7 @@ async function compareCell(
   let writeOracle = false;
   if (inRepo) {
     if (existsSync(oracleFile)) {
-      let text = "";
-      const readWhole = async (): Promise<ParityLeg> => {
-        const { text: read, ...leg } = await readOracleLeg(oracleFile);
-        text = read;
-        return leg;
-      };
-      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, readWhole, (leg) => oracleEventLines(text, leg.events.length)));
+      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;
     else if (result.ok) writeOracle = true;
