@@ -12,7 +12,7 @@ const FILES = ["errors.ts", "defaults.ts"];
 const MAY_IMPORT: Record<string, readonly string[]> = {
   recording: ["stack/bridge-kit", "stack/protocol"],
   lanes: ["recording", "stack/assembler", "stack/protocol"],
-  adapters: ["stack/protocol", "stack/acp", "stack/echo"],
+  adapters: ["stack/acp", "stack/echo", "stack/protocol"],
   runtime: ["recording", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   "model-server": [],
   record: ["recording", "lanes", "runtime", "model-server", "adapters", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],

@@ -6,6 +6,7 @@
  * bridge's handling of a falsy id is exercised on every permission request.
  */
 import { randomUUID } from "node:crypto";
+import type { FixtureAgentIo, FixtureMcpServer } from "./agent-io.js";
 import { FixtureWire } from "./agent-wire.js";
 import type { FixtureScript } from "./script.js";
 import { runSteps, type ActivePrompt, type StepContext } from "./steps.js";
@@ -17,25 +18,7 @@ import { runSteps, type ActivePrompt, type StepContext } from "./steps.js";
  */
 const AGENT_ERRORS = { methodNotFound: -32601, serverError: -32000 } as const;
 
-/** Injected I/O of the fixture agent. */
-export interface FixtureAgentIo {
-  /** Writes one line (no newline) to stdout. */
-  write(line: string): void;
-  writeStderr(text: string): void;
-  exit(code: number): void;
-  /** The agent's environment (for `echoEnv` steps). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Calls `tool` on a stdio MCP server from `mcpServers` (for `mcpCall` steps); resolves with the MCP result. */
-  callMcpTool?(server: FixtureMcpServer, tool: string, args: Record<string, unknown>): Promise<unknown>;
-}
-
-/** An ACP stdio MCP server entry as a client sends it in `session/new|load`. */
-export interface FixtureMcpServer {
-  name: string;
-  command: string;
-  args: string[];
-  env: Array<{ name: string; value: string }>;
-}
+export type { FixtureAgentIo, FixtureMcpServer } from "./agent-io.js";
 
 /** The fixture agent: feed it every stdin line. */
 export interface FixtureAgent {

@@ -4,7 +4,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { FixtureMcpServer } from "./agent.js";
+import type { FixtureMcpServer } from "./agent-io.js";
 
 /**
  * Calls `tool` with `args` on `server` and resolves with the MCP `tools/call` result.

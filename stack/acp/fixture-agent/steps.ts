@@ -3,7 +3,7 @@
  * a notification or a request, asks for permission and follows the chosen branch, calls an MCP
  * tool, misbehaves on purpose, or ends the prompt.
  */
-import type { FixtureAgentIo, FixtureMcpServer } from "./agent.js";
+import type { FixtureAgentIo, FixtureMcpServer } from "./agent-io.js";
 import type { FixtureWire } from "./agent-wire.js";
 import type { FixtureStep } from "./script.js";
 
