@@ -14,6 +14,7 @@
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import { createLineSplitter, DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 
 /** Lines of agent stderr kept for error messages (spec 20 §2.2). */
@@ -454,7 +455,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       const grace = setTimeout(() => {
         if (!ended) signalGroup("SIGKILL");
       }, AGENT_KILL_GRACE_MS);
-      return exited.then(() => clearTimeout(grace));
+      return exited.then(() => cancelTimer(grace));
     },
   };
 }

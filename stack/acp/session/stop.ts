@@ -2,6 +2,7 @@
  * `thread/stop` (spec 30 §5): `interrupt` always settles the interrupted turn before the reply,
  * even when the agent ignores `session/cancel`; `release` cancels nothing and emits nothing.
  */
+import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { ThreadStopParams } from "../../protocol/methods.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
@@ -10,7 +11,7 @@ import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals
 function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => cancelTimer(timer));
 }
 
 /** The interrupted-settle step (spec 30 §5 step 4): flush, open tools `interrupted`, `turn.boundary interrupted`. */
