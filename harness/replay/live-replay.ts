@@ -9,7 +9,7 @@ import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue } from "./event-queue.js";
-import { sampleTree } from "./idleness.js";
+import { createTreeSampler } from "./idleness.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
@@ -215,6 +215,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     path: process.env.PATH,
   }));
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
+  const sampler = bridge.pid !== undefined && process.platform === "linux" ? createTreeSampler(bridge.pid) : undefined;
   try {
     const outcome = await runSchedule(
       steps,
@@ -225,7 +226,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
-        ...(bridge.pid !== undefined && process.platform === "linux" ? { sampleTree: () => sampleTree(bridge.pid!) } : {}),
+        ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
         writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
@@ -237,6 +238,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     pids.push(...outcome.childPids);
     return { outcome, pids, stderr: bridge.stderr() };
   } finally {
+    sampler?.close();
     await reap(bridge, channel.children, timeouts.exitMs);
     await channel.close();
     for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);

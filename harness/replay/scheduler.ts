@@ -389,14 +389,14 @@ export async function runSchedule(source: StepSource, io: ScheduleIo, timeouts: 
         handle(event);
         return "event";
       }
-      const first = io.writesPending?.() ? undefined : io.sampleTree();
+      const first = io.writesPending?.() ? undefined : io.sampleTree({ untilBusy: true });
       if (first && first.tasks.every((t) => t.state === "S")) {
         // Two turns of this process's event loop include a full I/O poll: every line the
         // tree wrote before the first look has been read (and queued) by the second.
         await nextTurn();
         await nextTurn();
         if (await drainQueue()) return "event";
-        const second = io.writesPending?.() ? undefined : io.sampleTree();
+        const second = io.writesPending?.() ? undefined : io.sampleTree({ untilBusy: true });
         if (second) {
           const settlement = settlementOf(first, second, timeouts.timerHorizonMs);
           if (io.trace && settlement !== lastSettlement) {
