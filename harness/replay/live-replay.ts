@@ -6,7 +6,7 @@ import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js";
 import { CONNECT_FLAG } from "./child-wire.js";
-import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
+import { openChildChannel, type ChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue } from "./event-queue.js";
 import { createTreeSampler } from "./idleness.js";
@@ -14,6 +14,7 @@ import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from ".
 import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
+import { findRelayTools, openRelayChannel } from "./relay-channel.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
 import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
 import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
@@ -42,6 +43,12 @@ export interface ReplayOptions {
   trace?: (text: string) => void;
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * What the bridge spawns as its agent: `relay` (default where `sh`, `mkfifo` and `cat` are
+   * found, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
+   * elsewhere).
+   */
+  agentProcess?: "relay" | "node";
   /**
    * Cells root whose `<cell>/workspace/` seeds each replayed cell's fresh workspace
    * (default: `cells/` of `repoRoot`; see harness/replay/sandbox.ts).
@@ -188,7 +195,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
 
   const base = await mkdtemp(join(tmpdir(), "pr-"));
   let sandbox: ReplaySandbox;
-  let channel: Awaited<ReturnType<typeof openChildChannel>>;
+  let channel: ChildChannel;
+  let agent: { command: string; args: string[] };
   const queue = createEventQueue<ReplayEvent>();
   let dataDir: string;
   try {
@@ -196,7 +204,15 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
     dataDir = await mkdtemp(join(base, "data-"));
-    channel = await openChildChannel(base, (event) => queue.push(event));
+    const relayTools = options.agentProcess === "node" ? undefined : findRelayTools();
+    if (relayTools) {
+      const relays = await openRelayChannel(base, relayTools, (event) => queue.push(event));
+      channel = relays;
+      agent = { command: relays.command, args: relays.args };
+    } else {
+      channel = await openChildChannel(base, (event) => queue.push(event));
+      agent = { command: process.execPath, args: [artifacts.child, CONNECT_FLAG, channel.address] };
+    }
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
@@ -209,8 +225,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     (event) => queue.push(event),
   );
   const rewrites = sandbox.workspaces.map((workspace) => ({
-    childCommand: process.execPath,
-    childArgs: [artifacts.child, CONNECT_FLAG, channel.address],
+    childCommand: agent.command,
+    childArgs: agent.args,
     workspace,
     path: process.env.PATH,
   }));
