@@ -5,11 +5,12 @@
  * calls. `turn/start` finishes it first (`cancelled` when work is still open); `turn/steer` prompts
  * inside it.
  */
+import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { createPromptRun, emitDeltas, type AcpSession, type PromptRun } from "./session.js";
 
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
-  if (run.quietTimer) clearTimeout(run.quietTimer);
+  cancelTimer(run.quietTimer);
   run.quietTimer = setTimeout(() => {
     run.quietTimer = undefined;
     if (session.prompt !== run || run.done || run.kind !== "agent") return;

@@ -5,6 +5,7 @@
  * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
  * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
  */
+import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { EditBaselines } from "../interaction/edit-baselines.js";
 import type { BridgeIo } from "../../bridge-kit/io.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
@@ -163,7 +164,7 @@ export function createPromptRun(kind: AcpPromptKind): PromptRun {
     settled,
     done: false,
     markSettled() {
-      if (run.quietTimer) clearTimeout(run.quietTimer);
+      cancelTimer(run.quietTimer);
       run.quietTimer = undefined;
       if (run.done) return;
       run.done = true;

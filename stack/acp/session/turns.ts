@@ -5,6 +5,7 @@
  * Acceptance timing (spec 20 §8.1): `turn.open` → write `session/prompt` → `input.accepted` → reply.
  * A steer is replied to at once and accepted only when its re-prompt is written.
  */
+import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../../protocol/index.js";
 import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../../protocol/methods.js";
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
@@ -188,7 +189,7 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
  * `turn.open`), the steer's input is prompted and accepted once written.
  */
 function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, params: TurnSteerParams): void {
-  if (run.quietTimer) clearTimeout(run.quietTimer);
+  cancelTimer(run.quietTimer);
   run.quietTimer = undefined;
   run.kind = "turn";
   session.everPrompted = true;
