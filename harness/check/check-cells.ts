@@ -48,6 +48,11 @@ export interface CheckCellsOptions {
   batch?: boolean;
   /** Monotonic clock in ms (injected; default `performance.now`). */
   now?: () => number;
+  /**
+   * Each cell's time in earlier runs, in ms by `<provider>/<cell>` (cell-times.ts): the batches
+   * expected to take longest start first. Never changes a verdict.
+   */
+  cellTimes?: ReadonlyMap<string, number>;
   /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
   progress?: CheckCellsProgress;
 }
@@ -186,7 +191,8 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
   });
   const jobs = Math.max(1, options.jobs);
-  const tasks = planBatches([...groups.values()], jobs, options.batch !== false);
+  const msOf = (index: number): number | undefined => options.cellTimes?.get(`${options.locations[index]!.provider}/${options.locations[index]!.cell}`);
+  const tasks = planBatches([...groups.values()], jobs, options.batch !== false, msOf);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {

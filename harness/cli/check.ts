@@ -11,6 +11,7 @@ import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
 import { createCheckProgress } from "../progress/check-progress.js";
+import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
 import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../check/check-cells.js";
 import type { ParityCommand } from "./command.js";
 import { checkBridgeModuleFlag, createOutputDirFlag, CELLS_FLAG_DESCRIPTION, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
@@ -99,6 +100,8 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
   };
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
+  const timesFile = cellTimesFile(ctx.cwd);
+  const cellTimes = await readCellTimes(timesFile);
   const { run, extras } = await checkCells({
     locations,
     repoRoot: ctx.cwd,
@@ -108,12 +111,15 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
     jobs,
     ci: ctx.ci,
     batch: args.batch !== false,
+    cellTimes,
     ...(progress !== undefined
       ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
       : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
     replay,
   }).finally(() => progress?.end());
+  const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
+  await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
   return { run, extras, locations, lanesDir, replay };
 }
 
