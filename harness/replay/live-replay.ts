@@ -194,16 +194,30 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts, ceilingMs: (options.timeouts?.ceilingMs ?? CELL_CEILING_MS) * cellCount };
 
   const base = await mkdtemp(join(tmpdir(), "pr-"));
+  const queue = createEventQueue<ReplayEvent>();
+  let dataDir: string;
+  try {
+    dataDir = await mkdtemp(join(base, "data-"));
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+  const cellOf = options.cellOfStep ?? (() => 0);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
+  // The bridge starts first: its start-up (a Node process loading its modules) overlaps making
+  // the workspaces and the agent channel, which it needs only once the walk writes to it.
+  const bridge = spawnReplayBridge(
+    { bootstrapPath: artifacts.bootstrap, modulePath, providerId: options.providerId ?? provider, dataDir, cwd: root, env },
+    (event) => queue.push(event),
+  );
   let sandbox: ReplaySandbox;
   let channel: ChildChannel;
   let agent: { command: string; args: string[] };
-  const queue = createEventQueue<ReplayEvent>();
-  let dataDir: string;
   try {
     sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells"),
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
-    dataDir = await mkdtemp(join(base, "data-"));
     const relayTools = options.agentProcess === "node" ? undefined : findRelayTools();
     if (relayTools) {
       const relays = await openRelayChannel(base, relayTools, (event) => queue.push(event));
@@ -214,16 +228,11 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
       agent = { command: process.execPath, args: [artifacts.child, CONNECT_FLAG, channel.address] };
     }
   } catch (error) {
+    bridge.kill();
+    await bridge.whenExited();
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  const cellOf = options.cellOfStep ?? (() => 0);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
-  const bridge = spawnReplayBridge(
-    { bootstrapPath: artifacts.bootstrap, modulePath, providerId: options.providerId ?? provider, dataDir, cwd: root, env },
-    (event) => queue.push(event),
-  );
   const rewrites = sandbox.workspaces.map((workspace) => ({
     childCommand: agent.command,
     childArgs: agent.args,
