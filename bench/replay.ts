@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,8 +8,8 @@ import { promisify } from "node:util";
 import { formatTable } from "../harness/report/table.js";
 import type { Recording, RecordingLocation } from "../harness/recording/reader.js";
 import { checkCells } from "../harness/check/check-cells.js";
-import { recordScriptedCell } from "../harness/runtime/record-cell.js";
-import { packageDistPath } from "../harness/runtime/spawn-bridge.js";
+import { recordCell } from "../harness/record/record-cell.js";
+import { readRecording } from "../harness/recording/reader.js";
 import { positiveInt, type Bench } from "./bench.js";
 import { mib } from "./measure.js";
 import { median } from "./process-tree.js";
@@ -70,25 +70,24 @@ async function cursorCheckRuns(packageRoot: string, reps: number): Promise<{ wal
   }
 }
 
-/** Records the seed of the synthetic recordings: an echo thread with two turns of {@link WORDS_PER_TURN} words. */
+/**
+ * Records the seed of the synthetic recordings: an echo thread with two turns of
+ * {@link WORDS_PER_TURN} words, through the record flow `parity record` runs (its cell is
+ * written under `<root>/cells/seed/`, the recording to `<root>/echo/seed/`).
+ */
 export async function recordSeed(root: string): Promise<Recording> {
   const words = Array.from({ length: WORDS_PER_TURN }, (_, i) => `w${i}`).join(" ");
-  return recordScriptedCell({
-    modulePath: packageDistPath("stack/echo/bridge.js"),
-    providerId: "echo",
-    cell: "seed",
-    script: {
-      threadId: "thr_bench_seed",
-      cwd: root,
-      options: { permissionMode: "full" },
-      steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: words }, { op: "turn/start", text: words }],
-    },
-    recordingsRoot: root,
-    cliVersion: "bench",
+  const cellsRoot = path.join(root, "cells");
+  await mkdir(path.join(cellsRoot, "seed", "providers"), { recursive: true });
+  const cell = {
     description: "seed of the synthetic replay benchmark",
-    note: "made by bench/replay.ts",
-    now: () => Date.now(),
-  });
+    threadId: "thr_bench_seed",
+    options: { permissionMode: "full" },
+    steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: words }, { op: "turn/start", text: words }],
+  };
+  await writeFile(path.join(cellsRoot, "seed", "providers", "echo.json"), `${JSON.stringify(cell, null, 2)}\n`);
+  const recorded = await recordCell({ providerId: "echo", cell: "seed", cellsRoot, outRoot: root, lanesRoot: path.join(root, "lanes"), redact: [], now: () => Date.now() });
+  return readRecording(recorded.dir);
 }
 
 /** One synthetic replay measurement. */

@@ -256,7 +256,7 @@ function skipReason(location: RecordingLocation, recording: Recording, options: 
   if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
   if (options.replay?.modulePath !== undefined) return undefined;
   try {
-    replayProfileFor(location.provider);
+    replayProfileFor(location.provider, options.replay?.adapters);
     return undefined;
   } catch (error) {
     if (error instanceof UsageError) return error.message;

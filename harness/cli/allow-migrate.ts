@@ -11,6 +11,7 @@ import { entryApplies, loadAllowlists, type AllowlistEntry, type LoadedAllowlist
 import { isPositionalPath, stablePathFor, type StablePathResult } from "../compare/migrate.js";
 import { selectRecordings } from "../recording/select.js";
 import { checkCells } from "../check/check-cells.js";
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** One cell's normalized lanes as `parity check` holds them (live, recording, and the oracle when compared). */
 export interface CellLanes {
@@ -35,7 +36,7 @@ async function replayCellLanes(root: string, cells: ReadonlyArray<{ provider: st
     await checkCells({
       locations,
       repoRoot: cwd,
-      lanesDir: path.resolve(cwd, "lanes"),
+      lanesDir: path.resolve(cwd, ORACLES_DIR),
       allowlist: [],
       jobs: availableParallelism(),
       // CI mode: a cell without an oracle is never given one by this run.
@@ -72,7 +73,7 @@ export interface MigratedEntry {
  * `recordings/` of `cwd`). Whole-event entries of every loaded allowlist (`allowlists/*.json`
  * plus `entries`) that apply to the cell are applied first, as `parity check` applies them.
  */
-export async function migrateEntries(entries: readonly LoadedAllowlistEntry[], cwd: string, defaultRoot = "recordings"): Promise<MigratedEntry[]> {
+export async function migrateEntries(entries: readonly LoadedAllowlistEntry[], cwd: string, defaultRoot = RECORDINGS_ROOT): Promise<MigratedEntry[]> {
   const all = [...(await loadAllowlists({ cwd })), ...entries];
   const results: MigratedEntry[] = [];
   const byRoot = new Map<string, Array<{ index: number; entry: LoadedAllowlistEntry }>>();

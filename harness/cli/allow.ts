@@ -12,6 +12,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
+import { RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
@@ -26,7 +27,7 @@ export function defaultAllowlistFile(provider: string): string {
 }
 
 /** Root `allow` checks `--provider`/`--cell` against when no `--recordings` is given. */
-export const ALLOW_DEFAULT_ROOT = "recordings";
+export const ALLOW_DEFAULT_ROOT = RECORDINGS_ROOT;
 
 /**
  * Refuses an entry for a (provider, cell) that nothing recorded under the roots in effect

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { loadAllowlists } from "../compare/allowlist.js";
 import { UsageError } from "../errors.js";
-import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import { selectRecordings } from "../recording/select.js";
 import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
@@ -13,11 +13,88 @@ import { selectReporter } from "../report/reporters.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
 import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../check/check-cells.js";
+import { ORACLES_DIR, RECORDINGS_ROOT, REPORTER } from "../defaults.js";
+import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
-import { checkBridgeModuleFlag, createOutputDirFlag, CELLS_FLAG_DESCRIPTION, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
+import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";
+import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
-/** Root `check` reads when no `--recordings` is given. */
-export const CHECK_DEFAULT_ROOTS = ["recordings"] as const;
+/** Everything the gate (`check`, `review`) takes from its flags. */
+export interface GateOptions {
+  jobs: number;
+  replay: ReplayFlags;
+  selection: Selection;
+  /** `--shard i/n`, parsed. */
+  shard?: { index: number; count: number };
+  /** `--allowlist` files, besides `allowlists/*.json`. */
+  allowlistFiles: string[];
+  /** The oracles directory (absolute), and whether `--lanes` named it. */
+  lanesDir: string;
+  lanesGiven: boolean;
+  /** `--dump-dir` as typed and resolved, when given. */
+  dumpDir?: { value: string; dir: string };
+  /** `--no-batch` turns batching off. */
+  batch: boolean;
+}
+
+/**
+ * The gate's flags, in the order they are checked: `--jobs`, `--timeout`, `--module`, `--cells`,
+ * `--recordings`, `--shard`; then the plain ones.
+ * @throws UsageError naming the first bad flag and its value
+ */
+export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promise<GateOptions> {
+  const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
+  const replay = await resolveReplayFlags(args, cwd);
+  const selection = resolveSelection(args, cwd);
+  const shardText = stringFlag(args, "shard");
+  const lanes = stringFlag(args, "lanes");
+  const dump = stringFlag(args, "dump-dir");
+  return {
+    jobs,
+    replay,
+    selection,
+    ...(shardText !== undefined ? { shard: parseShard(shardText) } : {}),
+    allowlistFiles: stringsFlag(args, "allowlist"),
+    lanesDir: path.resolve(cwd, lanes ?? ORACLES_DIR),
+    lanesGiven: lanes !== undefined,
+    ...(dump !== undefined ? { dumpDir: { value: dump, dir: path.resolve(cwd, dump) } } : {}),
+    batch: args.batch !== false,
+  };
+}
+
+/** `check`'s options: the gate's, the reporter, `--explain`, `--update`. */
+export interface CheckOptions extends GateOptions {
+  reporter: ReporterName;
+  explain: boolean;
+  update: boolean;
+}
+
+/**
+ * The reporter `--reporter` / `--json` select: json with `--json`, unless `--reporter` names
+ * another one explicitly.
+ * @throws UsageError when `--json` and `--reporter junit|github` are both given, or for a
+ *   reporter outside the closed set (naming the valid ones)
+ */
+export function resolveReporter(args: ParsedFlags): ReporterName {
+  const named = stringFlag(args, "reporter") ?? REPORTER;
+  if (booleanFlag(args, "json") && named !== "text" && named !== "json") throw new UsageError(`--json and --reporter ${named} disagree; give one of them`);
+  const name = booleanFlag(args, "json") ? "json" : named;
+  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown reporter "${name}": use one of ${REPORTER_NAMES.join(", ")} (--reporter)`);
+  }
+  return name as ReporterName;
+}
+
+/**
+ * `parity check`: the reporter first, then `--update` (refused under CI), then the gate's flags.
+ * @throws UsageError naming the first bad flag
+ */
+export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): Promise<CheckOptions> {
+  const reporter = resolveReporter(args);
+  const update = booleanFlag(args, "update");
+  if (update && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
+  return { reporter, explain: booleanFlag(args, "explain"), update, ...(await resolveGateOptions(args, ctx.cwd)) };
+}
 
 /** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
 export function renderExplain(extras: readonly CellExtras[]): string {
@@ -34,15 +111,6 @@ export function renderExplain(extras: readonly CellExtras[]): string {
     }
   }
   return out === "" ? "no allowlist entry applied\n" : out;
-}
-
-/**
- * The reporter `--json` selects: json, unless `--reporter` names another one explicitly.
- * @throws UsageError when `--reporter` names junit or github as well.
- */
-function jsonReporterName(reporter: string): string {
-  if (reporter !== "text" && reporter !== "json") throw new UsageError(`--json and --reporter ${reporter} disagree; give one of them`);
-  return "json";
 }
 
 /**
@@ -67,37 +135,26 @@ export interface GateRun extends CheckCellsResult {
 }
 
 /**
- * The gate as `check` and `review` run it: checks every selection and replay flag first (a bad
- * value is one line, exit 2, before anything is replayed), selects the cells (`--recordings`,
- * `--provider`, `--cell`, `--shard`), loads allowlists, and checks the cells.
- * @throws UsageError / InputError for bad flags, no recorded cells, or a refused `--dump-dir`.
+ * The gate as `check` and `review` run it, from options already resolved (a bad flag value is
+ * one line, exit 2, before anything is replayed; harness/cli/options.ts): selects the cells
+ * (`--recordings`, `--provider`, `--cell`, `--shard`), loads allowlists, and checks the cells.
+ * @throws UsageError / InputError for no recorded cells, a bad allowlist or a refused `--dump-dir`.
  */
-export async function runGate(args: Record<string, unknown>, ctx: CliContext): Promise<GateRun> {
-  const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
-  const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
-  const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
-  const cellsRoot = typeof args.cells === "string" ? existingDirFlag("cells", args.cells, ctx.cwd) : undefined;
-  const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, CHECK_DEFAULT_ROOTS);
-  let locations: RecordingLocation[] = await selectRecordings(roots, {
-    provider: args.provider as string | undefined,
-    cell: args.cell as string | undefined,
-  });
+export async function runGate(options: GateOptions, ctx: CliContext): Promise<GateRun> {
+  const { jobs, selection, lanesDir } = options;
+  const roots = selection.roots;
+  let locations: RecordingLocation[] = await selectRecordings(roots, selection.filter);
   if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
   // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
-  if (args.shard !== undefined) locations = shardCells(locations, parseShard(args.shard as string));
-  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: (args.allowlist as string[] | undefined) ?? [] });
-  const lanesDir = path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes");
-  const dumpArg = args["dump-dir"] as string | undefined;
-  const dumpDir = dumpArg === undefined ? undefined : path.resolve(ctx.cwd, dumpArg);
-  if (dumpArg !== undefined && dumpDir !== undefined) {
-    if (ctx.ci) refuseProjectDumpDir(dumpArg, dumpDir, [path.resolve(ctx.cwd, "lanes"), path.resolve(ctx.cwd, "recordings"), lanesDir, ...roots]);
-    await createOutputDirFlag("dump-dir", dumpArg, dumpDir);
+  if (options.shard !== undefined) locations = shardCells(locations, options.shard);
+  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: options.allowlistFiles });
+  const dumpDir = options.dumpDir?.dir;
+  if (options.dumpDir !== undefined) {
+    const { value, dir } = options.dumpDir;
+    if (ctx.ci) refuseProjectDumpDir(value, dir, [path.resolve(ctx.cwd, ORACLES_DIR), path.resolve(ctx.cwd, RECORDINGS_ROOT), lanesDir, ...roots]);
+    await createOutputDirFlag("dump-dir", value, dir);
   }
-  const replay = {
-    ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
-    ...(modulePath !== undefined ? { modulePath } : {}),
-    ...(cellsRoot !== undefined ? { cellsRoot } : {}),
-  };
+  const replay = replayOptionsOf(options.replay);
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
   const timesFile = cellTimesFile(ctx.cwd);
@@ -106,11 +163,11 @@ export async function runGate(args: Record<string, unknown>, ctx: CliContext): P
     locations,
     repoRoot: ctx.cwd,
     lanesDir,
-    oraclesForEveryRecording: typeof args.lanes === "string",
+    oraclesForEveryRecording: options.lanesGiven,
     allowlist,
     jobs,
     ci: ctx.ci,
-    batch: args.batch !== false,
+    batch: options.batch,
     cellTimes,
     ...(progress !== undefined
       ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
@@ -176,30 +233,30 @@ export const checkCommand: ParityCommand = {
   describe: "The gate: replay every selected cell and compare with oracles and recordings",
   builder: (y: Argv) =>
     y
-      .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
-      .option("provider", { type: "string", describe: "Only this provider" })
-      .option("cell", { type: "string", describe: "Only this cell" })
+      .option("recordings", FLAGS.recordings)
+      .option("provider", FLAGS.provider)
+      .option("cell", FLAGS.cell)
       .option("lanes", {
         type: "string",
         describe:
           "Oracles directory (default: lanes). Without --lanes only recordings under the working directory are compared with an oracle; with it every selected recording is compared with <lanes>/<provider>/<cell>.json",
       })
-      .option("allowlist", { type: "string", array: true, describe: "Allowlist file, besides allowlists/*.json (repeatable)" })
-      .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
+      .option("allowlist", FLAGS.allowlist)
+      .option("jobs", FLAGS.jobs)
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
-      .option("reporter", { type: "string", default: "text", describe: "text | json | junit | github" })
+      .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github" })
       .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
-      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
-      .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" })
+      .option("timeout", FLAGS.timeout)
+      .option("module", FLAGS.module)
       .option("update", {
         type: "boolean",
         default: false,
         describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
       })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
-      .option("cells", { type: "string", describe: CELLS_FLAG_DESCRIPTION })
+      .option("cells", FLAGS.cells)
       .example("$0 check", "Every cell under ./recordings")
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
@@ -207,19 +264,18 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --update", "Accept every changed cell (writes only what changed, prints the git add)"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
-    const reporterName = args.json === true ? jsonReporterName(args.reporter as string) : (args.reporter as string);
-    const reporter = selectReporter(reporterName);
-    if (args.update === true && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
-    const { run, extras, locations, lanesDir, replay } = await runGate(args, ctx);
+    const options = await resolveCheckOptions(args, ctx);
+    const reporter = selectReporter(options.reporter);
+    const { run, extras, locations, lanesDir, replay } = await runGate(options, ctx);
     ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
-    const textual = reporterName === "text";
-    if (args.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
+    const textual = options.reporter === "text";
+    if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {
       if (cell.wroteOracle) ctx.err(`wrote oracle ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
       if (!ctx.verbose) continue;
       for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
     }
-    if (args.update === true) return updateChangedCells(run, locations, { lanesDir, replay, ctx, out: textual ? ctx.out : ctx.err });
+    if (options.update) return updateChangedCells(run, locations, { lanesDir, replay, ctx, out: textual ? ctx.out : ctx.err });
     return checkExitCode(run);
   },
 };

@@ -9,7 +9,7 @@ import { ConformanceSessionSchema, type ConformanceSessionInput } from "../confo
 import { acpLaunchSpecSchema } from "../../stack/acp/agents/launch-spec.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
-import { checkBridgeModuleFlag, positiveIntegerFlag } from "./flag-checks.js";
+import { checkBridgeModuleFlag, resolveWaitFlag } from "./flag-checks.js";
 
 /** Reads a JSON file for a flag; bad input is an InputError naming the file (`shown`, default `file`). */
 function readJsonFile(file: string, shown: string = file): unknown {
@@ -106,8 +106,7 @@ export const conformCommand: ParityCommand = {
       .epilogue(LAUNCH_SPEC_HELP),
   async run(args, ctx) {
     const bridge = String(args.bridge);
-    const timeoutMs =
-      positiveIntegerFlag("timeout", args.timeout, "ms") ?? positiveIntegerFlag("timeout-ms", args["timeout-ms"], "ms") ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
+    const timeoutMs = resolveWaitFlag(args, DEFAULT_CONFORMANCE_TIMEOUT_MS);
     const options: BridgeTargetOptions = { cwd: ctx.cwd };
     if (typeof args["provider-id"] === "string") options.providerId = args["provider-id"];
     if (typeof args.session === "string") options.session = readSessionFile(path.resolve(ctx.cwd, args.session));

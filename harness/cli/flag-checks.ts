@@ -9,6 +9,7 @@ import { PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
 import { UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
 import { probeBridgeModule } from "./module-probe.js";
+import { stringFlag, type ParsedFlags } from "./options.js";
 
 /**
  * Parses a flag that must be a whole number ≥ 1 (`--timeout` in ms, `--jobs`). The flag is
@@ -25,10 +26,6 @@ export function positiveIntegerFlag(flag: string, value: unknown, unit: string):
   if (parsed === null || parsed < 1) throw new UsageError(`--${flag} ${String(value)}: expected a positive whole number of ${unit}`);
   return parsed;
 }
-
-/** `--cells` of `check` and `replay`: where a replay seeds workspaces from (harness/replay/sandbox.ts). */
-export const CELLS_FLAG_DESCRIPTION =
-  "Cells root whose <cell>/workspace/ seeds a replayed cell's workspace when its recording carries none (default: the package's cells/)";
 
 /**
  * Resolves a flag naming an existing directory to read from (`check`/`replay --cells`)
@@ -142,4 +139,42 @@ export async function createOutputDirFlag(flag: string, value: string, resolved:
   } catch (thrown) {
     throw outputFlagError(flag, value, resolved, thrown);
   }
+}
+
+/** What the replay flags set: `--timeout` (ms), `--module` (absolute, checked), `--cells` (absolute). */
+export interface ReplayFlags {
+  ceilingMs?: number;
+  modulePath?: string;
+  cellsRoot?: string;
+}
+
+/**
+ * `--timeout`, `--module` (loaded in a child process to check it is a bridge module), `--cells`.
+ * @throws UsageError naming the flag and value
+ */
+export async function resolveReplayFlags(args: ParsedFlags, cwd: string): Promise<ReplayFlags> {
+  const ceilingMs = positiveIntegerFlag("timeout", args.timeout, "ms");
+  const module = stringFlag(args, "module");
+  const modulePath = module === undefined ? undefined : await checkBridgeModuleFlag(module, cwd);
+  const cells = stringFlag(args, "cells");
+  const cellsRoot = cells === undefined ? undefined : existingDirFlag("cells", cells, cwd);
+  return { ...(ceilingMs !== undefined ? { ceilingMs } : {}), ...(modulePath !== undefined ? { modulePath } : {}), ...(cellsRoot !== undefined ? { cellsRoot } : {}) };
+}
+
+/** The replay options (harness/replay `ReplayOptions`) the replay flags stand for. */
+export function replayOptionsOf(flags: ReplayFlags): { timeouts?: { ceilingMs: number }; modulePath?: string; cellsRoot?: string } {
+  return {
+    ...(flags.ceilingMs !== undefined ? { timeouts: { ceilingMs: flags.ceilingMs } } : {}),
+    ...(flags.modulePath !== undefined ? { modulePath: flags.modulePath } : {}),
+    ...(flags.cellsRoot !== undefined ? { cellsRoot: flags.cellsRoot } : {}),
+  };
+}
+
+/**
+ * `--timeout` of `record`, `conform` and `probe` (ms; the old spelling `--timeout-ms` still read),
+ * else `fallback`.
+ * @throws UsageError naming the flag and value
+ */
+export function resolveWaitFlag(args: ParsedFlags, fallback: number): number {
+  return positiveIntegerFlag("timeout", args.timeout, "ms") ?? positiveIntegerFlag("timeout-ms", args["timeout-ms"], "ms") ?? fallback;
 }

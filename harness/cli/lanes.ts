@@ -7,16 +7,12 @@ import { UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
-import { resolveRecordingRoots, selectRecordings, type CellFilter } from "../recording/select.js";
+import { selectRecordings, type CellFilter } from "../recording/select.js";
 import type { ParityCommand } from "./command.js";
 import { outputFlagError } from "./flag-checks.js";
 import { formatTable } from "../report/table.js";
-
-/** The committed oracles' directory (00-product.md, Layout), relative to the working directory. */
-export const ORACLES_DIR = "lanes";
-
-/** Roots `lanes` reads when no `--recordings` is given. */
-export const LANES_DEFAULT_ROOTS = ["recordings"] as const;
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
+import { FLAGS, booleanFlag, resolveSelection, stringFlag } from "./options.js";
 
 /**
  * The thread lane of one cell (00-product.md, Words: thread lane), as `parity lanes --json`
@@ -72,23 +68,15 @@ export async function assembleCells(roots: readonly string[], filter: CellFilter
   return cells;
 }
 
-/** The `--provider`/`--cell` flags as a {@link CellFilter}. */
-export function cellFilterOf(args: Record<string, unknown>): CellFilter {
-  return {
-    provider: typeof args.provider === "string" ? args.provider : undefined,
-    cell: typeof args.cell === "string" ? args.cell : undefined,
-  };
-}
-
 /** `parity lanes`: assemble each recorded cell's thread lane; print counts, JSON, or write files. */
 export const lanesCommand: ParityCommand = {
   command: "lanes",
   describe: "Assemble the thread lane of each recorded cell (counts, JSON, or files under --out)",
   builder: (y: Argv) =>
     y
-      .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable); default: recordings" })
-      .option("provider", { type: "string", describe: "Only this provider" })
-      .option("cell", { type: "string", describe: "Only this cell" })
+      .option("recordings", FLAGS.recordings)
+      .option("provider", FLAGS.provider)
+      .option("cell", FLAGS.cell)
       .option("recorded", {
         type: "boolean",
         default: false,
@@ -100,18 +88,19 @@ export const lanesCommand: ParityCommand = {
       .example("$0 lanes --recordings ../shared/recordings --provider acp-cursor --cell turn-tools --json", "One cell's normalized lane")
       .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording (refused under CI)"),
   async run(args, ctx) {
-    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
+    const out = stringFlag(args, "out");
+    const outDir = out === undefined ? undefined : path.resolve(ctx.cwd, out);
     if (outDir !== undefined && ctx.ci) {
       // 00-product.md: in CI nothing writes oracles or recordings, whatever path names them.
-      const out = await realPathOf(outDir);
-      for (const guarded of [ORACLES_DIR, "recordings"]) {
-        if (isInside(await realPathOf(path.resolve(ctx.cwd, guarded)), out)) {
-          throw new UsageError(`--out ${String(args.out)}: that is inside ${guarded}/, and nothing writes oracles or recordings under CI=true`);
+      const real = await realPathOf(outDir);
+      for (const guarded of [ORACLES_DIR, RECORDINGS_ROOT]) {
+        if (isInside(await realPathOf(path.resolve(ctx.cwd, guarded)), real)) {
+          throw new UsageError(`--out ${out}: that is inside ${guarded}/, and nothing writes oracles or recordings under CI=true`);
         }
       }
     }
-    const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LANES_DEFAULT_ROOTS);
-    const cells = await assembleCells(roots, cellFilterOf(args), !(args.recorded as boolean));
+    const { roots, filter } = resolveSelection(args, ctx.cwd);
+    const cells = await assembleCells(roots, filter, !booleanFlag(args, "recorded"));
     const written: string[] = [];
     if (outDir !== undefined) {
       for (const c of cells) {
@@ -119,12 +108,12 @@ export const lanesCommand: ParityCommand = {
         try {
           await writeFileAtomic(file, serializeThreadLane(c.lane));
         } catch (thrown) {
-          throw outputFlagError("out", String(args.out), outDir, thrown);
+          throw outputFlagError("out", String(out), outDir, thrown);
         }
         written.push(file);
       }
     }
-    if (args.json) {
+    if (booleanFlag(args, "json")) {
       ctx.out(`${JSON.stringify(cells)}\n`);
       return 0;
     }
@@ -135,7 +124,7 @@ export const lanesCommand: ParityCommand = {
     );
     const [head, ...body] = formatTable([header, ...rows]).split("\n");
     ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
-    if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(args.recorded === true))}\n`);
+    if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(booleanFlag(args, "recorded")))}\n`);
     for (const file of written) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
     ctx.out(`${cells.length} ${cells.length === 1 ? "cell" : "cells"}\n`);
     return 0;

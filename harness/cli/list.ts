@@ -5,13 +5,12 @@ import { Chalk } from "chalk";
 import type { Argv } from "yargs";
 import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
 import { readRecording } from "../recording/reader.js";
-import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import { selectRecordings } from "../recording/select.js";
 import { formatTable } from "../report/table.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-
-/** Roots `list` reads when no `--recordings` is given (resolved against the working directory). */
-export const LIST_DEFAULT_ROOTS = ["recordings"] as const;
+import { ORACLES_DIR } from "../defaults.js";
+import { FLAGS, booleanFlag, resolveSelection, stringFlag } from "./options.js";
 
 /** One row of `parity list --json` (00-product.md, CLI: `list`). */
 export interface ListRow {
@@ -135,33 +134,30 @@ export const listCommand: ParityCommand = {
   describe: "Show the provider × cell matrix: recordings, manifests, current lanes and oracles",
   builder: (y: Argv) =>
     y
-      .option("recordings", {
-        type: "string",
-        array: true,
-        describe: "Recordings root (repeatable); default: recordings",
-      })
+      .option("recordings", FLAGS.recordings)
       .option("lanes", {
         type: "string",
         describe:
           "Oracles directory (default: lanes). Without --lanes only recordings under the working directory show an oracle; with it every listed recording is looked up in <lanes>/<provider>/<cell>.json",
       })
-      .option("provider", { type: "string", describe: "Only this provider" })
-      .option("cell", { type: "string", describe: "Only this cell" })
+      .option("provider", FLAGS.provider)
+      .option("cell", FLAGS.cell)
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array instead of a table" })
       .example("$0 list", "Every recording under ./recordings")
       .example("$0 list --recordings ../shared/recordings --provider acp-cursor", "One provider's cells")
       .example("$0 list --json", "Machine-readable matrix"),
   async run(args, ctx) {
-    const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, LIST_DEFAULT_ROOTS);
+    const { roots, filter: selected } = resolveSelection(args, ctx.cwd);
     const filter = {
-      ...(typeof args.provider === "string" ? { provider: args.provider } : {}),
-      ...(typeof args.cell === "string" ? { cell: args.cell } : {}),
+      ...(selected.provider !== undefined ? { provider: selected.provider } : {}),
+      ...(selected.cell !== undefined ? { cell: selected.cell } : {}),
     };
-    const lanesGiven = typeof args.lanes === "string";
-    const lanesDir = path.resolve(ctx.cwd, (args.lanes as string | undefined) ?? "lanes");
+    const lanes = stringFlag(args, "lanes");
+    const lanesGiven = lanes !== undefined;
+    const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
     // An explicit --lanes applies to every recording listed, wherever it lies.
     const rows = await listRows(roots, lanesDir, filter, lanesGiven ? path.parse(lanesDir).root : ctx.cwd);
-    if (args.json) {
+    if (booleanFlag(args, "json")) {
       ctx.out(`${JSON.stringify(rows)}\n`);
       return 0;
     }

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { findRepoRoot } from "../replay/repo-paths.js";
+import { MODULE_LOAD_TIMEOUT_MS } from "../defaults.js";
 
 /** What loading the module in the child showed. */
 export type ModuleProbe =
@@ -19,8 +20,8 @@ export type ModuleProbe =
   /** Loading did not finish within `timeoutMs` (a top-level await that never settles). */
   | { kind: "timeout"; timeoutMs: number };
 
-/** Longest a module may take to load before {@link probeBridgeModule} gives up, in ms. */
-export const MODULE_LOAD_TIMEOUT_MS = 60_000;
+/** Longest a module may take to load before {@link probeBridgeModule} gives up, in ms (harness/defaults.ts). */
+export { MODULE_LOAD_TIMEOUT_MS };
 
 // The child reports on fd 3, so whatever the module prints on stdout/stderr cannot be mistaken
 // for the answer; it exits itself once it has answered, so handles the module opened do not

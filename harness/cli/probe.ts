@@ -6,10 +6,11 @@ import { acpAgentLabel } from "../../stack/acp/agents/launch-spec.js";
 import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/agents/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { packageRoot } from "../record/providers.js";
-import { positiveIntegerFlag } from "./flag-checks.js";
+import { resolveWaitFlag } from "./flag-checks.js";
 import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
 import { withoutRecordProfiles } from "../record/custom-provider.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
+import { PROBE_TIMEOUT_MS } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
 
 /**
@@ -111,12 +112,8 @@ export interface ProbeCommandOptions {
   tempDir?: string;
 }
 
-/**
- * How long `probe` waits for `initialize` by default, in ms: an agent starting on a busy
- * machine (a Node CLI loading its bundle) can take well over the 10 s a quiet one needs; the
- * timeout only bounds an agent that will never answer.
- */
-export const PROBE_TIMEOUT_MS = 60_000;
+/** How long `probe` waits for `initialize` by default, in ms (harness/defaults.ts says why). */
+export { PROBE_TIMEOUT_MS };
 
 /**
  * The command to spawn for `command`: a bare name is looked up, as `npx` does, first in
@@ -161,8 +158,7 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
       const provider = typeof args.provider === "string" ? args.provider : undefined;
       const commandLine = typeof args.command === "string" ? args.command : undefined;
       if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
-      const timeoutMs =
-        positiveIntegerFlag("timeout", args.timeout, "ms") ?? positiveIntegerFlag("timeout-ms", args["timeout-ms"], "ms") ?? PROBE_TIMEOUT_MS;
+      const timeoutMs = resolveWaitFlag(args, PROBE_TIMEOUT_MS);
       const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
 
       let command: string;

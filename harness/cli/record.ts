@@ -6,19 +6,69 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
+import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
 import { packageRoot, RECORD_PROVIDERS } from "../record/providers.js";
 import type { ParityCommand } from "./command.js";
+import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
+import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}${path.sep}`);
 
-/** Default `--out`: the project's recordings root. */
-export const RECORD_DEFAULT_OUT = "recordings";
-/** Oracles root of the project's own recordings. */
-export const RECORD_DEFAULT_LANES = "lanes";
+/** Default `--out`: the project's recordings root (harness/defaults.ts). */
+export const RECORD_DEFAULT_OUT = RECORDINGS_ROOT;
+/** Oracles root of the project's own recordings (harness/defaults.ts). */
+export const RECORD_DEFAULT_LANES = ORACLES_DIR;
+
+/** `parity record`'s options, complete and typed. */
+export interface RecordOptions {
+  provider: string;
+  cell: string;
+  /** `--cells` (absolute). */
+  cellsRoot: string;
+  /** `--out` (absolute). */
+  out: string;
+  /** `--lanes` (absolute), else {@link defaultLanesRoot}. */
+  lanes: string;
+  /** `--redact` patterns as typed. */
+  redact: string[];
+  /** `--timeout`, else the default step wait (ms). */
+  timeoutMs: number;
+  network: NetworkMode;
+  /** `--custom-agents` (absolute), when given. */
+  customAgentsFile?: string;
+  json: boolean;
+}
+
+/** The `--network` modes: a closed set (yargs refuses anything else, listing these). */
+const NETWORK_MODES: readonly NetworkMode[] = ["auto", "netns", "watch"];
+
+/**
+ * `parity record`: turns its argv into {@link RecordOptions}.
+ * @throws UsageError `--timeout <value>: …` for a timeout that is not a whole number ≥ 1
+ */
+export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOptions {
+  const out = path.resolve(cwd, stringFlag(args, "out") ?? RECORD_DEFAULT_OUT);
+  const lanes = stringFlag(args, "lanes");
+  const network = stringFlag(args, "network") ?? "auto";
+  if (!(NETWORK_MODES as readonly string[]).includes(network)) throw new UsageError(`--network ${network}: use one of ${NETWORK_MODES.join(", ")}`);
+  const customAgents = stringFlag(args, "customAgents");
+  return {
+    provider: String(args.provider),
+    cell: String(args.cell),
+    cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
+    out,
+    lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
+    redact: stringsFlag(args, "redact"),
+    timeoutMs: positiveIntegerFlag("timeout", args.timeout, "ms") ?? RECORD_STEP_TIMEOUT_MS,
+    network: network as NetworkMode,
+    ...(customAgents !== undefined ? { customAgentsFile: path.resolve(cwd, customAgents) } : {}),
+    json: booleanFlag(args, "json"),
+  };
+}
 
 /**
  * Where `record` writes oracles without `--lanes` (the one rule, same as `rerecord --out`):
@@ -26,7 +76,7 @@ export const RECORD_DEFAULT_LANES = "lanes";
  * made outside the project carries its oracle inside its own `--out` directory. Absolute paths.
  */
 export function defaultLanesRoot(out: string, cwd: string): string {
-  return path.resolve(out) === path.resolve(cwd, RECORD_DEFAULT_OUT) ? path.resolve(cwd, RECORD_DEFAULT_LANES) : path.join(path.resolve(out), "lanes");
+  return path.resolve(out) === path.resolve(cwd, RECORD_DEFAULT_OUT) ? path.resolve(cwd, RECORD_DEFAULT_LANES) : path.join(path.resolve(out), ORACLES_DIR);
 }
 
 /** The `record` command. */
@@ -39,16 +89,16 @@ export const recordCommand: ParityCommand = {
     y
       .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(RECORD_PROVIDERS).join(", ")})` })
       .option("cell", { type: "string", demandOption: true, describe: "Cell name (a directory under --cells)" })
-      .option("redact", { type: "string", array: true, default: [], describe: "Extra regular expression to redact (repeatable)" })
+      .option("redact", { ...FLAGS.redact, default: [] })
       .option("out", { type: "string", default: RECORD_DEFAULT_OUT, describe: "Recordings root; writes <out>/<provider>/<cell>/" })
       .option("lanes", {
         type: "string",
         describe: "Oracles root; writes <lanes>/<provider>/<cell>.json. Default: lanes/ for the default --out recordings, else <out>/lanes (as rerecord --out)",
       })
-      .option("cells", { type: "string", default: "cells", describe: "Cell definitions root" })
+      .option("cells", { type: "string", default: CELLS_ROOT, describe: "Cell definitions root" })
       .option("custom-agents", { type: "string", describe: "A customAgents JSON file (spec 30 §2.2); --provider may name one of its agents (acp-<slug>)" })
       .option("network", {
-        choices: ["auto", "netns", "watch"],
+        choices: NETWORK_MODES,
         default: "auto",
         describe: "Keep a real agent on loopback: a fresh network namespace with only loopback (netns), watching its sockets (watch), or netns where possible (auto)",
       })
@@ -70,35 +120,34 @@ export const recordCommand: ParityCommand = {
         ].join("\n\n"),
       ),
   async run(args, ctx) {
-    const out = path.resolve(ctx.cwd, String(args.out));
-    const lanes = typeof args.lanes === "string" ? path.resolve(ctx.cwd, args.lanes) : defaultLanesRoot(out, ctx.cwd);
+    const options = resolveRecordOptions(args, ctx.cwd);
+    const { out, lanes } = options;
     if (ctx.ci) {
       const repo = packageRoot();
       if (inside(out, repo) || inside(lanes, repo)) {
         throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${repo}, e.g. a temp dir`);
       }
     }
-    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms") ?? RECORD_STEP_TIMEOUT_MS;
-    const redact = compileUserPatterns(((args.redact as unknown[]) ?? []).map(String));
+    const redact = compileUserPatterns(options.redact);
 
     {
       const result = await recordCell({
-        providerId: String(args.provider),
-        cell: String(args.cell),
-        cellsRoot: path.resolve(ctx.cwd, String(args.cells)),
+        providerId: options.provider,
+        cell: options.cell,
+        cellsRoot: options.cellsRoot,
         outRoot: out,
         lanesRoot: lanes,
         redact,
-        timeoutMs: timeout,
-        network: args.network as "auto" | "netns" | "watch",
-        ...(typeof args.customAgents === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args.customAgents) } : {}),
+        timeoutMs: options.timeoutMs,
+        network: options.network,
+        ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
         now: () => Date.now(),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
       });
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
-      if (args.json === true) {
+      if (options.json) {
         ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
         return EXIT_CODES.ok;
       }

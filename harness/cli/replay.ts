@@ -3,16 +3,14 @@ import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { readRecording } from "../recording/reader.js";
-import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import { selectRecordings } from "../recording/select.js";
 import { renderTimeline } from "../report/timeline.js";
 import { INFRASTRUCTURE_TIMEOUT_EXIT } from "../report/check-report.js";
 import { formatDivergenceSummary, replayTrouble } from "../replay/divergence.js";
 import { replayRecording, type ReplayResult } from "../replay/replay-recording.js";
 import type { ParityCommand } from "./command.js";
-import { CELLS_FLAG_DESCRIPTION, checkBridgeModuleFlag, existingDirFlag, positiveIntegerFlag } from "./flag-checks.js";
-
-/** Roots `replay` searches for `--provider/--cell` when no `--recordings` is given. */
-export const REPLAY_DEFAULT_ROOTS = ["recordings"] as const;
+import { replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";
+import { booleanFlag, FLAGS, resolveSelection, stringFlag, type ParsedFlags } from "./options.js";
 
 /** The `thread/delta` params the live bridge wrote, one JSON object per line (for `--deltas`). */
 export function liveDeltaLines(result: ReplayResult): string {
@@ -58,15 +56,39 @@ export function timelineText(result: ReplayResult, color: boolean): string {
   return renderTimeline(events, { color });
 }
 
-async function resolveCellDir(args: Record<string, unknown>, cwd: string): Promise<string> {
-  const dir = args.dir as string | undefined;
-  if (dir !== undefined) return path.resolve(cwd, dir);
-  const provider = args.provider as string | undefined;
-  const cell = args.cell as string | undefined;
+/** `parity replay`'s options. */
+export interface ReplayCommandOptions {
+  /** The cell: a recording directory (the positional, absolute), or a provider and cell under the recordings roots. */
+  target: { dir: string } | { provider: string; cell: string; roots: string[] };
+  replay: ReplayFlags;
+  output: "lane" | "deltas" | "timeline" | "json";
+  trace: boolean;
+}
+
+/**
+ * `parity replay`: `--deltas`/`--timeline` exclusive, then the replay flags, then the cell
+ * (`--recordings` is read only when the cell is named by `--provider`/`--cell`).
+ * @throws UsageError naming the flag, or asking for one cell
+ */
+export async function resolveReplayCommandOptions(args: ParsedFlags, cwd: string): Promise<ReplayCommandOptions> {
+  if (booleanFlag(args, "deltas") && booleanFlag(args, "timeline")) throw new UsageError("--deltas and --timeline are alternatives: pass one");
+  const replay = await resolveReplayFlags(args, cwd);
+  const output = booleanFlag(args, "json") ? "json" : booleanFlag(args, "deltas") ? "deltas" : booleanFlag(args, "timeline") ? "timeline" : "lane";
+  const trace = booleanFlag(args, "trace");
+  const dir = stringFlag(args, "dir");
+  if (dir !== undefined) return { target: { dir: path.resolve(cwd, dir) }, replay, output, trace };
+  const provider = stringFlag(args, "provider");
+  const cell = stringFlag(args, "cell");
   if (provider === undefined || cell === undefined) {
     throw new UsageError("name one cell: `parity replay <recording dir>` or `--provider <p> --cell <c>`");
   }
-  const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], cwd, REPLAY_DEFAULT_ROOTS);
+  return { target: { provider, cell, roots: resolveSelection(args, cwd).roots }, replay, output, trace };
+}
+
+/** The recording directory of the cell `replay` was given. */
+async function cellDirOf(target: ReplayCommandOptions["target"]): Promise<string> {
+  if ("dir" in target) return target.dir;
+  const { provider, cell, roots } = target;
   const found = await selectRecordings(roots, { provider, cell });
   const only = found[0];
   if (!only) throw new UsageError(`no recording of ${provider}/${cell} under ${roots.join(", ") || "(no recordings root)"}`);
@@ -90,36 +112,31 @@ export const replayCommand: ParityCommand = {
       .positional("dir", { type: "string", describe: "Recording directory (recordings/<provider>/<cell>)" })
       .option("provider", { type: "string", describe: "Provider of the cell (with --cell)" })
       .option("cell", { type: "string", describe: "Cell to replay (with --provider)" })
-      .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
+      .option("recordings", FLAGS.recordings)
       .option("deltas", { type: "boolean", default: false, describe: "Print the live thread/delta params instead" })
       .option("timeline", { type: "boolean", default: false, describe: "Print a readable timeline instead" })
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
-      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
-      .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("timeout", FLAGS.timeout)
+      .option("module", FLAGS.module)
       .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
-      .option("cells", { type: "string", describe: CELLS_FLAG_DESCRIPTION })
+      .option("cells", FLAGS.cells)
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")
       .example("$0 replay --recordings ../shared/recordings --provider acp-cursor --cell resume --timeline", "Readable timeline"),
   async run(args, ctx) {
     // Flags first: a bad value is one line, exit 2, before anything is replayed.
-    if (args.deltas && args.timeline) throw new UsageError("--deltas and --timeline are alternatives: pass one");
-    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
-    const modulePath = typeof args.module === "string" ? await checkBridgeModuleFlag(args.module, ctx.cwd) : undefined;
-    const cellsRoot = typeof args.cells === "string" ? existingDirFlag("cells", args.cells, ctx.cwd) : undefined;
-    const dir = await resolveCellDir(args, ctx.cwd);
+    const options = await resolveReplayCommandOptions(args, ctx.cwd);
+    const dir = await cellDirOf(options.target);
     const recording = await readRecording(dir);
     if (recording.manifest.scope === "process") {
       throw new UsageError(`${recording.manifest.provider}/${recording.manifest.cell} is process-scoped: it has no thread lane to replay`);
     }
     const result = await replayRecording(recording, {
-      ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
-      ...(modulePath !== undefined ? { modulePath } : {}),
-      ...(cellsRoot !== undefined ? { cellsRoot } : {}),
-      ...(args.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
+      ...replayOptionsOf(options.replay),
+      ...(options.trace ? { trace: (text: string) => ctx.err(`${text}\n`) } : {}),
     });
-    if (args.json) ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
-    else if (args.deltas) ctx.out(liveDeltaLines(result));
-    else if (args.timeline) ctx.out(timelineText(result, ctx.color));
+    if (options.output === "json") ctx.out(`${JSON.stringify(replayJson(result), null, 2)}\n`);
+    else if (options.output === "deltas") ctx.out(liveDeltaLines(result));
+    else if (options.output === "timeline") ctx.out(timelineText(result, ctx.color));
     else ctx.out(serializeThreadLane(normalizeThreadLane(result.lane.events)));
     const cell = `${result.provider}/${result.cell}`;
     if (result.divergenceCount > 0) ctx.err(`parity replay: ${formatDivergenceSummary(cell, result.divergences, result.divergenceCount)}\n`);

@@ -8,16 +8,56 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
-import { resolveRecordingRoots, selectRecordings } from "../recording/select.js";
+import { selectRecordings } from "../recording/select.js";
 import { refuseInCi } from "../rerecord/targets.js";
 import { rerecordRedactor } from "../rerecord/redaction.js";
 import { rerecordCells, rerecordExitCode } from "../rerecord/rerecord-cells.js";
 import { formatRerecordOutcome, formatRerecordSummary } from "../rerecord/report.js";
+import { ORACLES_DIR } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
+import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
-/** Root `rerecord` reads when no `--recordings` is given. */
-export const RERECORD_DEFAULT_ROOTS = ["recordings"] as const;
+/** `parity rerecord`'s options. */
+export interface RerecordOptions {
+  selection: Selection;
+  /** `--out` (absolute), when given. */
+  outDir?: string;
+  /** The oracles directory (absolute): `--lanes`, else `<out>/lanes` with `--out`, else `lanes/`. */
+  lanesDir: string;
+  ceilingMs?: number;
+  /** `--module` resolved against the working directory (not loaded here). */
+  modulePath?: string;
+  /** `--redact` patterns as typed. */
+  redact: string[];
+  verify: boolean;
+  alwaysCurrent: boolean;
+  json: boolean;
+}
+
+/**
+ * `parity rerecord`: `--out`, `--lanes`, `--timeout`, then the selection.
+ * @throws UsageError naming the flag
+ */
+export function resolveRerecordOptions(args: ParsedFlags, cwd: string): RerecordOptions {
+  const out = stringFlag(args, "out");
+  const outDir = out === undefined ? undefined : path.resolve(cwd, out);
+  const lanes = stringFlag(args, "lanes");
+  const lanesDir = path.resolve(cwd, lanes ?? (outDir !== undefined ? path.join(outDir, ORACLES_DIR) : ORACLES_DIR));
+  const ceilingMs = positiveIntegerFlag("timeout", args.timeout, "ms");
+  const module = stringFlag(args, "module");
+  return {
+    selection: resolveSelection(args, cwd),
+    ...(outDir !== undefined ? { outDir } : {}),
+    lanesDir,
+    ...(ceilingMs !== undefined ? { ceilingMs } : {}),
+    ...(module !== undefined ? { modulePath: path.resolve(cwd, module) } : {}),
+    redact: stringsFlag(args, "redact"),
+    verify: args.verify !== false,
+    alwaysCurrent: booleanFlag(args, "alwaysCurrent"),
+    json: booleanFlag(args, "json"),
+  };
+}
 
 /** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
 export const rerecordCommand: ParityCommand = {
@@ -26,14 +66,14 @@ export const rerecordCommand: ParityCommand = {
   describe: "Replay cells through today's bridge; write bridge→runtime.current.ndjson beside each recording and refresh its oracle",
   builder: (y: Argv) =>
     y
-      .option("provider", { type: "string", describe: "Only this provider" })
-      .option("cell", { type: "string", describe: "Only this cell" })
-      .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
+      .option("provider", FLAGS.provider)
+      .option("cell", FLAGS.cell)
+      .option("recordings", FLAGS.recordings)
       .option("out", { type: "string", describe: "Write <out>/<provider>/<cell>/bridge→runtime.current.ndjson and <out>/lanes/… instead (for read-only recordings)" })
-      .option("lanes", { type: "string", describe: "Oracles directory (default lanes, or <out>/lanes with --out)" })
-      .option("redact", { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" })
-      .option("timeout", { type: "string", describe: "Wall-clock ceiling per cell in ms (a whole number ≥ 1; default 120000): a replay still running then is an infrastructure timeout, never a divergence" })
-      .option("module", { type: "string", describe: "Bridge module to replay instead of the provider's own" })
+      .option("lanes", { type: "string", describe: `Oracles directory (default ${ORACLES_DIR}, or <out>/${ORACLES_DIR} with --out)` })
+      .option("redact", FLAGS.redact)
+      .option("timeout", FLAGS.timeout)
+      .option("module", FLAGS.module)
       .option("json", { type: "boolean", default: false, describe: "Print one JSON array of per-cell outcomes instead of text" })
       .option("always-current", {
         type: "boolean",
@@ -57,15 +97,13 @@ export const rerecordCommand: ParityCommand = {
           "an --out outside it (e.g. a temp dir) is allowed, as for record. Without --out, refused for a read-only recording directory (exit 2).",
       ),
   async run(args, ctx) {
-    const outDir = typeof args.out === "string" ? path.resolve(ctx.cwd, args.out) : undefined;
-    const lanesDir = path.resolve(ctx.cwd, typeof args.lanes === "string" ? args.lanes : outDir !== undefined ? path.join(outDir, "lanes") : "lanes");
-    const timeout = positiveIntegerFlag("timeout", args.timeout, "ms");
+    const options = resolveRerecordOptions(args, ctx.cwd);
+    const { outDir, lanesDir, selection } = options;
     await refuseInCi(ctx.ci, { cwd: ctx.cwd, outDir, lanesDir });
-    const redactor = rerecordRedactor({ patterns: compileUserPatterns(((args.redact as unknown[]) ?? []).map(String)) });
-    const roots = resolveRecordingRoots((args.recordings as string[] | undefined) ?? [], ctx.cwd, RERECORD_DEFAULT_ROOTS);
-    const locations = await selectRecordings(roots, { provider: args.provider as string | undefined, cell: args.cell as string | undefined });
+    const redactor = rerecordRedactor({ patterns: compileUserPatterns(options.redact) });
+    const roots = selection.roots;
+    const locations = await selectRecordings(roots, selection.filter);
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
-    const modulePath = args.module as string | undefined;
     const showPath = (file: string) => {
       const rel = path.relative(ctx.cwd, file);
       return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
@@ -75,17 +113,17 @@ export const rerecordCommand: ParityCommand = {
       outDir,
       lanesDir,
       redactor,
-      verify: args.verify !== false,
-      alwaysWriteCurrent: args.alwaysCurrent === true,
+      verify: options.verify,
+      alwaysWriteCurrent: options.alwaysCurrent,
       replay: {
-        ...(timeout !== undefined ? { timeouts: { ceilingMs: timeout } } : {}),
-        ...(modulePath !== undefined ? { modulePath: path.resolve(ctx.cwd, modulePath) } : {}),
+        ...(options.ceilingMs !== undefined ? { timeouts: { ceilingMs: options.ceilingMs } } : {}),
+        ...(options.modulePath !== undefined ? { modulePath: options.modulePath } : {}),
       },
       onOutcome: (outcome) => {
-        if (args.json !== true) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
+        if (!options.json) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
       },
     });
-    ctx.out(args.json === true ? `${JSON.stringify(outcomes, null, 2)}\n` : formatRerecordSummary(outcomes));
+    ctx.out(options.json ? `${JSON.stringify(outcomes, null, 2)}\n` : formatRerecordSummary(outcomes));
     return rerecordExitCode(outcomes);
   },
 };

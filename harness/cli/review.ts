@@ -20,9 +20,11 @@ import { cellAllowPaths } from "../report/suggest.js";
 import { renderCellText } from "../report/text.js";
 import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
 import { appendAllowlistEntry } from "./allow.js";
-import { runGate, type GateRun } from "./check.js";
+import { resolveGateOptions, runGate, type GateRun } from "./check.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
+import { FLAGS } from "./options.js";
+import { ORACLES_DIR } from "../defaults.js";
 
 /** What the user decided for one cell. */
 export type ReviewDecision = "accepted" | "rejected" | "allowed" | "skipped";
@@ -57,20 +59,20 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
     describe: "Walk each changed cell of a failing check and accept (rerecord it), reject, or allow it with a PR",
     builder: (y: Argv) =>
       y
-        .option("recordings", { type: "string", array: true, describe: "Recordings root (repeatable; default recordings)" })
-        .option("provider", { type: "string", describe: "Only this provider" })
-        .option("cell", { type: "string", describe: "Only this cell" })
-        .option("lanes", { type: "string", describe: "Oracles directory (default: lanes)" })
-        .option("allowlist", { type: "string", array: true, describe: "Allowlist file, besides allowlists/*.json (repeatable)" })
-        .option("jobs", { type: "string", describe: "Cells replayed at once, a whole number ≥ 1 (default: the number of cores)" })
-        .option("timeout", { type: "string", describe: "Quiet period in ms (a whole number ≥ 1) after which an unmet expectation is a divergence" })
-        .option("module", { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one" })
+        .option("recordings", FLAGS.recordings)
+        .option("provider", FLAGS.provider)
+        .option("cell", FLAGS.cell)
+        .option("lanes", { type: "string", describe: `Oracles directory (default: ${ORACLES_DIR})` })
+        .option("allowlist", FLAGS.allowlist)
+        .option("jobs", FLAGS.jobs)
+        .option("timeout", FLAGS.timeout)
+        .option("module", FLAGS.module)
         .example("$0 review", "After a failing `parity check`: decide cell by cell")
         .example("$0 review --provider acp-opencode --module ./dist/my-bridge.js", "Review the changes your bridge makes")
         .epilogue("Non-interactive: `parity check --update` accepts every changed cell. Nothing is written under CI=true."),
     async run(args, ctx) {
       if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
-      const gate = await runGate(args, ctx);
+      const gate = await runGate(await resolveGateOptions(args, ctx.cwd), ctx);
       const reader = answerReader(options.input ?? process.stdin);
       try {
         return await review(gate, ctx, reader);

@@ -1,3 +1,4 @@
+import { CONFORMANCE_TIMEOUT_MS } from "../defaults.js";
 import { createJsonRpcClient } from "../runtime/json-rpc-client.js";
 import { createEventCollector } from "./collector.js";
 import { conformanceClientRequestId, type RunContext } from "./context.js";
@@ -9,8 +10,8 @@ import { CONFORMANCE_OPTIONS, ConformanceSessionSchema, type ConformanceSession,
 import { checkInterruptSettlesBeforeAnswer, checkProviderThreadIdNotCounter } from "./stop-rules.js";
 import type { ConformanceTransport } from "./transport.js";
 
-/** Default longest wait for one answer or event, in ms (spec 10 §7 `timeoutMs=5000`). */
-export const DEFAULT_CONFORMANCE_TIMEOUT_MS = 5_000;
+/** Default longest wait for one answer or event, in ms (spec 10 §7 `timeoutMs=5000`; harness/defaults.ts). */
+export const DEFAULT_CONFORMANCE_TIMEOUT_MS = CONFORMANCE_TIMEOUT_MS;
 
 /**
  * The optional rules `session` gives no prompt for (spec 10 §7: zero-work without

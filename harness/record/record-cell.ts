@@ -33,6 +33,7 @@ import { profileRecordProvider } from "./profile-provider.js";
 import { detectNetworkIsolation, NETNS_MODEL_PORT, NETWORK_NETNS, NETWORK_WATCHED, netnsLauncher, type NetworkMode } from "./network.js";
 import { nonLoopbackPeers } from "./sockets.js";
 import { recordPathRewrites, recordProvider, type RecordDirs, type RecordProvider } from "./providers.js";
+import { RECORD_STEP_TIMEOUT_MS } from "../defaults.js";
 
 /**
  * How often the sockets of a watched run are read, in ms, besides before every step and after
@@ -62,8 +63,8 @@ export async function makeRunRoot(parent: string): Promise<string> {
   }
 }
 
-/** Default wait for one answer or event of the cell script, in ms (divergence detection only). */
-export const RECORD_STEP_TIMEOUT_MS = 90_000;
+/** Default wait for one answer or event of the cell script, in ms (divergence detection only; harness/defaults.ts). */
+export { RECORD_STEP_TIMEOUT_MS };
 
 /** What {@link recordCell} needs. */
 export interface RecordCellRequest {

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import type { ReplayAdapter } from "../adapters/index.js";
+import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
@@ -25,6 +27,12 @@ export interface ReplayOptions {
   repoRoot?: string;
   /** Bridge module to load instead of the provider's profile module (absolute or relative to `repoRoot`). */
   modulePath?: string;
+  /**
+   * The bridge families the replay knows (harness/adapters): the provider's adapter gives the
+   * bridge module, and every adapter's hook re-points the agent launch a runtime line carries
+   * at the replay child (default: the shipped ones, `acp-*` and `echo`).
+   */
+  adapters?: readonly ReplayAdapter[];
   /** Provider id passed to the bootstrap (default: the manifest's provider). */
   providerId?: string;
   /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
@@ -92,8 +100,8 @@ export interface LiveReplay {
   stderr: string;
 }
 
-/** Wall-clock ceiling of one cell's replay, in ms (a batch gets it once per cell). */
-export const CELL_CEILING_MS = 120_000;
+/** Wall-clock ceiling of one cell's replay, in ms (a batch gets it once per cell; harness/defaults.ts). */
+export { CELL_CEILING_MS };
 
 const DEFAULT_TIMEOUTS: Omit<ScheduleTimeouts, "ceilingMs"> = { exitMs: 5000, timerHorizonMs: 10_000, fallbackQuietMs: 3000 };
 
@@ -187,7 +195,7 @@ export interface DriveOptions extends ReplayOptions {
 export async function driveBridge(steps: StepSource, provider: string, options: DriveOptions): Promise<DrivenBridge> {
   const root = options.repoRoot ?? findRepoRoot();
   const artifacts = replayArtifacts(root);
-  const profile = options.modulePath === undefined ? replayProfileFor(provider) : undefined;
+  const profile = options.modulePath === undefined ? replayProfileFor(provider, options.adapters) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
   const cellCount = Math.max(1, options.cells.length);
@@ -247,7 +255,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
       {
         queue,
         bridge,
-        rewriteRuntime: (line, step) => rewriteRuntimeLine(line, rewrites[cellOf(step)] ?? rewrites[0]!),
+        rewriteRuntime: (line, step) => rewriteRuntimeLine(line, rewrites[cellOf(step)] ?? rewrites[0]!, options.adapters),
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,

@@ -1,4 +1,4 @@
-import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+import { SHIPPED_REPLAY_ADAPTERS, type ReplayAdapter } from "../adapters/index.js";
 
 /**
  * Where the replay points a bridge: the replay child's command line, the workspace that
@@ -23,18 +23,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Rewrites one recorded `runtime→bridge` line before it is written (spec 10 §5.1 g):
  * - a string `params.cwd` becomes the replay workspace;
  * - a string `params.options.envVars.PATH` becomes the harness's PATH;
- * - an ACP launch spec at `params.options.providerOptions.acpLaunchSpec` (whatever the
- *   method) keeps its other keys but loses `modelCli` and `cwd` (the agent's own directory on
- *   the recording machine: it may not exist here, and the replay child needs none), gets
- *   `command` = the node binary, `args` = the replay child and its flags, and `env: {}`; when no `providerOptions.acpDialect`
- *   is set, the dialect the recorded command implies (spec 30 §1.2: `cursor-agent` → `cursor`)
- *   is pinned explicitly, since the replay child's command (node) would select the generic one
- *   and a recording made before dialects existed would replay as a generic agent.
+ * - every adapter's `pointAgentAt` hook points the agent launch the line carries (whatever the
+ *   method) at the replay child (for ACP: harness/adapters/acp.ts).
  * Lines that need none of this (or are not JSON objects) are returned unchanged, byte for
  * byte; rewritten lines are re-serialized with their key order kept.
+ *
+ * @param adapters the bridge families whose agent launches are re-pointed (default: the shipped ones)
  */
-export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite): string {
-  if (!line.includes('"cwd"') && !line.includes('"PATH"') && !line.includes('"acpLaunchSpec"')) return line;
+export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite, adapters: readonly ReplayAdapter[] = SHIPPED_REPLAY_ADAPTERS): string {
+  const launches = adapters.filter((adapter) => adapter.pointAgentAt !== undefined && (adapter.launchMarker === undefined || line.includes(adapter.launchMarker)));
+  if (!line.includes('"cwd"') && !line.includes('"PATH"') && launches.length === 0) return line;
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -49,26 +47,11 @@ export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite): s
     changed = true;
   }
   const options = params.options;
-  if (isRecord(options)) {
-    if (rewrite.path !== undefined && isRecord(options.envVars) && typeof options.envVars.PATH === "string") {
-      options.envVars.PATH = rewrite.path;
-      changed = true;
-    }
-    const providerOptions = options.providerOptions;
-    if (isRecord(providerOptions) && isRecord(providerOptions.acpLaunchSpec)) {
-      const spec: Record<string, unknown> = { ...providerOptions.acpLaunchSpec };
-      if (providerOptions.acpDialect === undefined && typeof spec.command === "string") {
-        const implied = selectAcpDialect({ command: spec.command });
-        if (implied.id !== "acp") providerOptions.acpDialect = implied.id;
-      }
-      delete spec.modelCli;
-      delete spec.cwd;
-      spec.command = rewrite.childCommand;
-      spec.args = [...rewrite.childArgs];
-      spec.env = {};
-      providerOptions.acpLaunchSpec = spec;
-      changed = true;
-    }
+  if (rewrite.path !== undefined && isRecord(options) && isRecord(options.envVars) && typeof options.envVars.PATH === "string") {
+    options.envVars.PATH = rewrite.path;
+    changed = true;
   }
+  const agent = { command: rewrite.childCommand, args: rewrite.childArgs };
+  for (const adapter of launches) if (adapter.pointAgentAt!(params, agent)) changed = true;
   return changed ? JSON.stringify(value) : line;
 }

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { allowlistPathProblem } from "../compare/pointer.js";
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { formatPointer, parsePointer } from "../compare/pointer.js";
 
 /** Quotes one shell word for POSIX shells when it holds anything beyond safe characters. */
@@ -75,7 +76,7 @@ export function suggestedAllowPath(diff: {
 export function suggestedRecordingsRoot(recordingDir: string, projectDir: string): string | undefined {
   const root = path.dirname(path.dirname(path.resolve(recordingDir)));
   const relative = path.relative(path.resolve(projectDir), root).split(path.sep).join("/");
-  if (relative === "recordings") return undefined;
+  if (relative === RECORDINGS_ROOT) return undefined;
   return relative === "" ? "." : relative;
 }
 
@@ -135,7 +136,7 @@ export function rerecordHintTargets(input: {
   explicitLanesDir?: string;
 }): { recordings?: string; lanes?: string } {
   const root = path.dirname(path.dirname(path.resolve(input.recordingDir)));
-  const projectRecordings = path.resolve(input.projectDir, "recordings");
+  const projectRecordings = path.resolve(input.projectDir, RECORDINGS_ROOT);
   const recordings = root === projectRecordings ? undefined : hintPath(root, input.projectDir);
   const insideProject = !path.isAbsolute(hintPath(root, input.projectDir));
   const lanes =
@@ -143,7 +144,7 @@ export function rerecordHintTargets(input: {
       ? hintPath(input.explicitLanesDir, input.projectDir)
       : insideProject
         ? undefined
-        : hintPath(path.join(root, "lanes"), input.projectDir);
+        : hintPath(path.join(root, ORACLES_DIR), input.projectDir);
   return { ...(recordings !== undefined ? { recordings } : {}), ...(lanes !== undefined ? { lanes } : {}) };
 }
 

@@ -45,7 +45,7 @@ export function skipReason(recording: Recording, replay: ReplayRecordingOptions 
   if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
   if (replay?.modulePath !== undefined) return null;
   try {
-    replayProfileFor(recording.manifest.provider);
+    replayProfileFor(recording.manifest.provider, replay?.adapters);
     return null;
   } catch (error) {
     if (error instanceof UsageError) return error.message;

@@ -1,10 +1,9 @@
 /**
- * The cell runtime script driver: ECHO's script driver (`script.ts`) extended with the steps a
- * QA-matrix cell needs (00-product.md `cells/`): `thread/start` with per-step options, fork,
- * `model/list`, steer, stop with intent, explicit waits on thread events or on
- * `interaction/request`s, and scripted answers to those requests. The shared pieces —
- * handshake, `clientRequestId`s, session result schema, fixed assembler id prefix — are
- * ECHO's; `script.ts` is left as is for the echo recordings.
+ * The runtime script driver (00-product.md `cells/`: "runtime script"): the steps a cell
+ * needs — `initialize`, `thread/start` with per-step options, resume, fork, `model/list`, turns,
+ * steer, stop with intent, explicit waits on thread events or on `interaction/request`s — and
+ * scripted answers to those requests. `parity record` (harness/record) drives every bridge,
+ * the echo included, with it.
  *
  * Pacing is causal only: every step waits for the answer to its request and then for the
  * event it names; timeouts only detect a divergence.
@@ -17,8 +16,14 @@ import { clientRequestIdFor } from "./client-request-id.js";
 import { BridgeClosedError, BridgeRefusedError, BridgeTimeoutError } from "./errors.js";
 import { initializeBridge } from "./handshake.js";
 import type { JsonRpcClient } from "./json-rpc-client.js";
-import { SCRIPT_ID_PREFIX } from "./script.js";
 import { userAnswerFor } from "./user-answer.js";
+
+/**
+ * Prefix of the turn and item ids the runtime's assembler mints (they reach the wire as
+ * `thread/stop`'s `activeTurnId`: `da00000000-t1`, …), fixed so a recording does not depend on
+ * random entropy.
+ */
+export const SCRIPT_ID_PREFIX = "da00000000";
 
 /**
  * A wait on one thread event: its `type`, for item events optionally the item's `type`, and

@@ -10,6 +10,7 @@ import { selectRecordings } from "../recording/select.js";
 import type { CellResult } from "../report/check-report.js";
 import { renderCellText } from "../report/text.js";
 import { checkCells } from "../check/check-cells.js";
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** Which cell to check and against what. Relative paths resolve against `cwd`. */
 export interface CheckCellOptions {
@@ -47,14 +48,14 @@ export interface CheckCellResult extends CellResult {
  */
 export async function checkCell(options: CheckCellOptions): Promise<CheckCellResult> {
   const cwd = options.cwd ?? process.cwd();
-  const root = path.resolve(cwd, options.recordings ?? "recordings");
+  const root = path.resolve(cwd, options.recordings ?? RECORDINGS_ROOT);
   const locations = await selectRecordings([root], { provider: options.provider, cell: options.cell });
   if (locations.length !== 1) throw new UsageError(`no recording ${options.provider}/${options.cell} under ${root}`);
   const allowlist = await loadAllowlists({ cwd, files: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)) });
   const { run } = await checkCells({
     locations,
     repoRoot: cwd,
-    lanesDir: path.resolve(cwd, options.lanes ?? "lanes"),
+    lanesDir: path.resolve(cwd, options.lanes ?? ORACLES_DIR),
     oraclesForEveryRecording: true,
     allowlist,
     jobs: 1,

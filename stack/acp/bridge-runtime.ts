@@ -8,11 +8,12 @@ import { fileURLToPath } from "node:url";
 import type { BridgeContext } from "../bridge-kit/define.js";
 import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
+import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/line-splitter.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./interaction/fs-scope.js";
-import type { AcpModelListResult } from "./models/model-list.js";
+import type { AcpModelListResult } from "./models/model-list-result.js";
 import type { DiscoveryCache, DiscoveryInFlight } from "./models/model-discovery-cache.js";
 import type { SessionOptionsCache } from "./models/model-session-options.js";
 import type { AcpSession } from "./session/session.js";
@@ -41,7 +42,13 @@ export const ACP_BRIDGE_DEFAULTS = {
 
 /** Options of an ACP bridge instance; everything has a default (see {@link ACP_BRIDGE_DEFAULTS}). */
 export interface AcpBridgeOptions {
-  /** Clock in ms for translators (injected; core code never calls `Date.now()` itself). */
+  /**
+   * Every timer of the bridge (agent request timeouts, the agent-turn quiet period, the cancel
+   * settle wait, busy polls, the model list command's limit, kill grace) and its clock; default
+   * the real one (bridge-kit/scheduler.ts). Tests pass a fake one and advance it by hand.
+   */
+  scheduler?: Scheduler;
+  /** Clock in ms for translators and caches; default the scheduler's `now` (core code never calls `Date.now()` itself). */
   now?: () => number;
   initializeTimeoutMs?: number;
   authenticateTimeoutMs?: number;
@@ -73,6 +80,7 @@ export interface AcpBridgeOptions {
 
 /** {@link AcpBridgeOptions} with every default filled in. */
 export interface ResolvedAcpBridgeOptions {
+  scheduler: Scheduler;
   now: () => number;
   initializeTimeoutMs: number;
   authenticateTimeoutMs: number;
@@ -101,8 +109,10 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
   };
   const fsScope = options.fsScope ?? "any";
   if (fsScope !== "workspace" && fsScope !== "any") throw new TypeError(`ACP bridge option fsScope must be "workspace" or "any" (got ${String(fsScope)})`);
+  const scheduler = options.scheduler ?? createRealScheduler();
   return {
-    now: options.now ?? (() => performance.timeOrigin + performance.now()),
+    scheduler,
+    now: options.now ?? (() => scheduler.now()),
     initializeTimeoutMs: pick("initializeTimeoutMs"),
     authenticateTimeoutMs: pick("authenticateTimeoutMs"),
     sessionSetupTimeoutMs: pick("sessionSetupTimeoutMs"),

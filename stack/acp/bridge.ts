@@ -8,6 +8,7 @@
  */
 import { defineProviderBridge, type BridgeContext, type ProviderBridge } from "../bridge-kit/define.js";
 import { runBridgeRequest } from "../bridge-kit/run-request.js";
+import { createRealScheduler } from "../bridge-kit/scheduler.js";
 import { createAcpBridgeRuntime, resolveAcpBridgeOptions, type AcpBridgeOptions, type AcpBridgeRuntime } from "./bridge-runtime.js";
 import { acpRequestHandlers } from "./runtime-methods.js";
 import { stopAllSessions } from "./session/stop.js";
@@ -54,7 +55,7 @@ export function createAcpProviderBridge(options: AcpBridgeOptions = {}): Provide
 }
 
 /** The ACP bridge with default options (package export `acpProviderBridge`). */
-export const acpProviderBridge: ProviderBridge = createAcpProviderBridge();
+export const acpProviderBridge: ProviderBridge = createAcpProviderBridge({ scheduler: createRealScheduler() });
 /** Seed-compatible alias (spec 30 §1.2 `experimental_acpProviderBridge`). */
 export const experimental_acpProviderBridge: ProviderBridge = acpProviderBridge;
 /** The export the bootstrap loads (`PROVIDER_BRIDGE_EXPORT_NAME`). */

@@ -9,6 +9,7 @@
  */
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../protocol/index.js";
 import { AcpAgentRequestError } from "./connection/connection.js";
+import type { AcpAuthMethodInfo } from "./connection/acp-client.js";
 
 /** The message and recovery text of a steer with nothing to steer (spec 30 §4). */
 export const NO_ACTIVE_TURN_TO_STEER = "No active turn to steer";
@@ -26,14 +27,7 @@ export function isAuthRequiredText(text: string): boolean {
   return CURSOR_LOGIN_HINTS.some((hint) => lower.includes(hint.toLowerCase()));
 }
 
-/** An auth method as agents send it (read leniently: `id` or `methodId`; `type` defaults to `agent`). */
-export interface AcpAuthMethodInfo {
-  id: string;
-  name?: string;
-  type: string;
-  args?: string[];
-  env?: Record<string, string>;
-}
+export type { AcpAuthMethodInfo };
 
 /** Reads `authMethods` leniently (spec 30 §6.6). */
 export function readAuthMethods(value: unknown): AcpAuthMethodInfo[] {

@@ -5,14 +5,21 @@
 
 /**
  * JSON-RPC error codes a bridge answers with (spec 10 §1.1; `turnBusy` from spec 30 §4,
- * defined by the protocol though the ACP bridge never uses it).
+ * defined by the protocol though the ACP bridge never uses it). The first five are JSON-RPC 2.0's
+ * own; the ACP bridge answers its agent with the same table (spec 20 §2.5).
  */
 export const BRIDGE_JSON_RPC_ERRORS = {
+  /** A line that is not JSON. */
+  parseError: -32700,
+  /** JSON that is not a JSON-RPC request. */
+  invalidRequest: -32600,
+  /** A handler that threw something other than a JSON-RPC error. */
+  internalError: -32603,
   /** Known method, params rejected by its schema. */
   invalidParams: -32602,
   /** No handler for the method. */
   methodNotFound: -32601,
-  /** Any other failure of the bridge while serving a request. */
+  /** Any other failure of the bridge while serving a request (JSON-RPC's implementation-defined server error). */
   bridgeError: -32000,
   /** `turn/steer` (or a stop) with no turn to act on. */
   noActiveTurn: -32001,

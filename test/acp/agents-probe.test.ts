@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 import { probeCommand, splitCommandLine } from "../../harness/cli/probe.js";
 import type { CliContext } from "../../harness/cli/context.js";
 import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/agents/probe.js";
@@ -69,7 +70,12 @@ describe("probeAcpAgent", () => {
   });
 
   it("reports the timeout, an early exit and a missing command as unreachable reasons", async () => {
-    const silent = await probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ initialize: "never" })], cwd: process.cwd(), timeoutMs: 1500 });
+    // The initialize timeout runs on a fake clock, moved past it once the probe waits for the answer.
+    const clock = createFakeScheduler();
+    const probing = probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ initialize: "never" })], cwd: process.cwd(), timeoutMs: 1500, scheduler: clock });
+    await clock.whenPending((t) => t.delayMs === 1500);
+    clock.advance(1500);
+    const silent = await probing;
     expect(silent).toEqual({ reachable: false, reason: "the agent did not answer initialize within 1500ms", launch: { dialect: "acp", isolatedHome: false, addedEnv: {} } });
     const exits = await probeAcpAgent({ command: process.execPath, args: [fixtureAgentMain(), ...script({ initialize: "exit" })], cwd: process.cwd() });
     expect(exits.reachable).toBe(false);

@@ -3,6 +3,7 @@
  * period; a steer prompts inside it; a runtime turn finishes it first.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
 const note = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "background note" } };
@@ -22,10 +23,18 @@ async function until(b: InProcessBridge, condition: () => boolean): Promise<void
 
 describe("ACP bridge: agent-initiated turns", () => {
   it("output after the turn ended opens an agent turn that ends end_turn when the agent goes quiet", async () => {
-    bridge = startInProcessBridge({ agentTurnQuietMs: 50 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ agentTurnQuietMs: 50, scheduler: clock });
     const { spec } = fixtureLaunchSpec(bridge.dir, { prompts: [{ steps: [chunk("done"), { end: "end_turn", after: [note] }] }] });
     await bridge.request("thread/start", threadStartParams("thr_ag", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_ag", "go", "creq_ag00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.text === "background note"));
+    // Not quiet long enough yet: the agent turn is open until the quiet period passes on the clock.
+    expect(boundaries(bridge, "thr_ag")).toHaveLength(1);
+    await clock.whenPending((t) => t.delayMs === 50);
+    clock.advance(49);
+    expect(boundaries(bridge, "thr_ag")).toHaveLength(1);
+    clock.advance(1);
     await until(bridge, isNthBoundary(bridge, "thr_ag", 2));
     const kinds = bridge.deltas("thr_ag").map((d) => d.kind);
     const firstBoundary = kinds.indexOf("turn.boundary");

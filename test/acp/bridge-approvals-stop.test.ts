@@ -2,7 +2,8 @@
  * Approvals (spec 20 §3.8) and thread/stop (spec 30 §5) against the fixture agent.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, pastSettleWait } from "./bridge-harness.js";
 
 const OPTIONS = [
   { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
@@ -123,7 +124,8 @@ describe("ACP bridge: approvals", () => {
 
 describe("ACP bridge: thread/stop interrupt", () => {
   it("settles the turn interrupted BEFORE the reply even when the agent ignores session/cancel", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 200 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 200, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       cancel: "ignore",
       prompts: [{ steps: [{ update: { sessionUpdate: "tool_call", toolCallId: "call_sleep", title: "`sleep 120`", kind: "execute", status: "in_progress", rawInput: { command: "sleep 120" } } }, { waitForCancel: true }] }],
@@ -131,7 +133,7 @@ describe("ACP bridge: thread/stop interrupt", () => {
     await bridge.request("thread/start", threadStartParams("thr_i", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_i", "sleep", "creq_oooooooooo"));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "item.open"));
-    const stop = await bridge.request("thread/stop", { threadId: "thr_i", intent: "interrupt", activeTurnId: "t1" });
+    const stop = await pastSettleWait(clock, 200, () => bridge!.request("thread/stop", { threadId: "thr_i", intent: "interrupt", activeTurnId: "t1" }));
     expect(stop.result).toEqual({ ok: true });
     const boundaryIndex = bridge.out.findIndex(isBoundary);
     expect(boundaryIndex).toBeGreaterThanOrEqual(0);
@@ -159,14 +161,15 @@ describe("ACP bridge: thread/stop interrupt", () => {
   });
 
   it("cancels a pending approval and ignores the runtime's late answer", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 200 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 200, scheduler: clock });
     let answer!: (value: unknown) => void;
     bridge.onRuntimeRequest(() => new Promise((resolve) => (answer = resolve)));
     const { spec, log } = fixtureLaunchSpec(bridge.dir, permissionScript);
     await bridge.request("thread/start", threadStartParams("thr_pc", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_pc", "touch it", "creq_rrrrrrrrrr"));
     await bridge.waitFor((m) => m.method === "interaction/request");
-    const stop = await bridge.request("thread/stop", { threadId: "thr_pc", intent: "interrupt" });
+    const stop = await pastSettleWait(clock, 200, () => bridge!.request("thread/stop", { threadId: "thr_pc", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
     answer({ decision: "allow_once" });
     const reply = agentReceived(log).find((m) => m.id === 0 && m.method === undefined);

@@ -3,6 +3,7 @@
  * error and a settled turn, while the bridge keeps serving another thread.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 
 const isBoundaryOrError = (threadId: string) => (m: any) =>
@@ -167,7 +168,8 @@ describe("ACP bridge: execution settings that need a new agent process", () => {
 
 describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
   it("re-sends a prompt the agent rejected as session_busy once the agent is quiet", async () => {
-    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ busyRetryPollMs: 20, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       prompts: [
         { when: "work", steps: [{ fail: { code: -32003, message: "busy", data: { reason: "session_busy" } } }] },
@@ -176,6 +178,10 @@ describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
     });
     await bridge.request("thread/start", threadStartParams("thr_bz", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_bz", "work", "creq_bz00000000"));
+    // Rejected busy: nothing is re-sent until a poll finds the agent quiet.
+    await clock.whenPending((t) => t.delayMs === 20);
+    expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
+    clock.advance(20);
     const done = await bridge.waitFor(isBoundaryOrError("thr_bz"));
     expect(done.params.deltas.find((d: any) => d.kind === "turn.boundary")?.status).toBe("completed");
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(2);
@@ -183,11 +189,16 @@ describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
   });
 
   it("gives up after three busy retries with the session error", async () => {
-    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ busyRetryPollMs: 20, scheduler: clock });
     const busy = { when: "work", steps: [{ fail: { code: -32003, message: "still busy", data: { reason: "session_busy" } } }] };
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [busy, busy, busy, busy] });
     await bridge.request("thread/start", threadStartParams("thr_bz2", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_bz2", "work", "creq_bz00000001"));
+    for (let retry = 1; retry <= 3; retry += 1) {
+      await clock.whenPending((t) => t.delayMs === 20);
+      clock.advance(20);
+    }
     const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bz2");
     expect(error.params.message).toBe("still busy: {\"reason\":\"session_busy\"}");
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(4);

@@ -5,7 +5,7 @@
  * the awaited line arrives) with a generous guard timeout that only reports a hang.
  */
 import { spawn, type SpawnOptions } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBridgeIo } from "../../stack/bridge-kit/io.js";
@@ -14,6 +14,7 @@ import { createAcpProviderBridge } from "../../stack/acp/bridge.js";
 import type { AcpBridgeOptions } from "../../stack/acp/bridge-runtime.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
+import type { FakeScheduler } from "../helpers/fake-scheduler.js";
 
 /** One parsed bridge→runtime message. */
 export type WireMessage = { jsonrpc?: string; id?: string | number; method?: string; params?: any; result?: any; error?: any };
@@ -89,6 +90,7 @@ export interface InProcessBridge {
   onRuntimeRequest(handler: RuntimeRequestHandler): void;
   /** Deltas of `thread/delta` notifications for `threadId`, flattened, in order. */
   deltas(threadId: string): any[];
+  /** Stops every session (as the bootstrap does at stdin end) and removes `dir`. */
   close(): Promise<void>;
 }
 
@@ -163,8 +165,21 @@ export function startInProcessBridge(options: AcpBridgeOptions = {}): InProcessB
     },
     async close() {
       await bridge.onClose?.(ctx);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs `act` (a `thread/stop` interrupt, or a close) on a bridge whose scheduler is `clock`: once the
+ * bridge waits for the interrupted turn to settle (its `settleMs` timer armed), the wait passes.
+ * When the turn settles before the timer is armed or while it is, nothing is advanced.
+ */
+export async function pastSettleWait<T>(clock: FakeScheduler, settleMs: number, act: () => Promise<T>): Promise<T> {
+  const done = act();
+  const armed = await Promise.race([clock.whenPending((t) => t.delayMs === settleMs), done.then(() => undefined)]);
+  if (armed !== undefined) clock.advance(settleMs);
+  return done;
 }
 
 /** `thread/start` params for the fixture launch spec. */

@@ -5,7 +5,8 @@
  * changed them. Rows in stack/acp/SPEC-COVERAGE.md point here.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord, pastSettleWait } from "./bridge-harness.js";
 import { genericAcpDialect } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 
@@ -48,14 +49,15 @@ describe("§8.1 acceptance timing", () => {
   });
 
   it("a dropped steer is never accepted: the stop drops it and only the turn's own input is accepted", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { cancel: "ignore", prompts: [{ steps: [chunk("busy"), { waitForCancel: true }] }] });
     await bridge.request("thread/start", threadStartParams("thr_81d", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_81d", "go", "creq_81d000000a"));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.text === "busy"));
     const steer = await bridge.request("turn/steer", turnStartParams("thr_81d", "never mind", "creq_81d000000b"));
     expect(steer.result).toEqual({ threadId: "thr_81d" });
-    const stop = await bridge.request("thread/stop", { threadId: "thr_81d", intent: "interrupt" });
+    const stop = await pastSettleWait(clock, 100, () => bridge!.request("thread/stop", { threadId: "thr_81d", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
     const accepted = bridge.deltas("thr_81d").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId);
     expect(accepted).toEqual(["creq_81d000000a"]);

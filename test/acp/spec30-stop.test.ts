@@ -5,7 +5,8 @@
  * turn, and the documented waits.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, pastSettleWait, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { AGENT_KILL_GRACE_MS } from "../../stack/acp/connection/connection.js";
 
@@ -39,12 +40,13 @@ describe("thread/stop interrupt settles every prompt kind before the reply (spec
   });
 
   it("a compaction the agent will not cancel settles interrupted (no context.compacted, no claimIfIdle) before the reply", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100, scheduler: clock });
     const { spec } = fixtureLaunchSpec(bridge.dir, { cancel: "ignore", prompts: [{ when: "/compact", steps: [chunk("compacting"), { waitForCancel: true }] }] });
     await bridge.request("thread/start", threadStartParams("thr_sc", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_sc", "/compact", "creq_sc00000000"));
     await bridge.waitFor(sawText("compacting"));
-    const stop = await bridge.request("thread/stop", { threadId: "thr_sc", intent: "interrupt" });
+    const stop = await pastSettleWait(clock, 100, () => bridge!.request("thread/stop", { threadId: "thr_sc", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
     const deltas = bridge.deltas("thr_sc");
     expect(deltas.filter((d) => d.kind === "turn.boundary")).toEqual([{ kind: "turn.boundary", status: "interrupted" }]);
@@ -53,7 +55,8 @@ describe("thread/stop interrupt settles every prompt kind before the reply (spec
   });
 
   it("a pending elicitation is answered {action:'cancel'} (spec 30 §5 step 2)", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100, scheduler: clock });
     bridge.onRuntimeRequest(() => new Promise(() => undefined));
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       cancel: "ignore",
@@ -69,26 +72,28 @@ describe("thread/stop interrupt settles every prompt kind before the reply (spec
     await bridge.request("thread/start", threadStartParams("thr_se", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_se", "ask", "creq_se00000000"));
     await bridge.waitFor((m) => m.method === "interaction/request");
-    const stop = await bridge.request("thread/stop", { threadId: "thr_se", intent: "interrupt" });
+    const stop = await pastSettleWait(clock, 100, () => bridge!.request("thread/stop", { threadId: "thr_se", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
     expect(agentReceived(log).find((m) => m.id === 0 && m.method === undefined)?.result).toEqual({ action: "cancel" });
     expect(bridge.deltas("thr_se").filter((d) => d.kind === "turn.boundary").map((d) => d.status)).toEqual(["interrupted"]);
   });
 
   it("stdin close (onClose) interrupts an active turn: it settles interrupted even though the agent ignores the cancel", async () => {
-    const local = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const clock = createFakeScheduler();
+    const local = startInProcessBridge({ cancelSettleTimeoutMs: 100, scheduler: clock });
     const { spec } = fixtureLaunchSpec(local.dir, { cancel: "ignore", prompts: [{ steps: [chunk("running"), { waitForCancel: true }] }] });
     await local.request("thread/start", threadStartParams("thr_sx", spec, local.dir));
     await local.request("turn/start", turnStartParams("thr_sx", "go", "creq_sx00000000"));
     await local.waitFor(sawText("running"));
-    await local.close();
+    await pastSettleWait(clock, 100, () => local.close());
     expect(local.deltas("thr_sx").filter((d) => d.kind === "turn.boundary")).toEqual([{ kind: "turn.boundary", status: "interrupted", claimIfIdle: true }]);
   });
 });
 
 describe("thread/stop release (spec 30 §5)", () => {
   it("during an agent-initiated turn: no deltas at all, not even when its quiet period has passed", async () => {
-    bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ agentTurnQuietMs: 30, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       prompts: [{ steps: [chunk("done"), { end: "end_turn", after: [note, { sessionUpdate: "tool_call", toolCallId: "bg", kind: "other", title: "Bg", status: "in_progress" }] }] }],
     });
@@ -98,7 +103,8 @@ describe("thread/stop release (spec 30 §5)", () => {
     const before = bridge.deltas("thr_rla").length;
     const stop = await bridge.request("thread/stop", { threadId: "thr_rla", intent: "release" });
     expect(stop.result).toEqual({ ok: true });
-    // A whole other thread's turn (an agent spawn, many quiet periods long) runs before we look again.
+    // Ten quiet periods pass on the clock, and a whole other thread's turn runs before we look again.
+    clock.advance(300);
     const other = fixtureLaunchSpec(bridge.dir, { prompts: [{ steps: [chunk("x"), { end: "end_turn" }] }] }, "other");
     await bridge.request("thread/start", threadStartParams("thr_rlb", other.spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_rlb", "go", "creq_rlb0000000"));

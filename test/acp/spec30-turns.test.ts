@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
 import { fixtureAgentMain } from "./fixture-agent-build.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -47,11 +48,19 @@ const idleAgentSpec = { displayName: "Idle asker", command: process.execPath, ar
 
 describe("agent-initiated turns (spec 30 §6.2)", () => {
   it("a permission request while idle opens an agent turn and is forwarded (no auto-cancel); it ends end_turn once quiet", async () => {
-    bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
+    // The quiet period runs on a fake clock: it passes only when the test advances it, after the
+    // agent's last output, so a slow agent under load cannot split the agent turn in two.
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ agentTurnQuietMs: 30, scheduler: clock });
     const asked: AnyRecord[] = [];
     bridge.onRuntimeRequest((_m, params) => (asked.push(params), { decision: "allow_once" }));
     await bridge.request("thread/start", threadStartParams("thr_ip", idleAgentSpec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_ip", "hello", "creq_ip00000000"));
+    await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => typeof d.text === "string" && d.text.startsWith("permission ")));
+    // Quiet time has not passed: the agent turn is still open.
+    expect(boundaries(bridge, "thr_ip")).toHaveLength(1);
+    await clock.whenPending((t) => t.delayMs === 30);
+    clock.advance(30);
     await bridge.waitFor(nthBoundary(bridge, "thr_ip", 2));
     const deltas = bridge.deltas("thr_ip");
     const kinds = deltas.map((d) => d.kind).filter((k) => k === "turn.open" || k === "turn.boundary");
@@ -103,7 +112,8 @@ describe("agent-initiated turns (spec 30 §6.2)", () => {
 
 describe("turn output rules (spec 30 §6.2)", () => {
   it("output an agent streams after session/new, before any prompt, is kept in an agent turn of its own that settles before the first turn (spec 30 §6.2 dropped it)", async () => {
-    bridge = startInProcessBridge({ agentTurnQuietMs: 30 });
+    // A fake clock that never moves: the pre-prompt agent turn is settled by turn/start, not by quiet time.
+    bridge = startInProcessBridge({ agentTurnQuietMs: 30, scheduler: createFakeScheduler() });
     const { spec } = fixtureLaunchSpec(bridge.dir, {
       afterNew: [
         { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "replayed history" } },
@@ -174,7 +184,8 @@ rl.on("line", (text) => {
 describe("busy retry and prompt failure (spec 30 §6.2)", () => {
   it("busy retry gives up on stop: the prompt is not re-sent and the turn settles interrupted before the stop's reply", async () => {
     // A long cancel wait: if the retry wait ignored the stop, the stop would hang past the guard.
-    bridge = startInProcessBridge({ busyRetryPollMs: 20, cancelSettleTimeoutMs: 60_000 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ busyRetryPollMs: 20, cancelSettleTimeoutMs: 60_000, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       prompts: [
         {
@@ -191,7 +202,13 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
     await bridge.request("thread/start", threadStartParams("thr_bs", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_bs", "work", "creq_bs00000000"));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.key?.providerItemId === "busy_tool"));
-    const stop = await bridge.request("thread/stop", { threadId: "thr_bs", intent: "interrupt" });
+    const stopped = bridge.request("thread/stop", { threadId: "thr_bs", intent: "interrupt" });
+    // The stop is waiting for the turn to settle (its settle timer is armed): only now does the
+    // busy wait poll again, and it must give up rather than re-send.
+    await clock.whenPending((t) => t.delayMs === 60_000);
+    await clock.whenPending((t) => t.delayMs === 20);
+    clock.advance(20);
+    const stop = await stopped;
     expect(stop.result).toEqual({ ok: true });
     expect(boundaries(bridge, "thr_bs")).toEqual([{ kind: "turn.boundary", status: "interrupted", claimIfIdle: true }]);
     expect(bridge.out.findIndex(isBoundary)).toBeLessThan(bridge.out.indexOf(stop));
@@ -200,7 +217,8 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
   });
 
   it("busy retry gives up on a steer's cancel: no re-send, the steer is dropped with the failed prompt, session error", async () => {
-    bridge = startInProcessBridge({ busyRetryPollMs: 20 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ busyRetryPollMs: 20, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       prompts: [
         {
@@ -217,6 +235,9 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
     await bridge.request("turn/start", turnStartParams("thr_bc", "work", "creq_bc00000000"));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.key?.providerItemId === "busy_tool2"));
     await bridge.request("turn/steer", turnStartParams("thr_bc", "instead", "creq_bc00000001"));
+    // The steer's cancel is out (answered at once); the next busy poll must give up.
+    await clock.whenPending((t) => t.delayMs === 20);
+    clock.advance(20);
     const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bc");
     expect(error.params.message).toBe('busy: {"reason":"session_busy"}');
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
@@ -387,7 +408,8 @@ describe("questions while nothing could use the answer (spec 30 §6.2)", () => {
   });
 
   it("regression: an elicitation arriving while a steer's cancel is out is answered cancel without asking the runtime", async () => {
-    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ cancelSettleTimeoutMs: 100, scheduler: clock });
     const asked: string[] = [];
     bridge.onRuntimeRequest((method) => (asked.push(method), new Promise(() => undefined)));
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
@@ -415,6 +437,10 @@ describe("questions while nothing could use the answer (spec 30 §6.2)", () => {
       [0, { outcome: { outcome: "cancelled" } }],
       [1, { action: "cancel" }],
     ]);
-    await bridge.request("thread/stop", { threadId: "thr_qs", intent: "interrupt" });
+    // The agent ignores session/cancel: the stop settles the turn once the settle wait passes.
+    const stopped = bridge.request("thread/stop", { threadId: "thr_qs", intent: "interrupt" });
+    await clock.whenPending((t) => t.delayMs === 100);
+    clock.advance(100);
+    expect((await stopped).result).toEqual({ ok: true });
   });
 });

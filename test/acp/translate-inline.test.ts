@@ -491,6 +491,25 @@ describe("envelopes, approvals, injected tools, activity", () => {
     expect(make().promptResult({ _meta: { inputTokens: 5 } })).toEqual([]);
   });
 
+  test("the translator reads vendor behaviour only through dialect hooks: a custom dialect's contextWindow, compactionOutcome and opensUnfilledToolCalls act as grok's, omp's and cursor's do", () => {
+    const custom: AcpDialect = {
+      id: "custom-hooks",
+      contextWindow: { sizeFromSetup: (result) => (result as AnyRecord).size, usedFromPromptResult: (result) => (result as AnyRecord).used },
+      compactionOutcome: (text) => (text.includes("skip") ? { status: "skipped", detail: text } : { status: "completed" }),
+      opensUnfilledToolCalls: true,
+    };
+    const t = make(custom);
+    expect(t.sessionSetup({ sessionId: "s", size: 4096 }, { restored: false })).toEqual([{ kind: "contextWindow", used: 0, size: 4096, estimated: false, attach: "open" }]);
+    expect(t.promptResult({ stopReason: "end_turn", used: 12 })).toEqual([{ kind: "contextWindow", used: 12, size: 4096, estimated: false, attach: "open" }]);
+    t.compactionStarted();
+    t.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "skip it" } });
+    expect(t.compactionCompleted({ stopReason: "end_turn" }).find((delta) => delta.kind === "provider.warning")).toMatchObject({ category: "compaction-skipped", details: "skip it" });
+    // An edit call without its fields: the generic dialect waits for them, the hook opens at once.
+    const unfilled = call({ kind: "edit", title: "Edit File" });
+    expect(make(custom).update(unfilled).some((delta) => delta.kind === "item.open")).toBe(true);
+    expect(make().update(unfilled).some((delta) => delta.kind === "item.open")).toBe(false);
+  });
+
   test("every delta the inline scenarios produce is valid grammar v3", () => {
     const t = make();
     const all = [

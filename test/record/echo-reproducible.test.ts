@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../../harness/errors.js";
 import { CELL_FILE, cellVariantPath, listCells, loadCell } from "../../harness/record/cells.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { ECHO_CELLS } from "../../harness/runtime/echo-cells.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
 
 // Every committed echo recording must come back out of `parity record --provider echo --cell
@@ -49,20 +48,6 @@ describe("committed echo recordings are reproducible from cells/", () => {
     const old = (await readRecording(path.join(repoRoot, "recordings", "echo", cell))).manifest;
     for (const field of ["provider", "cell", "threadId", "scope", "description", "bridgeRuns", "lines"] as const) {
       expect(fresh[field], field).toEqual(old[field]);
-    }
-  });
-
-  it("the echo recorder's built-in scripts (harness/runtime/echo-cells.ts) are the cells' echo definitions", async () => {
-    expect(Object.keys(ECHO_CELLS).sort()).toEqual(committedCells);
-    for (const cell of committedCells) {
-      const { definition } = await loadCell(cellsRoot, cell, "echo");
-      const builtIn = ECHO_CELLS[cell]!;
-      expect(definition.threadId, cell).toBe(builtIn.script.threadId);
-      expect(definition.description, cell).toBe(builtIn.description);
-      expect(definition.options, cell).toEqual(builtIn.script.options);
-      // The cell schema defaults `until` on turn steps; the built-in scripts leave it out.
-      const builtInSteps = builtIn.script.steps.map((s) => (s.op === "turn/start" && s.until === undefined ? { ...s, until: "turn/completed" } : s));
-      expect(definition.steps, cell).toEqual(builtInSteps);
     }
   });
 });

@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { OPENCODE_CHILD_ENV } from "../dialects/index.js";
+import { defaultAcpDialectRegistry, OPENCODE_OFFLINE_ENV, type AcpDialectRegistry } from "../dialects/index.js";
 
 /** HOME plus the five XDG base directories, all inside one directory (a type alias so it spreads into env records). */
 export type IsolatedHomeEnv = {
@@ -33,24 +33,24 @@ export function isolatedHomeDirs(home: string): IsolatedHomeEnv {
   };
 }
 
-/** Env switches that keep opencode offline: no models.dev catalog fetch, no self-update. */
-export const OPENCODE_OFFLINE_ENV = Object.freeze({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" } as const);
+export { OPENCODE_OFFLINE_ENV };
 
 /**
- * Extra variables every process of a dialect's agent gets (spec 30 §1.6: opencode →
- * {@link OPENCODE_CHILD_ENV}); `undefined` for the other dialects.
+ * Extra variables every process of a dialect's agent gets: the dialect's `childEnv` (spec 30 §1.6:
+ * opencode → `OPENCODE_CHILD_ENV`); `undefined` for an unknown id or a dialect without one.
  */
-export function dialectChildEnv(dialectId: string): Readonly<Record<string, string>> | undefined {
-  return dialectId === "opencode" ? OPENCODE_CHILD_ENV : undefined;
+export function dialectChildEnv(dialectId: string, registry: AcpDialectRegistry = defaultAcpDialectRegistry): Readonly<Record<string, string>> | undefined {
+  return registry.get(dialectId)?.childEnv;
 }
 
 /**
- * The offline switches of a dialect's agent when it must run without the network (opencode →
- * {@link OPENCODE_OFFLINE_ENV}); `undefined` when the dialect knows none. A dialect with switches
- * also wants an isolated home: those agents write config, databases and caches under HOME/XDG.
+ * The offline switches of a dialect's agent when it must run without the network: the dialect's
+ * `offlineEnv` (opencode → {@link OPENCODE_OFFLINE_ENV}); `undefined` when the dialect knows none.
+ * A dialect with switches also wants an isolated home: those agents write config, databases and
+ * caches under HOME/XDG.
  */
-export function dialectOfflineEnv(dialectId: string): Readonly<Record<string, string>> | undefined {
-  return dialectId === "opencode" ? OPENCODE_OFFLINE_ENV : undefined;
+export function dialectOfflineEnv(dialectId: string, registry: AcpDialectRegistry = defaultAcpDialectRegistry): Readonly<Record<string, string>> | undefined {
+  return registry.get(dialectId)?.offlineEnv;
 }
 
 /** A created isolated home; `dispose()` removes it with everything the agent wrote. */

@@ -8,8 +8,10 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
 import { z } from "zod";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
+import type { Scheduler } from "../../bridge-kit/scheduler.js";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
-import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, type IsolatedHome } from "./agent-isolation.js";
+import { createIsolatedHome, type IsolatedHome } from "./agent-isolation.js";
 import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
@@ -17,7 +19,7 @@ import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from
 
 /** Default probe timeout in ms (spec 30 §3.2). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
-/** The -32601 message every agent→client request gets during a probe. */
+/** The method-not-found (-32601) message every agent→client request gets during a probe. */
 export const PROBE_CLIENT_REQUEST_MESSAGE = "bb is probing this agent's capabilities";
 
 /** Probe request: `{command, args, env?, cwd, timeoutMs?}` (spec 30 §3.2) plus the options below. */
@@ -42,6 +44,8 @@ export interface AcpProbeRequest {
   inheritedEnv?: Record<string, string | undefined>;
   /** Injected for tests. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** The `initialize` timeout and the kill grace run on it; default the real scheduler (tests pass a fake one). */
+  scheduler?: Scheduler;
 }
 
 const objectOf = z.record(z.string(), z.unknown());
@@ -133,7 +137,7 @@ function readInitializeResult(result: unknown): Omit<Extract<AcpAgentProbe, { re
 export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentProbe> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const dialect = selectAcpDialect({ explicit: request.acpDialect, command: request.command });
-  const offline = dialectOfflineEnv(dialect.id);
+  const offline = dialect.offlineEnv;
   const isolate = request.isolateHome ?? offline !== undefined;
   let home: IsolatedHome | undefined;
   try {
@@ -142,22 +146,23 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     const launch: AcpProbeLaunch = { dialect: dialect.id, isolatedHome: false, addedEnv: {} };
     return { reachable: false, reason: `cannot create an isolated home: ${error instanceof Error ? error.message : String(error)}`, launch };
   }
-  const addedEnv: Record<string, string> = { ...(home ? { ...home.env, ...offline } : {}), ...dialectChildEnv(dialect.id) };
+  const addedEnv: Record<string, string> = { ...(home ? { ...home.env, ...offline } : {}), ...dialect.childEnv };
   const launch: AcpProbeLaunch = { dialect: dialect.id, isolatedHome: home !== undefined, addedEnv };
   const env = buildAgentEnv({
     inherited: { ...(request.inheritedEnv ?? process.env), ...(home ? { ...home.env, ...offline } : {}) },
     sanitize: (e) => sanitizeInheritedChildProcessEnv({ env: e }),
     specEnv: request.env ?? {},
-    extra: dialectChildEnv(dialect.id),
+    extra: dialect.childEnv,
   });
   const label = [request.command, ...request.args].join(" ");
   const connection = connectAcpAgent({
     launch: { command: request.command, args: request.args, env, cwd: request.cwd },
     label,
     ...(request.spawn ? { spawn: request.spawn } : {}),
+    ...(request.scheduler ? { scheduler: request.scheduler } : {}),
     onNotification: () => {},
     onRequest: async () => {
-      throw new AcpClientReplyError(-32601, PROBE_CLIENT_REQUEST_MESSAGE);
+      throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, PROBE_CLIENT_REQUEST_MESSAGE);
     },
     onExit: () => {},
   });

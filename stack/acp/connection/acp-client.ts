@@ -22,7 +22,24 @@ import type {
   SetSessionModeRequest,
 } from "@agentclientprotocol/sdk";
 import type { ForkSessionRequest } from "@agentclientprotocol/sdk/unstable";
-import type { AcpAuthMethodInfo } from "../recovery.js";
+
+/** An auth method as agents send it (read leniently: `id` or `methodId`; `type` defaults to `agent`). */
+export interface AcpAuthMethodInfo {
+  id: string;
+  name?: string;
+  type: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * Error codes only an ACP agent sends the bridge (spec 30 §6.2). The codes the bridge answers an
+ * agent with are the JSON-RPC ones of `BRIDGE_JSON_RPC_ERRORS` (stack/protocol/errors.ts).
+ */
+export const ACP_AGENT_ERRORS = {
+  /** A prompt refused because the session is still busy (with `data.reason: "session_busy"`). */
+  sessionBusy: -32003,
+} as const;
 
 /** ACP protocol version the bridge speaks to agents (spec 20 §2; the SDK's `PROTOCOL_VERSION`). */
 export const ACP_PROTOCOL_VERSION = 1;

@@ -14,7 +14,8 @@
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { cancelTimer } from "../../bridge-kit/scheduler.js";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
+import { createRealScheduler, type ScheduledHandle, type Scheduler } from "../../bridge-kit/scheduler.js";
 import { createLineSplitter, DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
 
 /** Lines of agent stderr kept for error messages (spec 20 §2.2). */
@@ -160,6 +161,8 @@ export interface AcpAgentConnectionOptions {
   maxLineBytes?: number;
   /** Injected for tests; defaults to `child_process.spawn`. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** Request timeouts and the kill grace run on it; default the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** A live (or ended) agent connection. */
@@ -194,7 +197,7 @@ interface PendingRequest {
   method: string;
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout | undefined;
+  timer: ScheduledHandle | undefined;
 }
 
 /**
@@ -204,6 +207,7 @@ interface PendingRequest {
 export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentConnection {
   const { launch, label } = options;
   const note = options.onNote ?? (() => {});
+  const scheduler = options.scheduler ?? createRealScheduler();
   const pending = new Map<number, PendingRequest>();
   const stderrLines: string[] = [];
   let stderrPartial = "";
@@ -258,7 +262,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     const info: AgentExitInfo = { reason, code, signal, message, stderrTail };
     ended = info;
     for (const [, request] of pending) {
-      if (request.timer) clearTimeout(request.timer);
+      scheduler.cancel(request.timer);
       request.reject(new AcpAgentExitedError(info));
     }
     pending.clear();
@@ -293,7 +297,7 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
           if (error instanceof AcpClientReplyError) {
             answerOnce({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } });
           } else {
-            answerOnce({ error: { code: -32603, message: error instanceof Error ? error.message : String(error) } });
+            answerOnce({ error: { code: BRIDGE_JSON_RPC_ERRORS.internalError, message: error instanceof Error ? error.message : String(error) } });
           }
         },
       );
@@ -331,11 +335,11 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
     }
     if (typeof m.id === "string") note(`ACP agent "${label}" answered request ${id} with the string id ${JSON.stringify(m.id)}; matched it to the request`);
     pending.delete(id);
-    if (request.timer) clearTimeout(request.timer);
+    scheduler.cancel(request.timer);
     if (m.error && typeof m.error === "object") {
       const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
       request.reject(
-        new AcpAgentRequestError(request.method, typeof e.code === "number" ? e.code : -32603, typeof e.message === "string" ? e.message : "ACP agent error", e.data),
+        new AcpAgentRequestError(request.method, typeof e.code === "number" ? e.code : BRIDGE_JSON_RPC_ERRORS.internalError, typeof e.message === "string" ? e.message : "ACP agent error", e.data),
       );
     } else {
       request.resolve(m.result === undefined ? null : m.result);
@@ -437,10 +441,10 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
         const timer =
           timeoutMs === undefined
             ? undefined
-            : setTimeout(() => {
+            : scheduler.schedule(timeoutMs, () => {
                 pending.delete(id);
                 reject(new AcpAgentTimeoutError(label, method, timeoutMs));
-              }, timeoutMs);
+              });
         pending.set(id, { method, resolve, reject, timer });
         writeLine({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
       });
@@ -452,10 +456,10 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       if (ended) return Promise.resolve();
       killRequested = true;
       signalGroup("SIGTERM");
-      const grace = setTimeout(() => {
+      const grace = scheduler.schedule(AGENT_KILL_GRACE_MS, () => {
         if (!ended) signalGroup("SIGKILL");
-      }, AGENT_KILL_GRACE_MS);
-      return exited.then(() => cancelTimer(grace));
+      });
+      return exited.then(() => scheduler.cancel(grace));
     },
   };
 }

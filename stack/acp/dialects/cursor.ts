@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { CURSOR_ACP_MAINTENANCE } from "../maintenance/cursor.js";
-import { delegationPresentation } from "../translate/presentation.js";
+import { delegationPresentation } from "./presentation.js";
 import type { AcpClientRequestOutcome, AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "./types.js";
 
 /** Cursor's vendor agent→client method reporting a finished sub-agent. */
@@ -59,4 +59,6 @@ export const cursorAcpDialect: AcpDialect = Object.freeze({
     return method === CURSOR_TASK_METHOD ? handleCursorTask(params) : undefined;
   },
   maintenance: CURSOR_ACP_MAINTENANCE,
+  opensUnfilledToolCalls: true,
+  parameterizedModelCatalog: true,
 });

@@ -3,7 +3,7 @@
  * `spawn_subagent` tool as a `delegation`, and context-window accounting from session models and
  * prompt results.
  */
-import { delegationPresentation } from "../translate/presentation.js";
+import { delegationPresentation } from "./presentation.js";
 import type { AcpDialect, AcpToolCallEvent, AcpToolIdentity } from "./types.js";
 import { isAcpToolKind } from "./types.js";
 
@@ -79,4 +79,5 @@ export const grokAcpDialect: AcpDialect = Object.freeze({
     };
   },
   maintenance: GROK_ACP_MAINTENANCE,
+  contextWindow: Object.freeze({ sizeFromSetup: grokContextSizeFromSetup, usedFromPromptResult: grokContextUsageFromPromptResult }),
 });

@@ -19,6 +19,7 @@ export {
   classifyOpencodeTask,
   isOpencodeTaskCall,
   OPENCODE_CHILD_ENV,
+  OPENCODE_OFFLINE_ENV,
   OPENCODE_TASK_TOOL,
   OPENCODE_DEFAULT_TASK_LABEL,
 } from "./opencode.js";

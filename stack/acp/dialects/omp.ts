@@ -2,7 +2,7 @@
  * The omp dialect (spec 30 §1.5): bash results carried in `rawOutput.details`, and the
  * compaction outcome read from the agent's reply to `/compact`.
  */
-import type { AcpCommandResult, AcpDialect, AcpToolCallEvent } from "./types.js";
+import type { AcpCommandResult, AcpCompactionOutcome, AcpDialect, AcpToolCallEvent } from "./types.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -60,7 +60,7 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
 }
 
 /** Outcome of a `/compact` run as omp reports it in text (spec 30 §1.5). */
-export type OmpCompactionOutcome = { status: "completed" } | { status: "skipped"; detail: string } | { status: "failed"; detail: string };
+export type OmpCompactionOutcome = AcpCompactionOutcome;
 
 /**
  * Reads omp's reply to `/compact` (spec 30 §1.5): "compaction failed" plus "nothing to compact"
@@ -74,4 +74,4 @@ export function ompCompactionOutcome(text: string): OmpCompactionOutcome {
 }
 
 /** The `omp` dialect (spec 30 §1.5); it has no maintenance. */
-export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult });
+export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult, compactionOutcome: ompCompactionOutcome });

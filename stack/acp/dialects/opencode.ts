@@ -4,7 +4,7 @@
  * and an empty `rawInput`, and `subagent_type` only in the `in_progress` update) as a
  * `delegation`, and the extra child environment of its session agent.
  */
-import { delegationPresentation } from "../translate/presentation.js";
+import { delegationPresentation } from "./presentation.js";
 import type { AcpClassifiedToolCall, AcpDialect, AcpToolCallEvent } from "./types.js";
 
 /** Extra environment of an opencode session agent (spec 30 §1.6). */
@@ -79,6 +79,9 @@ export function classifyOpencodeTask(event: AcpToolCallEvent): AcpClassifiedTool
   };
 }
 
+/** Env switches that keep opencode offline: no models.dev catalog fetch, no self-update (spec 30 §1.6). */
+export const OPENCODE_OFFLINE_ENV = Object.freeze({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" } as const);
+
 /**
  * opencode's maintenance (spec 30 §1.6, reference one version): the sign-in command only. The
  * reference's OpenCode Go usage reader calls a vendor endpoint; spec 30 §2.1 keeps usage to Cursor.
@@ -95,4 +98,6 @@ export const opencodeAcpDialect: AcpDialect = Object.freeze({
   normalizeCommandEvent: normalizeOpencodeCommandEvent,
   classifyToolCall: classifyOpencodeTask,
   maintenance: OPENCODE_ACP_MAINTENANCE,
+  childEnv: OPENCODE_CHILD_ENV,
+  offlineEnv: OPENCODE_OFFLINE_ENV,
 });

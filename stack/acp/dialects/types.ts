@@ -129,6 +129,24 @@ export interface AcpDialectMaintenance {
   installer?(platform: NodeJS.Platform): AcpInstallerScript | undefined;
 }
 
+/**
+ * Outcome of a compaction as a dialect reads it from the agent's reply to `/compact` (spec 30 §1.5):
+ * `skipped` and `failed` carry the reply text as `detail`.
+ */
+export type AcpCompactionOutcome = { status: "completed" } | { status: "skipped"; detail: string } | { status: "failed"; detail: string };
+
+/**
+ * Context-window accounting from vendor fields (spec 30 §1.4): with this hook the translator emits
+ * `contextWindow` 0 for a fresh session and the used tokens after every prompt result, sized by the
+ * latest setup result that names a size. Token counts; `undefined` when the payload has none.
+ */
+export interface AcpContextWindowReader {
+  /** The context size named by a `session/new|load|resume|fork` result. */
+  sizeFromSetup(result: unknown): number | undefined;
+  /** The tokens used, from a `session/prompt` result. */
+  usedFromPromptResult(result: unknown): number | undefined;
+}
+
 /** An ACP dialect (spec 30 §1.1). Only `id` is required. */
 export interface AcpDialect {
   /** Dialect name; built-ins are `acp`, `cursor`, `grok`, `omp`, `opencode`. */
@@ -147,4 +165,25 @@ export interface AcpDialect {
   handleClientRequest?(method: string, params: unknown): AcpClientRequestOutcome | undefined;
   /** Maintenance behaviour (health sign-in evidence, usage, installer); see {@link AcpDialectMaintenance}. */
   readonly maintenance?: AcpDialectMaintenance;
+  /** Context-window accounting from vendor fields; absent → none (only `usage_update` counts). */
+  readonly contextWindow?: AcpContextWindowReader;
+  /** Reads the outcome of `/compact` from the agent's reply text; absent → `completed`. */
+  compactionOutcome?(replyText: string): AcpCompactionOutcome;
+  /**
+   * True when a tool call whose kind needs more fields opens at its `tool_call` anyway instead of
+   * waiting for an update that fills them (Cursor, spec 20 §4 item 8). Absent → it waits.
+   */
+  readonly opensUnfilledToolCalls?: boolean;
+  /**
+   * True when `model/list` with `parameterizedModelPicker` builds the dialect's parameterized
+   * catalog from the CLI list (Cursor, spec 30 §1.1, §6.4). Absent → the family catalog.
+   */
+  readonly parameterizedModelCatalog?: boolean;
+  /** Variables the agent process always gets beside the launch spec env (opencode, spec 30 §1.6). */
+  readonly childEnv?: Readonly<Record<string, string>>;
+  /**
+   * Switches that keep the agent off the network when run isolated (probe, `parity record`;
+   * spec 30 §1.6, §3.2); absent → the dialect knows none and the probe runs it in place.
+   */
+  readonly offlineEnv?: Readonly<Record<string, string>>;
 }

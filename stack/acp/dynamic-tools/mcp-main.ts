@@ -4,6 +4,7 @@
  * `mcpServers` entry the bridge sends: `node dist/stack/acp/dynamic-tools/mcp-main.js` with the
  * `BB_ACP_DYNAMIC_TOOL_*` env. Exits 2 with one line on a bad environment.
  */
+import { createRealScheduler } from "../../bridge-kit/scheduler.js";
 import { readMcpProxyConfig, runMcpProxy, type McpProxyConfig } from "./mcp-proxy.js";
 
 let config: McpProxyConfig;
@@ -14,5 +15,7 @@ try {
   process.exit(2);
 }
 let calls = 0;
-// A process of its own: the call id carries the wall clock as the reference's does.
-void runMcpProxy(config, (tool) => `acp-mcp-${tool}-${Date.now()}-${++calls}`);
+// A process of its own: the entry wires the real scheduler, and the call id carries its wall clock
+// (epoch ms) as the reference's does.
+const scheduler = createRealScheduler();
+void runMcpProxy(config, (tool) => `acp-mcp-${tool}-${Math.floor(scheduler.now())}-${++calls}`, scheduler);

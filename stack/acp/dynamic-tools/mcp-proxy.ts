@@ -9,6 +9,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
 import { DYNAMIC_TOOL_ENV, DYNAMIC_TOOL_HEARTBEAT_MS, DYNAMIC_TOOL_SERVER_NAME, DynamicToolSchema, type DynamicTool, type ToolCallReply } from "./protocol.js";
 
 /** What the proxy needs, read from its env (see {@link DYNAMIC_TOOL_ENV}). */
@@ -78,9 +79,10 @@ function callHost(config: McpProxyConfig, message: object): Promise<ToolCallRepl
 
 /**
  * Runs the proxy on stdio until stdin closes. `nextCallId(tool)` mints call ids
- * (`acp-mcp-<tool>-<epochMs>-<n>` in the entry point).
+ * (`acp-mcp-<tool>-<epochMs>-<n>` in the entry point); progress heartbeats of a call with a
+ * progress token run every `DYNAMIC_TOOL_HEARTBEAT_MS` on `scheduler`.
  */
-export async function runMcpProxy(config: McpProxyConfig, nextCallId: (tool: string) => string): Promise<void> {
+export async function runMcpProxy(config: McpProxyConfig, nextCallId: (tool: string) => string, scheduler: Scheduler): Promise<void> {
   const server = new Server({ name: DYNAMIC_TOOL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: config.tools.map((tool) => ({
@@ -94,13 +96,13 @@ export async function runMcpProxy(config: McpProxyConfig, nextCallId: (tool: str
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
     const progressToken = request.params._meta?.progressToken;
     let beats = 0;
-    const heartbeat =
-      progressToken === undefined
-        ? undefined
-        : setInterval(() => {
-            beats += 1;
-            void extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: beats } });
-          }, DYNAMIC_TOOL_HEARTBEAT_MS);
+    let heartbeat: ScheduledHandle | undefined;
+    const beat = (): void => {
+      beats += 1;
+      void extra.sendNotification({ method: "notifications/progress", params: { progressToken: progressToken!, progress: beats } });
+      heartbeat = scheduler.schedule(DYNAMIC_TOOL_HEARTBEAT_MS, beat);
+    };
+    if (progressToken !== undefined) heartbeat = scheduler.schedule(DYNAMIC_TOOL_HEARTBEAT_MS, beat);
     try {
       const reply = await callHost(config, {
         kind: "toolCall",
@@ -113,7 +115,7 @@ export async function runMcpProxy(config: McpProxyConfig, nextCallId: (tool: str
       if (!reply.ok) return { content: [{ type: "text" as const, text: reply.error }], isError: true };
       return { content: reply.content, ...(reply.isError ? { isError: true } : {}) };
     } finally {
-      if (heartbeat) clearInterval(heartbeat);
+      scheduler.cancel(heartbeat);
     }
   });
   await server.connect(new StdioServerTransport());

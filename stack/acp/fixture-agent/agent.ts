@@ -8,6 +8,13 @@
 import { randomUUID } from "node:crypto";
 import type { FixtureScript, FixtureStep } from "./script.js";
 
+/**
+ * The JSON-RPC error codes this agent answers with. The fixture agent is a program of its own,
+ * compiled alone (it stands in for a real agent and imports nothing of the bridge), so it names
+ * the codes it sends here rather than importing the bridge's table.
+ */
+const AGENT_ERRORS = { methodNotFound: -32601, serverError: -32000 } as const;
+
 /** Injected I/O of the fixture agent. */
 export interface FixtureAgentIo {
   /** Writes one line (no newline) to stdout. */
@@ -148,7 +155,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
 
   const startPrompt = (id: string | number, params: { sessionId?: string; prompt?: Array<{ type?: string; text?: string }> }): void => {
     if (active && !active.done) {
-      error(id, -32000, "A prompt is already running in this session");
+      error(id, AGENT_ERRORS.serverError, "A prompt is already running in this session");
       return;
     }
     const prompt: ActivePrompt = { requestId: id, sessionId: params.sessionId ?? "", done: false, cancelled: false, onCancel: [] };
@@ -195,7 +202,7 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       case "initialize":
         if (script.initialize === "never") return;
         if (script.initialize === "exit") return io.exit(3);
-        if (script.initialize === "error") return error(id, -32000, "fixture agent refuses to initialize");
+        if (script.initialize === "error") return error(id, AGENT_ERRORS.serverError, "fixture agent refuses to initialize");
         return result(id, {
           protocolVersion: script.protocolVersion,
           agentCapabilities: {
@@ -208,22 +215,22 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       case "authenticate":
         return result(id, {});
       case "session/new": {
-        if (script.newSessionError !== undefined) return error(id, -32000, script.newSessionError);
+        if (script.newSessionError !== undefined) return error(id, AGENT_ERRORS.serverError, script.newSessionError);
         void answerNewSession(id, params);
         return;
       }
       case "session/load":
       case "session/resume": {
         const supported = method === "session/load" ? script.loadSession : script.resumeSession;
-        if (!supported) return error(id, -32601, `Method not found: ${method}`);
-        if (script.load.error !== undefined) return error(id, -32000, script.load.error);
+        if (!supported) return error(id, AGENT_ERRORS.methodNotFound, `Method not found: ${method}`);
+        if (script.load.error !== undefined) return error(id, AGENT_ERRORS.serverError, script.load.error);
         const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
         rememberServers(sessionId, params);
         for (const value of script.load.replay) update(sessionId, value);
         return result(id, sessionResult());
       }
       case "session/fork": {
-        if (!script.fork) return error(id, -32601, "Method not found: session/fork");
+        if (!script.fork) return error(id, AGENT_ERRORS.methodNotFound, "Method not found: session/fork");
         // A fork is a new session: real agents (opencode) announce its commands right after it too.
         const sessionId = newSession();
         rememberServers(sessionId, params);
@@ -234,16 +241,16 @@ export function createFixtureAgent(script: FixtureScript, io: FixtureAgentIo): F
       case "session/prompt":
         return startPrompt(id, params as Parameters<typeof startPrompt>[1]);
       case "session/set_config_option":
-        if (script.refuseOptions.includes(String(params.configId))) return error(id, -32000, `option ${String(params.configId)} cannot change now`);
+        if (script.refuseOptions.includes(String(params.configId))) return error(id, AGENT_ERRORS.serverError, `option ${String(params.configId)} cannot change now`);
         return result(id, { configOptions: (script.sessionResult.configOptions as unknown) ?? [] });
       case "session/set_mode":
-        if (script.refuseOptions.includes(String(params.modeId))) return error(id, -32000, `mode ${String(params.modeId)} cannot change now`);
+        if (script.refuseOptions.includes(String(params.modeId))) return error(id, AGENT_ERRORS.serverError, `mode ${String(params.modeId)} cannot change now`);
         return result(id, {});
       case "session/set_model":
-        if (script.refuseModels.includes(String(params.modelId))) return error(id, -32000, `model ${String(params.modelId)} cannot be selected now`);
+        if (script.refuseModels.includes(String(params.modelId))) return error(id, AGENT_ERRORS.serverError, `model ${String(params.modelId)} cannot be selected now`);
         return result(id, {});
       default:
-        return error(id, -32601, `Method not found: ${method}`);
+        return error(id, AGENT_ERRORS.methodNotFound, `Method not found: ${method}`);
     }
   };
 

@@ -8,7 +8,8 @@
  * `ACP_FIXTURE_LOG` names a file, every received stdin line is appended to it, so a test can
  * assert exactly what the bridge sent. Exits 0 when stdin closes, 2 on a bad script or flags.
  */
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, watch } from "node:fs";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { createFixtureAgent } from "./agent.js";
 import { callMcpTool } from "./mcp-client.js";
@@ -32,12 +33,17 @@ function loadScript(argv: string[]): FixtureScript {
 function printModelList(script: FixtureScript): void {
   const { stdout, stderr, exitCode, afterFile, echoEnv } = script.modelList;
   if (afterFile !== undefined && !existsSync(afterFile)) {
-    // Waits for the file's creation, an event of the test; the bridge's timeout bounds a wait that never ends.
-    const watcher = setInterval(() => {
-      if (!existsSync(afterFile)) return;
-      clearInterval(watcher);
+    // Waits for the file's creation, an event of the test (watched, no timer); the bridge's timeout
+    // bounds a wait that never ends. Checked again once watching, for a file made in between.
+    let printed = false;
+    const onChange = (): void => {
+      if (printed || !existsSync(afterFile)) return;
+      printed = true;
+      watcher.close();
       printModelList(script);
-    }, 10);
+    };
+    const watcher = watch(dirname(afterFile), onChange);
+    onChange();
     return;
   }
   process.stderr.write(stderr.map((line) => `${line}\n`).join(""));

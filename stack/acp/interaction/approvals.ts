@@ -9,6 +9,7 @@
  *   reference bridge sends none for approvals).
  */
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
 import {
   AcpPermissionRequestSchema,
@@ -48,7 +49,7 @@ function approvalSubject(session: AcpSession, toolCall: unknown): Record<string,
  */
 export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): Promise<AcpPermissionOutcome> {
   const parsed = AcpPermissionRequestSchema.safeParse(params);
-  if (!parsed.success) throw new AcpClientReplyError(-32602, "Invalid session/request_permission params");
+  if (!parsed.success) throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, "Invalid session/request_permission params");
   const { options, toolCall } = parsed.data;
   const run = session.prompt;
   if (session.stopping || run?.cancelling || run?.kind === "compaction") return CANCELLED_PERMISSION;

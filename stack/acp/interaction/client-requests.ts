@@ -8,6 +8,7 @@ import { takeEditBaseline } from "./edit-baselines.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
 import { isInsideWorkspace, resolveAgentPath } from "./fs-scope.js";
 import { handlePermissionRequest } from "./approvals.js";
@@ -17,15 +18,9 @@ import { emitDeltas, type AcpSession } from "../session/session.js";
 /** The agent→client methods every session accepts (spec 30 §1.1). */
 export const CORE_CLIENT_METHODS = ["session/request_permission", "fs/read_text_file", "fs/write_text_file", "elicitation/create"] as const;
 
-/** JSON-RPC codes of client replies. */
-const INVALID_PARAMS = -32602;
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
-const BRIDGE_ERROR = -32000;
-
 function requireString(params: Record<string, unknown>, key: string, method: string): string {
   const value = params[key];
-  if (typeof value !== "string" || value.length === 0) throw new AcpClientReplyError(INVALID_PARAMS, `Invalid ${method} params: ${key} must be a non-empty string`);
+  if (typeof value !== "string" || value.length === 0) throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, `Invalid ${method} params: ${key} must be a non-empty string`);
   return value;
 }
 
@@ -43,13 +38,13 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
   const rawPath = requireString(params, "path", "fs/read_text_file");
   const path = resolveAgentPath(session.settings.cwd, rawPath);
   if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
-    throw new AcpClientReplyError(BRIDGE_ERROR, `File reads outside the workspace are denied: ${rawPath}`);
+    throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `File reads outside the workspace are denied: ${rawPath}`);
   }
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new AcpClientReplyError(INTERNAL_ERROR, (error as Error).message);
+    throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.internalError, (error as Error).message);
   }
   const line = typeof params.line === "number" && params.line >= 1 ? Math.floor(params.line) : undefined;
   const limit = typeof params.limit === "number" && params.limit >= 0 ? Math.floor(params.limit) : undefined;
@@ -69,13 +64,13 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
  */
 async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<Record<string, never>> {
   const rawPath = requireString(params, "path", "fs/write_text_file");
-  if (typeof params.content !== "string") throw new AcpClientReplyError(INVALID_PARAMS, "Invalid fs/write_text_file params: content must be a string");
+  if (typeof params.content !== "string") throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, "Invalid fs/write_text_file params: content must be a string");
   const path = resolveAgentPath(session.settings.cwd, rawPath);
   if (session.settings.permissionMode === "accept-edits" && !(await isInsideWorkspace(path, session.settings.writeRoots))) {
-    throw new AcpClientReplyError(BRIDGE_ERROR, `File writes outside the workspace are denied by BB's accept-edits permission mode: ${rawPath}`);
+    throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `File writes outside the workspace are denied by BB's accept-edits permission mode: ${rawPath}`);
   }
   if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
-    throw new AcpClientReplyError(BRIDGE_ERROR, `File writes outside the workspace are denied: ${rawPath}`);
+    throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `File writes outside the workspace are denied: ${rawPath}`);
   }
   // The file as the agent announced the edit, else as it is now (see edit-baselines.ts).
   let oldText = takeEditBaseline(session.editBaselines, path);
@@ -90,7 +85,7 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, params.content, "utf8");
   } catch (error) {
-    throw new AcpClientReplyError(INTERNAL_ERROR, (error as Error).message);
+    throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.internalError, (error as Error).message);
   }
   emitDeltas(rt.ctx.io, session, session.translator.fsWrite({ path, oldText, newText: params.content }));
   return {};
@@ -122,5 +117,5 @@ export async function handleClientRequest(rt: AcpBridgeRuntime, session: AcpSess
       return outcome.result;
     }
   }
-  throw new AcpClientReplyError(METHOD_NOT_FOUND, `Unsupported ACP client method "${method}"`);
+  throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, `Unsupported ACP client method "${method}"`);
 }

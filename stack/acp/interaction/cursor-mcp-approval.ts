@@ -13,6 +13,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rmdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { createRealScheduler, delay, type Scheduler } from "../../bridge-kit/scheduler.js";
 import { DYNAMIC_TOOL_SERVER_NAME } from "../dynamic-tools/protocol.js";
 
 /** How long to wait for the approvals lock, in ms. */
@@ -57,23 +58,24 @@ export function cursorProjectRoot(cwd: string): Promise<string> {
   });
 }
 
-// Wall-clock on purpose: the lock and its staleness are shared with other processes.
-async function withLock<T>(file: string, body: () => Promise<T>): Promise<T> {
+// Wall-clock on purpose (the real scheduler's `now` is epoch milliseconds): the lock and its
+// staleness (the lock directory's mtime) are shared with other processes.
+async function withLock<T>(file: string, scheduler: Scheduler, body: () => Promise<T>): Promise<T> {
   const lock = `${file}.bb-lock`;
-  const deadline = Date.now() + CURSOR_APPROVAL_LOCK_TIMEOUT_MS;
+  const deadline = scheduler.now() + CURSOR_APPROVAL_LOCK_TIMEOUT_MS;
   for (;;) {
     try {
       await mkdir(lock);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(lock).then((s) => scheduler.now() - s.mtimeMs, () => 0);
       if (age > CURSOR_APPROVAL_LOCK_STALE_MS) {
         await rmdir(lock).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for the Cursor MCP approvals lock ${lock}`);
-      await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+      if (scheduler.now() > deadline) throw new Error(`timed out waiting for the Cursor MCP approvals lock ${lock}`);
+      await delay(scheduler, LOCK_RETRY_MS);
     }
   }
   try {
@@ -117,14 +119,17 @@ export async function installCursorMcpApproval(input: {
   server: AcpMcpServerEntry;
   env: Readonly<Record<string, string | undefined>>;
   projectRoot?: (cwd: string) => Promise<string>;
+  /** The lock's clock and retry waits; default the real scheduler. */
+  scheduler?: Scheduler;
 }): Promise<CursorMcpApproval | null> {
+  const scheduler = input.scheduler ?? createRealScheduler();
   if (!isCursorAgentCommand(input.agentCommand) || input.server.name !== DYNAMIC_TOOL_SERVER_NAME) return null;
   const root = await (input.projectRoot ?? cursorProjectRoot)(input.cwd);
   const dataDir = input.env.CURSOR_DATA_DIR || join(input.env.HOME ?? "", ".cursor");
   const file = join(dataDir, "projects", cursorProjectSlug(root), "mcp-approvals.json");
   const id = cursorMcpApprovalId(root, input.server);
   await mkdir(dirname(file), { recursive: true });
-  const added = await withLock(file, async () => {
+  const added = await withLock(file, scheduler, async () => {
     const ids = await readIds(file);
     if (ids.includes(id)) return false;
     await writeIds(file, [...ids, id]);
@@ -138,7 +143,7 @@ export async function installCursorMcpApproval(input: {
     async revoke() {
       if (!added || revoked) return;
       revoked = true;
-      await withLock(file, async () => {
+      await withLock(file, scheduler, async () => {
         const ids = await readIds(file);
         if (ids.includes(id)) await writeIds(file, ids.filter((v) => v !== id));
       }).catch(() => undefined);

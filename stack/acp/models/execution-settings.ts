@@ -25,7 +25,8 @@ import { ACP_DEFAULT_MODEL_ID, resolveAgentArgs, type AcpPermissionMode, type Re
 import type { AcpLaunchSpec } from "../agents/launch-spec.js";
 import { resolveModelVariant, type ModelFamily } from "./model-catalog.js";
 import { cliModelCatalog } from "./model-list.js";
-import { parameterizedPickerEnabled, readNativeSettingsState, selectNativeSettings } from "./model-selection.js";
+import { parameterizedPickerEnabled, selectNativeSettings } from "./model-selection.js";
+import { readNativeSettingsState } from "./session-settings.js";
 import { isAcpReasoningLevel } from "./native-reasoning.js";
 
 /** The warning of a pinned model without a variant at the level (spec 20 §2.1), verbatim. */

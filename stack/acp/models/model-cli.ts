@@ -136,16 +136,16 @@ async function readSessionOptionsForCli(rt: AcpBridgeRuntime, req: ModelListRequ
   const onAbort = (): void => guard.abort();
   signal.addEventListener("abort", onAbort, { once: true });
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = rt.options.scheduler.schedule(rt.options.modelListTimeoutMs, () => {
     timedOut = true;
     guard.abort();
-  }, rt.options.modelListTimeoutMs);
+  });
   try {
     return { entry: await withThrowawaySession(rt, req, async (session) => rememberSessionOptions(rt, req, session.result), guard.signal) };
   } catch (error) {
     return { failure: timedOut ? `no answer within ${rt.options.modelListTimeoutMs} ms` : error instanceof Error ? error.message : String(error) };
   } finally {
-    clearTimeout(timer);
+    rt.options.scheduler.cancel(timer);
     signal.removeEventListener("abort", onAbort);
   }
 }

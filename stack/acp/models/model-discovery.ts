@@ -10,6 +10,7 @@
  * (auth → `authRequired` with sign-in guidance) and is not cached; no models advertised → the
  * synthetic model. The CLI path (model-cli.ts) borrows the throwaway session for its options read.
  */
+import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { availableModelsOf, configOptionsOf, findConfigOption } from "./config-options.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
@@ -68,12 +69,13 @@ export async function withThrowawaySession<T>(rt: AcpBridgeRuntime, req: ModelLi
     launch: { command: spec.command, args: spec.args, env, cwd: spec.cwd ?? cwd },
     label,
     maxLineBytes: rt.options.maxAgentLineBytes,
+    scheduler: rt.options.scheduler,
     ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
     onSpawned: (child) => rt.options.recordChild(child, null),
     onNote: (text) => rt.ctx.log(text),
     onNotification: () => {},
     onRequest: async (method) => {
-      throw new AcpClientReplyError(-32601, `Unsupported ACP client method "${method}"`);
+      throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, `Unsupported ACP client method "${method}"`);
     },
     onExit: () => {},
   });

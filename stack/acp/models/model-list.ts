@@ -50,7 +50,7 @@ export async function listModels(rt: AcpBridgeRuntime, params: { providerOptions
   const spec = parsed.data;
   const extras = readModelProviderOptions(params.providerOptions);
   const dialect = selectAcpDialect({ explicit: extras.acpDialect, command: spec.command }, rt.options.dialects);
-  const req: ModelListRequest = { spec, cwd: params.cwd ?? rt.ctx.tempDir, extras, parameterizedCatalog: dialect.id === "cursor" && extras.parameterizedModelPicker };
+  const req: ModelListRequest = { spec, cwd: params.cwd ?? rt.ctx.tempDir, extras, parameterizedCatalog: dialect.parameterizedModelCatalog === true && extras.parameterizedModelPicker };
   const list = spec.modelCli ? await listFromCli(rt, req) : await discoverModels(rt, req);
   return overlayReasoningEfforts(list, spec);
 }

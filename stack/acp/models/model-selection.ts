@@ -42,41 +42,9 @@ import { ACP_DEFAULT_MODEL_ID } from "../agents/launch-args.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "../session/session-options.js";
 import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
 import { readModelProviderOptions } from "./model-catalog.js";
-import { readOfferedModelIds } from "./model-session-options.js";
-import { availableModelsOf, configOptionsOf, findConfigOption, readConfigOptions, type AcpConfigOption } from "./config-options.js";
+import { findConfigOption, readConfigOptions } from "./config-options.js";
 import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "./native-reasoning.js";
-
-/** The native state the bridge tracks for one session, beside its option state (module doc). */
-export interface NativeSettingsState {
-  /** Every config option the agent declared, with its category and values (current values: `session.optionState`). */
-  options: ConfigOptionChoices[];
-  /** `models.availableModels[].modelId`. */
-  availableModels: string[];
-  /** `models.currentModelId`, then the model last selected through `session/set_model`. */
-  currentModelId: string | null;
-  /** The model ids the setup result offered (the picker's parameterized entries). */
-  offeredModelIds: string[];
-  /** The service tier last asked for (setup or turn), the per-turn fallback. */
-  serviceTier: string | undefined;
-}
-
-/** The tracked shape of a declared option: id, category and the values it accepts. */
-function choicesOf(option: AcpConfigOption): ConfigOptionChoices {
-  return { id: option.id, category: option.category, values: option.choices.map((c) => c.value) };
-}
-
-/** Reads the tracked native state from a `session/new|load|resume|fork` result (lenient; a `null` result offers nothing). */
-export function readNativeSettingsState(result: unknown, serviceTier: string | undefined): NativeSettingsState {
-  const r = (result && typeof result === "object" ? result : {}) as { models?: unknown };
-  const models = (r.models && typeof r.models === "object" ? r.models : {}) as { currentModelId?: unknown };
-  return {
-    options: configOptionsOf(result).map(choicesOf),
-    availableModels: availableModelsOf(result).map((m) => m.modelId),
-    currentModelId: typeof models.currentModelId === "string" ? models.currentModelId : null,
-    offeredModelIds: readOfferedModelIds(result),
-    serviceTier,
-  };
-}
+import { choicesOf, type NativeSettingsState } from "./session-settings.js";
 
 /**
  * Replaces the tracked options with a full `configOptions` list (a `config_option_update`, or a

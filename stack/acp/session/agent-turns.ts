@@ -5,20 +5,19 @@
  * calls. `turn/start` finishes it first (`cancelled` when work is still open); `turn/steer` prompts
  * inside it.
  */
-import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { createPromptRun, emitDeltas, type AcpSession, type PromptRun } from "./session.js";
 
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
-  cancelTimer(run.quietTimer);
-  run.quietTimer = setTimeout(() => {
+  const { scheduler } = rt.options;
+  scheduler.cancel(run.quietTimer);
+  run.quietTimer = scheduler.schedule(rt.options.agentTurnQuietMs, () => {
     run.quietTimer = undefined;
     if (session.prompt !== run || run.done || run.kind !== "agent") return;
     // Open tool calls or a pending approval mean the agent is still working: wait another period.
     if (session.translator.activity().openToolCount > 0 || session.pending.size > 0) armQuietTimer(rt, session, run);
     else finishAgentTurn(rt, session, run, "end_turn");
-  }, rt.options.agentTurnQuietMs);
-  run.quietTimer.unref?.();
+  }, { keepAlive: false });
 }
 
 /**
@@ -35,7 +34,7 @@ export function noteAgentActivity(rt: AcpBridgeRuntime, session: AcpSession, opt
     if (current.kind === "agent") armQuietTimer(rt, session, current);
     return;
   }
-  const run = createPromptRun("agent");
+  const run = createPromptRun("agent", rt.options.scheduler);
   session.prompt = run;
   emitDeltas(rt.ctx.io, session, session.translator.agentTurnStarted());
   armQuietTimer(rt, session, run);

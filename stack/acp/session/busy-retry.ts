@@ -1,21 +1,20 @@
 /**
- * Busy retry (spec 30 §6.2): a prompt rejected with -32003 and `data.reason:"session_busy"` is sent
+ * Busy retry (spec 30 §6.2): a prompt rejected with `ACP_AGENT_ERRORS.sessionBusy` (-32003) and `data.reason:"session_busy"` is sent
  * again, up to {@link BUSY_RETRY_LIMIT} times, each once the agent has gone quiet (no new updates
  * between two polls and no unfinished tool calls). It gives up on stop, exit or cancel, and after
  * `busyRetryMaxWaitMs`.
  */
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { AcpAgentRequestError } from "../connection/connection.js";
+import { ACP_AGENT_ERRORS } from "../connection/acp-client.js";
 import type { AcpSession, PromptRun } from "./session.js";
 
 /** Most re-sends of one prompt. */
 export const BUSY_RETRY_LIMIT = 3;
-/** The agent error code of a busy session. */
-const SESSION_BUSY_CODE = -32003;
 
 /** True for the agent's "session busy" rejection of a prompt. */
 export function isSessionBusyError(error: unknown): boolean {
-  if (!(error instanceof AcpAgentRequestError) || error.code !== SESSION_BUSY_CODE) return false;
+  if (!(error instanceof AcpAgentRequestError) || error.code !== ACP_AGENT_ERRORS.sessionBusy) return false;
   const data = error.data as { reason?: unknown } | null | undefined;
   return !!data && typeof data === "object" && data.reason === "session_busy";
 }
@@ -25,7 +24,7 @@ export function isSessionBusyError(error: unknown): boolean {
  * run replaced) or the wait passed `busyRetryMaxWaitMs`. Polls every `busyRetryPollMs`.
  */
 export function waitForAgentQuiet(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): Promise<boolean> {
-  const { busyRetryPollMs, busyRetryMaxWaitMs } = rt.options;
+  const { busyRetryPollMs, busyRetryMaxWaitMs, scheduler } = rt.options;
   let waited = 0;
   let lastSeen = session.translator.activity().lastUpdateAt;
   return new Promise((resolve) => {
@@ -36,8 +35,8 @@ export function waitForAgentQuiet(rt: AcpBridgeRuntime, session: AcpSession, run
       lastSeen = activity.lastUpdateAt;
       waited += busyRetryPollMs;
       if (waited >= busyRetryMaxWaitMs) return resolve(false);
-      setTimeout(poll, busyRetryPollMs);
+      scheduler.schedule(busyRetryPollMs, poll);
     };
-    setTimeout(poll, busyRetryPollMs);
+    scheduler.schedule(busyRetryPollMs, poll);
   });
 }

@@ -5,26 +5,12 @@
  * that id) or `session/set_mode {sessionId, modeId}` (key `mode`, when modes are offered and no
  * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
  */
-import { configOptionsOf, sessionModesOf } from "../models/config-options.js";
 import type { SetSessionConfigOptionRequest } from "@agentclientprotocol/sdk";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
 
 /** Timeout of one config call, in ms (spec 30 §6.3). */
 export const CONFIG_CALL_TIMEOUT_MS = 60_000;
-
-/** What the agent offered at setup, with the values the bridge last knew. */
-export interface SessionOptionState {
-  modes: { current: string | null; available: Array<{ id: string; name: string }> } | null;
-  config: Map<string, { name: string; type: string | undefined; current: unknown }>;
-}
-
-/** Reads offered modes and config options from a `session/new|load|resume|fork` result. */
-export function readSessionOptionState(result: unknown): SessionOptionState {
-  const config: SessionOptionState["config"] = new Map();
-  for (const o of configOptionsOf(result)) config.set(o.id, { name: o.name, type: o.type, current: o.currentValue });
-  return { modes: sessionModesOf(result), config };
-}
 
 /**
  * The `session/set_config_option` params for `value` (spec 30 §6.2): a boolean option sends

@@ -14,7 +14,6 @@ import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { handleClientRequest } from "../interaction/client-requests.js";
 import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
-import { dialectChildEnv } from "../agents/agent-isolation.js";
 import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
@@ -25,7 +24,7 @@ import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "../dynamic-tools/calls.js";
-import { readSessionOptionState } from "./session-options.js";
+import { readSessionOptionState } from "../models/session-settings.js";
 import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "../models/model-selection.js";
 import { resolveLaunchArgs, selectSetupSettings } from "../models/execution-settings.js";
 import { withParameterizedPickerMeta } from "../models/cursor-model-catalog.js";
@@ -148,7 +147,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     sanitize: rt.options.sanitizeEnv,
     specEnv: spec.env,
     envVars,
-    extra: dialectChildEnv(dialect.id),
+    extra: dialect.childEnv,
   });
   const launch = agentLaunch(spec, launchArgs.args, env, req.cwd);
   const warnings = [...launchArgs.warnings];
@@ -159,6 +158,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     launch,
     label,
     maxLineBytes: rt.options.maxAgentLineBytes,
+    scheduler: rt.options.scheduler,
     ...(rt.options.spawn ? { spawn: rt.options.spawn } : {}),
     onSpawned: (child) => rt.options.recordChild(child, req.threadId),
     onNote: (text) => rt.ctx.log(text),
@@ -224,7 +224,7 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     }
     const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
     for (const server of mcpServers) {
-      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env });
+      const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env, scheduler: rt.options.scheduler });
       if (approval) session.approvals.push(approval);
     }
     const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };

@@ -5,15 +5,14 @@
  * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
  * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
  */
-import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { EditBaselines } from "../interaction/edit-baselines.js";
 import type { BridgeIo } from "../../bridge-kit/io.js";
+import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "../connection/connection.js";
 import type { CursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
-import type { SessionOptionState } from "./session-options.js";
-import type { NativeSettingsState } from "../models/model-selection.js";
+import type { NativeSettingsState, SessionOptionState } from "../models/session-settings.js";
 import type { AcpDialect } from "../dialects/index.js";
 import type { AcpLaunchSpec } from "../agents/launch-spec.js";
 import type { AcpPermissionMode } from "../agents/launch-args.js";
@@ -41,7 +40,7 @@ export interface PromptRun {
   /** Mutable: a steer into an agent-initiated turn makes it a runtime turn (no second `turn.open`). */
   kind: AcpPromptKind;
   /** The quiet timer that ends an agent-initiated turn; cleared when the run settles. */
-  quietTimer: NodeJS.Timeout | undefined;
+  quietTimer: ScheduledHandle | undefined;
   /** True while a `session/cancel` sent for a steer (or stop) is outstanding. */
   cancelling: boolean;
   /** Resolves when the run is finished, whatever the outcome. */
@@ -153,8 +152,8 @@ export function emitDeltas(io: BridgeIo, session: Pick<AcpSession, "threadId" | 
   io.notify("thread/delta", { threadId: session.threadId, deltas });
 }
 
-/** Creates a prompt run whose `settled` promise resolves on `markSettled`. */
-export function createPromptRun(kind: AcpPromptKind): PromptRun {
+/** Creates a prompt run whose `settled` promise resolves on `markSettled`; its quiet timer runs on `scheduler`. */
+export function createPromptRun(kind: AcpPromptKind, scheduler: Scheduler): PromptRun {
   let resolve!: () => void;
   const settled = new Promise<void>((r) => (resolve = r));
   const run: PromptRun = {
@@ -164,7 +163,7 @@ export function createPromptRun(kind: AcpPromptKind): PromptRun {
     settled,
     done: false,
     markSettled() {
-      cancelTimer(run.quietTimer);
+      scheduler.cancel(run.quietTimer);
       run.quietTimer = undefined;
       if (run.done) return;
       run.done = true;

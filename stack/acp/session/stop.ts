@@ -2,17 +2,11 @@
  * `thread/stop` (spec 30 §5): `interrupt` always settles the interrupted turn before the reply,
  * even when the agent ignores `session/cancel`; `release` cancels nothing and emits nothing.
  */
-import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import type { ThreadStopParams } from "../../protocol/methods.js";
+import { settleWithin } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
-/** Resolves when `promise` settles or after `ms`, whichever is first; clears its timer either way. */
-function settleWithin(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([promise, timeout]).finally(() => cancelTimer(timer));
-}
 
 /** The interrupted-settle step (spec 30 §5 step 4): flush, open tools `interrupted`, `turn.boundary interrupted`. */
 function settleInterrupted(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
@@ -44,7 +38,7 @@ export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, int
           session.connection.notify("session/cancel", { sessionId: agentSessionId(session) });
         }
         // An agent-initiated turn has no prompt request whose answer could settle it: settle now.
-        if (run.kind !== "agent") await settleWithin(run.settled, rt.options.cancelSettleTimeoutMs);
+        if (run.kind !== "agent") await settleWithin(rt.options.scheduler, run.settled, rt.options.cancelSettleTimeoutMs);
       }
       settleInterrupted(rt, session, run);
     } else {

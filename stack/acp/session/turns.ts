@@ -5,7 +5,6 @@
  * Acceptance timing (spec 20 §8.1): `turn.open` → write `session/prompt` → `input.accepted` → reply.
  * A steer is replied to at once and accepted only when its re-prompt is written.
  */
-import { cancelTimer } from "../../bridge-kit/scheduler.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../../protocol/index.js";
 import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../../protocol/methods.js";
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
@@ -135,7 +134,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   const input = rewriteUnknownSkillCommand(inputOf(params), skillNames, session.agentCommands);
   const kind = isCompactInput(input) ? "compaction" : "turn";
-  const run = createPromptRun(kind);
+  const run = createPromptRun(kind, rt.options.scheduler);
   session.prompt = run;
   session.everPrompted = true;
   const io = rt.ctx.io;
@@ -189,7 +188,7 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
  * `turn.open`), the steer's input is prompted and accepted once written.
  */
 function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, params: TurnSteerParams): void {
-  cancelTimer(run.quietTimer);
+  rt.options.scheduler.cancel(run.quietTimer);
   run.quietTimer = undefined;
   run.kind = "turn";
   session.everPrompted = true;

@@ -5,7 +5,7 @@
 import type { FileChangeEntry, ItemShape, Presentation } from "../../protocol/thread-delta.js";
 import type { AcpToolCallEvent } from "../dialects/types.js";
 import { boundToolPayload, toolOutputText } from "./output.js";
-import { genericToolPresentation, shapePresentation } from "./presentation.js";
+import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation =

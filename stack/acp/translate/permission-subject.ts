@@ -7,7 +7,7 @@ import type { Presentation } from "../../protocol/thread-delta.js";
 import type { AcpToolCallEvent } from "../dialects/types.js";
 import { readToolCallFields } from "./acp-update-schemas.js";
 import { classifyOperation, genericToolName, toolCallPaths } from "./classify.js";
-import { genericToolPresentation, presentationTitle } from "./presentation.js";
+import { genericToolPresentation, presentationTitle } from "../dialects/presentation.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 
 /** `itemId` used when a permission request carries no tool call (spec 20 §3.8). */

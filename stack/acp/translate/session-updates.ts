@@ -16,7 +16,7 @@ import {
   unhandledUpdate,
   updateFallback,
 } from "./envelopes.js";
-import { shapePresentation } from "./presentation.js";
+import { shapePresentation } from "../dialects/presentation.js";
 import type { SessionStateModel } from "./session-state.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 

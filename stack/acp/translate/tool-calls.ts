@@ -9,7 +9,7 @@ import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, toolOutputText } from "./output.js";
-import { delegationPresentation, shapePresentation } from "./presentation.js";
+import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
 import { classifyToolCall, isInjectedToolCandidate, withToolIdentity } from "./tool-classification.js";
 
@@ -53,13 +53,14 @@ function isUnfilled(event: AcpToolCallEvent, classified: ClassifiedToolCall): bo
 }
 
 /**
- * Whether a dialect's unfilled calls wait for their fields before opening. Cursor's do not: the
+ * Whether a dialect's unfilled calls wait for their fields before opening (its
+ * `opensUnfilledToolCalls`). Cursor's do not: the
  * real acp-cursor recordings pin the reference bridge opening "Edit File" as a generic tool at its
  * `tool_call` and settling it as a fileChange (spec 20 §4 item 8, the one pinned grammar drop), and
  * a parity gate cannot mask a grammar drop that disappears.
  */
 function defersUnfilledOpens(dialect: AcpDialect): boolean {
-  return dialect.id !== "cursor";
+  return dialect.opensUnfilledToolCalls !== true;
 }
 
 /** The `fileChange` change of a client write. */

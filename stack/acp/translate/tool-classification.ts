@@ -8,7 +8,7 @@ import type { AcpDialect, AcpToolCallEvent } from "../dialects/types.js";
 import { isAcpToolKind } from "../dialects/types.js";
 import { classifyOperation, classifySharedToolCall } from "./classify.js";
 import type { InjectedToolDefinition } from "./injected-tools.js";
-import { injectedToolPresentation } from "./presentation.js";
+import { injectedToolPresentation } from "../dialects/presentation.js";
 
 /** A classified tool call: its item shape and presentation. */
 export interface ClassifiedToolCall {

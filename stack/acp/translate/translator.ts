@@ -5,14 +5,13 @@
  */
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
-import { grokContextSizeFromSetup, grokContextUsageFromPromptResult } from "../dialects/grok.js";
 import { AcpSessionUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
 import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
 import type { InjectedToolDefinition } from "./injected-tools.js";
 import { createInjectedToolBindings } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
-import { shapePresentation } from "./presentation.js";
+import { shapePresentation } from "../dialects/presentation.js";
 import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate } from "./session-updates.js";
 import { createSessionStateModel } from "./session-state.js";
 import { createToolCallTracker, fsWriteDelta } from "./tool-calls.js";
@@ -85,14 +84,15 @@ export interface AcpTranslator {
   delegationReport(report: AcpDelegationReport): ThreadDelta[];
   /**
    * A `session/new|load|resume|fork` result, after identity and `session.reset`: the session
-   * snapshot (`extension.state`), then grok's `contextWindow` 0 for a fresh session (spec 30 §6.3).
+   * snapshot (`extension.state`), then `contextWindow` 0 for a fresh session when the dialect reads context
+   * windows (grok, spec 30 §1.4, §6.3).
    */
   sessionSetup(result: unknown, options: { restored: boolean }): ThreadDelta[];
   /** An update replayed during `session/load|resume`: feeds session state, keeps the last usage. */
   restoreUpdate(update: unknown): void;
   /** After the restore's snapshot: the kept last `usage_update` as `contextWindow` (spec 20 §2.3 step 6). */
   restoreSettled(): ThreadDelta[];
-  /** A `session/prompt` result: grok context accounting (spec 30 §1.4); else `[]`. */
+  /** A `session/prompt` result: the dialect's context accounting (grok, spec 30 §1.4); else `[]`. */
   promptResult(result: unknown): ThreadDelta[];
   /** The approval subject of a permission's `toolCall` (spec 20 §3.8 step 3). */
   permissionSubject(toolCall: unknown): AcpPermissionSubject;
@@ -135,7 +135,7 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
   let turnOutputSeen = false;
   let compacting = false;
   let compactionReply = "";
-  let grokContextSize: number | null = null;
+  let contextSize: number | null = null;
   let restoredUsage: Record<string, unknown> | undefined;
 
   const updateContext = {
@@ -160,7 +160,7 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
   }
 
   function contextWindow(used: number): ThreadDelta {
-    return { kind: "contextWindow", used, size: grokContextSize, estimated: false, attach: "open" };
+    return { kind: "contextWindow", used, size: contextSize, estimated: false, attach: "open" };
   }
 
   const translator: AcpTranslator = {
@@ -176,7 +176,7 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       return turns.compactionStarted(tools);
     },
     compactionCompleted(end) {
-      const deltas = turns.compactionCompleted(tools, end, dialect.id, compactionReply);
+      const deltas = turns.compactionCompleted(tools, end, dialect, compactionReply);
       compacting = false;
       compactionReply = "";
       return deltas;
@@ -219,8 +219,8 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
     sessionSetup(result, { restored }) {
       state.observeSetup(result);
       const deltas = state.publish();
-      if (dialect.id === "grok") {
-        grokContextSize = grokContextSizeFromSetup(result) ?? grokContextSize;
+      if (dialect.contextWindow !== undefined) {
+        contextSize = dialect.contextWindow.sizeFromSetup(result) ?? contextSize;
         if (!restored) deltas.push(contextWindow(0));
       }
       return deltas;
@@ -239,8 +239,8 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       return deltas;
     },
     promptResult(result) {
-      if (dialect.id !== "grok") return [];
-      const used = grokContextUsageFromPromptResult(result);
+      if (dialect.contextWindow === undefined) return [];
+      const used = dialect.contextWindow.usedFromPromptResult(result);
       return used === undefined ? [] : [contextWindow(used)];
     },
     permissionSubject: (toolCall) => permissionSubject(tools, toolCall),

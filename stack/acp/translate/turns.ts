@@ -3,10 +3,10 @@
  * zero-output warning and the compaction outcome (spec 20 §3.1, §3.5; spec 30 §1.5, §6.2).
  */
 import type { ThreadDelta, TurnStatus } from "../../protocol/thread-delta.js";
-import { ompCompactionOutcome } from "../dialects/omp.js";
 import { closeAssistant, closeThought } from "./envelopes.js";
-import { compactionPresentation } from "./presentation.js";
+import { compactionPresentation } from "../dialects/presentation.js";
 import type { ToolCallTracker } from "./tool-calls.js";
+import type { AcpDialect } from "../dialects/types.js";
 
 /** Stop reasons ACP defines and the turn status each settles to (spec 20 §3.5). */
 export const STOP_REASON_STATUS: Readonly<Record<string, TurnStatus>> = Object.freeze({
@@ -94,14 +94,15 @@ export function compactionStarted(tools: ToolCallTracker): ThreadDelta[] {
 export type CompactionEnd = { stopReason: string } | { error: string };
 
 /**
- * `acp/compaction/completed`: `end_turn`→completed (omp: read from the collected reply text),
+ * `acp/compaction/completed`: `end_turn`→completed (or what the dialect's `compactionOutcome` reads from the collected reply
+ * text: omp),
  * `cancelled`→interrupted, other→failed `Agent stopped compaction: <reason>`, rejection → failed
  * with its text. Emits the flush, `context.compacted` (completed only), `turn.boundary` without
  * `claimIfIdle`; the compaction item is never closed explicitly (spec 20 §3.1, §3.5; 30 §1.5).
  * An omp `skipped` outcome becomes a `compaction-skipped` warning and a completed boundary
  * without `context.compacted` (spec 30 leaves its rendering open, §7 item 4).
  */
-export function compactionCompleted(tools: ToolCallTracker, end: CompactionEnd, dialectId: string, replyText: string): ThreadDelta[] {
+export function compactionCompleted(tools: ToolCallTracker, end: CompactionEnd, dialect: AcpDialect, replyText: string): ThreadDelta[] {
   let status: TurnStatus;
   let error: string | undefined;
   let compacted = false;
@@ -110,7 +111,7 @@ export function compactionCompleted(tools: ToolCallTracker, end: CompactionEnd, 
     status = "failed";
     error = end.error;
   } else if (end.stopReason === "end_turn") {
-    const outcome = dialectId === "omp" ? ompCompactionOutcome(replyText) : { status: "completed" as const };
+    const outcome = dialect.compactionOutcome?.(replyText) ?? { status: "completed" as const };
     if (outcome.status === "failed") {
       status = "failed";
       error = outcome.detail;

@@ -1,8 +1,8 @@
 /**
- * `cancelTimer` (stack/bridge-kit/scheduler.ts) on real processes: a timer cleared with
- * `clearTimeout` leaves Node's event loop waiting on it (the replay would judge such a bridge
- * about to act and wait it out, harness/replay/idleness.ts); one cleared with `cancelTimer` does
- * not. Each process is polled until its state shows; no assertion depends on how long that takes.
+ * The real Scheduler's `cancel` (stack/bridge-kit/scheduler.ts) on real processes: a timer
+ * cleared with `clearTimeout` leaves Node's event loop waiting on it (the replay would judge such
+ * a bridge about to act and wait it out, harness/replay/idleness.ts); one cancelled through the
+ * Scheduler does not. Each process is polled until its state shows; no assertion depends on how long that takes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -16,12 +16,12 @@ afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
 });
 
-/** A Node process that arms a 60 s timer, clears it with `clear`, says ready and waits on its stdin. */
-async function clearedTimerProcess(clear: "clearTimeout" | "cancelTimer"): Promise<number> {
+/** A Node process that arms a 60 s timer, clears it (`clearTimeout`, or the Scheduler's schedule and cancel), says ready and waits on its stdin. */
+async function clearedTimerProcess(clear: "clearTimeout" | "scheduler"): Promise<number> {
   const code = [
-    `import { cancelTimer } from ${JSON.stringify(scheduler)};`,
-    "const timer = setTimeout(() => process.stdout.write('fired\\n'), 60_000);",
-    `${clear}(timer);`,
+    `import { createRealScheduler } from ${JSON.stringify(scheduler)};`,
+    "const fired = () => process.stdout.write('fired\\n');",
+    clear === "clearTimeout" ? "clearTimeout(setTimeout(fired, 60_000));" : "const s = createRealScheduler(); s.cancel(s.schedule(60_000, fired));",
     "process.stdin.on('data', () => {});",
     "process.stdout.write('ready\\n');",
   ].join("\n");
@@ -35,7 +35,7 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 /**
  * Judges the tree (timer horizon 120 s) until it is idle or waits on a timer over a second away
- * (not the millisecond no-op `cancelTimer` leaves); that judgement and its sample.
+ * (not the millisecond no-op `cancel` leaves); that judgement and its sample.
  */
 async function settled(pid: number): Promise<{ verdict: string; sample: TreeSample }> {
   for (;;) {
@@ -51,14 +51,14 @@ async function settled(pid: number): Promise<{ verdict: string; sample: TreeSamp
 }
 
 describe.runIf(process.platform === "linux")("a cleared timer's wake-up", () => {
-  it("clearTimeout leaves the event loop waiting on the cleared timer (what cancelTimer exists for)", async () => {
+  it("clearTimeout leaves the event loop waiting on the cleared timer (what the Scheduler's cancel avoids)", async () => {
     const { verdict, sample } = await settled(await clearedTimerProcess("clearTimeout"));
     expect(verdict).toBe("blocked");
     expect(sample.rootTimerMs).toBeGreaterThan(30_000);
   });
 
-  it("cancelTimer leaves none: the process is idle, its loop waiting on input only", async () => {
-    const { verdict, sample } = await settled(await clearedTimerProcess("cancelTimer"));
+  it("the Scheduler's cancel leaves none: the process is idle, its loop waiting on input only", async () => {
+    const { verdict, sample } = await settled(await clearedTimerProcess("scheduler"));
     expect(verdict).toBe("idle");
     expect(sample.rootTimerMs).toBe(-1);
   });

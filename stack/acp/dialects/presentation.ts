@@ -1,10 +1,11 @@
 /**
- * Item presentations of the ACP translator: label pairs, glyphs and titles (spec 20 §3.3, as
- * kept by spec 30; delegation presentation from spec 30 §1.3).
+ * Item presentations: label pairs, glyphs and titles (spec 20 §3.3, as kept by spec 30; delegation
+ * presentation from spec 30 §1.3). Shared by the translator and the dialects' `classifyToolCall`
+ * hooks, so it sits in the dialect layer the translator imports (never the other way round).
  */
 import type { ItemShape, Presentation } from "../../protocol/thread-delta.js";
 import { PRESENTATION_DETAIL_MAX_CHARS } from "../../protocol/thread-delta.js";
-import type { AcpToolKind } from "../dialects/types.js";
+import type { AcpToolKind } from "./types.js";
 
 /** Longest title, in characters, before it is cut and ends with `…` (spec 20 §3.3). */
 export const PRESENTATION_TITLE_MAX_CHARS = 160;

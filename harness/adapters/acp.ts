@@ -1,0 +1,47 @@
+import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+import type { AgentCommand, ReplayAdapter } from "./agent-launch.js";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Points an ACP launch spec at `agent` (spec 10 §5.1 g): the spec at
+ * `params.options.providerOptions.acpLaunchSpec` (whatever the method) keeps its other keys but
+ * loses `modelCli` and `cwd` (the agent's own directory on the recording machine: it may not
+ * exist here, and the replay child needs none), gets `command` and `args` of `agent`, and
+ * `env: {}`; when no `providerOptions.acpDialect` is set, the dialect the recorded command implies
+ * (spec 30 §1.2: `cursor-agent` → `cursor`) is pinned explicitly, since the replay child's
+ * command (node) would select the generic one and a recording made before dialects existed
+ * would replay as a generic agent.
+ *
+ * @returns true when `params` carried a launch spec (and was changed in place)
+ */
+export function pointAcpLaunchSpecAt(params: Record<string, unknown>, agent: AgentCommand): boolean {
+  const options = params.options;
+  if (!isRecord(options)) return false;
+  const providerOptions = options.providerOptions;
+  if (!isRecord(providerOptions) || !isRecord(providerOptions.acpLaunchSpec)) return false;
+  const spec: Record<string, unknown> = { ...providerOptions.acpLaunchSpec };
+  if (providerOptions.acpDialect === undefined && typeof spec.command === "string") {
+    const implied = selectAcpDialect({ command: spec.command });
+    if (implied.id !== "acp") providerOptions.acpDialect = implied.id;
+  }
+  delete spec.modelCli;
+  delete spec.cwd;
+  spec.command = agent.command;
+  spec.args = [...agent.args];
+  spec.env = {};
+  providerOptions.acpLaunchSpec = spec;
+  return true;
+}
+
+/** The ACP bridge family: providers `acp-*`, the bridge `dist/stack/acp/bridge.js`, its launch spec re-pointed. */
+export const acpReplayAdapter: ReplayAdapter = {
+  id: "acp",
+  providers: "acp-*",
+  handles: (provider) => provider.startsWith("acp-"),
+  modulePath: "dist/stack/acp/bridge.js",
+  launchMarker: '"acpLaunchSpec"',
+  pointAgentAt: pointAcpLaunchSpecAt,
+};

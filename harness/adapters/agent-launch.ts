@@ -1,0 +1,45 @@
+/**
+ * The agent-launch seam (00-product.md flow 2; spec 10 §5.1 Profiles and g): a bridge starts
+ * the process that plays its agent — the real agent CLI, the project's scripted fixture agent,
+ * or, in a replay, the replay child — from a command line carried in the runtime's requests.
+ * What differs per bridge family (which module the bootstrap loads, where in a request the
+ * agent's command line sits and how it is re-pointed) lives behind one {@link ReplayAdapter};
+ * the replay engine (harness/replay) calls its hooks and knows no family's shape.
+ */
+
+/** The process that plays the agent: an executable and its arguments. */
+export interface AgentCommand {
+  /** Executable (for the replay child: the node binary). */
+  command: string;
+  /** Its arguments (for the replay child: the child script and its flags). */
+  args: readonly string[];
+}
+
+/**
+ * One bridge family's replay adapter, as Polly's adapters sit behind one base: the engine owns
+ * the record/replay flow and calls these hooks.
+ */
+export interface ReplayAdapter {
+  /** Short name of the family (`acp`, `echo`). */
+  readonly id: string;
+  /** The provider ids it replays, as people read them in an error (`acp-*`). */
+  readonly providers: string;
+  /** True when this adapter replays `provider`'s recordings. */
+  handles(provider: string): boolean;
+  /** The bridge module the bootstrap loads, relative to the repository root (`dist/…`). */
+  readonly modulePath: string;
+  /**
+   * A substring every runtime line carrying this family's agent launch contains; lines without
+   * it (or without any other rewrite) are passed on unparsed, byte for byte.
+   */
+  readonly launchMarker?: string;
+  /**
+   * Points the agent launch carried by one parsed `runtime→bridge` line's `params` at `agent`,
+   * in place (the line is re-serialized with its key order kept). Called for every JSON object
+   * line whose `params` is an object, whatever the provider, since a bridge module given with
+   * `--module` may launch an agent of this family. Omitted: the family launches no agent.
+   *
+   * @returns true when `params` changed
+   */
+  pointAgentAt?(params: Record<string, unknown>, agent: AgentCommand): boolean;
+}

@@ -1,0 +1,13 @@
+/**
+ * The agent-launch seam and the shipped bridge families' replay adapters (see agent-launch.ts).
+ */
+import { acpReplayAdapter } from "./acp.js";
+import type { ReplayAdapter } from "./agent-launch.js";
+import { echoReplayAdapter } from "./echo.js";
+
+export type { AgentCommand, ReplayAdapter } from "./agent-launch.js";
+export { acpReplayAdapter, pointAcpLaunchSpecAt } from "./acp.js";
+export { echoReplayAdapter } from "./echo.js";
+
+/** The adapters of the bridges this package ships, in lookup order. */
+export const SHIPPED_REPLAY_ADAPTERS: readonly ReplayAdapter[] = [acpReplayAdapter, echoReplayAdapter];

@@ -1,0 +1,36 @@
+/**
+ * Every default of the harness and the `parity` command in one place (00-product.md, Layout
+ * and CLI). Paths are relative to the working directory unless said otherwise; times are in ms.
+ * A flag, an option of the public API or a test overrides each of them.
+ */
+
+/** Recordings root read (and written by `record`) when no `--recordings` / `--out` is given. */
+export const RECORDINGS_ROOT = "recordings";
+
+/** The committed oracles' directory (`--lanes`). */
+export const ORACLES_DIR = "lanes";
+
+/** Cells root, relative to the package root: `<cell>/cell.json` and the `workspace/` fixtures (`--cells`). */
+export const CELLS_ROOT = "cells";
+
+/** The reporter of `check` and `review` (`--reporter`). */
+export const REPORTER = "text";
+
+/** Wall-clock ceiling of one cell's replay (`--timeout` of check, review, replay, rerecord); a batch gets it once per cell. */
+export const CELL_CEILING_MS = 120_000;
+
+/** Longest wait for one answer or event of the cell script while recording (`record --timeout`; divergence detection only). */
+export const RECORD_STEP_TIMEOUT_MS = 90_000;
+
+/** Longest wait for one answer or event in the conformance scenarios (`conform --timeout`; spec 10 §7 `timeoutMs=5000`). */
+export const CONFORMANCE_TIMEOUT_MS = 5_000;
+
+/**
+ * Longest wait for an agent's `initialize` answer (`probe --timeout`): an agent starting on a busy
+ * machine (a Node CLI loading its bundle) can take well over the 10 s a quiet one needs; the
+ * timeout only bounds an agent that will never answer.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
+
+/** Longest a user's bridge module may take to load when `--module` is checked. */
+export const MODULE_LOAD_TIMEOUT_MS = 60_000;
