@@ -33,3 +33,18 @@ export function planBatches(groups: readonly (readonly number[])[], jobs: number
     .sort((a, b) => b.ms - a.ms || b.task.length - a.task.length || a.order - b.order)
     .map((t) => t.task);
 }
+
+/**
+ * The providers of the batches the workers start with (the first `jobs` of {@link planBatches},
+ * one entry per batch), planned from the cells' providers alone, before their recordings are read
+ * (every cell taken as replayable): the bridges worth starting while the recordings are read.
+ *
+ * @param providers the provider of each cell, in report order
+ */
+export function firstBatchProviders(providers: readonly string[], jobs: number, batch = true, msOf: (cell: number) => number | undefined = () => undefined): string[] {
+  const groups = new Map<string, number[]>();
+  providers.forEach((provider, index) => groups.set(provider, [...(groups.get(provider) ?? []), index]));
+  return planBatches([...groups.values()], jobs, batch, msOf)
+    .slice(0, Math.max(1, jobs))
+    .map((task) => providers[task[0]!]!);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBatches } from "../../harness/check/batch-plan.js";
+import { firstBatchProviders, planBatches } from "../../harness/check/batch-plan.js";
 
 const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 
@@ -43,5 +43,16 @@ describe("planBatches", () => {
     expect(planBatches(groups, 2, true, (cell) => ms.get(cell))).toEqual([range(9, 5), range(14, 4), range(0, 9)]);
     // No history: largest batch first, as before.
     expect(planBatches(groups, 2)).toEqual([range(0, 9), range(9, 5), range(14, 4)]);
+  });
+});
+
+describe("firstBatchProviders", () => {
+  it("names the provider of each batch the workers start with: one provider alone twice, a matrix its two longest", () => {
+    expect(firstBatchProviders(Array(8).fill("acp-cursor"), 2)).toEqual(["acp-cursor", "acp-cursor"]);
+    const providers = [...Array(9).fill("acp-opencode"), ...Array(5).fill("acp-pi"), ...Array(4).fill("echo")];
+    expect(firstBatchProviders(providers, 2)).toEqual(["acp-opencode", "acp-pi"]);
+    // acp-pi's cells took longest before: it starts first.
+    expect(firstBatchProviders(providers, 2, true, (i) => (providers[i] === "acp-pi" ? 2000 : 10))).toEqual(["acp-pi", "acp-opencode"]);
+    expect(firstBatchProviders(["echo"], 4)).toEqual(["echo"]);
   });
 });
