@@ -2,9 +2,9 @@
  * The replay relay (00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in place of
  * the real agent, as cheap as a process gets. A Node replay child costs a Node start-up (about
  * 60 ms of CPU and as much wall time before the bridge hears from its agent) for every ACP
- * session; the relay is a POSIX `sh` script that makes two FIFOs, announces its pid, and
- * becomes two `cat`s: one copies its stdin (what the bridge writes to its agent) into one FIFO,
- * the other copies the second FIFO to its stdout. This process reads and writes the other ends
+ * session; the relay is a POSIX `sh` script that makes two FIFOs, announces its pid, and runs
+ * two `cat`s: one copies its stdin (what the bridge writes to its agent) into one FIFO, the other
+ * copies the second FIFO to its stdout. This process reads and writes the other ends
  * directly, so it stays the one process that decides anything, and every agent process the
  * bridge starts is still a separate process with its own pipes, as with a real agent.
  *
@@ -34,21 +34,27 @@ export interface RelayTools {
  * - makes `<dir>/<pid>.i` (this process → the bridge) and `<dir>/<pid>.o` (the bridge → this
  *   process) and opens both read-write, which never blocks, so this process can open its ends
  *   at once after the announcement;
- * - writes its pid as one line to `<dir>/hello` (a FIFO this process keeps open; one short
- *   write is atomic, so relays starting together never mix their lines);
- * - starts a background `cat` copying `.i` to stdout, then becomes a `cat` copying stdin to
- *   `.o`: the pid the bridge spawned exits when the bridge closes its agent's stdin, and `.o`
- *   ends for this process when it does. The background `cat` goes with the process group.
+ * - starts a background `cat` copying `.i` to its stdout;
+ * - writes its pid as one line to `<dir>/hello`, a FIFO this process keeps open, opened
+ *   read-write too so a relay a dying bridge started after the replay ended never blocks (one
+ *   short write is atomic: relays starting together never mix their lines);
+ * - copies its stdin to `.o` with a second `cat` and, when the bridge closes that stdin, stops the
+ *   background `cat` and exits 0, as an agent does. `.o` ends for this process then.
+ * Stopped as a process group (the bridge does that to its agents, {@link openRelayChannel}'s
+ * `end` too), all three go at once.
  */
 export function relayScript(dir: string, tools: RelayTools): string {
   const q = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
   return [
     `d=${q(dir)}`,
     `${q(tools.mkfifo)} "$d/$$.i" "$d/$$.o" || exit 1`,
-    'exec 3<>"$d/$$.i" 4<>"$d/$$.o"',
-    "printf '%s\\n' \"$$\" >\"$d/hello\"",
-    `${q(tools.cat)} <&3 3<&- 4>&- &`,
-    `exec ${q(tools.cat)} >&4 3<&- 4>&-`,
+    'exec 3<>"$d/$$.i" 4<>"$d/$$.o" 5<>"$d/hello"',
+    `${q(tools.cat)} <&3 3<&- 4>&- 5>&- &`,
+    "printf '%s\\n' \"$$\" >&5",
+    "exec 3<&- 5>&-",
+    `${q(tools.cat)} >&4 4>&-`,
+    'kill "$!" 2>/dev/null',
+    "exit 0",
     "",
   ].join("\n");
 }

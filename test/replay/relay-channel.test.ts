@@ -145,6 +145,21 @@ describe.runIf(process.platform === "linux" && findRelayTools() !== undefined)("
     expect(isAlive(a.child.pid!)).toBe(true);
   });
 
+  it("a relay started after the channel closed (a dying bridge's last agent) never blocks: it ends with its stdin and leaves nothing running", async () => {
+    const { relays } = await channel();
+    await relays.close();
+    const late = startRelay(relays);
+    const exited = new Promise((resolve) => late.child.once("exit", (code) => resolve(code)));
+    late.child.stdin!.end();
+    expect(await exited).toBe(0);
+    let live = livingMembers(late.child.pid!);
+    for (let tries = 0; tries < 10_000 && live.length > 0; tries += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      live = livingMembers(late.child.pid!);
+    }
+    expect(live).toEqual([]);
+  });
+
   it("is found on PATH by absolute path, and not at all on Windows or without cat", () => {
     const tools = findRelayTools();
     expect(path.isAbsolute(tools!.sh) && path.isAbsolute(tools!.mkfifo) && path.isAbsolute(tools!.cat)).toBe(true);
