@@ -21,8 +21,9 @@ export {
   isProviderBridgeRecording,
   experimental_isProviderBridgeRecording,
   createBridgeHost,
+  createRealScheduler,
 } from "./stack/bridge-kit/index.js";
-export type { BridgeContext, BridgeIo, ProviderBridge } from "./stack/bridge-kit/index.js";
+export type { BridgeContext, BridgeIo, ProviderBridge, Scheduler, ScheduledHandle, ScheduleOptions } from "./stack/bridge-kit/index.js";
 
 // ACP kit.
 export { acpProviderBridge } from "./stack/acp/bridge.js";

@@ -13,6 +13,12 @@ export const ORACLES_DIR = "lanes";
 /** Cells root, relative to the package root: `<cell>/cell.json` and the `workspace/` fixtures (`--cells`). */
 export const CELLS_ROOT = "cells";
 
+/** Directory whose `*.json` files are the project's allowlists (and where `parity allow` appends). */
+export const ALLOWLISTS_DIR = "allowlists";
+
+/** Unchanged lines shown around each change of a lane (`diff --context`). */
+export const DIFF_CONTEXT_LINES = 3;
+
 /** The reporter of `check` and `review` (`--reporter`). */
 export const REPORTER = "text";
 

@@ -1,5 +1,5 @@
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
-import type { AgentCommand, ReplayAdapter } from "./agent-launch.js";
+import type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -36,6 +36,30 @@ export function pointAcpLaunchSpecAt(params: Record<string, unknown>, agent: Age
   return true;
 }
 
+/**
+ * The execution options that make the ACP bridge start `agent` (spec 30 §3.1):
+ * `providerOptions` = the base bridge options, then `acpLaunchSpec` = the base launch fields
+ * followed by `command`, `args`, and `env` / `cwd` when the agent has them.
+ */
+export function acpLaunchOptions(agent: AgentLaunch, base: LaunchBase = {}): Record<string, unknown> {
+  const acpLaunchSpec = {
+    ...(base.launch ?? {}),
+    command: agent.command,
+    args: [...agent.args],
+    ...(agent.env !== undefined ? { env: { ...agent.env } } : {}),
+    ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
+  };
+  return { providerOptions: { ...(base.bridgeOptions ?? {}), acpLaunchSpec } };
+}
+
+/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+export function acpLaunchEnv(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const providerOptions = options.providerOptions;
+  if (!isRecord(providerOptions) || !isRecord(providerOptions.acpLaunchSpec)) return {};
+  const env = providerOptions.acpLaunchSpec.env;
+  return typeof env === "object" && env !== null ? (env as Record<string, unknown>) : {};
+}
+
 /** The ACP bridge family: providers `acp-*`, the bridge `dist/stack/acp/bridge.js`, its launch spec re-pointed. */
 export const acpReplayAdapter: ReplayAdapter = {
   id: "acp",
@@ -44,4 +68,6 @@ export const acpReplayAdapter: ReplayAdapter = {
   modulePath: "dist/stack/acp/bridge.js",
   launchMarker: '"acpLaunchSpec"',
   pointAgentAt: pointAcpLaunchSpecAt,
+  launchOptions: acpLaunchOptions,
+  launchEnv: acpLaunchEnv,
 };

@@ -15,6 +15,22 @@ export interface AgentCommand {
   args: readonly string[];
 }
 
+/** An agent to start for a recording: its command line, and the environment and directory it needs. */
+export interface AgentLaunch extends AgentCommand {
+  /** Environment of the agent process (omitted: the family's default). */
+  env?: Readonly<Record<string, string>>;
+  /** Its working directory (omitted: the session's `cwd`). */
+  cwd?: string;
+}
+
+/** What a family's launch options start from: a shipped agent's launch fields and bridge options. */
+export interface LaunchBase {
+  /** Fields of the family's launch description kept beside the command line (e.g. an ACP `displayName`). */
+  launch?: Readonly<Record<string, unknown>>;
+  /** Bridge options the agent is run with (e.g. an ACP agent's `permissionCli`, its dialect). */
+  bridgeOptions?: Readonly<Record<string, unknown>>;
+}
+
 /**
  * One bridge family's replay adapter, as Polly's adapters sit behind one base: the engine owns
  * the record/replay flow and calls these hooks.
@@ -42,4 +58,16 @@ export interface ReplayAdapter {
    * @returns true when `params` changed
    */
   pointAgentAt?(params: Record<string, unknown>, agent: AgentCommand): boolean;
+  /**
+   * The execution options (`params.options` of the session requests) that make this family's
+   * bridge start `agent`: how `parity record` points the bridge at a real agent or at the
+   * project's fixture agent, where a replay points it at the replay child ({@link pointAgentAt}).
+   * Omitted: the family launches no agent.
+   */
+  launchOptions?(agent: AgentLaunch, base?: LaunchBase): Record<string, unknown>;
+  /**
+   * The environment the agent launch in execution `options` gives the agent (the record flow
+   * redacts its secret values); empty when the options carry none of this family's launches.
+   */
+  launchEnv?(options: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }

@@ -5,8 +5,8 @@ import { acpReplayAdapter } from "./acp.js";
 import type { ReplayAdapter } from "./agent-launch.js";
 import { echoReplayAdapter } from "./echo.js";
 
-export type { AgentCommand, ReplayAdapter } from "./agent-launch.js";
-export { acpReplayAdapter, pointAcpLaunchSpecAt } from "./acp.js";
+export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
+export { acpLaunchEnv, acpLaunchOptions, acpReplayAdapter, pointAcpLaunchSpecAt } from "./acp.js";
 export { echoReplayAdapter } from "./echo.js";
 
 /** The adapters of the bridges this package ships, in lookup order. */

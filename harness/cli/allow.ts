@@ -12,7 +12,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
-import { RECORDINGS_ROOT } from "../defaults.js";
+import { ALLOWLISTS_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
@@ -23,7 +23,7 @@ import type { CliContext } from "./context.js";
 
 /** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
 export function defaultAllowlistFile(provider: string): string {
-  return path.join("allowlists", `${provider === "*" ? "all" : provider}.json`);
+  return path.join(ALLOWLISTS_DIR, `${provider === "*" ? "all" : provider}.json`);
 }
 
 /** Root `allow` checks `--provider`/`--cell` against when no `--recordings` is given. */

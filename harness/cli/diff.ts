@@ -11,12 +11,14 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { diffLaneSets, type LaneSetDiff } from "../compare/lane-set-diff.js";
 import { readLaneSource } from "../compare/lane-sources.js";
+import { DIFF_CONTEXT_LINES } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { renderLaneSetHtml } from "../report/html.js";
 import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
 import type { ParityCommand } from "./command.js";
 import { nonNegativeIntegerFlag, outputFlagError } from "./flag-checks.js";
+import { booleanFlag, stringFlag, type ParsedFlags } from "./options.js";
 
 /**
  * Two lane files pair up under the first file's key, so the patch header names that file on
@@ -37,6 +39,36 @@ function labelFilePair(diff: LaneSetDiff, a: string, b: string): LaneSetDiff {
   return { ...diff, entries };
 }
 
+/** `parity diff`'s options, complete and typed. */
+export interface DiffOptions {
+  /** The two sides as typed (lane files, checkouts or git refs). */
+  a: string;
+  b: string;
+  /** Unchanged lines around each change. */
+  context: number;
+  /** `--html` as typed and resolved, when given (and not empty). */
+  html?: { value: string; file: string };
+  json: boolean;
+  full: boolean;
+}
+
+/**
+ * `parity diff <a> <b>`: `--context` (a whole number ≥ 0), `--html`, `--json`, `--full`.
+ * @throws UsageError `--context <value>: …` naming the value
+ */
+export function resolveDiffOptions(args: ParsedFlags, cwd: string): DiffOptions {
+  const context = nonNegativeIntegerFlag("context", args.context, "lines") ?? DIFF_CONTEXT_LINES;
+  const html = stringFlag(args, "html");
+  return {
+    a: String(args.a),
+    b: String(args.b),
+    context,
+    ...(html !== undefined && html !== "" ? { html: { value: html, file: path.resolve(cwd, html) } } : {}),
+    json: booleanFlag(args, "json"),
+    full: booleanFlag(args, "full"),
+  };
+}
+
 /** The `diff` command. */
 export const diffCommand: ParityCommand = {
   command: "diff <a> <b>",
@@ -47,7 +79,7 @@ export const diffCommand: ParityCommand = {
       .positional("b", { type: "string", describe: "New side: same forms as <a>" })
       .option("html", { type: "string", describe: "Also write one self-contained HTML page to this file" })
       .option("json", { type: "boolean", default: false, describe: "Print the differences as JSON" })
-      .option("context", { type: "string", default: "3", describe: "Unchanged lines shown around each change in a changed lane (a whole number ≥ 0)" })
+      .option("context", { type: "string", default: String(DIFF_CONTEXT_LINES), describe: "Unchanged lines shown around each change in a changed lane (a whole number ≥ 0)" })
       .option("full", {
         type: "boolean",
         default: false,
@@ -58,9 +90,8 @@ export const diffCommand: ParityCommand = {
       .example("$0 diff old/turn-tools.json lanes/acp-cursor/turn-tools.json", "two lane files")
       .example("$0 diff main HEAD --html lane-diff.html", "a page for reviewers"),
   async run(args, ctx) {
-    const a = String(args.a);
-    const b = String(args.b);
-    const context = nonNegativeIntegerFlag("context", args.context, "lines") ?? 3;
+    const options = resolveDiffOptions(args, ctx.cwd);
+    const { a, b, context } = options;
     const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
@@ -69,19 +100,19 @@ export const diffCommand: ParityCommand = {
     const diff = left.kind === "file" ? labelFilePair(paired, a, b) : paired;
     // The page is written before anything is printed, so an unwritable --html is one line, exit 2.
     let wrote: string | undefined;
-    if (typeof args.html === "string" && args.html !== "") {
-      const file = path.resolve(ctx.cwd, args.html);
+    if (options.html !== undefined) {
+      const { value, file } = options.html;
       try {
         await writeFileAtomic(file, renderLaneSetHtml(diff, { a, b }));
       } catch (thrown) {
-        throw outputFlagError("html", args.html, file, thrown);
+        throw outputFlagError("html", value, file, thrown);
       }
       const shown = path.relative(ctx.cwd, file);
       wrote = shown.startsWith("..") || path.isAbsolute(shown) ? file : shown;
     }
-    if (args.json) ctx.out(renderLaneSetJson(diff, { a, b }));
-    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: args.full === true, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
-    if (wrote !== undefined && !args.json) ctx.out(`wrote ${wrote}\n`);
+    if (options.json) ctx.out(renderLaneSetJson(diff, { a, b }));
+    else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: options.full, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
+    if (wrote !== undefined && !options.json) ctx.out(`wrote ${wrote}\n`);
     const differs = diff.entries.some((entry) => entry.status !== "same");
     return differs ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   },

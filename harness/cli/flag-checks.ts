@@ -171,7 +171,7 @@ export function replayOptionsOf(flags: ReplayFlags): { timeouts?: { ceilingMs: n
 }
 
 /**
- * `--timeout` of `record`, `conform` and `probe` (ms; the old spelling `--timeout-ms` still read),
+ * `--timeout` of `conform` and `probe` (ms; the old spelling `--timeout-ms` still read),
  * else `fallback`.
  * @throws UsageError naming the flag and value
  */

@@ -12,7 +12,7 @@ import type { ParityCommand } from "./command.js";
 import { outputFlagError } from "./flag-checks.js";
 import { formatTable } from "../report/table.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
-import { FLAGS, booleanFlag, resolveSelection, stringFlag } from "./options.js";
+import { FLAGS, booleanFlag, resolveSelection, stringFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /**
  * The thread lane of one cell (00-product.md, Words: thread lane), as `parity lanes --json`
@@ -68,6 +68,30 @@ export async function assembleCells(roots: readonly string[], filter: CellFilter
   return cells;
 }
 
+/** `parity lanes`'s options, complete and typed. */
+export interface LanesOptions {
+  selection: Selection;
+  /** `--out` as typed and resolved, when given. */
+  out?: { value: string; dir: string };
+  /** `--recorded`: assemble the recorded bridge lane instead of the current one. */
+  recorded: boolean;
+  json: boolean;
+}
+
+/**
+ * `parity lanes`: `--recordings`, `--provider`, `--cell`, `--out`, `--recorded`, `--json`.
+ * @throws UsageError for a `--recordings` root that is missing or not a directory
+ */
+export function resolveLanesOptions(args: ParsedFlags, cwd: string): LanesOptions {
+  const out = stringFlag(args, "out");
+  return {
+    selection: resolveSelection(args, cwd),
+    ...(out !== undefined ? { out: { value: out, dir: path.resolve(cwd, out) } } : {}),
+    recorded: booleanFlag(args, "recorded"),
+    json: booleanFlag(args, "json"),
+  };
+}
+
 /** `parity lanes`: assemble each recorded cell's thread lane; print counts, JSON, or write files. */
 export const lanesCommand: ParityCommand = {
   command: "lanes",
@@ -88,8 +112,9 @@ export const lanesCommand: ParityCommand = {
       .example("$0 lanes --recordings ../shared/recordings --provider acp-cursor --cell turn-tools --json", "One cell's normalized lane")
       .example("$0 lanes --recordings recordings --out lanes", "Write the oracles of every committed recording (refused under CI)"),
   async run(args, ctx) {
-    const out = stringFlag(args, "out");
-    const outDir = out === undefined ? undefined : path.resolve(ctx.cwd, out);
+    const options = resolveLanesOptions(args, ctx.cwd);
+    const out = options.out?.value;
+    const outDir = options.out?.dir;
     if (outDir !== undefined && ctx.ci) {
       // 00-product.md: in CI nothing writes oracles or recordings, whatever path names them.
       const real = await realPathOf(outDir);
@@ -99,8 +124,8 @@ export const lanesCommand: ParityCommand = {
         }
       }
     }
-    const { roots, filter } = resolveSelection(args, ctx.cwd);
-    const cells = await assembleCells(roots, filter, !booleanFlag(args, "recorded"));
+    const { roots, filter } = options.selection;
+    const cells = await assembleCells(roots, filter, !options.recorded);
     const written: string[] = [];
     if (outDir !== undefined) {
       for (const c of cells) {
@@ -113,7 +138,7 @@ export const lanesCommand: ParityCommand = {
         written.push(file);
       }
     }
-    if (booleanFlag(args, "json")) {
+    if (options.json) {
       ctx.out(`${JSON.stringify(cells)}\n`);
       return 0;
     }
@@ -124,7 +149,7 @@ export const lanesCommand: ParityCommand = {
     );
     const [head, ...body] = formatTable([header, ...rows]).split("\n");
     ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
-    if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(booleanFlag(args, "recorded")))}\n`);
+    if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(options.recorded))}\n`);
     for (const file of written) ctx.out(`wrote ${path.relative(ctx.cwd, file) || file}\n`);
     ctx.out(`${cells.length} ${cells.length === 1 ? "cell" : "cells"}\n`);
     return 0;

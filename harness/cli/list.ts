@@ -10,7 +10,7 @@ import { formatTable } from "../report/table.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { ORACLES_DIR } from "../defaults.js";
-import { FLAGS, booleanFlag, resolveSelection, stringFlag } from "./options.js";
+import { FLAGS, booleanFlag, resolveSelection, stringFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** One row of `parity list --json` (00-product.md, CLI: `list`). */
 export interface ListRow {
@@ -128,6 +128,25 @@ function renderText(rows: ListRow[], ctx: CliContext): string {
   return `${coloured.join("\n")}${rows.length} recording(s), ${oracles} with an oracle\n`;
 }
 
+/** `parity list`'s options, complete and typed. */
+export interface ListOptions {
+  selection: Selection;
+  /** The oracles directory (absolute), and whether `--lanes` named it. */
+  lanesDir: string;
+  lanesGiven: boolean;
+  json: boolean;
+}
+
+/**
+ * `parity list`: `--recordings`, `--provider`, `--cell`, `--lanes`, `--json`.
+ * @throws UsageError for a `--recordings` root that is missing or not a directory
+ */
+export function resolveListOptions(args: ParsedFlags, cwd: string): ListOptions {
+  const selection = resolveSelection(args, cwd);
+  const lanes = stringFlag(args, "lanes");
+  return { selection, lanesDir: path.resolve(cwd, lanes ?? ORACLES_DIR), lanesGiven: lanes !== undefined, json: booleanFlag(args, "json") };
+}
+
 /** `parity list`: the provider × cell matrix with the state of each recording and oracle. */
 export const listCommand: ParityCommand = {
   command: "list",
@@ -147,17 +166,15 @@ export const listCommand: ParityCommand = {
       .example("$0 list --recordings ../shared/recordings --provider acp-cursor", "One provider's cells")
       .example("$0 list --json", "Machine-readable matrix"),
   async run(args, ctx) {
-    const { roots, filter: selected } = resolveSelection(args, ctx.cwd);
+    const { selection, lanesDir, lanesGiven, json } = resolveListOptions(args, ctx.cwd);
+    const { roots, filter: selected } = selection;
     const filter = {
       ...(selected.provider !== undefined ? { provider: selected.provider } : {}),
       ...(selected.cell !== undefined ? { cell: selected.cell } : {}),
     };
-    const lanes = stringFlag(args, "lanes");
-    const lanesGiven = lanes !== undefined;
-    const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
     // An explicit --lanes applies to every recording listed, wherever it lies.
     const rows = await listRows(roots, lanesDir, filter, lanesGiven ? path.parse(lanesDir).root : ctx.cwd);
-    if (booleanFlag(args, "json")) {
+    if (json) {
       ctx.out(`${JSON.stringify(rows)}\n`);
       return 0;
     }

@@ -31,7 +31,6 @@ export const FLAGS = {
     describe: "Cells root whose <cell>/workspace/ seeds a replayed cell's workspace when its recording carries none (default: the package's cells/)",
   },
   redact: { type: "string", array: true, describe: "Extra regular expression to redact (repeatable)" },
-  json: { type: "boolean", default: false },
 } as const satisfies Record<string, Options>;
 
 /** A string flag's value, or undefined when it was not given. */

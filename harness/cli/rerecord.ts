@@ -15,7 +15,7 @@ import { rerecordCells, rerecordExitCode } from "../rerecord/rerecord-cells.js";
 import { formatRerecordOutcome, formatRerecordSummary } from "../rerecord/report.js";
 import { ORACLES_DIR } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
-import { positiveIntegerFlag } from "./flag-checks.js";
+import { positiveIntegerFlag, replayOptionsOf } from "./flag-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** `parity rerecord`'s options. */
@@ -115,10 +115,7 @@ export const rerecordCommand: ParityCommand = {
       redactor,
       verify: options.verify,
       alwaysWriteCurrent: options.alwaysCurrent,
-      replay: {
-        ...(options.ceilingMs !== undefined ? { timeouts: { ceilingMs: options.ceilingMs } } : {}),
-        ...(options.modulePath !== undefined ? { modulePath: options.modulePath } : {}),
-      },
+      replay: replayOptionsOf(options),
       onOutcome: (outcome) => {
         if (!options.json) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
       },

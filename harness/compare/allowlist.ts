@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { globby } from "globby";
 import { z } from "zod";
+import { ALLOWLISTS_DIR } from "../defaults.js";
 import { InputError } from "../errors.js";
 import { allowlistPathProblem } from "./pointer.js";
 import { parseJsonFile } from "./json-file.js";
@@ -109,7 +110,7 @@ export interface LoadAllowlistsOptions {
  */
 export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<LoadedAllowlistEntry[]> {
   const files: string[] = [];
-  for (const dir of options.dirs ?? ["allowlists"]) {
+  for (const dir of options.dirs ?? [ALLOWLISTS_DIR]) {
     const found = await globby("*.json", { cwd: path.resolve(options.cwd, dir), absolute: true, onlyFiles: true });
     files.push(...found.sort());
   }

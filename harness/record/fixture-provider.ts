@@ -24,6 +24,7 @@ import path from "node:path";
 import { z } from "zod";
 import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
+import { acpLaunchOptions } from "../adapters/index.js";
 import { InputError, UsageError } from "../errors.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import { CELL_FILE, parseCellDefinition } from "./cells.js";
@@ -275,11 +276,11 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
       await writeFile(scriptFile, `${JSON.stringify(script, null, 2)}\n`);
       const env = await fixtureEnv(dirs.home);
       const main = packageDistPath("stack", "acp", "fixture-agent", "main.js");
-      const launch = { ...agent.launchSpec, command: "node", args: [main, "--script", scriptFile] };
+      const launch = acpLaunchOptions({ command: "node", args: [main, "--script", scriptFile] }, { launch: agent.launchSpec, bridgeOptions: { ...agent.bridgeOptions } });
       const cliVersion = `${FIXTURE_AGENT_MARKER} (bridge-parity stack/acp/fixture-agent, ${profile.dialect} dialect), not ${profile.standsInFor}`;
       return {
         env,
-        options: { providerOptions: { ...agent.bridgeOptions, acpLaunchSpec: launch, acpDialect: profile.dialect } },
+        options: { providerOptions: { ...(launch.providerOptions as Record<string, unknown>), acpDialect: profile.dialect } },
         cliVersion,
         note:
           `Recorded against the project's scripted ${FIXTURE_AGENT_MARKER}, NOT a real capture: ${profile.standsInFor} cannot run here. ` +

@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import { ensureIsolatedHome } from "../../stack/acp/agents/agent-isolation.js";
+import { acpLaunchOptions } from "../adapters/index.js";
 import { UsageError } from "../errors.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import { compileUserPatterns } from "../recording/redact.js";
@@ -135,10 +136,15 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
       }
       const args = fillProfileTemplate([...launch.args], vars);
       const version = await readAgentVersion(profile.version, command, args, env, vars);
-      const acpLaunchSpec = { ...(shipped?.launchSpec ?? {}), displayName: shipped?.launchSpec.displayName ?? launch.name, command, args, env, ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}) };
       return {
         env,
-        options: { providerOptions: { ...(shipped?.bridgeOptions ?? {}), ...(launch.bridgeOptions ?? {}), acpLaunchSpec } },
+        options: acpLaunchOptions(
+          { command, args, env, ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}) },
+          {
+            launch: { ...(shipped?.launchSpec ?? {}), displayName: shipped?.launchSpec.displayName ?? launch.name },
+            bridgeOptions: { ...(shipped?.bridgeOptions ?? {}), ...(launch.bridgeOptions ?? {}) },
+          },
+        ),
         cliVersion: `${launch.name} ${version}`,
         modelApi: profile.modelApi,
         note:

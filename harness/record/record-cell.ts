@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { SHIPPED_REPLAY_ADAPTERS } from "../adapters/index.js";
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
 import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { EXIT_CODES, InputError, ParityError, UsageError } from "../errors.js";
@@ -135,10 +136,9 @@ export class CellDivergedError extends ParityError {
   }
 }
 
-/** The env of the ACP launch spec among execution options (`providerOptions.acpLaunchSpec.env`), or none. */
+/** The env the agent launches among execution options give their agents (each bridge family's `launchEnv` hook, harness/adapters). */
 function launchEnvOf(options: Record<string, unknown>): NodeJS.ProcessEnv {
-  const spec = (options.providerOptions as { acpLaunchSpec?: { env?: unknown } } | undefined)?.acpLaunchSpec;
-  return typeof spec?.env === "object" && spec.env !== null ? (spec.env as NodeJS.ProcessEnv) : {};
+  return Object.assign({}, ...SHIPPED_REPLAY_ADAPTERS.map((adapter) => adapter.launchEnv?.(options) ?? {})) as NodeJS.ProcessEnv;
 }
 
 /** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */

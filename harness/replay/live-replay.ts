@@ -151,8 +151,9 @@ async function openSteps(source: string | Recording, useCurrent: boolean): Promi
 /**
  * Replays one recording through a live bridge (00-product.md flow 2; spec 10 §5); the
  * process side of `replayRecording`. The bridge is spawned through the bootstrap exactly as a
- * runtime would; for ACP providers the launch spec is rewritten so the bridge spawns the
- * replay child, which reports to this process over a private Unix socket. The walk is
+ * runtime would; the agent launch the runtime lines carry is re-pointed by the bridge family's
+ * adapter (harness/adapters) so the bridge spawns the replay child, which reports to this
+ * process over a private Unix socket. The walk is
  * paced by the recording's causal order only; time inside the lane is the recording's `ts`.
  * Every path kills the bridge and the children and removes the temporary directories.
  *

@@ -14,6 +14,7 @@
  * only from local evidence a dialect reads (Cursor: its saved token file), no account email.
  */
 import { z } from "zod";
+import type { Scheduler } from "../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { findShippedAcpAgent } from "./agents/agents.js";
 import type { AcpDialectRegistry } from "./dialects/registry.js";
@@ -42,6 +43,8 @@ export interface AcpMaintenanceHost {
   dialects: AcpDialectRegistry;
   /** Replaces members of the default {@link AcpMaintenanceIo} (tests; a host's usage transport). */
   io?: Partial<AcpMaintenanceIo>;
+  /** The `--version` run's time limit runs on it; default the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 const LaunchCommandSchema = z.looseObject({ command: z.string().min(1), env: z.record(z.string(), z.string()).optional().catch(undefined) });
@@ -51,6 +54,7 @@ interface MaintenanceTarget {
   command: string | null;
   dialect: AcpDialect;
   io: AcpMaintenanceIo;
+  scheduler: Scheduler | undefined;
 }
 
 function targetOf(host: AcpMaintenanceHost, params: AcpMaintenanceParams): MaintenanceTarget {
@@ -61,12 +65,12 @@ function targetOf(host: AcpMaintenanceHost, params: AcpMaintenanceParams): Maint
   // Without a command only an explicit dialect can apply; "" never matches the command table.
   const dialect = selectAcpDialect({ explicit, command: command ?? "" }, host.dialects);
   const env = maintenanceEnv(host.env, spec.success ? spec.data.env : undefined);
-  return { command, dialect, io: createMaintenanceIo(env, host.io) };
+  return { command, dialect, io: createMaintenanceIo(env, host.io), scheduler: host.scheduler };
 }
 
 /** The bridge's maintenance host: `ctx.env` and the dialect registry of its options. */
 export function maintenanceHostOf(rt: AcpBridgeRuntime): AcpMaintenanceHost {
-  return { env: rt.ctx.env, dialects: rt.options.dialects };
+  return { env: rt.ctx.env, dialects: rt.options.dialects, scheduler: rt.options.scheduler };
 }
 
 async function installationOf(target: MaintenanceTarget): Promise<ProviderInstallationStatus> {
@@ -77,7 +81,7 @@ async function installationOf(target: MaintenanceTarget): Promise<ProviderInstal
     executablePath: path,
     installed: path !== null,
     installSource: path !== null ? "external" : "notInstalled",
-    currentVersion: path === null ? null : await readCliVersion(path, target.io.env),
+    currentVersion: path === null ? null : await readCliVersion(path, target.io.env, target.scheduler),
     latestVersion: null,
     minimumSupportedVersion: null,
     npmPackageName: null,

@@ -28,6 +28,7 @@ export * from "./child-env.js";
 export * from "./line-splitter.js";
 export * from "./stdout-guard.js";
 export * from "./record-scope.js";
+export * from "./scheduler.js";
 export * from "./recorder.js";
 export * from "./record-process.js";
 export * from "./host.js";

@@ -62,6 +62,20 @@ export function createRealScheduler(): Scheduler {
   };
 }
 
+/** The part of a child process {@link killAfter} needs. */
+export interface Killable {
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+/**
+ * Sends `signal` to `child` once `ms` milliseconds pass on `scheduler` (what `execFile`'s `timeout`
+ * option does, on the injected clock). Returns the cancel to call when the child has ended.
+ */
+export function killAfter(scheduler: Scheduler, child: Killable, ms: number, signal: NodeJS.Signals = "SIGTERM"): () => void {
+  const handle = scheduler.schedule(ms, () => child.kill(signal));
+  return () => scheduler.cancel(handle);
+}
+
 /**
  * Resolves after `ms` milliseconds on `scheduler` (a promise form of {@link Scheduler.schedule}).
  * Never rejects.

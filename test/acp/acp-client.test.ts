@@ -1,5 +1,5 @@
 /**
- * The bridge as an ACP client (stack/acp/acp-client.ts): its facts agree with the official ACP
+ * The bridge as an ACP client (stack/acp/connection/acp-client.ts): its facts agree with the official ACP
  * SDK, and the params it builds for typed calls are the SDK's shapes.
  */
 import { PROTOCOL_VERSION, AGENT_METHODS } from "@agentclientprotocol/sdk";

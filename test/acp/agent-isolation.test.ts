@@ -1,5 +1,5 @@
 /**
- * The agent isolation env shared by the probe and `parity record` (stack/acp/agent-isolation.ts).
+ * The agent isolation env shared by the probe and `parity record` (stack/acp/agents/agent-isolation.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

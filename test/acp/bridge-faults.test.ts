@@ -78,9 +78,13 @@ describe("ACP bridge: bad agents", () => {
   });
 
   it("an agent that never answers initialize: thread/start fails with a clear -32000 after the initialize timeout", async () => {
-    bridge = startInProcessBridge({ initializeTimeoutMs: 2000 });
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ initializeTimeoutMs: 2000, scheduler: clock });
     const { spec } = fixtureLaunchSpec(bridge.dir, { initialize: "never" });
-    const start = await bridge.request("thread/start", threadStartParams("thr_ni", spec, bridge.dir));
+    const starting = bridge.request("thread/start", threadStartParams("thr_ni", spec, bridge.dir));
+    await clock.whenPending((t) => t.delayMs === 2000);
+    clock.advance(2000);
+    const start = await starting;
     expect(start.error.code).toBe(-32000);
     expect(start.error.message).toMatch(/^ACP agent ".*" did not answer initialize within 2000ms$/);
     expect(bridge.out.some((m) => m.method === "thread/identity")).toBe(false);

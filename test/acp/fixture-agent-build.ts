@@ -1,68 +1,56 @@
 /**
- * Test helper: compiles the fixture ACP agent (stack/acp/fixture-agent) and the MCP proxy
- * (stack/acp/dynamic-tools) once per source content into `<repo>/tmp/<name>-<hash>/` (git-ignored)
- * and returns the path of the entry's `.js`.
- * Compiling from source keeps tests independent of a stale `dist/`.
+ * Test helper: bundles the fixture ACP agent (stack/acp/fixture-agent/main.ts) and the `bb-bridge`
+ * MCP proxy (stack/acp/dynamic-tools/mcp-main.ts) with esbuild, from source, into
+ * `<repo>/tmp/<name>-<hash>/<entry>.js` (git-ignored), and returns that path. The hash is of the
+ * bundle itself, so a change in any file the entry imports, in any folder, gives a new build, and
+ * nothing is ever written beside a source. npm packages stay external (resolved from the repo's
+ * node_modules). Bundling from source keeps tests independent of a stale `dist/`.
  */
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const SOURCE_DIR = join(REPO_ROOT, "stack/acp/fixture-agent");
 
-/** Returns the path of the compiled fixture agent entry (compiling it when the sources changed). */
+/** Returns the path of the bundled fixture agent entry (bundling it when its sources changed). */
 export function fixtureAgentMain(): string {
-  return compileEntry(SOURCE_DIR, "main", "acp-fixture");
+  return bundleEntry(join(REPO_ROOT, "stack/acp/fixture-agent/main.ts"), "acp-fixture");
 }
 
-/**
- * Returns the path of the compiled `bb-bridge` MCP proxy entry (stack/acp/dynamic-tools/mcp-main.ts),
- * which also imports the scheduler of stack/bridge-kit.
- */
+/** Returns the path of the bundled `bb-bridge` MCP proxy entry (stack/acp/dynamic-tools/mcp-main.ts). */
 export function mcpProxyMain(): string {
-  return compileEntry(join(REPO_ROOT, "stack/acp/dynamic-tools"), "mcp-main", "acp-mcp-proxy", [join(REPO_ROOT, "stack/bridge-kit/scheduler.ts")]);
+  return bundleEntry(join(REPO_ROOT, "stack/acp/dynamic-tools/mcp-main.ts"), "acp-mcp-proxy");
 }
 
 /**
- * Compiles `sourceDir/<entry>.ts` unless a build of the same sources exists. `extraSources` are
- * files outside `sourceDir` the entry imports: they join the content hash, and the build is then
- * rooted at `stack/` so their relative imports still resolve.
+ * Bundles `entry` (an absolute `.ts` path) in memory and writes it to `tmp/<prefix>-<hash>/` unless
+ * that file exists; written through a temp name and a rename, so a test file running beside this
+ * one never reads half a bundle. Throws esbuild's error for source that does not build.
  */
-function compileEntry(sourceDir: string, entry: string, prefix: string, extraSources: string[] = []): string {
-  const SOURCE_DIR = sourceDir;
-  const hash = createHash("sha256");
-  for (const file of readdirSync(SOURCE_DIR).filter((f) => f.endsWith(".ts")).sort()) {
-    hash.update(file);
-    hash.update(readFileSync(join(SOURCE_DIR, file)));
-  }
-  for (const file of extraSources) {
-    hash.update(file);
-    hash.update(readFileSync(file));
-  }
-  const outDir = join(REPO_ROOT, "tmp", `${prefix}-${hash.digest("hex").slice(0, 16)}`);
-  const rootDir = extraSources.length === 0 ? SOURCE_DIR : join(REPO_ROOT, "stack");
-  const main = join(outDir, relative(rootDir, SOURCE_DIR), `${entry}.js`);
+function bundleEntry(entry: string, prefix: string): string {
+  const result = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    write: false,
+    outfile: "bundle.js",
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.contents;
+  const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
+  const outDir = join(REPO_ROOT, "tmp", `${prefix}-${hash}`);
+  const main = join(outDir, entry.replace(/^.*[\\/]/, "").replace(/\.ts$/, ".js"));
   if (!existsSync(main)) {
-    execFileSync(
-      process.execPath,
-      [
-        join(REPO_ROOT, "node_modules/typescript/bin/tsc"),
-        "--outDir", outDir,
-        "--rootDir", rootDir,
-        "--module", "nodenext",
-        "--moduleResolution", "nodenext",
-        "--target", "es2022",
-        "--strict",
-        "--skipLibCheck",
-        "--types", "node",
-        join(SOURCE_DIR, `${entry}.ts`),
-      ],
-      { cwd: REPO_ROOT, stdio: "pipe" },
-    );
+    mkdirSync(outDir, { recursive: true });
+    const temp = `${main}.${process.pid}.tmp`;
+    writeFileSync(temp, code);
+    renameSync(temp, main);
   }
   return main;
 }

@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
@@ -79,10 +80,17 @@ describe("model/list CLI path: its own throwaway session for the declared option
   });
 
   it("keeps the list when the options agent never answers: one timeout bounds the read", async () => {
-    // The timeout only detects the stuck agent; shortened so the test does not wait 30 s.
-    bridge = startInProcessBridge({ modelListTimeoutMs: 3_000 });
+    // The timeout only detects the stuck agent. On a fake clock it passes once the list command has
+    // ended (its time limit cancelled) and the options read waits for initialize.
+    const clock = createFakeScheduler();
+    bridge = startInProcessBridge({ modelListTimeoutMs: 3_000, scheduler: clock });
     const { spec } = cliFixtureSpec(bridge.dir, { initialize: "never", modelList: { stdout: lines } });
-    const response = await list(bridge, spec);
+    const listEnded = clock.whenCancelled((t) => t.delayMs === 3_000);
+    const answered = list(bridge, spec);
+    await listEnded;
+    await clock.whenPending((t) => t.delayMs === 3_000);
+    clock.advance(3_000);
+    const response = await answered;
     expect(response.result.models.map((m: any) => [m.id, m.sessionOptions])).toEqual([
       ["alpha-1", undefined],
       ["beta-2", undefined],

@@ -32,9 +32,11 @@ const alive = (pid: number): boolean => {
 };
 
 async function gone(pid: number): Promise<boolean> {
-  // Reaping after SIGKILL is asynchronous; the bound only stops a test that would never pass.
+  // Reaping after SIGKILL is asynchronous and cannot be awaited for a process that is not our
+  // child, so this polls; the 10 s bound only stops a test that would never pass (a loaded machine
+  // may take far longer than a quick reap, which must not fail the test).
   for (let i = 0; i < 200 && alive(pid); i += 1) await new Promise((r) => setImmediate(r));
-  for (let i = 0; i < 50 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
   return !alive(pid);
 }
 

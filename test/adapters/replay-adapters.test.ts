@@ -1,7 +1,7 @@
 import path from "node:path";
 import { findRelayTools } from "../../harness/replay/relay-channel.js";
 import { describe, expect, it } from "vitest";
-import { acpReplayAdapter, SHIPPED_REPLAY_ADAPTERS, type AgentCommand, type ReplayAdapter } from "../../harness/adapters/index.js";
+import { acpLaunchOptions, acpReplayAdapter, SHIPPED_REPLAY_ADAPTERS, type AgentCommand, type ReplayAdapter } from "../../harness/adapters/index.js";
 import { UsageError } from "../../harness/errors.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { replayProfileFor } from "../../harness/replay/profiles.js";
@@ -77,5 +77,36 @@ describe("the agent-launch seam: the replay engine calls the adapters' hooks and
         }
       }
     }
+  });
+});
+
+describe("the same seam starts a recording's agent: acpLaunchOptions (what record's providers send)", () => {
+  it("keeps the base launch fields in place, then command, args and env/cwd when given, after the base bridge options", () => {
+    const base = { launch: { displayName: "Cursor", command: "cursor-agent", args: ["acp"], env: { A: "1" } }, bridgeOptions: { permissionCli: { full: ["--yolo"] } } };
+    // The fixture agent: command and args replaced in the shipped spec, its env kept.
+    expect(JSON.stringify(acpLaunchOptions({ command: "node", args: ["fixture.js", "--script", "s.json"] }, base))).toBe(
+      JSON.stringify({ providerOptions: { permissionCli: { full: ["--yolo"] }, acpLaunchSpec: { displayName: "Cursor", command: "node", args: ["fixture.js", "--script", "s.json"], env: { A: "1" } } } }),
+    );
+    // A real agent from a profile: its own env and cwd.
+    expect(JSON.stringify(acpLaunchOptions({ command: "/a/bin/agent", args: [], env: { HOME: "/h" }, cwd: "/w" }, { launch: { displayName: "Agent" } }))).toBe(
+      JSON.stringify({ providerOptions: { acpLaunchSpec: { displayName: "Agent", command: "/a/bin/agent", args: [], env: { HOME: "/h" }, cwd: "/w" } } }),
+    );
+  });
+
+  it("a launch spec the record side wrote is what the replay side re-points at the replay child", () => {
+    const params = { cwd: "/rec", options: acpLaunchOptions({ command: "cursor-agent", args: ["acp"], env: { A: "1" }, cwd: "/agent" }, { launch: { displayName: "Cursor" } }) };
+    expect(acpReplayAdapter.pointAgentAt!(params, { command: "/usr/bin/node", args: ["child.js"] })).toBe(true);
+    expect(params.options).toEqual({
+      providerOptions: { acpLaunchSpec: { displayName: "Cursor", command: "/usr/bin/node", args: ["child.js"], env: {} }, acpDialect: "cursor" },
+    });
+  });
+});
+
+describe("the launch's environment, which the record flow redacts", () => {
+  it("is the env of the ACP launch spec the options carry, and nothing for options without one", () => {
+    const options = acpLaunchOptions({ command: "agent", args: [], env: { API_KEY: "sk-secret-value" } });
+    expect(acpReplayAdapter.launchEnv!(options)).toEqual({ API_KEY: "sk-secret-value" });
+    expect(acpReplayAdapter.launchEnv!({ providerOptions: { other: true } })).toEqual({});
+    expect(acpReplayAdapter.launchEnv!({})).toEqual({});
   });
 });

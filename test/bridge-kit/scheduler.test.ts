@@ -50,6 +50,21 @@ describe("fake scheduler", () => {
     await expect(waiting).resolves.toEqual({ dueAt: 40, delayMs: 40 });
   });
 
+  it("whenCancelled resolves when a matching pending callback is cancelled, not when one runs", async () => {
+    const clock = createFakeScheduler();
+    const cancelled = clock.whenCancelled((t) => t.delayMs === 10);
+    let seen: unknown;
+    void cancelled.then((t) => (seen = t));
+    clock.schedule(10, () => undefined);
+    clock.advance(10);
+    await Promise.resolve();
+    expect(seen).toBeUndefined();
+    const handle = clock.schedule(10, () => undefined);
+    clock.cancel(handle);
+    clock.cancel(handle);
+    await expect(cancelled).resolves.toEqual({ dueAt: 20, delayMs: 10 });
+  });
+
   it("settleWithin on the fake clock: the promise wins when it settles first, the clock when it is advanced first", async () => {
     const clock = createFakeScheduler();
     let resolveWork!: () => void;

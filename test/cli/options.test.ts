@@ -73,3 +73,25 @@ describe("options resolved once: each command's argv becomes one complete, typed
     expect(() => resolveRecordOptions({ provider: "echo", cell: "turn", network: "wifi" }, repoRoot)).toThrow(new UsageError("--network wifi: use one of auto, netns, watch"));
   });
 });
+
+describe("list, lanes and diff resolve their flags the same way", () => {
+  it("list and lanes share the recordings selection; --lanes and --out are resolved against the working directory", async () => {
+    const { resolveListOptions } = await import("../../harness/cli/list.js");
+    const { resolveLanesOptions } = await import("../../harness/cli/lanes.js");
+    expect(resolveListOptions({ provider: "echo" }, repoRoot)).toEqual({
+      selection: { roots: [path.join(repoRoot, "recordings")], filter: { provider: "echo", cell: undefined } },
+      lanesDir: path.join(repoRoot, "lanes"),
+      lanesGiven: false,
+      json: false,
+    });
+    expect(resolveLanesOptions({ out: "out", recorded: true }, repoRoot)).toMatchObject({ out: { value: "out", dir: path.join(repoRoot, "out") }, recorded: true, json: false });
+    expect(() => resolveListOptions({ recordings: ["no-such-root"] }, repoRoot)).toThrow(`--recordings no-such-root: directory not found (${path.join(repoRoot, "no-such-root")})`);
+  });
+
+  it("diff: --context defaults to 3 lines and must be a whole number ≥ 0; an empty --html writes nothing", async () => {
+    const { resolveDiffOptions } = await import("../../harness/cli/diff.js");
+    expect(resolveDiffOptions({ a: "main", b: "HEAD" }, repoRoot)).toEqual({ a: "main", b: "HEAD", context: 3, json: false, full: false });
+    expect(resolveDiffOptions({ a: "x", b: "y", context: "0", html: "" }, repoRoot).html).toBeUndefined();
+    expect(() => resolveDiffOptions({ a: "x", b: "y", context: "-1" }, repoRoot)).toThrow("--context -1: expected a whole number ≥ 0 of lines");
+  });
+});

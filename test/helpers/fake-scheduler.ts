@@ -30,6 +30,11 @@ export interface FakeScheduler extends Scheduler {
    * bounds a wait that never ends.
    */
   whenPending(predicate?: (timer: FakeTimer) => boolean): Promise<FakeTimer>;
+  /**
+   * Resolves when the code under test cancels a pending callback matching `predicate` from now on
+   * (a wait that ended before its time: a child exited, an answer came). Never rejects.
+   */
+  whenCancelled(predicate?: (timer: FakeTimer) => boolean): Promise<FakeTimer>;
 }
 
 interface Task extends FakeTimer {
@@ -42,7 +47,16 @@ export function createFakeScheduler(startMs = 0): FakeScheduler {
   let now = startMs;
   let seq = 1;
   const tasks = new Map<number, Task>();
-  const watchers: Array<{ predicate: (timer: FakeTimer) => boolean; resolve(timer: FakeTimer): void }> = [];
+  type Watcher = { predicate: (timer: FakeTimer) => boolean; resolve(timer: FakeTimer): void };
+  const watchers: Watcher[] = [];
+  const cancelWatchers: Watcher[] = [];
+  const notify = (list: Watcher[], timer: FakeTimer): void => {
+    for (const watcher of [...list]) {
+      if (!watcher.predicate(timer)) continue;
+      list.splice(list.indexOf(watcher), 1);
+      watcher.resolve(timer);
+    }
+  };
   const view = (task: Task): FakeTimer => ({ dueAt: task.dueAt, delayMs: task.delayMs });
   const ordered = (): Task[] => [...tasks.values()].sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
 
@@ -52,15 +66,14 @@ export function createFakeScheduler(startMs = 0): FakeScheduler {
       const delayMs = Math.max(0, ms);
       const task: Task = { dueAt: now + delayMs, delayMs, seq: seq++, fn };
       tasks.set(task.seq, task);
-      for (const watcher of [...watchers]) {
-        if (!watcher.predicate(view(task))) continue;
-        watchers.splice(watchers.indexOf(watcher), 1);
-        watcher.resolve(view(task));
-      }
+      notify(watchers, view(task));
       return task.seq as unknown as ScheduledHandle;
     },
     cancel(handle) {
-      if (handle !== undefined) tasks.delete(handle as unknown as number);
+      const task = handle === undefined ? undefined : tasks.get(handle as unknown as number);
+      if (task === undefined) return;
+      tasks.delete(task.seq);
+      notify(cancelWatchers, view(task));
     },
     advance(ms) {
       if (!(ms >= 0)) throw new RangeError(`advance(ms) needs ms >= 0 (got ${ms})`);
@@ -79,6 +92,9 @@ export function createFakeScheduler(startMs = 0): FakeScheduler {
       const found = ordered().map(view).find(predicate);
       if (found) return Promise.resolve(found);
       return new Promise((resolve) => watchers.push({ predicate, resolve }));
+    },
+    whenCancelled(predicate = () => true) {
+      return new Promise((resolve) => cancelWatchers.push({ predicate, resolve }));
     },
   };
 }

@@ -52,7 +52,7 @@ describe.skipIf(!existsSync(opencodeBinary()) || !existsSync(committedOracle))("
     // A second recording of the cell differs only in fields the normalization blanks. (This
     // once failed under CI load: opencode writes the file itself around fs/write_text_file, and
     // the bridge read the old text at write time; it now diffs against the text as the edit was
-    // announced, stack/acp/edit-baselines.ts.)
+    // announced, stack/acp/interaction/edit-baselines.ts.)
     expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(committedOracle, "utf8"));
     const committed = await readRecording(committedRecording);
     expect(recording.manifest.lines).toEqual(committed.manifest.lines);

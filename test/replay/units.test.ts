@@ -5,7 +5,6 @@ import { alignCurrentLane } from "../../harness/replay/current-lane.js";
 import { mergedForReplay } from "../../harness/replay/plan.js";
 import { createEventQueue } from "../../harness/replay/event-queue.js";
 import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
-import { parseShard, shardCells } from "../../harness/check/check-cells.js";
 import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/wire.js";
 
 // Synthetic lines made up for these tests (no recorded content).
@@ -126,18 +125,6 @@ describe("event queue", () => {
     queue.push(3);
     expect(await waiting).toBe(3);
     expect(await queue.next(0)).toBe("quiet");
-  });
-});
-
-describe("--shard", () => {
-  it("partitions the cells: every cell in exactly one shard", () => {
-    const cells = ["a", "b", "c", "d", "e"];
-    const shards = [1, 2, 3].map((index) => shardCells(cells, parseShard(`${index}/3`)));
-    expect(shards).toEqual([["a", "d"], ["b", "e"], ["c"]]);
-  });
-
-  it("refuses anything but i/n with 1 ≤ i ≤ n", () => {
-    for (const bad of ["0/2", "3/2", "1", "a/b", "1/0"]) expect(() => parseShard(bad)).toThrow(/--shard/);
   });
 });
 

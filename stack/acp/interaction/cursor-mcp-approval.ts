@@ -13,7 +13,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rmdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { createRealScheduler, delay, type Scheduler } from "../../bridge-kit/scheduler.js";
+import { createRealScheduler, delay, killAfter, type Scheduler } from "../../bridge-kit/scheduler.js";
 import { DYNAMIC_TOOL_SERVER_NAME } from "../dynamic-tools/protocol.js";
 
 /** How long to wait for the approvals lock, in ms. */
@@ -48,13 +48,21 @@ export function cursorMcpApprovalId(root: string, server: AcpMcpServerEntry): st
   return `${DYNAMIC_TOOL_SERVER_NAME}-${digest.slice(0, 16)}`;
 }
 
-/** `git rev-parse --show-toplevel` in `cwd`, else the resolved cwd. Never rejects. */
-export function cursorProjectRoot(cwd: string): Promise<string> {
+/** Longest wait for `git rev-parse`, ms. */
+const PROJECT_ROOT_TIMEOUT_MS = 5_000;
+
+/**
+ * `git rev-parse --show-toplevel` in `cwd`, else the resolved cwd; git gets
+ * {@link PROJECT_ROOT_TIMEOUT_MS} on `scheduler` (default the real one). Never rejects.
+ */
+export function cursorProjectRoot(cwd: string, scheduler: Scheduler = createRealScheduler()): Promise<string> {
   return new Promise((done) => {
-    execFile("git", ["rev-parse", "--show-toplevel"], { cwd, timeout: 5_000 }, (error, stdout) => {
+    const child = execFile("git", ["rev-parse", "--show-toplevel"], { cwd }, (error, stdout) => {
+      stopTimer();
       const root = String(stdout).trim();
       done(error || !root ? resolve(cwd) : root);
     });
+    const stopTimer = killAfter(scheduler, child, PROJECT_ROOT_TIMEOUT_MS);
   });
 }
 
@@ -124,7 +132,7 @@ export async function installCursorMcpApproval(input: {
 }): Promise<CursorMcpApproval | null> {
   const scheduler = input.scheduler ?? createRealScheduler();
   if (!isCursorAgentCommand(input.agentCommand) || input.server.name !== DYNAMIC_TOOL_SERVER_NAME) return null;
-  const root = await (input.projectRoot ?? cursorProjectRoot)(input.cwd);
+  const root = await (input.projectRoot ?? ((cwd: string) => cursorProjectRoot(cwd, scheduler)))(input.cwd);
   const dataDir = input.env.CURSOR_DATA_DIR || join(input.env.HOME ?? "", ".cursor");
   const file = join(dataDir, "projects", cursorProjectSlug(root), "mcp-approvals.json");
   const id = cursorMcpApprovalId(root, input.server);

@@ -14,7 +14,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import type { AcpDialectMaintenance } from "../dialects/types.js";
+import type { AcpDialectMaintenance } from "./shapes.js";
 import type { AcpMaintenanceIo, AcpSignInEvidence, ProviderUsage, ProviderUsageResult, ProviderUsageWindow } from "./shapes.js";
 
 /** Cursor's sign-in command (spec 30 §2.1). */

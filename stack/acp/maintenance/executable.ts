@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
+import { createRealScheduler, killAfter, type Scheduler } from "../../bridge-kit/scheduler.js";
 
 /** Bounds of the `--version` run: wall time (ms) and captured output per stream (bytes). */
 export const CLI_VERSION_LIMITS = Object.freeze({ timeoutMs: 10_000, maxOutputBytes: 64 * 1024 });
@@ -64,29 +65,30 @@ export function parseCliVersion(output: string): string | null {
 
 /**
  * Runs `<executable> --version` without a shell (env as given, {@link CLI_VERSION_LIMITS}: 10 s,
- * then SIGKILL; 64 KiB per stream) and parses stdout, else stderr, with {@link parseCliVersion}.
+ * then SIGKILL, on `scheduler` (default the real one); 64 KiB per stream) and parses stdout, else stderr, with {@link parseCliVersion}.
  * A spawn failure, a non-zero exit, a timeout or oversized output gives null. Never throws.
  */
-export function readCliVersion(executable: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+export function readCliVersion(executable: string, env: Readonly<Record<string, string | undefined>>, scheduler: Scheduler = createRealScheduler()): Promise<string | null> {
   return new Promise((resolve) => {
     try {
-      execFile(
+      let stopTimer = (): void => undefined;
+      const child = execFile(
         executable,
         ["--version"],
         {
           env: env as NodeJS.ProcessEnv,
-          timeout: CLI_VERSION_LIMITS.timeoutMs,
-          killSignal: "SIGKILL",
           maxBuffer: CLI_VERSION_LIMITS.maxOutputBytes,
           windowsHide: true,
           shell: false,
           encoding: "utf8",
         },
         (error, stdout, stderr) => {
+          stopTimer();
           if (error) return resolve(null);
           resolve(parseCliVersion(stdout) ?? parseCliVersion(stderr));
         },
       );
+      stopTimer = killAfter(scheduler, child, CLI_VERSION_LIMITS.timeoutMs, "SIGKILL");
     } catch {
       resolve(null);
     }

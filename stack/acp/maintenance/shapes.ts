@@ -182,3 +182,24 @@ export interface AcpInstallerScript {
   /** Shown to the user; defaults to the script. */
   displayCommand?: string;
 }
+
+/**
+ * A dialect's provider maintenance (spec 30 §1.1 `maintenance`; §1.3 Cursor, §2.1 "Health
+ * maintenance is on for all; usage/installation only for Cursor"). Asked by `provider/health`,
+ * `provider/usage` and `provider/installation/*` after the dialect is resolved from
+ * `acpDialect` + the spec command. Unlike the other hooks these are async and read local state,
+ * but only through the injected {@link AcpMaintenanceIo} (no network unless a host injects it).
+ */
+export interface AcpDialectMaintenance {
+  /** Sign-in command for health answers when the provider is not a shipped agent with one. */
+  readonly loginCommand?: string;
+  /**
+   * Local sign-in evidence for `provider/health` (`signedIn:false` → `unauthenticated`);
+   * `undefined` = no evidence either way (health stays `ready`). Never starts a session.
+   */
+  readSignIn?(io: AcpMaintenanceIo): Promise<AcpSignInEvidence | undefined>;
+  /** Plan usage for `provider/usage`; absent → `{supported:false}`. */
+  readUsage?(io: AcpMaintenanceIo): Promise<ProviderUsageResult>;
+  /** Installer script for `provider/installation/run` on `platform`; absent/undefined → none. */
+  installer?(platform: NodeJS.Platform): AcpInstallerScript | undefined;
+}

@@ -12,6 +12,7 @@
  * is the answer. Also serves launch-time variant resolution ({@link cliModelCatalog}).
  */
 import { execFile } from "node:child_process";
+import { killAfter } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { buildAgentEnv } from "../agents/launch-args.js";
 import { acpAgentLabel, type AcpLaunchSpec } from "../agents/launch-spec.js";
@@ -48,12 +49,17 @@ export function parseModelListOutput(output: string): Array<{ id: string; name?:
 function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: string[]): Promise<{ stdout: string; stderr: string; error: NodeJS.ErrnoException | null }> {
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
   return new Promise((resolve) => {
-    execFile(
+    // modelListTimeoutMs on the bridge's scheduler: SIGTERM, as execFile's own timeout would send.
+    const child = execFile(
       spec.command,
       listArgs,
-      { cwd: spec.cwd, env, timeout: rt.options.modelListTimeoutMs, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
-      (error, stdout, stderr) => resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null }),
+      { cwd: spec.cwd, env, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
+      (error, stdout, stderr) => {
+        stopTimer();
+        resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null });
+      },
     );
+    const stopTimer = killAfter(rt.options.scheduler, child, rt.options.modelListTimeoutMs);
   });
 }
 
