@@ -53,6 +53,12 @@ export interface CheckCellsOptions {
    * expected to take longest start first. Never changes a verdict.
    */
   cellTimes?: ReadonlyMap<string, number>;
+  /**
+   * Starts ahead the bridge of a batch about to run (`parity check`'s bridge pool, which the
+   * replays take from via `replay.bridges`): called with the provider of the batch `jobs` places
+   * after each one that starts.
+   */
+  startBridge?: (provider: string) => void;
   /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
   progress?: CheckCellsProgress;
 }
@@ -199,6 +205,10 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       const task = tasks[next];
       next += 1;
       if (!task) return;
+      // The batch that starts when this one's worker is free again gets its bridge started now,
+      // so its start-up overlaps this batch (the caller started the first `jobs` ones).
+      const ahead = tasks[next - 1 + jobs];
+      if (ahead) options.startBridge?.(options.locations[ahead[0]!]!.provider);
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
       const replays: Array<ReplayResult | undefined> = await replayBatch(

@@ -159,7 +159,8 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
   const timesFile = cellTimesFile(ctx.cwd);
   const cellTimes = await readCellTimes(timesFile);
   // The bridges the workers start with are started now: their start-up overlaps reading the
-  // allowlists and recordings and planning (bridge-pool.ts; the replays take them).
+  // allowlists and recordings and planning (bridge-pool.ts; the replays take them); each later
+  // batch's bridge starts while the batch before it on its worker runs (startBridge).
   const bridges = createBridgePool();
   const providers = locations.map((l) => l.provider);
   for (const provider of firstBatchProviders(providers, jobs, options.batch, (i) => cellTimes.get(`${providers[i]}/${locations[i]!.cell}`))) bridges.start(provider, replay);
@@ -184,6 +185,7 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
       : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
     replay: { ...replay, bridges },
+    startBridge: (provider) => bridges.start(provider, replay),
   }).finally(async () => {
     progress?.end();
     await bridges.close();
