@@ -17,7 +17,10 @@ export interface ProcessRun {
   peakTreeRssBytes: number;
   /** Processes seen in the tree over the run (the root included). */
   processes: number;
-  /** Of those, the ones last seen running Node (`/proc/<pid>/comm` is `node`): each pays a Node start-up. */
+  /**
+   * Of those, the ones last seen running Node (`/proc/<pid>/comm` is `node`) and seen so in two
+   * looks at least (not a fork on its way to exec something else): each pays a Node start-up.
+   */
   nodeProcesses: number;
   exitCode: number | null;
   /** The tail of stderr, for an error message when the run failed. */
@@ -117,9 +120,18 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
   });
   const seen = new Set<number>();
   const names = new Map<number, string>();
+  // Looks that found each pid running Node: a process forked by a Node process shows `node` until
+  // it execs (well under a sampling interval), so only a pid seen as Node twice counts as one.
+  const nodeLooks = new Map<number, number>();
   let peak = 0;
   const sample = (): void => {
-    if (child.pid !== undefined && child.exitCode === null) peak = Math.max(peak, sampleTreeRss(child.pid, seen, names));
+    if (child.pid === undefined || child.exitCode !== null) return;
+    const now = new Map<number, string>();
+    peak = Math.max(peak, sampleTreeRss(child.pid, seen, now));
+    for (const [pid, name] of now) {
+      names.set(pid, name);
+      if (name === "node") nodeLooks.set(pid, (nodeLooks.get(pid) ?? 0) + 1);
+    }
   };
   sample();
   const timer = setInterval(sample, sampleMs);
@@ -135,7 +147,7 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
     peakTreeRssBytes: peak,
     processes: seen.size,
-    nodeProcesses: [...names.values()].filter((name) => name === "node").length,
+    nodeProcesses: [...names].filter(([pid, name]) => name === "node" && (nodeLooks.get(pid) ?? 0) >= 2).length,
     exitCode,
     stderrTail,
   };
