@@ -1,10 +1,9 @@
-import { createThreadLaneBuilder, type ThreadLaneBuilder } from "../lanes/index.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
-import { driveBridge } from "../replay/live-replay.js";
+import { driveBridge, isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan.js";
-import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
+import { openLiveLane, replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
 
 const entryKey = (entry: { run: number; seq: number }): string => `${entry.run}:${entry.seq}`;
 
@@ -39,25 +38,28 @@ const before = (a: { run: number; seq: number }, b: { run: number; seq: number }
  * one on is replayed again alone, so a cell's report never depends on another cell's
  * failure. Each cell keeps its own sandbox workspace, seeded with its own fixture (a step's
  * lines are path-mapped to its cell's workspace). Results come back in the order given.
- * Batched results carry no `bridgeLane`.
+ * Batched results carry no `bridgeLane`. A recording given as its directory (see
+ * `ReplaySource`) is streamed (`replayRecording`), so a batch holding one replays alone.
  *
  * @throws as `replayRecording`
  */
 export async function replayBatch(
-  recordings: readonly Recording[],
+  sources: readonly ReplaySource[],
   options: ReplayRecordingOptions = {},
   now: () => number = () => performance.now(),
 ): Promise<ReplayResult[]> {
-  const timedAlone = async (recording: Recording): Promise<ReplayResult> => {
+  const timedAlone = async (recording: ReplaySource): Promise<ReplayResult> => {
     const started = now();
     const result = await replayRecording(recording, options);
     return { ...result, ms: now() - started };
   };
   const alone = async (): Promise<ReplayResult[]> => {
     const results: ReplayResult[] = [];
-    for (const recording of recordings) results.push(await timedAlone(recording));
+    for (const source of sources) results.push(await timedAlone(source));
     return results;
   };
+  if (!sources.every(isRecording)) return alone();
+  const recordings = sources as readonly Recording[];
   const useCurrent = options.useCurrent ?? true;
   const provider = recordings[0]?.manifest.provider;
   if (recordings.length < 2 || recordings.some((r) => r.manifest.provider !== provider || r.manifest.scope !== "thread" || !r.manifest.threadId)) {
@@ -87,18 +89,12 @@ export async function replayBatch(
   let segments = 0;
   for (const step of steps) segments = Math.max(segments, step.segment + 1);
 
-  const builders: ThreadLaneBuilder[] = cells.map((cell) =>
-    createThreadLaneBuilder({
-      providerId: cell.recording.manifest.provider,
-      ...(options.lane?.progressThrottleMs !== undefined ? { progressThrottleMs: options.lane.progressThrottleMs } : {}),
-      ...(options.lane?.textDeltaFlushMs !== undefined ? { textDeltaFlushMs: options.lane.textDeltaFlushMs } : {}),
-    }),
-  );
+  const lanes = cells.map((cell) => openLiveLane(cell.recording.manifest.provider, cell.recording.dir, options));
   const cellOfThread = new Map(cells.map((cell, index) => [cell.recording.manifest.threadId as string, index]));
-  const builderFor = (line: string): ThreadLaneBuilder | undefined => {
+  const laneFor = (line: string): (typeof lanes)[number] | undefined => {
     const threadId = threadIdOf(line);
     const index = threadId === undefined ? undefined : cellOfThread.get(threadId);
-    return index === undefined ? undefined : builders[index];
+    return index === undefined ? undefined : lanes[index];
   };
   const met = cells.map(() => 0);
   // Cells replay one after another, so a cell's time runs from the previous cell's last met
@@ -112,8 +108,8 @@ export async function replayBatch(
     recordingDirs: cells.map((cell) => cell.recording.dir),
     cellOfStep: (step) => cellOfEntry.get(entryKey(step.entry)) ?? 0,
     sink: {
-      bridgeLine: (line, clock) => void builderFor(line)?.feedBridgeLine(line, clock),
-      runtimeLine: (line) => builderFor(line)?.feedRuntimeLine(line),
+      bridgeLine: (line, clock) => laneFor(line)?.feedBridgeLine(line, clock),
+      runtimeLine: (line) => laneFor(line)?.builder.feedRuntimeLine(line),
     },
     onMet: (step) => {
       const index = cellOfEntry.get(entryKey(step.entry));
@@ -155,7 +151,7 @@ export async function replayBatch(
     exit: outcome.exit,
     pids,
     stderr,
-    lane: { scope: "thread", ...builders[index]!.result() },
+    lane: { scope: "thread", ...lanes[index]!.builder.result() },
     ms: cellMs[index]!,
   }));
   const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);

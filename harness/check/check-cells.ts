@@ -1,17 +1,22 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
-import { compareParity, grammarDropKeys, type ParityLeg } from "../compare/parity.js";
+import { createLiveLaneSpills, heldLeg, oracleLeg, recordedLeg, type CellLeg } from "../compare/cell-legs.js";
+import { compareParity, grammarDropKeys, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
+import { compareParityStreamed } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
-import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
-import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
+import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
+import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/profiles.js";
+import { createPlanCounter, type PlanCounts } from "../replay/stream-plan.js";
 import { replayBatch } from "./batch.js";
 import { planBatches } from "./batch-plan.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
@@ -161,6 +166,11 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * line) while every other cell is still checked.
  * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
  * file + rename); in CI it fails the cell and nothing is written.
+ * Memory does not grow with a cell's length when no allowlist entry applies to it: its
+ * recording is validated without being held and (replayed alone) read as the walk goes, its
+ * live lane is normalized and spilled to a temporary file as it is assembled, and the lanes are
+ * compared event by event (`compareParityStreamed`); whole lanes are loaded only for a
+ * difference to show, an applying entry, `--dump-dir` or an oracle to write.
  *
  * @throws only what is not an input error (bad inputs become `error` cells)
  */
@@ -168,12 +178,16 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
-  // Every recording is read (and validated) before any replay; an unreadable one is that cell's
-  // error, and every other cell is still checked.
-  const recordings: Array<Recording | undefined> = await Promise.all(
+  // Every recording is validated before any replay; an unreadable one is that cell's error, and
+  // every other cell is still checked. Validation holds no entries: a cell replayed alone streams
+  // its recording from the directory, a batch reads its (small, real) recordings when it starts.
+  const recordings: Array<(ValidatedRecording & { counts: PlanCounts }) | undefined> = await Promise.all(
     options.locations.map(async (location, index) => {
       try {
-        return await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+        // The replay plan's counts are taken on the way, so a streamed replay reads the lanes once less.
+        const counter = createPlanCounter();
+        const validated = await validateRecording(location.dir, { expect: { provider: location.provider, cell: location.cell }, onEntry: counter.take });
+        return { ...validated, counts: counter.result() };
       } catch (thrown) {
         if (!(thrown instanceof InputError)) throw thrown;
         results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
@@ -199,6 +213,9 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const jobs = Math.max(1, options.jobs);
   const msOf = (index: number): number | undefined => options.cellTimes?.get(`${options.locations[index]!.provider}/${options.locations[index]!.cell}`);
   const tasks = planBatches([...groups.values()], jobs, options.batch !== false, msOf);
+  // Each live lane is normalized as it is assembled and spilled to a file here (cell-legs.ts).
+  const spillDir = tasks.length > 0 ? await mkdtemp(path.join(tmpdir(), "parity-lanes-")) : undefined;
+  const spills = spillDir === undefined ? undefined : createLiveLaneSpills(spillDir);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
@@ -211,23 +228,25 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       if (ahead) options.startBridge?.(options.locations[ahead[0]!]!.provider);
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
-      const replays: Array<ReplayResult | undefined> = await replayBatch(
-        task.map((i) => recordings[i]!),
-        { keepBridgeLane: false, ...options.replay },
-        now,
-      );
+      const sources: ReplaySource[] =
+        task.length === 1
+          ? [{ dir: options.locations[task[0]!]!.dir, counts: recordings[task[0]!]!.counts }]
+          : await Promise.all(task.map((i) => readRecording(options.locations[i]!.dir, { expect: { provider: options.locations[i]!.provider, cell: options.locations[i]!.cell } })));
+      const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { keepBridgeLane: false, ...options.replay, laneEvents: (dir) => spills!.open(dir) }, now);
       const share = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
-        // Each lane is normalized into its leg and the raw lanes and the recording are let go
-        // before comparing: a large cell never holds its recording, raw and normalized lanes at once.
+        // The recorded leg is built (or, streamed, opened) and the recording let go before
+        // comparing: a large cell never holds its recording and both lanes at once.
         const location = options.locations[index]!;
         const { lane, ...replay } = replays[k]!;
         replays[k] = undefined;
         const compareStarted = now();
         const replayMs = replay.ms ?? share;
         try {
-          const live = legOf(lane);
-          const recorded = legOf(buildThreadLane(recordings[index]!, { useCurrent: true }));
+          const live = spills!.leg(location.dir, lane) ?? { ...heldLeg(legOf(lane)), events: lane.events.length };
+          const source = sources[k]!;
+          const recorded = recordedLeg(isRecording(source) ? source : recordings[index]!);
+          sources[k] = "";
           recordings[index] = undefined;
           const compared = await compareCell(location, replay, live, recorded, replayMs, options);
           compared.cell.ms = replayMs + (now() - compareStarted);
@@ -235,12 +254,18 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
         } catch (thrown) {
           if (!(thrown instanceof InputError)) throw thrown;
           results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
+        } finally {
+          spills!.release(location.dir);
         }
         options.progress?.finished(index, results[index]!.cell);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
+  } finally {
+    if (spillDir !== undefined) await rm(spillDir, { recursive: true, force: true });
+  }
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
   return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
 }
@@ -262,7 +287,7 @@ function emptyExtras(location: RecordingLocation): CellExtras {
 }
 
 /** Why a cell is not replayed (process-scoped, or no replay profile), or undefined. */
-function skipReason(location: RecordingLocation, recording: Recording, options: CheckCellsOptions): string | undefined {
+function skipReason(location: RecordingLocation, recording: Pick<ValidatedRecording, "manifest">, options: CheckCellsOptions): string | undefined {
   if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
   if (options.replay?.modulePath !== undefined) return undefined;
   try {
@@ -286,8 +311,8 @@ function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "gramma
 async function compareCell(
   location: RecordingLocation,
   result: Omit<ReplayResult, "lane">,
-  live: ParityLeg,
-  recorded: ParityLeg,
+  live: CellLeg & { events: number },
+  recorded: CellLeg,
   ms: number,
   options: CheckCellsOptions,
 ): Promise<{ cell: CellResult; extras: CellExtras }> {
@@ -297,45 +322,58 @@ async function compareCell(
 
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
-  let oracle: ParityLeg | null = null;
+  let oracle: CellLeg | null = null;
   let eventLines: number[] | undefined;
   const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
   let missingOracle = false;
+  let writeOracle = false;
   if (inRepo) {
     if (existsSync(oracleFile)) {
-      const { text, ...leg } = await readOracleLeg(oracleFile);
-      oracle = leg;
-      eventLines = oracleEventLines(text, leg.events.length);
+      let text = "";
+      const readWhole = async (): Promise<ParityLeg> => {
+        const { text: read, ...leg } = await readOracleLeg(oracleFile);
+        text = read;
+        return leg;
+      };
+      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, readWhole, (leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;
-    else if (result.ok) {
-      await writeFileAtomic(oracleFile, serializeThreadLane(live.events));
-      extras.wroteOracle = oracleFile;
-    }
+    else if (result.ok) writeOracle = true;
   }
 
-  const verdict = compareParity({
-    provider: location.provider,
-    cell: location.cell,
-    live,
-    oracle,
-    recorded,
-    allowlist: options.allowlist,
-    recordingDir: location.dir,
-  });
+  const input = { provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir };
+  // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
+  // dump, an applying allowlist entry, or a difference to show.
+  let verdict: ParityVerdict<LoadedAllowlistEntry> | undefined;
+  let liveWhole: ParityLeg | undefined;
+  let recordedWhole: ParityLeg | undefined;
+  let oracleWhole: ParityLeg | null = null;
+  if (!writeOracle && options.dumpDir === undefined) {
+    verdict = await compareParityStreamed({ ...input, live: live.stream(), oracle: oracle?.stream() ?? null, recorded: recorded.stream() });
+  }
+  if (verdict === undefined) {
+    liveWhole = await live.load();
+    recordedWhole = await recorded.load();
+    oracleWhole = oracle === null ? null : await oracle.load();
+    if (writeOracle) {
+      await writeFileAtomic(oracleFile, serializeThreadLane(liveWhole.events));
+      extras.wroteOracle = oracleFile;
+    }
+    verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
+  }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
-  if (options.dumpDir !== undefined) {
+  if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined) {
     const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
     const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-    await writeFileAtomic(`${base}.live.events.json`, pretty(live.events));
-    await writeFileAtomic(`${base}.recording.events.json`, pretty(recorded.events));
-    if (oracle) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracle.events));
+    await writeFileAtomic(`${base}.live.events.json`, pretty(liveWhole.events));
+    await writeFileAtomic(`${base}.recording.events.json`, pretty(recordedWhole.events));
+    if (oracleWhole) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracleWhole.events));
     if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
   }
   const cell = cellResultFromVerdict({
     verdict,
     ms,
-    events: live.events.length,
+    events: live.events,
     divergences,
     recordingDir: location.dir,
     projectDir: options.repoRoot,

@@ -12,3 +12,4 @@ export * from "./parity.js";
 export * from "./lane-sources.js";
 export * from "./lane-set-diff.js";
 export * from "./leg.js";
+export * from "./stream-compare.js";

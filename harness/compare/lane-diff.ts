@@ -67,12 +67,14 @@ export interface LaneDiff {
 /**
  * Options of {@link diffLanes}: precomputed stable addresses of either lane (`laneAddresses`);
  * `lines: false` leaves `lines` empty (a caller that renders from `ops` saves one JSON text
- * per event, which counts for lanes of tens of thousands of events).
+ * per event, which counts for lanes of tens of thousands of events); `lines: "if-different"`
+ * writes them only when there is a difference to show (the parity gate: an equal lane's
+ * script would be one JSON text per event, held for nothing).
  */
 export interface DiffLanesOptions {
   oldAddresses?: readonly EventAddress[];
   newAddresses?: readonly EventAddress[];
-  lines?: boolean;
+  lines?: boolean | "if-different";
 }
 
 /** Pairs removed with added events in order, only when their pairing keys match. */
@@ -244,7 +246,7 @@ export function diffLanes(oldLane: readonly unknown[], newLane: readonly unknown
   const newToOldIds = ids.newToOldIds();
   const text = (event: unknown) => JSON.stringify(event) ?? "null";
   const lines: LaneDiffLine[] =
-    options.lines === false
+    options.lines === false || (options.lines === "if-different" && differences.length === 0)
       ? []
       : ops.map((op: SequenceOp): LaneDiffLine => {
           if (op.kind === "added") return { ...op, text: text(inOldNumbering(newLane[op.newIndex], newToOldIds)) };

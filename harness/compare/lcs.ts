@@ -1,5 +1,8 @@
 /**
  * Order-sensitive LCS diff over two sequences of strings (spec 10 §6.3, "Diff").
+ * The exact table and its backtracking rule are the assembler's (`stack/assembler/lcs.ts`,
+ * shared with its file-change diffs); this module adds the shared-prefix shortcut, the
+ * linear-space fallback and the `ops`/`onlyIn` form.
  *
  * The backtracking rule is part of the contract because it decides which of two equal-looking
  * candidates is reported: equal elements advance both sides; otherwise the old element is
@@ -11,6 +14,7 @@
  * additions, as the table's rule does for a plain replacement.
  */
 import diffSequencesModule from "@jest/diff-sequences";
+import { walkLcsScript } from "../../stack/assembler/lcs.js";
 
 type DiffSequence = typeof diffSequencesModule.default;
 // The package's types describe its CommonJS build (default under `.default`); its ESM entry
@@ -76,40 +80,15 @@ export function diffSequences(oldSeq: readonly (string | number)[], newSeq: read
     ops.push({ kind: "equal", oldIndex: start, newIndex: start });
     start++;
   }
-  const n = oldSeq.length - start;
-  const m = newSeq.length - start;
-  const width = m + 1;
-  if ((n + 1) * width > EXACT_LCS_CELLS) {
+  if ((oldSeq.length - start + 1) * (newSeq.length - start + 1) > EXACT_LCS_CELLS) {
     linearSpaceOps(oldSeq, newSeq, start, ops);
     return withOnlyLists(ops);
   }
-  // table[i * width + j] = LCS length of old[start+i..] and new[start+j..] (suffix form).
-  const table = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * width + j] =
-        oldSeq[start + i] === newSeq[start + j]
-          ? table[(i + 1) * width + j + 1]! + 1
-          : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
-    }
-  }
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (oldSeq[start + i] === newSeq[start + j]) {
-      ops.push({ kind: "equal", oldIndex: start + i, newIndex: start + j });
-      i++;
-      j++;
-    } else if (table[(i + 1) * width + j]! >= table[i * width + j + 1]!) {
-      ops.push({ kind: "removed", oldIndex: start + i });
-      i++;
-    } else {
-      ops.push({ kind: "added", newIndex: start + j });
-      j++;
-    }
-  }
-  for (; i < n; i++) ops.push({ kind: "removed", oldIndex: start + i });
-  for (; j < m; j++) ops.push({ kind: "added", newIndex: start + j });
+  walkLcsScript(oldSeq.slice(start), newSeq.slice(start), (step, i, j) => {
+    if (step === "equal") ops.push({ kind: "equal", oldIndex: start + i, newIndex: start + j });
+    else if (step === "removed") ops.push({ kind: "removed", oldIndex: start + i });
+    else ops.push({ kind: "added", newIndex: start + j });
+  });
   return withOnlyLists(ops);
 }
 

@@ -105,8 +105,19 @@ export interface SideMaskResult<E extends AllowlistEntry> {
  * Callers pass only entries that apply to the cell (`entryApplies`).
  */
 export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], entries: readonly E[]): SideMaskResult<E> {
-  // Nothing to mask: no copy (a deep copy of a 200k-event lane costs its size again in memory).
-  if (entries.length === 0) return { lane, counts: [], entries, addresses: laneAddresses(lane) };
+  // Nothing to mask: no copy (a deep copy of a 200k-event lane costs its size again in memory),
+  // and the addresses are taken only when read (the gate never reads them for an equal lane).
+  if (entries.length === 0) {
+    let addresses: EventAddress[] | undefined;
+    return {
+      lane,
+      counts: [],
+      entries,
+      get addresses() {
+        return (addresses ??= laneAddresses(lane));
+      },
+    };
+  }
   let copy = structuredClone(lane) as unknown[];
   const selectors = entries.map((entry) => (looksLikeEventSelector(entry.path) ? parseSelector(entry.path) : undefined));
   const counts = entries.map(() => 0);

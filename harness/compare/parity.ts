@@ -52,7 +52,11 @@ export interface ParityComparison {
   against: ParityAgainst;
   expectedEvents: number;
   liveEvents: number;
-  /** The masked LCS script (one line per event), for a diff with context. */
+  /**
+   * The masked LCS script (one line per event), for a diff with context; empty when the events
+   * have no difference (there is nothing to show, and a long equal lane would hold a JSON text
+   * per event).
+   */
   lines: LaneDiffLine[];
   unhandled: { expected?: number; live?: number };
   grammarDrops: { expected?: readonly string[]; live?: readonly string[] };
@@ -96,8 +100,21 @@ function compareLegs(
   expected: ParityLeg,
   expectedMasked: readonly unknown[],
 ): { comparison: ParityComparison; diffs: ParityDifference[] } {
-  const laneDiff = diffLanes(expectedMasked, liveMasked);
+  const laneDiff = diffLanes(expectedMasked, liveMasked, { lines: "if-different" });
   const diffs: ParityDifference[] = laneDiff.differences.map((d) => ({ ...d, against, layer: "events" }));
+  diffs.push(...countDifferences(against, live, expected));
+  return { comparison: comparisonOf(against, live, expected, live.events.length, expected.events.length, laneDiff.lines), diffs };
+}
+
+/** The counts of a leg without its events (a streamed leg's are known once its events are read). */
+export type ParityCounts = Omit<ParityLeg, "events">;
+
+/**
+ * The differences of the grammar and unhandled layers between an expected and a live leg
+ * (see {@link ParityDifference}); either layer is skipped when a side lacks it.
+ */
+export function countDifferences(against: ParityAgainst, live: ParityCounts, expected: ParityCounts): ParityDifference[] {
+  const diffs: ParityDifference[] = [];
   if (expected.grammarDrops && live.grammarDrops) {
     const drops = diffSequences(expected.grammarDrops, live.grammarDrops);
     for (const index of drops.onlyInOld) {
@@ -110,15 +127,26 @@ function compareLegs(
   if (expected.unhandled !== undefined && live.unhandled !== undefined && expected.unhandled !== live.unhandled) {
     diffs.push({ against, layer: "unhandled", op: "replace", path: "/unhandled", old: expected.unhandled, new: live.unhandled });
   }
-  const comparison: ParityComparison = {
+  return diffs;
+}
+
+/** The {@link ParityComparison} of one side, given the event counts and the diff script. */
+export function comparisonOf(
+  against: ParityAgainst,
+  live: ParityCounts,
+  expected: ParityCounts,
+  liveEvents: number,
+  expectedEvents: number,
+  lines: LaneDiffLine[],
+): ParityComparison {
+  return {
     against,
-    expectedEvents: expected.events.length,
-    liveEvents: live.events.length,
-    lines: laneDiff.lines,
+    expectedEvents,
+    liveEvents,
+    lines,
     unhandled: { expected: expected.unhandled, live: live.unhandled },
     grammarDrops: { expected: expected.grammarDrops, live: live.grammarDrops },
   };
-  return { comparison, diffs };
 }
 
 /**

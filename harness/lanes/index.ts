@@ -5,6 +5,7 @@ export {
   assembleBridgeLines,
   buildThreadLane,
   createThreadLaneBuilder,
+  streamThreadLane,
   THREAD_LANE_ID_PREFIX,
   THREAD_LANE_TEXT_DELTA_FLUSH_MS,
   type BuildThreadLaneOptions,
@@ -14,10 +15,12 @@ export {
   type ThreadLaneBuilder,
   type ThreadLaneBuilderOptions,
   type ThreadLaneResult,
+  type ThreadLaneStream,
 } from "./thread-lane.js";
 export {
   EVENT_ID_FIELDS,
   normalizeThreadLane,
+  createLaneNormalizer,
   ROW_ID_FIELDS,
   serializeThreadLane,
   TIME_FIELDS,

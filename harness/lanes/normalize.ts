@@ -63,6 +63,18 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
  * Returns a new array; the input is not modified.
  */
 export function normalizeThreadLane(list: readonly unknown[], options: NormalizeOptions = {}): unknown[] {
+  const normalize = createLaneNormalizer(options);
+  return list.map((element) => normalize(element));
+}
+
+/**
+ * The streaming form of {@link normalizeThreadLane}: returns a function that normalizes one
+ * element at a time with one interner for the whole lane, so feeding a lane's elements in order
+ * gives exactly the elements `normalizeThreadLane` returns for the whole list, without ever
+ * holding the lane (or its JSON text) at once. Each element gets its own JSON round trip; an
+ * element JSON cannot represent (`undefined`, a function) becomes `null`, as inside an array.
+ */
+export function createLaneNormalizer(options: NormalizeOptions = {}): (element: unknown) => unknown {
   const idFields = new Set(options.idFields ?? EVENT_ID_FIELDS);
   const timeFields = new Set(TIME_FIELDS);
   const interned = new Map<string, string>();
@@ -90,15 +102,16 @@ export function normalizeThreadLane(list: readonly unknown[], options: Normalize
     return out;
   };
 
-  const roundTripped = JSON.parse(JSON.stringify(list)) as Json[];
-  return roundTripped.map((element) => {
+  return (input) => {
+    const text = JSON.stringify(input) as string | undefined;
+    const element = (text === undefined ? null : JSON.parse(text)) as Json;
     if (element !== null && typeof element === "object" && !Array.isArray(element)) {
       for (const key of ["threadId", "providerThreadId"]) {
         if (key in element && element[key] !== null) element[key] = "";
       }
     }
     return walk(element, undefined);
-  });
+  };
 }
 
 /**

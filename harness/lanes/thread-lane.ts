@@ -9,7 +9,8 @@ import { DEFAULT_PROGRESS_THROTTLE_MS } from "../../stack/assembler/limits.js";
 import { InvalidThreadDeltaError } from "../../stack/protocol/thread-delta.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { parseLineObject, type LaneEntry } from "../recording/lane-entry.js";
-import type { Recording } from "../recording/reader.js";
+import type { Manifest } from "../recording/manifest.js";
+import { readMergedEntries, type Recording } from "../recording/reader.js";
 
 /** Text batching window of every thread lane: off, as in all parity harnesses (spec 10 §2.11). */
 export const THREAD_LANE_TEXT_DELTA_FLUSH_MS = 0;
@@ -56,6 +57,12 @@ export interface ThreadLaneBuilderOptions {
   textDeltaFlushMs?: number;
   /** Id prefix of the assembler; a fixed default keeps lanes byte-identical across runs. */
   idPrefix?: string;
+  /**
+   * Keep the surviving events in `result().events` (default true). False streams them: each
+   * `feed` still returns the events it added, `result()` keeps only the counts, so a lane of any
+   * length is built in memory that does not grow with it.
+   */
+  keepEvents?: boolean;
 }
 
 /** The streaming form: feed merged lane entries in `(run, seq)` order, read the lane at any point. */
@@ -109,6 +116,7 @@ export function createThreadLaneBuilder(options: ThreadLaneBuilderOptions): Thre
   });
   const grammar: ThreadEventGrammar = createThreadEventGrammar();
   const lane: ThreadLaneResult = { events: [], unhandled: 0, grammarDrops: [], invalidDeltas: [] };
+  const keepEvents = options.keepEvents ?? true;
 
   const feedDelta = (entry: Pick<LaneEntry, "ts" | "run" | "seq">, params: unknown): ThreadEvent[] => {
     clock = entry.ts;
@@ -130,7 +138,7 @@ export function createThreadLaneBuilder(options: ThreadLaneBuilderOptions): Thre
         continue;
       }
       if (event.type === "provider/unhandled") lane.unhandled++;
-      lane.events.push(event);
+      if (keepEvents) lane.events.push(event);
       kept.push(event);
     }
     return kept;
@@ -193,4 +201,34 @@ export function buildThreadLane(recording: Recording, options: BuildThreadLaneOp
     ...(options.textDeltaFlushMs === undefined ? {} : { textDeltaFlushMs: options.textDeltaFlushMs }),
   });
   return { scope: "thread", ...result };
+}
+
+/** A thread lane streamed from a recording directory by {@link streamThreadLane}. */
+export interface ThreadLaneStream {
+  /** The surviving events in lane order, as {@link buildThreadLane} returns them; iterate once. */
+  events: AsyncIterable<ThreadEvent>;
+  /** The lane's counts with `events` empty; complete once `events` has been iterated to its end. */
+  result(): ThreadLaneResult;
+}
+
+/**
+ * The streaming form of {@link buildThreadLane} for a recording directory that passed
+ * `validateRecording`: the merged entries are read one at a time (`readMergedEntries`) and each
+ * assembled event is handed on as it is made, so memory does not grow with the recording. The
+ * events and counts are those `buildThreadLane(readRecording(dir), options)` gives.
+ *
+ * @throws InputError (while iterating) for a bad lane line
+ */
+export function streamThreadLane(dir: string, manifest: Pick<Manifest, "provider" | "scope">, options: BuildThreadLaneOptions = {}): ThreadLaneStream {
+  const builder = createThreadLaneBuilder({
+    providerId: manifest.provider,
+    keepEvents: false,
+    ...(options.progressThrottleMs === undefined ? {} : { progressThrottleMs: options.progressThrottleMs }),
+    ...(options.textDeltaFlushMs === undefined ? {} : { textDeltaFlushMs: options.textDeltaFlushMs }),
+  });
+  async function* events(): AsyncGenerator<ThreadEvent> {
+    if (manifest.scope === "process") return;
+    for await (const entry of readMergedEntries(dir, { useCurrent: options.useCurrent ?? true })) yield* builder.feed(entry);
+  }
+  return { events: events(), result: () => builder.result() };
 }

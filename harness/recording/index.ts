@@ -26,6 +26,10 @@ export {
   type ReadRecordingOptions,
   type Recording,
   type RecordingLocation,
+  type ValidatedRecording,
+  mergeLaneStreams,
+  readMergedEntries,
+  validateRecording,
 } from "./reader.js";
 export { resolveRecordingRoots, selectRecordings, type CellFilter } from "./select.js";
 export { writeFileAtomic } from "./atomic-write.js";

@@ -109,16 +109,23 @@ function copySeqIndex(index: SeqIndex): SeqIndex {
   return { files: [...index.files], runs: new Map([...index.runs].map(([run, seqs]) => [run, new Map(seqs)])) };
 }
 
+/**
+ * Validates one lane file against `seen` and returns its entries and their count; with `keep`
+ * false the entries are let go as they are read (the list comes back empty).
+ */
 async function readLaneFile(
   file: string,
   direction: Direction,
   seen: SeqIndex,
   options: ReadRecordingOptions,
-): Promise<LaneEntry[]> {
+  keep: boolean,
+  onEntry?: (entry: LaneEntry, direction: Direction) => void,
+): Promise<{ entries: LaneEntry[]; count: number }> {
   const limit = options.maxLaneFileBytes ?? DEFAULT_MAX_LANE_FILE_BYTES;
   const size = (await stat(file).catch(() => undefined))?.size ?? 0;
   if (size > limit) throw new InputError(`lane file is ${size} bytes; more than the ${limit}-byte limit of one recording lane`, { file });
   const entries: LaneEntry[] = [];
+  let count = 0;
   const fileIndex = seen.files.push(file) - 1;
   let previous: { run: number; seq: number; lineNo: number } | undefined;
   for await (const { entry, lineNo } of readLaneEntries(file, direction, options)) {
@@ -137,9 +144,11 @@ async function readLaneFile(
       throw new InputError(`${where} (line ${previous.lineNo}): a lane's entries go forwards in (run, seq)`, { file, line: lineNo });
     }
     previous = { run: entry.run, seq: entry.seq, lineNo };
-    entries.push(entry);
+    count += 1;
+    onEntry?.(entry, direction);
+    if (keep) entries.push(entry);
   }
-  return entries;
+  return { entries, count };
 }
 
 /** What a directory entry is, following a symbolic link (a recordings tree may be linked in). */
@@ -189,6 +198,56 @@ async function listDir(dir: string): Promise<Dirent[]> {
  *   the lanes and (with `expect`) a manifest provider/cell that is not the directory's.
  */
 export async function readRecording(dir: string, options: ReadRecordingOptions = {}): Promise<Recording> {
+  const { manifest, lanes, currentBridgeLane } = await loadRecording(dir, options, true);
+  return {
+    dir,
+    manifest,
+    lanes,
+    currentBridgeLane,
+    merged(opts = {}) {
+      const useCurrent = opts.useCurrent ?? true;
+      const bridge = useCurrent && currentBridgeLane !== null ? currentBridgeLane : lanes["bridge→runtime"];
+      const all = LANE_DIRECTIONS.flatMap((d) => (d === "bridge→runtime" ? bridge : lanes[d]));
+      return all.sort(compareLaneEntries);
+    },
+  };
+}
+
+/** A recording checked by {@link validateRecording}: what it is, without its entries. */
+export interface ValidatedRecording {
+  /** The directory it was read from, as given. */
+  dir: string;
+  manifest: Manifest;
+  /** Whether `bridge→runtime.current.ndjson` is present. */
+  hasCurrentBridgeLane: boolean;
+}
+
+/**
+ * Checks a recording directory exactly as {@link readRecording} does (same errors, same order)
+ * while holding none of its entries: each lane file is streamed and let go, so a recording of
+ * any length is checked in memory that does not grow with it (only the per-run seq index used to
+ * name duplicates does). Read the entries afterwards with {@link readRecording} or stream them
+ * with {@link readMergedEntries}. `onEntry` sees each entry of the four recorded lanes (not the
+ * current bridge lane) as it is validated, lane by lane, each in file order; what it saw counts
+ * only when the call resolves.
+ *
+ * @throws InputError as {@link readRecording}
+ */
+export async function validateRecording(
+  dir: string,
+  options: ReadRecordingOptions & { onEntry?: (entry: LaneEntry, direction: Direction) => void } = {},
+): Promise<ValidatedRecording> {
+  const { manifest, currentBridgeLane } = await loadRecording(dir, options, false, options.onEntry);
+  return { dir, manifest, hasCurrentBridgeLane: currentBridgeLane !== null };
+}
+
+/** The checks of {@link readRecording}; with `keep` false every lane comes back empty (counted, not held). */
+async function loadRecording(
+  dir: string,
+  options: ReadRecordingOptions,
+  keep: boolean,
+  onEntry?: (entry: LaneEntry, direction: Direction) => void,
+): Promise<{ manifest: Manifest; lanes: Record<Direction, LaneEntry[]>; currentBridgeLane: LaneEntry[] | null }> {
   const names = new Set<string>();
   for (const dirent of await listDir(dir)) {
     const kind = await kindOf(dir, dirent);
@@ -219,38 +278,68 @@ export async function readRecording(dir: string, options: ReadRecordingOptions =
   // current bridge lane are each checked against a copy of it.
   const shared = emptySeqIndex();
   const lanes = {} as Record<Direction, LaneEntry[]>;
+  const counts = {} as Record<Direction, number>;
+  const none = () => ({ entries: [], count: 0 });
   for (const direction of LANE_DIRECTIONS) {
     if (direction === "bridge→runtime") continue;
     const name = laneFileName(direction);
-    lanes[direction] = names.has(name) ? await readLaneFile(join(dir, name), direction, shared, options) : [];
+    ({ entries: lanes[direction], count: counts[direction] } = names.has(name) ? await readLaneFile(join(dir, name), direction, shared, options, keep, onEntry) : none());
   }
   const bridgeName = laneFileName("bridge→runtime");
-  lanes["bridge→runtime"] = names.has(bridgeName)
-    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options)
-    : [];
+  ({ entries: lanes["bridge→runtime"], count: counts["bridge→runtime"] } = names.has(bridgeName)
+    ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options, keep, onEntry)
+    : none());
   const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE)
-    ? await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options)
+    ? (await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options, keep)).entries
     : null;
 
   for (const direction of LANE_DIRECTIONS) {
     const declared = manifest.lines[direction];
-    const actual = lanes[direction].length;
+    const actual = counts[direction];
     if (declared !== actual) manifestProblems.push(`lines["${direction}"] is ${declared} but ${laneFileName(direction)} has ${actual} entries`);
   }
   if (manifestProblems.length > 0) throw new InputError(manifestProblems.join("; "), { file: manifestFile });
 
-  return {
-    dir,
-    manifest,
-    lanes,
-    currentBridgeLane,
-    merged(opts = {}) {
-      const useCurrent = opts.useCurrent ?? true;
-      const bridge = useCurrent && currentBridgeLane !== null ? currentBridgeLane : lanes["bridge→runtime"];
-      const all = LANE_DIRECTIONS.flatMap((d) => (d === "bridge→runtime" ? bridge : lanes[d]));
-      return all.sort(compareLaneEntries);
-    },
-  };
+  return { manifest, lanes, currentBridgeLane };
+}
+
+/**
+ * Merges lane streams, each in `(run, seq)` order, into one stream in `(run, seq)` order, holding
+ * one entry per stream (spec 10 §4, merged view).
+ */
+export async function* mergeLaneStreams(lanes: ReadonlyArray<AsyncIterator<NumberedLaneEntry>>): AsyncGenerator<LaneEntry> {
+  const heads: Array<LaneEntry | undefined> = [];
+  for (const lane of lanes) heads.push((await lane.next()).value?.entry);
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i += 1) {
+      const head = heads[i];
+      if (head && (best === -1 || compareLaneEntries(head, heads[best]!) < 0)) best = i;
+    }
+    if (best === -1) return;
+    const entry = heads[best]!;
+    heads[best] = (await lanes[best]!.next()).value?.entry;
+    yield entry;
+  }
+}
+
+/**
+ * Streams the merged view of a recording directory (what `Recording.merged` returns) one entry
+ * at a time: its lane files merged by `(run, seq)`, the current bridge lane in place of the
+ * recorded `bridge→runtime` lane when present and `useCurrent` (default true). Memory does not
+ * grow with the recording. Entries are parsed as {@link readLaneEntries} does; the directory is
+ * expected to have passed {@link validateRecording} (duplicates and counts are not checked here).
+ *
+ * @throws InputError naming file and line for a bad lane line
+ */
+export async function* readMergedEntries(dir: string, options: { useCurrent?: boolean } & ReadRecordingOptions = {}): AsyncGenerator<LaneEntry> {
+  const names = new Set((await listDir(dir)).map((dirent) => dirent.name));
+  const useCurrent = (options.useCurrent ?? true) && names.has(CURRENT_BRIDGE_LANE_FILE);
+  const lanes = LANE_DIRECTIONS.flatMap((direction) => {
+    const name = direction === "bridge→runtime" && useCurrent ? CURRENT_BRIDGE_LANE_FILE : laneFileName(direction);
+    return names.has(name) ? [readLaneEntries(join(dir, name), direction, options)] : [];
+  });
+  yield* mergeLaneStreams(lanes);
 }
 
 /** One recording directory found by {@link listRecordings}. */

@@ -13,7 +13,24 @@ import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue, type EventQueue } from "./event-queue.js";
 import { createTreeSampler } from "./idleness.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
-import { canStreamRecording, openStreamingPlan } from "./stream-plan.js";
+import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./stream-plan.js";
+
+/**
+ * What a replay is given: a recording directory (streamed when it has no current lane), a
+ * directory already validated with its plan counts (streamed without counting again), or an
+ * already read {@link Recording} (planned in memory).
+ */
+export type ReplaySource = string | Recording | CountedRecordingDir;
+
+/** True when a {@link ReplaySource} is an already read recording. */
+export function isRecording(source: ReplaySource): source is Recording {
+  return typeof source !== "string" && "merged" in source;
+}
+
+/** The recording directory of a {@link ReplaySource}. */
+export function replaySourceDir(source: ReplaySource): string {
+  return typeof source === "string" ? source : source.dir;
+}
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
 import { findRelayTools, openRelayChannel } from "./relay-channel.js";
@@ -139,12 +156,15 @@ function isAlive(pid: number): boolean {
  * The steps of a recording: streamed from its directory when it has no current lane (memory
  * flat in its length), else planned in memory (the current lane must be aligned as a whole).
  */
-async function openSteps(source: string | Recording, useCurrent: boolean): Promise<{ manifest: Manifest; recordingDir: string; steps: StepSource }> {
-  if (typeof source === "string" && (!useCurrent || canStreamRecording(source))) {
-    const streaming = await openStreamingPlan(source);
-    return { manifest: streaming.manifest, recordingDir: source, steps: streaming.source };
+async function openSteps(source: ReplaySource, useCurrent: boolean): Promise<{ manifest: Manifest; recordingDir: string; steps: StepSource }> {
+  if (!isRecording(source)) {
+    const dir = replaySourceDir(source);
+    if (!useCurrent || canStreamRecording(dir)) {
+      const streaming = await openStreamingPlan(dir, typeof source === "string" ? undefined : source.counts);
+      return { manifest: streaming.manifest, recordingDir: dir, steps: streaming.source };
+    }
   }
-  const recording = typeof source === "string" ? await readRecording(source) : source;
+  const recording = isRecording(source) ? source : await readRecording(replaySourceDir(source));
   return { manifest: recording.manifest, recordingDir: recording.dir, steps: planSource(buildReplayPlan(recording, useCurrent)) };
 }
 
@@ -157,12 +177,12 @@ async function openSteps(source: string | Recording, useCurrent: boolean): Promi
  * paced by the recording's causal order only; time inside the lane is the recording's `ts`.
  * Every path kills the bridge and the children and removes the temporary directories.
  *
- * @param source a recording directory or an already read {@link Recording}
+ * @param source a recording directory, a validated one with its plan counts, or an already read {@link Recording}
  * @throws InputError for a bad recording; UsageError for a provider with no replay profile;
  *   Error when the compiled artifacts are missing. A misbehaving bridge never throws: it
  *   shows up as divergences.
  */
-export async function runLiveReplay(source: string | Recording, options: ReplayOptions = {}): Promise<LiveReplay> {
+export async function runLiveReplay(source: ReplaySource, options: ReplayOptions = {}): Promise<LiveReplay> {
   const { manifest, recordingDir, steps } = await openSteps(source, options.useCurrent ?? true);
   const { outcome, pids, stderr } = await driveBridge(steps, manifest.provider, { ...options, cells: [manifest.cell], recordingDirs: [recordingDir] });
   return {

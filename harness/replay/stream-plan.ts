@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, type Direction, type LaneEntry } from "../recording/lane-entry.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "../recording/manifest.js";
-import { readLaneEntries } from "../recording/reader.js";
+import { mergeLaneStreams, readLaneEntries } from "../recording/reader.js";
 import { countStep, createStepClassifier, type ReplayStep, type StepSource } from "./plan.js";
 import { shapeOfLine } from "./wire.js";
 
@@ -22,24 +22,25 @@ export function canStreamRecording(dir: string): boolean {
 }
 
 /**
- * Opens a recording directory as a {@link StepSource} whose memory does not grow with the
- * recording (00-product.md flow 2; the 200 000-line benchmark in README.md). A first streamed
- * pass validates every lane entry (spec 10 §4, Reading: `file:line` errors), checks that each
- * lane is in `(run, seq)` order and that the manifest's line counts match, and counts the
- * expectations and bridge requests; the walk then merges the four lanes by `(run, seq)`
- * one entry at a time.
- *
- * @throws InputError naming file and line for any bad input, as `readRecording` does
+ * A recording directory that already passed `validateRecording`, with the plan counts taken on
+ * the way ({@link createPlanCounter}): replayed streamed without a second counting pass.
  */
-export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
-  const manifestFile = join(dir, MANIFEST_FILE);
-  const manifest = await readManifest(manifestFile);
-  const files = new Map<Direction, string>();
-  for (const direction of LANE_DIRECTIONS) {
-    const file = join(dir, laneFileName(direction));
-    if (existsSync(file)) files.set(direction, file);
-  }
+export interface CountedRecordingDir {
+  dir: string;
+  counts: PlanCounts;
+}
 
+/** What a streaming replay needs to know of a recording before its walk (see {@link createPlanCounter}). */
+export type PlanCounts = Pick<StepSource, "segments" | "recordsInitialize" | "expectationsTotal" | "requestCounts" | "firstEntry">;
+
+/**
+ * Counts a recording's plan from its recorded lane entries, fed lane by lane (each lane in file
+ * order, the lanes in any order): expectations, bridge requests per `side|method`, the first
+ * entry, the agent segments and whether the first runtime request is `initialize`. Shared by
+ * {@link openStreamingPlan}'s own pass and by a caller that already streams the lanes while
+ * validating them (`validateRecording`'s `onEntry`), so the walk need not read them twice.
+ */
+export function createPlanCounter(): { take(entry: LaneEntry, direction: Direction): void; result(): PlanCounts } {
   const requestCounts = new Map<string, number>();
   let expectationsTotal = 0;
   let firstEntry: LaneEntry | undefined;
@@ -47,17 +48,10 @@ export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
   let firstInitialize: LaneEntry | undefined;
   let initializes = 0;
   let firstRuntimeRequest: string | undefined;
-  for (const [direction, file] of files) {
-    let previous: LaneEntry | undefined;
-    let count = 0;
-    const role = direction === "runtime→bridge" || direction === "provider→bridge" ? "input" : "expect";
-    const side = direction === "runtime→bridge" || direction === "bridge→runtime" ? "runtime" : "provider";
-    for await (const { entry, lineNo } of readLaneEntries(file, direction)) {
-      if (previous && compareLaneEntries(previous, entry) >= 0) {
-        throw new InputError(`entry (run ${entry.run}, seq ${entry.seq}) is out of (run, seq) order in its lane`, { file, line: lineNo });
-      }
-      previous = entry;
-      count += 1;
+  return {
+    take(entry, direction) {
+      const role = direction === "runtime→bridge" || direction === "provider→bridge" ? "input" : "expect";
+      const side = direction === "runtime→bridge" || direction === "bridge→runtime" ? "runtime" : "provider";
       if (!firstEntry || compareLaneEntries(entry, firstEntry) < 0) firstEntry = entry;
       const shape = shapeOfLine(entry.line);
       expectationsTotal += countStep({ role, side, shape }, requestCounts);
@@ -67,6 +61,56 @@ export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
         firstInitialize ??= entry;
       }
       if (direction === "runtime→bridge" && shape.kind === "request") firstRuntimeRequest ??= shape.method;
+    },
+    result() {
+      const leadingAgentLines = firstProvider !== undefined && (firstInitialize === undefined || compareLaneEntries(firstProvider, firstInitialize) < 0);
+      return { segments: initializes + (leadingAgentLines ? 1 : 0), recordsInitialize: firstRuntimeRequest === "initialize", expectationsTotal, requestCounts, firstEntry };
+    },
+  };
+}
+
+/**
+ * Opens a recording directory as a {@link StepSource} whose memory does not grow with the
+ * recording (00-product.md flow 2; the 200 000-line benchmark in README.md). A first streamed
+ * pass validates every lane entry (spec 10 §4, Reading: `file:line` errors), checks that each
+ * lane is in `(run, seq)` order and that the manifest's line counts match, and counts the
+ * expectations and bridge requests; the walk then merges the four lanes by `(run, seq)`
+ * one entry at a time. Given `counted` (the counts of a directory that already passed
+ * `validateRecording`, taken with {@link createPlanCounter} on the way), the first pass is skipped.
+ *
+ * @throws InputError naming file and line for any bad input, as `readRecording` does
+ */
+export async function openStreamingPlan(dir: string, counted?: PlanCounts): Promise<StreamingPlan> {
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const manifest = await readManifest(manifestFile);
+  const files = new Map<Direction, string>();
+  for (const direction of LANE_DIRECTIONS) {
+    const file = join(dir, laneFileName(direction));
+    if (existsSync(file)) files.set(direction, file);
+  }
+  const counts = counted ?? (await countLanes(manifest, manifestFile, files));
+  const merged = mergeLaneStreams([...files].map(([direction, file]) => readLaneEntries(file, direction)));
+  const classify = createStepClassifier();
+  const next = async (): Promise<ReplayStep | undefined> => {
+    const { value, done } = await merged.next();
+    return done ? undefined : classify(value);
+  };
+  return { manifest, source: { ...counts, next } };
+}
+
+/** The first pass of {@link openStreamingPlan}: every entry validated and counted. */
+async function countLanes(manifest: Manifest, manifestFile: string, files: ReadonlyMap<Direction, string>): Promise<PlanCounts> {
+  const counter = createPlanCounter();
+  for (const [direction, file] of files) {
+    let previous: LaneEntry | undefined;
+    let count = 0;
+    for await (const { entry, lineNo } of readLaneEntries(file, direction)) {
+      if (previous && compareLaneEntries(previous, entry) >= 0) {
+        throw new InputError(`entry (run ${entry.run}, seq ${entry.seq}) is out of (run, seq) order in its lane`, { file, line: lineNo });
+      }
+      previous = entry;
+      count += 1;
+      counter.take(entry, direction);
     }
     if (manifest.lines[direction] !== count) {
       throw new InputError(`lines["${direction}"] is ${manifest.lines[direction]} but ${laneFileName(direction)} has ${count} entries`, { file: manifestFile });
@@ -77,30 +121,5 @@ export async function openStreamingPlan(dir: string): Promise<StreamingPlan> {
       throw new InputError(`lines["${direction}"] is ${manifest.lines[direction]} but ${laneFileName(direction)} is missing`, { file: manifestFile });
     }
   }
-  const leadingAgentLines = firstProvider !== undefined && (firstInitialize === undefined || compareLaneEntries(firstProvider, firstInitialize) < 0);
-  const segments = initializes + (leadingAgentLines ? 1 : 0);
-
-  const lanes = [...files].map(([direction, file]) => readLaneEntries(file, direction));
-  const heads: Array<LaneEntry | undefined> = [];
-  let started = false;
-  const classify = createStepClassifier();
-  const next = async (): Promise<ReplayStep | undefined> => {
-    if (!started) {
-      started = true;
-      for (const lane of lanes) heads.push((await lane.next()).value?.entry);
-    }
-    let best = -1;
-    for (let i = 0; i < heads.length; i += 1) {
-      const head = heads[i];
-      if (head && (best === -1 || compareLaneEntries(head, heads[best]!) < 0)) best = i;
-    }
-    if (best === -1) return undefined;
-    const entry = heads[best]!;
-    heads[best] = (await lanes[best]!.next()).value?.entry;
-    return classify(entry);
-  };
-  return {
-    manifest,
-    source: { segments, recordsInitialize: firstRuntimeRequest === "initialize", expectationsTotal, requestCounts, firstEntry, next },
-  };
+  return counter.result();
 }

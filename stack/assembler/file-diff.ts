@@ -3,6 +3,7 @@
  * diff (spec 10 §2.3, File-change diffs). Pure: no clock, no state.
  */
 import type { FileChangeEntry } from "../protocol/thread-delta.js";
+import { walkLcsScript } from "./lcs.js";
 
 /** Path as written in the diff headers: backslashes become `/`, leading slashes are stripped. */
 export function diffHeaderPath(path: string): string {
@@ -25,30 +26,11 @@ export function changedLines(oldLines: readonly string[], newLines: readonly str
   }
   const a = oldLines.slice(start, oldEnd);
   const b = newLines.slice(start, newEnd);
-  const width = b.length + 1;
-  // lcs[i * width + j] = LCS length of a[i..] and b[j..].
-  const lcs = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * width + j] =
-        a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-    }
-  }
   let out = "";
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-    } else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) {
-      out += `-${a[i++]}\n`;
-    } else {
-      out += `+${b[j++]}\n`;
-    }
-  }
-  while (i < a.length) out += `-${a[i++]}\n`;
-  while (j < b.length) out += `+${b[j++]}\n`;
+  walkLcsScript(a, b, (step, i, j) => {
+    if (step === "removed") out += `-${a[i]}\n`;
+    else if (step === "added") out += `+${b[j]}\n`;
+  });
   return out;
 }
 

@@ -50,3 +50,24 @@ describe("streamed replay of a recording directory", () => {
     expect(streamed.bridgeLane.map((e) => [e.ts, e.run, e.seq])).toEqual(loaded.bridgeLane.map((e) => [e.ts, e.run, e.seq]));
   });
 });
+
+describe("a replay's live lane streamed to a sink (laneEvents)", () => {
+  it("hands every event to the cell's sink as it is assembled, keeps none in the result, and keeps the counts", async () => {
+    const dir = path.join(repoRoot, "recordings", "echo", "turn");
+    const kept = await replayRecording(dir);
+    const opened: string[] = [];
+    const sunk: unknown[] = [];
+    const streamed = await replayRecording(dir, {
+      laneEvents: (recordingDir) => {
+        opened.push(recordingDir);
+        return (event) => sunk.push(event);
+      },
+    });
+    expect(opened).toEqual([dir]);
+    expect(streamed.lane.events).toEqual([]);
+    expect(kept.lane.events.length).toBeGreaterThan(5);
+    expect(sunk).toEqual(kept.lane.events);
+    expect(streamed.lane.unhandled).toBe(kept.lane.unhandled);
+    expect(streamed.lane.grammarDrops).toEqual(kept.lane.grammarDrops);
+  });
+});

@@ -1,0 +1,30 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { listRecordings, validateRecording } from "../../harness/recording/reader.js";
+import { canStreamRecording, createPlanCounter, openStreamingPlan } from "../../harness/replay/stream-plan.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+describe("plan counts taken while validating", () => {
+  it("equal the streaming plan's own counting pass for every committed recording it can stream, and walk the same steps", async () => {
+    let streamable = 0;
+    const roots = [path.join(repoRoot, "recordings"), path.resolve(repoRoot, "../shared/recordings")];
+    for (const location of await listRecordings(roots)) {
+      if (!canStreamRecording(location.dir)) continue;
+      streamable += 1;
+      const counter = createPlanCounter();
+      await validateRecording(location.dir, { onEntry: counter.take });
+      const counted = await openStreamingPlan(location.dir, counter.result());
+      const own = await openStreamingPlan(location.dir);
+      const { next: _a, ...countedSource } = counted.source;
+      const { next: _b, ...ownSource } = own.source;
+      expect(countedSource, location.dir).toEqual(ownSource);
+      for (;;) {
+        const [a, b] = [await counted.source.next(), await own.source.next()];
+        expect(a, location.dir).toEqual(b);
+        if (a === undefined) break;
+      }
+    }
+    expect(streamable).toBeGreaterThan(60);
+  });
+});
