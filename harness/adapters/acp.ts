@@ -1,9 +1,6 @@
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 import type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Points an ACP launch spec at `agent` (spec 10 §5.1 g): the spec at

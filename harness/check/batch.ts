@@ -26,6 +26,87 @@ function spanOf(entries: readonly LaneEntry[]): { first: LaneEntry; last: LaneEn
 
 const before = (a: { run: number; seq: number }, b: { run: number; seq: number }): boolean => a.run < b.run || (a.run === b.run && a.seq < b.seq);
 
+/** One cell of a batch: its recording, its place in the order given, its merged entries. */
+interface BatchCell {
+  recording: Recording;
+  given: number;
+  entries: LaneEntry[];
+}
+
+/**
+ * The cells of a batch in recorded order, or undefined when the sources cannot share one bridge:
+ * fewer than two, not all loaded thread recordings of one provider, an empty one, two that
+ * interleave in `(run, seq)`, or two of one thread.
+ */
+function batchableCells(sources: readonly ReplaySource[], useCurrent: boolean): BatchCell[] | undefined {
+  if (!sources.every(isRecording)) return undefined;
+  const recordings = sources as readonly Recording[];
+  const provider = recordings[0]?.manifest.provider;
+  if (recordings.length < 2 || recordings.some((r) => r.manifest.provider !== provider || r.manifest.scope !== "thread" || !r.manifest.threadId)) {
+    return undefined;
+  }
+  const cells = recordings.map((recording, given) => ({ recording, given, entries: mergedForReplay(recording, useCurrent) }));
+  if (cells.some((c) => c.entries.length === 0)) return undefined;
+  cells.sort((a, b) => (before(spanOf(a.entries)!.first, spanOf(b.entries)!.first) ? -1 : 1));
+  for (let i = 1; i < cells.length; i += 1) {
+    if (!before(spanOf(cells[i - 1]!.entries)!.last, spanOf(cells[i]!.entries)!.first)) return undefined;
+  }
+  const threadIds = new Set(cells.map((c) => c.recording.manifest.threadId));
+  return threadIds.size === cells.length ? cells : undefined;
+}
+
+/** The batch's one plan: every cell's steps in order, which cell each entry belongs to, expectations per cell. */
+function planOfCells(cells: readonly BatchCell[]): { steps: ReplayStep[]; segments: number; cellOfEntry: Map<string, number>; expectations: number[] } {
+  const cellOfEntry = new Map<string, number>();
+  const classify = createStepClassifier();
+  const steps: ReplayStep[] = [];
+  const expectations = cells.map(() => 0);
+  cells.forEach((cell, index) => {
+    for (const entry of cell.entries) {
+      cellOfEntry.set(entryKey(entry), index);
+      const step = classify(entry);
+      if (step.role === "expect") expectations[index]! += 1;
+      steps.push(step);
+    }
+  });
+  let segments = 0;
+  for (const step of steps) segments = Math.max(segments, step.segment + 1);
+  return { steps, segments, cellOfEntry, expectations };
+}
+
+/** The batch's divergences and notes, each given to the cell whose recorded entry it names (one naming none: every cell, notes the first). */
+function perCell(
+  outcome: { divergences: readonly ReplayDivergence[]; notes: readonly ReplayNote[] },
+  cellCount: number,
+  cellOfEntry: ReadonlyMap<string, number>,
+  steps: readonly ReplayStep[],
+): { divergences: ReplayDivergence[][]; notes: ReplayNote[][] } {
+  const divergences: ReplayDivergence[][] = Array.from({ length: cellCount }, () => []);
+  const notes: ReplayNote[][] = Array.from({ length: cellCount }, () => []);
+  const indexesOf = (at: { run: number | null; seq: number | null }): number[] => {
+    const index = at.run === null || at.seq === null ? undefined : cellOfEntry.get(entryKey({ run: at.run, seq: at.seq }));
+    return index === undefined ? divergences.map((_, i) => i) : [index];
+  };
+  for (const d of outcome.divergences) for (const i of indexesOf(d)) divergences[i]!.push(d);
+  for (const n of outcome.notes) for (const i of n.seq === null ? [0] : indexesOf({ run: steps.find((s) => s.entry.seq === n.seq)?.entry.run ?? null, seq: n.seq })) notes[i]!.push(n);
+  return { divergences, notes };
+}
+
+/** Replays every cell from the first one the batch failed on again alone, each with a note saying why. */
+async function replayFailedAlone(results: ReplayResult[], cells: readonly BatchCell[], timedAlone: (recording: Recording) => Promise<ReplayResult>): Promise<void> {
+  const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
+  if (firstBad === -1) return;
+  const bad = results[firstBad]!;
+  const why = bad.divergences[0]
+    ? `${bad.cell}: ${bad.divergences[0].seq === null ? "" : `seq ${bad.divergences[0].seq}: `}${bad.divergences[0].message}`
+    : `${bad.cell}: ${bad.expectationsMet} of ${bad.expectationsTotal} recorded outputs met`;
+  for (let i = firstBad; i < cells.length; i += 1) {
+    const alone = await timedAlone(cells[i]!.recording);
+    alone.notes.unshift({ seq: null, message: `replayed alone: the batch through one bridge diverged (${why})` });
+    results[i] = alone;
+  }
+}
+
 /**
  * Replays several thread cells of one provider through ONE bridge process, in recorded order
  * (00-product.md flow 2; the check-time benchmark in README.md): the real recordings of a provider
@@ -53,41 +134,14 @@ export async function replayBatch(
     const result = await replayRecording(recording, options);
     return { ...result, ms: now() - started };
   };
-  const alone = async (): Promise<ReplayResult[]> => {
+  const cells = batchableCells(sources, options.useCurrent ?? true);
+  if (!cells) {
     const results: ReplayResult[] = [];
     for (const source of sources) results.push(await timedAlone(source));
     return results;
-  };
-  if (!sources.every(isRecording)) return alone();
-  const recordings = sources as readonly Recording[];
-  const useCurrent = options.useCurrent ?? true;
-  const provider = recordings[0]?.manifest.provider;
-  if (recordings.length < 2 || recordings.some((r) => r.manifest.provider !== provider || r.manifest.scope !== "thread" || !r.manifest.threadId)) {
-    return alone();
   }
-  const cells = recordings.map((recording, given) => ({ recording, given, entries: mergedForReplay(recording, useCurrent) }));
-  if (cells.some((c) => c.entries.length === 0)) return alone();
-  cells.sort((a, b) => (before(spanOf(a.entries)!.first, spanOf(b.entries)!.first) ? -1 : 1));
-  for (let i = 1; i < cells.length; i += 1) {
-    if (!before(spanOf(cells[i - 1]!.entries)!.last, spanOf(cells[i]!.entries)!.first)) return alone();
-  }
-  const threadIds = new Set(cells.map((c) => c.recording.manifest.threadId));
-  if (threadIds.size !== cells.length) return alone();
-
-  const cellOfEntry = new Map<string, number>();
-  const classify = createStepClassifier();
-  const steps: ReplayStep[] = [];
-  const expectations = cells.map(() => 0);
-  cells.forEach((cell, index) => {
-    for (const entry of cell.entries) {
-      cellOfEntry.set(entryKey(entry), index);
-      const step = classify(entry);
-      if (step.role === "expect") expectations[index]! += 1;
-      steps.push(step);
-    }
-  });
-  let segments = 0;
-  for (const step of steps) segments = Math.max(segments, step.segment + 1);
+  const provider = cells[0]!.recording.manifest.provider;
+  const { steps, segments, cellOfEntry, expectations } = planOfCells(cells);
 
   const lanes = cells.map((cell) => openLiveLane(cell.recording.manifest.provider, cell.recording.dir, options));
   const cellOfThread = new Map(cells.map((cell, index) => [cell.recording.manifest.threadId as string, index]));
@@ -101,7 +155,7 @@ export async function replayBatch(
   // output (or the batch start) to its own last one; the last cell also gets the bridge's exit.
   const lastMetAt = cells.map(() => undefined as number | undefined);
   const batchStarted = now();
-  const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider!, {
+  const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider, {
     ...options,
     keepBridgeLane: false,
     cells: cells.map((cell) => cell.recording.manifest.cell),
@@ -126,17 +180,9 @@ export async function replayBatch(
     const to = index === cells.length - 1 ? batchEnded : (lastMetAt[index] ?? from);
     return Math.max(0, to - from);
   });
-  const divergences: ReplayDivergence[][] = cells.map(() => []);
-  const notes: ReplayNote[][] = cells.map(() => []);
-  const indexesOf = (at: { run: number | null; seq: number | null }): number[] => {
-    const index = at.run === null || at.seq === null ? undefined : cellOfEntry.get(entryKey({ run: at.run, seq: at.seq }));
-    return index === undefined ? cells.map((_, i) => i) : [index];
-  };
-  for (const d of outcome.divergences) for (const i of indexesOf(d)) divergences[i]!.push(d);
-  for (const n of outcome.notes) for (const i of n.seq === null ? [0] : indexesOf({ run: steps.find((s) => s.entry.seq === n.seq)?.entry.run ?? null, seq: n.seq })) notes[i]!.push(n);
-
+  const { divergences, notes } = perCell(outcome, cells.length, cellOfEntry, steps);
   const results: ReplayResult[] = cells.map((cell, index) => ({
-    provider: provider!,
+    provider,
     cell: cell.recording.manifest.cell,
     recordingDir: cell.recording.dir,
     ok: divergences[index]!.length === 0 && outcome.infrastructureTimeout === null,
@@ -154,18 +200,7 @@ export async function replayBatch(
     lane: { scope: "thread", ...lanes[index]!.builder.result() },
     ms: cellMs[index]!,
   }));
-  const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
-  if (firstBad !== -1) {
-    const bad = results[firstBad]!;
-    const why = bad.divergences[0]
-      ? `${bad.cell}: ${bad.divergences[0].seq === null ? "" : `seq ${bad.divergences[0].seq}: `}${bad.divergences[0].message}`
-      : `${bad.cell}: ${bad.expectationsMet} of ${bad.expectationsTotal} recorded outputs met`;
-    for (let i = firstBad; i < cells.length; i += 1) {
-      const alone = await timedAlone(cells[i]!.recording);
-      alone.notes.unshift({ seq: null, message: `replayed alone: the batch through one bridge diverged (${why})` });
-      results[i] = alone;
-    }
-  }
+  await replayFailedAlone(results, cells, timedAlone);
   const byGiven: ReplayResult[] = new Array(cells.length);
   cells.forEach((cell, index) => (byGiven[cell.given] = results[index]!));
   return byGiven;

@@ -6,7 +6,7 @@ import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { createLiveLaneSpills, heldLeg, oracleLeg, recordedLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, grammarDropKeys, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
-import { compareParityStreamed } from "../compare/stream-compare.js";
+import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
@@ -169,8 +169,8 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * Memory does not grow with a cell's length when no allowlist entry applies to it: its
  * recording is validated without being held and (replayed alone) read as the walk goes, its
  * live lane is normalized and spilled to a temporary file as it is assembled, and the lanes are
- * compared event by event (`compareParityStreamed`); whole lanes are loaded only for a
- * difference to show, an applying entry, `--dump-dir` or an oracle to write.
+ * compared event by event (`compareParityBySide`); whole lanes are loaded only for a side with
+ * a difference to show, an applying entry, `--dump-dir` or an oracle to write.
  *
  * @throws only what is not an input error (bad inputs become `error` cells)
  */
@@ -329,13 +329,7 @@ async function compareCell(
   let writeOracle = false;
   if (inRepo) {
     if (existsSync(oracleFile)) {
-      let text = "";
-      const readWhole = async (): Promise<ParityLeg> => {
-        const { text: read, ...leg } = await readOracleLeg(oracleFile);
-        text = read;
-        return leg;
-      };
-      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, readWhole, (leg) => oracleEventLines(text, leg.events.length)));
+      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;
     else if (result.ok) writeOracle = true;
@@ -349,7 +343,7 @@ async function compareCell(
   let recordedWhole: ParityLeg | undefined;
   let oracleWhole: ParityLeg | null = null;
   if (!writeOracle && options.dumpDir === undefined) {
-    verdict = await compareParityStreamed({ ...input, live: live.stream(), oracle: oracle?.stream() ?? null, recorded: recorded.stream() });
+    verdict = await compareParityBySide({ ...input, live, oracle, recorded });
   }
   if (verdict === undefined) {
     liveWhole = await live.load();

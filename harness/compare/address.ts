@@ -14,6 +14,7 @@
  * - n: 1-based among the events of the lane sharing all of the above, with the count.
  */
 import { formatSelector, selectEvents, writableValue, type SelectorPredicate } from "./event-selector.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 
 /** The stable address of one event. */
 export interface EventAddress {
@@ -29,8 +30,6 @@ export interface EventAddress {
 }
 
 type Fields = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The item id an event is about: `item.id`, else `itemId`. */
 function itemIdOf(event: Fields): string | undefined {

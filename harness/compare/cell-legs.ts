@@ -120,19 +120,24 @@ export function heldLeg(leg: ParityLeg): CellLeg {
  */
 export async function oracleLeg(
   file: string,
-  readWhole: () => Promise<ParityLeg>,
-  eventLinesOf: (leg: ParityLeg) => number[] | undefined,
+  readWhole: () => Promise<ParityLeg & { text: string }>,
+  eventLinesOf: (text: string, leg: ParityLeg) => number[] | undefined,
 ): Promise<{ leg: CellLeg; eventLines: number[] | undefined }> {
+  // The file's text is let go as soon as it is parsed (a long oracle's text is its size again).
+  const load = async (): Promise<ParityLeg> => {
+    const { text: _text, ...leg } = await readWhole();
+    return leg;
+  };
   const scan = await scanOracle(file);
   if (scan === undefined) {
-    const whole = await readWhole();
-    return { leg: heldLeg(whole), eventLines: eventLinesOf(whole) };
+    const { text, ...whole } = await readWhole();
+    return { leg: heldLeg(whole), eventLines: eventLinesOf(text, whole) };
   }
   return {
     eventLines: scan.eventLines,
     leg: {
       stream: () => ({ events: readOracleEvents(file), counts: () => ({}) }),
-      load: readWhole,
+      load,
     },
   };
 }

@@ -9,7 +9,7 @@
  */
 import { entryApplies, type AllowlistEntry } from "./allowlist.js";
 import { IdCorrespondence } from "./id-correspondence.js";
-import { comparisonOf, countDifferences, type ParityAgainst, type ParityComparison, type ParityCounts, type ParityDifference, type ParityVerdict } from "./parity.js";
+import { compareParity, comparisonOf, countDifferences, type ParityAgainst, type ParityComparison, type ParityCounts, type ParityDifference, type ParityLeg, type ParityVerdict } from "./parity.js";
 import { skeletonKey } from "./skeleton.js";
 
 /**
@@ -57,20 +57,45 @@ interface Side {
   cursor: Cursor;
   check: ReturnType<typeof createAlignedLaneCheck>;
   count: number;
+  /** False once this side was found not to align with the live lane (its cursor is then closed). */
+  aligned: boolean;
 }
 
-/** Walks the live events against every side's; true when each side aligns with them to its end. */
-async function alignAll(liveEvents: AsyncIterable<unknown> | Iterable<unknown>, sides: Side[], counted: () => void): Promise<boolean> {
-  for await (const event of liveEvents) {
-    counted();
-    for (const side of sides) {
-      const next = await side.cursor.next();
-      if (next.done || !side.check.feed(next.value, event)) return false;
-      side.count += 1;
+/**
+ * Walks the live events against every side's, one pass; a side that stops aligning is closed
+ * and left behind while the others go on (the walk ends early when none is left). After it,
+ * `aligned` says which sides align with the live lane to their end.
+ */
+async function alignAll(liveEvents: AsyncIterable<unknown> | Iterable<unknown>, sides: Side[], counted: () => void): Promise<void> {
+  const drop = async (side: Side) => {
+    side.aligned = false;
+    await side.cursor.return?.();
+  };
+  try {
+    for await (const event of liveEvents) {
+      counted();
+      for (const side of sides) {
+        if (!side.aligned) continue;
+        const next = await side.cursor.next();
+        if (next.done || !side.check.feed(next.value, event)) await drop(side);
+        else side.count += 1;
+      }
+      if (sides.length > 0 && !sides.some((side) => side.aligned)) return;
     }
+    for (const side of sides) if (side.aligned && !(await side.cursor.next()).done) await drop(side);
+  } catch (error) {
+    for (const side of sides) if (side.aligned) await drop(side);
+    throw error;
   }
-  for (const side of sides) if (!(await side.cursor.next()).done) return false;
-  return true;
+}
+
+/** Opens the sides of a streamed comparison in verdict order (oracle, then recording). */
+function openSides(input: { oracle?: StreamedParityLeg | null; recorded?: StreamedParityLeg | null }): Array<Side & { against: ParityAgainst; leg: StreamedParityLeg }> {
+  const sides: Array<Side & { against: ParityAgainst; leg: StreamedParityLeg }> = [];
+  const open = (against: ParityAgainst, leg: StreamedParityLeg) => sides.push({ against, leg, cursor: cursorOf(leg.events), check: createAlignedLaneCheck(), count: 0, aligned: true });
+  if (input.oracle) open("oracle", input.oracle);
+  if (input.recorded) open("recording", input.recorded);
+  return sides;
 }
 
 /**
@@ -85,18 +110,10 @@ async function alignAll(liveEvents: AsyncIterable<unknown> | Iterable<unknown>, 
  */
 export async function compareParityStreamed<E extends AllowlistEntry>(input: CompareParityStreamedInput<E>): Promise<ParityVerdict<E> | undefined> {
   if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
-  const sides: Array<Side & { against: ParityAgainst; leg: StreamedParityLeg }> = [];
-  if (input.oracle) sides.push({ against: "oracle", leg: input.oracle, cursor: cursorOf(input.oracle.events), check: createAlignedLaneCheck(), count: 0 });
-  if (input.recorded) sides.push({ against: "recording", leg: input.recorded, cursor: cursorOf(input.recorded.events), check: createAlignedLaneCheck(), count: 0 });
+  const sides = openSides(input);
   let liveEvents = 0;
-  let aligned = false;
-  try {
-    aligned = await alignAll(input.live.events, sides, () => (liveEvents += 1));
-  } finally {
-    // A side left part-read (a difference) closes its files now, not when collected.
-    if (!aligned) for (const side of sides) await side.cursor.return?.();
-  }
-  if (!aligned) return undefined;
+  await alignAll(input.live.events, sides, () => (liveEvents += 1));
+  if (!sides.every((side) => side.aligned)) return undefined;
 
   const live = input.live.counts();
   const diffs: ParityDifference[] = [];
@@ -105,6 +122,57 @@ export async function compareParityStreamed<E extends AllowlistEntry>(input: Com
     const expected = side.leg.counts();
     diffs.push(...countDifferences(side.against, live, expected));
     comparisons.push(comparisonOf(side.against, live, expected, liveEvents, side.count, []));
+  }
+  return { provider: input.provider, cell: input.cell, passed: diffs.length === 0, diffs, stale: [], masked: [], comparisons };
+}
+
+/** A leg that can be streamed once and loaded whole (see harness/compare/cell-legs.ts). */
+export interface ComparableLeg {
+  stream(): StreamedParityLeg;
+  load(): Promise<ParityLeg>;
+}
+
+/**
+ * The verdict `compareParity` gives, side by side: with no applying allowlist entry every side
+ * is compared with the live lane independently (masking changes nothing), so one streamed pass
+ * settles each side that aligns event for event, and only a side that does not is compared
+ * whole (`compareParity` with the live leg and that side alone, loaded then and let go after).
+ * A cell that differs from its oracle only thus never holds its recorded lane. `undefined` when
+ * an allowlist entry applies to the cell (nothing is read then).
+ *
+ * @throws what reading a leg throws (e.g. InputError for a bad recording line)
+ */
+export async function compareParityBySide<E extends AllowlistEntry>(input: {
+  provider: string;
+  cell: string;
+  live: ComparableLeg;
+  oracle?: ComparableLeg | null;
+  recorded?: ComparableLeg | null;
+  allowlist: readonly E[];
+  recordingDir?: string;
+}): Promise<ParityVerdict<E> | undefined> {
+  if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
+  const legs = { oracle: input.oracle ?? null, recording: input.recorded ?? null };
+  const liveStream = input.live.stream();
+  const sides = openSides({ oracle: legs.oracle?.stream() ?? null, recorded: legs.recording?.stream() ?? null });
+  let liveEvents = 0;
+  await alignAll(liveStream.events, sides, () => (liveEvents += 1));
+  const live = liveStream.counts();
+  let liveWhole: ParityLeg | undefined;
+  const diffs: ParityDifference[] = [];
+  const comparisons: ParityComparison[] = [];
+  for (const side of sides) {
+    if (side.aligned) {
+      const expected = side.leg.counts();
+      diffs.push(...countDifferences(side.against, live, expected));
+      comparisons.push(comparisonOf(side.against, live, expected, liveEvents, side.count, []));
+      continue;
+    }
+    liveWhole ??= await input.live.load();
+    const expected = await legs[side.against]!.load();
+    const whole = compareParity({ provider: input.provider, cell: input.cell, allowlist: [], live: liveWhole, ...(side.against === "oracle" ? { oracle: expected } : { recorded: expected }) });
+    diffs.push(...whole.diffs);
+    comparisons.push(...whole.comparisons);
   }
   return { provider: input.provider, cell: input.cell, passed: diffs.length === 0, diffs, stale: [], masked: [], comparisons };
 }

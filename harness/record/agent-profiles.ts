@@ -35,6 +35,32 @@ const CLAUDE_ENV = {
   IS_SANDBOX: "1",
 };
 
+/**
+ * A profile of one of the two ACP adapters of Claude Code: the same agent, env and model API
+ * behind a different package (whose binary is named as the profile is), and file tools that
+ * differ only in their name prefix (the Zed adapter serves Read and Edit over its own MCP server).
+ */
+const claudeAdapterProfile = (id: string, binName: string, packageName: string, fileToolPrefix: string): ShippedAgentProfile => ({
+  id,
+  name: binName,
+  packages: [packageName],
+  command: bin(binName),
+  args: [],
+  modelApi: "anthropic-messages",
+  env: CLAUDE_ENV,
+  files: {},
+  version: pkg(packageName),
+  settle: [COMMANDS_SETTLED],
+  tools: {
+    read: { name: `${fileToolPrefix}Read`, arguments: { file_path: "{{args.filePath}}" } },
+    edit: { name: `${fileToolPrefix}Edit`, arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+    bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+  },
+  rejections: [],
+  redact: [],
+  normalize: [],
+});
+
 const CODEX_CONFIG = `model = "gpt-5.4-mini"
 model_provider = "parity"
 sandbox_mode = "danger-full-access"
@@ -177,46 +203,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     redact: [],
     normalize: [],
   },
-  "acp-claude": {
-    id: "acp-claude",
-    name: "claude-agent-acp",
-    packages: ["@agentclientprotocol/claude-agent-acp"],
-    command: bin("claude-agent-acp"),
-    args: [],
-    modelApi: "anthropic-messages",
-    env: CLAUDE_ENV,
-    files: {},
-    version: pkg("@agentclientprotocol/claude-agent-acp"),
-    settle: [COMMANDS_SETTLED],
-    tools: {
-      read: { name: "Read", arguments: { file_path: "{{args.filePath}}" } },
-      edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
-      bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-    },
-    rejections: [],
-    redact: [],
-    normalize: [],
-  },
-  "acp-claude-zed": {
-    id: "acp-claude-zed",
-    name: "claude-code-acp",
-    packages: ["@zed-industries/claude-code-acp"],
-    command: bin("claude-code-acp"),
-    args: [],
-    modelApi: "anthropic-messages",
-    env: CLAUDE_ENV,
-    files: {},
-    version: pkg("@zed-industries/claude-code-acp"),
-    settle: [COMMANDS_SETTLED],
-    tools: {
-      read: { name: "mcp__acp__Read", arguments: { file_path: "{{args.filePath}}" } },
-      edit: { name: "mcp__acp__Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
-      bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-    },
-    rejections: [],
-    redact: [],
-    normalize: [],
-  },
+  "acp-claude": claudeAdapterProfile("acp-claude", "claude-agent-acp", "@agentclientprotocol/claude-agent-acp", ""),
+  "acp-claude-zed": claudeAdapterProfile("acp-claude-zed", "claude-code-acp", "@zed-industries/claude-code-acp", "mcp__acp__"),
   "acp-codex": {
     id: "acp-codex",
     name: "codex-acp",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../errors.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 
 /**
  * The four wire lanes of a recording, in the order spec 10 §4 names them. Each is used
@@ -104,7 +105,7 @@ export function compareLaneEntries(a: LaneEntry, b: LaneEntry): number {
 export function parseLineObject(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

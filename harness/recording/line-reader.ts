@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { createBoundedLineSplitter } from "../../stack/bridge-kit/line-splitter.js";
 import { InputError } from "../errors.js";
 
 /**
@@ -26,8 +27,6 @@ export interface ReadLinesOptions {
   chunkBytes?: number;
 }
 
-const NEWLINE = 0x0a;
-
 /**
  * Streams a UTF-8 text file line by line (spec 10 §4, Reading) with memory bounded by
  * `maxLineBytes` plus one chunk: the file is read in chunks and no line longer than the
@@ -43,50 +42,53 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const stream = createReadStream(path, { highWaterMark: options.chunkBytes ?? 64 * 1024 });
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
   let lineNo = 0;
+  // Lines (or the error that ends the file) in file order, taken from the splitter chunk by chunk.
+  const ready: Array<NumberedLine | InputError> = [];
+  let stopped = false;
+  const stop = (error: InputError): void => {
+    ready.push(error);
+    stopped = true;
+  };
 
-  const finish = (bytes: Buffer): NumberedLine => {
+  const finish = (bytes: Buffer): NumberedLine | InputError => {
     lineNo += 1;
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
     const body = bytes.subarray(0, end);
-    if (body.includes(0)) throw new InputError("binary data (NUL bytes), not a text lane line", { file, line: lineNo });
-    let text: string;
+    if (body.includes(0)) return new InputError("binary data (NUL bytes), not a text lane line", { file, line: lineNo });
     try {
-      text = decoder.decode(body);
+      return { lineNo, text: decoder.decode(body) };
     } catch {
-      throw new InputError("binary data (not valid UTF-8), not a text lane line", { file, line: lineNo });
+      return new InputError("binary data (not valid UTF-8), not a text lane line", { file, line: lineNo });
     }
-    return { lineNo, text };
   };
-  const tooLong = (): InputError =>
-    new InputError(`line is longer than ${maxLineBytes} bytes (the limit for one lane entry); not read further`, {
-      file,
-      line: lineNo + 1,
-    });
+  const splitter = createBoundedLineSplitter({
+    maxLineBytes,
+    onLineBytes(bytes) {
+      if (stopped) return;
+      const line = finish(bytes);
+      if (line instanceof InputError) stop(line);
+      else ready.push(line);
+    },
+    onOverflow() {
+      if (stopped) return;
+      stop(new InputError(`line is longer than ${maxLineBytes} bytes (the limit for one lane entry); not read further`, { file, line: lineNo + 1 }));
+    },
+  });
+  function* takeReady(): Generator<NumberedLine> {
+    for (const item of ready.splice(0)) {
+      if (item instanceof InputError) throw item;
+      yield item;
+    }
+  }
 
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        const piece = chunk.subarray(start, nl);
-        if (pendingBytes + piece.length > maxLineBytes) throw tooLong();
-        const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-        pending = [];
-        pendingBytes = 0;
-        yield finish(bytes);
-        start = nl + 1;
-      }
-      if (start < chunk.length) {
-        const rest = chunk.subarray(start);
-        if (pendingBytes + rest.length > maxLineBytes) throw tooLong();
-        // Copy: the stream may reuse its buffer after we yield.
-        pending.push(Buffer.from(rest));
-        pendingBytes += rest.length;
-      }
+      splitter.push(chunk);
+      yield* takeReady();
     }
-    if (pendingBytes > 0) yield finish(Buffer.concat(pending));
+    splitter.end();
+    yield* takeReady();
   } catch (thrown) {
     if (thrown instanceof InputError) throw thrown;
     const code = (thrown as NodeJS.ErrnoException).code;

@@ -5,6 +5,7 @@
  * `redact-verify.ts`.
  */
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 import { UsageError } from "../errors.js";
 
 /** Strings longer than this many characters are trimmed by the structural pass (spec 10 §4). */
@@ -198,12 +199,12 @@ function redactEnvMap(value: unknown): unknown {
   // ACP spells an env as `[{name, value}]` (mcpServers); the bridge protocol as a plain map.
   if (Array.isArray(value)) {
     return value
-      .filter((entry) => !(isPlainObject(entry) && entry.name === RECORD_DIR_ENV_VAR))
+      .filter((entry) => !(isRecord(entry) && entry.name === RECORD_DIR_ENV_VAR))
       .map((entry) =>
-        isPlainObject(entry) && typeof entry.name === "string" ? { ...entry, value: secretValue(entry.name, entry.value) } : entry,
+        isRecord(entry) && typeof entry.name === "string" ? { ...entry, value: secretValue(entry.name, entry.value) } : entry,
       );
   }
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (key === RECORD_DIR_ENV_VAR) continue;
@@ -215,8 +216,8 @@ function redactEnvMap(value: unknown): unknown {
 /** The non-empty string values of secret-named keys of one env map (plain map or ACP `[{name, value}]`). */
 function envMapSecrets(value: unknown): string[] {
   const pairs: Array<[unknown, unknown]> = Array.isArray(value)
-    ? value.filter(isPlainObject).map((entry) => [entry.name, entry.value])
-    : isPlainObject(value)
+    ? value.filter(isRecord).map((entry) => [entry.name, entry.value])
+    : isRecord(value)
       ? Object.entries(value)
       : [];
   return pairs
@@ -229,7 +230,7 @@ function collectEnvSecrets(value: unknown, out: Set<string>): void {
     for (const v of value) collectEnvSecrets(v, out);
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isRecord(value)) return;
   for (const [key, v] of Object.entries(value)) {
     if (ENV_MAP_KEYS.has(key)) for (const secret of envMapSecrets(v)) out.add(secret);
     collectEnvSecrets(v, out);
@@ -247,16 +248,12 @@ export function secretValuesIn(texts: readonly string[]): string[] {
     const parsed = parseJson(text);
     if (!parsed.ok) continue;
     collectEnvSecrets(parsed.value, out);
-    if (isPlainObject(parsed.value) && typeof parsed.value.line === "string") {
+    if (isRecord(parsed.value) && typeof parsed.value.line === "string") {
       const line = parseJson(parsed.value.line);
       if (line.ok) collectEnvSecrets(line.value, out);
     }
   }
   return [...out];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -269,7 +266,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function redactJsonValue(value: unknown): unknown {
   if (typeof value === "string") return trimString(value);
   if (Array.isArray(value)) return value.map(redactJsonValue);
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const walked = redactJsonValue(v);
@@ -325,7 +322,7 @@ export function createRedactor(options: RedactionOptions): Redactor {
   };
   const redactLaneEntry = (entryText: string): string => {
     const parsed = parseJson(entryText);
-    if (!parsed.ok || !isPlainObject(parsed.value) || typeof parsed.value.line !== "string") return redactText(entryText);
+    if (!parsed.ok || !isRecord(parsed.value) || typeof parsed.value.line !== "string") return redactText(entryText);
     const line = redactLine(parsed.value.line);
     return line === parsed.value.line ? entryText : JSON.stringify({ ...parsed.value, line });
   };

@@ -1,4 +1,5 @@
 import { SHIPPED_REPLAY_ADAPTERS, type ReplayAdapter } from "../adapters/index.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 
 /**
  * Where the replay points a bridge: the replay child's command line, the workspace that
@@ -13,10 +14,6 @@ export interface RuntimeLineRewrite {
   workspace: string;
   /** Value that replaces a string `params.options.envVars.PATH`; undefined leaves it. */
   path: string | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

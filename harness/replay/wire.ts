@@ -1,4 +1,4 @@
-import { jsonRpcIdKey, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
+import { jsonRpcIdKey, jsonRpcKindOf, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
 
 /**
  * What the replay scheduler needs to know about one wire line (spec 10 §5.2, "Dialects",
@@ -51,11 +51,12 @@ export function shapeOfLine(line: string): WireShape {
     return INVALID;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return INVALID;
-  const message = value as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
+  const message = value as Record<string, unknown> & { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   if (message.jsonrpc !== "2.0") return INVALID;
-  if ("method" in message) {
+  const kind = jsonRpcKindOf(message);
+  if (kind === "request" || kind === "notification") {
     if (typeof message.method !== "string") return INVALID;
-    if (message.id !== undefined) {
+    if (kind === "request") {
       if (!isId(message.id)) return INVALID;
       return { kind: "request", method: message.method, id: message.id, idKey: jsonRpcIdKey(message.id), deltaKinds: undefined };
     }

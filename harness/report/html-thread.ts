@@ -8,6 +8,7 @@ import { diffWordsWithSpace } from "diff";
 import { laneAddresses, type EventAddress } from "../compare/address.js";
 import type { LaneDifference, LaneDiff } from "../compare/lane-diff.js";
 import { parsePointer } from "../compare/pointer.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -15,7 +16,6 @@ export function escapeHtml(text: string): string {
 }
 
 type Fields = Record<string, unknown>;
-const isRecord = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const MAX_VALUE_CHARS = 4000;
 

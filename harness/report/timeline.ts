@@ -6,6 +6,7 @@
  */
 import { Chalk } from "chalk";
 import { truncate } from "./text.js";
+import { isRecord } from "../../stack/protocol/json-value.js";
 
 /** Options of {@link renderTimeline}. `width` caps each text preview, in characters (default 60). */
 export interface TimelineOptions {
@@ -14,8 +15,6 @@ export interface TimelineOptions {
 }
 
 type Fields = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Keys shown elsewhere on the line (or always blank after normalization). */
 const FRAME_KEYS = new Set(["type", "threadId", "providerThreadId", "scope"]);

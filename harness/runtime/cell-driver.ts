@@ -126,6 +126,196 @@ const payloadKind = (params: unknown) => {
   return typeof payload?.kind === "string" ? payload.kind : "(none)";
 };
 
+const turnOf = (event: ThreadEvent) => (event.scope.kind === "turn" ? event.scope.turnId : undefined);
+
+/** True when `event` is the one an event wait (`until: {event, itemType?, fields?}`) looks for in `threadId`. */
+function matchesEventWait(event: ThreadEvent, threadId: string, until: z.output<typeof EventWaitSchema>): boolean {
+  return (
+    event.threadId === threadId &&
+    event.type === until.event &&
+    (until.itemType === undefined || (event as { item?: { type?: string } }).item?.type === until.itemType) &&
+    Object.entries(until.fields ?? {}).every(([key, value]) => (event as unknown as Record<string, unknown>)[key] === value)
+  );
+}
+
+/** The state of one cell script run: the events assembled so far, the answers given, the waits pending. */
+class CellScriptRun {
+  private readonly assembler: ReturnType<typeof createDeltaAssembler>;
+  readonly events: ThreadEvent[] = [];
+  readonly problems: string[] = [];
+  readonly invalidDeltas: string[] = [];
+  private readonly waiters = new Set<() => void>();
+  interactions = 0;
+  /** Set when the bridge is gone or the run was aborted: every wait ends with it. */
+  private ended: Error | undefined;
+  threadId: string;
+  readonly providerThreadIds: Record<string, string> = {};
+  private prompts = 0;
+
+  constructor(
+    private readonly client: JsonRpcClient,
+    private readonly script: CellScript,
+    private readonly run: RunCellOptions,
+  ) {
+    this.assembler = createDeltaAssembler({ providerId: "cell-script", textDeltaFlushMs: 0, now: run.now, entropyPrefix: SCRIPT_ID_PREFIX });
+    this.threadId = script.threadId;
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** A `thread/delta` of the bridge: its events are assembled and kept. */
+  onDelta(params: { threadId: string; deltas: unknown[] }): void {
+    try {
+      for (const event of this.assembler.assemble(params)) this.events.push({ ...event, threadId: params.threadId } as ThreadEvent);
+    } catch (error) {
+      // A bridge bug is recorded as it is; the lane builder reports it. The script goes on.
+      this.invalidDeltas.push(error instanceof Error ? error.message : String(error));
+    }
+    this.wake();
+  }
+
+  /** Answers an `interaction/request` from `script.answers` in order. */
+  answerInteraction(method: string, params: unknown): unknown {
+    if (method !== "interaction/request") throw new Error(`the cell script does not answer ${method}`);
+    const answer = this.script.answers[this.interactions];
+    this.interactions += 1;
+    this.wake();
+    const kind = payloadKind(params);
+    if (!answer || answer.kind !== kind) {
+      this.problems.push(`interaction/request #${this.interactions} (${kind}) had no scripted ${kind} answer`);
+      return kind === "user_question" ? { action: "cancel" } : { decision: "deny", grantedPermissions: null };
+    }
+    if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
+    return userAnswerFor((params as { payload?: unknown } | undefined)?.payload, answer.action, answer.answers);
+  }
+
+  /** Ends every wait with `error` (the first one given wins). */
+  end(error: Error): void {
+    this.ended ??= error;
+    this.wake();
+  }
+
+  // A wait ends when its event comes, when the bridge is gone, or on abort — never only by its timer.
+  private waitFor(what: string, check: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const test = () => {
+        const done = check();
+        if (!done && !this.ended) return;
+        this.waiters.delete(test);
+        clearTimeout(timer);
+        if (done) resolve();
+        else reject(this.ended);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(test);
+        reject(new BridgeTimeoutError(this.client.name, what, this.run.timeoutMs));
+      }, this.run.timeoutMs);
+      this.waiters.add(test);
+      test();
+    });
+  }
+
+  private findEvent(from: number, match: (e: ThreadEvent) => boolean): ThreadEvent | undefined {
+    return this.events.slice(from).find(match);
+  }
+
+  /** Waits for a step's `until`, looking at the events from index `from`. */
+  private async awaitUntil(until: Until, from: number, turnId: string | undefined): Promise<void> {
+    const { threadId } = this;
+    if (until === "answer") return;
+    if (typeof until === "object" && "interaction" in until) {
+      await this.waitFor(`interaction/request #${until.interaction}`, () => this.interactions >= until.interaction);
+      return;
+    }
+    if (typeof until === "object") {
+      const what = `${until.event}${until.itemType ? ` (${until.itemType})` : ""}`;
+      await this.waitFor(what, () => this.findEvent(from, (e) => matchesEventWait(e, threadId, until)) !== undefined);
+      return;
+    }
+    let turn = turnId;
+    if (turn === undefined) {
+      const started = (e: ThreadEvent) => e.threadId === threadId && e.type === "turn/started";
+      await this.waitFor(`turn/started in ${threadId}`, () => this.findEvent(from, started) !== undefined);
+      turn = turnOf(this.findEvent(from, started)!);
+    }
+    if (until === "turn/completed") {
+      await this.waitFor(`turn/completed of turn ${turn}`, () =>
+        this.findEvent(from, (e) => e.threadId === threadId && e.type === "turn/completed" && turnOf(e) === turn) !== undefined,
+      );
+    }
+  }
+
+  private ask(method: string, params: unknown): Promise<unknown> {
+    return this.client.request(method, params, { timeoutMs: this.run.timeoutMs });
+  }
+
+  /** The provider thread id of the current thread. */
+  private current(): string {
+    const id = this.providerThreadIds[this.threadId];
+    if (id === undefined) throw new BridgeRefusedError(this.client.name, `the script uses thread ${this.threadId} before starting it`);
+    return id;
+  }
+
+  private async openThread(step: Extract<CellStep, { op: "thread/start" | "thread/resume" | "thread/fork" }>): Promise<void> {
+    const { script } = this;
+    const base = { threadId: this.threadId, cwd: script.cwd, options: { ...script.options, ...(step.options ?? {}) }, instructionMode: "append" };
+    let params: Record<string, unknown> = base;
+    if (step.op === "thread/resume") params = { ...base, providerThreadId: this.current() };
+    if (step.op === "thread/fork") {
+      params = { ...base, threadId: step.threadId, sourceProviderThreadId: this.current(), sourceProviderCheckpointId: null };
+      this.threadId = step.threadId;
+    }
+    this.providerThreadIds[this.threadId] = ThreadSessionResultSchema.parse(await this.ask(step.op, params)).providerThreadId;
+  }
+
+  private async prompt(step: Extract<CellStep, { op: "turn/start" | "turn/steer" }>): Promise<void> {
+    const from = this.events.length;
+    const openTurn = this.assembler.getOpenTurnId(this.threadId);
+    await this.ask(step.op, {
+      threadId: this.threadId,
+      providerThreadId: this.current(),
+      input: [{ type: "text", text: step.text, mentions: [] }],
+      clientRequestId: clientRequestIdFor(++this.prompts),
+      options: this.script.options,
+      ...(step.op === "turn/steer" ? { expectedTurnId: openTurn ?? null } : {}),
+    });
+    await this.awaitUntil(step.until, from, step.op === "turn/steer" ? openTurn : undefined);
+  }
+
+  /** Runs one step; a `wait` looks at the events from `previousStart` (what the step before it caused). */
+  async runStep(step: CellStep, previousStart: number): Promise<void> {
+    const { script } = this;
+    switch (step.op) {
+      case "initialize":
+        await initializeBridge(this.client, { timeoutMs: this.run.timeoutMs });
+        return;
+      case "model/list":
+        await this.ask("model/list", { cwd: script.cwd, providerOptions: (script.options.providerOptions as Record<string, unknown>) ?? {} });
+        return;
+      case "thread/start":
+      case "thread/resume":
+      case "thread/fork":
+        return this.openThread(step);
+      case "turn/start":
+      case "turn/steer":
+        return this.prompt(step);
+      case "thread/stop":
+        await this.ask("thread/stop", {
+          threadId: this.threadId,
+          providerThreadId: this.current(),
+          intent: step.intent,
+          activeTurnId: this.assembler.getOpenTurnId(this.threadId) ?? null,
+        });
+        return;
+      case "wait":
+        await this.awaitUntil(step.until, previousStart, undefined);
+        return;
+    }
+  }
+}
+
 /**
  * Drives a bridge through a cell's runtime script (00-product.md flow 1). Steps run one
  * after another; `interaction/request`s are answered from `script.answers` in order (a
@@ -137,109 +327,15 @@ const payloadKind = (params: unknown) => {
  *   fails or a resume/fork comes before any session.
  */
 export async function runCellScript(client: JsonRpcClient, script: CellScript, run: RunCellOptions): Promise<CellRun> {
-  const assembler = createDeltaAssembler({ providerId: "cell-script", textDeltaFlushMs: 0, now: run.now, entropyPrefix: SCRIPT_ID_PREFIX });
-  const events: ThreadEvent[] = [];
-  const problems: string[] = [];
-  const invalidDeltas: string[] = [];
-  const waiters = new Set<() => void>();
-  const wake = () => {
-    for (const waiter of [...waiters]) waiter();
-  };
-  let interactions = 0;
+  const state = new CellScriptRun(client, script, run);
   const unsubscribe = client.onNotification((notification) => {
     if (notification.method !== "thread/delta") return;
-    const params = notification.params as { threadId: string; deltas: unknown[] };
-    try {
-      for (const event of assembler.assemble(params)) events.push({ ...event, threadId: params.threadId } as ThreadEvent);
-    } catch (error) {
-      // A bridge bug is recorded as it is; the lane builder reports it. The script goes on.
-      invalidDeltas.push(error instanceof Error ? error.message : String(error));
-    }
-    wake();
+    state.onDelta(notification.params as { threadId: string; deltas: unknown[] });
   });
-  client.onRequest((method, params) => {
-    if (method !== "interaction/request") throw new Error(`the cell script does not answer ${method}`);
-    const answer = script.answers[interactions];
-    interactions += 1;
-    wake();
-    const kind = payloadKind(params);
-    if (!answer || answer.kind !== kind) {
-      problems.push(`interaction/request #${interactions} (${kind}) had no scripted ${kind} answer`);
-      return kind === "user_question" ? { action: "cancel" } : { decision: "deny", grantedPermissions: null };
-    }
-    if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
-    return userAnswerFor((params as { payload?: unknown } | undefined)?.payload, answer.action, answer.answers);
-  });
-
-  // A wait ends when its event comes, when the bridge is gone, or on abort — never only by its timer.
-  let ended: Error | undefined;
-  const end = (error: Error) => {
-    ended ??= error;
-    wake();
-  };
-  const unsubscribeClose = client.channel.onClose((reason) => end(new BridgeClosedError(client.name, reason)));
-  const onAbort = () => end(run.signal?.reason instanceof Error ? run.signal.reason : new Error("aborted"));
+  client.onRequest((method, params) => state.answerInteraction(method, params));
+  const unsubscribeClose = client.channel.onClose((reason) => state.end(new BridgeClosedError(client.name, reason)));
+  const onAbort = () => state.end(run.signal?.reason instanceof Error ? run.signal.reason : new Error("aborted"));
   run.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const waitFor = (what: string, check: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const test = () => {
-        const done = check();
-        if (!done && !ended) return;
-        waiters.delete(test);
-        clearTimeout(timer);
-        if (done) resolve();
-        else reject(ended);
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(test);
-        reject(new BridgeTimeoutError(client.name, what, run.timeoutMs));
-      }, run.timeoutMs);
-      waiters.add(test);
-      test();
-    });
-
-  const turnOf = (event: ThreadEvent) => (event.scope.kind === "turn" ? event.scope.turnId : undefined);
-  let threadId = script.threadId;
-  const providerThreadIds: Record<string, string> = {};
-  let prompts = 0;
-  const ask = (method: string, params: unknown) => client.request(method, params, { timeoutMs: run.timeoutMs });
-  const merged = (extra: Record<string, unknown> | undefined) => ({ ...script.options, ...(extra ?? {}) });
-  const findEvent = (from: number, match: (e: ThreadEvent) => boolean) => events.slice(from).find(match);
-
-  const awaitUntil = async (until: Until, from: number, turnId: string | undefined) => {
-    if (until === "answer") return;
-    if (typeof until === "object" && "interaction" in until) {
-      await waitFor(`interaction/request #${until.interaction}`, () => interactions >= until.interaction);
-      return;
-    }
-    if (typeof until === "object") {
-      const matches = (e: ThreadEvent) =>
-        e.threadId === threadId &&
-        e.type === until.event &&
-        (until.itemType === undefined || (e as { item?: { type?: string } }).item?.type === until.itemType) &&
-        Object.entries(until.fields ?? {}).every(([key, value]) => (e as unknown as Record<string, unknown>)[key] === value);
-      await waitFor(`${until.event}${until.itemType ? ` (${until.itemType})` : ""}`, () => findEvent(from, matches) !== undefined);
-      return;
-    }
-    let turn = turnId;
-    if (turn === undefined) {
-      await waitFor(`turn/started in ${threadId}`, () => findEvent(from, (e) => e.threadId === threadId && e.type === "turn/started") !== undefined);
-      turn = turnOf(findEvent(from, (e) => e.threadId === threadId && e.type === "turn/started")!);
-    }
-    if (until === "turn/completed") {
-      await waitFor(`turn/completed of turn ${turn}`, () =>
-        findEvent(from, (e) => e.threadId === threadId && e.type === "turn/completed" && turnOf(e) === turn) !== undefined,
-      );
-    }
-  };
-
-  const current = () => {
-    const id = providerThreadIds[threadId];
-    if (id === undefined) throw new BridgeRefusedError(client.name, `the script uses thread ${threadId} before starting it`);
-    return id;
-  };
-
   try {
     // A `wait` looks at the events since the step before it was sent (what that request caused).
     let stepStart = 0;
@@ -247,54 +343,8 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
     for (const [index, step] of script.steps.entries()) {
       run.onStep?.(index, step);
       previousStart = stepStart;
-      stepStart = events.length;
-      switch (step.op) {
-        case "initialize":
-          await initializeBridge(client, { timeoutMs: run.timeoutMs });
-          break;
-        case "model/list":
-          await ask("model/list", { cwd: script.cwd, providerOptions: (script.options.providerOptions as Record<string, unknown>) ?? {} });
-          break;
-        case "thread/start":
-        case "thread/resume":
-        case "thread/fork": {
-          const base = { threadId, cwd: script.cwd, options: merged(step.options), instructionMode: "append" };
-          let params: Record<string, unknown> = base;
-          if (step.op === "thread/resume") params = { ...base, providerThreadId: current() };
-          if (step.op === "thread/fork") {
-            params = { ...base, threadId: step.threadId, sourceProviderThreadId: current(), sourceProviderCheckpointId: null };
-            threadId = step.threadId;
-          }
-          providerThreadIds[threadId] = ThreadSessionResultSchema.parse(await ask(step.op, params)).providerThreadId;
-          break;
-        }
-        case "turn/start":
-        case "turn/steer": {
-          const from = events.length;
-          const openTurn = assembler.getOpenTurnId(threadId);
-          await ask(step.op, {
-            threadId,
-            providerThreadId: current(),
-            input: [{ type: "text", text: step.text, mentions: [] }],
-            clientRequestId: clientRequestIdFor(++prompts),
-            options: script.options,
-            ...(step.op === "turn/steer" ? { expectedTurnId: openTurn ?? null } : {}),
-          });
-          await awaitUntil(step.until, from, step.op === "turn/steer" ? openTurn : undefined);
-          break;
-        }
-        case "thread/stop":
-          await ask("thread/stop", {
-            threadId,
-            providerThreadId: current(),
-            intent: step.intent,
-            activeTurnId: assembler.getOpenTurnId(threadId) ?? null,
-          });
-          break;
-        case "wait":
-          await awaitUntil(step.until, previousStart, undefined);
-          break;
-      }
+      stepStart = state.events.length;
+      await state.runStep(step, previousStart);
     }
   } finally {
     unsubscribe();
@@ -302,6 +352,7 @@ export async function runCellScript(client: JsonRpcClient, script: CellScript, r
     run.signal?.removeEventListener("abort", onAbort);
     client.onRequest(undefined);
   }
+  const { interactions, problems } = state;
   if (interactions < script.answers.length) problems.push(`${script.answers.length - interactions} scripted answer(s) were never asked for`);
-  return { providerThreadIds, lastThreadId: threadId, events, interactions, problems, invalidDeltas };
+  return { providerThreadIds: state.providerThreadIds, lastThreadId: state.threadId, events: state.events, interactions, problems, invalidDeltas: state.invalidDeltas };
 }

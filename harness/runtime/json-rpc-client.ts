@@ -1,5 +1,7 @@
 import { BRIDGE_JSON_RPC_ERRORS, unknownMethodMessage } from "../../stack/protocol/errors.js";
-import { classifyJsonRpcMessage, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
+import { answerRequestOnce, PendingRequests } from "../../stack/bridge-kit/json-rpc-endpoint.js";
+import type { Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import { classifyJsonRpcMessage, jsonRpcError, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
 import { createListeners, type BridgeChannel } from "./channel.js";
 import { BridgeClosedError, BridgeRpcError, BridgeTimeoutError } from "./errors.js";
 
@@ -74,22 +76,19 @@ export type RpcAnswer =
   | { kind: "result"; result: unknown; position: number }
   | { kind: "error"; error: { code: number; message: string; data?: unknown }; position: number };
 
-interface Pending {
-  method: string;
-  settle(answer: RpcAnswer | undefined, closedReason?: string): void;
-}
+type WaitOutcome = { answer: RpcAnswer } | { closed: string } | { timedOut: true };
 
 /**
  * Creates a {@link JsonRpcClient} over `channel`. Lines the bridge writes that are not
  * JSON, or not JSON-RPC, are ignored (seed 002: "Non-protocol stdout is ignored") but
  * still reach the raw tap. Each answer gets a `position`: the 1-based index of the line
  * that carried it among all lines the bridge wrote, so callers can tell what came before it.
+ * `scheduler` runs the request timeouts (default the real timers).
  */
-export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
-  let nextId = 1;
+export function createJsonRpcClient(channel: BridgeChannel, scheduler?: Scheduler): JsonRpcClient {
   let linesIn = 0;
   let requestHandler: BridgeRequestHandler | undefined;
-  const pending = new Map<JsonRpcId, Pending>();
+  const pending = new PendingRequests<RpcAnswer, string>(scheduler ? { scheduler } : {});
   const answers = new Map<JsonRpcId, RpcAnswer>();
   const notificationListeners = createListeners<BridgeNotification>();
   const taps = createListeners<{ line: string; direction: TapDirection }>();
@@ -100,25 +99,19 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
     channel.send(line);
   };
 
-  const reply = (id: JsonRpcId, body: { result: unknown } | { error: { code: number; message: string } }) => {
-    write(JSON.stringify({ jsonrpc: "2.0", id, ...body }));
-  };
-
   const answerBridgeRequest = (id: JsonRpcId, method: string, params: unknown) => {
     const handler = requestHandler;
+    const send = (response: object) => write(JSON.stringify(response));
     if (!handler) {
-      reply(id, { error: { code: BRIDGE_JSON_RPC_ERRORS.methodNotFound, message: unknownMethodMessage(method) } });
+      send(jsonRpcError(id, BRIDGE_JSON_RPC_ERRORS.methodNotFound, unknownMethodMessage(method)));
       return;
     }
-    Promise.resolve()
-      .then(() => handler(method, params))
-      .then(
-        (result) => reply(id, { result: result ?? null }),
-        (error: unknown) =>
-          reply(id, {
-            error: { code: BRIDGE_JSON_RPC_ERRORS.bridgeError, message: error instanceof Error ? error.message : String(error) },
-          }),
-      );
+    void answerRequestOnce(
+      id,
+      () => handler(method, params),
+      send,
+      (error) => ({ code: BRIDGE_JSON_RPC_ERRORS.bridgeError, message: error instanceof Error ? error.message : String(error) }),
+    );
   };
 
   const receive = (line: string) => {
@@ -147,11 +140,7 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
             ? { kind: "error", error: message.error, position }
             : { kind: "result", result: message.result, position };
         answers.set(message.id, answer);
-        const waiting = pending.get(message.id);
-        if (waiting) {
-          pending.delete(message.id);
-          waiting.settle(answer);
-        }
+        pending.answer(message.id, answer);
         return;
       }
       default:
@@ -160,38 +149,24 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
   };
 
   channel.onLine(receive);
-  channel.onClose((reason) => {
-    for (const [id, waiting] of [...pending]) {
-      pending.delete(id);
-      waiting.settle(undefined, reason);
-    }
-  });
+  channel.onClose((reason) => pending.closeAll(reason));
 
   const send = (method: string, params?: unknown): JsonRpcId => {
-    const id = nextId++;
+    const id = pending.nextId();
     write(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
     return id;
   };
 
-  const waitAnswer = (id: JsonRpcId, method: string, timeoutMs: number | undefined) =>
-    new Promise<{ answer: RpcAnswer } | { closed: string } | { timedOut: true }>((resolve) => {
+  const waitAnswer = (id: JsonRpcId, timeoutMs: number | undefined) =>
+    new Promise<WaitOutcome>((resolve) => {
       const known = answers.get(id);
       if (known) return resolve({ answer: known });
       if (channel.closed) return resolve({ closed: "the channel had already ended" });
-      let timer: NodeJS.Timeout | undefined;
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          pending.delete(id);
-          resolve({ timedOut: true });
-        }, timeoutMs);
-      }
-      pending.set(id, {
-        method,
-        settle(answer, closedReason) {
-          if (timer) clearTimeout(timer);
-          resolve(answer ? { answer } : { closed: closedReason ?? "ended" });
-        },
-      });
+      pending.wait(
+        id,
+        { answered: (answer) => resolve({ answer }), closed: (reason) => resolve({ closed: reason ?? "ended" }), timedOut: () => resolve({ timedOut: true }) },
+        timeoutMs,
+      );
     });
 
   return {
@@ -201,7 +176,7 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
     async request(method, params, options = {}) {
       if (channel.closed) throw new BridgeClosedError(channel.name, `cannot send ${method}: the channel had already ended`);
       const id = send(method, params);
-      const outcome = await waitAnswer(id, method, options.timeoutMs);
+      const outcome = await waitAnswer(id, options.timeoutMs);
       answers.delete(id);
       if ("timedOut" in outcome) throw new BridgeTimeoutError(channel.name, `answer to ${method} (id ${id})`, options.timeoutMs ?? 0);
       if ("closed" in outcome) throw new BridgeClosedError(channel.name, `while waiting for the answer to ${method}: ${outcome.closed}`);
@@ -212,7 +187,7 @@ export function createJsonRpcClient(channel: BridgeChannel): JsonRpcClient {
       return answer.result;
     },
     async answerOf(id, timeoutMs) {
-      const outcome = await waitAnswer(id, "request", timeoutMs);
+      const outcome = await waitAnswer(id, timeoutMs);
       return "answer" in outcome ? outcome.answer : undefined;
     },
     notify(method, params) {

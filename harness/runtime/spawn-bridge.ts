@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createChannelEnd, createLineSplitter, createListeners, type BridgeChannel } from "./channel.js";
+import { createBoundedLineSplitter } from "../../stack/bridge-kit/line-splitter.js";
+import { createChannelEnd, createListeners, type BridgeChannel } from "./channel.js";
 import { createJsonRpcClient, type JsonRpcClient } from "./json-rpc-client.js";
 
 /** Most stderr kept per bridge process, in characters (the tail is kept). */
@@ -115,7 +116,8 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   let stderrTail = "";
   const lineListeners = createListeners<string>();
   const channelEnd = createChannelEnd();
-  const splitter = createLineSplitter((line) => lineListeners.emit(line));
+  // Uncapped: the runtime records every byte a bridge writes, and a dropped line would hide the bug.
+  const splitter = createBoundedLineSplitter({ onLine: (line) => lineListeners.emit(line), maxLineBytes: Infinity });
 
   child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => {

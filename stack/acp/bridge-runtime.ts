@@ -10,7 +10,7 @@ import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
-import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/line-splitter.js";
+import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/connection.js";
 import type { DynamicToolHost } from "./dynamic-tools/host.js";
 import type { AcpFsScope } from "./interaction/fs-scope.js";
 import type { AcpModelListResult } from "./models/model-list-result.js";

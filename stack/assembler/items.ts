@@ -11,6 +11,7 @@ import type {
   ThreadDeltaOf,
 } from "../protocol/thread-delta.js";
 import type { ThreadItem } from "../protocol/thread-events.js";
+import { isRecord } from "../protocol/json-value.js";
 import { definedFields } from "./events.js";
 import { fileChangeDiff } from "./file-diff.js";
 
@@ -62,10 +63,6 @@ export interface ItemTail {
   presentation?: Presentation | undefined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function withTail(fields: Record<string, unknown>, tail: ItemTail): ThreadItem {
   return definedFields({ ...fields, parentToolCallId: tail.parentToolCallId, presentation: tail.presentation }) as ThreadItem;
 }
@@ -112,7 +109,7 @@ export function buildItem(shape: ItemShape, id: string, tail: ItemTail, close?: 
           id,
           server: shape.server,
           tool: shape.tool,
-          arguments: isPlainObject(shape.args) ? shape.args : undefined,
+          arguments: isRecord(shape.args) ? shape.args : undefined,
           status,
           // The shape's result beats the close's resultText (spec 10 §2.7, §8 rule 5).
           result: shape.result ?? close?.resultText,

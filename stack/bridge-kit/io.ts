@@ -13,8 +13,10 @@ import {
   jsonRpcRequest,
   jsonRpcResult,
   type JsonRpcId,
+  type JsonRpcResponse,
 } from "../protocol/json-rpc.js";
 import { BRIDGE_NOTIFICATION_METHODS } from "../protocol/methods.js";
+import { PendingRequests } from "./json-rpc-endpoint.js";
 
 /** Writes one protocol line (no terminator, no embedded newline) to the runtime. */
 export type WriteLine = (line: string) => void;
@@ -63,20 +65,12 @@ export class BridgeIoClosedError extends Error {
   }
 }
 
-interface PendingRequest {
-  method: string;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-  detach(): void;
-}
-
 /**
  * Creates the io of one bridge over `writeLine` (`createBridgeIo`).
  * Every message is one `JSON.stringify` line, so no line can contain a raw newline.
  */
 export function createBridgeIo(writeLine: WriteLine): BridgeIo {
-  const pending = new Map<number, PendingRequest>();
-  let nextId = 1;
+  const pending = new PendingRequests<JsonRpcResponse, Error>();
   const write = (message: object) => writeLine(JSON.stringify(message));
 
   return {
@@ -92,18 +86,29 @@ export function createBridgeIo(writeLine: WriteLine): BridgeIo {
     request<T>(method: string, params?: unknown, options: BridgeIoRequestOptions = {}): Promise<T> {
       const { signal } = options;
       if (signal?.aborted) return Promise.reject(signal.reason);
-      const id = nextId++;
+      const id = pending.nextId();
       return new Promise<T>((resolve, reject) => {
         const onAbort = () => {
-          if (!pending.delete(id)) return;
+          if (!pending.forget(id)) return;
           write(jsonRpcNotification(BRIDGE_NOTIFICATION_METHODS.cancelled, { requestId: id }));
           reject(signal?.reason);
         };
-        pending.set(id, {
-          method,
-          resolve: (value) => resolve(value as T),
-          reject,
-          detach: () => signal?.removeEventListener("abort", onAbort),
+        const detach = () => signal?.removeEventListener("abort", onAbort);
+        pending.wait(id, {
+          answered(response) {
+            detach();
+            if (isJsonRpcErrorResponse(response)) {
+              const { code, message: text, data } = response.error;
+              reject(new BridgeJsonRpcError(code, text, data));
+            } else {
+              resolve(response.result as T);
+            }
+          },
+          closed(error) {
+            detach();
+            reject(error);
+          },
+          timedOut: () => undefined,
         });
         signal?.addEventListener("abort", onAbort, { once: true });
         write(jsonRpcRequest(id, method, params));
@@ -113,26 +118,10 @@ export function createBridgeIo(writeLine: WriteLine): BridgeIo {
       const classified = classifyJsonRpcMessage(message);
       if (classified.kind !== "response") return false;
       const { id } = classified.message;
-      if (typeof id !== "number") return false;
-      const entry = pending.get(id);
-      if (!entry) return false;
-      pending.delete(id);
-      entry.detach();
-      if (isJsonRpcErrorResponse(classified.message)) {
-        const { code, message: text, data } = classified.message.error;
-        entry.reject(new BridgeJsonRpcError(code, text, data));
-      } else {
-        entry.resolve(classified.message.result);
-      }
-      return true;
+      return typeof id === "number" && pending.answer(id, classified.message);
     },
     rejectPending(error) {
-      const entries = [...pending.values()];
-      pending.clear();
-      for (const entry of entries) {
-        entry.detach();
-        entry.reject(error);
-      }
+      pending.closeAll(error);
     },
     get pendingCount() {
       return pending.size;

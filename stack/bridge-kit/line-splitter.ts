@@ -1,9 +1,12 @@
 /**
- * A bounded line splitter over byte chunks (spec 20 §1.1: "the bootstrap caps lines at
- * 64 MiB, oversized lines discarded with a stderr note"; spec 10 §4 child I/O).
+ * The one bounded line splitter of the project, for every newline-delimited wire: the
+ * bootstrap's stdin (spec 20 §1.1: "the bootstrap caps lines at 64 MiB, oversized lines
+ * discarded with a stderr note"), an ACP agent's stdout (spec 20 §2.2), a bridge's stdout as
+ * the runtime reads it (spec 10 §4 child I/O).
  *
- * A line longer than the cap is never held in memory: once it crosses the cap the bytes
- * seen so far are released and the rest of the line is counted and discarded as it streams.
+ * `\n` ends a line and a trailing `\r` is stripped. A line longer than the cap is never held
+ * in memory: once it crosses the cap the bytes seen so far are released and the rest of the
+ * line is counted and discarded as it streams.
  */
 
 /** The largest line kept, in bytes (64 MiB). */
@@ -12,10 +15,21 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Options of {@link createBoundedLineSplitter}. */
 export interface BoundedLineSplitterOptions {
   /** Called with each complete line, UTF-8 decoded, without `\n` and without a trailing `\r`. */
-  onLine(line: string): void;
-  /** Called once per dropped line with its length in bytes (terminator excluded). */
+  onLine?(line: string): void;
+  /**
+   * Called instead of `onLine` with each complete line's raw bytes, without `\n` (a trailing
+   * `\r` kept), for a reader that checks the bytes itself. The buffer may be a view of the
+   * pushed chunk: read it during the call, copy it to keep it.
+   */
+  onLineBytes?(bytes: Buffer): void;
+  /** Called once per dropped line, when it ends, with its length in bytes (terminator excluded). */
   onOversize?(bytes: number): void;
-  /** Cap in bytes; default {@link MAX_LINE_BYTES}. */
+  /**
+   * Called once per dropped line as soon as it crosses the cap, with the bytes seen so far
+   * (for a reader that stops the writer at once rather than waiting for the line to end).
+   */
+  onOverflow?(bytesSeen: number): void;
+  /** Cap in bytes; default {@link MAX_LINE_BYTES}; `Infinity` keeps every line. */
   maxLineBytes?: number;
 }
 
@@ -43,14 +57,20 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       options.onOversize?.(bytes);
       return;
     }
-    let text = Buffer.concat(parts, size).toString("utf8");
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
     parts = [];
     size = 0;
+    if (options.onLineBytes) {
+      options.onLineBytes(bytes);
+      return;
+    }
+    let text = bytes.toString("utf8");
     if (text.endsWith("\r")) text = text.slice(0, -1);
-    options.onLine(text);
+    options.onLine?.(text);
   };
 
-  const take = (piece: Buffer) => {
+  /** Adds a piece of the current line; `keep` when it outlives this push (the line goes on in a later chunk). */
+  const take = (piece: Buffer, keep: boolean) => {
     if (piece.length === 0) return;
     if (discarding) {
       discardedBytes += piece.length;
@@ -59,9 +79,10 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       discardedBytes = size + piece.length;
       parts = [];
       size = 0;
+      options.onOverflow?.(discardedBytes);
     } else {
-      // Copy: a slice would pin the whole incoming chunk until the line ends.
-      parts.push(Buffer.from(piece));
+      // Copy what is kept: a view would pin the whole incoming chunk until the line ends.
+      parts.push(keep ? Buffer.from(piece) : piece);
       size += piece.length;
     }
   };
@@ -73,10 +94,10 @@ export function createBoundedLineSplitter(options: BoundedLineSplitterOptions): 
       while (start < buffer.length) {
         const newline = buffer.indexOf(NEWLINE, start);
         if (newline === -1) {
-          take(buffer.subarray(start));
+          take(buffer.subarray(start), true);
           return;
         }
-        take(buffer.subarray(start, newline));
+        take(buffer.subarray(start, newline), false);
         finishLine();
         start = newline + 1;
       }

@@ -78,6 +78,18 @@ export type ClassifiedJsonRpcMessage =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; reason: string };
 
+/**
+ * The kind a JSON-RPC message claims by the presence of `method` and `id` alone (spec 10
+ * §1.1): with `method` a request (with an `id`) or a notification (without); without `method`
+ * but with `id` a response; `undefined` when it has neither. The one place the kind is decided;
+ * validating the rest is the caller's ({@link classifyJsonRpcMessage} with the schemas, the
+ * replay's wire shape without a copy). The result's shape never matters.
+ */
+export function jsonRpcKindOf(message: Record<string, unknown>): "request" | "notification" | "response" | undefined {
+  if ("method" in message) return message.id !== undefined ? "request" : "notification";
+  return "id" in message ? "response" : undefined;
+}
+
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`).join("; ");
 }
@@ -96,19 +108,20 @@ export function classifyJsonRpcMessage(value: unknown): ClassifiedJsonRpcMessage
     return { kind: "invalid", reason: "a JSON-RPC message must be a JSON object" };
   }
   const record = value as Record<string, unknown>;
-  if ("method" in record) {
-    if (record.id !== undefined) {
-      const parsed = JsonRpcRequestSchema.safeParse(value);
-      return parsed.success
-        ? { kind: "request", message: parsed.data }
-        : { kind: "invalid", reason: `invalid request: ${describeIssues(parsed.error)}` };
-    }
+  const kind = jsonRpcKindOf(record);
+  if (kind === "request") {
+    const parsed = JsonRpcRequestSchema.safeParse(value);
+    return parsed.success
+      ? { kind: "request", message: parsed.data }
+      : { kind: "invalid", reason: `invalid request: ${describeIssues(parsed.error)}` };
+  }
+  if (kind === "notification") {
     const parsed = JsonRpcNotificationSchema.safeParse(value);
     return parsed.success
       ? { kind: "notification", message: parsed.data }
       : { kind: "invalid", reason: `invalid notification: ${describeIssues(parsed.error)}` };
   }
-  if ("id" in record) {
+  if (kind === "response") {
     const hasResult = "result" in record;
     const hasError = "error" in record;
     if (hasResult === hasError) {

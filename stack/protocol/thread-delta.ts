@@ -89,43 +89,24 @@ export const ItemCloseDeltaSchema = z
     noTurnFallback,
   })
   .superRefine(requireExtensionPresentation);
+/**
+ * The schema of an item-keyed delta kind that streams into an open item: `kind`, `key`, the
+ * kind's own `fields`, then the turn it belongs to and its no-turn fallback (that key order).
+ */
+const itemStreamDelta = <K extends string, F extends z.ZodRawShape>(kind: K, fields: F) =>
+  z.object({ kind: z.literal(kind), key: ThreadDeltaKeySchema, ...fields, providerTurnId, noTurnFallback });
 /** `item.progress`. */
-export const ItemProgressDeltaSchema = z.object({
-  kind: z.literal("item.progress"),
-  key: ThreadDeltaKeySchema,
+export const ItemProgressDeltaSchema = itemStreamDelta("item.progress", {
   message: z.string().optional(),
   snapshot: ProgressSnapshotSchema.optional(),
   flush: z.boolean().optional(),
-  providerTurnId,
-  noTurnFallback,
 });
 /** `item.textDelta`. */
-export const ItemTextDeltaSchema = z.object({
-  kind: z.literal("item.textDelta"),
-  key: ThreadDeltaKeySchema,
-  channel: TextChannelSchema,
-  text: z.string(),
-  providerTurnId,
-  noTurnFallback,
-});
+export const ItemTextDeltaSchema = itemStreamDelta("item.textDelta", { channel: TextChannelSchema, text: z.string() });
 /** `item.textClose`. */
-export const ItemTextCloseDeltaSchema = z.object({
-  kind: z.literal("item.textClose"),
-  key: ThreadDeltaKeySchema,
-  channel: TextChannelSchema,
-  text: z.string().optional(),
-  providerTurnId,
-  noTurnFallback,
-});
+export const ItemTextCloseDeltaSchema = itemStreamDelta("item.textClose", { channel: TextChannelSchema, text: z.string().optional() });
 /** `item.outputDelta`. */
-export const ItemOutputDeltaSchema = z.object({
-  kind: z.literal("item.outputDelta"),
-  key: ThreadDeltaKeySchema,
-  channel: OutputChannelSchema,
-  text: z.string(),
-  providerTurnId,
-  noTurnFallback,
-});
+export const ItemOutputDeltaSchema = itemStreamDelta("item.outputDelta", { channel: OutputChannelSchema, text: z.string() });
 /** `command.outputSnapshot`; it has no `providerTurnId`. */
 export const CommandOutputSnapshotDeltaSchema = z.object({
   kind: z.literal("command.outputSnapshot"),

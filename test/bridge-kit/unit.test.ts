@@ -39,6 +39,33 @@ describe("createBoundedLineSplitter", () => {
     expect(dropped).toEqual([20]);
   });
 
+  it("takes Buffer and string chunks alike, decodes UTF-8 cut between chunks and flushes the tail on end", () => {
+    const lines: string[] = [];
+    const splitter = createBoundedLineSplitter({ onLine: (line) => lines.push(line), maxLineBytes: Infinity });
+    const bytes = Buffer.from("a→b\r\nsecond", "utf8");
+    splitter.push(bytes.subarray(0, 2)); // cuts the 3-byte arrow in two
+    splitter.push(bytes.subarray(2));
+    splitter.push("\nthird");
+    expect(lines).toEqual(["a→b", "second"]);
+    splitter.end();
+    expect(lines).toEqual(["a→b", "second", "third"]);
+  });
+
+  it("tells onOverflow as soon as a line crosses the cap, once per line, and onOversize when it ends", () => {
+    const events: string[] = [];
+    const splitter = createBoundedLineSplitter({
+      maxLineBytes: 4,
+      onLine: (line) => events.push(`line ${line}`),
+      onOverflow: (seen) => events.push(`overflow ${seen}`),
+      onOversize: (bytes) => events.push(`oversize ${bytes}`),
+    });
+    splitter.push("ok\n123");
+    splitter.push("45");
+    expect(events).toEqual(["line ok", "overflow 5"]);
+    splitter.push("678\nnext\n");
+    expect(events).toEqual(["line ok", "overflow 5", "oversize 8", "line next"]);
+  });
+
   it("reports an oversized unterminated tail at end", () => {
     const dropped: number[] = [];
     const splitter = createBoundedLineSplitter({ maxLineBytes: 4, onLine: () => undefined, onOversize: (bytes) => dropped.push(bytes) });

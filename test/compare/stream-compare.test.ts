@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LoadedAllowlistEntry } from "../../harness/compare/allowlist.js";
 import { compareParity, type ParityLeg } from "../../harness/compare/parity.js";
-import { compareParityStreamed, type StreamedParityLeg } from "../../harness/compare/stream-compare.js";
+import { compareParityBySide, compareParityStreamed, type ComparableLeg, type StreamedParityLeg } from "../../harness/compare/stream-compare.js";
 import { parityLegFromLane } from "../../harness/compare/leg.js";
 import { buildThreadLane } from "../../harness/lanes/index.js";
 import { listRecordings, readRecording } from "../../harness/recording/reader.js";
@@ -59,6 +59,29 @@ describe("streamed parity comparison", () => {
     }
     expect(aligned).toBeGreaterThan(20);
     expect(differing).toBeGreaterThan(20);
+  });
+
+  it("compareParityBySide gives compareParity's whole verdict for every pair, aligned or not, and loads only the sides that differ", async () => {
+    const legs = await committedLegs();
+    let partly = 0;
+    for (const [i, leg] of legs.entries()) {
+      const other = legs[(i + 1) % legs.length]!;
+      const loaded: string[] = [];
+      const comparable = (name: string, whole: ParityLeg): ComparableLeg => ({
+        stream: () => asyncStreamed(whole),
+        load: () => {
+          loaded.push(name);
+          return Promise.resolve(whole);
+        },
+      });
+      // The recording aligns (it is the live lane itself); the oracle is another cell's.
+      const verdict = await compareParityBySide({ ...cell, live: comparable("live", leg.recorded), oracle: comparable("oracle", other.oracle), recorded: comparable("recording", leg.recorded) });
+      const full = compareParity({ ...cell, live: leg.recorded, oracle: other.oracle, recorded: leg.recorded });
+      expect(verdict, `${leg.name} vs ${other.name}`).toEqual({ ...full, comparisons: full.comparisons.map((c) => (c.against === "recording" ? { ...c, lines: [] } : c)) });
+      expect(loaded).not.toContain("recording");
+      if (loaded.includes("oracle")) partly += 1;
+    }
+    expect(partly).toBeGreaterThan(20);
   });
 
   it("leaves to compareParity a changed field, a broken id correspondence, a missing event and an applying entry; a consistent renumbering is no difference", async () => {

@@ -3,6 +3,7 @@ import {
   classifyJsonRpcMessage,
   jsonRpcError,
   jsonRpcIdKey,
+  jsonRpcKindOf,
   jsonRpcNotification,
   jsonRpcRequest,
   jsonRpcResult,
@@ -67,5 +68,16 @@ describe("classifyJsonRpcMessage (spec 10 §1.1)", () => {
   it("keys ids by type so 1 and '1' differ", () => {
     expect(jsonRpcIdKey(1)).toBe("number:1");
     expect(jsonRpcIdKey("1")).toBe("string:1");
+  });
+});
+
+describe("jsonRpcKindOf (spec 10 §1.1)", () => {
+  it("decides by method and id alone, never by the result's shape or the jsonrpc member", () => {
+    expect(jsonRpcKindOf({ method: "turn/start", id: 0 })).toBe("request");
+    expect(jsonRpcKindOf({ method: "thread/delta", params: {} })).toBe("notification");
+    expect(jsonRpcKindOf({ method: 7, id: null })).toBe("request");
+    expect(jsonRpcKindOf({ id: 3, result: { method: "x" } })).toBe("response");
+    expect(jsonRpcKindOf({ id: 3 })).toBe("response");
+    expect(jsonRpcKindOf({ jsonrpc: "2.0", result: 1 })).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLineSplitter, createListeners, type BridgeChannel } from "../../harness/runtime/channel.js";
+import { createListeners, type BridgeChannel } from "../../harness/runtime/channel.js";
 import { BridgeClosedError, BridgeRpcError, BridgeTimeoutError } from "../../harness/runtime/errors.js";
 import { createJsonRpcClient, type BridgeNotification } from "../../harness/runtime/json-rpc-client.js";
 
@@ -84,19 +84,5 @@ describe("createJsonRpcClient", () => {
     client.notify("n");
     emit("raw in");
     expect(tapped).toEqual(["runtime→bridge: raw out", 'runtime→bridge: {"jsonrpc":"2.0","method":"n"}', "bridge→runtime: raw in"]);
-  });
-});
-
-describe("createLineSplitter", () => {
-  it("joins chunks, splits on \\n, strips a trailing \\r, decodes UTF-8 across chunk borders and flushes the tail on end", () => {
-    const lines: string[] = [];
-    const splitter = createLineSplitter((line) => lines.push(line));
-    const bytes = Buffer.from("a→b\r\nsecond", "utf8");
-    splitter.push(bytes.subarray(0, 2)); // cuts the 3-byte arrow in two
-    splitter.push(bytes.subarray(2));
-    splitter.push("\nthird");
-    expect(lines).toEqual(["a→b", "second"]);
-    splitter.end();
-    expect(lines).toEqual(["a→b", "second", "third"]);
   });
 });

@@ -16,6 +16,7 @@ import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connect
 import { selectAcpDialect } from "../dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from "../connection/acp-client.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Default probe timeout in ms (spec 30 §3.2). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -97,10 +98,6 @@ export const acpAgentProbeSchema = z.union([
 export type AcpAgentProbe = z.infer<typeof acpAgentProbeSchema>;
 /** How a probe launched its agent. */
 export type AcpProbeLaunch = z.infer<typeof acpProbeLaunchSchema>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The reachable shape from an `initialize` result; malformed members are dropped, not invented. */
 function readInitializeResult(result: unknown): Omit<Extract<AcpAgentProbe, { reachable: true }>, "launch"> {

@@ -11,15 +11,29 @@
  * - Exit, spawn failure, a broken stdin pipe (EPIPE) and an oversized stdout line all end the
  *   connection the same way: pending requests reject with {@link AcpAgentExitedError} and `onExit`
  *   fires once.
+ *
+ * The parts live beside it: the exit facts and stderr tail (agent-exit.ts), the line queue
+ * (line-queue.ts), what one agent line means (agent-messages.ts), the errors (errors.ts); the
+ * pending-request table is the shared JSON-RPC core (bridge-kit/json-rpc-endpoint.ts).
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { PendingRequests } from "../../bridge-kit/json-rpc-endpoint.js";
+import { createBoundedLineSplitter } from "../../bridge-kit/line-splitter.js";
+import { createRealScheduler, type Scheduler } from "../../bridge-kit/scheduler.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
-import { createRealScheduler, type ScheduledHandle, type Scheduler } from "../../bridge-kit/scheduler.js";
-import { createLineSplitter, DEFAULT_MAX_AGENT_LINE_BYTES } from "./line-splitter.js";
+import { jsonRpcNotification, jsonRpcRequest } from "../../protocol/json-rpc.js";
+import { agentExitInfo, StderrTail, type AgentExitInfo, type AgentExitReason } from "./agent-exit.js";
+import { handleAgentLine, type AgentResponse } from "./agent-messages.js";
+import { AcpAgentExitedError, AcpAgentRequestError, AcpAgentTimeoutError } from "./errors.js";
+import { createLineQueue } from "./line-queue.js";
 
-/** Lines of agent stderr kept for error messages (spec 20 §2.2). */
-export const AGENT_STDERR_TAIL_LINES = 40;
+export { AGENT_STDERR_TAIL_LINES, type AgentExitInfo, type AgentExitReason } from "./agent-exit.js";
+export { responseId } from "./agent-messages.js";
+export * from "./errors.js";
+
+/** Default cap on one agent stdout line, in bytes (16 MiB). Named so tests and docs agree. */
+export const DEFAULT_MAX_AGENT_LINE_BYTES = 16 * 1024 * 1024;
 /** Grace between SIGTERM and SIGKILL when stopping an agent, in ms (spec 30 §5 step 5). */
 export const AGENT_KILL_GRACE_MS = 1_000;
 
@@ -54,92 +68,6 @@ export interface AgentLaunch {
   /** The complete child environment (already sanitized). */
   env: Record<string, string>;
   cwd: string;
-}
-
-/** Why the connection ended. */
-export type AgentExitReason = "exit" | "spawn-error" | "stdin-error" | "oversized-line" | "killed";
-
-/** Facts about the end of an agent connection. */
-export interface AgentExitInfo {
-  reason: AgentExitReason;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** One sentence naming the agent and the cause, with the stderr tail when there is one. */
-  message: string;
-  stderrTail: string;
-}
-
-/** An agent replied to one of our requests with a JSON-RPC error. `message` includes `: <details>` from `error.data`. */
-export class AcpAgentRequestError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  readonly method: string;
-  /** The agent's own `error.message`, without details. */
-  readonly agentMessage: string;
-  constructor(method: string, code: number, agentMessage: string, data: unknown) {
-    super(agentMessage + describeErrorData(data));
-    this.name = "AcpAgentRequestError";
-    this.code = code;
-    this.data = data;
-    this.method = method;
-    this.agentMessage = agentMessage;
-  }
-}
-
-/** The agent ended (or never started) while a request was pending, or a request was made after it ended. */
-export class AcpAgentExitedError extends Error {
-  readonly exit: AgentExitInfo;
-  constructor(exit: AgentExitInfo) {
-    super(exit.message);
-    this.name = "AcpAgentExitedError";
-    this.exit = exit;
-  }
-}
-
-/** A request to the agent timed out; the message says which and after how long. */
-export class AcpAgentTimeoutError extends Error {
-  readonly method: string;
-  readonly timeoutMs: number;
-  constructor(label: string, method: string, timeoutMs: number) {
-    super(`ACP agent "${label}" did not answer ${method} within ${timeoutMs}ms`);
-    this.name = "AcpAgentTimeoutError";
-    this.method = method;
-    this.timeoutMs = timeoutMs;
-  }
-}
-
-/** Thrown by an agent→client request handler to reply with a JSON-RPC error instead of a result. */
-export class AcpClientReplyError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "AcpClientReplyError";
-    this.code = code;
-    this.data = data;
-  }
-}
-
-/**
- * The request id a response names. The bridge's ids are whole numbers; an agent that echoes one
- * as a string (`"3"` for `3`, seen in public ACP threads) still answers that request, so a string
- * holding exactly a whole number's decimal form matches it. Anything else matches nothing.
- */
-export function responseId(id: unknown): number | undefined {
-  if (typeof id === "number") return id;
-  if (typeof id === "string" && /^(0|[1-9][0-9]{0,15})$/.test(id)) return Number(id);
-  return undefined;
-}
-
-function describeErrorData(data: unknown): string {
-  if (data === undefined || data === null) return "";
-  if (typeof data === "string") return data ? `: ${data}` : "";
-  if (typeof data === "object" && typeof (data as { details?: unknown }).details === "string") {
-    // The other keys (claude's `transcriptPath`) say where to look next: kept beside the details.
-    const { details, ...rest } = data as { details: string };
-    return Object.keys(rest).length > 0 ? `: ${details} ${JSON.stringify(rest)}` : `: ${details}`;
-  }
-  return `: ${JSON.stringify(data)}`;
 }
 
 /** Hooks and limits of {@link connectAcpAgent}. */
@@ -193,36 +121,11 @@ export interface AcpAgentConnection {
   readonly pid: number | undefined;
 }
 
-interface PendingRequest {
-  method: string;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  timer: ScheduledHandle | undefined;
-}
-
-/**
- * Spawns the agent and opens the connection (spec 20 §2.1–2.2). Never throws: a spawn failure
- * (`Failed to launch ACP agent "<cmd>": …`) ends the connection and rejects every request.
- */
-export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentConnection {
-  const { launch, label } = options;
-  const note = options.onNote ?? (() => {});
-  const scheduler = options.scheduler ?? createRealScheduler();
-  const pending = new Map<number, PendingRequest>();
-  const stderrLines: string[] = [];
-  let stderrPartial = "";
-  let nextId = 1;
-  let ended: AgentExitInfo | null = null;
-  let resolveExited!: (info: AgentExitInfo) => void;
-  const exited = new Promise<AgentExitInfo>((resolve) => (resolveExited = resolve));
-  let killRequested = false;
-
-  const tail = (): string => [...stderrLines, ...(stderrPartial ? [stderrPartial] : [])].join("\n");
-
-  const spawnFn = options.spawn ?? nodeSpawn;
-  let child: ChildProcess;
+/** Spawns the agent in its own process group; a synchronous spawn failure is returned as its message. */
+function spawnAgent(options: AcpAgentConnectionOptions): ChildProcess | { failed: string } {
+  const { launch } = options;
   try {
-    child = spawnFn(launch.command, launch.args, {
+    return (options.spawn ?? nodeSpawn)(launch.command, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
       stdio: ["pipe", "pipe", "pipe"],
@@ -233,235 +136,166 @@ export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentCon
       detached: OWN_PROCESS_GROUP,
     });
   } catch (error) {
+    return { failed: (error as Error).message };
+  }
+}
+
+/** The outcome of one request as the caller sees it: the result (undefined as null), or the agent's error. */
+function settleRequest(method: string, response: AgentResponse, resolve: (value: unknown) => void, reject: (error: Error) => void): void {
+  if (response.error && typeof response.error === "object") {
+    const e = response.error as { code?: unknown; message?: unknown; data?: unknown };
+    const code = typeof e.code === "number" ? e.code : BRIDGE_JSON_RPC_ERRORS.internalError;
+    reject(new AcpAgentRequestError(method, code, typeof e.message === "string" ? e.message : "ACP agent error", e.data));
+  } else {
+    resolve(response.result === undefined ? null : response.result);
+  }
+}
+
+/**
+ * Spawns the agent and opens the connection (spec 20 §2.1–2.2). Never throws: a spawn failure
+ * (`Failed to launch ACP agent "<cmd>": …`) ends the connection and rejects every request.
+ */
+export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentConnection {
+  const spawned = spawnAgent(options);
+  if ("failed" in spawned) {
     // Synchronous spawn failures (bad cwd type, EACCES on some platforms) end the connection at once.
-    const info: AgentExitInfo = {
-      reason: "spawn-error",
-      code: null,
-      signal: null,
-      message: `Failed to launch ACP agent "${launch.command}": ${(error as Error).message}`,
-      stderrTail: "",
-    };
-    ended = info;
+    const info = agentExitInfo({ label: options.label, command: options.launch.command }, { reason: "spawn-error", code: null, signal: null, cause: spawned.failed }, "");
+    let resolveExited!: (info: AgentExitInfo) => void;
+    const exited = new Promise<AgentExitInfo>((resolve) => (resolveExited = resolve));
     queueMicrotask(() => {
       resolveExited(info);
       options.onExit(info);
     });
     return endedConnection(info, exited);
   }
+  return new AgentConnection(spawned, options).connection();
+}
 
-  const finish = (reason: AgentExitReason, code: number | null, signal: NodeJS.Signals | null, cause?: string): void => {
-    if (ended) return;
-    const stderrTail = tail();
-    let message: string;
-    if (reason === "spawn-error") message = `Failed to launch ACP agent "${launch.command}": ${cause ?? "unknown error"}`;
-    else if (reason === "oversized-line") message = `ACP agent "${label}" wrote a stdout line over ${cause} bytes; the bridge stopped it`;
-    else if (reason === "stdin-error") message = `ACP agent "${label}" closed its stdin (${cause ?? "EPIPE"})`;
-    else if (reason === "killed") message = `ACP agent "${label}" was stopped`;
-    else message = `ACP agent "${label}" exited unexpectedly (code ${code ?? signal ?? "unknown"})`;
-    if (stderrTail && reason !== "killed") message += `: ${stderrTail}`;
-    const info: AgentExitInfo = { reason, code, signal, message, stderrTail };
-    ended = info;
-    for (const [, request] of pending) {
-      scheduler.cancel(request.timer);
-      request.reject(new AcpAgentExitedError(info));
-    }
-    pending.clear();
-    resolveExited(info);
-    options.onExit(info);
-  };
+/** The state of one live agent connection. */
+class AgentConnection {
+  private readonly scheduler: Scheduler;
+  private readonly pending: PendingRequests<AgentResponse, AgentExitInfo>;
+  private readonly stderr = new StderrTail();
+  private ended: AgentExitInfo | null = null;
+  private killRequested = false;
+  private resolveExited!: (info: AgentExitInfo) => void;
+  readonly exited = new Promise<AgentExitInfo>((resolve) => (this.resolveExited = resolve));
+  private readonly lines = createLineQueue((line) => {
+    if (!this.ended) handleAgentLine(this.target, line);
+  });
+  private readonly target;
 
-  options.onSpawned?.(child);
-  const signalGroup = (signal: NodeJS.Signals): void => signalAgentGroup(child, signal);
-
-  const writeLine = (message: object): void => {
-    if (ended || !child.stdin || child.stdin.destroyed) return;
-    child.stdin.write(`${JSON.stringify(message)}\n`);
-  };
-
-  const reply = (id: string | number, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): void => {
-    writeLine({ jsonrpc: "2.0", id, ...body });
-  };
-
-  const handleAgentRequest = (id: string | number, method: string, params: unknown): void => {
-    let answered = false;
-    const answerOnce = (body: Parameters<typeof reply>[1]): void => {
-      if (answered) return;
-      answered = true;
-      reply(id, body);
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly options: AcpAgentConnectionOptions,
+  ) {
+    this.scheduler = options.scheduler ?? createRealScheduler();
+    this.pending = new PendingRequests({ scheduler: this.scheduler });
+    this.target = {
+      label: options.label,
+      pending: this.pending,
+      onNotification: options.onNotification,
+      onRequest: options.onRequest,
+      note: options.onNote ?? (() => {}),
+      write: (message: object) => this.write(message),
     };
-    Promise.resolve()
-      .then(() => options.onRequest(method, params))
-      .then(
-        (result) => answerOnce({ result: result === undefined ? null : result }),
-        (error: unknown) => {
-          if (error instanceof AcpClientReplyError) {
-            answerOnce({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } });
-          } else {
-            answerOnce({ error: { code: BRIDGE_JSON_RPC_ERRORS.internalError, message: error instanceof Error ? error.message : String(error) } });
-          }
-        },
-      );
-  };
+    options.onSpawned?.(child);
+    this.listen();
+  }
 
-  const handleLine = (line: string): void => {
-    if (line.trim() === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      note(`ACP agent "${label}" wrote a non-JSON stdout line (ignored): ${line.slice(0, 200)}`);
-      return;
-    }
-    if (!message || typeof message !== "object" || Array.isArray(message)) {
-      note(`ACP agent "${label}" wrote a non-object JSON line (ignored)`);
-      return;
-    }
-    const m = message as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
-    const hasId = typeof m.id === "string" || typeof m.id === "number";
-    if (typeof m.method === "string") {
-      if (hasId) handleAgentRequest(m.id as string | number, m.method, m.params);
-      else options.onNotification(m.method, m.params);
-      return;
-    }
-    if (!hasId) {
-      note(`ACP agent "${label}" wrote a message with neither method nor id (ignored)`);
-      return;
-    }
-    const id = responseId(m.id);
-    const request = id === undefined ? undefined : pending.get(id);
-    if (!request || id === undefined) {
-      note(`ACP agent "${label}" answered request ${JSON.stringify(m.id)}, which is not pending (answered twice or never sent); ignored`);
-      return;
-    }
-    if (typeof m.id === "string") note(`ACP agent "${label}" answered request ${id} with the string id ${JSON.stringify(m.id)}; matched it to the request`);
-    pending.delete(id);
-    scheduler.cancel(request.timer);
-    if (m.error && typeof m.error === "object") {
-      const e = m.error as { code?: unknown; message?: unknown; data?: unknown };
-      request.reject(
-        new AcpAgentRequestError(request.method, typeof e.code === "number" ? e.code : BRIDGE_JSON_RPC_ERRORS.internalError, typeof e.message === "string" ? e.message : "ACP agent error", e.data),
-      );
-    } else {
-      request.resolve(m.result === undefined ? null : m.result);
-    }
-  };
+  private write(message: object): void {
+    const { stdin } = this.child;
+    if (this.ended || !stdin || stdin.destroyed) return;
+    stdin.write(`${JSON.stringify(message)}\n`);
+  }
 
-  // Lines are handled one per macrotask so the consequences of each (a prompt answer settling its
-  // turn) land before the next line: an update written after a prompt answer belongs to no prompt.
-  const queue: string[] = [];
-  let draining = false;
-  let pendingClose: (() => void) | null = null;
-  // Lines read and lines handled, counted from spawn; waiters of handledReceived() by target count.
-  let readCount = 0;
-  let handledCount = 0;
-  const handledWaiters: Array<{ target: number; resolve(): void }> = [];
-  const wakeHandledWaiters = (): void => {
-    for (let i = handledWaiters.length - 1; i >= 0; i -= 1) {
-      if (handledWaiters[i]!.target <= handledCount) handledWaiters.splice(i, 1)[0]!.resolve();
-    }
-  };
-  const drain = (): void => {
-    const line = queue.shift();
-    if (line === undefined) {
-      draining = false;
-      const close = pendingClose;
-      pendingClose = null;
-      close?.();
-      return;
-    }
-    if (!ended) handleLine(line);
-    handledCount += 1;
-    wakeHandledWaiters();
-    setImmediate(drain);
-  };
-  const enqueue = (line: string): void => {
-    readCount += 1;
-    queue.push(line);
-    if (!draining) {
-      draining = true;
-      setImmediate(drain);
-    }
-  };
+  private signalGroup(signal: NodeJS.Signals): void {
+    signalAgentGroup(this.child, signal);
+  }
 
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_AGENT_LINE_BYTES;
-  const splitter = createLineSplitter(
-    {
-      onLine: enqueue,
-      onOversized: () => {
-        finish("oversized-line", null, null, String(maxLineBytes));
-        signalGroup("SIGKILL");
+  /** Ends the connection once: every pending request rejects, `onExit` fires. */
+  private finish(reason: AgentExitReason, code: number | null, signal: NodeJS.Signals | null, cause?: string): void {
+    if (this.ended) return;
+    const { label, launch } = this.options;
+    const info = agentExitInfo({ label, command: launch.command }, { reason, code, signal, cause }, this.stderr.text());
+    this.ended = info;
+    this.pending.closeAll(info);
+    this.resolveExited(info);
+    this.options.onExit(info);
+  }
+
+  private listen(): void {
+    const { child } = this;
+    const maxLineBytes = this.options.maxLineBytes ?? DEFAULT_MAX_AGENT_LINE_BYTES;
+    const splitter = createBoundedLineSplitter({
+      maxLineBytes,
+      onLine: (line) => this.lines.push(line),
+      onOverflow: () => {
+        this.finish("oversized-line", null, null, String(maxLineBytes));
+        this.signalGroup("SIGKILL");
       },
-    },
-    maxLineBytes,
-  );
-  child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
-  child.stdout?.on("end", () => splitter.end());
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (text: string) => {
-    const pieces = (stderrPartial + text).split("\n");
-    stderrPartial = pieces.pop() ?? "";
-    for (const piece of pieces) {
-      stderrLines.push(piece.replace(/\r$/, ""));
-      if (stderrLines.length > AGENT_STDERR_TAIL_LINES) stderrLines.shift();
-    }
-  });
-  child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
-    finish("stdin-error", null, null, error.code ?? error.message);
-    signalGroup("SIGKILL");
-  });
-  child.on("error", (error: NodeJS.ErrnoException) => {
-    // `error` after a successful spawn means a failed kill; only a failed spawn ends the connection here.
-    if (child.pid === undefined) finish("spawn-error", null, null, error.message);
-  });
-  // The agent itself is gone: whatever of its group is left (a grandchild holding stdout) goes
-  // too, or `close` would wait for it forever.
-  child.on("exit", () => signalGroup("SIGKILL"));
-  child.on("close", (code, signal) => {
-    const close = () => finish(killRequested ? "killed" : "exit", code, signal);
-    // Lines still queued were written before the exit: handle them first.
-    if (draining) pendingClose = close;
-    else close();
-  });
+    });
+    child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
+    child.stdout?.on("end", () => splitter.end());
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => this.stderr.push(text));
+    child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
+      this.finish("stdin-error", null, null, error.code ?? error.message);
+      this.signalGroup("SIGKILL");
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      // `error` after a successful spawn means a failed kill; only a failed spawn ends the connection here.
+      if (child.pid === undefined) this.finish("spawn-error", null, null, error.message);
+    });
+    // The agent itself is gone: whatever of its group is left (a grandchild holding stdout) goes
+    // too, or `close` would wait for it forever.
+    child.on("exit", () => this.signalGroup("SIGKILL"));
+    child.on("close", (code, signal) => {
+      // Lines still queued were written before the exit: handle them first.
+      this.lines.whenDrained(() => this.finish(this.killRequested ? "killed" : "exit", code, signal));
+    });
+  }
 
-  return {
-    pid: child.pid,
-    exited,
-    exitInfo: () => ended,
-    stderrTail: tail,
-    handledReceived() {
-      if (handledCount >= readCount) return Promise.resolve();
-      const target = readCount;
-      return new Promise<void>((resolve) => handledWaiters.push({ target, resolve }));
-    },
-    request(method, params, requestOptions) {
-      if (ended) return Promise.reject(new AcpAgentExitedError(ended));
-      const id = nextId++;
-      return new Promise<unknown>((resolve, reject) => {
-        const timeoutMs = requestOptions?.timeoutMs;
-        const timer =
-          timeoutMs === undefined
-            ? undefined
-            : scheduler.schedule(timeoutMs, () => {
-                pending.delete(id);
-                reject(new AcpAgentTimeoutError(label, method, timeoutMs));
-              });
-        pending.set(id, { method, resolve, reject, timer });
-        writeLine({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
-      });
-    },
-    notify(method, params) {
-      writeLine({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
-    },
-    kill() {
-      if (ended) return Promise.resolve();
-      killRequested = true;
-      signalGroup("SIGTERM");
-      const grace = scheduler.schedule(AGENT_KILL_GRACE_MS, () => {
-        if (!ended) signalGroup("SIGKILL");
-      });
-      return exited.then(() => scheduler.cancel(grace));
-    },
-  };
+  private request(method: string, params: unknown, timeoutMs: number | undefined): Promise<unknown> {
+    if (this.ended) return Promise.reject(new AcpAgentExitedError(this.ended));
+    const id = this.pending.nextId();
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.wait(
+        id,
+        {
+          answered: (response) => settleRequest(method, response, resolve, reject),
+          closed: (info) => reject(new AcpAgentExitedError(info)),
+          timedOut: () => reject(new AcpAgentTimeoutError(this.options.label, method, timeoutMs!)),
+        },
+        timeoutMs,
+      );
+      this.write(jsonRpcRequest(id, method, params));
+    });
+  }
+
+  private kill(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    this.killRequested = true;
+    this.signalGroup("SIGTERM");
+    const grace = this.scheduler.schedule(AGENT_KILL_GRACE_MS, () => {
+      if (!this.ended) this.signalGroup("SIGKILL");
+    });
+    return this.exited.then(() => this.scheduler.cancel(grace));
+  }
+
+  /** The connection's public face. */
+  connection(): AcpAgentConnection {
+    return {
+      pid: this.child.pid,
+      exited: this.exited,
+      exitInfo: () => this.ended,
+      stderrTail: () => this.stderr.text(),
+      handledReceived: () => this.lines.handledReceived(),
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions?.timeoutMs),
+      notify: (method, params) => this.write(jsonRpcNotification(method, params)),
+      kill: () => this.kill(),
+    };
+  }
 }
 
 function endedConnection(info: AgentExitInfo, exited: Promise<AgentExitInfo>): AcpAgentConnection {

@@ -6,15 +6,12 @@
 import { delegationPresentation } from "./presentation.js";
 import type { AcpDialect, AcpToolCallEvent, AcpToolIdentity } from "./types.js";
 import { isAcpToolKind } from "./types.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** The `_meta` key of Grok's tool side channel. */
 export const GROK_TOOL_META_KEY = "x.ai/tool";
 /** Grok's sub-agent tool name. */
 export const GROK_SUBAGENT_TOOL = "spawn_subagent";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;

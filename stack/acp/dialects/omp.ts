@@ -3,10 +3,7 @@
  * compaction outcome read from the agent's reply to `/compact`.
  */
 import type { AcpCommandResult, AcpCompactionOutcome, AcpDialect, AcpToolCallEvent } from "./types.js";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Keys of the shared result shape; when any is present omp's reader steps aside. */
 const GENERIC_RESULT_KEYS = ["exitCode", "exit_code", "stdout", "stderr", "output_for_prompt"] as const;

@@ -6,16 +6,13 @@
  */
 import { delegationPresentation } from "./presentation.js";
 import type { AcpClassifiedToolCall, AcpDialect, AcpToolCallEvent } from "./types.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Extra environment of an opencode session agent (spec 30 §1.6). */
 export const OPENCODE_CHILD_ENV: Readonly<Record<string, string>> = Object.freeze({
   OPENCODE_CLIENT: "acp",
   OPENCODE_ENABLE_QUESTION_TOOL: "false",
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;

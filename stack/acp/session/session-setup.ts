@@ -119,23 +119,51 @@ function readInitialize(result: unknown, label: string): { facts: AcpSession["fa
   };
 }
 
-/**
- * Builds a session for `req` (spec 20 §2.3): stops an existing session of the thread first, spawns
- * the agent, `initialize`, optional `authenticate`, then `session/fork|resume|load|new`, registers it
- * and emits identity and the post-identity deltas. Resolves with the command result.
- * @throws BridgeJsonRpcError -32602 (bad launch spec), -32003 (fork checkpoint), -32000 (anything
- *   else, with `data.recovery` `authRequired` for auth failures).
- */
-export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRequest): Promise<AcpConstructResult> {
-  if (req.mode.kind === "fork" && req.mode.sourceProviderCheckpointId) {
-    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.forkCheckpointUnsupported, "ACP agents can only fork at the tip of a session");
-  }
-  const spec = launchSpecOf(req.options);
-  const permissionMode = permissionModeOf(req.options);
-  const existing = rt.sessions.get(req.threadId);
-  if (existing) await stopSession(rt, existing, "interrupt");
+/** A fresh session record of `thread`, before its agent answered anything. */
+function newSessionRecord(
+  req: AcpConstructRequest,
+  parts: Pick<AcpSession, "label" | "spec" | "dialect" | "translator" | "connection">,
+  permissionMode: AcpPermissionMode,
+  cwd: string,
+  envVars: Record<string, string>,
+): AcpSession {
+  return {
+    threadId: req.threadId,
+    ...parts,
+    facts: { loadSession: false, resume: false, fork: false, image: false },
+    settings: { permissionMode, writeRoots: writeRootsOf(req.cwd, req.options), cwd, model: req.options?.model, reasoningLevel: req.options?.reasoningLevel, envVars },
+    origin: { cwd: req.cwd, options: req.options, dynamicTools: req.dynamicTools },
+    providerThreadId: null,
+    sessionRestorable: false,
+    constructing: true,
+    restoring: false,
+    stopping: false,
+    agentExited: false,
+    failedDuringCancel: false,
+    everPrompted: false,
+    replaysHistory: false,
+    editBaselines: new Map(),
+    prompt: null,
+    steers: [],
+    pending: new Set(),
+    pendingInstructions: null,
+    deferred: [],
+    approvals: [],
+    optionState: { modes: null, config: new Map() },
+    agentCommands: new Set(),
+  };
+}
 
-  const io = rt.ctx.io;
+/** The session being set up, its agent's environment and launch, and the warnings so far. */
+interface LaunchedSession {
+  session: AcpSession;
+  env: Record<string, string>;
+  launch: ReturnType<typeof agentLaunch>;
+  warnings: string[];
+}
+
+/** Resolves the launch, spawns the agent and registers the session as being set up. */
+async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spec: AcpLaunchSpec, permissionMode: AcpPermissionMode): Promise<LaunchedSession> {
   const label = acpAgentLabel(spec);
   const explicitDialect = req.options?.providerOptions?.acpDialect;
   const dialect = selectAcpDialect({ explicit: typeof explicitDialect === "string" ? explicitDialect : undefined, command: spec.command }, rt.options.dialects);
@@ -150,7 +178,6 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
     extra: dialect.childEnv,
   });
   const launch = agentLaunch(spec, launchArgs.args, env, req.cwd);
-  const warnings = [...launchArgs.warnings];
 
   // The connection's callbacks need the session and the session needs the connection.
   const holder: { session?: AcpSession } = {};
@@ -172,125 +199,145 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       if (holder.session) handleAgentExit(rt, holder.session, exit);
     },
   });
-  const session: AcpSession = {
-    threadId: req.threadId,
-    label,
-    spec,
-    dialect,
-    translator,
-    connection,
-    facts: { loadSession: false, resume: false, fork: false, image: false },
-    settings: { permissionMode, writeRoots: writeRootsOf(req.cwd, req.options), cwd: launch.cwd, model: req.options?.model, reasoningLevel: req.options?.reasoningLevel, envVars },
-    origin: { cwd: req.cwd, options: req.options, dynamicTools: req.dynamicTools },
-    providerThreadId: null,
-    sessionRestorable: false,
-    constructing: true,
-    restoring: false,
-    stopping: false,
-    agentExited: false,
-    failedDuringCancel: false,
-    everPrompted: false,
-    replaysHistory: false,
-    editBaselines: new Map(),
-    prompt: null,
-    steers: [],
-    pending: new Set(),
-    pendingInstructions: null,
-    deferred: [],
-    approvals: [],
-    optionState: { modes: null, config: new Map() },
-    agentCommands: new Set(),
-  };
+  const session = newSessionRecord(req, { label, spec, dialect, translator, connection }, permissionMode, launch.cwd, envVars);
   holder.session = session;
   rt.settingUp.set(req.threadId, session);
+  return { session, env, launch, warnings: [...launchArgs.warnings] };
+}
 
+/** `initialize`: the agent's facts and auth methods (spec 20 §2.1). */
+async function initializeAgent(rt: AcpBridgeRuntime, session: AcpSession, req: AcpConstructRequest): Promise<AcpAuthMethodInfo[]> {
+  const init = await session.connection.request(
+    "initialize",
+    {
+      protocolVersion: ACP_PROTOCOL_VERSION,
+      clientInfo: ACP_CLIENT_INFO,
+      clientCapabilities: withParameterizedPickerMeta(SESSION_CLIENT_CAPABILITIES, parameterizedPickerEnabled(req.options?.providerOptions)),
+    },
+    { timeoutMs: rt.options.initializeTimeoutMs },
+  );
+  const initFacts = readInitialize(init, session.label);
+  session.facts = initFacts.facts;
+  return initFacts.authMethods;
+}
+
+/**
+ * Opens the agent session the request asks for: a fork, a restore (falling back to a fresh
+ * session when the agent cannot restore it, with a warning), or a new one.
+ */
+async function openAgentSession(
+  rt: AcpBridgeRuntime,
+  launched: LaunchedSession,
+  req: AcpConstructRequest,
+  mcpServers: Awaited<ReturnType<typeof mcpServersFor>>,
+): Promise<{ result: unknown; restored: boolean }> {
+  const { session, launch, warnings } = launched;
+  const { connection, label, spec } = session;
+  const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
+  let result: unknown;
+  let restored = false;
+  // A fork or restore replays history, also while its request is out (opencode streams it before the fork answer).
+  session.replaysHistory = req.mode.kind === "fork" || (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession));
+  if (req.mode.kind === "fork") {
+    if (!session.facts.fork) throw new Error(`ACP agent "${label}" does not advertise session/fork support.`);
+    const source = req.mode.sourceProviderThreadId;
+    result = await connection.request("session/fork", { sessionId: source, cwd: launch.cwd, mcpServers }, setupTimeout);
+    const id = sessionIdOf(result, "session/fork", label);
+    const live = [...rt.sessions.values()].some((s) => s.providerThreadId === id);
+    if (id === source || live) throw new Error(`ACP agent "${label}" returned a fork id that is not a new session (${id})`);
+    session.providerThreadId = id;
+    restored = true;
+  } else if (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession)) {
+    const method = session.facts.resume ? "session/resume" : "session/load";
+    session.providerThreadId = req.mode.providerThreadId;
+    session.restoring = true;
+    try {
+      result = await connection.request(method, { sessionId: req.mode.providerThreadId, cwd: launch.cwd, mcpServers }, setupTimeout);
+      restored = true;
+    } catch (error) {
+      // An auth failure is rethrown (spec 30 §4); other failures fall through to a fresh session.
+      if (isAuthRequiredText(error instanceof Error ? error.message : String(error))) throw error;
+      if (!(error instanceof AcpAgentRequestError)) throw error;
+      session.providerThreadId = null;
+    } finally {
+      session.restoring = false;
+    }
+  }
+  if (!restored) {
+    session.replaysHistory = false;
+    result = await connection.request("session/new", { cwd: launch.cwd, mcpServers }, setupTimeout);
+    session.providerThreadId = sessionIdOf(result, "session/new", label);
+    session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);
+    if (req.mode.kind === "resume") {
+      // Named by its display name: the command line differs wherever the agent is installed
+      // (and under replay), and a warning the user reads must not.
+      warnings.push(`${spec.displayName} could not restore the previous session; continuing in a fresh session without in-agent history.`);
+    }
+  }
+  return { result, restored };
+}
+
+/** The session is live: registered, its identity and setup deltas sent, deferred deltas flushed. */
+function publishSession(rt: AcpBridgeRuntime, session: AcpSession, req: AcpConstructRequest, opened: { result: unknown; restored: boolean }, warnings: string[]): AcpConstructResult {
+  const io = rt.ctx.io;
+  const { translator } = session;
+  const { result, restored } = opened;
+  const providerThreadId = session.providerThreadId!;
+  rt.settingUp.delete(req.threadId);
+  rt.sessions.set(req.threadId, session);
+  session.constructing = false;
+  io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: session.sessionRestorable });
+  emitDeltas(io, session, [{ kind: "session.reset" }]);
+  emitDeltas(io, session, translator.sessionSetup(result ?? null, { restored }));
+  for (const summary of warnings) emitDeltas(io, session, translator.warning({ summary }));
+  if (restored) emitDeltas(io, session, translator.restoreSettled());
+  const deferred = session.deferred.splice(0);
+  emitDeltas(io, session, deferred);
+  return { providerThreadId, sessionRestorable: session.sessionRestorable };
+}
+
+/**
+ * Builds a session for `req` (spec 20 §2.3): stops an existing session of the thread first, spawns
+ * the agent, `initialize`, optional `authenticate`, then `session/fork|resume|load|new`, registers it
+ * and emits identity and the post-identity deltas. Resolves with the command result.
+ * @throws BridgeJsonRpcError -32602 (bad launch spec), -32003 (fork checkpoint), -32000 (anything
+ *   else, with `data.recovery` `authRequired` for auth failures).
+ */
+export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRequest): Promise<AcpConstructResult> {
+  if (req.mode.kind === "fork" && req.mode.sourceProviderCheckpointId) {
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.forkCheckpointUnsupported, "ACP agents can only fork at the tip of a session");
+  }
+  const spec = launchSpecOf(req.options);
+  const permissionMode = permissionModeOf(req.options);
+  const existing = rt.sessions.get(req.threadId);
+  if (existing) await stopSession(rt, existing, "interrupt");
+
+  const launched = await launchSession(rt, req, spec, permissionMode);
+  const { session, env, launch } = launched;
   let authMethods: AcpAuthMethodInfo[] = [];
   try {
-    const init = await connection.request(
-      "initialize",
-      {
-        protocolVersion: ACP_PROTOCOL_VERSION,
-        clientInfo: ACP_CLIENT_INFO,
-        clientCapabilities: withParameterizedPickerMeta(SESSION_CLIENT_CAPABILITIES, parameterizedPickerEnabled(req.options?.providerOptions)),
-      },
-      { timeoutMs: rt.options.initializeTimeoutMs },
-    );
-    const initFacts = readInitialize(init, label);
-    session.facts = initFacts.facts;
-    authMethods = initFacts.authMethods;
+    authMethods = await initializeAgent(rt, session, req);
     const authMethod = headlessAuthMethod(authMethods, env);
     if (authMethod) {
-      await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
+      await session.connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs: rt.options.authenticateTimeoutMs });
     }
     const mcpServers = await mcpServersFor(rt, session, req.dynamicTools);
     for (const server of mcpServers) {
       const approval = await installCursorMcpApproval({ agentCommand: spec.command, cwd: launch.cwd, server, env: rt.ctx.env, scheduler: rt.options.scheduler });
       if (approval) session.approvals.push(approval);
     }
-    const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
-    let result: unknown;
-    let restored = false;
-    // A fork or restore replays history, also while its request is out (opencode streams it before the fork answer).
-    session.replaysHistory = req.mode.kind === "fork" || (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession));
-    if (req.mode.kind === "fork") {
-      if (!session.facts.fork) throw new Error(`ACP agent "${label}" does not advertise session/fork support.`);
-      const source = req.mode.sourceProviderThreadId;
-      result = await connection.request("session/fork", { sessionId: source, cwd: launch.cwd, mcpServers }, setupTimeout);
-      const id = sessionIdOf(result, "session/fork", label);
-      const live = [...rt.sessions.values()].some((s) => s.providerThreadId === id);
-      if (id === source || live) throw new Error(`ACP agent "${label}" returned a fork id that is not a new session (${id})`);
-      session.providerThreadId = id;
-      restored = true;
-    } else if (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession)) {
-      const method = session.facts.resume ? "session/resume" : "session/load";
-      session.providerThreadId = req.mode.providerThreadId;
-      session.restoring = true;
-      try {
-        result = await connection.request(method, { sessionId: req.mode.providerThreadId, cwd: launch.cwd, mcpServers }, setupTimeout);
-        restored = true;
-      } catch (error) {
-        // An auth failure is rethrown (spec 30 §4); other failures fall through to a fresh session.
-        if (isAuthRequiredText(error instanceof Error ? error.message : String(error))) throw error;
-        if (!(error instanceof AcpAgentRequestError)) throw error;
-        session.providerThreadId = null;
-      } finally {
-        session.restoring = false;
-      }
-    }
-    if (!restored) {
-      session.replaysHistory = false;
-      result = await connection.request("session/new", { cwd: launch.cwd, mcpServers }, setupTimeout);
-      session.providerThreadId = sessionIdOf(result, "session/new", label);
-      session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);
-      if (req.mode.kind === "resume") {
-        // Named by its display name: the command line differs wherever the agent is installed
-        // (and under replay), and a warning the user reads must not.
-        warnings.push(`${spec.displayName} could not restore the previous session; continuing in a fresh session without in-agent history.`);
-      }
-    }
+    const opened = await openAgentSession(rt, launched, req, mcpServers);
     session.sessionRestorable = session.facts.loadSession || session.facts.resume;
-    session.optionState = readSessionOptionState(result);
-    await selectSetupSettings(rt, session, result, req.options);
-    const providerThreadId = session.providerThreadId!;
+    session.optionState = readSessionOptionState(opened.result);
+    await selectSetupSettings(rt, session, opened.result, req.options);
     if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
-
-    rt.settingUp.delete(req.threadId);
-    rt.sessions.set(req.threadId, session);
-    session.constructing = false;
-    io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: session.sessionRestorable });
-    emitDeltas(io, session, [{ kind: "session.reset" }]);
-    emitDeltas(io, session, translator.sessionSetup(result ?? null, { restored }));
-    for (const summary of warnings) emitDeltas(io, session, translator.warning({ summary }));
-    if (restored) emitDeltas(io, session, translator.restoreSettled());
-    const deferred = session.deferred.splice(0);
-    emitDeltas(io, session, deferred);
-    return { providerThreadId, sessionRestorable: session.sessionRestorable };
+    return publishSession(rt, session, req, opened, launched.warnings);
   } catch (error) {
     const stopped = session.stopping;
     session.stopping = true;
     if (rt.settingUp.get(req.threadId) === session) rt.settingUp.delete(req.threadId);
     if (rt.sessions.get(req.threadId) === session) rt.sessions.delete(req.threadId);
-    await connection.kill();
+    await session.connection.kill();
     await revokeApprovals(session);
     if (stopped) throw toRequestError(new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`));
     const guidance = describeAcpSignIn({ command: spec.command, args: spec.args, authMethods });

@@ -6,16 +6,13 @@ import type { FileChangeEntry, ItemShape, Presentation } from "../../protocol/th
 import type { AcpToolCallEvent } from "../dialects/types.js";
 import { boundToolPayload, toolOutputText } from "./output.js";
 import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation =
   | { type: "command"; command: string }
   | { type: "fileChange"; kind: "update" | "delete"; paths: string[] }
   | { type: "generic"; paths: string[] };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function nonBlank(value: unknown): string | undefined {
   return typeof value === "string" && value.trim().length > 0 ? value : undefined;

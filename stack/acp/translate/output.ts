@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from "../../protocol/thread-delta.js";
 import type { AcpCommandResult, AcpToolCallEvent } from "../dialects/types.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Largest serialized `args`/`result` payload, in bytes of UTF-8 JSON (spec 30 §1.1). */
 export const TOOL_PAYLOAD_MAX_BYTES = 64 * 1024;
@@ -16,10 +17,6 @@ const DATA_IMAGE_URL = /data:image\/[A-Za-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/g;
 /** Replaces inline `data:image/…;base64,…` URLs with `[image]` (spec 20 §3.4). */
 export function scrubDataImages(text: string): string {
   return text.replace(DATA_IMAGE_URL, "[image]");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function textBlocks(blocks: unknown[]): string[] {

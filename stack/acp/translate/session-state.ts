@@ -4,15 +4,12 @@
  * (`bb/session-options`), published deduplicated, an empty first state skipped.
  */
 import type { JsonValue, ThreadDelta } from "../../protocol/thread-delta.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Extension kind of the agent's slash commands (`available_commands_update`). */
 export const PROVIDER_COMMANDS_EXTENSION = "bb/provider-commands";
 /** Extension kind of the agent's config options and modes. */
 export const SESSION_OPTIONS_EXTENSION = "bb/session-options";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 // Setup results and updates are parsed JSON already; a deep copy per update would only cost time.
 function toJson(value: unknown): JsonValue {

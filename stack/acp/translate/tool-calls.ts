@@ -160,22 +160,45 @@ function withWrites(item: FileChangeItem, writes: readonly AcpFsWriteChange[]): 
 
 const changeKey = (path: string, newText: string | undefined): string => `${path}\u0000${newText ?? ""}`;
 
-/** Creates the tool-call tracker of one translator instance. */
-export function createToolCallTracker(options: {
-  threadId: string;
-  dialect: AcpDialect;
-  bindings: InjectedToolBindings;
-}): ToolCallTracker {
-  const { threadId, dialect, bindings } = options;
-  const cache = new Map<string, CachedToolCall>();
+/** The command output and exit code a closing call reports (spec 30 §1.1: only a failed call without a code gets 1). */
+function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: ClassifiedToolCall["item"], status: ItemStatus): { output?: string; exitCode?: number } {
+  let output: string | undefined;
+  let exitCode: number | undefined;
+  if (item.type === "command") {
+    const filled = withToolIdentity(dialect, event);
+    const normalized = dialect.normalizeCommandEvent?.(filled) ?? filled;
+    const result = dialect.commandResult?.(normalized) ?? readCommandResult(normalized);
+    output = result.output;
+    exitCode = result.exitCode;
+  } else {
+    output = toolOutputText(event);
+    exitCode = readCommandResult(event).exitCode;
+  }
+  // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1.
+  if (exitCode === undefined && status === "failed") exitCode = 1;
+  return { ...(output !== undefined ? { output } : {}), ...(exitCode !== undefined ? { exitCode } : {}) };
+}
+
+/** The tool calls of one translator instance: cached by id, opened, refined and settled. */
+class ToolCallCache implements ToolCallTracker {
+  private readonly threadId: string;
+  private readonly dialect: AcpDialect;
+  private readonly bindings: InjectedToolBindings;
+  private readonly cache = new Map<string, CachedToolCall>();
   // Changes settled tool calls reported in this turn: a client write of the same text that comes
   // after its call closed is the same edit, not a second one.
-  const settledChanges = new Set<string>();
-  const settledIds = new Set<string>();
+  private readonly settledChanges = new Set<string>();
+  private readonly settledIds = new Set<string>();
 
-  function classify(event: AcpToolCallEvent, cached?: CachedToolCall): ClassifiedToolCall {
-    const filled = withToolIdentity(dialect, event);
-    const classified = classifyToolCall(dialect, filled, bindings.boundTool(event.toolCallId));
+  constructor(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }) {
+    this.threadId = options.threadId;
+    this.dialect = options.dialect;
+    this.bindings = options.bindings;
+  }
+
+  private classifyCached(event: AcpToolCallEvent, cached?: CachedToolCall): ClassifiedToolCall {
+    const filled = withToolIdentity(this.dialect, event);
+    const classified = classifyToolCall(this.dialect, filled, this.bindings.boundTool(event.toolCallId));
     const report = cached?.delegation;
     if (report !== undefined && classified.item.type === "delegation") {
       return {
@@ -186,7 +209,7 @@ export function createToolCallTracker(options: {
     return classified;
   }
 
-  function open(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified = classify(entry.event, entry)): ThreadDelta {
+  private open(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified = this.classifyCached(entry.event, entry)): ThreadDelta {
     entry.opened = classified;
     const { item, presentation } = classified;
     return {
@@ -199,13 +222,13 @@ export function createToolCallTracker(options: {
   }
 
   /** The deltas that open a call whose open waited for its fields: the stream flush a `tool_call` does, then the open. */
-  function lateOpen(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified?: ClassifiedToolCall): ThreadDelta[] {
-    return [closeThought(), closeAssistant(), open(entry, fallback, classified)];
+  private lateOpen(entry: CachedToolCall, fallback: NoTurnFallback | undefined, classified?: ClassifiedToolCall): ThreadDelta[] {
+    return [closeThought(), closeAssistant(), this.open(entry, fallback, classified)];
   }
 
-  function close(event: AcpToolCallEvent, status: ItemStatus, cached: CachedToolCall | undefined, fallback?: NoTurnFallback, before?: AcpToolCallEvent): ThreadDelta[] {
+  private close(event: AcpToolCallEvent, status: ItemStatus, cached: CachedToolCall | undefined, fallback?: NoTurnFallback, before?: AcpToolCallEvent): ThreadDelta[] {
     const deltas: ThreadDelta[] = [];
-    const classified = classify(event, cached);
+    const classified = this.classifyCached(event, cached);
     let { item } = classified;
     const { presentation } = classified;
     const writes = cached?.writes ?? [];
@@ -213,23 +236,10 @@ export function createToolCallTracker(options: {
     // A call announced by `tool_call` whose open waited for fields opens now, so it is started and settled as one type.
     if (cached !== undefined && cached.announced && cached.opened === undefined) {
       // The open shows the call as it ran (before the closing update's output), in the type it settles as.
-      const running = before === undefined ? undefined : classify(before, cached);
-      deltas.push(...lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
+      const running = before === undefined ? undefined : this.classifyCached(before, cached);
+      deltas.push(...this.lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
     }
-    let output: string | undefined;
-    let exitCode: number | undefined;
-    if (item.type === "command") {
-      const filled = withToolIdentity(dialect, event);
-      const normalized = dialect.normalizeCommandEvent?.(filled) ?? filled;
-      const result = dialect.commandResult?.(normalized) ?? readCommandResult(normalized);
-      output = result.output;
-      exitCode = result.exitCode;
-    } else {
-      output = toolOutputText(event);
-      exitCode = readCommandResult(event).exitCode;
-    }
-    // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1.
-    if (exitCode === undefined && status === "failed") exitCode = 1;
+    const { output, exitCode } = closingOutput(this.dialect, event, item, status);
     deltas.push({
       kind: "item.close",
       key: { providerItemId: event.toolCallId },
@@ -241,159 +251,168 @@ export function createToolCallTracker(options: {
       ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
     });
     if (item.type === "fileChange") {
-      for (const change of item.changes) settledChanges.add(changeKey(change.path, change.newText));
+      for (const change of item.changes) this.settledChanges.add(changeKey(change.path, change.newText));
     } else {
       // The call did not settle as a file change: its writes are still reported, each as its own item.
-      for (const write of writes) deltas.push(fsWriteDelta(threadId, write));
+      for (const write of writes) deltas.push(fsWriteDelta(this.threadId, write));
     }
-    bindings.release(event.toolCallId);
-    settledIds.add(event.toolCallId);
+    this.bindings.release(event.toolCallId);
+    this.settledIds.add(event.toolCallId);
     return deltas;
   }
 
-  function announce(event: AcpToolCallEvent): void {
-    const filled = withToolIdentity(dialect, event);
-    if (isInjectedToolCandidate(filled)) bindings.announce(event.toolCallId, event.title);
+  private announce(event: AcpToolCallEvent): void {
+    const filled = withToolIdentity(this.dialect, event);
+    if (isInjectedToolCandidate(filled)) this.bindings.announce(event.toolCallId, event.title);
   }
 
   /** The cached entry after merging `fields`; a new entry when the id is unknown. */
-  function merged(fields: AcpToolCallEvent, announced: boolean): { entry: CachedToolCall; previous: CachedToolCall | undefined } {
-    const previous = cache.get(fields.toolCallId);
+  private merged(fields: AcpToolCallEvent, announced: boolean): { entry: CachedToolCall; previous: CachedToolCall | undefined } {
+    const previous = this.cache.get(fields.toolCallId);
     const event = previous ? mergeToolCall(previous.event, fields) : fields;
-    if (previous === undefined) announce(event);
+    if (previous === undefined) this.announce(event);
     const entry: CachedToolCall = previous
       ? { ...previous, event, announced: previous.announced || announced, permissionOnly: false }
       : { event, announced, writes: [] };
     return { entry, previous };
   }
 
-  return {
-    toolCall(update, fields) {
-      const deltas: ThreadDelta[] = [closeThought(), closeAssistant()];
-      const { entry, previous } = merged(fields, true);
-      const fallback = updateFallback(threadId, update);
-      if (isTerminalToolStatus(entry.event.status)) {
-        cache.delete(entry.event.toolCallId);
-        deltas.push(...close(entry.event, entry.event.status, previous ? entry : undefined, fallback, previous?.event));
-        return deltas;
-      }
-      cache.set(entry.event.toolCallId, entry);
-      // A re-sent tool_call refines the cached call; only a call not opened yet may open here.
-      if (entry.opened !== undefined) return deltas;
-      const classified = classify(entry.event, entry);
-      if (!defersUnfilledOpens(dialect) || !isUnfilled(entry.event, classified)) deltas.push(open(entry, fallback, classified));
+  toolCall(update: Parameters<ToolCallTracker["toolCall"]>[0], fields: AcpToolCallEvent): ThreadDelta[] {
+    const deltas: ThreadDelta[] = [closeThought(), closeAssistant()];
+    const { entry, previous } = this.merged(fields, true);
+    const fallback = updateFallback(this.threadId, update);
+    if (isTerminalToolStatus(entry.event.status)) {
+      this.cache.delete(entry.event.toolCallId);
+      deltas.push(...this.close(entry.event, entry.event.status, previous ? entry : undefined, fallback, previous?.event));
       return deltas;
-    },
+    }
+    this.cache.set(entry.event.toolCallId, entry);
+    // A re-sent tool_call refines the cached call; only a call not opened yet may open here.
+    if (entry.opened !== undefined) return deltas;
+    const classified = this.classifyCached(entry.event, entry);
+    if (!defersUnfilledOpens(this.dialect) || !isUnfilled(entry.event, classified)) deltas.push(this.open(entry, fallback, classified));
+    return deltas;
+  }
 
-    toolCallUpdate(update, fields) {
-      // An unknown id is cached as its own start, without an open (spec 20 §3.2).
-      const { entry, previous } = merged(fields, false);
-      const event = entry.event;
-      if (isTerminalToolStatus(event.status)) {
-        cache.delete(event.toolCallId);
-        return close(event, event.status, previous ? entry : undefined, updateFallback(threadId, update), previous?.event);
+  toolCallUpdate(update: Parameters<ToolCallTracker["toolCallUpdate"]>[0], fields: AcpToolCallEvent): ThreadDelta[] {
+    const { threadId } = this;
+    // An unknown id is cached as its own start, without an open (spec 20 §3.2).
+    const { entry, previous } = this.merged(fields, false);
+    const event = entry.event;
+    if (isTerminalToolStatus(event.status)) {
+      this.cache.delete(event.toolCallId);
+      return this.close(event, event.status, previous ? entry : undefined, updateFallback(threadId, update), previous?.event);
+    }
+    this.cache.set(event.toolCallId, entry);
+    const output = toolOutputText(event);
+    const classified = this.classifyCached(event, entry);
+    const deltas: ThreadDelta[] = [];
+    let opened = false;
+    if (entry.announced && entry.opened === undefined && (!isUnfilled(event, classified) || output !== undefined)) {
+      deltas.push(...this.lateOpen(entry, updateFallback(threadId, update), classified));
+      opened = true;
+    }
+    const reopen = !opened && entry.opened !== undefined && delegationChanged(entry.opened, classified);
+    if (reopen) deltas.push(this.open(entry, updateFallback(threadId, update), classified));
+    const { item } = classified;
+    if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
+      deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
+    } else if (!reopen && !opened) {
+      deltas.push(suppressedUpdate(threadId, update));
+    }
+    return deltas;
+  }
+
+  claimWrite(write: AcpFsWriteChange): boolean | "duplicate" {
+    let claimant: CachedToolCall | undefined;
+    const pathless: CachedToolCall[] = [];
+    for (const entry of this.cache.values()) {
+      const classified = this.classifyCached(entry.event, entry);
+      if (entry.event.kind !== "edit" && classified.item.type !== "fileChange") continue;
+      const paths = classified.item.type === "fileChange" ? classified.item.changes.map((change) => change.path) : [];
+      const located = [...paths, ...(entry.event.locations ?? []).map((location) => location.path)];
+      if (located.includes(write.path)) {
+        claimant = entry;
+        break;
       }
-      cache.set(event.toolCallId, entry);
-      const output = toolOutputText(event);
-      const classified = classify(event, entry);
-      const deltas: ThreadDelta[] = [];
-      let opened = false;
-      if (entry.announced && entry.opened === undefined && (!isUnfilled(event, classified) || output !== undefined)) {
-        deltas.push(...lateOpen(entry, updateFallback(threadId, update), classified));
-        opened = true;
-      }
-      const reopen = !opened && entry.opened !== undefined && delegationChanged(entry.opened, classified);
-      if (reopen) deltas.push(open(entry, updateFallback(threadId, update), classified));
-      const { item } = classified;
-      if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
-        deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
-      } else if (!reopen && !opened) {
-        deltas.push(suppressedUpdate(threadId, update));
-      }
-      return deltas;
-    },
+      // A call known only from its permission request (gemini asks before it reports the call)
+      // claims a write by its path alone, never as the one pathless edit in flight.
+      if (located.length === 0 && !entry.permissionOnly) pathless.push(entry);
+    }
+    if (claimant === undefined && pathless.length === 1) claimant = pathless[0];
+    if (claimant !== undefined) {
+      claimant.writes.push(write);
+      return true;
+    }
+    return this.settledChanges.has(changeKey(write.path, write.newText)) ? "duplicate" : false;
+  }
 
-    claimWrite(write) {
-      let claimant: CachedToolCall | undefined;
-      let pathless: CachedToolCall[] = [];
-      for (const entry of cache.values()) {
-        const classified = classify(entry.event, entry);
-        if (entry.event.kind !== "edit" && classified.item.type !== "fileChange") continue;
-        const paths = classified.item.type === "fileChange" ? classified.item.changes.map((change) => change.path) : [];
-        const located = [...paths, ...(entry.event.locations ?? []).map((location) => location.path)];
-        if (located.includes(write.path)) {
-          claimant = entry;
-          break;
-        }
-        // A call known only from its permission request (gemini asks before it reports the call)
-        // claims a write by its path alone, never as the one pathless edit in flight.
-        if (located.length === 0 && !entry.permissionOnly) pathless.push(entry);
-      }
-      if (claimant === undefined && pathless.length === 1) claimant = pathless[0];
-      pathless = [];
-      if (claimant !== undefined) {
-        claimant.writes.push(write);
-        return true;
-      }
-      return settledChanges.has(changeKey(write.path, write.newText)) ? "duplicate" : false;
-    },
+  drain(status: Parameters<ToolCallTracker["drain"]>[0]): ThreadDelta[] {
+    const deltas: ThreadDelta[] = [];
+    for (const cached of this.cache.values()) {
+      if (!cached.permissionOnly) deltas.push(...this.close(cached.event, status, cached));
+      // A call the agent never reported itself still made its writes: each stays an item.
+      else for (const write of cached.writes) deltas.push(fsWriteDelta(this.threadId, write));
+    }
+    this.cache.clear();
+    return deltas;
+  }
 
-    drain(status) {
-      const deltas: ThreadDelta[] = [];
-      for (const cached of cache.values()) {
-        if (!cached.permissionOnly) deltas.push(...close(cached.event, status, cached));
-        // A call the agent never reported itself still made its writes: each stays an item.
-        else for (const write of cached.writes) deltas.push(fsWriteDelta(threadId, write));
-      }
-      cache.clear();
-      return deltas;
-    },
+  clear(): AcpFsWriteChange[] {
+    const writes = [...this.cache.values()].flatMap((entry) => entry.writes);
+    this.cache.clear();
+    this.bindings.clearCalls();
+    return writes;
+  }
 
-    clear() {
-      const writes = [...cache.values()].flatMap((entry) => entry.writes);
-      cache.clear();
-      bindings.clearCalls();
-      return writes;
-    },
+  newTurn(): void {
+    this.settledChanges.clear();
+  }
 
-    newTurn() {
-      settledChanges.clear();
-    },
+  delegationReport(report: Parameters<ToolCallTracker["delegationReport"]>[0]): ThreadDelta[] {
+    const cached = this.cache.get(report.toolCallId);
+    if (cached === undefined) return [];
+    if (this.classifyCached(cached.event, cached).item.type !== "delegation") return [];
+    cached.delegation = { childRef: report.childRef, label: report.label };
+    if (report.detail !== undefined) cached.delegation.detail = report.detail;
+    const classified = this.classifyCached(cached.event, cached);
+    cached.opened = classified;
+    const { item, presentation } = classified;
+    return [{ kind: "item.open", key: { providerItemId: report.toolCallId }, item, presentation }];
+  }
 
-    delegationReport(report) {
-      const cached = cache.get(report.toolCallId);
-      if (cached === undefined) return [];
-      if (classify(cached.event, cached).item.type !== "delegation") return [];
-      cached.delegation = { childRef: report.childRef, label: report.label };
-      if (report.detail !== undefined) cached.delegation.detail = report.detail;
-      const classified = classify(cached.event, cached);
-      cached.opened = classified;
-      const { item, presentation } = classified;
-      return [{ kind: "item.open", key: { providerItemId: report.toolCallId }, item, presentation }];
-    },
+  inFlight(toolCallId: string): AcpToolCallEvent | undefined {
+    const cached = this.cache.get(toolCallId);
+    return cached ? withToolIdentity(this.dialect, cached.event) : undefined;
+  }
 
-    inFlight(toolCallId) {
-      const cached = cache.get(toolCallId);
-      return cached ? withToolIdentity(dialect, cached.event) : undefined;
-    },
+  classify(event: AcpToolCallEvent): ClassifiedToolCall {
+    return this.classifyCached(event, this.cache.get(event.toolCallId));
+  }
 
-    classify: (event) => classify(event, cache.get(event.toolCallId)),
+  openCount(): number {
+    return [...this.cache.values()].filter((entry) => !entry.permissionOnly).length;
+  }
 
-    openCount: () => [...cache.values()].filter((entry) => !entry.permissionOnly).length,
+  notePermissionToolCall(fields: AcpToolCallEvent): void {
+    if (this.cache.has(fields.toolCallId) || this.settledIds.has(fields.toolCallId)) return;
+    this.cache.set(fields.toolCallId, { event: fields, announced: false, writes: [], permissionOnly: true });
+  }
 
-    notePermissionToolCall(fields) {
-      if (cache.has(fields.toolCallId) || settledIds.has(fields.toolCallId)) return;
-      cache.set(fields.toolCallId, { event: fields, announced: false, writes: [], permissionOnly: true });
-    },
+  isSettled(toolCallId: string): boolean {
+    return this.settledIds.has(toolCallId) && !this.cache.has(toolCallId);
+  }
 
-    isSettled: (toolCallId) => settledIds.has(toolCallId) && !cache.has(toolCallId),
+  progressNote(toolCallId: string, message: string): ThreadDelta[] {
+    const cached = this.cache.get(toolCallId);
+    if (cached?.opened === undefined) return [];
+    return [{ kind: "item.progress", key: { providerItemId: toolCallId }, message }];
+  }
+}
 
-    progressNote(toolCallId, message) {
-      const cached = cache.get(toolCallId);
-      if (cached?.opened === undefined) return [];
-      return [{ kind: "item.progress", key: { providerItemId: toolCallId }, message }];
-    },
-  };
+/** Creates the tool-call tracker of one translator instance. */
+export function createToolCallTracker(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }): ToolCallTracker {
+  return new ToolCallCache(options);
 }
 
 /** Key channel of client file writes (spec 20 §3.1 `acp/fs/write`). */

@@ -125,73 +125,105 @@ export function isTurnOutputUpdate(update: unknown): boolean {
   return !(parsed.data.sessionUpdate.endsWith("_chunk") && content?.type === "text" && content.text === "");
 }
 
-/** Creates the translator of one ACP session (spec 20 §3, spec 30). */
-export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslator {
+/** The mutable state one session's translator methods share. */
+interface TranslatorState {
+  readonly threadId: string;
+  readonly dialect: AcpTranslatorOptions["dialect"];
+  readonly now: AcpTranslatorOptions["now"];
+  readonly bindings: ReturnType<typeof createInjectedToolBindings>;
+  readonly tools: ReturnType<typeof createToolCallTracker>;
+  readonly state: ReturnType<typeof createSessionStateModel>;
+  readonly updateContext: Parameters<typeof translateSessionUpdate>[0];
+  lastUpdateAt: number | null;
+  turnOutputSeen: boolean;
+  compacting: boolean;
+  compactionReply: string;
+  contextSize: number | null;
+  restoredUsage: Record<string, unknown> | undefined;
+}
+
+function createTranslatorState(options: AcpTranslatorOptions): TranslatorState {
   const { threadId, dialect, now } = options;
   const bindings = createInjectedToolBindings(options.injectedTools ?? []);
   const tools = createToolCallTracker({ threadId, dialect, bindings });
   const state = createSessionStateModel();
-  let lastUpdateAt: number | null = null;
-  let turnOutputSeen = false;
-  let compacting = false;
-  let compactionReply = "";
-  let contextSize: number | null = null;
-  let restoredUsage: Record<string, unknown> | undefined;
-
-  const updateContext = {
+  const s: TranslatorState = {
     threadId,
+    dialect,
+    now,
+    bindings,
     tools,
     state,
-    onAgentText(text: string) {
-      if (compacting) compactionReply += text;
+    updateContext: {
+      threadId,
+      tools,
+      state,
+      onAgentText(text: string) {
+        if (s.compacting) s.compactionReply += text;
+      },
     },
+    lastUpdateAt: null,
+    turnOutputSeen: false,
+    compacting: false,
+    compactionReply: "",
+    contextSize: null,
+    restoredUsage: undefined,
   };
+  return s;
+}
 
-  function isLateToolUpdateOf(update: Record<string, unknown>): boolean {
-    if (update.sessionUpdate !== "tool_call_update") return false;
-    const fields = readToolCallFields(update);
-    return fields !== undefined && tools.isSettled(fields.toolCallId);
-  }
+function contextWindow(s: TranslatorState, used: number): ThreadDelta {
+  return { kind: "contextWindow", used, size: s.contextSize, estimated: false, attach: "open" };
+}
 
-  function startTurn(): ThreadDelta[] {
-    turnOutputSeen = false;
-    compacting = false;
-    return turns.turnStarted(tools);
-  }
-
-  function contextWindow(used: number): ThreadDelta {
-    return { kind: "contextWindow", used, size: contextSize, estimated: false, attach: "open" };
-  }
-
-  const translator: AcpTranslator = {
+/** Turn and compaction boundaries. */
+function turnMethods(s: TranslatorState): Pick<AcpTranslator, "turnStarted" | "agentTurnStarted" | "turnCompleted" | "compactionStarted" | "compactionCompleted"> {
+  const startTurn = (): ThreadDelta[] => {
+    s.turnOutputSeen = false;
+    s.compacting = false;
+    return turns.turnStarted(s.tools);
+  };
+  return {
     turnStarted: startTurn,
     agentTurnStarted: startTurn,
     turnCompleted(stopReason, promptResult) {
-      return turns.turnCompleted(tools, stopReason, turnOutputSeen, turns.promptResultDetail(promptResult));
+      return turns.turnCompleted(s.tools, stopReason, s.turnOutputSeen, turns.promptResultDetail(promptResult));
     },
     compactionStarted() {
-      compacting = true;
-      compactionReply = "";
-      turnOutputSeen = false;
-      return turns.compactionStarted(tools);
+      s.compacting = true;
+      s.compactionReply = "";
+      s.turnOutputSeen = false;
+      return turns.compactionStarted(s.tools);
     },
     compactionCompleted(end) {
-      const deltas = turns.compactionCompleted(tools, end, dialect, compactionReply);
-      compacting = false;
-      compactionReply = "";
+      const deltas = turns.compactionCompleted(s.tools, end, s.dialect, s.compactionReply);
+      s.compacting = false;
+      s.compactionReply = "";
       return deltas;
     },
+  };
+}
+
+/** Agent updates, client writes, warnings and errors as they come. */
+function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWrite" | "warning" | "sessionError" | "unhandled" | "delegationReport"> {
+  const { threadId, tools } = s;
+  const isLateToolUpdateOf = (update: Record<string, unknown>): boolean => {
+    if (update.sessionUpdate !== "tool_call_update") return false;
+    const fields = readToolCallFields(update);
+    return fields !== undefined && tools.isSettled(fields.toolCallId);
+  };
+  return {
     update(update) {
       const parsed = AcpSessionUpdateSchema.safeParse(update);
       if (!parsed.success) return [];
-      lastUpdateAt = now();
+      s.lastUpdateAt = s.now();
       if (isLateToolUpdateOf(parsed.data)) {
         // More about a call that already settled: kept as the raw update (in the turn when one is
         // open, else thread-scoped), never a new item of a call the lane already closed.
         return [unhandledUpdate(threadId, parsed.data)];
       }
-      if (isTurnOutputUpdate(parsed.data)) turnOutputSeen = true;
-      return translateSessionUpdate(updateContext, parsed.data);
+      if (isTurnOutputUpdate(parsed.data)) s.turnOutputSeen = true;
+      return translateSessionUpdate(s.updateContext, parsed.data);
     },
     fsWrite(write) {
       // One edit is one fileChange: a write made by an in-flight edit call settles with that call,
@@ -216,36 +248,52 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       return [{ kind: "unhandled", raw: internalEnvelope(method, params), rawType: method, vouchedTurn: true }];
     },
     delegationReport: (report) => tools.delegationReport(report),
+  };
+}
+
+/** Session setup, restore and what a prompt's result says about the context window. */
+function sessionMethods(s: TranslatorState): Pick<AcpTranslator, "sessionSetup" | "restoreUpdate" | "restoreSettled" | "promptResult"> {
+  const { dialect, state } = s;
+  return {
     sessionSetup(result, { restored }) {
       state.observeSetup(result);
       const deltas = state.publish();
       if (dialect.contextWindow !== undefined) {
-        contextSize = dialect.contextWindow.sizeFromSetup(result) ?? contextSize;
-        if (!restored) deltas.push(contextWindow(0));
+        s.contextSize = dialect.contextWindow.sizeFromSetup(result) ?? s.contextSize;
+        if (!restored) deltas.push(contextWindow(s, 0));
       }
       return deltas;
     },
     restoreUpdate(update) {
       const parsed = AcpSessionUpdateSchema.safeParse(update);
       if (!parsed.success) return;
-      if (parsed.data.sessionUpdate === "usage_update") restoredUsage = parsed.data;
+      if (parsed.data.sessionUpdate === "usage_update") s.restoredUsage = parsed.data;
       else state.observeUpdate(parsed.data);
     },
     restoreSettled() {
-      const usage = restoredUsage;
-      restoredUsage = undefined;
+      const usage = s.restoredUsage;
+      s.restoredUsage = undefined;
       const deltas = state.publish();
-      if (usage !== undefined) deltas.push(...translateSessionUpdate(updateContext, usage));
+      if (usage !== undefined) deltas.push(...translateSessionUpdate(s.updateContext, usage));
       return deltas;
     },
     promptResult(result) {
       if (dialect.contextWindow === undefined) return [];
       const used = dialect.contextWindow.usedFromPromptResult(result);
-      return used === undefined ? [] : [contextWindow(used)];
+      return used === undefined ? [] : [contextWindow(s, used)];
     },
+  };
+}
+
+/** Permissions, injected tools and the quiet-detection facts. */
+function callMethods(
+  s: TranslatorState,
+): Pick<AcpTranslator, "permissionSubject" | "bindInjectedToolCall" | "activity" | "notePermissionToolCall" | "permissionDecided" | "isLateToolUpdate"> {
+  const { tools, bindings } = s;
+  return {
     permissionSubject: (toolCall) => permissionSubject(tools, toolCall),
     bindInjectedToolCall: (toolName) => bindings.proxiedCall(toolName),
-    activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt, turnOutputSeen }),
+    activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt: s.lastUpdateAt, turnOutputSeen: s.turnOutputSeen }),
     notePermissionToolCall(toolCall) {
       const fields = readToolCallFields(toolCall);
       if (fields !== undefined) tools.notePermissionToolCall({ ...fields, status: undefined } as typeof fields);
@@ -256,6 +304,12 @@ export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslato
       return fields !== undefined && tools.isSettled(fields.toolCallId);
     },
   };
+}
+
+/** Creates the translator of one ACP session (spec 20 §3, spec 30). */
+export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslator {
+  const s = createTranslatorState(options);
+  const translator: AcpTranslator = { ...turnMethods(s), ...updateMethods(s), ...sessionMethods(s), ...callMethods(s) };
   // Every batch passes the whitespace-stream settler in emission order (whitespace-streams.ts).
   const settler = createWhitespaceStreamSettler();
   const settled = { ...translator } as Record<string, unknown>;
