@@ -5,6 +5,7 @@
  * stopped and its directory removed.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRecording } from "../../harness/recording/reader.js";
@@ -38,10 +39,12 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     try {
       expect(pool.take(replayBridgeLaunch("acp-gemini"))).toBeUndefined();
       expect(pool.take(replayBridgeLaunch("acp-cursor", { env: { PARITY_EXTRA: "1" } }))).toBeUndefined();
-      const { bridge } = await pool.take(replayBridgeLaunch("acp-cursor"))!;
+      const { bridge, base } = await pool.take(replayBridgeLaunch("acp-cursor"))!;
       expect(bridge.exited).toBe(false);
+      // Taken by hand, so stopped and removed by hand (a replay would do both).
       bridge.kill();
       await bridge.whenExited();
+      await rm(base, { recursive: true, force: true });
     } finally {
       await pool.close();
     }
