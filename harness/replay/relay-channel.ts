@@ -13,7 +13,7 @@
  * the replay then uses the Node replay child (`replay-child.ts`).
  */
 import { execFile } from "node:child_process";
-import { constants, existsSync, openSync } from "node:fs";
+import { accessSync, constants, openSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { delimiter, join } from "node:path";
@@ -59,12 +59,17 @@ export function relayScript(dir: string, tools: RelayTools): string {
   ].join("\n");
 }
 
-/** The first executable `name` on `path`, or undefined. */
+/** The first file `name` on `path` this process may execute, or undefined. */
 function onPath(name: string, path: string): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (dir === "") continue;
     const file = join(dir, name);
-    if (existsSync(file)) return file;
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here, or not executable
+    }
   }
   return undefined;
 }
