@@ -185,7 +185,7 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
       : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
     replay: { ...replay, bridges },
-    startBridge: (provider) => bridges.start(provider, replay),
+    startBridge: (provider) => bridges.ensureWaiting(provider, replay),
   }).finally(async () => {
     progress?.end();
     await bridges.close();

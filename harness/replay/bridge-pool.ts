@@ -18,6 +18,11 @@ export interface BridgePool extends PrestartedBridges {
    * replay cannot handle starts nothing (its replay reports that itself).
    */
   start(provider: string, options?: ReplayOptions): void;
+  /**
+   * As {@link BridgePool.start}, unless a bridge started exactly so is already waiting: a
+   * bridge asked for ahead of a batch that an earlier guess already started is not started twice.
+   */
+  ensureWaiting(provider: string, options?: ReplayOptions): void;
   /** Stops every bridge no replay took and removes its directory; awaits their exits. */
   close(): Promise<void>;
 }
@@ -31,19 +36,23 @@ function keyOf(launch: Omit<BridgeLaunch, "dataDir">): string {
 /** An empty {@link BridgePool}. */
 export function createBridgePool(): BridgePool {
   const waiting: Array<{ key: string; started: Promise<StartedBridge> }> = [];
+  const start = (provider: string, options: ReplayOptions, unlessWaiting: boolean): void => {
+    let launch: Omit<BridgeLaunch, "dataDir">;
+    try {
+      launch = replayBridgeLaunch(provider, options);
+    } catch {
+      return;
+    }
+    const key = keyOf(launch);
+    if (unlessWaiting && waiting.some((w) => w.key === key)) return;
+    const started = startBridge(launch);
+    // A start that failed is reported by the replay that takes it (or dropped by close).
+    started.catch(() => undefined);
+    waiting.push({ key, started });
+  };
   return {
-    start(provider, options = {}) {
-      let launch: Omit<BridgeLaunch, "dataDir">;
-      try {
-        launch = replayBridgeLaunch(provider, options);
-      } catch {
-        return;
-      }
-      const started = startBridge(launch);
-      // A start that failed is reported by the replay that takes it (or dropped by close).
-      started.catch(() => undefined);
-      waiting.push({ key: keyOf(launch), started });
-    },
+    start: (provider, options = {}) => start(provider, options, false),
+    ensureWaiting: (provider, options = {}) => start(provider, options, true),
     take(launch) {
       const key = keyOf(launch);
       const at = waiting.findIndex((w) => w.key === key);

@@ -50,6 +50,23 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     }
   }, 60_000);
 
+  it("ensureWaiting starts a bridge only when none started like it is waiting", async () => {
+    const pool = createBridgePool();
+    try {
+      pool.ensureWaiting("acp-cursor");
+      pool.ensureWaiting("acp-cursor");
+      const first = pool.take(replayBridgeLaunch("acp-cursor"));
+      expect(first).toBeDefined();
+      expect(pool.take(replayBridgeLaunch("acp-cursor"))).toBeUndefined();
+      const { bridge, base } = await first!;
+      bridge.kill();
+      await bridge.whenExited();
+      await rm(base, { recursive: true, force: true });
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it("close stops a bridge nobody took and removes its directory", async () => {
     const pool = createBridgePool();
     pool.start("acp-cursor");
