@@ -42,6 +42,7 @@ function summary(m: Measured) {
     cpuMs: cpus.length > 0 ? median(cpus) : undefined,
     peakTreeRssBytes: median(m.runs.map((r) => r.peakTreeRssBytes)),
     processes: median(m.runs.map((r) => r.processes)),
+    nodeProcesses: median(m.runs.map((r) => r.nodeProcesses)),
   };
 }
 
@@ -150,15 +151,15 @@ export const cliBench: Bench = {
     const table = [
       `Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, ${availableParallelism()} cores, load average (1/5/15 min) ${loadBefore} at the start, ${loadAfter} at the end; median of ${reps} after a warm-up.`,
       "",
-      "| command (whole process, from outside) | wall, median (min–max) | CPU user+sys | peak RSS, process tree | processes | target |",
+      "| command (whole process, from outside) | wall, median (min–max) | CPU user+sys | peak RSS, process tree | processes (of them Node) | target |",
       "|---|---|---|---|---|---|",
       ...rows.map(
         (r) =>
-          `| ${r.label} | **${seconds(r.wallMs)}** (${seconds(r.minMs)}–${seconds(r.maxMs)}) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} | ${target(r)} |`,
+          `| ${r.label} | **${seconds(r.wallMs)}** (${seconds(r.minMs)}–${seconds(r.maxMs)}) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} (${r.nodeProcesses}) | ${target(r)} |`,
       ),
       ...synthetic.map(
         (r) =>
-          `| \`parity check\` of a synthetic echo recording, ${r.lines.toLocaleString("en-US")} lines (one run) | **${seconds(r.wallMs)}** (${((r.wallMs / r.lines) * 1000).toFixed(0)} ms per 1k lines) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} | ${r === largest ? `≤ ${mib(TARGET_SYNTHETIC_RSS_BYTES)}; marginal ms per line, last sizes ÷ first, ≤ ${SYNTHETIC_FLATNESS_LIMIT} (${flatness === undefined ? "n/a" : flatness.toFixed(2)})` : ""} |`,
+          `| \`parity check\` of a synthetic echo recording, ${r.lines.toLocaleString("en-US")} lines (one run) | **${seconds(r.wallMs)}** (${((r.wallMs / r.lines) * 1000).toFixed(0)} ms per 1k lines) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} (${r.nodeProcesses}) | ${r === largest ? `≤ ${mib(TARGET_SYNTHETIC_RSS_BYTES)}; marginal ms per line, last sizes ÷ first, ≤ ${SYNTHETIC_FLATNESS_LIMIT} (${flatness === undefined ? "n/a" : flatness.toFixed(2)})` : ""} |`,
       ),
     ].join("\n");
     flags.print(`${table}\n`);
@@ -181,7 +182,7 @@ export const cliBench: Bench = {
         rows: rows.map((r) => ({ ...r, wallMs: Math.round(r.wallMs), minMs: Math.round(r.minMs), maxMs: Math.round(r.maxMs), cpuMs: r.cpuMs === undefined ? null : Math.round(r.cpuMs) })),
         versionRatio: Number(versionRatio.toFixed(2)),
         matrixMsPer30Cells: Math.round(matrixPer30),
-        synthetic: synthetic.map((r) => ({ lines: r.lines, wallMs: Math.round(r.wallMs), cpuMs: r.cpuMs ?? null, peakTreeRssBytes: r.peakTreeRssBytes, processes: r.processes })),
+        synthetic: synthetic.map((r) => ({ lines: r.lines, wallMs: Math.round(r.wallMs), cpuMs: r.cpuMs ?? null, peakTreeRssBytes: r.peakTreeRssBytes, processes: r.processes, nodeProcesses: r.nodeProcesses })),
         syntheticFlatness: flatness === undefined ? null : Number(flatness.toFixed(2)),
         met,
       },

@@ -17,6 +17,11 @@ export interface ProcessRun {
   peakTreeRssBytes: number;
   /** Processes seen in the tree over the run (the root included). */
   processes: number;
+  /**
+   * Of those, the ones last seen running Node (`/proc/<pid>/comm` is `node`) and seen so in two
+   * looks at least (not a fork on its way to exec something else): each pays a Node start-up.
+   */
+  nodeProcesses: number;
   exitCode: number | null;
   /** The tail of stderr, for an error message when the run failed. */
   stderrTail: string;
@@ -70,17 +75,29 @@ function rssOf(pid: number): number {
   }
 }
 
+/** The command name of a process (`/proc/<pid>/comm`), or undefined once it is gone. */
+function commOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Sums the resident memory of `root` and all its descendants now, adding every pid seen to
- * `seen`. A process that starts and ends between two samples is not counted: the sampling
- * interval bounds what can be missed.
+ * `seen` and, when given, its current command name to `names` (a forked child shows its
+ * parent's name until it execs, so the last name seen wins). A process that starts and ends
+ * between two samples is not counted: the sampling interval bounds what can be missed.
  */
-export function sampleTreeRss(root: number, seen: Set<number>): number {
+export function sampleTreeRss(root: number, seen: Set<number>, names?: Map<number, string>): number {
   let total = 0;
   const stack = [root];
   while (stack.length > 0) {
     const pid = stack.pop()!;
     seen.add(pid);
+    const name = names ? commOf(pid) : undefined;
+    if (name !== undefined) names!.set(pid, name);
     total += rssOf(pid);
     stack.push(...childrenOf(pid));
   }
@@ -102,9 +119,19 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
     stderrTail = (stderrTail + text).slice(-4000);
   });
   const seen = new Set<number>();
+  const names = new Map<number, string>();
+  // Looks that found each pid running Node: a process forked by a Node process shows `node` until
+  // it execs (well under a sampling interval), so only a pid seen as Node twice counts as one.
+  const nodeLooks = new Map<number, number>();
   let peak = 0;
   const sample = (): void => {
-    if (child.pid !== undefined && child.exitCode === null) peak = Math.max(peak, sampleTreeRss(child.pid, seen));
+    if (child.pid === undefined || child.exitCode !== null) return;
+    const now = new Map<number, string>();
+    peak = Math.max(peak, sampleTreeRss(child.pid, seen, now));
+    for (const [pid, name] of now) {
+      names.set(pid, name);
+      if (name === "node") nodeLooks.set(pid, (nodeLooks.get(pid) ?? 0) + 1);
+    }
   };
   sample();
   const timer = setInterval(sample, sampleMs);
@@ -120,6 +147,7 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
     peakTreeRssBytes: peak,
     processes: seen.size,
+    nodeProcesses: [...names].filter(([pid, name]) => name === "node" && (nodeLooks.get(pid) ?? 0) >= 2).length,
     exitCode,
     stderrTail,
   };

@@ -53,6 +53,17 @@ export interface CheckCellsOptions {
   batch?: boolean;
   /** Monotonic clock in ms (injected; default `performance.now`). */
   now?: () => number;
+  /**
+   * Each cell's time in earlier runs, in ms by `<provider>/<cell>` (cell-times.ts): the batches
+   * expected to take longest start first. Never changes a verdict.
+   */
+  cellTimes?: ReadonlyMap<string, number>;
+  /**
+   * Starts ahead the bridge of a batch about to run (`parity check`'s bridge pool, which the
+   * replays take from via `replay.bridges`): called with the provider of the batch `jobs` places
+   * after each one that starts.
+   */
+  startBridge?: (provider: string) => void;
   /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
   progress?: CheckCellsProgress;
 }
@@ -200,7 +211,8 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
   });
   const jobs = Math.max(1, options.jobs);
-  const tasks = planBatches([...groups.values()], jobs, options.batch !== false);
+  const msOf = (index: number): number | undefined => options.cellTimes?.get(`${options.locations[index]!.provider}/${options.locations[index]!.cell}`);
+  const tasks = planBatches([...groups.values()], jobs, options.batch !== false, msOf);
   // Each live lane is normalized as it is assembled and spilled to a file here (cell-legs.ts).
   const spillDir = tasks.length > 0 ? await mkdtemp(path.join(tmpdir(), "parity-lanes-")) : undefined;
   const spills = spillDir === undefined ? undefined : createLiveLaneSpills(spillDir);
@@ -210,6 +222,10 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       const task = tasks[next];
       next += 1;
       if (!task) return;
+      // The batch that starts when this one's worker is free again gets its bridge started now,
+      // so its start-up overlaps this batch (the caller started the first `jobs` ones).
+      const ahead = tasks[next - 1 + jobs];
+      if (ahead) options.startBridge?.(options.locations[ahead[0]!]!.provider);
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
       const sources: ReplaySource[] =

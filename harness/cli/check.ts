@@ -11,6 +11,9 @@ import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
 import { createCheckProgress } from "../progress/check-progress.js";
+import { firstBatchProviders } from "../check/batch-plan.js";
+import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
+import { createBridgePool } from "../replay/bridge-pool.js";
 import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../check/check-cells.js";
 import { ORACLES_DIR, RECORDINGS_ROOT, REPORTER } from "../defaults.js";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
@@ -146,7 +149,6 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
   if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
   // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
   if (options.shard !== undefined) locations = shardCells(locations, options.shard);
-  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: options.allowlistFiles });
   const dumpDir = options.dumpDir?.dir;
   if (options.dumpDir !== undefined) {
     const { value, dir } = options.dumpDir;
@@ -154,6 +156,18 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
     await createOutputDirFlag("dump-dir", value, dir);
   }
   const replay = replayOptionsOf(options.replay);
+  const timesFile = cellTimesFile(ctx.cwd);
+  const cellTimes = await readCellTimes(timesFile);
+  // The bridges the workers start with are started now: their start-up overlaps reading the
+  // allowlists and recordings and planning (bridge-pool.ts; the replays take them); each later
+  // batch's bridge starts while the batch before it on its worker runs (startBridge).
+  const bridges = createBridgePool();
+  const providers = locations.map((l) => l.provider);
+  for (const provider of firstBatchProviders(providers, jobs, options.batch, (i) => cellTimes.get(`${providers[i]}/${locations[i]!.cell}`))) bridges.start(provider, replay);
+  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: options.allowlistFiles }).catch(async (error: unknown) => {
+    await bridges.close();
+    throw error;
+  });
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
   const { run, extras } = await checkCells({
@@ -165,12 +179,19 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
     jobs,
     ci: ctx.ci,
     batch: options.batch,
+    cellTimes,
     ...(progress !== undefined
       ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
       : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
-    replay,
-  }).finally(() => progress?.end());
+    replay: { ...replay, bridges },
+    startBridge: (provider) => bridges.ensureWaiting(provider, replay),
+  }).finally(async () => {
+    progress?.end();
+    await bridges.close();
+  });
+  const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
+  await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
   return { run, extras, locations, lanesDir, replay };
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:fs";
 
 /**
  * One thread of a process as `/proc/<pid>/task/<tid>/` shows it: its scheduler state letter
@@ -63,60 +63,127 @@ export function epollTimeoutOfSyscall(text: string, arch: string = process.arch)
   return low < 0 ? -1 : low;
 }
 
-function read(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+/**
+ * Reads a `/proc` file by a descriptor kept open across samples (a `pread` at offset 0 renders
+ * it afresh): a replay samples the same few hundred files of its bridge's tree hundreds of
+ * times, and opening and closing each one cost most of the sampling's CPU.
+ */
+interface ProcReader {
+  read(file: string): string | undefined;
+  /** Closes every descriptor kept. */
+  close(): void;
 }
 
-/** The process and its descendants, root first (via `/proc/<pid>/task/<tid>/children`). */
-function treeOf(root: number): number[] {
-  const seen: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    if (seen.includes(pid)) continue;
-    seen.push(pid);
-    let tids: string[] = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
+/** Descriptors kept at most; past that all are closed and reopened on demand (threads come and go). */
+const MAX_KEPT_FDS = 1024;
+
+function createProcReader(): ProcReader {
+  const fds = new Map<string, number>();
+  const buffer = Buffer.allocUnsafe(4096);
+  const forget = (file: string): void => {
+    const fd = fds.get(file);
+    fds.delete(file);
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already unusable
+      }
     }
-    for (const tid of tids) {
-      const children = read(`/proc/${pid}/task/${tid}/children`);
-      if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
-    }
-  }
-  return seen;
+  };
+  return {
+    read(file) {
+      let fd = fds.get(file);
+      try {
+        if (fd === undefined) {
+          if (fds.size >= MAX_KEPT_FDS) this.close();
+          fd = openSync(file, "r");
+          fds.set(file, fd);
+        }
+        const length = readSync(fd, buffer, 0, buffer.length, 0);
+        // A file larger than the buffer (a long children list) is read whole the slow way.
+        return length < buffer.length ? buffer.toString("latin1", 0, length) : readFileSync(file, "latin1");
+      } catch {
+        // The thread or process is gone (ESRCH, ENOENT): its descriptor is of no further use.
+        forget(file);
+        return undefined;
+      }
+    },
+    close() {
+      for (const file of [...fds.keys()]) forget(file);
+    },
+  };
+}
+
+/**
+ * Looks at one process tree again and again (the bridge and every descendant), keeping the
+ * `/proc` files it reads open between looks. {@link TreeSampler.close} releases them.
+ */
+export interface TreeSampler {
+  /**
+   * A snapshot of the tree (see {@link sampleTree}). With `untilBusy`, it stops at the first
+   * thread that is not asleep (`S`), returning the threads read so far: such a snapshot can
+   * only judge the tree busy ({@link settlementOf}), and a busy tree is looked at often.
+   */
+  sample(options?: { untilBusy?: boolean }): TreeSample | undefined;
+  close(): void;
+}
+
+/** A {@link TreeSampler} of `root` and its descendants (Linux `/proc`). */
+export function createTreeSampler(root: number): TreeSampler {
+  const proc = createProcReader();
+  return {
+    sample(options = {}) {
+      const tasks: TaskSample[] = [];
+      const rootTimer = (): TreeSample["rootTimerMs"] => {
+        const text = proc.read(`/proc/${root}/task/${root}/syscall`);
+        if (text === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return undefined;
+        return epollTimeoutOfSyscall(text) ?? "other";
+      };
+      // Breadth first from the root, each process's threads in /proc's order; a process's
+      // children are listed under the thread that started them.
+      const seen = new Set<number>();
+      const queue = [root];
+      while (queue.length > 0) {
+        const pid = queue.shift()!;
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        let tids: string[];
+        try {
+          tids = readdirSync(`/proc/${pid}/task`);
+        } catch {
+          if (pid === root) return undefined;
+          continue;
+        }
+        for (const tid of tids) {
+          const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
+          if (state !== undefined && state !== "Z" && state !== "X") {
+            tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
+            if (options.untilBusy === true && state !== "S") return { tasks, rootTimerMs: rootTimer() };
+          }
+          const children = proc.read(`/proc/${pid}/task/${tid}/children`);
+          if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
+        }
+      }
+      return { tasks, rootTimerMs: rootTimer() };
+    },
+    close: () => proc.close(),
+  };
 }
 
 /**
  * Reads a snapshot of `root` and its descendants from `/proc` (Linux). Returns undefined
  * when `/proc` cannot tell (not Linux, or the root is gone); zombies are left out (they run
- * nothing, and their parent is woken to reap them).
+ * nothing, and their parent is woken to reap them). One look; a replay keeps a
+ * {@link createTreeSampler} instead.
  */
 export function sampleTree(root: number): TreeSample | undefined {
-  if (read(`/proc/${root}/stat`) === undefined) return undefined;
-  const tasks: TaskSample[] = [];
-  for (const pid of treeOf(root)) {
-    let tids: string[];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      const state = stateOfStat(read(`/proc/${pid}/task/${tid}/stat`) ?? "");
-      if (state === undefined || state === "Z" || state === "X") continue;
-      tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
-    }
+  const sampler = createTreeSampler(root);
+  try {
+    return sampler.sample();
+  } finally {
+    sampler.close();
   }
-  const syscall = read(`/proc/${root}/task/${root}/syscall`);
-  if (syscall === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return { tasks, rootTimerMs: undefined };
-  return { tasks, rootTimerMs: epollTimeoutOfSyscall(syscall) ?? "other" };
 }
 
 /**

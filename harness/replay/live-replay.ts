@@ -6,12 +6,12 @@ import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
-import { spawnReplayBridge, type ReplayBridgeProcess } from "./bridge-process.js";
+import { spawnReplayBridge, type BridgeLaunch, type ReplayBridgeProcess } from "./bridge-process.js";
 import { CONNECT_FLAG } from "./child-wire.js";
-import { openChildChannel, type ReplayChildLink } from "./child-channel.js";
+import { openChildChannel, type ChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
-import { createEventQueue } from "./event-queue.js";
-import { sampleTree } from "./idleness.js";
+import { createEventQueue, type EventQueue } from "./event-queue.js";
+import { createTreeSampler } from "./idleness.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./stream-plan.js";
 
@@ -33,6 +33,7 @@ export function replaySourceDir(source: ReplaySource): string {
 }
 import { replayProfileFor } from "./profiles.js";
 import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
+import { findRelayTools, openRelayChannel } from "./relay-channel.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
 import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
 import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
@@ -68,10 +69,37 @@ export interface ReplayOptions {
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
   /**
+   * What the bridge spawns as its agent: `relay` (default where `sh`, `mkfifo` and `cat` are
+   * found, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
+   * elsewhere).
+   */
+  agentProcess?: "relay" | "node";
+  /**
    * Cells root whose `<cell>/workspace/` seeds each replayed cell's fresh workspace
    * (default: `cells/` of `repoRoot`; see harness/replay/sandbox.ts).
    */
   cellsRoot?: string;
+  /**
+   * Bridges started ahead of their replays (bridge-pool.ts): a replay whose bridge would be
+   * started exactly so takes one instead of spawning its own.
+   */
+  bridges?: PrestartedBridges;
+}
+
+/** A bridge process started through the bootstrap with its private directories and event queue, not yet driven. */
+export interface StartedBridge {
+  /** The replay's private temporary directory (the bridge's data directory is inside). */
+  base: string;
+  queue: EventQueue<ReplayEvent>;
+  bridge: ReplayBridgeProcess;
+  /** What the bridge was started with; a replay takes it only when its own launch is the same. */
+  launch: BridgeLaunch;
+}
+
+/** Where {@link driveBridge} looks for a bridge already started like the one it needs. */
+export interface PrestartedBridges {
+  /** Removes and returns a started bridge whose launch equals `launch` but for its data directory, or undefined. */
+  take(launch: Omit<BridgeLaunch, "dataDir">): Promise<StartedBridge> | undefined;
 }
 
 /** What one live replay produced, before its thread lane is assembled (spec 10 §5.1 Result). */
@@ -176,6 +204,45 @@ export async function runLiveReplay(source: ReplaySource, options: ReplayOptions
   };
 }
 
+/** How {@link driveBridge} starts the bridge of `provider`, but for its data directory (made per start). */
+function bridgeLaunchOf(root: string, provider: string, modulePath: string, options: ReplayOptions): Omit<BridgeLaunch, "dataDir"> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
+  return { bootstrapPath: replayArtifacts(root).bootstrap, modulePath, providerId: options.providerId ?? provider, cwd: root, env };
+}
+
+/**
+ * Starts a bridge as {@link driveBridge} would (spec 10 §5.1 "Bridge process": through the
+ * bootstrap, exactly as a runtime starts it), in a fresh private directory; its events wait in
+ * the returned queue until a walk reads them.
+ */
+export async function startBridge(launch: Omit<BridgeLaunch, "dataDir">): Promise<StartedBridge> {
+  const base = await mkdtemp(join(tmpdir(), "pr-"));
+  let dataDir: string;
+  try {
+    dataDir = await mkdtemp(join(base, "data-"));
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+  const queue = createEventQueue<ReplayEvent>();
+  const full: BridgeLaunch = { ...launch, dataDir };
+  const bridge = spawnReplayBridge(full, (event) => queue.push(event));
+  return { base, queue, bridge, launch: full };
+}
+
+/**
+ * The bridge launch of a replay of `provider` with `options` (see {@link driveBridge}), for
+ * starting one ahead of it.
+ *
+ * @throws UsageError for a provider with no replay profile; Error when artifacts are missing
+ */
+export function replayBridgeLaunch(provider: string, options: ReplayOptions = {}): Omit<BridgeLaunch, "dataDir"> {
+  const root = options.repoRoot ?? findRepoRoot();
+  const modulePathRel = options.modulePath ?? replayProfileFor(provider, options.adapters).modulePath;
+  return bridgeLaunchOf(root, provider, isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel), options);
+}
+
 /** What {@link driveBridge} returns: the walk's outcome, every pid it started, the bridge's stderr tail. */
 export interface DrivenBridge {
   outcome: ScheduleOutcome;
@@ -215,35 +282,41 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   const cellCount = Math.max(1, options.cells.length);
   const timeouts: ScheduleTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts, ceilingMs: (options.timeouts?.ceilingMs ?? CELL_CEILING_MS) * cellCount };
 
-  const base = await mkdtemp(join(tmpdir(), "pr-"));
+  const cellOf = options.cellOfStep ?? (() => 0);
+  // The bridge starts first: its start-up (a Node process loading its modules) overlaps making
+  // the workspaces and the agent channel, which it needs only once the walk writes to it.
+  const launch = bridgeLaunchOf(root, provider, modulePath, options);
+  const { base, queue, bridge } = await (options.bridges?.take(launch) ?? startBridge(launch));
   let sandbox: ReplaySandbox;
-  let channel: Awaited<ReturnType<typeof openChildChannel>>;
-  const queue = createEventQueue<ReplayEvent>();
-  let dataDir: string;
+  let channel: ChildChannel;
+  let agent: { command: string; args: string[] };
   try {
     sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells"),
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
-    dataDir = await mkdtemp(join(base, "data-"));
-    channel = await openChildChannel(base, (event) => queue.push(event));
+    const relayTools = options.agentProcess === "node" ? undefined : findRelayTools();
+    if (relayTools) {
+      const relays = await openRelayChannel(base, relayTools, (event) => queue.push(event));
+      channel = relays;
+      agent = { command: relays.command, args: relays.args };
+    } else {
+      channel = await openChildChannel(base, (event) => queue.push(event));
+      agent = { command: process.execPath, args: [artifacts.child, CONNECT_FLAG, channel.address] };
+    }
   } catch (error) {
+    bridge.kill();
+    await bridge.whenExited();
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  const cellOf = options.cellOfStep ?? (() => 0);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
-  const bridge = spawnReplayBridge(
-    { bootstrapPath: artifacts.bootstrap, modulePath, providerId: options.providerId ?? provider, dataDir, cwd: root, env },
-    (event) => queue.push(event),
-  );
   const rewrites = sandbox.workspaces.map((workspace) => ({
-    childCommand: process.execPath,
-    childArgs: [artifacts.child, CONNECT_FLAG, channel.address],
+    childCommand: agent.command,
+    childArgs: agent.args,
     workspace,
     path: process.env.PATH,
   }));
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
+  const sampler = bridge.pid !== undefined && process.platform === "linux" ? createTreeSampler(bridge.pid) : undefined;
   try {
     const outcome = await runSchedule(
       steps,
@@ -254,7 +327,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
-        ...(bridge.pid !== undefined && process.platform === "linux" ? { sampleTree: () => sampleTree(bridge.pid!) } : {}),
+        ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
         writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
@@ -266,6 +339,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     pids.push(...outcome.childPids);
     return { outcome, pids, stderr: bridge.stderr() };
   } finally {
+    sampler?.close();
     await reap(bridge, channel.children, timeouts.exitMs);
     await channel.close();
     for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);

@@ -112,9 +112,10 @@ export interface ScheduleIo {
   /**
    * Samples how settled the bridge process tree is, after the caller has drained its own
    * input (see `settlementOf`); undefined when the platform cannot tell. Where absent the
-   * walk falls back to {@link ScheduleTimeouts.fallbackQuietMs} of silence.
+   * walk falls back to {@link ScheduleTimeouts.fallbackQuietMs} of silence. With `untilBusy`
+   * it may stop at the first thread found awake (see `TreeSampler.sample`).
    */
-  sampleTree?: () => import("./idleness.js").TreeSample | undefined;
+  sampleTree?: (options?: { untilBusy?: boolean }) => import("./idleness.js").TreeSample | undefined;
   /** True while a line written to the bridge or a replay child still sits in this process's buffers. */
   writesPending?: () => boolean;
   /** Monotonic clock in ms for the wall-clock ceiling (injected; default `performance.now`). */

@@ -31,14 +31,14 @@ export async function drainQueue(walk: ScheduleWalk): Promise<boolean> {
  */
 async function lookTwice(walk: ScheduleWalk, want: Exclude<Settlement, "busy">): Promise<"event" | "settled" | "not yet"> {
   const { io } = walk;
-  const first = io.writesPending?.() ? undefined : io.sampleTree!();
+  const first = io.writesPending?.() ? undefined : io.sampleTree!({ untilBusy: true });
   if (!first || !first.tasks.every((t) => t.state === "S")) return "not yet";
   // Two turns of this process's event loop include a full I/O poll: every line the
   // tree wrote before the first look has been read (and queued) by the second.
   await nextTurn();
   await nextTurn();
   if (await drainQueue(walk)) return "event";
-  const second = io.writesPending?.() ? undefined : io.sampleTree!();
+  const second = io.writesPending?.() ? undefined : io.sampleTree!({ untilBusy: true });
   if (!second) return "not yet";
   const settlement = settlementOf(first, second, walk.timeouts.timerHorizonMs);
   if (io.trace && settlement !== walk.lastSettlement) {

@@ -39,14 +39,24 @@ export interface Scheduler {
  * (`performance.timeOrigin + performance.now()`, monotonic within the process).
  */
 export function createRealScheduler(): Scheduler {
+  const noop = (): void => undefined;
   return {
     schedule(ms, fn, options) {
       const timer = setTimeout(fn, Math.max(0, ms));
       if (options?.keepAlive === false) timer.unref();
       return timer as unknown as ScheduledHandle;
     },
+    // Node runs every timer of a process off one libuv timer and does not re-arm it when a timer
+    // is cleared: the event loop still wakes when the cleared timer was due, for nothing, and until
+    // then the process looks, from outside, like one that will act on its own soon. A replay judges
+    // a bridge idle by exactly that (the timeout of its event loop's wait,
+    // harness/replay/idleness.ts) and would sit out every cancelled timer (a second after each
+    // agent it stops). A no-op 0 ms timer makes Node re-arm its libuv timer for the next live
+    // callback, or stop it, a millisecond later.
     cancel(handle) {
-      if (handle !== undefined) clearTimeout(handle as unknown as NodeJS.Timeout);
+      if (handle === undefined) return;
+      clearTimeout(handle as unknown as NodeJS.Timeout);
+      setTimeout(noop, 0).unref();
     },
     now: () => performance.timeOrigin + performance.now(),
   };

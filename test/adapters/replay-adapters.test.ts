@@ -1,4 +1,5 @@
 import path from "node:path";
+import { findRelayTools } from "../../harness/replay/relay-channel.js";
 import { describe, expect, it } from "vitest";
 import { acpLaunchOptions, acpReplayAdapter, SHIPPED_REPLAY_ADAPTERS, type AgentCommand, type ReplayAdapter } from "../../harness/adapters/index.js";
 import { UsageError } from "../../harness/errors.js";
@@ -49,24 +50,32 @@ describe("the agent-launch seam: the replay engine calls the adapters' hooks and
     expect(() => replayProfileFor("echo", [tubeAdapter])).toThrow(new UsageError('no replay profile for provider "echo" (replayable: tube-*)'));
   });
 
-  it("a live replay hands the adapter the replay child's command line and passes with it", async () => {
-    const asked: AgentCommand[] = [];
-    const watching: ReplayAdapter = {
-      ...acpReplayAdapter,
-      pointAgentAt: (params, agent) => {
-        asked.push({ command: agent.command, args: [...agent.args] });
-        return acpReplayAdapter.pointAgentAt!(params, agent);
-      },
-    };
+  it("a live replay hands the adapter the agent's command line (the relay, or the Node replay child) and passes with it", async () => {
     const recording = await readRecording(path.join(repoRoot, "recordings", "acp-omp", "zero-work"));
-    const result = await replayRecording(recording, { adapters: [watching] });
-    expect(result.divergences).toEqual([]);
-    expect(result.ok).toBe(true);
-    expect(asked.length).toBeGreaterThan(0);
-    for (const agent of asked) {
-      expect(agent.command).toBe(process.execPath);
-      expect(path.basename(agent.args[0]!)).toMatch(/^replay-child/);
-      expect(agent.args).toContain("--connect");
+    for (const agentProcess of ["relay", "node"] as const) {
+      const asked: AgentCommand[] = [];
+      const watching: ReplayAdapter = {
+        ...acpReplayAdapter,
+        pointAgentAt: (params, agent) => {
+          asked.push({ command: agent.command, args: [...agent.args] });
+          return acpReplayAdapter.pointAgentAt!(params, agent);
+        },
+      };
+      const result = await replayRecording(recording, { adapters: [watching], agentProcess });
+      expect(result.divergences).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(asked.length).toBeGreaterThan(0);
+      const relay = agentProcess === "relay" ? findRelayTools() : undefined;
+      for (const agent of asked) {
+        if (relay) {
+          expect(agent.command).toBe(relay.sh);
+          expect(path.basename(agent.args[0]!)).toBe("relay.sh");
+        } else {
+          expect(agent.command).toBe(process.execPath);
+          expect(path.basename(agent.args[0]!)).toMatch(/^replay-child/);
+          expect(agent.args).toContain("--connect");
+        }
+      }
     }
   });
 });

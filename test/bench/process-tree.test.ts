@@ -31,7 +31,25 @@ describe.runIf(linux)("process-tree measurement", () => {
     expect(run.exitCode).toBe(3);
     expect(run.cpuMs).toBeGreaterThanOrEqual(300);
     expect(run.processes).toBe(1);
+    expect(run.nodeProcesses).toBe(1);
     expect(run.peakTreeRssBytes).toBeGreaterThan(0);
+  });
+
+  it("tells Node processes from others in the tree: a node parent and the sh it started", async () => {
+    // The sh prints "ready" and waits on its stdin (the parent's, passed through).
+    const parent = `const c=require("node:child_process").spawn("sh",["-c","echo ready; read x"],{stdio:["pipe","inherit","inherit"]});process.stdin.on("end",()=>c.stdin.end());process.stdin.resume();c.on("exit",()=>process.exit(0))`;
+    const child = spawn(process.execPath, ["-e", parent], { stdio: ["pipe", "pipe", "inherit"] });
+    child.stdout.setEncoding("utf8");
+    let out = "";
+    while (!out.includes("ready")) out += (await once(child.stdout, "data"))[0] as string;
+    const seen = new Set<number>();
+    const names = new Map<number, string>();
+    sampleTreeRss(child.pid!, seen, names);
+    child.stdin.end();
+    await once(child, "exit");
+    expect(seen.size).toBe(2);
+    expect(names.get(child.pid!)).toBe("node");
+    expect([...names.values()].sort()).toEqual(["node", "sh"]);
   });
 
   it("takes the median of odd and even counts", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBatches } from "../../harness/check/batch-plan.js";
+import { firstBatchProviders, planBatches } from "../../harness/check/batch-plan.js";
 
 const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 
@@ -29,5 +29,30 @@ describe("planBatches", () => {
     expect(planBatches([range(0, 3), [3]], 2, false)).toEqual([[0], [1], [2], [3]]);
     const tasks = planBatches([range(0, 5), range(5, 11), range(16, 2)], 3);
     expect(tasks.flat().sort((a, b) => a - b)).toEqual(range(0, 18));
+  });
+
+  it("with earlier times, the batch expected to take longest starts first, even a small one; unknown cells count as the mean", () => {
+    // The committed matrix's acp-pi batch waits out a 5 s agent-turn quiet period: started last, it
+    // would leave the other worker idle that long.
+    const groups = [range(0, 9), range(9, 5), range(14, 4)];
+    const ms = new Map<number, number>([...range(0, 9).map((i) => [i, 100] as [number, number]), [9, 5000], [10, 40], ...range(14, 4).map((i) => [i, 10] as [number, number])]);
+    expect(planBatches(groups, 2, true, (cell) => ms.get(cell))).toEqual([range(9, 5), range(0, 9), range(14, 4)]);
+    // Cells 11-17 unknown: each counts as the mean of the known (5940 / 11 = 540 ms), so the four
+    // unknown cells (2160 ms) outrank nine cells known to take 100 ms each.
+    for (const cell of range(11, 7)) ms.delete(cell);
+    expect(planBatches(groups, 2, true, (cell) => ms.get(cell))).toEqual([range(9, 5), range(14, 4), range(0, 9)]);
+    // No history: largest batch first, as before.
+    expect(planBatches(groups, 2)).toEqual([range(0, 9), range(9, 5), range(14, 4)]);
+  });
+});
+
+describe("firstBatchProviders", () => {
+  it("names the provider of each batch the workers start with: one provider alone twice, a matrix its two longest", () => {
+    expect(firstBatchProviders(Array(8).fill("acp-cursor"), 2)).toEqual(["acp-cursor", "acp-cursor"]);
+    const providers = [...Array(9).fill("acp-opencode"), ...Array(5).fill("acp-pi"), ...Array(4).fill("echo")];
+    expect(firstBatchProviders(providers, 2)).toEqual(["acp-opencode", "acp-pi"]);
+    // acp-pi's cells took longest before: it starts first.
+    expect(firstBatchProviders(providers, 2, true, (i) => (providers[i] === "acp-pi" ? 2000 : 10))).toEqual(["acp-pi", "acp-opencode"]);
+    expect(firstBatchProviders(["echo"], 4)).toEqual(["echo"]);
   });
 });

@@ -15,11 +15,12 @@ let silentBridge = "";
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "parity-intr-mod-"));
   scratch.push(dir);
-  // A valid bridge that never answers and keeps a timer due within a second: the replay never
-  // judges it idle (harness/replay/idleness.ts), so the run lasts until the signal. A bridge that
-  // merely never answers is idle at once and fails its cell before the signal can come.
+  // A valid bridge that never answers and always has a timer due within the replay's horizon:
+  // the replay never judges it idle, so it waits (up to the long --timeout) until interrupted. A
+  // bridge with nothing pending would be judged idle and the check would end on its own, racing
+  // the interrupt.
   silentBridge = path.join(dir, "silent.mjs");
-  await writeFile(silentBridge, "setInterval(() => {}, 500);\nexport const experimental_providerBridge = { handleLine() {} };\n");
+  await writeFile(silentBridge, "setInterval(() => {}, 1000);\nexport const experimental_providerBridge = { handleLine() {} };\n");
 });
 afterAll(async () => {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });

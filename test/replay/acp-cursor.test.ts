@@ -34,4 +34,14 @@ describe("the real acp-cursor recordings replay through our ACP bridge (spec 10 
       expect(result.pids.filter(isAlive)).toEqual([]);
     }, 60_000);
   }
+
+  it("resume replays the same with the Node replay child as the agent process (where no relay can run)", async () => {
+    const recording = await readRecording(path.join(cursorRecordings, "resume"));
+    const relayed = await replayRecording(recording);
+    const node = await replayRecording(recording, { agentProcess: "node" });
+    expect(node.divergences).toEqual([]);
+    expect(node.expectationsMet).toBe(node.expectationsTotal);
+    expect(node.lane.events).toEqual(relayed.lane.events);
+    expect(node.pids.filter(isAlive)).toEqual([]);
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { epollTimeoutOfSyscall, sampleTree, settlementOf, stateOfStat, timeslicesOfSchedstat, type TreeSample } from "../../harness/replay/idleness.js";
+import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, settlementOf, stateOfStat, timeslicesOfSchedstat, type TreeSample } from "../../harness/replay/idleness.js";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -109,5 +109,33 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
 
   it("a gone process cannot be sampled", () => {
     expect(sampleTree(2 ** 22 + 12345)).toBeUndefined();
+  });
+
+  it("a sampler kept across looks sees the tree change: idle, then busy once the process is given work", async () => {
+    const child = startNode("process.stdin.on('data', () => { for (;;) {} }); process.stdout.write('ready\\n');");
+    await ready(child);
+    const sampler = createTreeSampler(child.pid!);
+    try {
+      const look = async (): Promise<string> => {
+        const first = sampler.sample()!;
+        await turn();
+        await turn();
+        return settlementOf(first, sampler.sample()!, 10_000);
+      };
+      let verdict = await look();
+      while (verdict !== "idle") verdict = await look();
+      child.stdin!.write("go\n");
+      while (verdict !== "busy") verdict = await look();
+      expect(verdict).toBe("busy");
+      const partial = sampler.sample({ untilBusy: true })!;
+      expect(partial.tasks.some((t) => t.state !== "S")).toBe(true);
+    } finally {
+      sampler.close();
+    }
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    for (let tries = 0; sampler.sample() !== undefined && tries < 1000; tries += 1) await turn();
+    expect(sampler.sample()).toBeUndefined();
+    sampler.close();
   });
 });
