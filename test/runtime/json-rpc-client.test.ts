@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createListeners, type BridgeChannel } from "../../harness/runtime/channel.js";
 import { BridgeClosedError, BridgeRpcError, BridgeTimeoutError } from "../../harness/runtime/errors.js";
 import { createJsonRpcClient, type BridgeNotification } from "../../harness/runtime/json-rpc-client.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 
 /** A channel whose far end is the test: `sent` holds what the client wrote, `emit` plays the bridge. */
 function fakeChannel() {
@@ -62,12 +63,21 @@ describe("createJsonRpcClient", () => {
 
   it("rejects with BridgeRpcError on an error answer, BridgeTimeoutError on silence, BridgeClosedError on close", async () => {
     const { channel, emit } = fakeChannel();
-    const client = createJsonRpcClient(channel);
+    const clock = createFakeScheduler();
+    const client = createJsonRpcClient(channel, clock);
     const refused = client.request("x");
     emit({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad", data: { issues: [] } } });
     await expect(refused).rejects.toMatchObject({ rpcCode: -32602, data: { issues: [] }, method: "x" });
     await expect(refused).rejects.toBeInstanceOf(BridgeRpcError);
-    await expect(client.request("y", {}, { timeoutMs: 5 })).rejects.toBeInstanceOf(BridgeTimeoutError);
+    // Silence: the timeout fires when the (fake) clock reaches it, not before.
+    let silent: unknown = "waiting";
+    const unanswered = client.request("y", {}, { timeoutMs: 5_000 }).catch((error: unknown) => (silent = error));
+    clock.advance(4_999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(silent).toBe("waiting");
+    clock.advance(1);
+    await unanswered;
+    expect(silent).toBeInstanceOf(BridgeTimeoutError);
     const pending = client.request("z");
     await channel.close();
     await expect(pending).rejects.toThrow(/bridge fake closed: while waiting for the answer to z: closed by test/);
