@@ -403,6 +403,23 @@ describe("envelopes, approvals, injected tools, activity", () => {
     expect(closes[0]!.item.changes).toHaveLength(1);
   });
 
+  test("a write whose edit call settles while the bridge is still writing is that call's: no second fileChange (opencode's completed update overtaking the bridge's file I/O under load)", () => {
+    const t = make();
+    const diff = { type: "diff", path: "/w/notes.txt", oldText: "status: draft", newText: "status: final" };
+    t.update(upd({ sessionUpdate: "tool_call", status: "pending", kind: "edit", title: "edit", locations: [] }));
+    t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "/w/notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });
+    // fs/write_text_file arrives: its claimant is taken now, before the bridge's awaits.
+    const claimant = t.writeClaimant("/w/notes.txt");
+    expect(claimant).toBe("tc-1");
+    // The agent's completed update is handled while the write is still in flight.
+    const closes = t.update(upd({ status: "completed", kind: "edit", title: "notes.txt", content: [diff] })).filter((d) => d.kind === "item.close") as AnyRecord[];
+    expect(closes.map((c) => c.item.type)).toEqual(["fileChange"]);
+    const write = { path: "/w/notes.txt", oldText: "status: draft\n", newText: "status: final\n" };
+    expect(t.fsWrite(write, claimant)).toEqual([]);
+    // Without the claimant taken on arrival the late write would be a second, standalone fileChange.
+    expect((t.fsWrite(write)[0] as AnyRecord).key).toEqual({ channel: "fs-write" });
+  });
+
   test("a write of /w/notes.txt and the call's own change of notes.txt (relative, qwen's spelling) are one change with the write's absolute path", () => {
     const t = make();
     t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });

@@ -66,6 +66,9 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
   const rawPath = requireString(params, "path", "fs/write_text_file");
   if (typeof params.content !== "string") throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, "Invalid fs/write_text_file params: content must be a string");
   const path = resolveAgentPath(session.settings.cwd, rawPath);
+  // Which edit call made this write is decided now, in the agent's line order: the awaits below
+  // let later lines through, and the call's `completed` update may settle it before the write ends.
+  const claimant = session.translator.writeClaimant(path);
   if (session.settings.permissionMode === "accept-edits" && !(await isInsideWorkspace(path, session.settings.writeRoots))) {
     throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `File writes outside the workspace are denied by BB's accept-edits permission mode: ${rawPath}`);
   }
@@ -87,7 +90,7 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
   } catch (error) {
     throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.internalError, (error as Error).message);
   }
-  emitDeltas(rt.ctx.io, session, session.translator.fsWrite({ path, oldText, newText: params.content }));
+  emitDeltas(rt.ctx.io, session, session.translator.fsWrite({ path, oldText, newText: params.content }, claimant));
   return {};
 }
 

@@ -106,6 +106,12 @@ export interface ToolCallTracker {
    * settled call of this turn already reported the same change.
    */
   claimWrite(write: AcpFsWriteChange): boolean | "duplicate";
+  /**
+   * The `toolCallId` of the cached call that would claim a write of `path` now (claimWrite's
+   * rule), or `undefined`. Taken when the `fs/write_text_file` request arrives, before the
+   * bridge's awaits, so a write the call settles ahead of is still known as that call's.
+   */
+  writeClaimant(path: string): string | undefined;
   /** Closes every cached call in insertion order with `status` and empties the cache. */
   drain(status: ItemStatus): ThreadDelta[];
   /**
@@ -324,6 +330,20 @@ class ToolCallCache implements ToolCallTracker {
   }
 
   claimWrite(write: AcpFsWriteChange): boolean | "duplicate" {
+    const claimant = this.claimantOf(write.path);
+    if (claimant !== undefined) {
+      claimant.writes.push(write);
+      return true;
+    }
+    return this.settledChanges.has(changeKey(write.path, write.newText)) ? "duplicate" : false;
+  }
+
+  writeClaimant(path: string): string | undefined {
+    return this.claimantOf(path)?.event.toolCallId;
+  }
+
+  /** The cached edit call a write of `path` belongs to: located at the path, else the one pathless edit in flight. */
+  private claimantOf(path: string): CachedToolCall | undefined {
     let claimant: CachedToolCall | undefined;
     const pathless: CachedToolCall[] = [];
     for (const entry of this.cache.values()) {
@@ -331,7 +351,7 @@ class ToolCallCache implements ToolCallTracker {
       if (entry.event.kind !== "edit" && classified.item.type !== "fileChange") continue;
       const paths = classified.item.type === "fileChange" ? classified.item.changes.map((change) => change.path) : [];
       const located = [...paths, ...(entry.event.locations ?? []).map((location) => location.path)];
-      if (located.includes(write.path)) {
+      if (located.includes(path)) {
         claimant = entry;
         break;
       }
@@ -340,11 +360,7 @@ class ToolCallCache implements ToolCallTracker {
       if (located.length === 0 && !entry.permissionOnly) pathless.push(entry);
     }
     if (claimant === undefined && pathless.length === 1) claimant = pathless[0];
-    if (claimant !== undefined) {
-      claimant.writes.push(write);
-      return true;
-    }
-    return this.settledChanges.has(changeKey(write.path, write.newText)) ? "duplicate" : false;
+    return claimant;
   }
 
   drain(status: Parameters<ToolCallTracker["drain"]>[0]): ThreadDelta[] {

@@ -69,8 +69,15 @@ export interface AcpTranslator {
   compactionCompleted(end: CompactionEnd): ThreadDelta[];
   /** One `session/update`'s `update` object; unparseable (no string `sessionUpdate`) → `[]`. */
   update(update: unknown): ThreadDelta[];
-  /** `acp/fs/write`: a completed `fileChange` close on channel `fs-write` (spec 20 §3.1). */
-  fsWrite(write: AcpFsWrite): ThreadDelta[];
+  /**
+   * `acp/fs/write`: a completed `fileChange` close on channel `fs-write` (spec 20 §3.1), unless
+   * an edit call claims it. `claimant` is `writeClaimant(path)` taken when the request arrived:
+   * if that call settled while the bridge was writing (the agent's `completed` update overtook
+   * the bridge's file I/O), the write was that call's and its close already reported the edit.
+   */
+  fsWrite(write: AcpFsWrite, claimant?: string): ThreadDelta[];
+  /** The in-flight edit call a write of `path` belongs to now (see fsWrite), or `undefined`. */
+  writeClaimant(path: string): string | undefined;
   /** `acp/warning`: `provider.warning {summary, details?, vouchedTurn:true}`. */
   warning(warning: { summary: string; details?: string }): ThreadDelta[];
   /**
@@ -205,7 +212,7 @@ function turnMethods(s: TranslatorState): Pick<AcpTranslator, "turnStarted" | "a
 }
 
 /** Agent updates, client writes, warnings and errors as they come. */
-function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWrite" | "warning" | "sessionError" | "unhandled" | "delegationReport"> {
+function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWrite" | "writeClaimant" | "warning" | "sessionError" | "unhandled" | "delegationReport"> {
   const { threadId, tools } = s;
   const isLateToolUpdateOf = (update: Record<string, unknown>): boolean => {
     if (update.sessionUpdate !== "tool_call_update") return false;
@@ -225,13 +232,16 @@ function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWr
       if (isTurnOutputUpdate(parsed.data)) s.turnOutputSeen = true;
       return translateSessionUpdate(s.updateContext, parsed.data);
     },
-    fsWrite(write) {
+    fsWrite(write, claimant) {
       // One edit is one fileChange: a write made by an in-flight edit call settles with that call,
-      // and a write repeating a change a settled call of this turn reported is not a second edit.
+      // a write repeating a change a settled call of this turn reported is not a second edit, and
+      // neither is a write whose call (claimant when the request arrived) settled meanwhile.
       const claimed = tools.claimWrite(write);
       if (claimed !== false) return [];
+      if (claimant !== undefined && tools.isSettled(claimant)) return [];
       return [fsWriteDelta(threadId, write)];
     },
+    writeClaimant: (path) => tools.writeClaimant(path),
     warning(warning) {
       const delta: ThreadDelta = { kind: "provider.warning", summary: warning.summary, vouchedTurn: true };
       if (warning.details !== undefined) delta.details = warning.details;
