@@ -69,8 +69,8 @@ export interface ReplayOptions {
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
   /**
-   * What the bridge spawns as its agent: `relay` (default where `sh`, `mkfifo` and `cat` are
-   * found, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
+   * What the bridge spawns as its agent: `relay` (default where `perl` is found: one process
+   * per agent session, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
    * elsewhere).
    */
   agentProcess?: "relay" | "node";
