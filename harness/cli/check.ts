@@ -10,6 +10,7 @@ import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerec
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
+import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { firstBatchProviders } from "../check/batch-plan.js";
 import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
@@ -37,6 +38,22 @@ export interface GateOptions {
   dumpDir?: { value: string; dir: string };
   /** `--no-batch` turns batching off. */
   batch: boolean;
+  /** The flags suggested commands repeat, as typed (harness/report/advice.ts). */
+  flags: RunFlags;
+}
+
+/** The flags of a gate run that its advice repeats, as the user typed them. */
+export function runFlagsOf(args: ParsedFlags): RunFlags {
+  const recordings = stringsFlag(args, "recordings");
+  const allowlist = stringsFlag(args, "allowlist");
+  const flags: RunFlags = {};
+  if (recordings.length > 0) flags.recordings = recordings;
+  if (allowlist.length > 0) flags.allowlist = allowlist;
+  for (const key of ["lanes", "module", "cells", "timeout"] as const) {
+    const value = args[key];
+    if (typeof value === "string" || typeof value === "number") flags[key] = String(value);
+  }
+  return flags;
 }
 
 /**
@@ -61,6 +78,7 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
     lanesGiven: lanes !== undefined,
     ...(dump !== undefined ? { dumpDir: { value: dump, dir: path.resolve(cwd, dump) } } : {}),
     batch: args.batch !== false,
+    flags: runFlagsOf(args),
   };
 }
 
@@ -192,6 +210,7 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
   });
   const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
   await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
+  run.flags = options.flags;
   return { run, extras, locations, lanesDir, replay };
 }
 

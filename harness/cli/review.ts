@@ -108,7 +108,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
       continue;
     }
     ctx.out(`\n── ${cell.provider}/${cell.cell} (${index + 1}/${reviewable.length}) ──\n`);
-    ctx.out(renderCellText(cell, { color: ctx.color }));
+    ctx.out(renderCellText(cell, { color: ctx.color, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) }));
     const location = gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell)!;
     for (;;) {
       const answer = await reader.next(`${cell.provider}/${cell.cell}: accept, reject, allow, skip or quit? [a/r/l/s/q] `, ctx.out);
