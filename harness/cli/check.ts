@@ -285,6 +285,7 @@ export const checkCommand: ParityCommand = {
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
       .option("update", {
+        alias: "u",
         type: "boolean",
         default: false,
         describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
@@ -295,7 +296,7 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML")
-      .example("$0 check --update", "Accept every changed cell (writes only what changed, prints the git add)"),
+      .example("$0 check -u", "Accept every changed cell (writes only what changed, prints the git add)"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
