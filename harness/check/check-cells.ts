@@ -12,7 +12,7 @@ import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
-import { oracleEventLines } from "../report/oracle-lines.js";
+import { oracleEventLines, oracleFieldLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
 import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/profiles.js";
@@ -375,6 +375,10 @@ async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
+  if (eventLines !== undefined && cell.status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
+    const fieldLines = oracleFieldLines(await readFile(oracleFile, "utf8"), eventLines, verdict.diffs);
+    if (fieldLines !== undefined) cell.detail = { ...cell.detail, oracleFieldLines: fieldLines };
+  }
   if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
   const trouble = replayTrouble(result);
   if (result.infrastructureTimeout) {

@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
@@ -10,6 +11,7 @@ import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerec
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
+import { renderGithubStepSummary } from "../report/github.js";
 import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { firstBatchProviders } from "../check/batch-plan.js";
@@ -254,6 +256,21 @@ async function updateChangedCells(
 }
 
 /**
+ * Appends the run's Markdown job summary to `$GITHUB_STEP_SUMMARY` (GitHub shows it on the run's
+ * page), when that variable names a file. A summary that cannot be written is said on stderr and
+ * changes no verdict.
+ */
+async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<void> {
+  const file = ctx.env?.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, renderGithubStepSummary(run));
+  } catch (thrown) {
+    ctx.err(`parity: could not append the job summary to GITHUB_STEP_SUMMARY (${file}): ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}\n`);
+  }
+}
+
+/**
  * `parity check`, the gate (00-product.md, CLI `check`; flows 2–3): replays every selected
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
@@ -302,7 +319,9 @@ export const checkCommand: ParityCommand = {
     const options = await resolveCheckOptions(args, ctx);
     const reporter = selectReporter(options.reporter);
     const { run, extras, locations, lanesDir, replay } = await runGate(options, ctx);
-    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
+    const workspace = ctx.env?.GITHUB_WORKSPACE;
+    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
+    if (options.reporter === "github") await appendStepSummary(run, ctx);
     const textual = options.reporter === "text";
     if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {

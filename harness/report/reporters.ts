@@ -13,16 +13,17 @@ export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /**
  * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
- * (the terminal's, in characters), only `github` the project root `cwd` (annotation paths are
- * relative to it).
+ * (the terminal's, in characters), only `github` the `cwd` and the repository root `workspace`
+ * (`GITHUB_WORKSPACE`; annotation paths are relative to it).
  */
-export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string }) => string;
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string; workspace?: string }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),
   json: (run) => renderJsonReport(run),
   junit: (run) => renderJunitReport(run),
-  github: (run, options) => renderGithubReport(run, options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  github: (run, options) =>
+    renderGithubReport(run, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.workspace !== undefined ? { workspace: options.workspace } : {}) }),
 };
 
 /**

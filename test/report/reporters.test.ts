@@ -101,7 +101,7 @@ describe("github reporter", () => {
   it("emits one short escaped annotation per difference group, stale entry and divergence run, a notice per skip, and a summary", async () => {
     const { run, commandIndex } = await sampleRun();
     const lines = renderGithubReport(run, { cwd: "/nowhere" }).trimEnd().split("\n");
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     // Both changed fields are in one event: one group, no line= without the oracle's layout.
     expect(lines[0]).toMatch(/^::error file=lanes\/acp-cursor\/turn-tools\.json,title=parity acp-cursor\/turn-tools::2 differences at oracle event \d+:%0A/);
     expect(lines[0]).toContain(`/${commandIndex}/item/exitCode`);
@@ -109,7 +109,8 @@ describe("github reporter", () => {
     expect(lines[1]).toMatch(/^::error file=allowlists\/acp-cursor\.json,title=parity acp-cursor\/turn-tools::stale allowlist entry 0: \/\*\*\/noSuchField/);
     expect(lines[2]).toMatch(/::1 replay divergence; first at seq 12/);
     expect(lines[3]).toBe("::notice file=lanes/acp-cursor/model-list.json,title=parity acp-cursor/model-list::skipped: process-scoped recording");
-    expect(lines[4]).toBe("parity: 1 passed, 1 failed, 1 skipped (3 cells)");
+    expect(lines[4]).toBe("::error title=parity summary::parity: 1 passed, 1 failed, 1 skipped (3 cells)");
+    expect(lines[5]).toBe("parity: 1 passed, 1 failed, 1 skipped (3 cells)");
     expect(escapeCommandData("100%\r\nx")).toBe("100%25%0D%0Ax");
   });
 
