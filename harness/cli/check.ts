@@ -165,10 +165,10 @@ export interface GateRun extends CheckCellsResult {
 export async function runGate(options: GateOptions, ctx: CliContext): Promise<GateRun> {
   const { jobs, selection, lanesDir } = options;
   const roots = selection.roots;
-  let locations: RecordingLocation[] = await selectRecordings(roots, selection.filter);
-  if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
+  const selected: RecordingLocation[] = await selectRecordings(roots, selection.filter);
+  if (selected.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
   // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
-  if (options.shard !== undefined) locations = shardCells(locations, options.shard);
+  const locations = options.shard !== undefined ? shardCells(selected, options.shard) : selected;
   const dumpDir = options.dumpDir?.dir;
   if (options.dumpDir !== undefined) {
     const { value, dir } = options.dumpDir;
@@ -213,6 +213,12 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
   const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
   await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
   run.flags = options.flags;
+  if (options.shard !== undefined) {
+    // A shard's blob places each cell in the unsharded order (harness/report/blob.ts).
+    run.shard = options.shard;
+    run.total = selected.length;
+    run.positions = locations.map((l) => selected.indexOf(l));
+  }
   return { run, extras, locations, lanesDir, replay };
 }
 
@@ -295,7 +301,7 @@ export const checkCommand: ParityCommand = {
       .option("allowlist", FLAGS.allowlist)
       .option("jobs", FLAGS.jobs)
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
-      .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github" })
+      .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github | html (one self-contained page) | blob (a shard's result for merge-reports)" })
       .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
@@ -313,6 +319,7 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML")
+      .example("$0 check --shard 2/3 --reporter blob > blob-2.json", "One CI shard's result; then: parity merge-reports blob-*.json --reporter html > report.html")
       .example("$0 check -u", "Accept every changed cell (writes only what changed, prints the git add)"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.

@@ -137,6 +137,10 @@ export interface CheckRunResult {
   cells: CellResult[];
   /** The run's flags that suggested commands repeat (advice.ts). */
   flags?: RunFlags;
+  /** For a sharded run (`--shard i/n`): which shard, the unsharded selection's size, and each cell's position in it (blob.ts). */
+  shard?: { index: number; count: number };
+  total?: number;
+  positions?: number[];
 }
 
 /**

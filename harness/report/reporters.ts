@@ -5,9 +5,11 @@ import { renderGithubReport } from "./github.js";
 import { renderJsonReport } from "./json.js";
 import { renderJunitReport } from "./junit.js";
 import { renderTextReport } from "./text.js";
+import { renderRunHtml } from "./run-html.js";
+import { renderBlob } from "./blob.js";
 
 /** Valid `--reporter` names. */
-export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
+export const REPORTER_NAMES = ["text", "json", "junit", "github", "html", "blob"] as const;
 /** One reporter name. */
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
@@ -22,6 +24,8 @@ const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),
   json: (run) => renderJsonReport(run),
   junit: (run) => renderJunitReport(run),
+  html: (run) => renderRunHtml(run),
+  blob: (run) => renderBlob(run),
   github: (run, options) =>
     renderGithubReport(run, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.workspace !== undefined ? { workspace: options.workspace } : {}) }),
 };

@@ -219,6 +219,11 @@ function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string 
   return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}${rest}`;
 }
 
+/** A cell's summary line without colour and uncut: `FAIL provider/cell  live 16 events; …  (1.1 s)`. */
+export function cellSummaryLine(cell: CellResult): string {
+  return summaryLine(cell, new Chalk({ level: 0 }), 100_000);
+}
+
 /**
  * Renders one cell: the summary line, and for a failing cell its details and what to do.
  * Lines are newline-terminated.
