@@ -64,8 +64,8 @@ const SCRIPT = `
 const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", timeout: "TIMEOUT", error: "ERROR" };
 
 /** The text reporter's rows of a failing cell, each coloured by its kind (removed, added, hunk). */
-function diffRows(cell: CellResult): string {
-  const rows = renderCellText(cell, { color: false, width: 200 }).split("\n").slice(1);
+function diffRows(cell: CellResult, flags: CheckRunResult["flags"]): string {
+  const rows = renderCellText(cell, { color: false, width: 200, ...(flags !== undefined ? { flags } : {}) }).split("\n").slice(1);
   const html = rows.map((row) => {
     const kind = /^ {4}- /.test(row) ? "rm" : /^ {4}\+ /.test(row) ? "ad" : /^ {4}@@/.test(row) ? "hk" : "";
     return kind === "" ? escapeHtml(row) : `<span class="${kind}">${escapeHtml(row)}</span>`;
@@ -93,11 +93,11 @@ function summaryText(cell: CellResult): string {
   return cellSummaryLine(cell).replace(/^\S+ \S+\s*/, "").replace(/\s*\(\d[^)]*\)$/, "");
 }
 
-function cellHtml(cell: CellResult): string {
+function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {
   const failing = cell.status === "fail" || cell.status === "error" || cell.status === "timeout";
   const key = `${cell.provider}/${cell.cell}`;
   const head = `<summary><span class="badge s-${cell.status}">${STATUS_WORD[cell.status]}</span> <span class="key">${escapeHtml(key)}</span> <span class="sum">${escapeHtml(summaryText(cell))} (${escapeHtml(formatMs(cell.ms))})</span></summary>`;
-  const body = cell.status === "fail" ? `${changes(cell)}${diffRows(cell)}` : failing ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>` : "";
+  const body = cell.status === "fail" ? `${changes(cell)}${diffRows(cell, flags)}` : failing ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>` : "";
   return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${body}</details>`;
 }
 
@@ -126,7 +126,7 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
     `<label>provider <select id="provider"><option value="">all</option>${providers.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")}</select></label>`,
     '<input type="search" id="search" placeholder="search cells and their diffs"><span id="shown"></span>',
     "</div>",
-    `<main id="cells">${run.cells.map(cellHtml).join("\n")}</main>`,
+    `<main id="cells">${run.cells.map((cell) => cellHtml(cell, run.flags)).join("\n")}</main>`,
     `<script>${SCRIPT}</script>`,
     "</body></html>",
     "",
