@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { loadAllowlists } from "../compare/allowlist.js";
-import { UsageError } from "../errors.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
 import { selectRecordings } from "../recording/select.js";
 import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -197,8 +197,10 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
 
 /**
  * `check --update`: accepts every changed cell of `run` (see `whyNotAcceptable`) by rerecording
- * it alone, prints per cell what was written, then the `git add` of every written file.
- * Exit 0 when every failing cell was accepted, 1 when some still fail, 2 when an input was unreadable.
+ * it alone, prints per cell what was written, then the `git add` of every written file. A cell
+ * that timed out (in the check or in its rerecord) has no verdict: nothing is written for it.
+ * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
+ * timed out, else 0 (every failing cell accepted).
  */
 async function updateChangedCells(
   run: CheckRunResult,
@@ -209,7 +211,12 @@ async function updateChangedCells(
   const rel = (file: string) => path.relative(ctx.cwd, file);
   const written: string[] = [];
   let stillFailing = 0;
+  let timedOut = 0;
   for (const cell of run.cells) {
+    if (cell.status === "timeout") {
+      timedOut += 1;
+      out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
+    }
     if (cell.status !== "fail") continue;
     const why = whyNotAcceptable(cell);
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
@@ -221,8 +228,9 @@ async function updateChangedCells(
     const outcome = await acceptCell(location, { lanesDir: options.lanesDir, replay: options.replay });
     const files = writtenFiles(outcome);
     written.push(...files);
+    if (outcome.status === "timeout") timedOut += 1;
+    else if (outcome.status !== "rerecorded") stillFailing += 1;
     if (outcome.status !== "rerecorded") {
-      stillFailing += 1;
       out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}\n`);
     } else {
       if (cell.stale.length > 0) stillFailing += 1;
@@ -230,8 +238,9 @@ async function updateChangedCells(
     }
   }
   out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
-  if (run.cells.some((cell) => cell.status === "error")) return 2;
-  return stillFailing > 0 ? 1 : 0;
+  if (run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
+  if (stillFailing > 0) return EXIT_CODES.parityFailure;
+  return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
 }
 
 /**

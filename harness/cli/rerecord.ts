@@ -59,7 +59,7 @@ export function resolveRerecordOptions(args: ParsedFlags, cwd: string): Rerecord
   };
 }
 
-/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
+/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret, 4 a replay timed out (nothing written for it). */
 export const rerecordCommand: ParityCommand = {
   tempDir: true,
   command: "rerecord",
@@ -92,7 +92,7 @@ export const rerecordCommand: ParityCommand = {
         "Read-only recordings: write /tmp/rr/acp-cursor/<cell>/bridge→runtime.current.ndjson and /tmp/rr/lanes/",
       )
       .epilogue(
-        "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1. " +
+        "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1; a replay that hits the wall-clock ceiling (--timeout) writes nothing for its cell and the exit code is 4. " +
           "Under CI=true the project's recordings and oracles are never written: refused without --out, or with --out/--lanes inside the working directory; " +
           "an --out outside it (e.g. a temp dir) is allowed, as for record. Without --out, refused for a read-only recording directory (exit 2).",
       ),

@@ -88,14 +88,18 @@ export const reviewCommand: ParityCommand = createReviewCommand();
 
 async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof answerReader>): Promise<number> {
   const failing = gate.run.cells.filter((c) => c.status === "fail" || c.status === "error");
+  // A timed-out cell has no verdict: nothing to review or write for it, and the run is not green.
+  const timedOut = gate.run.cells.filter((c) => c.status === "timeout");
+  for (const cell of timedOut) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
+  const endCode = (open: boolean) => (open ? EXIT_CODES.parityFailure : timedOut.length > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok);
   const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
   for (const cell of failing) {
     const why = whyNotAcceptable(cell);
     if (why !== undefined) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
   }
   if (reviewable.length === 0) {
-    ctx.out(failing.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
-    return failing.length === 0 ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+    ctx.out(failing.length === 0 && timedOut.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
+    return endCode(failing.length > 0);
   }
   ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
 
@@ -150,7 +154,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
   const unique = [...new Set(written)];
   ctx.out(unique.length === 0 ? "nothing written\n" : commitHint(unique, ctx.cwd));
   const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || failing.length > reviewable.length;
-  return open ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+  return endCode(open);
 }
 
 /** Rerecords the cell; the files written, or undefined when it could not be (already said why). */
