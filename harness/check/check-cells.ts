@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +9,7 @@ import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { fileState } from "../recording/file-state.js";
 import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines } from "../report/oracle-lines.js";
@@ -328,7 +328,9 @@ async function compareCell(
   let missingOracle = false;
   let writeOracle = false;
   if (inRepo) {
-    if (existsSync(oracleFile)) {
+    // A link loop, a dangling link or a directory in the oracle's place is an error naming it,
+    // never a missing oracle (which would be written over it).
+    if ((await fileState(oracleFile)) === "file") {
       ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;

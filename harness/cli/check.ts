@@ -19,6 +19,7 @@ import { ORACLES_DIR, RECORDINGS_ROOT, REPORTER } from "../defaults.js";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** Everything the gate (`check`, `review`) takes from its flags. */
@@ -51,6 +52,11 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
   const shardText = stringFlag(args, "shard");
   const lanes = stringFlag(args, "lanes");
   const dump = stringFlag(args, "dump-dir");
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(cwd, lanes));
+  if (dump !== undefined) {
+    requireDirectoryFlag("dump-dir", dump, path.resolve(cwd, dump));
+    requireFreeSpace(`--dump-dir ${dump}`, path.resolve(cwd, dump));
+  }
   return {
     jobs,
     replay,
@@ -95,7 +101,9 @@ export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): P
   const reporter = resolveReporter(args);
   const update = booleanFlag(args, "update");
   if (update && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
-  return { reporter, explain: booleanFlag(args, "explain"), update, ...(await resolveGateOptions(args, ctx.cwd)) };
+  const gate = await resolveGateOptions(args, ctx.cwd);
+  if (update) requireFreeSpace(`oracles directory ${path.relative(ctx.cwd, gate.lanesDir) || "."}`, gate.lanesDir);
+  return { reporter, explain: booleanFlag(args, "explain"), update, ...gate };
 }
 
 /** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
@@ -228,6 +236,7 @@ async function updateChangedCells(
     const outcome = await acceptCell(location, { lanesDir: options.lanesDir, replay: options.replay });
     const files = writtenFiles(outcome);
     written.push(...files);
+    for (const file of files) ctx.wrote?.(file);
     if (outcome.status === "timeout") timedOut += 1;
     else if (outcome.status !== "rerecorded") stillFailing += 1;
     if (outcome.status !== "rerecorded") {

@@ -19,7 +19,8 @@ import { runInterruptible } from "./interrupt.js";
  */
 export async function main(argv: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
   const verbose = argv.includes("--verbose");
-  const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
+  // Without an override this is the `parity` executable itself (bin/parity.js): it owns its process.
+  const ctx: CliContext = { ...processContext(verbose, ctxOverride === undefined), ...ctxOverride };
   // Progress shares standard error with `err`: a caller that captures `err` (an in-process run) gets none unless it asks.
   if (ctxOverride?.err !== undefined && ctxOverride.progress === undefined) delete ctx.progress;
   let exitCode: number = EXIT_CODES.ok;
@@ -54,7 +55,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 <command> --help", "Flags and examples of one command")
-    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
+    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
@@ -75,8 +76,9 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
         exitCode =
           host === undefined
             ? await cmd.run(args as Record<string, unknown>, ctx)
-            : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
+            : await runInterruptible((signal, wrote) => cmd.run(args as Record<string, unknown>, { ...ctx, signal, wrote }), {
                 host,
+                cwd: ctx.cwd,
                 tempDir: cmd.tempDir === true,
                 graceful: cmd.graceful === true,
                 err: ctx.err,
@@ -106,12 +108,13 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
 const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
 
 /** The exit codes of an interrupted run (harness/cli/interrupt.ts). */
-const INTERRUPT_CODES_TEXT = "130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
+const INTERRUPT_CODES_TEXT =
+  "5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
 
 /** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
   if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
-  const timeout = ["check", "replay", "rerecord"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
+  const timeout = ["check", "replay", "rerecord", "review"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
   return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }
 

@@ -11,11 +11,13 @@ import { compileUserPatterns } from "../recording/redact.js";
 import { selectRecordings } from "../recording/select.js";
 import { refuseInCi } from "../rerecord/targets.js";
 import { rerecordRedactor } from "../rerecord/redaction.js";
+import { writtenFiles } from "../rerecord/accept.js";
 import { rerecordCells, rerecordExitCode } from "../rerecord/rerecord-cells.js";
 import { formatRerecordOutcome, formatRerecordSummary } from "../rerecord/report.js";
 import { ORACLES_DIR } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
 import { positiveIntegerFlag, replayOptionsOf } from "./flag-checks.js";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** `parity rerecord`'s options. */
@@ -44,6 +46,9 @@ export function resolveRerecordOptions(args: ParsedFlags, cwd: string): Rerecord
   const outDir = out === undefined ? undefined : path.resolve(cwd, out);
   const lanes = stringFlag(args, "lanes");
   const lanesDir = path.resolve(cwd, lanes ?? (outDir !== undefined ? path.join(outDir, ORACLES_DIR) : ORACLES_DIR));
+  if (out !== undefined) requireDirectoryFlag("out", out, outDir!);
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, lanesDir);
+  requireFreeSpace(out !== undefined ? `--out ${out}` : lanes !== undefined ? `--lanes ${lanes}` : `oracles directory ${ORACLES_DIR}`, outDir ?? lanesDir);
   const ceilingMs = positiveIntegerFlag("timeout", args.timeout, "ms");
   const module = stringFlag(args, "module");
   return {
@@ -117,6 +122,7 @@ export const rerecordCommand: ParityCommand = {
       alwaysWriteCurrent: options.alwaysCurrent,
       replay: replayOptionsOf(options),
       onOutcome: (outcome) => {
+        if (outcome.status === "rerecorded") for (const file of writtenFiles(outcome)) ctx.wrote?.(file);
         if (!options.json) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
       },
     });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { EXIT_CODES } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { fileState } from "../recording/file-state.js";
 import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
@@ -130,7 +131,8 @@ function laneFingerprint(lane: ReturnType<typeof buildThreadLane>): { text: stri
 }
 
 async function changeOf(file: string, text: string): Promise<FileChange> {
-  const old = await readFile(file, "utf8").catch(() => null);
+  // Only nothing at the path is "new": a link loop or a directory there is an error naming it.
+  const old = (await fileState(file)) === "missing" ? null : await readFile(file, "utf8");
   return old === null ? "new" : old === text ? "unchanged" : "updated";
 }
 
