@@ -135,6 +135,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         const files = await accept(location, gate, ctx);
         if (files === undefined) continue;
         written.push(...files);
+        for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "accepted" });
         break;
       }
@@ -142,6 +143,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         const files = await allow(cell, ctx, reader);
         if (files === undefined) continue;
         written.push(...files);
+        for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "allowed" });
         break;
       }
