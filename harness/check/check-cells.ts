@@ -80,7 +80,7 @@ export interface CellExtras {
   cell: string;
   notes: ReplayNote[];
   /** Allowlist entries that applied, with how many values each masked per side. */
-  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number }>;
+  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number; masksDifference: boolean }>;
   /** An oracle this run wrote (outside CI, for an in-repo recording that had none). */
   wroteOracle?: string;
   /** The bridge's stderr tail. */
@@ -357,7 +357,7 @@ async function compareCell(
     }
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
-  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
+  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
   if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined) {
     const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
     const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;

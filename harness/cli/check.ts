@@ -116,7 +116,7 @@ export function renderExplain(extras: readonly CellExtras[]): string {
       const sides = [`live ${m.live}`];
       if (m.oracle !== undefined) sides.push(`oracle ${m.oracle}`);
       if (m.recording !== undefined) sides.push(`recording ${m.recording}`);
-      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.live + (m.oracle ?? 0) + (m.recording ?? 0) === 0 ? " — stale" : ""}\n`;
+      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
       out += `    ${m.entry.reason}\n`;
     }
   }
