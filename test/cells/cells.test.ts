@@ -3,14 +3,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../../harness/errors.js";
-import { CELL_FILE, listCells, loadCell, parseCellDefinition } from "../../harness/record/cells.js";
+import { CELL_FILE, listCells, loadCell, parseCellDefinition } from "../../harness/runtime/cells.js";
 import { repoRoot } from "../cli/run-cli.js";
 
 const cellsRoot = path.join(repoRoot, "cells");
 const MATRIX = [
   "approval-allow",
   "approval-deny",
+  "command-fails",
   "fork",
+  "model-error",
   "model-list",
   "resume",
   "steer",
