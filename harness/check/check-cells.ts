@@ -358,7 +358,8 @@ async function compareCell(
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
-  if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined) {
+  // A timed-out replay's live lane is cut short: nothing is dumped from it (no write without a verdict).
+  if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined && result.infrastructureTimeout === null) {
     const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
     const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
     await writeFileAtomic(`${base}.live.events.json`, pretty(liveWhole.events));

@@ -48,6 +48,14 @@ describe("timed-out cells in the accept flows", () => {
     expect(hashes(dir)).toEqual(before);
   });
 
+  it("check --dump-dir with a timed-out cell: exit 4, nothing dumped from the cut-short lane", async () => {
+    const dir = await project();
+    const dump = path.join(dir, "dump");
+    const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--dump-dir", dump, "--timeout", "1"], { cwd: dir });
+    expect(r.code).toBe(4);
+    expect(readdirSync(dump)).toEqual([]);
+  });
+
   it("review with timed-out cells: exit 4, not reviewable, writes nothing, asks nothing", async () => {
     const dir = await project();
     const before = hashes(dir);
