@@ -25,8 +25,8 @@ function nearestExisting(dir: string): string {
 
 /**
  * Refuses a directory on a disk with less than {@link MIN_FREE_BYTES} free (for a directory not
- * made yet, the disk of its nearest existing parent). File systems `statfs` cannot answer for are
- * let through (the write itself then names the path).
+ * made yet, the disk of its nearest existing parent). File systems `statfs` cannot answer for, and
+ * pseudo file systems without blocks (`/proc`), are let through (the write itself then names the path).
  * @throws IoError `<where>: no space left on the device (ENOSPC); <n> KiB free, …` (exit 5)
  */
 export function requireFreeSpace(where: string, dir: string, freeBytes: (dir: string) => number = defaultFreeBytes): void {
@@ -41,8 +41,10 @@ export function requireFreeSpace(where: string, dir: string, freeBytes: (dir: st
   }
 }
 
+/** Free bytes for an unprivileged writer; a pseudo file system (`/proc`: no blocks at all) has no answer: Infinity. */
 function defaultFreeBytes(dir: string): number {
   const s = statfsSync(dir);
+  if (Number(s.blocks) === 0) return Infinity;
   return Number(s.bavail) * Number(s.bsize);
 }
 
