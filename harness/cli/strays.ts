@@ -19,6 +19,8 @@ export interface ProcessRow {
   pgid: number;
   /** `Z` for a zombie (already dead, only waiting to be reaped: never a target). */
   state: string;
+  /** Start time in clock ticks since boot (`/proc/<pid>/stat` field 22), when known. */
+  start?: number;
 }
 
 /** What the sweep needs from the machine (injected for tests). */
@@ -35,7 +37,9 @@ export function parseStat(text: string): ProcessRow | undefined {
   const pid = Number(text.slice(0, text.indexOf(" ")));
   const rest = text.slice(close + 2).split(" ");
   if (close < 0 || !Number.isInteger(pid) || rest.length < 3) return undefined;
-  return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]) };
+  // Field 22 (starttime) is the 20th after the name.
+  const start = rest.length > 19 ? Number(rest[19]) : undefined;
+  return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), ...(start !== undefined && Number.isFinite(start) ? { start } : {}) };
 }
 
 /** True when NUL-separated `environ` holds `TMPDIR=<session>` or `TMPDIR=<session>/…`. */
@@ -93,6 +97,8 @@ export interface SweepSelf {
   pgid: number;
   /** The run owns this process (the `parity` executable): every descendant is the run's. */
   ownsProcess: boolean;
+  /** This process's start time (clock ticks since boot): an older process cannot be the run's, so its environment is not read. */
+  start?: number;
 }
 
 /** The pids of the run still alive in `rows` (see the module comment); never `self.pid`, never zombies. */
@@ -111,16 +117,22 @@ export function strayPids(rows: readonly ProcessRow[], self: SweepSelf, isMarked
       }
     }
   }
-  for (const r of alive) if (!ours.has(r.pid) && isMarked(r.pid)) ours.add(r.pid);
+  const young = (r: ProcessRow) => self.start === undefined || r.start === undefined || r.start >= self.start;
+  for (const r of alive) if (!ours.has(r.pid) && young(r) && isMarked(r.pid)) ours.add(r.pid);
   const groups = new Set(alive.filter((r) => ours.has(r.pid) && r.pgid !== self.pgid && r.pgid > 1).map((r) => r.pgid));
   for (const r of alive) if (groups.has(r.pgid)) ours.add(r.pid);
   return [...ours].sort((a, b) => a - b);
 }
 
 /** The pid and process group of this process (`pgid` 0 when unknown). */
-export function currentSelf(ownsProcess: boolean, table: ProcessTable = procTable): SweepSelf {
-  const row = table.rows().find((r) => r.pid === process.pid);
-  return { pid: process.pid, pgid: row?.pgid ?? 0, ownsProcess };
+export function currentSelf(ownsProcess: boolean): SweepSelf {
+  let row: ProcessRow | undefined;
+  try {
+    row = parseStat(readFileSync("/proc/self/stat", "utf8"));
+  } catch {
+    row = undefined;
+  }
+  return { pid: process.pid, pgid: row?.pgid ?? 0, ownsProcess, ...(row?.start !== undefined ? { start: row.start } : {}) };
 }
 
 /** How many passes a sweep makes at most: a process may spawn another before it is killed. */

@@ -69,3 +69,15 @@ describe("the process sweep", () => {
     expect(environHasSession("TMPDIR=/tmp/parity-abc\0", "/tmp/parity-ab")).toBe(false);
   });
 });
+
+describe("the process sweep reads no environment of a process older than the run's", () => {
+  it("an older process is never asked about its TMPDIR", () => {
+    const asked: number[] = [];
+    const rows = [
+      { pid: 10, ppid: 1, pgid: 10, state: "S", start: 50 },
+      { pid: 11, ppid: 1, pgid: 11, state: "S", start: 150 },
+    ];
+    strayPids(rows, { pid: 100, pgid: 100, ownsProcess: false, start: 100 }, (pid) => (asked.push(pid), false));
+    expect(asked).toEqual([11]);
+  });
+});
