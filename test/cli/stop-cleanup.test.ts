@@ -8,7 +8,8 @@ import { repoRoot, sharedRecordings } from "./run-cli.js";
 
 // Issue 26: a signal to the pid of a running `check` alone (how kill, systemd and CI runners stop
 // jobs), or to its whole process group, leaves no temp directory and no process: not the bridge,
-// not the ACP relay `sh` the bridge started in its own process group, not the relay's `cat`s.
+// not the ACP relay (a `perl` process, formerly an `sh` with two `cat`s) the bridge started in its
+// own process group.
 // Checked with `ps` by process group once parity has exited.
 
 // The real cursor recordings, read by path (in a worktree under /work/wt/ they sit one level further up).
@@ -84,7 +85,7 @@ async function stopWhileRelayRuns(signal: NodeJS.Signals, to: "pid" | "group") {
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let relay: Row | undefined;
   for (;;) {
-    relay = ps().find((r) => r.args.includes("relay.sh") && r.args.includes(tmp) && !r.stat.startsWith("Z"));
+    relay = ps().find((r) => /relay\.(sh|pl)/.test(r.args) && r.args.includes(tmp) && !r.stat.startsWith("Z"));
     if (relay !== undefined) break;
     const done = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
     if (done) throw new Error(`parity exited before the relay ran: ${stderr}`);
