@@ -40,3 +40,10 @@ export const PROBE_TIMEOUT_MS = 60_000;
 
 /** Longest a user's bridge module may take to load when `--module` is checked. */
 export const MODULE_LOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * Least free space, in bytes, a run's temp directory and a writing command's output directory
+ * must have before any work starts (1 MiB): below it the disk is taken as full, and the run stops
+ * at once instead of after a recording or replay whose result could not be written.
+ */
+export const MIN_FREE_BYTES = 1024 * 1024;

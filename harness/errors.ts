@@ -18,6 +18,15 @@ export const EXIT_CODES = {
   secretSurvived: 3,
   /** `check`, `replay`, `rerecord`: a cell hit the wall-clock ceiling; no verdict (an infrastructure timeout, never a parity failure). */
   infrastructureTimeout: 4,
+  /**
+   * An internal error: a file, directory or stream could not be read or written for a reason of
+   * the machine (no space left, a directory where a file should be, a symlink loop, standard
+   * output closed), or a bug. One line names the path or stream and what is wrong; no verdict,
+   * nothing partial written.
+   */
+  internalError: 5,
+  /** Stopped by SIGHUP, or because the parent process is gone: 128 + 1. Temp files were removed, the run's processes ended. */
+  hangup: 129,
   /** Interrupted by SIGINT (Ctrl-C): 128 + 2, as shells report it. Temp files were removed. */
   interrupted: 130,
   /** Terminated by SIGTERM: 128 + 15, as shells report it. Temp files were removed. */
@@ -66,12 +75,62 @@ export class UsageError extends ParityError {
   }
 }
 
+/** What an errno code means, in words, for a one-line message (the code itself is appended). */
+const ERRNO_WORDS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EISDIR: "is a directory, not a file",
+  ENOTDIR: "a part of the path is not a directory",
+  ELOOP: "a symbolic link loop",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "read-only file system",
+  ENOENT: "not found",
+  EEXIST: "already exists",
+  EMFILE: "too many open files",
+  EIO: "input/output error",
+  EPIPE: "closed by the reader",
+  ENAMETOOLONG: "name too long",
+};
+
+/** `<words> (<CODE>)` for an errno code, e.g. `no space left on the device (ENOSPC)`. */
+export function describeErrno(code: string): string {
+  return `${ERRNO_WORDS[code] ?? "cannot be used"} (${code})`;
+}
+
+/**
+ * A file, directory or stream the run could not read or write for a reason of the machine:
+ * `<path or stream>: <what is wrong> (<ERRNO>)`. Exit code 5 ({@link EXIT_CODES.internalError}).
+ */
+export class IoError extends ParityError {
+  /** The path or stream name (`standard output`). */
+  readonly where: string;
+  readonly errno: string;
+
+  constructor(where: string, errno: string, options?: { cause?: unknown; hint?: string }) {
+    super("E_IO", `${where}: ${describeErrno(errno)}${options?.hint !== undefined ? `; ${options.hint}` : ""}`, EXIT_CODES.internalError, options);
+    this.where = where;
+    this.errno = errno;
+  }
+}
+
+/** True for a Node system error (`code` like `ENOSPC`, usually with `syscall` and maybe `path`). */
+function isErrnoError(value: unknown): value is NodeJS.ErrnoException & { code: string } {
+  return value instanceof Error && typeof (value as NodeJS.ErrnoException).code === "string" && /^E[A-Z0-9]+$/.test((value as NodeJS.ErrnoException).code!);
+}
+
 /**
  * Turns any thrown value into a {@link ParityError}. Errors that are already typed pass
- * through; anything else becomes an internal error (exit 1) keeping the original as `cause`.
+ * through; a system error becomes an {@link IoError} naming its path (or, without one, the
+ * operation); anything else an internal error. Both exit 5 ({@link EXIT_CODES.internalError},
+ * never the parity-failure code), keeping the original as `cause`.
  */
 export function toParityError(value: unknown): ParityError {
   if (value instanceof ParityError) return value;
+  if (isErrnoError(value)) {
+    const where = value.path !== undefined ? value.path : `internal error: ${value.syscall ?? "an operation"}`;
+    return new IoError(where, value.code, { cause: value });
+  }
   const message = value instanceof Error ? value.message : String(value);
-  return new ParityError("E_INTERNAL", `internal error: ${message}`, EXIT_CODES.parityFailure, { cause: value });
+  return new ParityError("E_INTERNAL", `internal error: ${message}`, EXIT_CODES.internalError, { cause: value });
 }

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +9,7 @@ import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { fileState } from "../recording/file-state.js";
 import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines, oracleFieldLines } from "../report/oracle-lines.js";
@@ -80,7 +80,7 @@ export interface CellExtras {
   cell: string;
   notes: ReplayNote[];
   /** Allowlist entries that applied, with how many values each masked per side. */
-  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number }>;
+  masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number; masksDifference: boolean }>;
   /** An oracle this run wrote (outside CI, for an in-repo recording that had none). */
   wroteOracle?: string;
   /** The bridge's stderr tail. */
@@ -328,7 +328,9 @@ async function compareCell(
   let missingOracle = false;
   let writeOracle = false;
   if (inRepo) {
-    if (existsSync(oracleFile)) {
+    // A link loop, a dangling link or a directory in the oracle's place is an error naming it,
+    // never a missing oracle (which would be written over it).
+    if ((await fileState(oracleFile)) === "file") {
       ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
     }
     else if (options.ci) missingOracle = true;
@@ -355,8 +357,9 @@ async function compareCell(
     }
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
-  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides }));
-  if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined) {
+  extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
+  // A timed-out replay's live lane is cut short: nothing is dumped from it (no write without a verdict).
+  if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined && result.infrastructureTimeout === null) {
     const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
     const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
     await writeFileAtomic(`${base}.live.events.json`, pretty(liveWhole.events));

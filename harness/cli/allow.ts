@@ -20,6 +20,7 @@ import { hintPath } from "../report/suggest.js";
 import { migrateEntries, stablePathForNewEntry } from "./allow-migrate.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
+import { FLAGS } from "./options.js";
 
 /** The default allowlist file of a provider: `allowlists/<provider>.json`, `allowlists/all.json` for `*`. */
 export function defaultAllowlistFile(provider: string): string {
@@ -137,6 +138,8 @@ export async function appendAllowlistEntry(
 
 /** The `allow` command. */
 export const allowCommand: ParityCommand = {
+  // --prune runs the gate, which replays: it needs the run's temp directory.
+  tempDir: true,
   command: "allow",
   describe: "Append a validated allowlist entry (an intended lane difference tied to a PR)",
   builder: (y: Argv) =>
@@ -160,6 +163,12 @@ export const allowCommand: ParityCommand = {
       .option("reason", { type: "string", describe: "Why the difference is intended (required unless --migrate)" })
       .option("layer", { type: "string", default: "events", choices: ["events"], describe: "Lane layer the path points into" })
       .option("file", { type: "string", describe: "Allowlist file to append to (default allowlists/<provider>.json)" })
+      .option("prune", {
+        type: "boolean",
+        describe:
+          "Run the gate over the selected cells (--recordings, --provider, --cell, --timeout) and remove every entry that masks no difference in any cell it applies to, printing each",
+      })
+      .option("timeout", FLAGS.timeout)
       .example(
         "$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'",
         "accept one changed field",
@@ -169,10 +178,17 @@ export const allowCommand: ParityCommand = {
         "$0 allow --provider acp-cursor --cell '*' --recordings ../shared/recordings --path '/*[type=thread/extensionState/updated]' --pr '#44' --reason 'new state events'",
         "accept a whole added event type, only for the recordings under ../shared/recordings",
       )
-      .example("$0 allow --migrate allowlists/acp-cursor.json", "turn a file's positional entries into stable selectors"),
+      .example("$0 allow --migrate allowlists/acp-cursor.json", "turn a file's positional entries into stable selectors")
+      .example("$0 allow --prune --recordings ../shared/recordings --provider acp-cursor", "remove the entries that mask no difference any more"),
   async run(args, ctx) {
     if (ctx.ci) {
       throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
+    }
+    if (args.prune === true) {
+      const extra = ["path", "pr", "reason", "migrate", "file"].find((flag) => args[flag] !== undefined);
+      if (extra !== undefined) throw new UsageError(`--prune removes stale entries: drop --${extra}`);
+      const { pruneAllowlists } = await import("./allow-prune.js");
+      return pruneAllowlists(args, ctx);
     }
     if (typeof args.migrate === "string") {
       const extra = ENTRY_FLAGS.find((flag) => args[flag] !== undefined);

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { loadAllowlists } from "../compare/allowlist.js";
-import { UsageError } from "../errors.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
 import { selectRecordings } from "../recording/select.js";
 import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -22,6 +22,7 @@ import { ORACLES_DIR, RECORDINGS_ROOT, REPORTER } from "../defaults.js";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** Everything the gate (`check`, `review`) takes from its flags. */
@@ -70,6 +71,11 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
   const shardText = stringFlag(args, "shard");
   const lanes = stringFlag(args, "lanes");
   const dump = stringFlag(args, "dump-dir");
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(cwd, lanes));
+  if (dump !== undefined) {
+    requireDirectoryFlag("dump-dir", dump, path.resolve(cwd, dump));
+    requireFreeSpace(`--dump-dir ${dump}`, path.resolve(cwd, dump));
+  }
   return {
     jobs,
     replay,
@@ -115,7 +121,9 @@ export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): P
   const reporter = resolveReporter(args);
   const update = booleanFlag(args, "update");
   if (update && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
-  return { reporter, explain: booleanFlag(args, "explain"), update, ...(await resolveGateOptions(args, ctx.cwd)) };
+  const gate = await resolveGateOptions(args, ctx.cwd);
+  if (update) requireFreeSpace(`oracles directory ${path.relative(ctx.cwd, gate.lanesDir) || "."}`, gate.lanesDir);
+  return { reporter, explain: booleanFlag(args, "explain"), update, ...gate };
 }
 
 /** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
@@ -128,7 +136,7 @@ export function renderExplain(extras: readonly CellExtras[]): string {
       const sides = [`live ${m.live}`];
       if (m.oracle !== undefined) sides.push(`oracle ${m.oracle}`);
       if (m.recording !== undefined) sides.push(`recording ${m.recording}`);
-      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.live + (m.oracle ?? 0) + (m.recording ?? 0) === 0 ? " — stale" : ""}\n`;
+      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
       out += `    ${m.entry.reason}\n`;
     }
   }
@@ -224,8 +232,10 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
 
 /**
  * `check --update`: accepts every changed cell of `run` (see `whyNotAcceptable`) by rerecording
- * it alone, prints per cell what was written, then the `git add` of every written file.
- * Exit 0 when every failing cell was accepted, 1 when some still fail, 2 when an input was unreadable.
+ * it alone, prints per cell what was written, then the `git add` of every written file. A cell
+ * that timed out (in the check or in its rerecord) has no verdict: nothing is written for it.
+ * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
+ * timed out, else 0 (every failing cell accepted).
  */
 async function updateChangedCells(
   run: CheckRunResult,
@@ -236,7 +246,12 @@ async function updateChangedCells(
   const rel = (file: string) => path.relative(ctx.cwd, file);
   const written: string[] = [];
   let stillFailing = 0;
+  let timedOut = 0;
   for (const cell of run.cells) {
+    if (cell.status === "timeout") {
+      timedOut += 1;
+      out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
+    }
     if (cell.status !== "fail") continue;
     const why = whyNotAcceptable(cell);
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
@@ -248,8 +263,10 @@ async function updateChangedCells(
     const outcome = await acceptCell(location, { lanesDir: options.lanesDir, replay: options.replay });
     const files = writtenFiles(outcome);
     written.push(...files);
+    for (const file of files) ctx.wrote?.(file);
+    if (outcome.status === "timeout") timedOut += 1;
+    else if (outcome.status !== "rerecorded") stillFailing += 1;
     if (outcome.status !== "rerecorded") {
-      stillFailing += 1;
       out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}\n`);
     } else {
       if (cell.stale.length > 0) stillFailing += 1;
@@ -257,8 +274,9 @@ async function updateChangedCells(
     }
   }
   out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
-  if (run.cells.some((cell) => cell.status === "error")) return 2;
-  return stillFailing > 0 ? 1 : 0;
+  if (run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
+  if (stillFailing > 0) return EXIT_CODES.parityFailure;
+  return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { EXIT_CODES, IoError } from "../errors.js";
 import { colorEnabled } from "./color.js";
 import { processInterruptHost, type InterruptHost } from "./interrupt.js";
 import type { ProgressStream } from "../progress/check-progress.js";
@@ -28,6 +29,11 @@ export interface CliContext {
   interrupts?: InterruptHost;
   /** Aborted on the first SIGINT/SIGTERM of the run (commands marked `graceful` stop on it). */
   signal?: AbortSignal;
+  /**
+   * Notes a file the command wrote (complete, by temp file + rename), so that a run stopped by a
+   * signal still lists what it wrote (harness/cli/interrupt.ts). Absent in runs without a host.
+   */
+  wrote?: (file: string) => void;
   /** Width of the terminal in characters when stdout is one; absent otherwise (renderers pick a default). */
   columns?: number;
   /** Where long commands show progress (standard error); absent: no progress. */
@@ -39,9 +45,21 @@ export interface CliContext {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Builds the context of a real process run from its environment. */
-export function processContext(verbose: boolean): CliContext {
+/**
+ * Builds the context of a real process run from its environment. `ownsProcess`: this process
+ * is the `parity` executable (see `processInterruptHost`); then a failing standard output (a
+ * full device, a closed pipe) ends the run with one line and exit 5 instead of an unhandled
+ * stream error.
+ */
+export function processContext(verbose: boolean, ownsProcess = false): CliContext {
   const env = process.env;
+  if (ownsProcess) {
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      process.stderr.write(`parity: ${new IoError("standard output", error.code ?? "EIO").message}\n`);
+      // The run's exit handler (harness/cli/interrupt.ts) ends its processes and removes its temp dir.
+      process.exit(EXIT_CODES.internalError);
+    });
+  }
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
@@ -49,7 +67,7 @@ export function processContext(verbose: boolean): CliContext {
     verbose,
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
-    interrupts: processInterruptHost(),
+    interrupts: processInterruptHost({ ownsProcess }),
     env,
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.

@@ -15,35 +15,59 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
+import { requireFreeSpace } from "./path-checks.js";
+import { currentSelf, endStrays } from "./strays.js";
 
-/** Signals a run is stopped by. */
-export type StopSignal = "SIGINT" | "SIGTERM";
+/** Signals a run is stopped by (SIGHUP also stands for the parent process gone). */
+export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** What a real process lends a run: its environment, its signals, and a way to end it. */
 export interface InterruptHost {
   /** The process environment (its `TMPDIR` is set to the session temp dir during the run). */
   env: NodeJS.ProcessEnv;
-  /** Calls `handler` on each SIGINT/SIGTERM until the returned function is called. */
+  /** Calls `handler` on each SIGINT/SIGTERM/SIGHUP (and when the parent process is gone) until the returned function is called. */
   onSignal(handler: (signal: StopSignal) => void): () => void;
   /** Ends the process at once with `code` (children still running must not keep it alive). */
   exit(code: number): void;
+  /** Calls `fn` synchronously when the process exits by any path (`process.exit` included) until the returned function is called. */
+  onExit?(fn: () => void): () => void;
+  /** Ends every process of the run still alive (harness/cli/strays.ts); synchronous. */
+  endStrays?(session: string): void;
 }
 
-/** The host of the current process. */
-export function processInterruptHost(): InterruptHost {
+/** How often the parent process is looked for, in ms (a parent that died without a signal: its child is re-parented). */
+const PARENT_WATCH_MS = 1_000;
+
+/**
+ * The host of the current process. `ownsProcess`: the process is the `parity` executable, so
+ * every process it spawned is the run's and is ended with it (in-process runs in a test worker
+ * end only the processes marked with their session, see harness/cli/strays.ts).
+ */
+export function processInterruptHost(options: { ownsProcess?: boolean } = {}): InterruptHost {
+  const ownsProcess = options.ownsProcess === true;
   return {
     env: process.env,
     onSignal(handler) {
-      const onInt = () => handler("SIGINT");
-      const onTerm = () => handler("SIGTERM");
-      process.on("SIGINT", onInt);
-      process.on("SIGTERM", onTerm);
+      const signals: StopSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+      const listeners = signals.map((signal) => [signal, () => handler(signal)] as const);
+      for (const [signal, listener] of listeners) process.on(signal, listener);
+      // A parent that died (killed, or its terminal gone without a SIGHUP) re-parents this process.
+      const parent = process.ppid;
+      const watch = ownsProcess ? setInterval(() => process.ppid !== parent && handler("SIGHUP"), PARENT_WATCH_MS) : undefined;
+      watch?.unref();
       return () => {
-        process.removeListener("SIGINT", onInt);
-        process.removeListener("SIGTERM", onTerm);
+        for (const [signal, listener] of listeners) process.removeListener(signal, listener);
+        if (watch !== undefined) clearInterval(watch);
       };
     },
     exit: (code) => process.exit(code),
+    onExit(fn) {
+      process.on("exit", fn);
+      return () => void process.removeListener("exit", fn);
+    },
+    endStrays(session) {
+      endStrays(session, currentSelf(ownsProcess));
+    },
   };
 }
 
@@ -52,13 +76,28 @@ export const GRACE_MS = 15_000;
 
 /** Exit code of a run stopped by `signal`. */
 export function exitCodeOfSignal(signal: StopSignal): number {
-  return signal === "SIGINT" ? EXIT_CODES.interrupted : EXIT_CODES.terminated;
+  return signal === "SIGINT" ? EXIT_CODES.interrupted : signal === "SIGHUP" ? EXIT_CODES.hangup : EXIT_CODES.terminated;
+}
+
+/**
+ * The files a run wrote, complete (each by temp file + rename), for the line an interrupted run
+ * ends with: `written before the stop: git add …` (paths relative to `cwd` where inside it).
+ */
+export function writtenLine(files: readonly string[], cwd: string): string {
+  if (files.length === 0) return "";
+  const quote = (s: string) => (/^[\w@%+=:,./→-]+$/u.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+  const rel = [...new Set(files)].map((f) => {
+    const r = path.relative(cwd, f);
+    return r === "" || r.startsWith("..") || path.isAbsolute(r) ? f : r;
+  });
+  return `parity: written before the stop (complete files): git add ${rel.map(quote).join(" ")}\n`;
 }
 
 /**
  * Makes the session temp directory under `env.TMPDIR` (else the system default).
  * @throws UsageError `TMPDIR=<value>: <problem>; point it at a writable directory or unset it`
- *   when that directory is missing, not a directory or not writable.
+ *   when that directory is missing, not a directory or not writable; IoError (exit 5) when its
+ *   disk is full (see `requireFreeSpace`).
  */
 export function createSessionTempDir(env: NodeJS.ProcessEnv): string {
   const given = env.TMPDIR !== undefined && env.TMPDIR !== "" ? env.TMPDIR : undefined;
@@ -71,6 +110,7 @@ export function createSessionTempDir(env: NodeJS.ProcessEnv): string {
     throw new UsageError(`${where}: directory not found; point TMPDIR at a writable directory or unset it`);
   }
   if (!isDir) throw new UsageError(`${where}: not a directory; point TMPDIR at a writable directory or unset it`);
+  requireFreeSpace(where, parent);
   try {
     return mkdtempSync(path.join(path.resolve(parent), "parity-"));
   } catch (thrown) {
@@ -88,6 +128,8 @@ export interface RunInterruptibleOptions {
   graceful: boolean;
   /** Where the interrupt line goes. */
   err(text: string): void;
+  /** Paths in the written-files line are shown relative to this directory (default: as given). */
+  cwd?: string;
   /** Timer for the grace period (injected). */
   setTimer?: (fn: () => void, ms: number) => { cancel(): void };
 }
@@ -99,7 +141,7 @@ export interface RunInterruptibleOptions {
  *
  * @throws what `run` throws (after cleanup), and UsageError for an unusable TMPDIR (exit 2).
  */
-export async function runInterruptible(run: (signal: AbortSignal) => Promise<number>, options: RunInterruptibleOptions): Promise<number> {
+export async function runInterruptible(run: (signal: AbortSignal, wrote: (file: string) => void) => Promise<number>, options: RunInterruptibleOptions): Promise<number> {
   const { host } = options;
   const setTimer =
     options.setTimer ??
@@ -122,18 +164,27 @@ export async function runInterruptible(run: (signal: AbortSignal) => Promise<num
     controller.abort(signal);
     onFirst(signal);
   });
+  const written: string[] = [];
+  let cleaned = false;
+  // Ends the run's processes first (nothing can then write into the temp dir), then removes it.
+  // Also run on any process exit (a stream error ends the process from its handler).
   const cleanUp = () => {
+    if (cleaned) return;
+    cleaned = true;
     stopListening();
+    stopAtExit?.();
     if (session !== undefined) {
       if (host.env.TMPDIR === session) {
         if (previousTmpdir === undefined) delete host.env.TMPDIR;
         else host.env.TMPDIR = previousTmpdir;
       }
-      rmSync(session, { recursive: true, force: true });
+      host.endStrays?.(session);
+      rmSync(session, { recursive: true, force: true, maxRetries: 3 });
     }
   };
+  const stopAtExit = host.onExit?.(cleanUp);
 
-  const running = run(controller.signal).then(
+  const running = run(controller.signal, (file) => void written.push(file)).then(
     (code) => ({ code }) as const,
     (thrown: unknown) => ({ thrown }) as const,
   );
@@ -157,7 +208,7 @@ export async function runInterruptible(run: (signal: AbortSignal) => Promise<num
   }
   cleanUp();
   const code = exitCodeOfSignal(signal);
-  options.err(`parity: ${said}\n`);
+  options.err(`parity: ${said}\n${writtenLine(written, options.cwd ?? "")}`);
   host.exit(code);
   return code;
 }

@@ -1,4 +1,5 @@
 import { realpath } from "node:fs/promises";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import path from "node:path";
 import { Chalk } from "chalk";
 import type { Argv } from "yargs";
@@ -84,6 +85,10 @@ export interface LanesOptions {
  */
 export function resolveLanesOptions(args: ParsedFlags, cwd: string): LanesOptions {
   const out = stringFlag(args, "out");
+  if (out !== undefined) {
+    requireDirectoryFlag("out", out, path.resolve(cwd, out));
+    requireFreeSpace(`--out ${out}`, path.resolve(cwd, out));
+  }
   return {
     selection: resolveSelection(args, cwd),
     ...(out !== undefined ? { out: { value: out, dir: path.resolve(cwd, out) } } : {}),

@@ -20,7 +20,8 @@ import { runInterruptible } from "./interrupt.js";
 export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
   const argv = helpAsFlag(argvGiven);
   const verbose = argv.includes("--verbose");
-  const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
+  // Without an override this is the `parity` executable itself (bin/parity.js): it owns its process.
+  const ctx: CliContext = { ...processContext(verbose, ctxOverride === undefined), ...ctxOverride };
   // `--color` / `--no-color` win over FORCE_COLOR, NO_COLOR and the TTY (the last one given counts).
   const colorFlag = argv.filter((a) => a === "--color" || a === "--no-color").at(-1);
   if (colorFlag !== undefined) ctx.color = colorFlag === "--color";
@@ -59,7 +60,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 help <command>", "Flags and examples of one command (same as $0 <command> --help)")
-    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
+    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
@@ -80,8 +81,9 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
         exitCode =
           host === undefined
             ? await cmd.run(args as Record<string, unknown>, ctx)
-            : await runInterruptible((signal) => cmd.run(args as Record<string, unknown>, { ...ctx, signal }), {
+            : await runInterruptible((signal, wrote) => cmd.run(args as Record<string, unknown>, { ...ctx, signal, wrote }), {
                 host,
+                cwd: ctx.cwd,
                 tempDir: cmd.tempDir === true,
                 graceful: cmd.graceful === true,
                 err: ctx.err,
@@ -111,12 +113,13 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
 const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
 
 /** The exit codes of an interrupted run (harness/cli/interrupt.ts). */
-const INTERRUPT_CODES_TEXT = "130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
+const INTERRUPT_CODES_TEXT =
+  "5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
 
 /** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
   if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
-  const timeout = ["check", "replay", "rerecord"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
+  const timeout = ["check", "replay", "rerecord", "review"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
   return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }
 

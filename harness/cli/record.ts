@@ -5,6 +5,7 @@
  * under `CI=true` unless `--out` (and the oracle directory) are outside this package.
  */
 import path from "node:path";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import type { Argv } from "yargs";
 import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
@@ -53,8 +54,13 @@ const NETWORK_MODES: readonly NetworkMode[] = ["auto", "netns", "watch"];
  * @throws UsageError `--timeout <value>: …` for a timeout that is not a whole number ≥ 1
  */
 export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOptions {
-  const out = path.resolve(cwd, stringFlag(args, "out") ?? RECORD_DEFAULT_OUT);
+  const outFlag = stringFlag(args, "out");
+  const out = path.resolve(cwd, outFlag ?? RECORD_DEFAULT_OUT);
   const lanes = stringFlag(args, "lanes");
+  // Before the agent runs: a full disk or a file in the way is named now, not after the recording.
+  requireDirectoryFlag("out", outFlag ?? RECORD_DEFAULT_OUT, out);
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(cwd, lanes));
+  requireFreeSpace(`--out ${outFlag ?? RECORD_DEFAULT_OUT}`, out);
   const network = stringFlag(args, "network") ?? "auto";
   if (!(NETWORK_MODES as readonly string[]).includes(network)) throw new UsageError(`--network ${network}: use one of ${NETWORK_MODES.join(", ")}`);
   const customAgents = stringFlag(args, "customAgents");

@@ -12,11 +12,13 @@ import { compileUserPatterns } from "../recording/redact.js";
 import { selectRecordings } from "../recording/select.js";
 import { refuseInCi } from "../rerecord/targets.js";
 import { rerecordRedactor } from "../rerecord/redaction.js";
+import { writtenFiles } from "../rerecord/accept.js";
 import { rerecordCells, rerecordExitCode } from "../rerecord/rerecord-cells.js";
 import { formatRerecordOutcome, formatRerecordSummary } from "../rerecord/report.js";
 import { ORACLES_DIR } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
 import { positiveIntegerFlag, replayOptionsOf } from "./flag-checks.js";
+import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /** `parity rerecord`'s options. */
@@ -45,6 +47,9 @@ export function resolveRerecordOptions(args: ParsedFlags, cwd: string): Rerecord
   const outDir = out === undefined ? undefined : path.resolve(cwd, out);
   const lanes = stringFlag(args, "lanes");
   const lanesDir = path.resolve(cwd, lanes ?? (outDir !== undefined ? path.join(outDir, ORACLES_DIR) : ORACLES_DIR));
+  if (out !== undefined) requireDirectoryFlag("out", out, outDir!);
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, lanesDir);
+  requireFreeSpace(out !== undefined ? `--out ${out}` : lanes !== undefined ? `--lanes ${lanes}` : `oracles directory ${ORACLES_DIR}`, outDir ?? lanesDir);
   const ceilingMs = positiveIntegerFlag("timeout", args.timeout, "ms");
   const module = stringFlag(args, "module");
   return {
@@ -60,7 +65,7 @@ export function resolveRerecordOptions(args: ParsedFlags, cwd: string): Rerecord
   };
 }
 
-/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret. */
+/** The `rerecord` command: exit 0 all written (or skipped), 1 a divergence or refusal, 2 usage/input (read-only target, a CI write into the project), 3 a surviving secret, 4 a replay timed out (nothing written for it). */
 export const rerecordCommand: ParityCommand = {
   tempDir: true,
   command: "rerecord",
@@ -93,7 +98,7 @@ export const rerecordCommand: ParityCommand = {
         "Read-only recordings: write /tmp/rr/acp-cursor/<cell>/bridge→runtime.current.ndjson and /tmp/rr/lanes/",
       )
       .epilogue(
-        "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1. " +
+        "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1; a replay that hits the wall-clock ceiling (--timeout) writes nothing for its cell and the exit code is 4. " +
           "Under CI=true the project's recordings and oracles are never written: refused without --out, or with --out/--lanes inside the working directory; " +
           "an --out outside it (e.g. a temp dir) is allowed, as for record. Without --out, refused for a read-only recording directory (exit 2).",
       ),
@@ -122,6 +127,7 @@ export const rerecordCommand: ParityCommand = {
       replay: replayOptionsOf(options),
       onOutcome: (outcome) => {
         progress?.finished(`${outcome.provider}/${outcome.cell}`, outcome.status === "rerecorded" ? "pass" : "fail", 0);
+        if (outcome.status === "rerecorded") for (const file of writtenFiles(outcome)) ctx.wrote?.(file);
         if (!options.json) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
       },
     }).finally(() => progress?.end());

@@ -95,14 +95,18 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
   // `--match` globs over `provider/cell`: cells outside them are neither reviewed nor reported.
   const matches = match.length === 0 ? () => true : picomatch([...match]);
   const failing = gate.run.cells.filter((c) => (c.status === "fail" || c.status === "error") && matches(`${c.provider}/${c.cell}`));
+  // A timed-out cell has no verdict: nothing to review or write for it, and the run is not green.
+  const timedOut = gate.run.cells.filter((c) => c.status === "timeout" && matches(`${c.provider}/${c.cell}`));
+  for (const cell of timedOut) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
+  const endCode = (open: boolean) => (open ? EXIT_CODES.parityFailure : timedOut.length > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok);
   const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
   for (const cell of failing) {
     const why = whyNotAcceptable(cell);
     if (why !== undefined) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
   }
   if (reviewable.length === 0) {
-    ctx.out(failing.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
-    return failing.length === 0 ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+    ctx.out(failing.length === 0 && timedOut.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
+    return endCode(failing.length > 0);
   }
   ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
 
@@ -140,6 +144,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         const files = await accept(location, gate, ctx);
         if (files === undefined) continue;
         written.push(...files);
+        for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "accepted" });
         break;
       }
@@ -147,6 +152,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         const files = await allow(cell, ctx, reader);
         if (files === undefined) continue;
         written.push(...files);
+        for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "allowed" });
         break;
       }
@@ -159,7 +165,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
   const unique = [...new Set(written)];
   ctx.out(unique.length === 0 ? "nothing written\n" : commitHint(unique, ctx.cwd));
   const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || failing.length > reviewable.length;
-  return open ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+  return endCode(open);
 }
 
 /** Rerecords the cell; the files written, or undefined when it could not be (already said why). */

@@ -31,33 +31,39 @@ function getChild(node: Container, key: string): unknown {
   return Array.isArray(node) ? node[Number(key)] : node[key];
 }
 
+/**
+ * Where masked values are noted: `<pointer>=<JSON of the value>` per removed value, so two sides
+ * can be told apart by what an entry removed from each (stale: the same values at the same places).
+ */
+type RemovedSink = { at: string; into: string[] } | undefined;
+
+const childSink = (sink: RemovedSink, key: string): RemovedSink => (sink === undefined ? undefined : { at: `${sink.at}/${key}`, into: sink.into });
+
 /** Removes one child; returns 1 when a value was removed (an array element already `null` counts 0). */
-function removeChild(node: Container, key: string): number {
+function removeChild(node: Container, key: string, sink: RemovedSink): number {
   if (!hasChild(node, key)) return 0;
-  if (Array.isArray(node)) {
-    const index = Number(key);
-    if (node[index] === null) return 0;
-    node[index] = null;
-    return 1;
-  }
-  delete node[key];
+  const value = getChild(node, key);
+  if (Array.isArray(node) && value === null) return 0;
+  sink?.into.push(`${sink.at}/${key}=${JSON.stringify(value)}`);
+  if (Array.isArray(node)) node[Number(key)] = null;
+  else delete node[key];
   return 1;
 }
 
-function maskAt(node: unknown, segments: readonly string[], at: number): number {
+function maskAt(node: unknown, segments: readonly string[], at: number, sink: RemovedSink = undefined): number {
   if (!isContainer(node) || at >= segments.length) return 0;
   const segment = segments[at]!;
   const last = at === segments.length - 1;
   if (segment === "**") {
     // Zero levels first, then every child with `**` still active.
-    let count = maskAt(node, segments, at + 1);
-    for (const key of childKeys(node)) count += maskAt(getChild(node, key), segments, at);
+    let count = maskAt(node, segments, at + 1, sink);
+    for (const key of childKeys(node)) count += maskAt(getChild(node, key), segments, at, childSink(sink, key));
     return count;
   }
   const keys = segment === "*" ? childKeys(node) : hasChild(node, segment) ? [segment] : [];
   let count = 0;
   for (const key of keys) {
-    count += last ? removeChild(node, key) : maskAt(getChild(node, key), segments, at + 1);
+    count += last ? removeChild(node, key, sink) : maskAt(getChild(node, key), segments, at + 1, childSink(sink, key));
   }
   return count;
 }
@@ -66,14 +72,15 @@ function maskAt(node: unknown, segments: readonly string[], at: number): number 
  * Masks `path` in `lane` IN PLACE and returns how many values it removed (spec 10 §6.4).
  * Segments: a literal matches an own key or an array position, `*` every child at one level,
  * `**` zero or more levels. At the last segment, array elements become `null` and object keys are
- * deleted. An empty path (`/`) masks nothing. Positional and wildcard field paths only: selectors
+ * deleted. An empty path (`/`) masks nothing. `removed`, when given, receives `<pointer>=<JSON>`
+ * for each value removed. Positional and wildcard field paths only: selectors
  * are applied by {@link maskLane}.
  * @throws TypeError for a selector path (`/*[…]`).
  */
-export function maskPath(lane: unknown, path: string): number {
+export function maskPath(lane: unknown, path: string, removed?: string[]): number {
   if (looksLikeEventSelector(path)) throw new TypeError(`maskPath: "${path}" is a selector; use maskLane`);
   const segments = parsePointer(path);
-  return segments.length === 0 ? 0 : maskAt(lane, segments, 0);
+  return segments.length === 0 ? 0 : maskAt(lane, segments, 0, removed === undefined ? undefined : { at: "", into: removed });
 }
 
 /** Counts of one entry on one side: how many values it masked. */
@@ -82,6 +89,11 @@ export interface SideMaskResult<E extends AllowlistEntry> {
   lane: readonly unknown[];
   /** One count per entry, in the order given. */
   counts: number[];
+  /**
+   * Per entry, what it removed, sorted: `<pointer>=<JSON value>` per masked value, `/<index>=<JSON
+   * event>` per removed event (positions as the lane stood when the entry applied).
+   */
+  removed: string[][];
   /** The entries, as given, for convenience. */
   entries: readonly E[];
   /**
@@ -112,6 +124,7 @@ export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], ent
     return {
       lane,
       counts: [],
+      removed: [],
       entries,
       get addresses() {
         return (addresses ??= laneAddresses(lane));
@@ -121,12 +134,14 @@ export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], ent
   let copy = structuredClone(lane) as unknown[];
   const selectors = entries.map((entry) => (looksLikeEventSelector(entry.path) ? parseSelector(entry.path) : undefined));
   const counts = entries.map(() => 0);
+  const removed = entries.map((): string[] => []);
   let removedAny = false;
   selectors.forEach((selector, index) => {
     if (selector === undefined || selector.field.length > 0) return;
     const needsAddresses = selector.predicates.some((p) => p.key === "turn" || p.key === "item");
     const picked = new Set(selectEvents(copy, selector, needsAddresses ? laneAddresses(copy) : undefined));
     if (picked.size === 0) return;
+    for (const at of [...picked].sort((a, b) => a - b)) removed[index]!.push(`/${at}=${JSON.stringify(copy[at])}`);
     copy = copy.filter((_, at) => !picked.has(at));
     counts[index] = picked.size;
     removedAny = true;
@@ -135,10 +150,12 @@ export function maskLane<E extends AllowlistEntry>(lane: readonly unknown[], ent
   const addresses = laneAddresses(copy);
   entries.forEach((entry, index) => {
     const selector = selectors[index];
-    if (selector === undefined) counts[index] = maskPath(copy, entry.path);
+    const into = removed[index]!;
+    if (selector === undefined) counts[index] = maskPath(copy, entry.path, into);
     else if (selector.field.length > 0) {
-      for (const at of selectEvents(copy, selector, addresses)) counts[index] = counts[index]! + maskAt(copy[at], selector.field, 0);
+      for (const at of selectEvents(copy, selector, addresses)) counts[index] = counts[index]! + maskAt(copy[at], selector.field, 0, { at: `/${at}`, into });
     }
   });
-  return { lane: copy, counts, entries, addresses };
+  for (const list of removed) list.sort();
+  return { lane: copy, counts, removed, entries, addresses };
 }

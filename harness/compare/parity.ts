@@ -3,7 +3,8 @@
  * against (a) the oracle and (b) the recording's own bridge lane assembled today, after masking
  * both sides with the allowlist entries that apply to the cell. Grammar drops (`rule:eventType`
  * strings, diffed as a sequence) and `provider/unhandled` counts are compared too. An applying
- * entry that masks nothing on any side is stale and fails the cell.
+ * entry that masks no difference (on every side it removes exactly what it removes from the live
+ * lane, e.g. nothing) is stale and fails the cell.
  */
 import { entryApplies, type AllowlistEntry } from "./allowlist.js";
 import { diffSequences } from "./lcs.js";
@@ -67,6 +68,11 @@ export interface MaskedCount<E extends AllowlistEntry> {
   entry: E;
   count: number;
   sides: { live: number; oracle?: number; recording?: number };
+  /**
+   * True when, against some side, the entry removed different values (or the same values at other
+   * places) from the live lane than from that side: it masks a difference. False: stale.
+   */
+  masksDifference: boolean;
 }
 
 /** The verdict of {@link compareParity}. `passed` ⇔ no difference and no stale entry. */
@@ -149,6 +155,11 @@ export function comparisonOf(
   };
 }
 
+/** True when two sorted lists of removed values are the same. */
+function sameRemoved(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
 /**
  * Compares one cell (spec 10 §6.3–6.4, 00-product.md flow 3). Inputs are not modified.
  * Entries apply when provider and cell match (or are `*`); they mask every side in order; the
@@ -167,6 +178,7 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
     entry,
     count: live.counts[index]!,
     sides: { live: live.counts[index]! },
+    masksDifference: false,
   }));
   const diffs: ParityDifference[] = [];
   const comparisons: ParityComparison[] = [];
@@ -175,12 +187,17 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
     expected.counts.forEach((count, index) => {
       masked[index]!.sides[side.against] = count;
       masked[index]!.count += count;
+      if (!sameRemoved(live.removed[index]!, expected.removed[index]!)) masked[index]!.masksDifference = true;
     });
     const result = compareLegs(side.against, input.live, live.lane, side.leg, expected.lane);
     diffs.push(...result.diffs);
     comparisons.push(result.comparison);
   }
-  const stale = masked.filter((m) => m.count === 0).map((m) => m.entry);
+  // Stale: the entry masks no difference — every value it selects is equal between the live lane
+  // and each side (nothing selected anywhere is the plain case). It would hide a later regression.
+  // With no side to compare, an entry that masked something on the live lane is kept.
+  if (sides.length === 0) for (const m of masked) m.masksDifference = m.count > 0;
+  const stale = masked.filter((m) => !m.masksDifference).map((m) => m.entry);
   return {
     provider: input.provider,
     cell: input.cell,

@@ -9,8 +9,8 @@ export const AssembledEventParamsSchema = z.object({ threadId: z.string().min(1)
 /**
  * `events/schema-valid` and `item/opens-before-delta` (spec 10 §7), judged on everything the
  * run collected: every `thread/delta` must be valid grammar v3 and every re-emitted
- * assembled event must parse; the host grammar must have seen no `item/opens-before-delta`
- * violation in the run's thread (skipped when the thread had no events).
+ * assembled event must parse (skipped when none arrived: no vacuous pass); the host grammar must
+ * have seen no `item/opens-before-delta` violation in the run's thread (skipped when the thread had no events).
  */
 export function checkEventRules(ctx: RunContext): void {
   const { collector } = ctx;
@@ -32,6 +32,10 @@ export function checkEventRules(ctx: RunContext): void {
           `assembled event #${invalid.index + 1} does not parse: ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
         ),
       );
+    } else if (collector.assembledNotifications.length === 0) {
+      // Nothing arrived to validate: no verdict, never a vacuous pass (a bridge that answers nothing
+      // used to score "1 passed" here).
+      ctx.results.push(result("events/schema-valid", "skipped", "no thread/delta arrived: nothing to validate"));
     } else {
       ctx.results.push(result("events/schema-valid", "pass", `${collector.assembledNotifications.length} events`));
     }

@@ -1,12 +1,15 @@
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { InputError } from "../errors.js";
+import { InputError, IoError } from "../errors.js";
 
 /**
  * Errno codes that mean "this place cannot be written" (a read-only or full disk, missing
  * permission, a path through a file): the user's to fix, so they are reported as input errors.
  */
-const UNWRITABLE_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EISDIR", "EEXIST", "ENAMETOOLONG"]);
+const UNWRITABLE_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "EISDIR", "EEXIST", "ENAMETOOLONG"]);
+
+/** Errno codes of a machine that cannot take the write (a full disk or quota): internal errors, exit 5. */
+const MACHINE_CODES = new Set(["ENOSPC", "EDQUOT", "EIO"]);
 
 /**
  * Writes `text` to `file` so a reader sees either the old content or the new, never a part
@@ -14,8 +17,9 @@ const UNWRITABLE_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT"
  * then renamed over `file`. Parent directories are created. On failure the temp file is
  * removed. `tag` keeps concurrent writers' temp names apart (defaults to the process id).
  *
- * @throws FileWriteError (an InputError) naming `file` (exit 2, one line) when the place cannot be written
- *   (read-only, no permission, disk full, a parent that is a file, a target that is a
+ * @throws IoError naming `file` (exit 5, one line) when the machine cannot take the write (disk
+ *   full, quota, I/O error); FileWriteError (an InputError) naming `file` (exit 2, one line) when the place cannot be written
+ *   (read-only, no permission, a parent that is a file, a target that is a
  *   directory, a parent directory the file system refuses, as under `/proc`); any other
  *   error is rethrown as is.
  */
@@ -29,6 +33,7 @@ export async function writeFileAtomic(file: string, text: string, tag: string = 
     await rm(temp, { force: true }).catch(() => undefined);
     if (thrown instanceof DirectoryCreateError) throw new FileWriteError(file, thrown.errno, thrown.why, thrown.dir);
     const code = (thrown as NodeJS.ErrnoException).code;
+    if (code !== undefined && MACHINE_CODES.has(code)) throw new IoError(file, code, { cause: thrown, hint: "nothing was written there" });
     if (code !== undefined && UNWRITABLE_CODES.has(code)) throw new FileWriteError(file, code, describeUnwritable(code));
     throw thrown;
   }

@@ -166,7 +166,7 @@ function cellAnnotations(cell: CellResult): Annotation[] {
       kind: "error",
       file: source?.file ?? oracleFileOf(cell),
       title,
-      message: `stale allowlist entry${source ? ` ${source.index}` : ""}: ${(entry as AllowlistEntry).path} (${entry.pr}) masks nothing in this cell; delete it or narrow its provider/cell`,
+      message: `stale allowlist entry${source ? ` ${source.index}` : ""}: ${(entry as AllowlistEntry).path} (${entry.pr}) masks no difference in this cell (every value it selects is equal on both sides); remove it: parity allow --prune`,
     });
   }
   if (cell.divergences.length > 0) {

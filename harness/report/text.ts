@@ -266,7 +266,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     for (const diff of cell.diffs) out.push(`  ${c.yellow(diff.op.padEnd(7))} ${c.bold(diff.address ?? diff.path)}  (against ${diff.against})`);
   }
   for (const entry of cell.stale) {
-    out.push(`  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks nothing in this cell — delete it or narrow its provider/cell`);
+    out.push(`  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks no difference in this cell (every value it selects is equal on both sides) — remove it: parity allow --prune`);
   }
   for (const divergence of cell.divergences) {
     out.push(`  ${c.red("divergence")} at seq ${divergence.seq}: expected ${truncate(divergence.expected, resolved.width)}`);

@@ -16,7 +16,7 @@ export interface RerecordReportOptions {
 }
 
 /**
- * One cell's block: `RERECORDED|DIVERGED|REFUSED|SKIP provider/cell: …`, then indented detail
+ * One cell's block: `RERECORDED|DIVERGED|REFUSED|TIMEOUT|SKIP provider/cell: …`, then indented detail
  * (every divergence kept, or the refusal reason). Newline-terminated.
  */
 export function formatRerecordOutcome(outcome: RerecordOutcome, options: RerecordReportOptions): string {
@@ -46,6 +46,8 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
       );
     case "refused":
       return `${c.red("REFUSED")} ${name}: ${outcome.reason}\n`;
+    case "timeout":
+      return `${c.red("TIMEOUT")} ${name}: ${outcome.reason}\n` + notes(outcome.notes);
     case "skipped":
       return `${c.dim("SKIP")} ${name}: ${outcome.reason}\n`;
   }
@@ -56,5 +58,6 @@ export function formatRerecordSummary(outcomes: readonly RerecordOutcome[]): str
   const count = (s: RerecordOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
   const warned = outcomes.filter((o) => o.status === "rerecorded" && o.replanWarning !== undefined).length;
   const warnings = warned > 0 ? `; ${warned} warning(s): a replay planned from the new current lane diverges` : "";
-  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped (${outcomes.length} ${outcomes.length === 1 ? "cell" : "cells"})${warnings}\n`;
+  const timeouts = count("timeout") > 0 ? `, ${count("timeout")} timed out (nothing written)` : "";
+  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped${timeouts} (${outcomes.length} ${outcomes.length === 1 ? "cell" : "cells"})${warnings}\n`;
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { EXIT_CODES } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { fileState } from "../recording/file-state.js";
 import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
@@ -74,6 +75,18 @@ export type RerecordCellOutcome =
       notes: ReplayNote[];
     }
   | {
+      /**
+       * A replay (the rerecord's own, or the check of the new current lane) hit the wall-clock
+       * ceiling: no verdict, so nothing written (an incomplete lane would overwrite a good oracle).
+       */
+      status: "timeout";
+      provider: string;
+      cell: string;
+      /** The replay's own line (`infrastructure timeout: …`). */
+      reason: string;
+      notes: ReplayNote[];
+    }
+  | {
       /** Nothing written, for the reason given (a secret survived, or the lane would not reproduce). */
       status: "refused";
       provider: string;
@@ -118,7 +131,8 @@ function laneFingerprint(lane: ReturnType<typeof buildThreadLane>): { text: stri
 }
 
 async function changeOf(file: string, text: string): Promise<FileChange> {
-  const old = await readFile(file, "utf8").catch(() => null);
+  // Only nothing at the path is "new": a link loop or a directory there is an error naming it.
+  const old = (await fileState(file)) === "missing" ? null : await readFile(file, "utf8");
   return old === null ? "new" : old === text ? "unchanged" : "updated";
 }
 
@@ -129,14 +143,22 @@ async function changeOf(file: string, text: string): Promise<FileChange> {
  */
 function onlyDroppedNotifications(divergences: readonly ReplayDivergence[], total: number): boolean {
   return (
+    total > 0 &&
     total === divergences.length &&
     divergences.every((d) => d.kind === "missing-expectation" && d.dir === "bridge→runtime" && d.expected !== null && d.expected.startsWith("notification "))
   );
 }
 
+/** The `timeout` outcome of a replay that hit the ceiling: its own line, first. */
+function timedOut(provider: string, cell: string, result: Pick<ReplayResult, "infrastructureTimeout" | "notes">): RerecordCellOutcome {
+  const t = result.infrastructureTimeout!;
+  const reason = `infrastructure timeout: the replay was still running after ${t.ceilingMs} ms of wall clock${t.seq === null ? "" : ` (last recorded entry walked: seq ${t.seq})`}; no verdict, nothing written — rerun on a less loaded machine or raise --timeout`;
+  return { status: "timeout", provider, cell, reason, notes: result.notes };
+}
+
 /**
  * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
- * 1. replays it; any divergence → `diverged`, nothing written;
+ * 1. replays it; a wall-clock timeout → `timeout` (exit 4), any divergence → `diverged`, nothing written;
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
  * then checks that the recording with this current lane assembles to exactly the live thread
@@ -157,6 +179,9 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const { provider, cell } = recording.manifest;
   // The live bridge lane is this command's whole input: ask for it whatever the default.
   const result = await replayRecording(recording, { ...options.replay, keepBridgeLane: true });
+  // A timed-out replay's lane is cut short: it is no verdict, never an oracle (checked first,
+  // since such a replay has no divergence and would otherwise look whole).
+  if (result.infrastructureTimeout !== null) return timedOut(provider, cell, result);
   if (!result.ok && !onlyDroppedNotifications(result.divergences, result.divergenceCount)) {
     return { status: "diverged", provider, cell, divergences: result.divergences, divergenceCount: result.divergenceCount, notes: result.notes };
   }
@@ -210,6 +235,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   // The gate plans later replays from this lane: replay it once, in memory, before writing.
   const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
   let replanWarning: string | undefined;
+  if (replanned !== null && replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
   if (replanned !== null && !replanned.ok) {
     replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
   } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {

@@ -2,7 +2,7 @@
  * `parity rerecord` over selected cells (00-product.md flow 4, CLI `rerecord`; spec 10 §6.6):
  * which cells are rerecorded, where each writes, and the run's exit code.
  */
-import { UsageError } from "../errors.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
 import { replayProfileFor } from "../replay/profiles.js";
@@ -91,11 +91,13 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
 }
 
 /**
- * The exit code of a rerecord run (00-product.md, CLI): 3 when a secret survived redaction
- * (spec 10 §4), else 1 when any cell diverged or was refused, else 0 (skips do not fail).
+ * The exit code of a rerecord run (00-product.md, CLI): 4 when any cell timed out (no verdict,
+ * nothing written for it), else 3 when a secret survived redaction (spec 10 §4), else 1 when any
+ * cell diverged or was refused, else 0 (skips do not fail).
  */
 export function rerecordExitCode(outcomes: readonly RerecordOutcome[]): number {
   let code = 0;
+  if (outcomes.some((o) => o.status === "timeout")) return EXIT_CODES.infrastructureTimeout;
   for (const o of outcomes) {
     if (o.status === "diverged") code = Math.max(code, 1);
     if (o.status === "refused") code = Math.max(code, o.exitCode);

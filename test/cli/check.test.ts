@@ -79,8 +79,10 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     const entry = { provider: "echo", cell: "turn", layer: "events", path: "/*/delta", pr: "#12", reason: "streamed chunks may be split differently" };
     await writeFile(path.join(cwd, "allowlists", "echo.json"), JSON.stringify([entry]));
     const masked = await runCli(["check", "--cell", "turn", "--explain"], { cwd });
-    expect(masked.code).toBe(0);
-    expect(masked.out).toMatch(/echo\/turn:\n {2}events \/\*\/delta \(#12\): live \d+, oracle \d+, recording \d+\n {4}streamed chunks may be split differently\n/);
+    // The deltas are equal on every side: the entry selects values but masks no difference, so it
+    // is stale (issue 26) and fails the cell rather than hide a later change of those deltas.
+    expect(masked.code).toBe(1);
+    expect(masked.out).toMatch(/echo\/turn:\n {2}events \/\*\/delta \(#12\): live [1-9]\d*, oracle [1-9]\d*, recording [1-9]\d* — stale: masks no difference\n {4}streamed chunks may be split differently\n/);
 
     const stale = { ...entry, cell: "zero-work" };
     const extra = path.join(cwd, "stale.json");

@@ -177,7 +177,7 @@ describe("small things", () => {
     const record = await runCli(["record", "--help"]);
     expect(record.out.replace(/\s+/g, " ")).toContain("2 usage or input error, 3 a secret survived redaction");
     const check = await runCli(["check", "--help"]);
-    expect(check.out.replace(/\s+/g, " ")).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 130 interrupted (SIGINT)");
+    expect(check.out.replace(/\s+/g, " ")).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT)");
     expect(check.out).not.toContain("secret");
   });
 

@@ -137,7 +137,7 @@ describe("text reporter", () => {
     expect(text).toContain(`    - ${commandIndex} `);
     expect(text).toContain(`    + ${" ".repeat(String(commandIndex).length)} ${commandIndex} `);
     expect(text).toMatch(new RegExp(`replace turn 1 / commandExecution \\d+ / item/completed: item\\.exitCode  0 → 7  \\(/${commandIndex}/item/exitCode\\)`));
-    expect(text).toContain("stale allowlist entry (allowlists/acp-cursor.json entry 0): /**/noSuchField (#4) masks nothing");
+    expect(text).toContain("stale allowlist entry (allowlists/acp-cursor.json entry 0): /**/noSuchField (#4) masks no difference in this cell");
     expect(text).toContain("divergence at seq 12");
     // A divergence outranks the lane differences: the lane is not the bridge's whole answer, so
     // the advice is to trace the replay, never to allow or accept (test/report/advice.test.ts).

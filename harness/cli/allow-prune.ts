@@ -1,0 +1,75 @@
+/**
+ * `parity allow --prune`: runs the gate over the selected cells and removes every allowlist
+ * entry that is stale (it masks no difference, harness/compare/parity.ts) in each cell it applies
+ * to, printing each entry it removed. Only from complete verdicts: a timed-out or unreadable cell
+ * prunes nothing; an entry that also applies to a recorded cell outside the selection is kept
+ * (its difference may live there).
+ */
+import path from "node:path";
+import { entryApplies, loadAllowlists, plainEntry, readAllowlistFile, type LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { EXIT_CODES } from "../errors.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { listRecordings } from "../recording/reader.js";
+import type { CellResult } from "../report/check-report.js";
+import { resolveGateOptions, runGate } from "./check.js";
+import type { CliContext } from "./context.js";
+import { stringsFlag, type ParsedFlags } from "./options.js";
+
+/** An entry's key across loads: its file and index. */
+const keyOf = (entry: LoadedAllowlistEntry) => `${entry.source.file}#${entry.source.index}`;
+
+/**
+ * The entries to remove: each applies to at least one checked cell, is stale in every checked
+ * cell it applies to, and applies to no recorded cell left unchecked.
+ */
+export function prunable(
+  entries: readonly LoadedAllowlistEntry[],
+  checked: ReadonlyArray<{ cell: CellResult; dir: string }>,
+  unchecked: ReadonlyArray<{ provider: string; cell: string; dir: string }>,
+): LoadedAllowlistEntry[] {
+  return entries.filter((entry) => {
+    const applying = checked.filter(({ cell, dir }) => entryApplies(entry, cell.provider, cell.cell, dir));
+    if (applying.length === 0) return false;
+    if (unchecked.some((l) => entryApplies(entry, l.provider, l.cell, l.dir))) return false;
+    return applying.every(({ cell }) => cell.stale.some((s) => keyOf(s as LoadedAllowlistEntry) === keyOf(entry)));
+  });
+}
+
+/**
+ * Runs the prune (see the module comment). Exit 0 when the gate then has nothing else failing,
+ * 1 when cells still fail for other reasons, 4 (nothing removed) when a cell timed out, 2 when one
+ * was unreadable.
+ */
+export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promise<number> {
+  const gate = await runGate(await resolveGateOptions(args, ctx.cwd), ctx);
+  const incomplete = gate.run.cells.filter((c) => c.status === "timeout" || c.status === "error");
+  if (incomplete.length > 0) {
+    ctx.out(`nothing pruned: no complete verdict for ${incomplete.map((c) => `${c.provider}/${c.cell} (${c.status})`).join(", ")}\n`);
+    return incomplete.some((c) => c.status === "error") ? EXIT_CODES.inputError : EXIT_CODES.infrastructureTimeout;
+  }
+  const entries = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
+  const dirOf = new Map(gate.locations.map((l) => [`${l.provider}/${l.cell}`, l.dir]));
+  const checked = gate.run.cells.filter((c) => c.status !== "skip").map((cell) => ({ cell, dir: dirOf.get(`${cell.provider}/${cell.cell}`)! }));
+  const checkedDirs = new Set(checked.map((c) => path.resolve(c.dir)));
+  const unchecked = (await listRecordings(gate.locations.length > 0 ? [...new Set(gate.locations.map((l) => path.dirname(path.dirname(l.dir))))] : [])).filter(
+    (l) => !checkedDirs.has(path.resolve(l.dir)),
+  );
+  const removed = prunable(entries, checked, unchecked);
+  const byFile = new Map<string, Set<number>>();
+  for (const entry of removed) byFile.set(entry.source.file, (byFile.get(entry.source.file) ?? new Set()).add(entry.source.index));
+  for (const [file, indices] of byFile) {
+    const kept = (await readAllowlistFile(file, ctx.cwd)).filter((e) => !indices.has(e.source.index)).map(plainEntry);
+    await writeFileAtomic(file, `${JSON.stringify(kept, null, 2)}\n`);
+    ctx.wrote?.(file);
+  }
+  const rel = (file: string) => path.relative(ctx.cwd, file) || file;
+  for (const entry of removed) {
+    ctx.out(`pruned ${rel(entry.source.file)} entry ${entry.source.index}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr}): masks no difference in any cell it applies to\n`);
+  }
+  ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${[...byFile.keys()].map(rel).join(" ")}\n`);
+  const prunedKeys = new Set(removed.map(keyOf));
+  const stillFailing = gate.run.cells.some(
+    (c) => c.status === "fail" && (c.diffs.length > 0 || c.divergences.length > 0 || c.stale.some((s) => !prunedKeys.has(keyOf(s as LoadedAllowlistEntry)))),
+  );
+  return stillFailing ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+}
