@@ -5,6 +5,7 @@
 import type { JsonValue } from "../../protocol/thread-delta.js";
 import type { AcpCommandResult, AcpToolCallEvent } from "../dialects/types.js";
 import { isRecord } from "../../protocol/json-value.js";
+import { structuredExitCode, unwrapCommandText } from "./command-text.js";
 
 /** Largest serialized `args`/`result` payload, in bytes of UTF-8 JSON (spec 30 §1.1). */
 export const TOOL_PAYLOAD_MAX_BYTES = 64 * 1024;
@@ -65,16 +66,23 @@ function joinOutput(first: string, second: string): string {
 
 /**
  * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
- * `exit_code`; output from content text, else `stdout`+`stderr` (newline-joined) or
- * `output_for_prompt`, else rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
+ * `exit_code`, else a structured `shell_exit` entry, else the one the agent's wrapping of the
+ * content text names; output from content text with the agent's wrapping removed
+ * (command-text.ts), else `stdout`+`stderr` (newline-joined) or `output_for_prompt`, else
+ * rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
  */
 export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
   const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
   const result: AcpCommandResult = {};
-  const exitCode = raw?.exitCode ?? raw?.exit_code;
+  const exitCode = raw?.exitCode ?? raw?.exit_code ?? structuredExitCode(raw);
   if (typeof exitCode === "number" && Number.isFinite(exitCode)) result.exitCode = exitCode;
 
   let output = contentText(event);
+  if (output !== undefined) {
+    const unwrapped = unwrapCommandText(output);
+    output = finish(unwrapped.text);
+    if (result.exitCode === undefined && unwrapped.exitCode !== undefined) result.exitCode = unwrapped.exitCode;
+  }
   if (output === undefined && raw !== undefined) {
     const stdout = typeof raw.stdout === "string" ? raw.stdout : undefined;
     const stderr = typeof raw.stderr === "string" ? raw.stderr : undefined;
