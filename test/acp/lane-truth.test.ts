@@ -176,6 +176,8 @@ describe("a command's output as it printed it", () => {
                 rawOutput: "to stdout\nto stderr",
               }),
               ...shellCall("q2", "true", text("Command: true\nDirectory: (root)\nOutput: (none)\nError: (none)\nExit Code: 0\nSignal: 0\nProcess Group PGID: 13")),
+              ...shellCall("p1", "touch x", { rawOutput: "(Bash completed with no output)", ...text("```console\n(Bash completed with no output)\n```") }),
+              ...shellCall("p2", "touch y", { rawOutput: { output: "(no output)", metadata: { output: "(no output)", exit: 0 } }, ...text("(no output)") }),
               { end: "end_turn" },
             ],
           },
@@ -190,6 +192,8 @@ describe("a command's output as it printed it", () => {
       ["out", 3],
       ["to stdout\nto stderr", 3],
       [null, 0],
+      [null, null],
+      [null, null],
     ]);
   });
 });

@@ -3,7 +3,9 @@
  * invents"): agents wrap what a shell command printed in text of their own before they put it in a
  * tool call's `content` — a markdown fence (Claude Code: "```console\n…\n```"), a trailer naming
  * the shell and its exit code (copilot: "<shellId: 0 completed with exit code 0>"), or a labelled
- * report (qwen: "Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: 0\n…"). These readers
+ * report (qwen: "Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: 0\n…"), or a placeholder
+ * sentence where the command printed nothing (Claude Code: "(Bash completed with no output)",
+ * opencode: "(no output)"). These readers
  * recognise each wrapping by its shape, never by the agent's name, and give back the command's own
  * text and the exit code the agent reported in it.
  */
@@ -17,16 +19,29 @@ export interface UnwrappedCommandText {
 
 /** A whole-text markdown fence: an opening line of backticks with an optional info string, the body, the same fence closing. */
 const FENCE = /^(`{3,})[A-Za-z0-9_-]*\n([\s\S]*?)\n?\1\s*$/;
+/** A placeholder an agent writes for a command that printed nothing. */
+const NO_OUTPUT = /^\((?:[A-Za-z]+ completed with )?no output\)$/i;
 /** copilot's trailer line after a shell command's output. */
 const SHELL_TRAILER = /(?:^|\n)<shellId: [^>\n]* completed with exit code (-?\d+)>\s*$/;
 /** qwen's labelled report: the fields in its order; Output and Error may span lines. */
 const LABELLED_REPORT = /^Command: [^\n]*\nDirectory: [^\n]*\nOutput: ([\s\S]*?)\nError: ([\s\S]*?)\nExit Code: (-?\d+|\(none\))(?:\n[\s\S]*)?$/;
 
 /**
- * Unwraps one layer of an agent's wrapping from a command's content text (see the module doc);
- * text with no known wrapping is returned as is. "(none)" in a labelled report is no text.
+ * Unwraps the agent's wrapping from a command's content text (see the module doc): one fence,
+ * trailer or labelled report, then a no-output placeholder inside it becomes no text; text with no
+ * known wrapping is returned as is. "(none)" in a labelled report is no text.
  */
 export function unwrapCommandText(text: string): UnwrappedCommandText {
+  const unwrapped = unwrapLayer(text);
+  return isNoOutputPlaceholder(unwrapped.text) ? { ...unwrapped, text: "" } : unwrapped;
+}
+
+/** True for an agent's "printed nothing" placeholder ("(no output)"), which no command printed. */
+export function isNoOutputPlaceholder(text: string): boolean {
+  return NO_OUTPUT.test(text.trim());
+}
+
+function unwrapLayer(text: string): UnwrappedCommandText {
   const fence = FENCE.exec(text);
   if (fence) return { text: fence[2]! };
   const trailer = SHELL_TRAILER.exec(text);
