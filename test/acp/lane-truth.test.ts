@@ -11,6 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDeltaAssembler, createThreadEventGrammar } from "../../stack/assembler/index.js";
 import { chunk, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
+import { ompCommandResult } from "../../stack/acp/dialects/omp.js";
+import { unwrapCommandText } from "../../stack/acp/translate/command-text.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {
@@ -195,6 +197,63 @@ describe("a command's output as it printed it", () => {
       [null, null],
       [null, null],
     ]);
+  });
+});
+
+describe("a failed command as the real agents report it (cells/command-fails)", () => {
+  const printed = "first line\nsecond line\nsomething went wrong";
+
+  it("Claude Code: the fenced \"Exit code 3\" header gives the exit code and is not output", () => {
+    expect(unwrapCommandText(`\`\`\`\nExit code 3\n${printed}\n\`\`\``)).toEqual({ text: printed, exitCode: 3 });
+    expect(unwrapCommandText(`Exit code 3\n${printed}`)).toEqual({ text: printed, exitCode: 3 });
+  });
+
+  it("omp 18.2.3: the wall time, then the exit code, both come off the output", () => {
+    const result = ompCommandResult({
+      toolCallId: "call_parity_1_1",
+      kind: "execute",
+      status: "failed",
+      rawInput: { command: "sh -c 'exit 3'" },
+      rawOutput: {
+        content: [{ type: "text", text: `${printed}\n\n\nWall time: 2.75 seconds\n\nCommand exited with code 3` }],
+        details: { timeoutSeconds: 300, wallTimeMs: 2754.9400590000005, exitCode: 3 },
+        isError: true,
+      },
+    } as never);
+    expect(result).toEqual({ output: printed, exitCode: 3 });
+  });
+
+  it("codex-acp: the permission request's text (\"Proposed Amendment …\") is not the command's output; its streams are", async () => {
+    const command = "sh -c 'echo first line; exit 3'";
+    const t = await oneTurn(
+      {
+        prompts: [
+          {
+            steps: [
+              {
+                permission: {
+                  toolCall: {
+                    toolCallId: "call_parity_1_1",
+                    kind: "execute",
+                    status: "pending",
+                    title: command,
+                    content: [{ type: "content", content: { type: "text", text: "Proposed Amendment: sh\n-c\nexit 3\nAvailable Decisions: Approved\nAbort" } }],
+                  },
+                  options: OPTIONS,
+                },
+              },
+              update({ sessionUpdate: "tool_call_update", toolCallId: "call_parity_1_1", title: command, kind: "execute", status: "in_progress", rawInput: { command: ["/bin/bash", "-lc", command] } }),
+              update({ sessionUpdate: "tool_call_update", toolCallId: "call_parity_1_1", status: "failed", rawOutput: { stdout: "first line\n", stderr: "", exit_code: 3 } }),
+              { end: "end_turn" },
+            ],
+          },
+        ],
+      },
+      "thr_codex_fail",
+      "allow_once",
+    );
+    const [item] = t.completed.filter((i) => i.type === "commandExecution");
+    expect(item).toMatchObject({ aggregatedOutput: "first line", exitCode: 3, approvalStatus: null });
   });
 });
 

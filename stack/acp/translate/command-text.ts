@@ -5,7 +5,8 @@
  * the shell and its exit code (copilot: "<shellId: 0 completed with exit code 0>"), or a labelled
  * report (qwen: "Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: 0\n…"), or a placeholder
  * sentence where the command printed nothing (Claude Code: "(Bash completed with no output)",
- * opencode: "(no output)"). These readers
+ * opencode: "(no output)"), or a header naming a failed command's exit code (Claude Code:
+ * "Exit code 3\n…"). These readers
  * recognise each wrapping by its shape, never by the agent's name, and give back the command's own
  * text and the exit code the agent reported in it.
  */
@@ -19,6 +20,8 @@ export interface UnwrappedCommandText {
 
 /** A whole-text markdown fence: an opening line of backticks with an optional info string, the body, the same fence closing. */
 const FENCE = /^(`{3,})[A-Za-z0-9_-]*\n([\s\S]*?)\n?\1\s*$/;
+/** Claude Code's first line of a failed command's result, before what the command printed. */
+const EXIT_CODE_HEADER = /^Exit code (-?\d+)(?:\n|$)/;
 /** A placeholder an agent writes for a command that printed nothing. */
 const NO_OUTPUT = /^\((?:[A-Za-z]+ completed with )?no output\)$/i;
 /** copilot's trailer line after a shell command's output. */
@@ -33,6 +36,11 @@ const LABELLED_REPORT = /^Command: [^\n]*\nDirectory: [^\n]*\nOutput: ([\s\S]*?)
  */
 export function unwrapCommandText(text: string): UnwrappedCommandText {
   const unwrapped = unwrapLayer(text);
+  const header = EXIT_CODE_HEADER.exec(unwrapped.text);
+  if (header) {
+    unwrapped.text = unwrapped.text.slice(header[0].length);
+    unwrapped.exitCode ??= Number(header[1]);
+  }
   return isNoOutputPlaceholder(unwrapped.text) ? { ...unwrapped, text: "" } : unwrapped;
 }
 

@@ -319,7 +319,11 @@ function callMethods(
     activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt: s.lastUpdateAt, turnOutputSeen: s.turnOutputSeen }),
     notePermissionToolCall(toolCall) {
       const fields = readToolCallFields(toolCall);
-      if (fields !== undefined) tools.notePermissionToolCall({ ...fields, status: undefined } as typeof fields);
+      if (fields === undefined) return;
+      // A request's text content describes the request (codex-acp: "Proposed Amendment: …
+      // Available Decisions: …"), not what the call printed: only its diffs are kept.
+      const content = fields.content?.filter((entry) => entry.type !== "content");
+      tools.notePermissionToolCall({ ...fields, status: undefined, content: content?.length ? content : undefined } as typeof fields);
     },
     permissionDecided: (toolCallId, message) => tools.progressNote(toolCallId, message),
     permissionDenied: (toolCallId) => tools.deny(toolCallId),
