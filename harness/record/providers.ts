@@ -138,7 +138,7 @@ function shippedProfileProviders(): Record<string, RecordProvider> {
 /**
  * The providers `parity record` knows, by id: the real agents of the shipped profiles
  * (opencode, qwen, copilot, gemini, claude, claude-zed, codex, pi; offline), the echo bridge,
- * and the fixture-agent providers (`fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
+ * and the fixture-agent providers (`fixture-provider.ts`: acp-cursor, acp-grok, acp-omp-fixture,
  * acp-hermes-agent against the scripted fixture agent, where the real CLI cannot run here).
  */
 export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { ...shippedProfileProviders(), echo, ...FIXTURE_RECORD_PROVIDERS };
