@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../harness/recording/redact.js";
-import { recordPathRewrites, packageRoot } from "../../harness/record/providers.js";
+import { recordPathRewrites, packageRoot } from "../../harness/families/record-provider.js";
 import { RECORDED_INHERITED_PATH } from "../../harness/recording/recorded-paths.js";
 
 const dirs = { root: "/tmp/parity-x1", workspace: "/tmp/parity-x1/ws", home: "/tmp/parity-x1/home" } as Parameters<typeof recordPathRewrites>[0];
