@@ -9,6 +9,7 @@ import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, toolOutputText } from "./output.js";
+import { isNoOutputPlaceholder } from "./command-text.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
 import { classifyToolCall, isInjectedToolCandidate, withToolIdentity } from "./tool-classification.js";
@@ -193,7 +194,8 @@ function closingOutput(
     const filled = withToolIdentity(dialect, event);
     const normalized = dialect.normalizeCommandEvent?.(filled) ?? filled;
     const result = dialect.commandResult?.(normalized) ?? readCommandResult(normalized);
-    output = result.output;
+    // A dialect's reader keeps the agent's text; its "(no output)" placeholder is still no output (omp writes one).
+    output = result.output !== undefined && isNoOutputPlaceholder(result.output) ? undefined : result.output;
     exitCode = result.exitCode;
   } else {
     output = toolOutputText(event);
