@@ -265,6 +265,27 @@ describe("no item or turn the agent did not make", () => {
     expect(t.drops).toEqual([]);
   });
 
+  it("a call known only from its permission request and its completed update (qwen) stands between the two messages around it", async () => {
+    const t = await oneTurn(
+      {
+        prompts: [
+          {
+            steps: [
+              chunk("I'll run it."),
+              { permission: { toolCall: { toolCallId: "q1", title: "sh fail.sh", kind: "execute", rawInput: { command: "sh fail.sh" } }, options: OPTIONS } },
+              update({ sessionUpdate: "tool_call_update", toolCallId: "q1", status: "completed", rawOutput: "out" }),
+              chunk("It failed."),
+              { end: "end_turn" },
+            ],
+          },
+        ],
+      },
+      "thr_between",
+      "allow_once",
+    );
+    expect(t.completed.map((item) => (item.type === "agentMessage" ? item.text : item.type))).toEqual(["I'll run it.", "commandExecution", "It failed."]);
+  });
+
   it("whitespace-only text before any prompt (pi-acp's \"\\n\" after session/new) opens no turn", async () => {
     bridge = startInProcessBridge();
     const b = bridge;

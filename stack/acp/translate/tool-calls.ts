@@ -262,6 +262,9 @@ class ToolCallCache implements ToolCallTracker {
     const { presentation } = classified;
     const writes = cached?.writes ?? [];
     if (item.type === "fileChange") item = withWrites(item, writes);
+    // A call that was never opened (only its permission request or a late update named it: qwen,
+    // codex-acp) still ran between the texts around it: they stay two messages.
+    if (cached?.opened === undefined && !(cached?.announced ?? false)) deltas.push(closeThought(), closeAssistant());
     // A call announced by `tool_call` whose open waited for fields opens now, so it is started and settled as one type.
     if (cached !== undefined && cached.announced && cached.opened === undefined) {
       // The open shows the call as it ran (before the closing update's output), in the type it settles as.
