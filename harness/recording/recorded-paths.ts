@@ -7,3 +7,6 @@ export const RECORDED_PATHS = { workspace: "/tmp/parity-workspace", home: "/home
  * names the rest by this placeholder, so a recording names no directory of the machine it was made on.
  */
 export const RECORDED_INHERITED_PATH = "$PATH";
+
+/** What the loopback model endpoint's origin (`http://127.0.0.1:<port>`, a new port every run) is recorded as. */
+export const RECORDED_MODEL_ORIGIN = "http://127.0.0.1:0";

@@ -26,6 +26,15 @@ describe("the launch spec in a recording", () => {
     expect(JSON.stringify(recorded)).not.toMatch(/\/root\/|\/work\/|_npx/);
   });
 
+  it("names the loopback model endpoint by one origin, whatever port the run had (codex-acp quotes it in a 401)", () => {
+    const redactor = createRedactor({ home: "/root", paths: recordPathRewrites(dirs, "/usr/bin:/bin", "http://127.0.0.1:41641") });
+    const line = JSON.stringify({ detail: "unexpected status 401 Unauthorized, url: http://127.0.0.1:41641/v1/responses", env: { OPENAI_BASE_URL: "http://127.0.0.1:41641/v1" } });
+    expect(JSON.parse(redactor.redactLine(line))).toEqual({
+      detail: "unexpected status 401 Unauthorized, url: http://127.0.0.1:0/v1/responses",
+      env: { OPENAI_BASE_URL: "http://127.0.0.1:0/v1" },
+    });
+  });
+
   it("a PATH of one directory is left to the path rules (no placeholder for a single path)", () => {
     expect(recordPathRewrites(dirs, "/usr/bin").map((r) => r.to)).not.toContain(RECORDED_INHERITED_PATH);
   });

@@ -153,7 +153,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       QWEN_CODE_NO_RELAUNCH: "true",
     },
     files: { "{{home}}/.qwen/settings.json": geminiFamilySettings("openai") },
-    version: { args: ["--version"] },
+    // From the package: under load `qwen --version` (a full CLI start) outran its time limit.
+    version: pkg("@qwen-code/qwen-code"),
     settle: [COMMANDS_SETTLED],
     tools: {
       read: { name: "read_file", arguments: { file_path: "{{args.filePath}}" } },
@@ -183,7 +184,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       COPILOT_HOME: "{{home}}/.copilot",
     },
     files: {},
-    version: { args: ["--version"] },
+    // From the package: under load `copilot --version` (a full CLI start) outran its time limit.
+    version: pkg("@github/copilot"),
     settle: [COMMANDS_SETTLED],
     tools: {
       read: { name: "view", arguments: { path: "{{args.filePath}}" } },
