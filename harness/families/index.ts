@@ -27,7 +27,7 @@ export function familyOf(provider: string, families: readonly BridgeFamily[] = B
 /**
  * Every provider `parity record --provider` knows, by id: all families' real agents, then the
  * bridges that run alone, then the fixture agents (shipped: opencode … pi, echo, then
- * acp-cursor, acp-grok, acp-omp, acp-hermes-agent).
+ * acp-cursor, acp-grok, acp-omp-fixture, acp-hermes-agent).
  */
 export function recordProviders(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): Record<string, RecordProvider> {
   const groups = families.map((family) => family.recordProviders());

@@ -9,7 +9,7 @@
 import path from "node:path";
 import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import type { PathRewrite } from "../recording/redact.js";
-import { RECORDED_PATHS } from "../recording/recorded-paths.js";
+import { RECORDED_INHERITED_PATH, RECORDED_MODEL_ORIGIN, RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelApi, ModelServer } from "../model-server/server.js";
 import type { ModelScript } from "../model-server/script.js";
@@ -73,9 +73,16 @@ export interface RecordProvider {
   prepare(dirs: RecordDirs, model: ModelServer | undefined, cell?: { name: string; file: string }): Promise<PreparedProvider>;
 }
 
-/** Path rewrites for a run: workspace, home, temp root and this package's root (longest first is the redactor's job). */
-export function recordPathRewrites(dirs: RecordDirs): PathRewrite[] {
+/**
+ * Path rewrites for a run: the inherited `PATH` (every agent's env starts from it), workspace,
+ * home, temp root and this package's root (longest first is the redactor's job).
+ */
+export function recordPathRewrites(dirs: RecordDirs, inheritedPath = process.env.PATH ?? "", modelOrigin?: string): PathRewrite[] {
   return [
+    // The loopback model endpoint's port changes every run; an agent quotes its URL in errors (codex-acp's 401).
+    ...(modelOrigin !== undefined ? [{ from: modelOrigin, to: RECORDED_MODEL_ORIGIN }] : []),
+    // Only a PATH of several entries: a single directory is rewritten like any other path, or not at all.
+    ...(inheritedPath.includes(":") ? [{ from: inheritedPath, to: RECORDED_INHERITED_PATH }] : []),
     { from: dirs.workspace, to: RECORDED_PATHS.workspace },
     { from: dirs.home, to: RECORDED_PATHS.home },
     { from: dirs.root, to: RECORDED_PATHS.root },

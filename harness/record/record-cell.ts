@@ -105,7 +105,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const live = createLiveRecord(ctx);
   try {
     const { prepared, run } = await runLiveCell(ctx, live);
-    const staged = await stageRecording(ctx, prepared, run);
+    const staged = await stageRecording(ctx, prepared, run, live.model?.origin);
     await publish(req, staged.stage, destination, oracleFile, staged.laneText);
     log(`wrote ${destination} and ${oracleFile}\n`);
     return {

@@ -36,13 +36,18 @@ async function readLaneLines(file: string): Promise<string[]> {
 }
 
 /** The recorded thread's four lanes, normalized by the provider and redacted; and the redactor that did it. */
-async function redactedLanes(ctx: LiveRecordContext, prepared: PreparedProvider, scopeDir: string): Promise<{ lanes: Record<Direction, string[]>; redactor: Redactor }> {
+async function redactedLanes(
+  ctx: LiveRecordContext,
+  prepared: PreparedProvider,
+  scopeDir: string,
+  modelOrigin: string | undefined,
+): Promise<{ lanes: Record<Direction, string[]>; redactor: Redactor }> {
   const { req, provider, dirs, root } = ctx;
   const raw = {} as Record<Direction, string[]>;
   for (const direction of LANE_DIRECTIONS) raw[direction] = await readLaneLines(path.join(scopeDir, laneFileName(direction)));
   const redactor = createRedactor({
     home: req.home ?? os.homedir(),
-    paths: recordPathRewrites(dirs),
+    paths: recordPathRewrites(dirs, process.env.PATH ?? "", modelOrigin),
     secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options, req.families))],
     // Secret values of the env maps in the lanes (agent launch spec env, cell envVars) are redacted everywhere.
     learnFrom: LANE_DIRECTIONS.flatMap((d) => raw[d]),
@@ -71,12 +76,12 @@ export interface StagedRecording {
  * @throws CellDivergedError when the bridge recorded nothing in the thread's scope;
  *   RedactionSurvivorError when a secret survived redaction.
  */
-export async function stageRecording(ctx: LiveRecordContext, prepared: PreparedProvider, run: CellRun): Promise<StagedRecording> {
+export async function stageRecording(ctx: LiveRecordContext, prepared: PreparedProvider, run: CellRun, modelOrigin?: string): Promise<StagedRecording> {
   const { req, provider, cell, root, isolation } = ctx;
   const def = cell.definition;
   const threadId = def.recordThread ?? run.lastThreadId;
   const scope = def.scope === "process" ? PROCESS_SCOPE : scopeForThreadId(threadId);
-  const { lanes, redactor } = await redactedLanes(ctx, prepared, path.join(ctx.recordDir, provider.id, scope));
+  const { lanes, redactor } = await redactedLanes(ctx, prepared, path.join(ctx.recordDir, provider.id, scope), modelOrigin);
   const entries = LANE_DIRECTIONS.flatMap((d) => lanes[d].map((l) => JSON.parse(l) as { ts: number; run: number }));
   if (entries.length === 0) throw new CellDivergedError(req.cell, [`the bridge recorded no line in scope ${scope}`]);
   const manifest = ManifestSchema.parse({

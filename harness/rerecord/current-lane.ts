@@ -10,7 +10,7 @@ import { compareLaneEntries, parseLineObject, type LaneEntry } from "../recordin
 export interface LiveBridgeLine {
   /** The line as the bridge wrote it (ids possibly already mapped by the replay). */
   line: string;
-  /** The last `runtime→bridge` entry the harness sent before the line arrived; null: none yet. */
+  /** The last input entry (`runtime→bridge` or `provider→bridge`) the harness sent before the line arrived; null: none yet. */
   after: LaneEntry | null;
 }
 
@@ -118,7 +118,8 @@ export function runtimeAnchors(liveBridge: readonly LaneEntry[], sent: readonly 
 /**
  * Builds the current bridge lane from the live lines of one replay (spec 10 §6.6 steps 2–4):
  * drops the answer to the harness's own `initialize`, rewrites request ids to the recorded
- * ones per method in order, and anchors each line after the runtime entry sent before it.
+ * ones per method in order, and anchors each line after the input entry (runtime or agent,
+ * rerecord-cell.ts `liveLinesOf`) sent before it.
  * Redaction (step 5) is the caller's. Pure.
  */
 export function buildCurrentBridgeLane(live: readonly LiveBridgeLine[], source: CurrentLaneSource): LaneEntry[] {

@@ -100,12 +100,16 @@ export type RerecordCellOutcome =
 /**
  * The live bridge output of a replay as current-lane input: each line of `result.bridgeLane`
  * (arrival order, positioned by the replay after the input written before it) with the
- * recorded runtime entry sent before it. In a replay without divergence every recorded
- * runtime entry up to the end of the walk was sent, in `(run, seq)` order, so that entry is
- * the last recorded one sorting before the line's position.
+ * recorded input entry — runtime or agent (`inputLane`: `runtime→bridge` and `provider→bridge`)
+ * — sent before it. In a replay without divergence every recorded input up to the end of the
+ * walk was sent, in `(run, seq)` order, so that entry is the last recorded one sorting before
+ * the line's position. Anchoring after agent lines too (spec 10 §6.6 step 4 anchors after
+ * runtime lines only) keeps a line the bridge now writes after the agent line that caused it:
+ * a turn a pre-prompt agent chunk opens, a denial's item after the runtime's answer. The
+ * replay merges such a lane as it is (plan.ts `needsAlignment`).
  */
-export function liveLinesOf(result: Pick<ReplayResult, "bridgeLane">, runtimeLane: readonly LaneEntry[]): LiveBridgeLine[] {
-  const anchors = runtimeAnchors(result.bridgeLane, [...runtimeLane].sort(compareLaneEntries));
+export function liveLinesOf(result: Pick<ReplayResult, "bridgeLane">, inputLane: readonly LaneEntry[]): LiveBridgeLine[] {
+  const anchors = runtimeAnchors(result.bridgeLane, [...inputLane].sort(compareLaneEntries));
   return result.bridgeLane.map((entry, i) => ({ line: entry.line, after: anchors[i] ?? null }));
 }
 
@@ -190,7 +194,8 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const noLongerSent = result.ok ? [] : result.divergences.map((d) => `seq ${d.seq}: ${d.expected ?? d.message}`);
   const notes = result.notes;
 
-  const built = buildCurrentBridgeLane(liveLinesOf(result, recording.lanes["runtime→bridge"]), {
+  const inputs = [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]];
+  const built = buildCurrentBridgeLane(liveLinesOf(result, inputs), {
     runtimeLane: recording.lanes["runtime→bridge"],
     recordedBridgeLane: recording.lanes["bridge→runtime"],
     harnessInitializeId: HARNESS_INITIALIZE_ID,

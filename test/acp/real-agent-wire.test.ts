@@ -166,7 +166,8 @@ describe("real agents on the wire (spec 50)", () => {
   it("text before any prompt is kept in an agent turn of its own that closes before the first turn, never glued to its message", async () => {
     bridge = startInProcessBridge();
     const b = bridge;
-    const { spec } = fixtureLaunchSpec(b.dir, { afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n" } }], prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }] });
+    // Visible text: whitespace-only text before any prompt is no turn (lane-truth.test.ts).
+    const { spec } = fixtureLaunchSpec(b.dir, { afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Ready." } }], prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }] });
     await b.request("thread/start", threadStartParams("thr_pre", spec, b.dir));
     // A runtime paced by causal order sends its turn once the agent's own turn is on the wire.
     await b.waitFor((m) => m.method === "thread/delta" && m.params.threadId === "thr_pre" && m.params.deltas.some((d: any) => d.kind === "item.textDelta"));
@@ -175,7 +176,7 @@ describe("real agents on the wire (spec 50)", () => {
     const t = thread(b, "thr_pre");
     const turns = t.events.filter((e) => e.type === "turn/completed").map((e) => e.turn?.status ?? e.status);
     expect(turns).toEqual(["completed", "completed"]);
-    expect(t.completed.filter((item) => item.type === "agentMessage").map((item) => item.text)).toEqual(["\n", "answer"]);
+    expect(t.completed.filter((item) => item.type === "agentMessage").map((item) => item.text)).toEqual(["Ready.", "answer"]);
   });
 
   it("a forked session's output before its first prompt replays history: dropped, while a fresh session's is kept", async () => {

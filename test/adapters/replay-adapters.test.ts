@@ -53,7 +53,7 @@ describe("the agent-launch seam: the replay engine calls the adapters' hooks and
   });
 
   it("a live replay hands the adapter the agent's command line (the relay, or the Node replay child) and passes with it", async () => {
-    const recording = await readRecording(path.join(repoRoot, "recordings", "acp-omp", "zero-work"));
+    const recording = await readRecording(path.join(repoRoot, "recordings", "acp-omp-fixture", "zero-work"));
     for (const agentProcess of ["relay", "node"] as const) {
       const asked: AgentCommand[] = [];
       const watching: ReplayAdapter = {

@@ -40,7 +40,7 @@ describe("buildFixtureScript", () => {
   it("merges the profile with every cell's fragment, keying prompts without `when` by the cell's prompt texts in order", async () => {
     const root = cellsRoot({
       alpha: [["first alpha prompt", "second alpha prompt"], { "acp-grok": { prompts: [reply("a1"), reply("a2")] } }],
-      beta: [["beta prompt"], { "acp-grok": { prompts: [{ ...reply("b1"), when: "beta" }] }, "acp-omp": { prompts: [reply("omp")] } }],
+      beta: [["beta prompt"], { "acp-grok": { prompts: [{ ...reply("b1"), when: "beta" }] }, "acp-omp-fixture": { prompts: [reply("omp")] } }],
     });
     const script = parseFixtureScript(await buildFixtureScript(root, "acp-grok"));
     expect(script.prompts.map((p) => p.when)).toEqual(["first alpha prompt", "second alpha prompt", "beta"]);
@@ -52,25 +52,25 @@ describe("buildFixtureScript", () => {
 
   it("refuses two cells sharing a prompt key, a fragment with more prompts than its cell, and a bad fragment, naming the file", async () => {
     const shared = cellsRoot({
-      one: [["same text"], { "acp-omp": { prompts: [reply("1")] } }],
-      two: [["same text"], { "acp-omp": { prompts: [reply("2")] } }],
+      one: [["same text"], { "acp-omp-fixture": { prompts: [reply("1")] } }],
+      two: [["same text"], { "acp-omp-fixture": { prompts: [reply("2")] } }],
     });
-    await expect(buildFixtureScript(shared, "acp-omp")).rejects.toThrow(/two[/\\]agents[/\\]acp-omp\.json.*also used by cell one/);
-    await expect(buildFixtureScript(shared, "acp-omp", "two")).resolves.toBeTruthy();
+    await expect(buildFixtureScript(shared, "acp-omp-fixture")).rejects.toThrow(/two[/\\]agents[/\\]acp-omp-fixture\.json.*also used by cell one/);
+    await expect(buildFixtureScript(shared, "acp-omp-fixture", "two")).resolves.toBeTruthy();
 
-    const tooMany = cellsRoot({ one: [["only one"], { "acp-omp": { prompts: [reply("1"), reply("2")] } }] });
-    const error = await buildFixtureScript(tooMany, "acp-omp").catch((e: unknown) => e);
+    const tooMany = cellsRoot({ one: [["only one"], { "acp-omp-fixture": { prompts: [reply("1"), reply("2")] } }] });
+    const error = await buildFixtureScript(tooMany, "acp-omp-fixture").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).message).toContain("cell one has only 1 prompt(s)");
 
-    const bad = cellsRoot({ one: [["x"], { "acp-omp": { prompts: [{ steps: [{ end: "" }] }] } }] });
-    await expect(buildFixtureScript(bad, "acp-omp")).rejects.toThrow(/invalid fixture fragment: field `prompts\.0\.steps\.0/);
-    const extra = cellsRoot({ one: [["x"], { "acp-omp": { prompts: [reply("1")], sessionResult: {} } }] });
-    await expect(buildFixtureScript(extra, "acp-omp")).rejects.toBeInstanceOf(InputError);
+    const bad = cellsRoot({ one: [["x"], { "acp-omp-fixture": { prompts: [{ steps: [{ end: "" }] }] } }] });
+    await expect(buildFixtureScript(bad, "acp-omp-fixture")).rejects.toThrow(/invalid fixture fragment: field `prompts\.0\.steps\.0/);
+    const extra = cellsRoot({ one: [["x"], { "acp-omp-fixture": { prompts: [reply("1")], sessionResult: {} } }] });
+    await expect(buildFixtureScript(extra, "acp-omp-fixture")).rejects.toBeInstanceOf(InputError);
   });
 
   it("refuses a provider without a profile and a provider with no fragment (UsageError)", async () => {
-    const root = cellsRoot({ one: [["x"], { "acp-omp": { prompts: [reply("1")] } }] });
+    const root = cellsRoot({ one: [["x"], { "acp-omp-fixture": { prompts: [reply("1")] } }] });
     await expect(buildFixtureScript(root, "acp-opencode")).rejects.toBeInstanceOf(UsageError);
     await expect(buildFixtureScript(root, "acp-cursor")).rejects.toThrow(/no fixture fragment for acp-cursor/);
   });
@@ -78,7 +78,7 @@ describe("buildFixtureScript", () => {
 
 describe("fixtureRecordProvider", () => {
   it("registers the four fixture providers, each on the ACP bridge without a model endpoint", () => {
-    expect(Object.keys(FIXTURE_RECORD_PROVIDERS).sort()).toEqual(["acp-cursor", "acp-grok", "acp-hermes-agent", "acp-omp"]);
+    expect(Object.keys(FIXTURE_RECORD_PROVIDERS).sort()).toEqual(["acp-cursor", "acp-grok", "acp-hermes-agent", "acp-omp-fixture"]);
     for (const provider of Object.values(FIXTURE_RECORD_PROVIDERS)) {
       expect(provider.takesModelEndpoint).toBe(false);
       expect(provider.modulePath.endsWith(path.join("dist", "stack", "acp", "bridge.js"))).toBe(true);

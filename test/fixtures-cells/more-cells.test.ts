@@ -69,8 +69,8 @@ describe("acp-grok web-search: web tools named through x.ai/tool", () => {
 });
 
 describe("interrupt, resume and zero work on the fixture agents", () => {
-  it("acp-omp stop-interrupt: session/cancel, the turn settles interrupted before the stop answer; the resumed agent loads the session", async () => {
-    const c = await fixtureCell("acp-omp", "stop-interrupt");
+  it("acp-omp-fixture stop-interrupt: session/cancel, the turn settles interrupted before the stop answer; the resumed agent loads the session", async () => {
+    const c = await fixtureCell("acp-omp-fixture", "stop-interrupt");
     const toAgent = laneMessages(c.recording, "bridge→provider");
     expect(toAgent.map((m) => m.method).filter(Boolean)).toEqual(["initialize", "session/new", "session/prompt", "session/cancel", "initialize", "session/load", "session/prompt"]);
     expect(c.oracle.filter((e) => e.type === "turn/completed").map((e) => e.status)).toEqual(["interrupted", "completed"]);
@@ -101,8 +101,8 @@ describe("interrupt, resume and zero work on the fixture agents", () => {
     expect(c.oracle.filter((e) => e.type === "thread/contextWindowUsage/updated").map((e) => e.contextWindowUsage.usedTokens)).toEqual([0, 2210]);
   });
 
-  it("acp-omp zero-work: an end_turn with no output warns, then the turn still settles completed", async () => {
-    const c = await fixtureCell("acp-omp", "zero-work");
+  it("acp-omp-fixture zero-work: an end_turn with no output warns, then the turn still settles completed", async () => {
+    const c = await fixtureCell("acp-omp-fixture", "zero-work");
     expect(c.oracle.slice(-2)).toEqual([
       expect.objectContaining({ type: "provider/warning", summary: "The agent ended the turn without replying" }),
       expect.objectContaining({ type: "turn/completed", status: "completed" }),

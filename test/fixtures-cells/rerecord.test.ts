@@ -20,7 +20,7 @@ afterAll(() => {
 describe("re-recording a fixture cell", () => {
   it.each([
     ["acp-cursor", "subagent"],
-    ["acp-omp", "turn-tools"],
+    ["acp-omp-fixture", "turn-tools"],
     // Its first recording raced the agent's commands update against the first prompt.
     ["acp-hermes-agent", "subagent"],
   ])("%s/%s: same oracle byte for byte, same agent lane", async (provider, cell) => {

@@ -34,7 +34,7 @@ function milestones(recording: (typeof cells)[number]["recording"]): string[] {
 
 describe("fixture providers settle each session before the first prompt", () => {
   it("every fixture provider waits for the bb/provider-commands extension state", () => {
-    expect(Object.keys(FIXTURE_RECORD_PROVIDERS).sort()).toEqual(["acp-cursor", "acp-grok", "acp-hermes-agent", "acp-omp"]);
+    expect(Object.keys(FIXTURE_RECORD_PROVIDERS).sort()).toEqual(["acp-cursor", "acp-grok", "acp-hermes-agent", "acp-omp-fixture"]);
     for (const provider of Object.values(FIXTURE_RECORD_PROVIDERS)) {
       expect(provider.sessionSettled, provider.id).toEqual({ event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } });
     }

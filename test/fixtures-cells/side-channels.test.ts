@@ -106,7 +106,7 @@ describe("grok (spec 30 §1.4): _meta[\"x.ai/tool\"], spawn_subagent and context
 });
 
 describe("omp (spec 30 §1.5): bash rawOutput.details", async () => {
-  const t = await fixtureCell("acp-omp", "turn-tools");
+  const t = await fixtureCell("acp-omp-fixture", "turn-tools");
 
   it("the agent's execute results carry content text and details {exitCode, wallTimeMs}, none of the generic keys", () => {
     const done = agentUpdates(t.recording).filter((u) => u.sessionUpdate === "tool_call_update" && u.rawOutput?.details?.wallTimeMs !== undefined);
@@ -125,7 +125,7 @@ describe("omp (spec 30 §1.5): bash rawOutput.details", async () => {
   });
 
   it("subagent: omp has no delegation side channel, so its task tool is a generic tool with args and result", async () => {
-    const s = await fixtureCell("acp-omp", "subagent");
+    const s = await fixtureCell("acp-omp-fixture", "subagent");
     expect(completedItems(s.oracle, "delegation")).toEqual([]);
     expect(completedItems(s.oracle, "toolCall")).toEqual([
       expect.objectContaining({ tool: "other", arguments: expect.objectContaining({ agent: "explore" }), status: "completed" }),

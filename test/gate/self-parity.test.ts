@@ -12,7 +12,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runGate } from "./gate-run.js";
 
-const PROVIDER = "acp-omp";
+const PROVIDER = "acp-omp-fixture";
 const CELL = "turn-tools";
 const acpBridge = path.join(repoRoot, "dist/stack/acp/bridge.js");
 const exitCodeBridge = path.join(repoRoot, "test/gate/fixtures/exit-code-bridge.mjs");

@@ -78,6 +78,28 @@ supports_websockets = false
 apply_patch_freeform = true
 `;
 
+/**
+ * omp's offline config (spec 50 "omp (oh-my-pi), the ninth"): its model registry (JSON is valid
+ * YAML) with one OpenAI-chat provider on the loopback endpoint, and settings that turn off
+ * everything that would reach out (update check, setup wizard, LSP downloads, memory, advisor,
+ * marketplace) and pick the `replace` edit mode whose tool takes `{path, old_string, new_string}`.
+ */
+const OMP_FILES = {
+  "{{home}}/.omp/agent/models.yml": {
+    providers: { parity: { baseUrl: "{{baseUrl}}", api: "openai-completions", apiKey: "parity-fake-omp-key-0001", models: [{ id: "scripted" }] } },
+  },
+  "{{home}}/.omp/agent/config.yml": {
+    modelRoles: { default: "parity/scripted" },
+    startup: { checkUpdate: false, setupWizard: false, quiet: true },
+    edit: { mode: "replace" },
+    lsp: { enabled: false },
+    autolearn: { enabled: false },
+    advisor: { enabled: false },
+    memory: { backend: "off" },
+    marketplace: { autoUpdate: false },
+  },
+};
+
 /** The shipped profiles, by provider id. */
 export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile>> = {
   "acp-opencode": {
@@ -131,7 +153,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       QWEN_CODE_NO_RELAUNCH: "true",
     },
     files: { "{{home}}/.qwen/settings.json": geminiFamilySettings("openai") },
-    version: { args: ["--version"] },
+    // From the package: under load `qwen --version` (a full CLI start) outran its time limit.
+    version: pkg("@qwen-code/qwen-code"),
     settle: [COMMANDS_SETTLED],
     tools: {
       read: { name: "read_file", arguments: { file_path: "{{args.filePath}}" } },
@@ -161,7 +184,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       COPILOT_HOME: "{{home}}/.copilot",
     },
     files: {},
-    version: { args: ["--version"] },
+    // From the package: under load `copilot --version` (a full CLI start) outran its time limit.
+    version: pkg("@github/copilot"),
     settle: [COMMANDS_SETTLED],
     tools: {
       read: { name: "view", arguments: { path: "{{args.filePath}}" } },
@@ -221,6 +245,27 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
       read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
       edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
       bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
+    },
+    rejections: [],
+    redact: [],
+    normalize: [],
+  },
+  "acp-omp": {
+    id: "acp-omp",
+    name: "omp",
+    packages: ["@oh-my-pi/pi-coding-agent", "bun"],
+    command: bin("omp"),
+    args: ["acp"],
+    modelApi: "openai-chat",
+    // omp's script starts with `#!/usr/bin/env bun`: bun must be on PATH.
+    env: { PATH: "{{agents}}/node_modules/.bin:{{PATH}}", OTEL_SDK_DISABLED: "true", PI_NO_PTY: "1" },
+    files: OMP_FILES,
+    version: pkg("@oh-my-pi/pi-coding-agent"),
+    settle: [COMMANDS_SETTLED],
+    tools: {
+      read: { name: "read", arguments: { path: "{{args.filePath}}" } },
+      edit: { name: "edit", arguments: { path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      bash: { name: "bash", arguments: { command: "{{args.command}}" } },
     },
     rejections: [],
     redact: [],

@@ -2,7 +2,7 @@
  * Fixture-agent providers for `parity record` (00-product.md "Real input": fixture agents that
  * speak a dialect's side channels where the real CLI cannot run here).
  *
- * acp-cursor, acp-grok, acp-omp and acp-hermes-agent run the ACP bridge against the project's
+ * acp-cursor, acp-grok, acp-omp-fixture and acp-hermes-agent run the ACP bridge against the project's
  * scripted fixture agent (`stack/acp/fixture-agent`) instead of their CLI. The agent's script
  * for one run is assembled from two parts:
  * - an agent profile (here): what the agent answers to `initialize` and `session/new` and what
@@ -115,8 +115,10 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
       load: { replay: [commands(["compact", "init"])] },
     },
   },
-  "acp-omp": {
-    providerId: "acp-omp",
+  // The fixture stand-in for omp's dialect cells (subagent and side channels the real omp does
+  // not send offline); the real omp records as `acp-omp` (agent-profiles.ts).
+  "acp-omp-fixture": {
+    providerId: "acp-omp-fixture",
     dialect: "omp",
     standsInFor: "omp acp",
     base: {
@@ -291,7 +293,7 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
 }
 
 /**
- * The fixture providers by id (acp-cursor, acp-grok, acp-omp, acp-hermes-agent): the ACP
+ * The fixture providers by id (acp-cursor, acp-grok, acp-omp-fixture, acp-hermes-agent): the ACP
  * family's `fixtures` (00-product.md "Real input").
  */
 export const FIXTURE_RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = Object.fromEntries(

@@ -39,12 +39,20 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
     .map((block) => block.text as string);
   let output = texts.join("\n");
   const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
+  // The real omp 18.2.3 writes the wall time first, then the exit code (spec 50): both trailers
+  // come off in whichever order they stand.
+  const trailers: RegExp[] = [];
   if (typeof details.wallTimeMs === "number") {
     const seconds = (details.wallTimeMs / 1000).toFixed(2);
-    output = output.replace(new RegExp(`\\s*Wall time: ${escapeRegExp(seconds)} seconds\\s*$`), "");
+    trailers.push(new RegExp(`\\s*Wall time: ${escapeRegExp(seconds)} seconds\\s*$`));
   }
-  if (exitCode !== undefined) {
-    output = output.replace(new RegExp(`\\s*Command exited with code ${exitCode}\\s*$`), "");
+  if (exitCode !== undefined) trailers.push(new RegExp(`\\s*Command exited with code ${exitCode}\\s*$`));
+  for (let stripped = true; stripped; ) {
+    stripped = false;
+    for (const trailer of trailers) {
+      const next = output.replace(trailer, "");
+      if (next !== output) [output, stripped] = [next, true];
+    }
   }
   const result: AcpCommandResult = {};
   const trimmed = output.trim();

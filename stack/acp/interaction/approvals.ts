@@ -82,6 +82,9 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
     CANCELLED_PERMISSION,
   );
   if (outcome.outcome.outcome === "selected") noteChosenOption(rt, session, toolCall?.toolCallId, decision, outcome.outcome.optionId, options);
+  // A denial is in the lane: the call settles with approvalStatus "denied" (its own item even
+  // when only this request named it), before the agent hears the answer.
+  if (decision === "deny" && toolCall?.toolCallId !== undefined) emitDeltas(rt.ctx.io, session, session.translator.permissionDenied(toolCall.toolCallId));
   return outcome;
 }
 

@@ -5,7 +5,7 @@
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import type { AgentExitInfo } from "../connection/connection.js";
 import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
-import { isTurnOutputUpdate } from "../translate/index.js";
+import { isTurnOutputUpdate, isWhitespaceOnlyChunk } from "../translate/index.js";
 import { noteAgentActivity } from "./agent-turns.js";
 import { noteEditBaselines } from "../interaction/edit-baselines.js";
 
@@ -13,7 +13,8 @@ import { noteEditBaselines } from "../interaction/edit-baselines.js";
  * One `session/update` (spec 20 §2.5): dropped while stopping, when malformed, or for another
  * `sessionId`; during a restore it only feeds session state; turn output before the first prompt
  * of a forked or restored session is dropped (history replay, spec 30 §6.2); other turn output
- * while idle (a fresh session's before its first prompt too) opens an agent-initiated turn;
+ * while idle (a fresh session's before its first prompt too) opens an agent-initiated turn, except
+ * whitespace-only text, which is dropped;
  * everything else goes through the translator.
  */
 export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
@@ -33,6 +34,9 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
   // 30 §6.2). A fresh session's is the agent's own: kept in an agent-initiated turn of its own,
   // closed before the first runtime turn opens, so never lost and never glued to that turn.
   if (output && !session.everPrompted && session.prompt === null && session.replaysHistory) return;
+  // Whitespace-only text while no turn is open is no work: it opens no turn and makes no item
+  // (pi-acp's "\n" after session/new was a phantom turn with an empty agent message).
+  if (output && session.prompt === null && isWhitespaceOnlyChunk(update as Record<string, unknown>)) return;
   if (output) noteAgentActivity(rt, session, { duringSetup: true });
   noteEditBaselines(session.editBaselines, update, session.settings.cwd, [session.settings.cwd, ...session.settings.writeRoots]);
   emitDeltas(rt.ctx.io, session, session.translator.update(update));

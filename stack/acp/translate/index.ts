@@ -17,5 +17,5 @@ export { permissionSubject, writeScopeOf, PERMISSION_FALLBACK_ITEM_ID, type AcpP
 export { readCommandResult, toolOutputText, boundToolPayload, TOOL_PAYLOAD_MAX_BYTES } from "./output.js";
 export { readToolCallFields, mergeToolCall } from "./acp-update-schemas.js";
 export { PROVIDER_COMMANDS_EXTENSION, SESSION_OPTIONS_EXTENSION } from "./session-state.js";
-export { TURN_OUTPUT_UPDATE_KINDS } from "./session-updates.js";
+export { TURN_OUTPUT_UPDATE_KINDS, isWhitespaceOnlyChunk } from "./session-updates.js";
 export type { InjectedToolDefinition } from "./injected-tools.js";

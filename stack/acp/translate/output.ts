@@ -5,6 +5,7 @@
 import type { JsonValue } from "../../protocol/thread-delta.js";
 import type { AcpCommandResult, AcpToolCallEvent } from "../dialects/types.js";
 import { isRecord } from "../../protocol/json-value.js";
+import { isNoOutputPlaceholder, structuredExitCode, unwrapCommandText } from "./command-text.js";
 
 /** Largest serialized `args`/`result` payload, in bytes of UTF-8 JSON (spec 30 §1.1). */
 export const TOOL_PAYLOAD_MAX_BYTES = 64 * 1024;
@@ -65,24 +66,39 @@ function joinOutput(first: string, second: string): string {
 
 /**
  * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
- * `exit_code`; output from content text, else `stdout`+`stderr` (newline-joined) or
- * `output_for_prompt`, else rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
+ * `exit_code`, else a structured `shell_exit` entry, else the one the agent's wrapping of the
+ * content text names; output from content text with the agent's wrapping removed
+ * (command-text.ts), else `stdout`+`stderr` (newline-joined) or `output_for_prompt`, else
+ * rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
  */
 export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
   const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
   const result: AcpCommandResult = {};
-  const exitCode = raw?.exitCode ?? raw?.exit_code;
+  const exitCode = raw?.exitCode ?? raw?.exit_code ?? structuredExitCode(raw);
   if (typeof exitCode === "number" && Number.isFinite(exitCode)) result.exitCode = exitCode;
 
-  let output = contentText(event);
+  // The agent's wrapping comes off whichever text the output is read from (command-text.ts).
+  const unwrap = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    const unwrapped = unwrapCommandText(text);
+    if (result.exitCode === undefined && unwrapped.exitCode !== undefined) result.exitCode = unwrapped.exitCode;
+    return finish(unwrapped.text);
+  };
+  const content = contentText(event);
+  let output = unwrap(content);
+  // Content that unwraps to nothing said the command printed nothing: rendering rawOutput then
+  // would show the agent's own record (a placeholder, its JSON) as output; its streams are still read.
+  const rendered = (value: unknown) => (content === undefined ? unwrap(renderRawOutput(value)) : undefined);
   if (output === undefined && raw !== undefined) {
     const stdout = typeof raw.stdout === "string" ? raw.stdout : undefined;
     const stderr = typeof raw.stderr === "string" ? raw.stderr : undefined;
-    if (stdout !== undefined || stderr !== undefined) output = finish(joinOutput(stdout ?? "", stderr ?? ""));
+    // Streams are what the command printed: only an agent's "(no output)" placeholder standing in for them is dropped.
+    const printed = (text: string | undefined) => (text !== undefined && isNoOutputPlaceholder(text) ? "" : text);
+    if (stdout !== undefined || stderr !== undefined) output = finish(joinOutput(printed(stdout) ?? "", printed(stderr) ?? ""));
     else if (typeof raw.output_for_prompt === "string") output = finish(raw.output_for_prompt);
-    else output = renderRawOutput(raw);
+    else output = rendered(raw);
   } else if (output === undefined) {
-    output = renderRawOutput(event.rawOutput);
+    output = rendered(event.rawOutput);
   }
 
   const markers: string[] = [];

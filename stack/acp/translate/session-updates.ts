@@ -10,6 +10,7 @@ import {
 } from "./acp-update-schemas.js";
 import {
   ASSISTANT_CHANNEL,
+  closeAssistant,
   closeThought,
   suppressedUpdate,
   THOUGHT_CHANNEL,
@@ -51,6 +52,22 @@ export interface SessionUpdateContext {
   state: SessionStateModel;
   /** Called with each agent message chunk's text (omp compaction reads the reply). */
   onAgentText(text: string): void;
+  /** The ACP `messageId` of the last chunk per text channel (`assistant`, `thought`) that carried one. */
+  readonly messageIds: Map<string, string>;
+}
+
+/**
+ * The close of a text stream that a chunk of another ACP message ends: one agentMessage (or
+ * reasoning item) per `messageId`, also when two messages follow each other with nothing between
+ * (opencode's answer to a steer). Chunks without a `messageId` never split a stream.
+ */
+function messageBoundary(ctx: SessionUpdateContext, channel: string, update: Record<string, unknown>): ThreadDelta[] {
+  const id = update.messageId;
+  if (typeof id !== "string" || id.length === 0) return [];
+  const last = ctx.messageIds.get(channel);
+  ctx.messageIds.set(channel, id);
+  if (last === undefined || last === id) return [];
+  return [channel === ASSISTANT_CHANNEL ? closeAssistant() : closeThought()];
 }
 
 /** A chunk's text; `null` for a well-formed non-text chunk (suppressed); `undefined` when unparseable (dropped). */
@@ -60,6 +77,17 @@ function textChunk(update: Record<string, unknown>, blocks = false): string | nu
   if (parsed.data.content.type !== "text") return blocks ? contentBlockText(parsed.data.content) : null;
   if (typeof parsed.data.content.text !== "string") return null;
   return parsed.data.content.text;
+}
+
+/**
+ * True for an `agent_message_chunk` or `agent_thought_chunk` whose text is non-empty and only
+ * whitespace (pi-acp's `"\n"` right after `session/new`, spec 50): no work of the agent's, so
+ * while no turn is open it opens none.
+ */
+export function isWhitespaceOnlyChunk(update: Record<string, unknown>): boolean {
+  if (update.sessionUpdate !== "agent_message_chunk" && update.sessionUpdate !== "agent_thought_chunk") return false;
+  const text = textChunk(update);
+  return typeof text === "string" && text.length > 0 && text.trim().length === 0;
 }
 
 /**
@@ -138,6 +166,7 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
       ctx.onAgentText(text);
       return [
         closeThought(),
+        ...messageBoundary(ctx, ASSISTANT_CHANNEL, update),
         { kind: "item.textDelta", key: { channel: ASSISTANT_CHANNEL }, channel: "agentMessage", text, noTurnFallback: updateFallback(ctx.threadId, update) },
       ];
     }
@@ -147,6 +176,7 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
       if (text === null) return [suppressedUpdate(ctx.threadId, update)];
       if (text === "") return [];
       return [
+        ...messageBoundary(ctx, THOUGHT_CHANNEL, update),
         { kind: "item.textDelta", key: { channel: THOUGHT_CHANNEL }, channel: "reasoningText", text, noTurnFallback: updateFallback(ctx.threadId, update) },
       ];
     }

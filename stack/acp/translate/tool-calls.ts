@@ -9,6 +9,7 @@ import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, toolOutputText } from "./output.js";
+import { isNoOutputPlaceholder } from "./command-text.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
 import { classifyToolCall, isInjectedToolCandidate, withToolIdentity } from "./tool-classification.js";
@@ -138,6 +139,14 @@ export interface ToolCallTracker {
   isSettled(toolCallId: string): boolean;
   /** `item.progress` on an opened call, or nothing when the call has no open item. */
   progressNote(toolCallId: string, message: string): ThreadDelta[];
+  /**
+   * The runtime denied the call's permission request. A call the agent has not reported (it asked
+   * first: qwen, gemini, codex-acp) settles now as its denied item, and whatever the agent later
+   * sends about it is a late update; a reported call settles denied when the agent closes it.
+   */
+  deny(toolCallId: string): ThreadDelta[];
+  /** True when the call was denied and has settled: more `tool_call`s about it are late, not new work. */
+  isSettledDenial(toolCallId: string): boolean;
 }
 
 type FileChangeItem = Extract<ClassifiedToolCall["item"], { type: "fileChange" }>;
@@ -166,22 +175,34 @@ function withWrites(item: FileChangeItem, writes: readonly AcpFsWriteChange[]): 
 
 const changeKey = (path: string, newText: string | undefined): string => `${path}\u0000${newText ?? ""}`;
 
-/** The command output and exit code a closing call reports (spec 30 §1.1: only a failed call without a code gets 1). */
-function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: ClassifiedToolCall["item"], status: ItemStatus): { output?: string; exitCode?: number } {
+/**
+ * The command output and exit code a closing call reports (spec 30 §1.1: only a failed call
+ * without a code gets 1). A denied command never ran: it printed nothing and has no exit code (the
+ * agent's refusal text is not its output); a denied call of another type keeps its result text.
+ */
+function closingOutput(
+  dialect: AcpDialect,
+  event: AcpToolCallEvent,
+  item: ClassifiedToolCall["item"],
+  status: ItemStatus,
+  denied: boolean,
+): { output?: string; exitCode?: number } {
+  if (denied && item.type === "command") return {};
   let output: string | undefined;
   let exitCode: number | undefined;
   if (item.type === "command") {
     const filled = withToolIdentity(dialect, event);
     const normalized = dialect.normalizeCommandEvent?.(filled) ?? filled;
     const result = dialect.commandResult?.(normalized) ?? readCommandResult(normalized);
-    output = result.output;
+    // A dialect's reader keeps the agent's text; its "(no output)" placeholder is still no output (omp writes one).
+    output = result.output !== undefined && isNoOutputPlaceholder(result.output) ? undefined : result.output;
     exitCode = result.exitCode;
   } else {
     output = toolOutputText(event);
     exitCode = readCommandResult(event).exitCode;
   }
-  // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1.
-  if (exitCode === undefined && status === "failed") exitCode = 1;
+  // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1 (never a denied one).
+  if (exitCode === undefined && status === "failed" && !denied) exitCode = 1;
   return { ...(output !== undefined ? { output } : {}), ...(exitCode !== undefined ? { exitCode } : {}) };
 }
 
@@ -195,6 +216,8 @@ class ToolCallCache implements ToolCallTracker {
   // after its call closed is the same edit, not a second one.
   private readonly settledChanges = new Set<string>();
   private readonly settledIds = new Set<string>();
+  // Calls whose permission the runtime denied (by id, for the session's life: ids are unique).
+  private readonly deniedIds = new Set<string>();
 
   constructor(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }) {
     this.threadId = options.threadId;
@@ -239,19 +262,24 @@ class ToolCallCache implements ToolCallTracker {
     const { presentation } = classified;
     const writes = cached?.writes ?? [];
     if (item.type === "fileChange") item = withWrites(item, writes);
+    // A call that was never opened (only its permission request or a late update named it: qwen,
+    // codex-acp) still ran between the texts around it: they stay two messages.
+    if (cached?.opened === undefined && !(cached?.announced ?? false)) deltas.push(closeThought(), closeAssistant());
     // A call announced by `tool_call` whose open waited for fields opens now, so it is started and settled as one type.
     if (cached !== undefined && cached.announced && cached.opened === undefined) {
       // The open shows the call as it ran (before the closing update's output), in the type it settles as.
       const running = before === undefined ? undefined : this.classifyCached(before, cached);
       deltas.push(...this.lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
     }
-    const { output, exitCode } = closingOutput(this.dialect, event, item, status);
+    const denied = this.deniedIds.has(event.toolCallId);
+    const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied);
     deltas.push({
       kind: "item.close",
       key: { providerItemId: event.toolCallId },
       status,
       ...(output !== undefined ? { resultText: output, aggregatedOutput: output } : {}),
       ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(denied ? { approvalStatus: "denied" as const } : {}),
       item,
       presentation,
       ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
@@ -423,6 +451,20 @@ class ToolCallCache implements ToolCallTracker {
     const cached = this.cache.get(toolCallId);
     if (cached?.opened === undefined) return [];
     return [{ kind: "item.progress", key: { providerItemId: toolCallId }, message }];
+  }
+
+  deny(toolCallId: string): ThreadDelta[] {
+    if (this.settledIds.has(toolCallId)) return [];
+    this.deniedIds.add(toolCallId);
+    const cached = this.cache.get(toolCallId);
+    if (cached === undefined || !cached.permissionOnly) return [];
+    // The agent asked before it reported the call: the denial is the call's whole life.
+    this.cache.delete(toolCallId);
+    return [closeThought(), closeAssistant(), ...this.close(cached.event, "failed", cached)];
+  }
+
+  isSettledDenial(toolCallId: string): boolean {
+    return this.deniedIds.has(toolCallId) && this.isSettled(toolCallId);
   }
 }
 

@@ -115,6 +115,11 @@ export interface AcpTranslator {
   /** The decision a permission got, as `item.progress` on the call's open item (nothing when it has none). */
   permissionDecided(toolCallId: string, message: string): ThreadDelta[];
   /**
+   * The runtime denied a permission request: the call settles with `approvalStatus: "denied"`, at
+   * once when only the request named it, else when the agent closes it (tool-calls.ts `deny`).
+   */
+  permissionDenied(toolCallId: string): ThreadDelta[];
+  /**
    * True for a `tool_call_update` of a call that already settled (the agent reported more after
    * the turn ended): it is not new work and opens no agent-initiated turn.
    */
@@ -168,6 +173,7 @@ function createTranslatorState(options: AcpTranslatorOptions): TranslatorState {
       onAgentText(text: string) {
         if (s.compacting) s.compactionReply += text;
       },
+      messageIds: new Map(),
     },
     lastUpdateAt: null,
     turnOutputSeen: false,
@@ -211,20 +217,27 @@ function turnMethods(s: TranslatorState): Pick<AcpTranslator, "turnStarted" | "a
   };
 }
 
+/**
+ * More about a call that already settled: a `tool_call_update` of a settled call, or a
+ * `tool_call` of a call settled by its denial (an agent that asked first may report it after).
+ */
+function isLateToolUpdateOf(tools: TranslatorState["tools"], update: Record<string, unknown>): boolean {
+  const kind = update.sessionUpdate;
+  if (kind !== "tool_call_update" && kind !== "tool_call") return false;
+  const fields = readToolCallFields(update);
+  if (fields === undefined) return false;
+  return kind === "tool_call_update" ? tools.isSettled(fields.toolCallId) : tools.isSettledDenial(fields.toolCallId);
+}
+
 /** Agent updates, client writes, warnings and errors as they come. */
 function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWrite" | "writeClaimant" | "warning" | "sessionError" | "unhandled" | "delegationReport"> {
   const { threadId, tools } = s;
-  const isLateToolUpdateOf = (update: Record<string, unknown>): boolean => {
-    if (update.sessionUpdate !== "tool_call_update") return false;
-    const fields = readToolCallFields(update);
-    return fields !== undefined && tools.isSettled(fields.toolCallId);
-  };
   return {
     update(update) {
       const parsed = AcpSessionUpdateSchema.safeParse(update);
       if (!parsed.success) return [];
       s.lastUpdateAt = s.now();
-      if (isLateToolUpdateOf(parsed.data)) {
+      if (isLateToolUpdateOf(tools, parsed.data)) {
         // More about a call that already settled: kept as the raw update (in the turn when one is
         // open, else thread-scoped), never a new item of a call the lane already closed.
         return [unhandledUpdate(threadId, parsed.data)];
@@ -298,7 +311,7 @@ function sessionMethods(s: TranslatorState): Pick<AcpTranslator, "sessionSetup" 
 /** Permissions, injected tools and the quiet-detection facts. */
 function callMethods(
   s: TranslatorState,
-): Pick<AcpTranslator, "permissionSubject" | "bindInjectedToolCall" | "activity" | "notePermissionToolCall" | "permissionDecided" | "isLateToolUpdate"> {
+): Pick<AcpTranslator, "permissionSubject" | "bindInjectedToolCall" | "activity" | "notePermissionToolCall" | "permissionDecided" | "permissionDenied" | "isLateToolUpdate"> {
   const { tools, bindings } = s;
   return {
     permissionSubject: (toolCall) => permissionSubject(tools, toolCall),
@@ -306,13 +319,15 @@ function callMethods(
     activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt: s.lastUpdateAt, turnOutputSeen: s.turnOutputSeen }),
     notePermissionToolCall(toolCall) {
       const fields = readToolCallFields(toolCall);
-      if (fields !== undefined) tools.notePermissionToolCall({ ...fields, status: undefined } as typeof fields);
+      if (fields === undefined) return;
+      // A request's text content describes the request (codex-acp: "Proposed Amendment: …
+      // Available Decisions: …"), not what the call printed: only its diffs are kept.
+      const content = fields.content?.filter((entry) => entry.type !== "content");
+      tools.notePermissionToolCall({ ...fields, status: undefined, content: content?.length ? content : undefined } as typeof fields);
     },
     permissionDecided: (toolCallId, message) => tools.progressNote(toolCallId, message),
-    isLateToolUpdate(update) {
-      const fields = (update as { sessionUpdate?: unknown }).sessionUpdate === "tool_call_update" ? readToolCallFields(update) : undefined;
-      return fields !== undefined && tools.isSettled(fields.toolCallId);
-    },
+    permissionDenied: (toolCallId) => tools.deny(toolCallId),
+    isLateToolUpdate: (update) => isLateToolUpdateOf(tools, update as Record<string, unknown>),
   };
 }
 
@@ -347,4 +362,5 @@ const DELTA_METHODS: ReadonlySet<string> = new Set([
   "restoreSettled",
   "promptResult",
   "permissionDecided",
+  "permissionDenied",
 ]);
