@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fixtureConformanceSession, fixtureLaunchSpec } from "../../stack/acp/fixture-agent/conformance.js";
+import { codexConformanceSession, codexFixtureLaunch } from "../../stack/codex/fixture/conformance.js";
 import { packageDistPath, type SpawnBridgeOptions } from "../runtime/spawn-bridge.js";
 import { echoConformanceSession, type ConformanceSessionInput } from "./session.js";
 import { childProcessTransport, type ConformanceTransport } from "./transport.js";
@@ -101,6 +102,20 @@ export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
         agent: describeAgent(options.launchSpec),
         transport: { ...childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)), passesAgentSessionId: true },
         session: withLaunchSpec(session, launchSpec),
+      };
+    },
+  },
+  codex: {
+    describe:
+      "the native Codex bridge shipped with this package (dist/stack/codex/bridge.js), against the fixture app-server (dist/stack/codex/fixture/main.js) with zero-work and hold prompts",
+    resolve: (options) => {
+      const modulePath = packageDistPath("stack", "codex", "bridge.js");
+      const launch = codexFixtureLaunch(packageDistPath("stack", "codex", "fixture", "main.js"));
+      return {
+        modulePath,
+        agent: "the fixture Codex app-server (node dist/stack/codex/fixture/main.js app-server)",
+        transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "codex", options)),
+        session: options.session ?? codexConformanceSession(options.cwd, launch),
       };
     },
   },
