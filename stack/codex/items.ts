@@ -16,12 +16,15 @@ export const SKIPPED_ITEM_TYPES: ReadonlySet<string> = new Set(["userMessage", "
 
 /**
  * The command a person typed, out of Codex's `/bin/bash -lc '<cmd>'` wrapper (spec 60: the
- * command is reported wrapped): the inner command with the shell's `'\''` quoting undone; any
- * other command is returned unchanged.
+ * command is reported wrapped; a command holding single quotes is wrapped in double quotes,
+ * `/bin/bash -lc "<cmd>"`): the inner command with the shell's quoting undone (`'\''` in single
+ * quotes; `\"`, `\\`, `\$`, `` \` `` in double quotes). Any other command is returned unchanged.
  */
 export function unwrapShellCommand(command: string): string {
-  const match = /^(?:\/usr)?\/bin\/(?:ba|z)?sh -lc '((?:[^']|'\\'')*)'$/s.exec(command);
-  return match ? match[1]!.replace(/'\\''/g, "'") : command;
+  const single = /^(?:\/usr)?\/bin\/(?:ba|z)?sh -lc '((?:[^']|'\\'')*)'$/s.exec(command);
+  if (single) return single[1]!.replace(/'\\''/g, "'");
+  const double = /^(?:\/usr)?\/bin\/(?:ba|z)?sh -lc "((?:[^"\\]|\\.)*)"$/s.exec(command);
+  return double ? double[1]!.replace(/\\([\\"$`])/g, "$1") : command;
 }
 
 /** The single file-reading action of a command, when reading one file is all it does. */

@@ -6,7 +6,7 @@
  * turn's plan. No I/O, no clock.
  */
 import type { ThreadDelta, ThreadDeltaKey } from "../protocol/thread-delta.js";
-import type { ErrorCategory, TurnStatus } from "../protocol/thread-delta-blocks.js";
+import { isJsonValue, type ErrorCategory, type TurnStatus } from "../protocol/thread-delta-blocks.js";
 import { itemShape, SKIPPED_ITEM_TYPES, terminalStatus, TEXT_ITEM_TYPES, textShape } from "./items.js";
 import {
   ErrorNotificationSchema,
@@ -55,6 +55,9 @@ export const IGNORED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   "rawResponseItem/completed",
   "rawResponse/completed",
 ]);
+
+/** The extension kind of Codex's thread goal (spec 10 §1.5: `extension.state provider-codex/goal`). */
+export const CODEX_GOAL_EXTENSION = "provider-codex/goal";
 
 const key = (id: string): ThreadDeltaKey => ({ providerItemId: id });
 
@@ -152,6 +155,13 @@ export class CodexTranslator {
         const { threadName } = ThreadNameSchema.parse(params);
         return { deltas: threadName ? [{ kind: "thread.name", name: threadName }] : [] };
       }
+      case "thread/goal/updated": {
+        const goal = (params as { goal?: unknown } | undefined)?.goal;
+        return { deltas: [{ kind: "extension.state", extensionKind: CODEX_GOAL_EXTENSION, payload: isJsonValue(goal) ? goal : null }] };
+      }
+      case "thread/goal/cleared":
+        // The reference's v3 form of the v2 `thread.goalCleared` (spec 10 §1.5).
+        return { deltas: [{ kind: "extension.state", extensionKind: CODEX_GOAL_EXTENSION, payload: null }] };
       case "thread/compacted":
         return { deltas: [{ kind: "context.compacted" }] };
       case "model/rerouted": {
