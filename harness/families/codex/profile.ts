@@ -79,6 +79,11 @@ export const CODEX_PROFILE: ShippedAgentProfile = {
     { pattern: `${key("processId")}\\\\"\\d+\\\\"`, replace: String.raw`\"processId\":\"0\"`, why: "the PTY processId is set to 0." },
     { pattern: `${key("(installationId|serverName)")}\\\\"[^\\\\"]*\\\\"`, replace: String.raw`\"$1\":\"normalized\"`, why: "remoteControl's installationId (random per CODEX_HOME) and serverName (the host name) are normalized." },
     {
+      pattern: String.raw`http://127\.0\.0\.1:\d+`,
+      replace: "http://127.0.0.1:0",
+      why: "the loopback endpoint's port (Codex quotes the request URL in a model error) is set to 0.",
+    },
+    {
       pattern: String.raw`sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-`,
       replace: "sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-",
       why: "rollout paths carry the recording's date and time.",
