@@ -41,6 +41,13 @@ interface Session {
   translator: CodexTranslator;
   turn: ActiveTurn | undefined;
   stopping: boolean;
+  /**
+   * Notifications that came before the thread request was answered and identified, handled
+   * right after `session.reset`: Codex sends some unprompted (a resumed thread's restored token
+   * usage, its goal) and may put them in the same read as the answer, so handling them as
+   * they come would order them before or after the reset by how the pipe split its bytes.
+   */
+  early: Array<{ method: string; params: unknown }> | undefined;
 }
 
 /** The result of a session request. */
@@ -94,7 +101,7 @@ export class CodexSessions {
     } catch (error) {
       throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.invalidParams, errorMessage(error));
     }
-    const session: Session = { threadId: params.threadId, providerThreadId: "", server: undefined, translator: new CodexTranslator(params.cwd), turn: undefined, stopping: false };
+    const session: Session = { threadId: params.threadId, providerThreadId: "", server: undefined, translator: new CodexTranslator(params.cwd), turn: undefined, stopping: false, early: [] };
     this.sessions.set(params.threadId, session);
     session.server = startAppServer({
       launch,
@@ -131,6 +138,9 @@ export class CodexSessions {
     session.providerThreadId = parsed.data.thread.id;
     this.ctx.io.notify("thread/identity", { threadId: session.threadId, providerThreadId: session.providerThreadId, sessionRestorable: true });
     this.deltas(session, [{ kind: "session.reset" }]);
+    const early = session.early ?? [];
+    session.early = undefined;
+    for (const n of early) this.onNotification(session, n.method, n.params);
     return { providerThreadId: session.providerThreadId, sessionRestorable: true };
   }
 
@@ -255,6 +265,10 @@ export class CodexSessions {
   }
 
   private onNotification(session: Session, method: string, params: unknown): void {
+    if (session.early) {
+      session.early.push({ method, params });
+      return;
+    }
     let translated: Translated | "ignored" | "unknown";
     try {
       translated = session.translator.translate(method, params);
