@@ -109,7 +109,7 @@ export function agentsDir(): string {
   return path.join(packageRoot(), "agents");
 }
 
-/** A family's bridge module (its `modulePath`, relative to the repository root) as an absolute path here. */
+/** A family's bridge module (its `modulePath`, relative to the repository root, or absolute) as an absolute path here. */
 export function bridgeModulePath(family: { readonly modulePath: string }): string {
-  return path.join(packageRoot(), family.modulePath);
+  return path.resolve(packageRoot(), family.modulePath);
 }
