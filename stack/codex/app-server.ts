@@ -63,8 +63,14 @@ export interface AppServerOptions {
 
 /** A running app-server. */
 export interface AppServer {
-  /** Sends a request and resolves with its `result`. @throws CodexRequestError, CodexExitedError */
-  request<T = unknown>(method: string, params: unknown): Promise<T>;
+  /**
+   * Sends a request and resolves with its `result`. `onResult`, when given, is called with the
+   * result synchronously as the answer's line is read, before any later line of the app-server
+   * is handled (a promise continuation runs only after the rest of that read): what the bridge
+   * emits for the answer then keeps its place among Codex's notifications however the pipe split
+   * the bytes. @throws CodexRequestError, CodexExitedError
+   */
+  request<T = unknown>(method: string, params: unknown, onResult?: (result: T) => void): Promise<T>;
   /** Sends a notification. */
   notify(method: string, params?: unknown): void;
   /** True once the process has exited. */
@@ -131,14 +137,18 @@ export function startAppServer(options: AppServerOptions): AppServer {
   });
 
   return {
-    request<T>(method: string, params: unknown): Promise<T> {
+    request<T>(method: string, params: unknown, onResult?: (result: T) => void): Promise<T> {
       if (exited) return Promise.reject(new CodexExitedError("codex app-server is not running"));
       const id = pending.nextId();
       return new Promise<T>((resolve, reject) => {
         pending.wait(
           id,
           {
-            answered: (answer) => (answer.error ? reject(new CodexRequestError(method, answer.error.code ?? 0, answer.error.message ?? "")) : resolve(answer.result as T)),
+            answered: (answer) => {
+              if (answer.error) return reject(new CodexRequestError(method, answer.error.code ?? 0, answer.error.message ?? ""));
+              onResult?.(answer.result as T);
+              resolve(answer.result as T);
+            },
             closed: reject,
             timedOut: () => reject(new CodexExitedError(`codex ${method} got no answer within ${options.requestTimeoutMs} ms`)),
           },

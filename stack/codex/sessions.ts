@@ -123,9 +123,9 @@ export class CodexSessions {
   }
 
   /** Sends a Codex request; a failure is a bridge error (−32000) naming the method. */
-  private async codex<T = unknown>(session: Session, method: string, params: unknown): Promise<T> {
+  private async codex<T = unknown>(session: Session, method: string, params: unknown, onResult?: (result: T) => void): Promise<T> {
     try {
-      return await session.server!.request<T>(method, params);
+      return await session.server!.request<T>(method, params, onResult);
     } catch (error) {
       throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, errorMessage(error));
     }
@@ -206,8 +206,10 @@ export class CodexSessions {
     const session = this.sessionOf(params.threadId);
     const turnId = session.turn?.codexTurnId;
     if (!turnId) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
-    await this.codex(session, CODEX_REQUESTS.turnSteer, { threadId: session.providerThreadId, input: codexInput(params.input), expectedTurnId: turnId });
-    this.deltas(session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
+    // Accepted as Codex's answer is read, before the notifications of the steered model call.
+    await this.codex(session, CODEX_REQUESTS.turnSteer, { threadId: session.providerThreadId, input: codexInput(params.input), expectedTurnId: turnId }, () =>
+      this.deltas(session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]),
+    );
     reply({ threadId: params.threadId });
   }
 
