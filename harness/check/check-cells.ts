@@ -12,7 +12,7 @@ import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
-import { oracleEventLines } from "../report/oracle-lines.js";
+import { oracleEventLines, oracleFieldLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
 import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/profiles.js";
@@ -375,6 +375,11 @@ async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
+  if (eventLines !== undefined && cell.status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
+    const fieldLines = oracleFieldLines(await readFile(oracleFile, "utf8"), eventLines, verdict.diffs);
+    if (fieldLines !== undefined) cell.detail = { ...cell.detail, oracleFieldLines: fieldLines };
+  }
+  if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
   const trouble = replayTrouble(result);
   if (result.infrastructureTimeout) {
     // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.
@@ -385,7 +390,7 @@ async function compareCell(
     cell.detail = { error: trouble.trimEnd() };
   } else if (missingOracle) {
     cell.status = "fail";
-    cell.detail = { ...cell.detail, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
+    cell.detail = { ...cell.detail, missingOracle: true, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
   } else if (result.divergenceCount > divergences.length) {
     cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
   }
@@ -393,7 +398,7 @@ async function compareCell(
     // A bridge that died has no lane worth diffing: its exit and stderr are the report.
     cell.diffs = [];
     cell.stale = [];
-    cell.detail = { error: trouble.trimEnd() };
+    cell.detail = { error: trouble.trimEnd(), replayKinds: cell.detail?.replayKinds ?? ["bridge-exited"] };
   } else if (!result.infrastructureTimeout && trouble !== "") {
     cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble.trimEnd()}` };
   }

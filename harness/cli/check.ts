@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
@@ -10,6 +11,8 @@ import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerec
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
+import { renderGithubStepSummary } from "../report/github.js";
+import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { firstBatchProviders } from "../check/batch-plan.js";
 import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
@@ -37,6 +40,22 @@ export interface GateOptions {
   dumpDir?: { value: string; dir: string };
   /** `--no-batch` turns batching off. */
   batch: boolean;
+  /** The flags suggested commands repeat, as typed (harness/report/advice.ts). */
+  flags: RunFlags;
+}
+
+/** The flags of a gate run that its advice repeats, as the user typed them. */
+export function runFlagsOf(args: ParsedFlags): RunFlags {
+  const recordings = stringsFlag(args, "recordings");
+  const allowlist = stringsFlag(args, "allowlist");
+  const flags: RunFlags = {};
+  if (recordings.length > 0) flags.recordings = recordings;
+  if (allowlist.length > 0) flags.allowlist = allowlist;
+  for (const key of ["lanes", "module", "cells", "timeout"] as const) {
+    const value = args[key];
+    if (typeof value === "string" || typeof value === "number") flags[key] = String(value);
+  }
+  return flags;
 }
 
 /**
@@ -61,6 +80,7 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
     lanesGiven: lanes !== undefined,
     ...(dump !== undefined ? { dumpDir: { value: dump, dir: path.resolve(cwd, dump) } } : {}),
     batch: args.batch !== false,
+    flags: runFlagsOf(args),
   };
 }
 
@@ -145,10 +165,10 @@ export interface GateRun extends CheckCellsResult {
 export async function runGate(options: GateOptions, ctx: CliContext): Promise<GateRun> {
   const { jobs, selection, lanesDir } = options;
   const roots = selection.roots;
-  let locations: RecordingLocation[] = await selectRecordings(roots, selection.filter);
-  if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
+  const selected: RecordingLocation[] = await selectRecordings(roots, selection.filter);
+  if (selected.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
   // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
-  if (options.shard !== undefined) locations = shardCells(locations, options.shard);
+  const locations = options.shard !== undefined ? shardCells(selected, options.shard) : selected;
   const dumpDir = options.dumpDir?.dir;
   if (options.dumpDir !== undefined) {
     const { value, dir } = options.dumpDir;
@@ -192,6 +212,13 @@ export async function runGate(options: GateOptions, ctx: CliContext): Promise<Ga
   });
   const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
   await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
+  run.flags = options.flags;
+  if (options.shard !== undefined) {
+    // A shard's blob places each cell in the unsharded order (harness/report/blob.ts).
+    run.shard = options.shard;
+    run.total = selected.length;
+    run.positions = locations.map((l) => selected.indexOf(l));
+  }
   return { run, extras, locations, lanesDir, replay };
 }
 
@@ -235,6 +262,21 @@ async function updateChangedCells(
 }
 
 /**
+ * Appends the run's Markdown job summary to `$GITHUB_STEP_SUMMARY` (GitHub shows it on the run's
+ * page), when that variable names a file. A summary that cannot be written is said on stderr and
+ * changes no verdict.
+ */
+async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<void> {
+  const file = ctx.env?.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, renderGithubStepSummary(run));
+  } catch (thrown) {
+    ctx.err(`parity: could not append the job summary to GITHUB_STEP_SUMMARY (${file}): ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}\n`);
+  }
+}
+
+/**
  * `parity check`, the gate (00-product.md, CLI `check`; flows 2–3): replays every selected
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
@@ -259,13 +301,14 @@ export const checkCommand: ParityCommand = {
       .option("allowlist", FLAGS.allowlist)
       .option("jobs", FLAGS.jobs)
       .option("shard", { type: "string", describe: "Check only shard i of n (i/n), for parallel CI jobs" })
-      .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github" })
+      .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github | html (one self-contained page) | blob (a shard's result for merge-reports)" })
       .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
       .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
       .option("update", {
+        alias: "u",
         type: "boolean",
         default: false,
         describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
@@ -276,13 +319,16 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML")
-      .example("$0 check --update", "Accept every changed cell (writes only what changed, prints the git add)"),
+      .example("$0 check --shard 2/3 --reporter blob > blob-2.json", "One CI shard's result; then: parity merge-reports blob-*.json --reporter html > report.html")
+      .example("$0 check -u", "Accept every changed cell (writes only what changed, prints the git add)"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
     const reporter = selectReporter(options.reporter);
     const { run, extras, locations, lanesDir, replay } = await runGate(options, ctx);
-    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));
+    const workspace = ctx.env?.GITHUB_WORKSPACE;
+    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
+    if (options.reporter === "github") await appendStepSummary(run, ctx);
     const textual = options.reporter === "text";
     if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {

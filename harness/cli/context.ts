@@ -32,6 +32,11 @@ export interface CliContext {
   columns?: number;
   /** Where long commands show progress (standard error); absent: no progress. */
   progress?: ProgressStream;
+  /**
+   * The environment variables commands read beyond colour and CI (`GITHUB_WORKSPACE`,
+   * `GITHUB_STEP_SUMMARY` for `--reporter github`); absent: none (in-process tests set what they need).
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Builds the context of a real process run from its environment. */
@@ -45,6 +50,7 @@ export function processContext(verbose: boolean): CliContext {
     ci: env.CI === "true" || env.CI === "1",
     cwd: env.INIT_CWD ?? process.cwd(),
     interrupts: processInterruptHost(),
+    env,
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
     // A dumb terminal cannot erase a line: it gets the line-per-cell form, as a pipe does.
     progress: {

@@ -3,14 +3,22 @@
  * nearest to what was typed by edit distance, when it is near enough to be a typo.
  */
 
-/** Levenshtein distance between `a` and `b` (insert, delete, substitute; each costs 1). */
+/**
+ * Edit distance between `a` and `b` with adjacent transpositions (optimal string alignment, as
+ * git's suggestions count them): insert, delete, substitute, or swap two neighbours; each costs 1,
+ * so `lsit` is 1 from `list`.
+ */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      current[j] = best;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

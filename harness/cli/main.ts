@@ -17,9 +17,13 @@ import { runInterruptible } from "./interrupt.js";
  * is raised before any command runs, so a mistyped flag never leaves files behind.
  * `ctx` is injectable for in-process tests.
  */
-export async function main(argv: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
+export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext>): Promise<number> {
+  const argv = helpAsFlag(argvGiven);
   const verbose = argv.includes("--verbose");
   const ctx: CliContext = { ...processContext(verbose), ...ctxOverride };
+  // `--color` / `--no-color` win over FORCE_COLOR, NO_COLOR and the TTY (the last one given counts).
+  const colorFlag = argv.filter((a) => a === "--color" || a === "--no-color").at(-1);
+  if (colorFlag !== undefined) ctx.color = colorFlag === "--color";
   // Progress shares standard error with `err`: a caller that captures `err` (an in-process run) gets none unless it asks.
   if (ctxOverride?.err !== undefined && ctxOverride.progress === undefined) delete ctx.progress;
   let exitCode: number = EXIT_CODES.ok;
@@ -33,6 +37,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .scriptName("parity")
     .usage("$0 <command> [options]\n\nRecord/replay parity harness for provider bridges.")
     .option("verbose", { type: "boolean", default: false, describe: "Print stack traces and child stderr" })
+    .option("color", { type: "boolean", describe: "Colour the output (--no-color: never); default: on a terminal, unless NO_COLOR" })
     .strict()
     .demandCommand(1, "Name a command: see `parity --help`.")
     .recommendCommands()
@@ -53,7 +58,7 @@ export async function main(argv: string[], ctxOverride?: Partial<CliContext>): P
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
-    .example("$0 <command> --help", "Flags and examples of one command")
+    .example("$0 help <command>", "Flags and examples of one command (same as $0 <command> --help)")
     .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
@@ -134,6 +139,15 @@ async function commandsToLoad(named: string | undefined, argv: readonly string[]
   if (named !== undefined) return Promise.all(COMMANDS.filter((entry) => entry.name === named).map((entry) => entry.load()));
   if (argv.some((a) => a === "--version" || a === "-V") && !argv.some((a) => a === "--help" || a === "-h")) return [];
   return Promise.all(COMMANDS.map((entry) => entry.load()));
+}
+
+/**
+ * `parity help <cmd> [...]` as `parity <cmd> --help`, and a bare `parity help` as `parity --help`
+ * (git's and npm's spelling).
+ */
+function helpAsFlag(argv: string[]): string[] {
+  if (argv[0] !== "help") return argv;
+  return argv.length > 1 ? [argv[1]!, "--help", ...argv.slice(2)] : ["--help"];
 }
 
 /** The first argument that is not a flag (`--verbose` and `-h` take no value), or undefined. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
+import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { listAcpAgents } from "../../stack/acp/agents/custom-agents.js";
 import { acpAgentLabel } from "../../stack/acp/agents/launch-spec.js";
 import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/agents/probe.js";
@@ -186,6 +187,7 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
       const resolvable =
         (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
       const inNetns = network?.kind === "netns" && resolvable;
+      const wait = ctx.progress !== undefined && args.json !== true ? startWaitProgress(ctx.progress, `probing ${label}`, REAL_WAIT_CLOCK, "starting the agent and asking initialize") : undefined;
       const probe = await probeAcpAgent({
         ...(inNetns ? { spawn: netnsSpawn(network) } : {}),
         command: resolvedCommand,
@@ -196,7 +198,7 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
         ...(acpDialect !== undefined ? { acpDialect } : {}),
         ...(options.env ? { inheritedEnv: options.env } : {}),
         ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
-      });
+      }).finally(() => wait?.end("answered"));
       const shown = inNetns && probe.launch ? { ...probe, launch: { ...probe.launch, network: "netns: a fresh network namespace with only loopback" } } : probe;
       ctx.out(args.json ? `${JSON.stringify({ agent: label, ...shown }, null, 2)}\n` : formatProbe(label, shown));
       return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
+import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
@@ -132,6 +133,11 @@ export const recordCommand: ParityCommand = {
     const redact = compileUserPatterns(options.redact);
 
     {
+      // A record waits on a real agent for 10–60 s: say so on stderr (not with --json or --verbose, which logs every step).
+      const wait =
+        ctx.progress !== undefined && !options.json && !ctx.verbose
+          ? startWaitProgress(ctx.progress, `recording ${options.provider}/${options.cell}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s")
+          : undefined;
       const result = await recordCell({
         providerId: options.provider,
         cell: options.cell,
@@ -145,7 +151,16 @@ export const recordCommand: ParityCommand = {
         now: () => Date.now(),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
-      });
+      }).then(
+        (done) => {
+          wait?.end("recorded");
+          return done;
+        },
+        (thrown: unknown) => {
+          wait?.end("failed");
+          throw thrown;
+        },
+      );
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
       if (options.json) {

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { Argv } from "yargs";
+import { createCheckProgress } from "../progress/check-progress.js";
 import { UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { selectRecordings } from "../recording/select.js";
@@ -108,6 +109,9 @@ export const rerecordCommand: ParityCommand = {
       const rel = path.relative(ctx.cwd, file);
       return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
     };
+    // Each cell replays for seconds, a matrix for minutes: a live count on a terminal's stderr (the
+    // outcome lines on stdout are the log elsewhere; nothing with --json).
+    const progress = ctx.progress?.isTTY === true && !options.json ? createCheckProgress(ctx.progress, locations.length) : undefined;
     const outcomes = await rerecordCells({
       locations,
       outDir,
@@ -117,9 +121,10 @@ export const rerecordCommand: ParityCommand = {
       alwaysWriteCurrent: options.alwaysCurrent,
       replay: replayOptionsOf(options),
       onOutcome: (outcome) => {
+        progress?.finished(`${outcome.provider}/${outcome.cell}`, outcome.status === "rerecorded" ? "pass" : "fail", 0);
         if (!options.json) ctx.out(formatRerecordOutcome(outcome, { color: ctx.color, showPath, verbose: ctx.verbose }));
       },
-    });
+    }).finally(() => progress?.end());
     ctx.out(options.json ? `${JSON.stringify(outcomes, null, 2)}\n` : formatRerecordSummary(outcomes));
     return rerecordExitCode(outcomes);
   },

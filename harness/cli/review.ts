@@ -23,7 +23,9 @@ import { appendAllowlistEntry } from "./allow.js";
 import { resolveGateOptions, runGate, type GateRun } from "./check.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { FLAGS } from "./options.js";
+import { FLAGS, stringsFlag } from "./options.js";
+import picomatch from "picomatch";
+import { PR_PATTERN } from "../compare/allowlist.js";
 import { ORACLES_DIR } from "../defaults.js";
 
 /** What the user decided for one cell. */
@@ -35,7 +37,7 @@ export interface ReviewCommandOptions {
   input?: NodeJS.ReadableStream;
 }
 
-const CHOICES = "[a]ccept (rerecord this cell)  [r]eject  a[l]low with a PR  [s]kip  [q]uit";
+const CHOICES = "[a]ccept (rerecord this cell)  [A]ccept this and all the rest  [r]eject  a[l]low with a PR  [s]kip  [q]uit";
 
 /** Reads answers line by line; `undefined` once the input ends. */
 function answerReader(input: NodeJS.ReadableStream): { next(prompt: string, out: (text: string) => void): Promise<string | undefined>; close(): void } {
@@ -67,15 +69,18 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
         .option("jobs", FLAGS.jobs)
         .option("timeout", FLAGS.timeout)
         .option("module", FLAGS.module)
+        .option("match", { type: "string", array: true, describe: "Review only cells whose provider/cell matches this glob (repeatable), e.g. 'acp-*/turn-*'" })
         .example("$0 review", "After a failing `parity check`: decide cell by cell")
+        .example("$0 review --match 'acp-claude*/*'", "Only the claude providers' changed cells")
         .example("$0 review --provider acp-opencode --module ./dist/my-bridge.js", "Review the changes your bridge makes")
         .epilogue("Non-interactive: `parity check --update` accepts every changed cell. Nothing is written under CI=true."),
     async run(args, ctx) {
       if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
+      const match = stringsFlag(args, "match");
       const gate = await runGate(await resolveGateOptions(args, ctx.cwd), ctx);
       const reader = answerReader(options.input ?? process.stdin);
       try {
-        return await review(gate, ctx, reader);
+        return await review(gate, ctx, reader, match);
       } finally {
         reader.close();
       }
@@ -86,8 +91,10 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
 /** `parity review` on standard input. */
 export const reviewCommand: ParityCommand = createReviewCommand();
 
-async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof answerReader>): Promise<number> {
-  const failing = gate.run.cells.filter((c) => c.status === "fail" || c.status === "error");
+async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof answerReader>, match: readonly string[]): Promise<number> {
+  // `--match` globs over `provider/cell`: cells outside them are neither reviewed nor reported.
+  const matches = match.length === 0 ? () => true : picomatch([...match]);
+  const failing = gate.run.cells.filter((c) => (c.status === "fail" || c.status === "error") && matches(`${c.provider}/${c.cell}`));
   const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
   for (const cell of failing) {
     const why = whyNotAcceptable(cell);
@@ -102,16 +109,18 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
   const decisions: Array<{ cell: CellResult; decision: ReviewDecision }> = [];
   const written: string[] = [];
   let quit = false;
+  let acceptAll = false;
   for (const [index, cell] of reviewable.entries()) {
     if (quit) {
       decisions.push({ cell, decision: "skipped" });
       continue;
     }
     ctx.out(`\n── ${cell.provider}/${cell.cell} (${index + 1}/${reviewable.length}) ──\n`);
-    ctx.out(renderCellText(cell, { color: ctx.color }));
+    ctx.out(renderCellText(cell, { color: ctx.color, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) }));
     const location = gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell)!;
     for (;;) {
-      const answer = await reader.next(`${cell.provider}/${cell.cell}: accept, reject, allow, skip or quit? [a/r/l/s/q] `, ctx.out);
+      const answer = acceptAll ? "a" : await reader.next(`${cell.provider}/${cell.cell}: accept, accept all, reject, allow, skip or quit? [a/A/r/l/s/q] `, ctx.out);
+      if (answer === "A") acceptAll = true;
       if (answer === undefined || answer === "q") {
         if (answer === undefined) ctx.out("\n");
         quit = true;
@@ -127,7 +136,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         decisions.push({ cell, decision: "rejected" });
         break;
       }
-      if (answer === "a") {
+      if (answer === "a" || answer === "A") {
         const files = await accept(location, gate, ctx);
         if (files === undefined) continue;
         written.push(...files);
@@ -175,6 +184,11 @@ async function allow(cell: CellResult, ctx: CliContext, reader: ReturnType<typeo
   }
   const pr = await reader.next("  PR that makes this difference (e.g. #42): ", ctx.out);
   if (pr === undefined || pr === "") return undefined;
+  // Checked before the reason is asked, so a reason is never typed for nothing.
+  if (!PR_PATTERN.test(pr)) {
+    ctx.out(`  not allowed: PR "${pr}" is not "#" and a number (e.g. #42)\n`);
+    return undefined;
+  }
   const reason = await reader.next("  why it is intended: ", ctx.out);
   if (reason === undefined || reason === "") return undefined;
   const files = new Set<string>();

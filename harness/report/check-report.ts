@@ -8,6 +8,7 @@ import { plainEntry } from "../compare/allowlist.js";
 import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 import { EXIT_CODES } from "../errors.js";
+import type { RunFlags } from "./advice.js";
 
 /**
  * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
@@ -118,6 +119,15 @@ export interface CellResult extends CellReport {
      * the cell's recording or oracle is not the project's own.
      */
     rerecord?: { recordings?: string; lanes?: string };
+    /** The kinds of the replay's divergences (`bridge-exited`, `no-handshake`, …), for advice (advice.ts). */
+    replayKinds?: string[];
+    /** Under CI the cell had no committed oracle. */
+    missingOracle?: boolean;
+    /**
+     * 1-based line in `oracleFile` of the changed field of each oracle difference, keyed by the
+     * difference's position in `verdict.diffs` (GitHub annotations' `line=`).
+     */
+    oracleFieldLines?: Record<number, number>;
   };
 }
 
@@ -125,6 +135,12 @@ export interface CellResult extends CellReport {
 export interface CheckRunResult {
   ms: number;
   cells: CellResult[];
+  /** The run's flags that suggested commands repeat (advice.ts). */
+  flags?: RunFlags;
+  /** For a sharded run (`--shard i/n`): which shard, the unsharded selection's size, and each cell's position in it (blob.ts). */
+  shard?: { index: number; count: number };
+  total?: number;
+  positions?: number[];
 }
 
 /**

@@ -26,10 +26,21 @@ export const MAX_ANNOTATION_CHARS = 400;
 /** Differences named per annotation before "… N more". */
 const NAMED_PER_GROUP = 3;
 
+/**
+ * Most annotations of one kind GitHub shows for a step (it keeps 10 errors, 10 warnings and 10
+ * notices per step, 50 per job): past it, the last error annotation names the rest.
+ */
+export const MAX_ANNOTATIONS_PER_STEP = 10;
+
 /** Options of {@link renderGithubReport}. */
 export interface GithubOptions {
-  /** The project root paths are made relative to (default: the process working directory). */
+  /** Where the run was started; relative file names resolve against it (default: the process working directory). */
   cwd?: string;
+  /**
+   * The repository root annotations are relative to: `GITHUB_WORKSPACE` under Actions, so a
+   * package in a subdirectory still annotates its files (default: `cwd`).
+   */
+  workspace?: string;
 }
 
 /** Escapes a workflow-command message (`%`, CR, LF). */
@@ -57,8 +68,8 @@ interface Annotation {
   message: string;
 }
 
-function render(a: Annotation, cwd: string): string {
-  const props = [`file=${escapeCommandProperty(repoRelative(a.file, cwd))}`];
+function render(a: Annotation, cwd: string, workspace: string): string {
+  const props = a.file === "" ? [] : [`file=${escapeCommandProperty(repoRelative(path.resolve(cwd, a.file), workspace))}`];
   if (a.line !== undefined) props.push(`line=${a.line}`);
   props.push(`title=${escapeCommandProperty(a.title)}`);
   return `::${a.kind} ${props.join(",")}::${escapeCommandData(truncate(a.message.replace(/\n+$/, ""), MAX_ANNOTATION_CHARS))}`;
@@ -140,9 +151,13 @@ function cellAnnotations(cell: CellResult): Annotation[] {
   if (cell.status !== "fail") return [];
   const out: Annotation[] = [];
   const lines = cell.detail?.oracleEventLines;
+  const fieldLines = cell.detail?.oracleFieldLines;
+  const verdictDiffs = cell.detail?.verdict?.diffs ?? [];
   for (const group of differenceGroups(cell)) {
     const onOracle = group.against === "oracle";
-    const line = onOracle && group.expectedIndex !== undefined && lines !== undefined ? lines[Math.min(group.expectedIndex, lines.length - 1)] : undefined;
+    // The changed field's own line when known (an added event has none: the event it precedes).
+    const field = onOracle && fieldLines !== undefined ? group.diffs.map((d) => fieldLines[verdictDiffs.indexOf(d)]).find((l) => l !== undefined) : undefined;
+    const line = field ?? (onOracle && group.expectedIndex !== undefined && lines !== undefined ? lines[Math.min(group.expectedIndex, lines.length - 1)] : undefined);
     out.push({ kind: "error", file: oracleFileOf(cell), ...(line !== undefined ? { line } : {}), title, message: groupMessage(cell, group) });
   }
   for (const entry of cell.stale) {
@@ -167,12 +182,69 @@ function cellAnnotations(cell: CellResult): Annotation[] {
   return out;
 }
 
-/** Renders a run as workflow commands (see the module comment), newline-terminated. */
-export function renderGithubReport(run: CheckRunResult, options: GithubOptions = {}): string {
-  const cwd = options.cwd ?? process.cwd();
-  const lines = run.cells.flatMap((cell) => cellAnnotations(cell).map((a) => render(a, cwd)));
+/** `X passed, Y failed, Z skipped[, N unreadable] (C cells)`. */
+function counts(run: CheckRunResult): string {
   const report = toCheckReport(run);
   const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
-  lines.push(`parity: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"})`);
+  return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${errors} (${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"})`;
+}
+
+/**
+ * Renders a run as workflow commands (see the module comment), newline-terminated. GitHub shows
+ * {@link MAX_ANNOTATIONS_PER_STEP} annotations of a kind per step, so at most that many errors are
+ * written, the last of them the summary annotation (`title=parity summary`: the counts, and the
+ * cells whose annotations did not fit); notices (skipped cells) are capped the same way. Then
+ * the counts as a plain line.
+ */
+export function renderGithubReport(run: CheckRunResult, options: GithubOptions = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  const workspace = options.workspace ?? cwd;
+  const all = run.cells.flatMap((cell) => cellAnnotations(cell));
+  const errors = all.filter((a) => a.kind === "error");
+  const notices = all.filter((a) => a.kind === "notice");
+  const room = MAX_ANNOTATIONS_PER_STEP - 1;
+  const shown = [...errors.slice(0, room), ...notices.slice(0, errors.length > 0 ? MAX_ANNOTATIONS_PER_STEP : room)];
+  const left = [...errors.slice(room), ...notices.slice(errors.length > 0 ? MAX_ANNOTATIONS_PER_STEP : room)];
+  const leftCells = [...new Set(left.map((a) => a.title.replace(/^parity /, "")))];
+  const rest =
+    left.length === 0
+      ? ""
+      : `; ${left.length} more ${left.length === 1 ? "annotation" : "annotations"} left out (GitHub shows ${MAX_ANNOTATIONS_PER_STEP} per step), for ${leftCells.join(", ")}: the job summary lists every cell`;
+  const lines = shown.map((a) => render(a, cwd, workspace));
+  lines.push(`::${errors.length > 0 ? "error" : "notice"} title=${escapeCommandProperty("parity summary")}::${escapeCommandData(truncate(`parity: ${counts(run)}${rest}`, 2000))}`);
+  lines.push(`parity: ${counts(run)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Escapes text for a Markdown table cell (pipes, newlines, HTML). */
+function markdownCell(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
+}
+
+/**
+ * The job summary GitHub shows on the run's page (`$GITHUB_STEP_SUMMARY`, Markdown): the counts,
+ * then one table row per cell that did not pass — its status, what failed, and the command that
+ * shows its whole diff. Newline-terminated.
+ */
+export function renderGithubStepSummary(run: CheckRunResult): string {
+  const out = ["### parity check", "", counts(run), ""];
+  const notPassing = run.cells.filter((cell) => cell.status !== "pass");
+  if (notPassing.length === 0) return `${out.join("\n")}\n`;
+  out.push("| cell | status | what | full diff |", "|---|---|---|---|");
+  for (const cell of notPassing) {
+    const what = cell.status === "skip" ? (cell.detail?.skipReason ?? "skipped") : cellSummary(cell);
+    out.push(`| ${markdownCell(`${cell.provider}/${cell.cell}`)} | ${cell.status} | ${markdownCell(what)} | \`parity check --provider ${cell.provider} --cell ${cell.cell}\` |`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** One line on what failed in a cell: differences, stale entries, divergences, or its error's first line. */
+function cellSummary(cell: CellResult): string {
+  const parts: string[] = [];
+  const distinct = new Set(cell.diffs.map((d) => JSON.stringify([d.layer, d.op, d.path, d.old ?? null, d.new ?? null]))).size;
+  if (distinct > 0) parts.push(`${distinct} ${distinct === 1 ? "difference" : "differences"}`);
+  if (cell.stale.length > 0) parts.push(`${cell.stale.length} stale allowlist ${cell.stale.length === 1 ? "entry" : "entries"}`);
+  if (cell.divergences.length > 0) parts.push(`${cell.divergences.length} ${cell.divergences.length === 1 ? "divergence" : "divergences"}`);
+  if (parts.length === 0 && cell.detail?.error) parts.push(cell.detail.error.split("\n")[0]!);
+  return parts.join(", ") || cell.status;
 }

@@ -1,6 +1,8 @@
 /** Reporters for check runs (text, json, junit, github) and the lane timeline (00-product.md, report/). */
 export * from "./check-report.js";
 export * from "./suggest.js";
+export * from "./advice.js";
+export * from "./change-window.js";
 export * from "./text.js";
 export * from "./json.js";
 export * from "./junit.js";

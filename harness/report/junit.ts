@@ -26,7 +26,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function failureMessage(cell: CellResult): string {
   const parts: string[] = [];
-  if (cell.diffs.length > 0) parts.push(`${cell.diffs.length} difference(s)`);
+  // Counted as the text reporter counts them: a difference the oracle and the recording share is one.
+  const distinct = new Set(cell.diffs.map((d) => JSON.stringify([d.layer, d.op, d.path, d.old ?? null, d.new ?? null, d.ids ?? null]))).size;
+  if (distinct > 0) parts.push(`${distinct} ${distinct === 1 ? "difference" : "differences"}`);
   if (cell.stale.length > 0) parts.push(`${cell.stale.length} stale allowlist entry(ies)`);
   if (cell.divergences.length > 0) parts.push(`${cell.divergences.length} divergence(s)`);
   if (cell.detail?.error) parts.push(cell.detail.error);

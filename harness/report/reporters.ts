@@ -5,24 +5,29 @@ import { renderGithubReport } from "./github.js";
 import { renderJsonReport } from "./json.js";
 import { renderJunitReport } from "./junit.js";
 import { renderTextReport } from "./text.js";
+import { renderRunHtml } from "./run-html.js";
+import { renderBlob } from "./blob.js";
 
 /** Valid `--reporter` names. */
-export const REPORTER_NAMES = ["text", "json", "junit", "github"] as const;
+export const REPORTER_NAMES = ["text", "json", "junit", "github", "html", "blob"] as const;
 /** One reporter name. */
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /**
  * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
- * (the terminal's, in characters), only `github` the project root `cwd` (annotation paths are
- * relative to it).
+ * (the terminal's, in characters), only `github` the `cwd` and the repository root `workspace`
+ * (`GITHUB_WORKSPACE`; annotation paths are relative to it).
  */
-export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string }) => string;
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string; workspace?: string }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),
   json: (run) => renderJsonReport(run),
   junit: (run) => renderJunitReport(run),
-  github: (run, options) => renderGithubReport(run, options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  html: (run) => renderRunHtml(run),
+  blob: (run) => renderBlob(run),
+  github: (run, options) =>
+    renderGithubReport(run, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.workspace !== undefined ? { workspace: options.workspace } : {}) }),
 };
 
 /**

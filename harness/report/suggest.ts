@@ -97,18 +97,19 @@ export function allowCommand(provider: string, cell: string, path: string, recor
 }
 
 /**
- * `parity rerecord --provider P --cell C [--recordings R] [--lanes L]`. `recordings` and
+ * `parity rerecord --provider P --cell C [--recordings R] [--lanes L] [--module M]`. `recordings` and
  * `lanes` are given for a cell whose recording or oracle is not the project's own
  * (`recordings/`, `lanes/`), so that running the hint refreshes the lanes the check compared
  * and never the project's.
  */
-export function rerecordCommand(provider: string, cell: string, where: { recordings?: string; lanes?: string } = {}): string {
+export function rerecordCommand(provider: string, cell: string, where: { recordings?: string; lanes?: string } = {}, module?: string): string {
   return [
     "parity rerecord",
     `--provider ${shellQuote(provider)}`,
     `--cell ${shellQuote(cell)}`,
     ...(where.recordings !== undefined ? [`--recordings ${shellQuote(where.recordings)}`] : []),
     ...(where.lanes !== undefined ? [`--lanes ${shellQuote(where.lanes)}`] : []),
+    ...(module !== undefined ? [`--module ${shellQuote(module)}`] : []),
   ].join(" ");
 }
 

@@ -11,6 +11,8 @@ import type { ParityComparison, ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
+import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
+import { windowPair, type WindowedText } from "./change-window.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -22,6 +24,8 @@ export interface TextOptions {
   maxDiffs?: number;
   /** Most diff lines (events) shown per comparison before "… N more lines" (default 80). */
   maxLines?: number;
+  /** The run's flags, repeated in every suggested command (advice.ts). */
+  flags?: RunFlags;
 }
 
 /** Shortens `text` to `width` characters with an ellipsis. */
@@ -48,11 +52,42 @@ function sourceOf(entry: AllowlistEntry): string {
  * normalization leaves on every event (the legend says so), cut to `width` characters.
  */
 export function eventText(text: string, width: number): string {
-  return truncate(text.replace(/^(\{"type":"[^"\\]*",)"threadId":"","providerThreadId":"",/, "$1"), width);
+  return truncate(strippedEvent(text), width);
+}
+
+function strippedEvent(text: string): string {
+  return text.replace(/^(\{"type":"[^"\\]*",)"threadId":"","providerThreadId":"",/, "$1");
 }
 
 function preview(value: unknown, width: number): string {
   return value === undefined ? "(absent)" : truncate(JSON.stringify(value) ?? "null", width);
+}
+
+/** A windowed text with its changed part highlighted (inverse) when colour is on. */
+function highlighted(side: WindowedText, c: ChalkInstance): string {
+  if (c.level === 0 || side.to <= side.from) return side.text;
+  return `${side.text.slice(0, side.from)}${c.inverse(side.text.slice(side.from, side.to))}${side.text.slice(side.to)}`;
+}
+
+/**
+ * The removed and added event lines of a hunk paired in order (the k-th removed with the k-th
+ * added), so each pair is cut around its change; lines without a partner are cut from the right.
+ */
+function pairedTexts(hunk: readonly LaneDiffLine[], width: number, c: ChalkInstance): Map<LaneDiffLine, string> {
+  const removed = hunk.filter((l) => l.kind === "removed");
+  const added = hunk.filter((l) => l.kind === "added");
+  const out = new Map<LaneDiffLine, string>();
+  removed.forEach((line, k) => {
+    const partner = added[k];
+    if (partner === undefined) return;
+    const a = strippedEvent(line.text);
+    const b = strippedEvent(partner.text);
+    const keep = /^\{"type":"[^"\\]*",/.exec(a)?.[0] ?? "";
+    const [oldSide, newSide] = windowPair(a, b, width, keep);
+    out.set(line, highlighted(oldSide, c));
+    out.set(partner, highlighted(newSide, c));
+  });
+  return out;
 }
 
 /** Groups a diff script into hunks: changed lines plus `context` equal lines around them. */
@@ -81,7 +116,7 @@ function renderComparison(
   diffs: readonly ParityDifference[],
   listed: readonly ParityDifference[],
   c: ChalkInstance,
-  options: Required<Omit<TextOptions, "color">>,
+  options: Required<Omit<TextOptions, "color" | "flags">>,
 ): string[] {
   const out: string[] = [];
   const pad = String(Math.max(comparison.expectedEvents, comparison.liveEvents)).length;
@@ -102,8 +137,9 @@ function renderComparison(
     const oldAt = firstOld ? firstOld.oldIndex : "";
     const newAt = firstNew ? firstNew.newIndex : "";
     out.push(c.cyan(`    @@ -${oldAt} +${newAt} @@`));
+    const paired = pairedTexts(hunk, textWidth, c);
     for (const line of hunk) {
-      const text = eventText(line.text, textWidth);
+      const text = paired.get(line) ?? eventText(line.text, textWidth);
       if (line.kind === "equal") out.push(c.dim(`      ${num(line.oldIndex)} ${num(line.newIndex)}   ${text}`));
       else if (line.kind === "removed") out.push(c.red(`    - ${num(line.oldIndex)} ${num(undefined)}   ${text}`));
       else out.push(c.green(`    + ${num(undefined)} ${num(line.newIndex)}   ${text}`));
@@ -127,7 +163,7 @@ function differenceRows(diff: ParityDifference, c: ChalkInstance, width: number)
     diff.ids !== undefined
       ? truncate(`id ${diff.ids.old} became ${diff.ids.new}${diff.ids.oldPairedWith !== undefined ? ` (elsewhere ${diff.ids.old} is ${diff.ids.oldPairedWith})` : ""}`, room)
       : diff.op === "replace"
-        ? `${preview(diff.old, Math.floor(room / 2) - 2)} → ${preview(diff.new, Math.floor(room / 2) - 2)}`
+        ? replaced(diff.old, diff.new, Math.floor(room / 2) - 2, c)
         : diff.op === "add"
           ? preview(diff.new, room)
           : preview(diff.old, room);
@@ -137,6 +173,13 @@ function differenceRows(diff: ParityDifference, c: ChalkInstance, width: number)
   const second = width - 12 - pointer.length;
   if (second >= 24) return [`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(head)}`, `            ${c.dim(values(second))}${c.dim(pointer)}`];
   return [`    ${c.yellow(diff.op.padEnd(7))} ${c.bold(head)}`, `            ${c.dim(values(width - 12))}`, c.dim(truncate(`            at ${diff.path}`, width))];
+}
+
+/** `old → new`, both cut around their first difference (absent values as `(absent)`), the change highlighted on colour. */
+function replaced(oldValue: unknown, newValue: unknown, room: number, c: ChalkInstance): string {
+  if (oldValue === undefined || newValue === undefined) return `${preview(oldValue, room)} → ${preview(newValue, room)}`;
+  const [a, b] = windowPair(JSON.stringify(oldValue) ?? "null", JSON.stringify(newValue) ?? "null", room);
+  return `${highlighted(a, c)} → ${highlighted(b, c)}`;
 }
 
 /** The identity of a difference across comparisons: same layer, op, pointer and values. */
@@ -174,6 +217,11 @@ function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string 
   const plain = `${cell.provider}/${cell.cell}  ${parts.join("; ")}  (${formatMs(cell.ms)})${reason}`;
   const rest = truncate(plain, width - 5).slice(cell.provider.length + cell.cell.length + 1);
   return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}${rest}`;
+}
+
+/** A cell's summary line without colour and uncut: `FAIL provider/cell  live 16 events; …  (1.1 s)`. */
+export function cellSummaryLine(cell: CellResult): string {
+  return summaryLine(cell, new Chalk({ level: 0 }), 100_000);
 }
 
 /**
@@ -225,20 +273,35 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     out.push(`    got ${divergence.actual === null ? "nothing: the bridge went idle without it" : truncate(divergence.actual, resolved.width)}`);
   }
 
-  // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
-  const diffsWithPositions: Array<{ path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; layer?: string; selector?: string; ids?: unknown }> =
-    verdict?.diffs ?? cell.diffs;
-  const { paths, unmaskable } = cellAllowPaths(diffsWithPositions);
-  if (paths.length > 0 || cell.diffs.length > 0 || cell.divergences.length > 0) {
-    out.push(c.bold("  what to do:"));
-    for (const path of paths.slice(0, 5)) out.push(`    accept it:  ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
-    if (paths.length > 5) out.push(c.dim(`    … ${paths.length - 5} more paths (see --reporter json)`));
-    if (unmaskable) {
-      out.push(c.dim("    (counters and events without a selectable type cannot be allowlisted; refresh the oracle instead)"));
-    }
-    out.push(`    refresh it: ${rerecordCommand(cell.provider, cell.cell, cell.detail?.rerecord)}`);
-  }
+  out.push(...whatToDo(cell, c, options.flags));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * "what to do" for a failing cell: the one command that fits its kind of failure (advice.ts),
+ * with the run's flags. For a lane change: accept it (`parity check -u`, or `parity rerecord` for
+ * a recording outside the project) and, where entries can mask every difference, allow it.
+ */
+function whatToDo(cell: CellResult, c: ChalkInstance, flags: RunFlags | undefined): string[] {
+  const kind = failureKind(cell);
+  if (kind === undefined) return [];
+  if (kind !== "lane-change") return [c.bold("  what to do:"), `    ${kindAdvice(kind, cell.provider, cell.cell, flags)}`];
+  const out = [c.bold("  what to do:")];
+  const accept =
+    cell.detail?.oracleFile !== undefined
+      ? `    accept it:  ${cellCommand("check", cell.provider, cell.cell, flags, ["-u"])}  (rerecords its oracle)`
+      : `    refresh it: ${rerecordCommand(cell.provider, cell.cell, cell.detail?.rerecord, flags?.module)}`;
+  out.push(accept);
+  // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
+  const { paths, unmaskable } = cellAllowPaths(cell.detail?.verdict?.diffs ?? cell.diffs);
+  if (unmaskable || paths.length === 0) {
+    out.push(c.dim("    (counters and events without a selectable type cannot be allowlisted; accept the change instead)"));
+    return out;
+  }
+  out.push(c.dim("    or, when it varies from run to run, allow it:"));
+  for (const path of paths.slice(0, 3)) out.push(`    allow it:   ${allowCommand(cell.provider, cell.cell, path, cell.detail?.recordingsRoot)}`);
+  if (paths.length > 3) out.push(c.dim(`    … ${paths.length - 3} more paths (see --reporter json)`));
+  return out;
 }
 
 /** How many differences a cell has, one the oracle and the recording share counted once. */
@@ -270,11 +333,13 @@ function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[
 export function renderTextReport(run: CheckRunResult, options: TextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const report = toCheckReport(run);
-  const body = run.cells.map((cell) => renderCellText(cell, options)).join("");
+  const cellOptions = run.flags !== undefined && options.flags === undefined ? { ...options, flags: run.flags } : options;
+  const body = run.cells.map((cell) => renderCellText(cell, cellOptions)).join("");
   const failing = failingSummary(run.cells, c);
   const timeouts = timedOutCount(run);
   const timedOut = timeouts > 0 ? `, ${timeouts} timed out (infrastructure)` : "";
   const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
   const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
-  return `${body}${failing.map((line) => `${line}\n`).join("")}${report.failed + timeouts + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const next = closingAdvice(run.cells, run.flags ?? options.flags).map((line, k) => (k === 0 ? c.bold(line) : line));
+  return `${body}${[...failing, ...next].map((line) => `${line}\n`).join("")}${report.failed + timeouts + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
 }

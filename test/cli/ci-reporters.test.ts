@@ -39,7 +39,7 @@ function nthEventLine(text: string, index: number): number {
 }
 
 describe("github reporter on a real failing run", () => {
-  it("one short annotation per difference group, repo-relative file= and line= of the first differing event", async () => {
+  it("one short annotation per difference group, repo-relative file= and line= of the changed field, then the summary annotation", async () => {
     const cwd = await project();
     const file = path.join(cwd, "lanes", "echo", "turn.json");
     const oracle = JSON.parse(await readFile(file, "utf8")) as Array<Record<string, any>>;
@@ -50,9 +50,13 @@ describe("github reporter on a real failing run", () => {
     const r = await runCli(["check", "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
     expect(r.code).toBe(1);
     const errors = r.out.split("\n").filter((l) => l.startsWith("::error "));
-    expect(errors).toHaveLength(2);
-    expect(errors[0]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${nthEventLine(text, 3)},title=parity echo/turn::`));
-    expect(errors[1]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${nthEventLine(text, 8)},title=`));
+    expect(errors).toHaveLength(3);
+    // line= is the changed field's line (`"delta": "Changed "`), below its event's opening brace.
+    const fieldLine = (event: number) => nthEventLine(text, event) + text.split("\n").slice(nthEventLine(text, event)).findIndex((l) => l.startsWith('    "delta": ')) + 1;
+    expect(text.split("\n")[fieldLine(3) - 1]).toBe('    "delta": "Changed "');
+    expect(errors[0]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${fieldLine(3)},title=parity echo/turn::`));
+    expect(errors[1]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${fieldLine(8)},title=`));
+    expect(errors[2]).toBe("::error title=parity summary::parity: 0 passed, 1 failed, 0 skipped (1 cell)");
     expect(errors[0]).toContain("(/3/delta)");
     expect(errors[0]).not.toContain("/8/delta");
     for (const line of errors) expect(line.length).toBeLessThan(700);

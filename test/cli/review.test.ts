@@ -100,7 +100,7 @@ describe("check --update", () => {
     await writeFile(file, `${JSON.stringify(oracle, null, 2)}\n`);
     const before = hashes(cwd);
     const r = await runCli(["check", "--update"], { cwd });
-    expect(r.code).toBe(0);
+    expect(r.code, r.out + r.err).toBe(0);
     expect(changed(before, hashes(cwd))).toEqual(["lanes/echo/turn.json"]);
     expect(await readFile(file, "utf8")).toBe(await readFile(path.join(repoRoot, "lanes/echo/turn.json"), "utf8"));
     expect(r.out).toContain("to commit:\n  git add lanes/echo/turn.json\n");
@@ -119,8 +119,8 @@ describe("github annotations after a bridge change", () => {
     const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
     expect(r.code).toBe(1);
     const errors = r.out.split("\n").filter((l) => l.startsWith("::error "));
-    expect(errors.length).toBe(2); // the changed events 7 and 9–10: two groups
-    for (const line of errors) expect(line).toMatch(/^::error file=lanes\/echo\/turn\.json,line=\d+,title=parity echo\/turn::\d+ differences? at oracle event \d+/);
+    expect(errors.length).toBe(3); // the changed events 7 and 9–10: two groups, then the summary annotation
+    for (const line of errors.slice(0, -1)) expect(line).toMatch(/^::error file=lanes\/echo\/turn\.json,line=\d+,title=parity echo\/turn::\d+ differences? at oracle event \d+/);
   });
 });
 
@@ -162,9 +162,37 @@ describe("parity review", () => {
     const before = hashes(cwd);
     const r = await reviewIn(cwd, ["x", "r", "q"]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain("  [a]ccept (rerecord this cell)  [r]eject  a[l]low with a PR  [s]kip  [q]uit\n");
+    expect(r.out).toContain("  [a]ccept (rerecord this cell)  [A]ccept this and all the rest  [r]eject  a[l]low with a PR  [s]kip  [q]uit\n");
     expect(r.out).toContain("rejected: left as is");
     expect(r.out).toContain("reviewed: 0 accepted, 0 allowed, 1 rejected, 1 skipped\nnothing written\n");
+    expect(changed(before, hashes(cwd))).toEqual([]);
+  });
+
+  it("A accepts this cell and every one after it without asking again (issue 27)", async () => {
+    const cwd = await project();
+    const r = await reviewIn(cwd, ["A"]);
+    expect(r.code).toBe(0);
+    expect(r.out.match(/accept, accept all, reject, allow, skip or quit\?/g)).toHaveLength(1);
+    expect(r.out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
+    expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
+  });
+
+  it("--match reviews only the cells its globs name (issue 27)", async () => {
+    const cwd = await project();
+    const before = hashes(cwd);
+    const r = await reviewIn(cwd, ["a"], { match: ["echo/t*"] });
+    expect(r.out).toContain("1 changed cell to review.");
+    expect(r.out).toContain("── echo/turn (1/1) ──");
+    expect(r.out).not.toContain("echo/resume");
+    expect(changed(before, hashes(cwd)).every((f) => f.includes("turn"))).toBe(true);
+  });
+
+  it("checks the PR before asking for the reason (issue 27)", async () => {
+    const cwd = await project();
+    const before = hashes(cwd);
+    const r = await reviewIn(cwd, ["s", "l", "42", "q"]);
+    expect(r.out).toContain('  not allowed: PR "42" is not "#" and a number (e.g. #42)\n');
+    expect(r.out).not.toContain("why it is intended");
     expect(changed(before, hashes(cwd))).toEqual([]);
   });
 

@@ -55,10 +55,12 @@ describe("check's refresh hint for a recording outside the project", () => {
     const checkArgs = ["check", "--recordings", out, "--lanes", lanes, "--provider", "echo", "--cell", "zero-work"];
     const failed = await runCli(checkArgs);
     expect(failed.code, failed.err).toBe(1);
-    const hint = failed.out.split("\n").find((l) => l.includes("refresh it:"));
-    expect(hint).toBe(`    refresh it: parity rerecord --provider echo --cell zero-work --recordings ${out} --lanes ${lanes}`);
+    // With --lanes the check compared the user's oracle: accepting it (check -u) with the run's
+    // flags rewrites that oracle and nothing of the project.
+    const hint = failed.out.split("\n").find((l) => l.includes("accept it:"));
+    expect(hint).toBe(`    accept it:  parity check -u --provider echo --cell zero-work --recordings ${out} --lanes ${lanes}  (rerecords its oracle)`);
 
-    const argv = shellWords(hint!.replace(/^\s*refresh it: parity /, ""));
+    const argv = shellWords(hint!.replace(/^\s*accept it: {2}parity /, "").replace(/ {2}\(rerecords its oracle\)$/, ""));
     const refreshed = await runCli(argv);
     expect(refreshed.code, refreshed.err + refreshed.out).toBe(0);
     expect(await readFile(oracleFile, "utf8")).toContain('"status": "completed"');
@@ -82,7 +84,7 @@ describe("check's refresh hint for a recording outside the project", () => {
     const failed = await runCli(["check", "--recordings", out, "--provider", "echo", "--cell", "zero-work"]);
     expect(failed.code, failed.err).toBe(1);
     expect(failed.out).toContain(`refresh it: parity rerecord --provider echo --cell zero-work --recordings ${out} --lanes ${path.join(out, "lanes")}`);
-    expect(failed.out).toMatch(/accept it: {2}parity allow --provider echo --cell zero-work --recordings \S+ --path /);
+    expect(failed.out).toMatch(/allow it: {3}parity allow --provider echo --cell zero-work --recordings \S+ --path /);
   });
 
   it("a project recording's hint stays bare; an in-project root other than recordings/ is named relative", () => {

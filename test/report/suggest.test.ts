@@ -7,9 +7,9 @@ import { eventSelectorFor, suggestedAllowPath, suggestedRecordingsRoot } from ".
 import { renderTextReport } from "../../harness/report/text.js";
 import { referenceLane, repoRoot } from "./helpers.js";
 
-/** The `--path` of every "accept it" line, unquoted. */
+/** The `--path` of every "allow it" line, unquoted. */
 function acceptedPaths(text: string): string[] {
-  return [...text.matchAll(/accept it: {2}parity allow .*?--path (?:'([^']*)'|(\S+))/g)].map((m) => m[1] ?? m[2]!);
+  return [...text.matchAll(/allow it: {3}parity allow .*?--path (?:'([^']*)'|(\S+))/g)].map((m) => m[1] ?? m[2]!);
 }
 
 /** Runs the suggested paths back through the loader's schema and the gate: the cell must pass. */
@@ -76,7 +76,7 @@ describe("accept-it hints for whole events", () => {
     });
     expect(cell.detail?.recordingsRoot).toBe("../shared/recordings");
     const text = renderTextReport({ ms: 1, cells: [cell] }, { color: false });
-    expect(text).toMatch(/accept it: {2}parity allow --provider acp-cursor --cell resume --recordings \.\.\/shared\/recordings --path '\/\*\[type=/);
+    expect(text).toMatch(/allow it: {3}parity allow --provider acp-cursor --cell resume --recordings \.\.\/shared\/recordings --path '\/\*\[type=/);
     expect(passesWith(acceptedPaths(text), { live, oracle }, { root: "../shared/recordings", dir: recordingDir })).toBe(true);
     // The same entry does not apply to the fixture of the same name: the cell fails there.
     expect(passesWith(acceptedPaths(text), { live, oracle }, { root: "../shared/recordings", dir: path.join(repoRoot, "recordings/acp-cursor/resume") })).toBe(false);

@@ -1,0 +1,134 @@
+/**
+ * `parity check --reporter html` (and `parity merge-reports --reporter html`): one self-contained
+ * page of a run — inline CSS and one inline script, no external resource. From the top: the
+ * counts per status; filters by status and provider and a search over cell names and their text;
+ * then one `<details>` per cell in run order: failing cells open with their diff (the text
+ * reporter's rows, changed values with word-level highlighting) and what to do, passing and
+ * skipped cells collapsed to their summary line.
+ */
+import type { ParityDifference } from "../compare/parity.js";
+import type { CellResult, CellStatus, CheckRunResult } from "./check-report.js";
+import { toCheckReport, timedOutCount } from "./check-report.js";
+import { escapeHtml, wordDiffHtml } from "./html-thread.js";
+import { cellSummaryLine, formatMs, renderCellText } from "./text.js";
+
+const STYLE = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2em 2em; color: #1f2328; }
+h1 { font-size: 1.3em; margin: 0 0 .3em; }
+.counts span { margin-right: 1em; font-weight: 600; }
+.s-pass { color: #1a7f37; } .s-fail, .s-error, .s-timeout { color: #cf222e; } .s-skip { color: #9a6700; }
+.filters { position: sticky; top: 0; background: #fff; padding: .5em 0; border-bottom: 1px solid #d0d7de; margin-bottom: .5em; }
+.filters label { margin-right: .8em; } .filters input[type=search] { width: 22em; }
+details.cell { border: 1px solid #d0d7de; border-radius: 6px; margin: .35em 0; padding: .2em .6em; }
+details.cell > summary { cursor: pointer; }
+.badge { display: inline-block; min-width: 4.5em; font-weight: 600; }
+.key { font-weight: 600; } .sum { color: #57606a; }
+pre { font: 12px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; background: #f6f8fa; padding: .4em; overflow-x: auto; }
+pre .rm { color: #cf222e; } pre .ad { color: #1a7f37; } pre .hk { color: #0969da; }
+.change { margin: .3em 0; } .change .where { font-weight: 600; }
+.val { font: 12px/1.45 ui-monospace, monospace; white-space: pre-wrap; word-break: break-word; padding: 0 .3em; }
+.val.old { background: #fff5f5; } .val.new { background: #f3fff5; }
+del { background: #ffcecb; } ins { background: #aceebb; text-decoration: none; }
+.hidden { display: none; }
+#shown { color: #57606a; margin-left: 1em; }
+`;
+
+// Filters: a cell is shown when its status box is ticked, its provider is selected (or all), and
+// the search text occurs in its name or text (case-insensitive).
+const SCRIPT = `
+(function () {
+  var cells = Array.prototype.slice.call(document.querySelectorAll("details.cell"));
+  var boxes = Array.prototype.slice.call(document.querySelectorAll("input[name=status]"));
+  var provider = document.getElementById("provider");
+  var search = document.getElementById("search");
+  var shown = document.getElementById("shown");
+  function apply() {
+    var statuses = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.value; });
+    var p = provider.value;
+    var q = search.value.trim().toLowerCase();
+    var n = 0;
+    cells.forEach(function (cell) {
+      var ok = statuses.indexOf(cell.dataset.status) !== -1 && (p === "" || cell.dataset.provider === p) && (q === "" || cell.textContent.toLowerCase().indexOf(q) !== -1);
+      cell.classList.toggle("hidden", !ok);
+      if (ok) n += 1;
+    });
+    shown.textContent = n + " of " + cells.length + " cells shown";
+  }
+  boxes.forEach(function (b) { b.addEventListener("change", apply); });
+  provider.addEventListener("change", apply);
+  search.addEventListener("input", apply);
+  apply();
+})();
+`;
+
+const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", timeout: "TIMEOUT", error: "ERROR" };
+
+/** The text reporter's rows of a failing cell, each coloured by its kind (removed, added, hunk). */
+function diffRows(cell: CellResult, flags: CheckRunResult["flags"]): string {
+  const rows = renderCellText(cell, { color: false, width: 200, ...(flags !== undefined ? { flags } : {}) }).split("\n").slice(1);
+  const html = rows.map((row) => {
+    const kind = /^ {4}- /.test(row) ? "rm" : /^ {4}\+ /.test(row) ? "ad" : /^ {4}@@/.test(row) ? "hk" : "";
+    return kind === "" ? escapeHtml(row) : `<span class="${kind}">${escapeHtml(row)}</span>`;
+  });
+  return `<pre>${html.join("\n").trimEnd()}</pre>`;
+}
+
+/** Each changed value of a failing cell with word-level highlighting (one per distinct difference). */
+function changes(cell: CellResult): string {
+  const diffs: ReadonlyArray<ParityDifference | CellResult["diffs"][number]> = cell.detail?.verdict?.diffs ?? cell.diffs;
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const d of diffs) {
+    if (d.op !== "replace" || d.ids !== undefined) continue;
+    const key = JSON.stringify([d.path, d.old ?? null, d.new ?? null]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(`<div class="change"><div class="where">${escapeHtml(d.address ?? d.path)} <span class="sum">(${escapeHtml(d.path)})</span></div>${wordDiffHtml(d.old, d.new)}</div>`);
+  }
+  return out.join("");
+}
+
+/** The summary line of a cell without its status word (the text reporter's, uncut). */
+function summaryText(cell: CellResult): string {
+  return cellSummaryLine(cell).replace(/^\S+ \S+\s*/, "").replace(/\s*\(\d[^)]*\)$/, "");
+}
+
+function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {
+  const failing = cell.status === "fail" || cell.status === "error" || cell.status === "timeout";
+  const key = `${cell.provider}/${cell.cell}`;
+  const head = `<summary><span class="badge s-${cell.status}">${STATUS_WORD[cell.status]}</span> <span class="key">${escapeHtml(key)}</span> <span class="sum">${escapeHtml(summaryText(cell))} (${escapeHtml(formatMs(cell.ms))})</span></summary>`;
+  const body = cell.status === "fail" ? `${changes(cell)}${diffRows(cell, flags)}` : failing ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>` : "";
+  return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${body}</details>`;
+}
+
+/** Renders a whole run as one self-contained HTML page (see the module comment). */
+export function renderRunHtml(run: CheckRunResult, title = "parity check"): string {
+  const report = toCheckReport(run);
+  const timeouts = timedOutCount(run);
+  const counts: Array<[CellStatus, number, string]> = [
+    ["pass", report.passed, "passed"],
+    ["fail", report.failed, "failed"],
+    ["skip", report.skipped, "skipped"],
+    ["error", report.errors, "unreadable"],
+    ["timeout", timeouts, "timed out"],
+  ];
+  const providers = [...new Set(run.cells.map((cell) => cell.provider))];
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}: ${report.failed} failed, ${report.passed} passed</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p class="counts" id="counts">${counts.map(([status, n, word]) => `<span class="s-${status}" data-count="${status}">${n} ${word}</span>`).join("")}<span class="sum">${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"} in ${escapeHtml(formatMs(run.ms))}</span></p>`,
+    '<div class="filters">',
+    ...counts.map(([status, n, word]) => `<label><input type="checkbox" name="status" value="${status}" checked> ${word} (${n})</label>`),
+    `<label>provider <select id="provider"><option value="">all</option>${providers.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")}</select></label>`,
+    '<input type="search" id="search" placeholder="search cells and their diffs"><span id="shown"></span>',
+    "</div>",
+    `<main id="cells">${run.cells.map((cell) => cellHtml(cell, run.flags)).join("\n")}</main>`,
+    `<script>${SCRIPT}</script>`,
+    "</body></html>",
+    "",
+  ].join("\n");
+}
