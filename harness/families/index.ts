@@ -8,6 +8,7 @@ import type { BridgeTarget, BridgeTargetOptions } from "../conformance/target.js
 import { UsageError } from "../errors.js";
 import { conformBridgeNames, resolveConformTarget } from "./conform-target.js";
 import { acpFamily } from "./acp/index.js";
+import { codexFamily } from "./codex/index.js";
 import { customAgentsByFamily, readCustomAgentsText } from "./custom-agents-file.js";
 import { echoFamily } from "./echo/index.js";
 import type { BridgeFamily } from "./family.js";
@@ -17,7 +18,7 @@ export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./age
 export type { BridgeFamily, FamilyConform, FamilyCustomAgents, FamilyRecordProviders } from "./family.js";
 
 /** The bridge families this package ships (the order `parity conform --help` lists their names in). */
-export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily];
+export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily];
 
 /** The family whose `handles` accepts `provider`, or undefined. */
 export function familyOf(provider: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily | undefined {

@@ -40,8 +40,9 @@ function isId(value: unknown): value is JsonRpcId {
  * Classifies one line (spec 10 §1.1: told apart by `method` and `id`, never by result
  * shape). The same decision as `classifyJsonRpcMessage`, made on the parsed object without
  * building a validated copy: a replay classifies every line of a recording and every live
- * line, and only the shape matters here (the bridge's own code validates content).
- * Never throws.
+ * line, and only the shape matters here (the bridge's own code validates content). A line
+ * without `jsonrpc` is classified the same way: `codex app-server` leaves the field out of every
+ * line (spec 60 "Codex"); a `jsonrpc` other than "2.0" is invalid. Never throws.
  */
 export function shapeOfLine(line: string): WireShape {
   let value: unknown;
@@ -52,7 +53,7 @@ export function shapeOfLine(line: string): WireShape {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return INVALID;
   const message = value as Record<string, unknown> & { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-  if (message.jsonrpc !== "2.0") return INVALID;
+  if (message.jsonrpc !== "2.0" && message.jsonrpc !== undefined) return INVALID;
   const kind = jsonRpcKindOf(message);
   if (kind === "request" || kind === "notification") {
     if (typeof message.method !== "string") return INVALID;

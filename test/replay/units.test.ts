@@ -53,6 +53,10 @@ describe("wire shapes", () => {
     expect(shapeOfLine('{"jsonrpc":"2.0","id":3,"result":{"method":"x"}}')).toMatchObject({ kind: "response", idKey: "number:3" });
     expect(shapeOfLine(JSON.stringify(delta("t", "turn.open", "input.accepted"))).deltaKinds).toEqual(["turn.open", "input.accepted"]);
     expect(shapeOfLine("garbage").kind).toBe("invalid");
+    // Codex's app-server lines carry no "jsonrpc" (spec 60); a wrong version is still invalid.
+    expect(shapeOfLine('{"id":0,"method":"item/commandExecution/requestApproval","params":{}}')).toMatchObject({ kind: "request", idKey: "number:0" });
+    expect(shapeOfLine('{"method":"turn/started","params":{}}')).toMatchObject({ kind: "notification", method: "turn/started" });
+    expect(shapeOfLine('{"jsonrpc":"1.0","id":1,"method":"m"}').kind).toBe("invalid");
     expect(describeShape(shapeOfLine(JSON.stringify(delta("t", "item.close"))))).toBe("notification thread/delta [item.close]");
   });
 

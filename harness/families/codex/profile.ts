@@ -1,0 +1,92 @@
+/**
+ * The real Codex CLI as a recorded provider (spec 60 "Offline configuration", "Tools"): the native
+ * binary of `@openai/codex` (pinned in the agents' own lockfile, `agents/`) run as `codex
+ * app-server` through the Codex bridge, offline against the loopback Responses endpoint, with a
+ * fresh `CODEX_HOME` (under the run's HOME, never under its TMPDIR: Codex refuses to create its
+ * sandbox helper there), a catalog model slug (an unknown slug drops `apply_patch`), and plugins,
+ * update checks, analytics and history off. The profile is data (agent-profile.ts).
+ */
+import type { ShippedAgentProfile } from "../agent-profile.js";
+
+/** Codex's `config.toml` for one offline run; `{{baseUrl}}` is the loopback endpoint. */
+export const CODEX_OFFLINE_CONFIG = `model = "gpt-5.5"
+model_provider = "offline"
+check_for_update_on_startup = false
+sandbox_mode = "workspace-write"
+approval_policy = "never"
+web_search = "disabled"
+
+[model_providers.offline]
+name = "Parity loopback"
+base_url = "{{baseUrl}}"
+wire_api = "responses"
+requires_openai_auth = false
+supports_websockets = false
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[history]
+persistence = "none"
+
+[otel]
+exporter = "none"
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
+plugin_sharing = false
+tool_suggest = false
+in_app_updates = false
+`;
+
+/** A JSON key inside a recorded lane entry, where the line's quotes are escaped (`\"key\":`). */
+const key = (name: string) => String.raw`\\"${name}\\":`;
+const numberOf = (names: string[]) => `${key(`(${names.join("|")})`)}\\d+`;
+
+/** The shipped profile of provider `codex`. */
+export const CODEX_PROFILE: ShippedAgentProfile = {
+  id: "codex",
+  name: "codex",
+  packages: ["@openai/codex"],
+  // The native binary: the npm wrapper is a Node script that spawns it.
+  command: "{{agents}}/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+  args: ["app-server"],
+  modelApi: "openai-responses",
+  env: { CODEX_HOME: "{{home}}/.codex", OPENAI_API_KEY: "parity-fake-codex-key-0001" },
+  files: { "{{home}}/.codex/config.toml": CODEX_OFFLINE_CONFIG },
+  version: { args: ["--version"] },
+  settle: [],
+  tools: {
+    read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
+    edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
+    bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
+  },
+  rejections: [],
+  redact: [],
+  normalize: [
+    {
+      pattern: numberOf(["durationMs", "emittedAtMs", "startedAtMs", "completedAtMs", "createdAt", "updatedAt", "recencyAt", "startedAt", "completedAt"]),
+      replace: String.raw`\"$1\":0`,
+      why: "Codex's times and durations (emittedAtMs on every notification, *AtMs, *At, durationMs) are set to 0.",
+    },
+    { pattern: `${key("processId")}\\\\"\\d+\\\\"`, replace: String.raw`\"processId\":\"0\"`, why: "the PTY processId is set to 0." },
+    { pattern: `${key("(installationId|serverName)")}\\\\"[^\\\\"]*\\\\"`, replace: String.raw`\"$1\":\"normalized\"`, why: "remoteControl's installationId (random per CODEX_HOME) and serverName (the host name) are normalized." },
+    {
+      pattern: String.raw`http://127\.0\.0\.1:\d+`,
+      replace: "http://127.0.0.1:0",
+      why: "the loopback endpoint's port (Codex quotes the request URL in a model error) is set to 0.",
+    },
+    {
+      pattern: String.raw`sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-`,
+      replace: "sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-",
+      why: "rollout paths carry the recording's date and time.",
+    },
+  ],
+};

@@ -1,0 +1,36 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
+import { CODEX_PROFILE } from "../../harness/families/codex/profile.js";
+import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
+import { recordCell } from "../../harness/record/record-cell.js";
+import { readRecording } from "../../harness/recording/reader.js";
+import { repoRoot } from "../cli/run-cli.js";
+
+// The real Codex CLI (agents/ lockfile, @openai/codex 0.171.0) recorded live, offline: a fresh
+// recording of turn-tools gives the committed oracle byte for byte, so everything that varies
+// between runs (times, ids, process ids, rollout paths, the workspace) is normalized or never
+// reaches the thread lane. Runs where the CLI is installed; under CI, where it always is, a
+// missing CLI fails.
+
+const root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
+
+describe("codex recorded live, offline", () => {
+  it.skipIf(!installed && process.env.CI !== "true")("turn-tools: a second recording gives the committed oracle byte for byte", async () => {
+    const result = await recordCell({
+      providerId: "codex",
+      cell: "turn-tools",
+      cellsRoot: path.join(repoRoot, "cells"),
+      outRoot: path.join(root, "rec"),
+      lanesRoot: path.join(root, "rec", "lanes"),
+      redact: [],
+      now: () => Date.now(),
+    });
+    expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", "codex", "turn-tools"))).manifest.cliVersion);
+    expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(path.join(repoRoot, "lanes", "codex", "turn-tools.json"), "utf8"));
+  }, 240_000);
+});

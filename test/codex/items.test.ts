@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { approvalPayload, codexDecision } from "../../stack/codex/approvals.js";
+import { commandShape, itemShape, unifiedDiff, unwrapShellCommand } from "../../stack/codex/items.js";
+import { codexInput, recoveryOf } from "../../stack/codex/sessions.js";
+import { CodexTranslator, errorInfoOf } from "../../stack/codex/translate.js";
+
+describe("codex items → shapes (spec 60 Mapping)", () => {
+  it("unwraps Codex's shell wrapper, single- and double-quoted (the command-fails recording's form)", () => {
+    expect(unwrapShellCommand("/bin/bash -lc 'wc -l notes.txt'")).toBe("wc -l notes.txt");
+    expect(unwrapShellCommand("/bin/bash -lc 'echo '\\''hi'\\'''")).toBe("echo 'hi'");
+    expect(unwrapShellCommand(`/bin/bash -lc "sh -c 'echo first line; echo something went wrong >&2; exit 3'"`)).toBe(
+      "sh -c 'echo first line; echo something went wrong >&2; exit 3'",
+    );
+    expect(unwrapShellCommand('/bin/bash -lc "echo \\"\\$HOME\\""')).toBe('echo "$HOME"');
+    expect(unwrapShellCommand("ls -la")).toBe("ls -la");
+  });
+
+  it("a lone read action is a fileRead; a wc is a command with its output, exit code and duration", () => {
+    const read = { type: "commandExecution", id: "call_1", command: "/bin/bash -lc 'cat notes.txt'", cwd: "/w", commandActions: [{ type: "read", command: "cat notes.txt", name: "notes.txt", path: "/w/notes.txt" }] };
+    expect(commandShape(read, true)).toEqual({ type: "fileRead", path: "/w/notes.txt", cmd: "cat notes.txt" });
+    const wc = { type: "commandExecution", id: "call_2", command: "/bin/bash -lc 'wc -l notes.txt'", cwd: "/w", commandActions: [{ type: "unknown", command: "wc -l notes.txt" }], aggregatedOutput: "3 notes.txt\n", exitCode: 0, durationMs: 430 };
+    expect(commandShape(wc, false)).toEqual({ type: "command", command: "wc -l notes.txt", cwd: "/w" });
+    expect(commandShape(wc, true)).toEqual({ type: "command", command: "wc -l notes.txt", cwd: "/w", aggregatedOutput: "3 notes.txt\n", exitCode: 0, durationMs: 430 });
+  });
+
+  it("a file change gets a unified diff with headers, relative to the workspace; an added file's content becomes one hunk", () => {
+    expect(unifiedDiff({ path: "/w/notes.txt", kind: { type: "update", move_path: null }, diff: "@@ -1 +1 @@\n-a\n+b\n" }, "/w")).toBe("--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a\n+b\n");
+    expect(unifiedDiff({ path: "/w/new.txt", kind: { type: "add" }, diff: "x\ny\n" }, "/w")).toBe("--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+    expect(itemShape({ type: "enteredReviewMode", id: "r" }, "/w", false)).toBeUndefined();
+  });
+
+  it("error info: 401 is unauthorized, 429 rate-limit; the recovery hints follow (spec 10 §1.1)", () => {
+    expect(errorInfoOf({ responseStreamConnectionFailed: { httpStatusCode: 401 } })).toEqual({ category: "unauthorized", httpStatusCode: 401 });
+    expect(errorInfoOf("usageLimitExceeded")).toEqual({ category: "rate-limit", httpStatusCode: null });
+    expect(errorInfoOf("badRequest")).toEqual({ category: "bad-request", httpStatusCode: null });
+    expect(recoveryOf({ message: "x", codexErrorInfo: { responseStreamConnectionFailed: { httpStatusCode: 401 } } })).toEqual({ kind: "authRequired", retryable: false });
+    expect(recoveryOf({ message: "x", codexErrorInfo: { httpConnectionFailed: { httpStatusCode: 429 } } })).toEqual({ kind: "rateLimited", retryable: true });
+    expect(recoveryOf({ message: "x", codexErrorInfo: "badRequest" })).toBeUndefined();
+  });
+
+  it("decisions and input map to Codex's own", () => {
+    expect(["allow_once", "allow_for_session", "deny", undefined].map(codexDecision)).toEqual(["accept", "acceptForSession", "decline", "cancel"]);
+    expect(codexInput([{ type: "text", text: "hi" }, { type: "image" }])).toEqual([{ type: "text", text: "hi", text_elements: [] }]);
+    const payload = approvalPayload("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "call_1", command: "/bin/bash -lc 'touch a'", cwd: "/w", commandActions: [{ type: "unknown", command: "touch a" }] });
+    expect(payload).toMatchObject({ kind: "approval", subject: { kind: "command", itemId: "call_1", command: "touch a", cwd: "/w" }, availableDecisions: ["allow_once", "allow_for_session", "deny"] });
+  });
+});
+
+describe("codex translator", () => {
+  const scoped = { threadId: "th", turnId: "tu" };
+  it("an interrupted turn closes the message Codex left open, with the text it streamed, before the boundary", () => {
+    const t = new CodexTranslator("/w");
+    t.translate("turn/started", { threadId: "th", turn: { id: "tu", status: "inProgress" } });
+    t.translate("item/started", { ...scoped, item: { type: "agentMessage", id: "msg_1", text: "" } });
+    t.translate("item/agentMessage/delta", { ...scoped, itemId: "msg_1", delta: "Thinking…" });
+    const done = t.translate("turn/completed", { threadId: "th", turn: { id: "tu", status: "interrupted", error: null } });
+    expect(done).not.toBe("unknown");
+    const deltas = (done as { deltas: unknown[] }).deltas;
+    expect(deltas).toEqual([
+      { kind: "item.close", key: { providerItemId: "msg_1" }, status: "interrupted", item: { type: "agentMessage", text: "Thinking…" } },
+      { kind: "turn.boundary", status: "interrupted", providerCheckpointId: "tu" },
+    ]);
+  });
+
+  it("a declined command closes failed with approvalStatus denied; bookkeeping notifications are ignored; an unknown one is reported", () => {
+    const t = new CodexTranslator("/w");
+    const item = { type: "commandExecution", id: "call_1", command: "/bin/bash -lc 'touch d'", cwd: "/w", commandActions: [{ type: "unknown", command: "touch d" }], status: "declined", aggregatedOutput: null, exitCode: null };
+    t.noteDeclined("call_1");
+    expect(t.translate("item/completed", { ...scoped, item })).toEqual({
+      deltas: [{ kind: "item.close", key: { providerItemId: "call_1" }, status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch d", cwd: "/w" } }],
+    });
+    expect(t.translate("thread/status/changed", {})).toBe("ignored");
+    expect(t.translate("thread/realtime/started", {})).toBe("unknown");
+    expect(t.translate("thread/goal/cleared", { threadId: "th" })).toEqual({ deltas: [{ kind: "extension.state", extensionKind: "provider-codex/goal", payload: null }] });
+  });
+});
