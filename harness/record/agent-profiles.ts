@@ -61,6 +61,35 @@ const claudeAdapterProfile = (id: string, binName: string, packageName: string, 
   normalize: [],
 });
 
+/**
+ * Claude Code itself (spec 60), driven natively over stream-json by `stack/claude-code` rather than
+ * through an ACP adapter: the native binary run by path (npm 11 blocks the wrapper's install script,
+ * so `.bin/claude` is absent), the same offline env as the adapters, the settings file spec 60 names
+ * (no auto-update, permission mode `default` so `set_permission_mode` decides per turn).
+ */
+const claudeCodeProfile: ShippedAgentProfile = {
+  id: "claude-code",
+  name: "claude-code",
+  packages: ["@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64"],
+  command: "{{agents}}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+  args: ["--model", "claude-sonnet-4-5"],
+  modelApi: "anthropic-messages",
+  env: CLAUDE_ENV,
+  files: { "{{home}}/.claude/settings.json": { autoUpdates: false, permissions: { defaultMode: "default" } } },
+  version: pkg("@anthropic-ai/claude-code"),
+  settle: [],
+  tools: {
+    read: { name: "Read", arguments: { file_path: "{{args.filePath}}" } },
+    edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+    write: { name: "Write", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
+    bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
+    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose" } },
+  },
+  rejections: [],
+  redact: [],
+  normalize: [],
+};
+
 const CODEX_CONFIG = `model = "gpt-5.4-mini"
 model_provider = "parity"
 sandbox_mode = "danger-full-access"
@@ -204,6 +233,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     normalize: [],
   },
   "acp-claude": claudeAdapterProfile("acp-claude", "claude-agent-acp", "@agentclientprotocol/claude-agent-acp", ""),
+  "claude-code": claudeCodeProfile,
   "acp-claude-zed": claudeAdapterProfile("acp-claude-zed", "claude-code-acp", "@zed-industries/claude-code-acp", "mcp__acp__"),
   "acp-codex": {
     id: "acp-codex",

@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import { ensureIsolatedHome } from "../../stack/acp/agents/agent-isolation.js";
-import { acpLaunchOptions } from "../adapters/index.js";
+import { acpLaunchOptions, SHIPPED_REPLAY_ADAPTERS, type ReplayAdapter } from "../adapters/index.js";
 import { UsageError } from "../errors.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import { compileUserPatterns } from "../recording/redact.js";
@@ -93,12 +93,23 @@ export function defaultVersionArgs(command: string, launchArgs: readonly string[
 
 const inside = (file: string, dir: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
 
+/**
+ * The bridge family of a provider that is not ACP (a native bridge such as `claude-code`): the
+ * shipped replay adapter that handles it, whose bridge module and launch options record uses.
+ * Undefined for `acp-*` providers and custom agents, which run through the ACP bridge.
+ */
+function nativeFamilyOf(providerId: string): ReplayAdapter | undefined {
+  const adapter = SHIPPED_REPLAY_ADAPTERS.find((candidate) => candidate.handles(providerId));
+  return adapter && adapter.id !== "acp" && adapter.launchOptions ? adapter : undefined;
+}
+
 /** A {@link RecordProvider} for one profile (see the module doc). */
 export function profileRecordProvider(profile: AgentRecordProfile, launch: ProfileLaunch): RecordProvider {
   const shipped = findShippedAcpAgent(launch.id);
+  const family = nativeFamilyOf(launch.id);
   return {
     id: launch.id,
-    modulePath: packageDistPath("stack", "acp", "bridge.js"),
+    modulePath: family ? path.join(path.dirname(packageDistPath()), family.modulePath) : packageDistPath("stack", "acp", "bridge.js"),
     takesModelEndpoint: true,
     modelApi: profile.modelApi,
     sessionSettled: profile.settle,
@@ -138,7 +149,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
       const version = await readAgentVersion(profile.version, command, args, env, vars);
       return {
         env,
-        options: acpLaunchOptions(
+        options: (family?.launchOptions ?? acpLaunchOptions)(
           { command, args, env, ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}) },
           {
             launch: { ...(shipped?.launchSpec ?? {}), displayName: shipped?.launchSpec.displayName ?? launch.name },
