@@ -87,7 +87,21 @@ const claudeCodeProfile: ShippedAgentProfile = {
   },
   rejections: [],
   redact: [],
-  normalize: [],
+  // Patterns run over the recorded lane entries, where each line is a JSON string (quotes as \").
+  normalize: [
+    {
+      pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+      replace: "00000000-0000-4000-8000-000000000000",
+      why: "every UUID (session_id, each message's uuid, the CLI's can_use_tool request ids, the bridge's --session-id) is one fixed UUID; the bridge only echoes request ids back, in order.",
+    },
+    { pattern: String.raw`timestamp\\":\\"[0-9T:.Z-]+`, replace: String.raw`timestamp\":\"1970-01-01T00:00:00.000Z`, why: "message timestamps are the epoch." },
+    {
+      pattern: String.raw`(ttft_ms|ttft_stream_ms|duration_ms|duration_api_ms|time_to_request_ms|first_content_frame_ms|pid)\\":\d+`,
+      replace: String.raw`$1\":0`,
+      why: "durations, time to first token and the CLI's pid are 0.",
+    },
+    { pattern: String.raw`cc-socks/\d+\.sock`, replace: "cc-socks/0.sock", why: "the CLI's socket path (named by its pid) is cc-socks/0.sock." },
+  ],
 };
 
 const CODEX_CONFIG = `model = "gpt-5.4-mini"
