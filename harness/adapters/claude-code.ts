@@ -42,6 +42,17 @@ export function claudeCodeLaunchEnv(options: Readonly<Record<string, unknown>>):
   return isRecord(env) ? env : {};
 }
 
+/** True for the bridge's `initialize` control request, the first line every Claude Code process gets (stack/claude-code/sessions.ts). */
+export function startsClaudeCodeProcess(line: string): boolean {
+  if (!line.includes('"initialize"')) return false;
+  try {
+    const message = JSON.parse(line) as { type?: unknown; request?: { subtype?: unknown } };
+    return message.type === "control_request" && message.request?.subtype === "initialize";
+  } catch {
+    return false;
+  }
+}
+
 /** The Claude Code bridge family: provider `claude-code`, the bridge `dist/stack/claude-code/bridge.js`. */
 export const claudeCodeReplayAdapter: ReplayAdapter = {
   id: "claude-code",
@@ -52,4 +63,5 @@ export const claudeCodeReplayAdapter: ReplayAdapter = {
   pointAgentAt: pointClaudeCodeLaunchAt,
   launchOptions: claudeCodeLaunchOptions,
   launchEnv: claudeCodeLaunchEnv,
+  startsAgent: startsClaudeCodeProcess,
 };

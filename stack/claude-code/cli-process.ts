@@ -36,8 +36,12 @@ export interface CliProcess {
   send(line: string): void;
   /** Sends a control request and resolves with its `response` (rejects with {@link ControlRequestError}, or when the CLI exits first). */
   controlRequest(subtype: string, fields?: Readonly<Record<string, unknown>>): Promise<unknown>;
-  /** Ends stdin (the CLI exits once its turn is over) and resolves when the process has exited. */
-  close(): Promise<void>;
+  /**
+   * Ends stdin: the CLI exits once its turn is over. Not awaited by the bridge: a replay child
+   * standing in for the CLI lives until its replay ends, and the next process of the session
+   * (`--resume`) does not need this one gone (the session file is written at each turn's end).
+   */
+  close(): void;
   /** Sends SIGTERM (a CLI that does not exit after its stdin closed). */
   kill(): void;
   /** Resolves with the exit code (null after a signal) once the process has exited. */
@@ -138,7 +142,6 @@ export function startCliProcess(options: CliProcessOptions): CliProcess {
     },
     close() {
       if (!exitedWith) child.stdin?.end();
-      return exited.then(() => undefined);
     },
     kill() {
       if (!exitedWith) child.kill("SIGTERM");

@@ -51,8 +51,8 @@ export interface ClaudeSession {
   steer(text: string, clientRequestId: string, reply: () => void): void;
   /** Interrupts the running turn; resolves once its `turn.boundary` is on the wire (at once when idle). */
   interrupt(): Promise<void>;
-  /** Ends the process (stdin closed); a turn still running is settled `interrupted` first. */
-  close(): Promise<void>;
+  /** Ends the process (stdin closed); a turn still running settles `interrupted` when the process exits. */
+  close(): void;
 }
 
 interface ActiveTurn {
@@ -169,11 +169,9 @@ export function openClaudeSession(spec: SessionSpec, deps: SessionDeps): ClaudeS
       await cli.controlRequest("interrupt").catch((error: Error) => deps.log(`interrupt: ${error.message}`));
       await ended;
     },
-    async close() {
-      if (turn) {
-        turn.stopping = true;
-      }
-      await cli.close();
+    close() {
+      if (turn) turn.stopping = true;
+      cli.close();
     },
   };
 }

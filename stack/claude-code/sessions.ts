@@ -65,8 +65,6 @@ export interface ClaudeSessions {
 /** Creates the sessions of one bridge process. */
 export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): ClaudeSessions {
   const sessions = new Map<string, ClaudeSession>();
-  /** Processes still exiting, by Claude session id: a resume waits for them (one writer per session file). */
-  const closing = new Map<string, Promise<void>>();
 
   const sessionOf = (threadId: string): ClaudeSession => {
     const session = sessions.get(threadId);
@@ -74,19 +72,13 @@ export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): Claud
     return session;
   };
 
-  const end = async (threadId: string) => {
-    const session = sessions.get(threadId);
-    if (!session) return;
+  const end = (threadId: string) => {
+    sessions.get(threadId)?.close();
     sessions.delete(threadId);
-    const closed = session.close();
-    closing.set(session.providerThreadId, closed);
-    await closed;
-    closing.delete(session.providerThreadId);
   };
 
   const open = async (params: ThreadStartParams, providerThreadId: string, resume: boolean) => {
-    await end(params.threadId);
-    await closing.get(providerThreadId);
+    end(params.threadId);
     const options = params.options;
     const session = openClaudeSession(
       {
@@ -123,12 +115,12 @@ export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): Claud
     async stop(threadId, intent) {
       const session = sessions.get(threadId);
       if (session && intent === "interrupt") await session.interrupt();
-      await end(threadId);
+      end(threadId);
     },
     async closeAll() {
       await Promise.all([...sessions.keys()].map(async (threadId) => {
         await sessions.get(threadId)?.interrupt();
-        await end(threadId);
+        end(threadId);
       }));
     },
   };

@@ -141,6 +141,8 @@ export function closeOf(tool: ToolUse, outcome: ToolOutcome, cwd: string): ToolC
   const text = resultText(outcome.content);
   const denied = outcome.denied ? { approvalStatus: "denied" as const } : {};
   const opened = openItemOf(tool, cwd);
+  // A denied call never ran: no output, no diff, no result; the CLI's refusal is its resultText.
+  if (outcome.denied) return { status, item: opened, resultText: text, ...denied };
   if (opened.type === "command") {
     const output = commandOutput(outcome);
     const exitCode = reportedExitCode(outcome);

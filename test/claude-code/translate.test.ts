@@ -81,7 +81,14 @@ describe("claude-code translate, measured shapes (spec 60)", () => {
     translator.translate(line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t2", name: "Write", input: { file_path: "/w/a", content: "x" } }] } }));
     translator.noteDenied("t2");
     const [close] = translator.translate(line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t2", content: "denied", is_error: true }] } }));
-    expect(close).toMatchObject({ status: "failed", approvalStatus: "denied", item: { type: "fileChange", changes: [{ path: "/w/a", kind: "update" }] } });
+    expect(close).toEqual({
+      kind: "item.close",
+      key: { providerItemId: "t2" },
+      status: "failed",
+      resultText: "denied",
+      approvalStatus: "denied",
+      item: { type: "fileChange", changes: [{ path: "/w/a", kind: "update" }] },
+    });
   });
 
   it("an interrupted stream closes its text with the partial text once, and the CLI's interrupt marker is no item", () => {

@@ -68,7 +68,10 @@ export async function runFixtureStep(state: FixtureState, step: FixtureStep): Pr
     const messageId = `msg_fixture_${state.messages}`;
     send({ type: "system", subtype: "status", status: "requesting", session_id: ctx.sessionId });
     if ("apiError" in step) {
-      send(assistantLine(ctx, messageId, { type: "text", text: `API Error: ${step.apiError.status} ${step.apiError.message}` }, { error: "unknown" }));
+      // The CLI's own message for an API error: model "<synthetic>", no stream events (spec 60 "Turn end").
+      const synthetic = assistantLine(ctx, messageId, { type: "text", text: `API Error: ${step.apiError.status} ${step.apiError.message}` }, { error: "unknown" }) as { message: Record<string, unknown> };
+      synthetic.message.model = "<synthetic>";
+      send(synthetic);
       send(resultLine(ctx, { isError: true, subtype: "success", result: `API Error: ${step.apiError.status} ${step.apiError.message}`, terminalReason: "api_error", apiErrorStatus: step.apiError.status }));
       return "apiError";
     }
