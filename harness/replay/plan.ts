@@ -1,7 +1,7 @@
 import type { Recording } from "../recording/reader.js";
 import { compareLaneEntries, type Direction, type LaneEntry } from "../recording/lane-entry.js";
 import { alignCurrentLane } from "./current-lane.js";
-import { startsAgentProcess } from "../adapters/index.js";
+import { startsAgentProcess } from "../families/index.js";
 import { shapeOfLine, type WireShape } from "./wire.js";
 
 /**

@@ -29,6 +29,8 @@ export const FixturePromptSchema = z.strictObject({ when: z.string().optional(),
 export const FixtureScriptSchema = z.strictObject({ prompts: z.array(FixturePromptSchema).default([]) });
 /** A validated script. */
 export type FixtureScript = z.output<typeof FixtureScriptSchema>;
+/** A script as written (defaults not yet applied). */
+export type FixtureScriptInput = z.input<typeof FixtureScriptSchema>;
 
 /**
  * Validates a script; `source` names it in the error.

@@ -1,5 +1,8 @@
-import { isRecord } from "../../stack/protocol/json-value.js";
-import type { AgentCommand, AgentLaunch, ReplayAdapter } from "./agent-launch.js";
+import { isRecord } from "../../../stack/protocol/json-value.js";
+import type { AgentCommand, AgentLaunch } from "../agent-launch.js";
+
+/** The bridge module, relative to the repository root: the one place its path is written. */
+export const CLAUDE_CODE_BRIDGE_MODULE = "dist/stack/claude-code/bridge.js";
 
 /** Where the Claude Code bridge reads its CLI launch: `options.providerOptions.claudeCodeLaunch` (stack/claude-code/sessions.ts). */
 const LAUNCH_OPTION = "claudeCodeLaunch";
@@ -53,15 +56,3 @@ export function startsClaudeCodeProcess(line: string): boolean {
   }
 }
 
-/** The Claude Code bridge family: provider `claude-code`, the bridge `dist/stack/claude-code/bridge.js`. */
-export const claudeCodeReplayAdapter: ReplayAdapter = {
-  id: "claude-code",
-  providers: "claude-code",
-  handles: (provider) => provider === "claude-code",
-  modulePath: "dist/stack/claude-code/bridge.js",
-  launchMarker: `"${LAUNCH_OPTION}"`,
-  pointAgentAt: pointClaudeCodeLaunchAt,
-  launchOptions: claudeCodeLaunchOptions,
-  launchEnv: claudeCodeLaunchEnv,
-  startsAgent: startsClaudeCodeProcess,
-};

@@ -6,8 +6,8 @@
  * tools (`read {filePath}`, `edit {filePath, oldString, newString}`, `bash {command,
  * description}`); `tools` spells them for each agent.
  */
-import type { Until } from "../runtime/cell-driver.js";
-import type { ShippedAgentProfile } from "./agent-profile.js";
+import type { Until } from "../../runtime/cell-driver.js";
+import type { ShippedAgentProfile } from "../agent-profile.js";
 
 /** Waits for the `available_commands_update` the agent sends after every session request (the bridge's provider-commands state). */
 const COMMANDS_SETTLED: Until = { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } };
@@ -60,49 +60,6 @@ const claudeAdapterProfile = (id: string, binName: string, packageName: string, 
   redact: [],
   normalize: [],
 });
-
-/**
- * Claude Code itself (spec 60), driven natively over stream-json by `stack/claude-code` rather than
- * through an ACP adapter: the native binary run by path (npm 11 blocks the wrapper's install script,
- * so `.bin/claude` is absent), the same offline env as the adapters, the settings file spec 60 names
- * (no auto-update, permission mode `default` so `set_permission_mode` decides per turn).
- */
-const claudeCodeProfile: ShippedAgentProfile = {
-  id: "claude-code",
-  name: "claude-code",
-  packages: ["@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64"],
-  command: "{{agents}}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
-  args: ["--model", "claude-sonnet-4-5"],
-  modelApi: "anthropic-messages",
-  env: CLAUDE_ENV,
-  files: { "{{home}}/.claude/settings.json": { autoUpdates: false, permissions: { defaultMode: "default" } } },
-  version: pkg("@anthropic-ai/claude-code"),
-  settle: [],
-  tools: {
-    read: { name: "Read", arguments: { file_path: "{{args.filePath}}" } },
-    edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
-    write: { name: "Write", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
-    bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose" } },
-  },
-  rejections: [],
-  redact: [],
-  // Patterns run over the recorded lane entries, where each line is a JSON string (quotes as \").
-  normalize: [
-    {
-      pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-      replace: "00000000-0000-4000-8000-000000000000",
-      why: "every UUID (session_id, each message's uuid, the CLI's can_use_tool request ids, the bridge's --session-id) is one fixed UUID; the bridge only echoes request ids back, in order.",
-    },
-    { pattern: String.raw`timestamp\\":\\"[0-9T:.Z-]+`, replace: String.raw`timestamp\":\"1970-01-01T00:00:00.000Z`, why: "message timestamps are the epoch." },
-    {
-      pattern: String.raw`(ttft_ms|ttft_stream_ms|duration_ms|duration_api_ms|time_to_request_ms|first_content_frame_ms|pid)\\":\d+`,
-      replace: String.raw`$1\":0`,
-      why: "durations, time to first token and the CLI's pid are 0.",
-    },
-    { pattern: String.raw`cc-socks/\d+\.sock`, replace: "cc-socks/0.sock", why: "the CLI's socket path (named by its pid) is cc-socks/0.sock." },
-  ],
-};
 
 const CODEX_CONFIG = `model = "gpt-5.4-mini"
 model_provider = "parity"
@@ -247,7 +204,6 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     normalize: [],
   },
   "acp-claude": claudeAdapterProfile("acp-claude", "claude-agent-acp", "@agentclientprotocol/claude-agent-acp", ""),
-  "claude-code": claudeCodeProfile,
   "acp-claude-zed": claudeAdapterProfile("acp-claude-zed", "claude-code-acp", "@zed-industries/claude-code-acp", "mcp__acp__"),
   "acp-codex": {
     id: "acp-codex",
