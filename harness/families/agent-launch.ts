@@ -74,4 +74,11 @@ export interface ReplayAdapter {
    * redacts its secret values); empty when the options carry none of this family's launches.
    */
   launchEnv?(options: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * True when a `bridge→provider` line that is not JSON-RPC starts a new agent process (the
+   * family's handshake: Claude Code's `initialize` control request). The replay cuts provider
+   * segments there, as it does at a JSON-RPC `initialize` request. Omitted: the family speaks
+   * JSON-RPC, or starts one agent only.
+   */
+  startsAgent?(line: string): boolean;
 }

@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import { conformBridgeNames, resolveConformTarget } from "./conform-target.js";
 import { acpFamily } from "./acp/index.js";
 import { codexFamily } from "./codex/index.js";
+import { claudeCodeFamily } from "./claude-code/index.js";
 import { customAgentsByFamily, readCustomAgentsText } from "./custom-agents-file.js";
 import { echoFamily } from "./echo/index.js";
 import type { BridgeFamily } from "./family.js";
@@ -18,7 +19,7 @@ export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./age
 export type { BridgeFamily, FamilyConform, FamilyCustomAgents, FamilyRecordProviders } from "./family.js";
 
 /** The bridge families this package ships (the order `parity conform --help` lists their names in). */
-export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily];
+export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily, claudeCodeFamily];
 
 /** The family whose `handles` accepts `provider`, or undefined. */
 export function familyOf(provider: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily | undefined {
@@ -80,3 +81,12 @@ export function resolveBridgeTarget(bridge: string, options: BridgeTargetOptions
 
 export { bridgeModulePath } from "./record-provider.js";
 export { withoutRecordProfiles } from "./custom-agents-file.js";
+
+/**
+ * True when a non-JSON-RPC `bridge→provider` line starts a new agent process of one of the
+ * families ({@link ReplayAdapter.startsAgent}: Claude Code's `initialize` control request); the
+ * replay cuts provider segments there.
+ */
+export function startsAgentProcess(line: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): boolean {
+  return families.some((family) => family.startsAgent?.(line) === true);
+}

@@ -1,3 +1,4 @@
+import { startsAgentProcess } from "../families/index.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
@@ -56,7 +57,7 @@ export function createPlanCounter(): { take(entry: LaneEntry, direction: Directi
       const shape = shapeOfLine(entry.line);
       expectationsTotal += countStep({ role, side, shape }, requestCounts);
       if (side === "provider" && (!firstProvider || compareLaneEntries(entry, firstProvider) < 0)) firstProvider = entry;
-      if (direction === "bridge→provider" && shape.kind === "request" && shape.method === "initialize") {
+      if (direction === "bridge→provider" && ((shape.kind === "request" && shape.method === "initialize") || (shape.kind === "invalid" && startsAgentProcess(entry.line)))) {
         initializes += 1;
         firstInitialize ??= entry;
       }
