@@ -16,6 +16,7 @@ import { FIXTURE_RECORD_PROVIDERS } from "./fixture-provider.js";
 import type { Until } from "../runtime/cell-driver.js";
 import { SHIPPED_AGENT_PROFILES } from "./agent-profiles.js";
 import { profileRecordProvider } from "./profile-provider.js";
+import { piRecordProvider } from "./pi-provider.js";
 
 /** Where a prepared run lives: the temp root and its parts. */
 export interface RecordDirs {
@@ -136,7 +137,7 @@ function shippedProfileProviders(): Record<string, RecordProvider> {
  * and the fixture-agent providers (`fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
  * acp-hermes-agent against the scripted fixture agent, where the real CLI cannot run here).
  */
-export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { ...shippedProfileProviders(), echo, ...FIXTURE_RECORD_PROVIDERS };
+export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { ...shippedProfileProviders(), echo, pi: piRecordProvider(agentsDir()), ...FIXTURE_RECORD_PROVIDERS };
 
 /**
  * Looks up a provider.
