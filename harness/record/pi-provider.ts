@@ -32,6 +32,20 @@ export const PI_TOOL_SPELLINGS = {
 /** Environment that keeps pi offline (spec 60). */
 export const PI_OFFLINE_ENV = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" } as const;
 
+/**
+ * What differs between two recordings of one cell and is normalized in every recorded line
+ * (patterns run over the lane file's lines, where the wire line is a JSON string: quotes are
+ * `\\"`): pi's millisecond `timestamp` on every message and partial, its session ids (UUIDv7)
+ * and extension UI request ids (UUIDv4), the ISO time in the session file's name, and the
+ * loopback endpoint's port in `model.baseUrl`.
+ */
+export const PI_NORMALIZE: ReadonlyArray<{ pattern: RegExp; replace: string; why: string }> = [
+  { pattern: /(?<=\\"timestamp\\":)\d+/g, replace: "0", why: "pi's millisecond timestamp on every message is 0." },
+  { pattern: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, replace: "00000000-0000-0000-0000-000000000000", why: "session ids and extension UI request ids (UUIDs) are zero." },
+  { pattern: /\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_/g, replace: "1970-01-01T00-00-00-000Z_", why: "the time in the session file's name is the epoch." },
+  { pattern: /127\.0\.0\.1:\d+/g, replace: "127.0.0.1:0", why: "the loopback endpoint's port is 0." },
+];
+
 /** `models.json` naming the loopback endpoint as provider `offline`, model `scripted` (spec 60). */
 export function piModelsJson(baseUrl: string): unknown {
   return {
@@ -59,6 +73,7 @@ export function piRecordProvider(agentsDir: string): RecordProvider {
     modulePath: packageDistPath("stack", "pi", "bridge.js"),
     takesModelEndpoint: true,
     modelApi: "openai-chat",
+    normalize: PI_NORMALIZE.map(({ pattern, replace }) => ({ pattern, replace })),
     spellScript: (script) => spellModelScript(script, PI_TOOL_SPELLINGS as never),
     async prepare(dirs, model) {
       if (!model) throw new UsageError("pi needs a model endpoint: the cell has no model script");
@@ -81,7 +96,8 @@ export function piRecordProvider(agentsDir: string): RecordProvider {
         modelApi: "openai-chat",
         note:
           `pi ${version} (npm ${PI_PACKAGE}) run by the native pi bridge in --mode rpc, offline: fresh HOME/XDG dirs/TMPDIR, ` +
-          "its model a project-owned loopback openai-chat endpoint playing the cell's model script.",
+          "its model a project-owned loopback openai-chat endpoint playing the cell's model script." +
+          PI_NORMALIZE.map((n) => ` Normalized: ${n.why}`).join(""),
       };
     },
   };

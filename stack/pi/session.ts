@@ -81,6 +81,16 @@ function stateOf(response: PiResponse): { sessionId: string; sessionFile: string
   };
 }
 
+/**
+ * The typed recovery of a failed turn's model error (spec 30 §4), where pi's message names the
+ * HTTP status: 401/403 → `authRequired` (not retryable), 429 → `rateLimited` (retryable).
+ */
+export function recoveryOf(httpStatus: number | null, message: string): { kind: "authRequired" | "rateLimited"; message: string; retryable: boolean } | undefined {
+  if (httpStatus === 401 || httpStatus === 403) return { kind: "authRequired", message, retryable: false };
+  if (httpStatus === 429) return { kind: "rateLimited", message, retryable: true };
+  return undefined;
+}
+
 /** Writes the gate extension and its gate file into the bridge's temp dir; returns the extension path, or undefined when the mode gates nothing. */
 function prepareGate(ctx: BridgeContext, threadId: string, options: ExecutionOptions | undefined): { extension?: string; gateFile: string } {
   const safe = threadId.replace(/[^A-Za-z0-9_.-]+/g, "-");
@@ -140,10 +150,12 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     if (!t) return;
     turn = undefined;
     openTurn(t);
-    const { deltas } = t.translator.finish();
+    const { deltas, end } = t.translator.finish();
     const usage = deltas.find((d): d is Extract<ThreadDelta, { kind: "usage" }> => d.kind === "usage");
     if (usage) usageTotal = usage.total;
     notify(deltas);
+    const recovery = end.error ? recoveryOf(end.error.httpStatus, end.error.message) : undefined;
+    if (recovery) ctx.io.notify("provider/recovery", { threadId, ...recovery });
     t.end();
   };
 

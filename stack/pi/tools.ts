@@ -91,9 +91,11 @@ export function closeDelta(tool: PiToolExecution, result: PiToolResult, cwd: str
   const approval = denied ? { approvalStatus: "denied" as const } : {};
   switch (tool.toolName) {
     case "bash": {
-      const { output, exitCode } = denied ? { output: result.text, exitCode: undefined } : bashOutcome(result);
+      // A denied command never ran: it has no output (pi's result is the gate's reason) and no exit code.
+      if (denied) return { kind: "item.close", key, status, ...approval, item: { type: "command", command: str(tool.args.command), cwd } };
+      const { output, exitCode } = bashOutcome(result);
       const code = exitCode === undefined ? {} : { exitCode };
-      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, ...approval, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
+      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
     }
     case "read":
       return { kind: "item.close", key, status, ...approval, item: { type: "fileRead", path: str(tool.args.path) } };
