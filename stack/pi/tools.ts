@@ -24,9 +24,10 @@ export interface PiToolResult {
 
 /**
  * pi's bash tool reports a non-zero exit only as this trailer of its result text
- * (`…\n\nCommand exited with code 3`, measured with pi 0.73.1); a success carries no code.
+ * (`…\n\nCommand exited with code 3`, measured with pi 0.73.1: two newlines after the output);
+ * a success carries no code.
  */
-const EXIT_TRAILER = /\n*Command exited with code (\d+)\s*$/;
+const EXIT_TRAILER = /\n\nCommand exited with code (\d+)$/;
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
