@@ -7,7 +7,7 @@
  * `tool_result` blocks of user messages.
  */
 import type http from "node:http";
-import { answerText, objectOf, resultText, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The fixed token count `count_tokens` answers. */
 export const ANTHROPIC_COUNTED_TOKENS = 1000;
@@ -63,6 +63,7 @@ export const anthropicMessagesDialect: ModelDialect = {
       stream: body.stream === true,
       hasTools: Array.isArray(body.tools) && body.tools.length > 0,
       toolResults: blocks.filter((b) => b.type === "tool_result").map((b) => ({ callId: String(b.tool_use_id ?? ""), text: resultText(b.content) })),
+      prompt: lastUserText(messages),
     };
   },
   answerAux(method, _url, _body, res) {
@@ -73,4 +74,5 @@ export const anthropicMessagesDialect: ModelDialect = {
     sendJson(res, { input_tokens: ANTHROPIC_COUNTED_TOKENS });
   },
   write,
+  writeError: (res, error) => sendError(res, error.status, { type: "error", error: { type: error.type ?? errorTypeOf(error.status), message: error.message } }),
 };

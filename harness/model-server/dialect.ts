@@ -37,6 +37,18 @@ export interface GenerationRequest {
   json?: unknown;
   /** Every tool result the request carries, in order. */
   toolResults: ToolResult[];
+  /**
+   * The text of the request's latest user message ("" when it has none, or only tool results):
+   * what tells a retry of one prompt from the next prompt (a repeating error response).
+   */
+  prompt: string;
+}
+
+/** A scripted HTTP error: status, message and the API error type to name. */
+export interface ModelError {
+  status: number;
+  message: string;
+  type?: string;
 }
 
 /** One answer to write: text, tool calls, held open, or a JSON value. */
@@ -64,6 +76,46 @@ export interface ModelDialect {
   answerAux(method: string, url: URL, body: Record<string, unknown> | undefined, res: http.ServerResponse): void;
   /** Writes one answer; `n` is the 1-based request number, `callIds` the ids to give the answer's tool calls. */
   write(res: http.ServerResponse, n: number, request: GenerationRequest, answer: ModelAnswer, callIds: readonly string[]): void;
+  /** Writes a scripted HTTP error with the API's own error body. */
+  writeError(res: http.ServerResponse, error: ModelError): void;
+}
+
+/**
+ * The error type OpenAI-style APIs name for an HTTP status (`invalid_request_error`,
+ * `authentication_error`, `permission_error`, `not_found_error`, `rate_limit_error`,
+ * `overloaded_error`, else `api_error`); Anthropic's `error.type` uses the same words.
+ */
+export function errorTypeOf(status: number): string {
+  const known: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error" };
+  return known[status] ?? "api_error";
+}
+
+/**
+ * Writes an error status with `body`. `retry-after: 0` lets a client that retries a 429 or
+ * 5xx do so at once: the script, not a wait, decides what the retry gets.
+ */
+export function sendError(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json", "retry-after": "0", "retry-after-ms": "0" });
+  res.end(JSON.stringify(body));
+}
+
+/** The text parts of a message's `content` (a string, or an array of parts with `text`), joined by newlines. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map(objectOf)
+    .filter((part) => typeof part.text === "string" && part.type !== "tool_result")
+    .map((part) => part.text as string)
+    .join("\n");
+}
+
+/** The text of the last entry of `messages` whose role is `user` ("" when none). */
+export function lastUserText(messages: readonly Record<string, unknown>[], textOf: (message: Record<string, unknown>) => string = (m) => contentText(m.content)): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    if (messages[i]!.role === "user") return textOf(messages[i]!);
+  }
+  return "";
 }
 
 /** Splits text into word-sized chunks that join back to it exactly. */

@@ -8,10 +8,13 @@
  * `functionResponse` parts.
  */
 import type http from "node:http";
-import { answerText, objectOf, resultText, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, contentText, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The fixed token count `countTokens` answers. */
 export const GEMINI_COUNTED_TOKENS = 1000;
+
+/** The `error.status` word Google APIs give an HTTP status. */
+const GEMINI_STATUS: Readonly<Record<number, string>> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
 
 const MODEL_ROUTE = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 
@@ -69,8 +72,10 @@ export const geminiDialect: ModelDialect = {
           const r = objectOf(p.functionResponse);
           return { callId: String(r.id ?? r.name ?? ""), text: resultText(r.response) };
         }),
+      prompt: lastUserText(contents, (c) => contentText(c.parts)),
     };
   },
   answerAux: (_method, _url, _body, res) => sendJson(res, { totalTokens: GEMINI_COUNTED_TOKENS }),
   write,
+  writeError: (res, error) => sendError(res, error.status, { error: { code: error.status, message: error.message, status: error.type ?? GEMINI_STATUS[error.status] ?? "INTERNAL" } }),
 };

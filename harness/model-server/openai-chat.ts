@@ -5,7 +5,7 @@
  * Tool results are the `tool` messages.
  */
 import type http from "node:http";
-import { answerText, objectOf, resultText, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 function write(res: http.ServerResponse, n: number, request: GenerationRequest & { includeUsage?: boolean }, answer: ModelAnswer, callIds: readonly string[]): void {
   const model = request.model || "parity";
@@ -52,8 +52,10 @@ export const openAiChatDialect: ModelDialect = {
       hasTools: Array.isArray(body.tools) && body.tools.length > 0,
       includeUsage: objectOf(body.stream_options).include_usage === true,
       toolResults: messages.filter((m) => m.role === "tool").map((m) => ({ callId: String(m.tool_call_id ?? ""), text: resultText(m.content) })),
+      prompt: lastUserText(messages),
     } as GenerationRequest;
   },
   answerAux: (_method, _url, _body, res) => sendJson(res, { error: { message: "not served", type: "not_found" } }, 404),
   write,
+  writeError: (res, error) => sendError(res, error.status, { error: { message: error.message, type: error.type ?? errorTypeOf(error.status), param: null, code: null } }),
 };

@@ -7,7 +7,7 @@
  * input's `function_call_output` / `custom_tool_call_output` items.
  */
 import type http from "node:http";
-import { answerText, objectOf, resultText, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The output items of an answer, completed. */
 function outputItems(n: number, answer: ModelAnswer, callIds: readonly string[]): Record<string, unknown>[] {
@@ -90,8 +90,10 @@ export const openAiResponsesDialect: ModelDialect = {
       toolResults: input
         .filter((item) => item.type === "function_call_output" || item.type === "custom_tool_call_output")
         .map((item) => ({ callId: String(item.call_id ?? ""), text: resultText(item.output) })),
+      prompt: lastUserText(input),
     };
   },
   answerAux: (_method, _url, _body, res) => sendJson(res, { error: { message: "not served", type: "not_found" } }, 404),
   write,
+  writeError: (res, error) => sendError(res, error.status, { error: { message: error.message, type: error.type ?? errorTypeOf(error.status), param: null, code: null } }),
 };

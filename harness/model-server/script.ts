@@ -36,8 +36,22 @@ export const ModelResponseSchema = z
     hold: z.boolean().default(false),
     /** Token usage reported in the final usage chunk. */
     usage: z.strictObject({ prompt: z.number().int().nonnegative(), completion: z.number().int().nonnegative() }).optional(),
+    /**
+     * Answer with an HTTP error instead of a generation (a model-error cell): `status` 400–599
+     * with the API's own error body (`message`; `type` overrides the API's error type for the
+     * status).
+     */
+    error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string().min(1), type: z.string().min(1).optional() }).optional(),
+    /**
+     * With `error`: answer every further request of the same prompt with it too (an agent's
+     * retries, also retries with a changed body); the next response is taken only by a request
+     * whose latest user prompt differs.
+     */
+    repeat: z.boolean().default(false),
   })
-  .refine((r) => r.text !== undefined || r.toolCalls !== undefined, { message: "a response needs text or toolCalls" })
+  .refine((r) => r.text !== undefined || r.toolCalls !== undefined || r.error !== undefined, { message: "a response needs text, toolCalls or error" })
+  .refine((r) => !(r.error && (r.text !== undefined || r.toolCalls || r.hold || r.usage)), { message: "an error response carries nothing else", path: ["error"] })
+  .refine((r) => !r.repeat || r.error !== undefined, { message: "only an error response repeats", path: ["repeat"] })
   .refine((r) => !(r.hold && r.toolCalls), { message: "a held response cannot carry toolCalls", path: ["hold"] });
 
 /** One scripted model response. */

@@ -17,7 +17,7 @@ import { geminiDialect } from "./gemini.js";
 import { jsonAnswer } from "./json-answer.js";
 import { openAiChatDialect } from "./openai-chat.js";
 import { openAiResponsesDialect } from "./openai-responses.js";
-import { fillTemplate, type ModelScript } from "./script.js";
+import { fillTemplate, type ModelResponse, type ModelScript } from "./script.js";
 
 export { textChunks } from "./dialect.js";
 export type { ModelApi } from "./dialect.js";
@@ -54,8 +54,12 @@ export const TOOL_REJECTION_PATTERNS: readonly RegExp[] = [
 
 /** One request the endpoint served. */
 export interface ServedRequest {
-  /** `title` for a request without tools, `response` for a scripted response, `exhausted` past the script, `aux` for an auxiliary request. */
-  kind: "title" | "response" | "exhausted" | "aux";
+  /**
+   * `title` for a request without tools, `response` for a scripted response (an error one
+   * included), `retry` for a further request of a repeating error's prompt, `exhausted` past the
+   * script, `aux` for an auxiliary request.
+   */
+  kind: "title" | "response" | "retry" | "exhausted" | "aux";
   /** Index into the script's responses (responses only). */
   index?: number;
   /** The request's model field. */
@@ -115,6 +119,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const issued = new Map<string, string>();
   let next = 0;
   let count = 0;
+  /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
+  let repeating: { index: number; response: ModelResponse; prompt: string } | undefined;
 
   const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => {
     for (const result of results) {
@@ -162,13 +168,24 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       const request = dialect.read(body ?? {}, url);
       checkToolResults(request.toolResults);
       let answer: ModelAnswer;
+      if (repeating && request.hasTools && repeating.prompt !== request.prompt) repeating = undefined;
       if (!request.hasTools) {
         served.push({ kind: "title", model: request.model });
         answer = request.json !== undefined ? { json: jsonAnswer(request.json, script.title), hold: false } : { text: script.title, hold: false };
+      } else if (repeating) {
+        served.push({ kind: "retry", index: repeating.index, model: request.model });
+        dialect.writeError(res, repeating.response.error!);
+        return;
       } else if (next < script.responses.length) {
         served.push({ kind: "response", index: next, model: request.model });
-        answer = script.responses[next]!;
+        const response = script.responses[next]!;
         next += 1;
+        if (response.error) {
+          if (response.repeat) repeating = { index: next - 1, response, prompt: request.prompt };
+          dialect.writeError(res, response.error);
+          return;
+        }
+        answer = response;
       } else {
         served.push({ kind: "exhausted", model: request.model });
         problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds)`);

@@ -10,7 +10,9 @@ const cellsRoot = path.join(repoRoot, "cells");
 const MATRIX = [
   "approval-allow",
   "approval-deny",
+  "command-fails",
   "fork",
+  "model-error",
   "model-list",
   "resume",
   "steer",
