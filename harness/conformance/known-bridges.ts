@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fixtureConformanceSession, fixtureLaunchSpec } from "../../stack/acp/fixture-agent/conformance.js";
+import { piConformanceSession } from "../../stack/pi/fixture-agent/conformance.js";
 import { packageDistPath, type SpawnBridgeOptions } from "../runtime/spawn-bridge.js";
 import { echoConformanceSession, type ConformanceSessionInput } from "./session.js";
 import { childProcessTransport, type ConformanceTransport } from "./transport.js";
@@ -101,6 +102,19 @@ export const KNOWN_BRIDGES: Readonly<Record<string, KnownBridge>> = {
         agent: describeAgent(options.launchSpec),
         transport: { ...childProcessTransport(spawnOptions(modulePath, options.providerId ?? "acp", options)), passesAgentSessionId: true },
         session: withLaunchSpec(session, launchSpec),
+      };
+    },
+  },
+  pi: {
+    describe:
+      "the native pi bridge shipped with this package (dist/stack/pi/bridge.js), against the pi fixture agent (dist/stack/pi/fixture-agent/main.js) with zero-work and hold prompts; --session gives another fixture (its options.providerOptions.piLaunchSpec names the agent)",
+    resolve: (options) => {
+      const modulePath = packageDistPath("stack", "pi", "bridge.js");
+      return {
+        modulePath,
+        agent: "the pi fixture agent (node dist/stack/pi/fixture-agent/main.js --script-json …)",
+        transport: childProcessTransport(spawnOptions(modulePath, options.providerId ?? "pi", options)),
+        session: options.session ?? piConformanceSession(options.cwd, packageDistPath("stack", "pi", "fixture-agent", "main.js")),
       };
     },
   },

@@ -16,7 +16,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   runtime: ["recording", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   "model-server": [],
   record: ["recording", "lanes", "runtime", "model-server", "adapters", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],
-  conformance: ["runtime", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],
+  conformance: ["runtime", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp", "stack/pi"],
   replay: ["recording", "lanes", "adapters", "stack/protocol"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],

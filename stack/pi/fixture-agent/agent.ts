@@ -6,6 +6,7 @@
  * `tool_execution_start`, the abort answered only after `agent_end`.
  * Timestamps are a counter and UI request ids `ui-<n>`: two runs write the same bytes.
  */
+import { randomUUID } from "node:crypto";
 import { DENIED_REASON, GATE_TITLE_PREFIX } from "../extension.js";
 import type { FixtureCall, FixtureScript, FixtureTool } from "./script.js";
 
@@ -29,18 +30,17 @@ export function sessionIdOfRef(ref: string): string {
 
 const words = (text: string): string[] => text.match(/^\s+|\S+\s*/g) ?? [];
 
-/** Creates the agent over `script`, started with `argv` (only `--session` is read). */
+/** Creates the agent over `script`, started with `argv` (only `--session` is read); `mintId` makes a fresh session's id (default a random UUID). */
 // eslint-disable-next-line max-lines-per-function
-export function createPiFixtureAgent(script: FixtureScript, argv: readonly string[], io: FixtureAgentIo): PiFixtureAgent {
+export function createPiFixtureAgent(script: FixtureScript, argv: readonly string[], io: FixtureAgentIo, mintId: () => string = randomUUID): PiFixtureAgent {
   const at = argv.indexOf("--session");
-  const sessionId = at >= 0 && argv[at + 1] ? sessionIdOfRef(argv[at + 1]!) : script.sessionId;
+  const sessionId = at >= 0 && argv[at + 1] ? sessionIdOfRef(argv[at + 1]!) : (script.sessionId ?? mintId());
   const sessionFile = `/fixture/sessions/1970-01-01T00-00-00-000Z_${sessionId}.jsonl`;
   let clock = 0;
   let uiCounter = 0;
   let streaming = false;
   let aborted = false;
   let messageCount = 0;
-  const used = new Set<number>();
   const uiWaiters = new Map<string, (answer: Json) => void>();
   const steers: string[] = [];
   let holdWaiter: (() => void) | undefined;
@@ -149,9 +149,7 @@ export function createPiFixtureAgent(script: FixtureScript, argv: readonly strin
   };
 
   const runPrompt = async (text: string) => {
-    const index = script.prompts.findIndex((p, i) => !used.has(i) && (p.when === undefined || text.startsWith(p.when)));
-    const calls = index >= 0 ? script.prompts[index]!.calls : [];
-    if (index >= 0 && script.prompts[index]!.when !== undefined) used.add(index);
+    const calls = script.prompts.find((p) => p.when === undefined || text.startsWith(p.when))?.calls ?? [];
     emit({ type: "agent_start" });
     let input: string | undefined = text;
     for (const [n, call] of calls.entries()) {

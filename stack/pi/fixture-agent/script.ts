@@ -52,8 +52,8 @@ export const FixturePromptSchema = z.strictObject({
 
 /** The whole script. */
 export const FixtureScriptSchema = z.strictObject({
-  /** The session id of a fresh session (a resumed one keeps the id `--session` names). */
-  sessionId: z.string().min(1).default("01900000-0000-7000-8000-000000000001"),
+  /** The session id of a fresh session (a resumed one keeps the id `--session` names); absent: a random UUID, as pi mints one per session. */
+  sessionId: z.string().min(1).optional(),
   contextWindow: z.number().default(128000),
   /** Refuse every prompt (`success:false`). */
   refusePrompts: z.boolean().default(false),
