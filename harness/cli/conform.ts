@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { formatConformanceText } from "../conformance/format.js";
-import { KNOWN_BRIDGES, resolveBridgeTarget, type BridgeTargetOptions } from "../conformance/known-bridges.js";
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, runBridgeConformance } from "../conformance/run.js";
 import { checkLaunchSpecCommand } from "../conformance/launch-command.js";
 import { ConformanceSessionSchema, type ConformanceSessionInput } from "../conformance/session.js";
+import type { BridgeTargetOptions } from "../conformance/target.js";
+import { knownBridgeNames, resolveBridgeTarget } from "../families/index.js";
 import { acpLaunchSpecSchema } from "../../stack/acp/agents/launch-spec.js";
 import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import type { ParityCommand } from "./command.js";
@@ -85,7 +86,7 @@ export const conformCommand: ParityCommand = {
       .option("bridge", {
         type: "string",
         demandOption: true,
-        describe: `Bridge to check: ${Object.keys(KNOWN_BRIDGES).join(", ")}, or a path to a module exporting experimental_providerBridge`,
+        describe: `Bridge to check: ${knownBridgeNames().join(", ")}, or a path to a module exporting experimental_providerBridge`,
       })
       .option("provider-id", { type: "string", describe: "Provider id the bridge runs as (default: the bridge name or module file name)" })
       .option("launch-spec", { type: "string", describe: "JSON file with an ACP launch spec (format below), sent as options.providerOptions.acpLaunchSpec" })
@@ -120,15 +121,15 @@ export const conformCommand: ParityCommand = {
     const target = resolveBridgeTarget(bridge, options);
     const modulePath = path.resolve(ctx.cwd, target.modulePath);
     if (!existsSync(modulePath)) {
-      const known = Object.prototype.hasOwnProperty.call(KNOWN_BRIDGES, bridge);
+      const known = knownBridgeNames().includes(bridge);
       throw new UsageError(
         known
           ? `--bridge ${bridge}: ${modulePath} is missing; build the package first (npm run build)`
-          : `--bridge ${bridge}: no such module, and not a known bridge name (${Object.keys(KNOWN_BRIDGES).join(", ")})`,
+          : `--bridge ${bridge}: no such module, and not a known bridge name (${knownBridgeNames().join(", ")})`,
       );
     }
     // A module path (not a known name) must load and export a bridge, as `check --module` requires.
-    if (!Object.prototype.hasOwnProperty.call(KNOWN_BRIDGES, bridge)) await checkBridgeModuleFlag(bridge, ctx.cwd, "bridge");
+    if (!knownBridgeNames().includes(bridge)) await checkBridgeModuleFlag(bridge, ctx.cwd, "bridge");
 
     const report = await runBridgeConformance({ transport: target.transport, session: target.session, timeoutMs });
     if (args.json) {

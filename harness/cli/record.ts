@@ -10,7 +10,8 @@ import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
-import { packageRoot, RECORD_PROVIDERS } from "../record/providers.js";
+import { recordProviders } from "../families/index.js";
+import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
@@ -87,7 +88,7 @@ export const recordCommand: ParityCommand = {
   describe: "Record a cell live against a real agent: a new recording plus its oracle (never overwrites)",
   builder: (y: Argv) =>
     y
-      .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(RECORD_PROVIDERS).join(", ")})` })
+      .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(recordProviders()).join(", ")})` })
       .option("cell", { type: "string", demandOption: true, describe: "Cell name (a directory under --cells)" })
       .option("redact", { ...FLAGS.redact, default: [] })
       .option("out", { type: "string", default: RECORD_DEFAULT_OUT, describe: "Recordings root; writes <out>/<provider>/<cell>/" })

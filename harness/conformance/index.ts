@@ -22,6 +22,6 @@ export {
   type ConformanceSession,
   type ConformanceSessionInput,
 } from "./session.js";
-export { KNOWN_BRIDGES, resolveBridgeTarget, type BridgeTarget, type BridgeTargetOptions, type KnownBridge } from "./known-bridges.js";
+export { spawnOptions, withLaunchSpec, type BridgeTarget, type BridgeTargetOptions } from "./target.js";
 export { formatConformanceText } from "./format.js";
 export { ASSEMBLED_EVENT_METHOD } from "./collector.js";

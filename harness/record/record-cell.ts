@@ -13,13 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
-import { loadCell } from "./cells.js";
-import { customRecordProvider, readCustomAgentsFile } from "./custom-provider.js";
-import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
+import { recordProviderFor } from "../families/index.js";
+import { loadCell } from "../runtime/cells.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
-import { profileRecordProvider } from "./profile-provider.js";
 import { detectNetworkIsolation } from "./network.js";
-import { recordProvider, type RecordProvider } from "./providers.js";
 import { RecordInterruptedError, type RecordCellRequest, type RecordCellResult } from "./record-request.js";
 import { createLiveRecord, runLiveCell, type LiveRecordContext } from "./record-run.js";
 import { stageRecording } from "./record-stage.js";
@@ -71,39 +68,6 @@ function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never
 }
 
 /**
- * The provider to record: a custom agent of `customAgentsFile` when it names `providerId`,
- * else one of {@link RECORD_PROVIDERS}.
- * A custom agent's `command` and `cwd` are resolved and checked here, before anything starts
- * (`resolveCustomAgentLaunch`).
- * @throws UsageError for an unknown provider; InputError for a bad custom agents file or a
- *   custom agent whose command cannot start.
- */
-async function resolveRecordProvider(providerId: string, customAgentsFile: string | undefined): Promise<RecordProvider> {
-  if (customAgentsFile !== undefined) {
-    const agent = (await readCustomAgentsFile(customAgentsFile)).find((a) => a.id === providerId);
-    if (agent) {
-      const resolved = await resolveCustomAgentLaunch(agent, customAgentsFile, process.env);
-      if (!agent.recordProfile) return customRecordProvider(resolved, path.basename(customAgentsFile));
-      const { acpLaunchSpec: _spec, ...bridgeOptions } = resolved.bridgeOptions;
-      const spec = resolved.launchSpec;
-      // The entry's own env is part of the profile's env templates (the profile's wins).
-      const profile = { ...agent.recordProfile, env: { ...spec.env, ...agent.recordProfile.env } };
-      return profileRecordProvider(profile, {
-        id: agent.id,
-        name: spec.displayName,
-        command: spec.command,
-        args: spec.args,
-        ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
-        bridgeOptions,
-        agentsDir: path.dirname(customAgentsFile),
-        source: `custom ACP agent from ${path.basename(customAgentsFile)}`,
-      });
-    }
-  }
-  return recordProvider(providerId);
-}
-
-/**
  * Records one (provider, cell) pair live (see the module doc).
  *
  * @throws InputError (exit 2) when the recording or oracle exists, or the cell is invalid;
@@ -117,7 +81,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const destination = path.resolve(req.outRoot, req.providerId, req.cell);
   const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
   refuseExisting(destination, oracleFile, req);
-  const provider = await resolveRecordProvider(req.providerId, req.customAgentsFile);
+  const provider = await recordProviderFor(req.providerId, req.customAgentsFile, req.families);
   const cell = await loadCell(req.cellsRoot, req.cell, req.providerId);
   if (provider.takesModelEndpoint && !cell.definition.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 

@@ -4,6 +4,7 @@
  */
 import { RECORD_STEP_TIMEOUT_MS } from "../defaults.js";
 import { EXIT_CODES, ParityError } from "../errors.js";
+import type { BridgeFamily } from "../families/index.js";
 import type { Manifest } from "../recording/manifest.js";
 import type { CellStep } from "../runtime/cell-driver.js";
 import type { NetworkMode } from "./network.js";
@@ -44,7 +45,8 @@ export interface RecordCellRequest {
   home?: string;
   /**
    * A `customAgents` JSON file (spec 30 §2.2): `providerId` may then name one of its agents
-   * (`acp-<slug>`), recorded through the ACP bridge with the file's launch spec.
+   * (`acp-<slug>`), recorded through the bridge of the family its entry names (ACP by default)
+   * with the file's launch spec.
    */
   customAgentsFile?: string;
   /**
@@ -53,6 +55,11 @@ export interface RecordCellRequest {
    * sockets; `netns` or `watch` only that (`netns` where impossible: UsageError).
    */
   network?: NetworkMode;
+  /**
+   * The bridge families the provider is looked up in (harness/families); default the shipped
+   * ones. A caller's own family records through the same flow.
+   */
+  families?: readonly BridgeFamily[];
 }
 
 /** What a successful {@link recordCell} wrote. */

@@ -10,10 +10,10 @@ import { ensureDir } from "../recording/atomic-write.js";
 import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
 import { startModelServer, TOOL_REJECTION_PATTERNS, type ModelServer } from "../model-server/server.js";
-import type { Cell } from "./cells.js";
+import type { Cell } from "../runtime/cells.js";
 import { processesWorkingIn } from "./leftovers.js";
 import { NETNS_MODEL_PORT, netnsLauncher, type NetworkIsolation } from "./network.js";
-import type { PreparedProvider, RecordDirs, RecordProvider } from "./providers.js";
+import type { PreparedProvider, RecordDirs, RecordProvider } from "../families/record-provider.js";
 import { CellDivergedError, RECORD_STEP_TIMEOUT_MS, type RecordCellRequest } from "./record-request.js";
 import { nonLoopbackPeers } from "./sockets.js";
 

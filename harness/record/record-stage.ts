@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SHIPPED_REPLAY_ADAPTERS } from "../adapters/index.js";
+import { launchEnvOf } from "../families/index.js";
+import { recordPathRewrites, type PreparedProvider } from "../families/record-provider.js";
 import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
@@ -16,17 +17,11 @@ import { readRecording, type Recording } from "../recording/reader.js";
 import { SECRET_KEY_PATTERN, createRedactor, type Redactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import type { CellRun } from "../runtime/cell-driver.js";
-import { CELL_WORKSPACE_DIR } from "./cells.js";
+import { CELL_WORKSPACE_DIR } from "../runtime/cells.js";
 import { fixtureHash } from "./fixture-hash.js";
 import { NETWORK_NETNS, NETWORK_WATCHED } from "./network.js";
-import { recordPathRewrites, type PreparedProvider } from "./providers.js";
 import type { LiveRecordContext } from "./record-run.js";
 import { CellDivergedError } from "./record-request.js";
-
-/** The env the agent launches among execution options give their agents (each bridge family's `launchEnv` hook, harness/adapters). */
-function launchEnvOf(options: Record<string, unknown>): NodeJS.ProcessEnv {
-  return Object.assign({}, ...SHIPPED_REPLAY_ADAPTERS.map((adapter) => adapter.launchEnv?.(options) ?? {})) as NodeJS.ProcessEnv;
-}
 
 /** Values of secret-named variables of `env` (8+ characters): the redactor hides them wherever they appear. */
 export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
@@ -48,7 +43,7 @@ async function redactedLanes(ctx: LiveRecordContext, prepared: PreparedProvider,
   const redactor = createRedactor({
     home: req.home ?? os.homedir(),
     paths: recordPathRewrites(dirs),
-    secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options))],
+    secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options, req.families))],
     // Secret values of the env maps in the lanes (agent launch spec env, cell envVars) are redacted everywhere.
     learnFrom: LANE_DIRECTIONS.flatMap((d) => raw[d]),
     patterns: [...req.redact, ...(provider.redactPatterns ?? [])],

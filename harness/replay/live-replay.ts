@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { ReplayAdapter } from "../adapters/index.js";
+import type { ReplayAdapter } from "../families/index.js";
 import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Manifest } from "../recording/manifest.js";

@@ -1,10 +1,10 @@
-import { SHIPPED_REPLAY_ADAPTERS, type ReplayAdapter } from "../adapters/index.js";
+import { BRIDGE_FAMILIES, type ReplayAdapter } from "../families/index.js";
 import { UsageError } from "../errors.js";
 
 /**
  * How the harness replays one provider's recordings (spec 10 §5.1 Profiles): the bridge
- * module the bootstrap loads (relative to the repository root) and the adapter of its bridge
- * family (harness/adapters).
+ * module the bootstrap loads (relative to the repository root) and the replay hooks of its bridge
+ * family (harness/families).
  */
 export interface ReplayProfile {
   /** Bridge module path relative to the repository root. */
@@ -14,13 +14,13 @@ export interface ReplayProfile {
 }
 
 /**
- * The profile of a provider id: the first of `adapters` that handles it (shipped: `acp-*` →
- * the ACP bridge `dist/stack/acp/bridge.js`; `echo` → `dist/stack/echo/bridge.js`).
+ * The profile of a provider id: the first of `adapters` that handles it (default the shipped
+ * bridge families, harness/families: `acp-*` → the ACP bridge, `echo` → the echo bridge).
  *
- * @throws UsageError for a provider no adapter handles (exit 2), naming the replayable ones
+ * @throws UsageError for a provider no adapter handles (exit 2), naming the replayable ones (sorted)
  */
-export function replayProfileFor(provider: string, adapters: readonly ReplayAdapter[] = SHIPPED_REPLAY_ADAPTERS): ReplayProfile {
+export function replayProfileFor(provider: string, adapters: readonly ReplayAdapter[] = BRIDGE_FAMILIES): ReplayProfile {
   const adapter = adapters.find((a) => a.handles(provider));
   if (adapter) return { modulePath: adapter.modulePath, adapter };
-  throw new UsageError(`no replay profile for provider "${provider}" (replayable: ${adapters.map((a) => a.providers).join(", ")})`);
+  throw new UsageError(`no replay profile for provider "${provider}" (replayable: ${adapters.map((a) => a.providers).sort().join(", ")})`);
 }

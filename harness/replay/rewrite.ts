@@ -1,4 +1,4 @@
-import { SHIPPED_REPLAY_ADAPTERS, type ReplayAdapter } from "../adapters/index.js";
+import { BRIDGE_FAMILIES, type ReplayAdapter } from "../families/index.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
 
 /**
@@ -21,13 +21,13 @@ export interface RuntimeLineRewrite {
  * - a string `params.cwd` becomes the replay workspace;
  * - a string `params.options.envVars.PATH` becomes the harness's PATH;
  * - every adapter's `pointAgentAt` hook points the agent launch the line carries (whatever the
- *   method) at the replay child (for ACP: harness/adapters/acp.ts).
+ *   method) at the replay child (for ACP: harness/families/acp/launch.ts).
  * Lines that need none of this (or are not JSON objects) are returned unchanged, byte for
  * byte; rewritten lines are re-serialized with their key order kept.
  *
  * @param adapters the bridge families whose agent launches are re-pointed (default: the shipped ones)
  */
-export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite, adapters: readonly ReplayAdapter[] = SHIPPED_REPLAY_ADAPTERS): string {
+export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite, adapters: readonly ReplayAdapter[] = BRIDGE_FAMILIES): string {
   const launches = adapters.filter((adapter) => adapter.pointAgentAt !== undefined && (adapter.launchMarker === undefined || line.includes(adapter.launchMarker)));
   if (!line.includes('"cwd"') && !line.includes('"PATH"') && launches.length === 0) return line;
   let value: unknown;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { createPathMap, type PathMap } from "./path-map.js";
 
-/** The directory a cell's fixture files live in, below `cells/<cell>/` (harness/record/cells.ts). */
+/** The directory a cell's fixture files live in, below `cells/<cell>/` (harness/runtime/cells.ts). */
 export const CELL_FIXTURE_DIR = "workspace";
 
 /**

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isolatedHomeEnv, OPENCODE_OFFLINE_ENV as RECORD_OPENCODE_OFFLINE_ENV } from "../../harness/record/providers.js";
+import { isolatedHomeEnv, OPENCODE_OFFLINE_ENV as RECORD_OPENCODE_OFFLINE_ENV } from "../../harness/families/record-provider.js";
 import { createIsolatedHome, dialectChildEnv, dialectOfflineEnv, isolatedHomeDirs, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import { OPENCODE_CHILD_ENV } from "../../stack/acp/dialects/index.js";
 

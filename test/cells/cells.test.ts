@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../../harness/errors.js";
-import { CELL_FILE, listCells, loadCell, parseCellDefinition } from "../../harness/record/cells.js";
+import { CELL_FILE, listCells, loadCell, parseCellDefinition } from "../../harness/runtime/cells.js";
 import { repoRoot } from "../cli/run-cli.js";
 
 const cellsRoot = path.join(repoRoot, "cells");

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { FIXTURE_AGENT_PROFILES } from "../../harness/record/fixture-provider.js";
+import { FIXTURE_AGENT_PROFILES } from "../../harness/families/acp/fixture-agents.js";
 import { listRecordings, readRecording, type Direction, type Recording } from "../../harness/recording/index.js";
 import { repoRoot } from "../cli/run-cli.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../../harness/errors.js";
-import { buildFixtureScript, FIXTURE_RECORD_PROVIDERS, fixtureRecordProvider, FIXTURE_AGENT_PROFILES } from "../../harness/record/fixture-provider.js";
+import { buildFixtureScript, FIXTURE_RECORD_PROVIDERS, fixtureRecordProvider, FIXTURE_AGENT_PROFILES } from "../../harness/families/acp/fixture-agents.js";
 import { parseFixtureScript } from "../../stack/acp/fixture-agent/script.js";
 import { repoRoot } from "../cli/run-cli.js";
 

@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
-import { FIXTURE_AGENT_MARKER, FIXTURE_AGENT_PROFILES, FIXTURE_FRAGMENT_DIR, readFixtureFragment } from "../../harness/record/fixture-provider.js";
+import { FIXTURE_AGENT_MARKER, FIXTURE_AGENT_PROFILES, FIXTURE_FRAGMENT_DIR, readFixtureFragment } from "../../harness/families/acp/fixture-agents.js";
 import { repoRoot } from "../cli/run-cli.js";
 import { committedFixtureCells, FIXTURE_PROVIDERS, laneMessages } from "./committed.js";
 

@@ -5,9 +5,9 @@
  * `turn/start` that followed the session step.
  */
 import { describe, expect, it } from "vitest";
-import { FIXTURE_RECORD_PROVIDERS, FIXTURE_SESSION_SETTLED } from "../../harness/record/fixture-provider.js";
+import { FIXTURE_RECORD_PROVIDERS, FIXTURE_SESSION_SETTLED } from "../../harness/families/acp/fixture-agents.js";
 import { withSessionWaits } from "../../harness/record/record-cell.js";
-import { loadCell } from "../../harness/record/cells.js";
+import { loadCell } from "../../harness/runtime/cells.js";
 import type { CellStep } from "../../harness/runtime/cell-driver.js";
 import { repoRoot } from "../cli/run-cli.js";
 import path from "node:path";

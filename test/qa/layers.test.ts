@@ -3,29 +3,50 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The layers of harness/ (harness/README.md): recording → lanes → replay → compare → report →
-// check (the gate) → cli, with adapters, runtime, record, conformance, rerecord, vitest and
+// check (the gate) → cli, with families, runtime, record, conformance, rerecord, vitest and
 // progress beside the chain. Each folder may import only what this table lists (and libraries);
-// a new import against the chain fails here, naming the module and what it imports.
+// a new import against the chain fails here, naming the module and what it imports. The bridge
+// families (harness/families/<family>/) are plug-ins: only the one list (families/index.ts)
+// imports them, so no flow names a family; and no module of harness/ imports itself back.
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const FILES = ["errors.ts", "defaults.ts"];
 const MAY_IMPORT: Record<string, readonly string[]> = {
   recording: ["stack/bridge-kit", "stack/protocol"],
   lanes: ["recording", "stack/assembler", "stack/protocol"],
-  adapters: ["stack/acp", "stack/echo", "stack/protocol"],
-  runtime: ["recording", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
+  runtime: ["recording", "model-server", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   "model-server": [],
-  record: ["recording", "lanes", "runtime", "model-server", "adapters", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],
-  conformance: ["runtime", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp", "stack/pi"],
-  replay: ["recording", "lanes", "adapters", "stack/protocol"],
+  conformance: ["runtime", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],
+  // A family describes a bridge of stack/ (any package: a new family's bridge needs no line here).
+  families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
+  record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
+  replay: ["recording", "lanes", "families", "stack/protocol"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
-  check: ["recording", "lanes", "adapters", "replay", "compare", "report", "stack/protocol"],
-  rerecord: ["recording", "lanes", "adapters", "replay", "compare", "report", "stack/protocol"],
+  check: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
+  rerecord: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
   vitest: ["recording", "lanes", "replay", "compare", "report", "check"],
   progress: [],
-  cli: ["recording", "lanes", "adapters", "runtime", "model-server", "record", "conformance", "replay", "compare", "report", "check", "rerecord", "progress", "stack/protocol", "stack/bridge-kit", "stack/acp"],
+  cli: ["recording", "lanes", "families", "runtime", "model-server", "record", "conformance", "replay", "compare", "report", "check", "rerecord", "progress", "stack/protocol", "stack/bridge-kit", "stack/acp"],
 };
+
+/** True when `target` is one of `entries` (an entry `stack/*` admits every package of stack/). */
+function allowed(entries: readonly string[], target: string): boolean {
+  return entries.some((entry) => (entry.endsWith("/*") ? target.startsWith(entry.slice(0, -1)) : entry === target));
+}
+
+/** The repository-relative paths (`harness/…/x.ts`) every `from "./…"` of `file` names, type imports included. */
+function importedFiles(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^\s*(?:import|export)[^"']*from\s+["'](\.[^"']+)["']/gm)].map((match) =>
+    path.relative(repoRoot, path.resolve(path.dirname(file), match[1]!)).replace(/\.js$/, ".ts"),
+  );
+}
+
+/** Every .ts file below `dir` (absolute paths). */
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+}
 
 /** Where each `from "…"` of `file` points inside the repository: a harness folder, a harness file, or `stack/<package>`. */
 function importsOf(file: string): string[] {
@@ -51,10 +72,10 @@ describe("harness/ imports point down its layers", () => {
     it(`${folder} imports only ${[...MAY_IMPORT[folder]!, ...FILES].join(", ")}`, () => {
       const dir = path.join(repoRoot, "harness", folder);
       const wrong: string[] = [];
-      for (const name of readdirSync(dir).filter((n) => n.endsWith(".ts"))) {
-        for (const target of importsOf(path.join(dir, name))) {
-          if (target === folder || FILES.includes(target) || MAY_IMPORT[folder]!.includes(target)) continue;
-          wrong.push(`harness/${folder}/${name} imports ${target}`);
+      for (const file of walk(dir)) {
+        for (const target of importsOf(file)) {
+          if (target === folder || FILES.includes(target) || allowed(MAY_IMPORT[folder]!, target)) continue;
+          wrong.push(`${path.relative(repoRoot, file)} imports ${target}`);
         }
       }
       expect(wrong).toEqual([]);
@@ -63,8 +84,6 @@ describe("harness/ imports point down its layers", () => {
 
   it("nothing in stack/ or bench/ reaches into harness/cli; stack/ imports nothing of harness/", () => {
     const offenders: string[] = [];
-    const walk = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
     for (const file of walk(path.join(repoRoot, "stack"))) {
       for (const target of importsOf(file)) if (!target.startsWith("stack/") && !target.startsWith("package.json")) offenders.push(`${path.relative(repoRoot, file)} imports ${target}`);
     }
@@ -72,5 +91,39 @@ describe("harness/ imports point down its layers", () => {
       for (const target of importsOf(file)) if (target === "cli") offenders.push(`${path.relative(repoRoot, file)} imports harness/cli`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("a family's folder (harness/families/<family>/) is imported only by the family list (families/index.ts) and from inside itself", () => {
+    const familiesDir = path.join("harness", "families");
+    const offenders: string[] = [];
+    for (const file of walk(path.join(repoRoot, "harness"))) {
+      const from = path.relative(repoRoot, file);
+      for (const target of importedFiles(file)) {
+        const inside = path.relative(familiesDir, target).split(path.sep);
+        if (inside[0] === ".." || inside.length < 2) continue; // not a family's folder
+        const owner = path.join(familiesDir, inside[0]!);
+        if (from === path.join(familiesDir, "index.ts") || from.startsWith(`${owner}${path.sep}`)) continue;
+        offenders.push(`${from} imports ${target}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("no module of harness/ imports itself back (no import cycle, type imports included)", () => {
+    const graph = new Map(walk(path.join(repoRoot, "harness")).map((file) => [path.relative(repoRoot, file), importedFiles(file).filter((t) => t.startsWith("harness"))]));
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (node: string, trail: string[]): void => {
+      if (state.get(node) === "done") return;
+      if (state.get(node) === "open") {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].join(" → "));
+        return;
+      }
+      state.set(node, "open");
+      for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
+      state.set(node, "done");
+    };
+    for (const node of [...graph.keys()].sort()) visit(node, []);
+    expect(cycles).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../../harness/errors.js";
-import { CELL_FILE, cellVariantPath, listCells, loadCell } from "../../harness/record/cells.js";
+import { CELL_FILE, cellVariantPath, listCells, loadCell } from "../../harness/runtime/cells.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { processesWorkingIn } from "../../harness/record/leftovers.js";
-import { opencodeBinary } from "../../harness/record/providers.js";
+import { opencodeBinary } from "../../harness/families/record-provider.js";
 import { NETWORK_NETNS } from "../../harness/record/network.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";

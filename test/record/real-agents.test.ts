@@ -2,9 +2,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fillProfileTemplate } from "../../harness/record/agent-profile.js";
-import { SHIPPED_AGENT_PROFILES } from "../../harness/record/agent-profiles.js";
-import { agentsDir, packageRoot } from "../../harness/record/providers.js";
+import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
+import { SHIPPED_AGENT_PROFILES } from "../../harness/families/acp/agent-profiles.js";
+import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../harness/errors.js";
-import { loadCell } from "../../harness/record/cells.js";
+import { loadCell } from "../../harness/runtime/cells.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording, type Recording } from "../../harness/recording/reader.js";
 import { runCellScript, type CellScript } from "../../harness/runtime/cell-driver.js";

@@ -1,5 +1,13 @@
-import { isRecord } from "../../stack/protocol/json-value.js";
-import type { AgentCommand, AgentLaunch, ReplayAdapter } from "./agent-launch.js";
+/**
+ * The pi family's launch (stack/pi/launch.ts): the bridge module, and the execution options'
+ * `providerOptions.piLaunchSpec {command, args, env?}` written for a recording, read for
+ * redaction and re-pointed at the replay child.
+ */
+import { isRecord } from "../../../stack/protocol/json-value.js";
+
+/** The pi bridge module, relative to the repository root: the one place it is written. */
+export const PI_BRIDGE_MODULE = "dist/stack/pi/bridge.js";
+import type { AgentCommand, AgentLaunch } from "../agent-launch.js";
 
 /**
  * Points the pi launch spec at `params.options.providerOptions.piLaunchSpec` at `agent` (spec 10
@@ -30,14 +38,3 @@ export function piLaunchEnv(options: Readonly<Record<string, unknown>>): Record<
   return isRecord(env) ? env : {};
 }
 
-/** The native pi bridge: provider `pi`, the bridge `dist/stack/pi/bridge.js`, its launch spec re-pointed. */
-export const piReplayAdapter: ReplayAdapter = {
-  id: "pi",
-  providers: "pi",
-  handles: (provider) => provider === "pi",
-  modulePath: "dist/stack/pi/bridge.js",
-  launchMarker: '"piLaunchSpec"',
-  pointAgentAt: pointPiLaunchSpecAt,
-  launchOptions: piLaunchOptions,
-  launchEnv: piLaunchEnv,
-};

@@ -1,22 +1,19 @@
 /**
  * What `parity record` needs to know per provider (00-product.md flow 1): which bridge module
  * to spawn, the environment and launch options that make its agent run here offline, the
- * agent CLI's version for the manifest, and the paths the redactor must rewrite so two
- * recordings of a cell do not differ by temp directory names.
+ * agent CLI's version for the manifest, what its recordings carry that differs from run to
+ * run (normalized or redacted), and the paths the redactor must rewrite so two recordings of a
+ * cell do not differ by temp directory names. Each bridge family builds its providers
+ * (family.ts `recordProviders`); the record flow (harness/record) only calls them.
  */
 import path from "node:path";
 import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
-import { UsageError } from "../errors.js";
 import type { PathRewrite } from "../recording/redact.js";
 import { RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelApi, ModelServer } from "../model-server/server.js";
 import type { ModelScript } from "../model-server/script.js";
-import { FIXTURE_RECORD_PROVIDERS } from "./fixture-provider.js";
 import type { Until } from "../runtime/cell-driver.js";
-import { SHIPPED_AGENT_PROFILES } from "./agent-profiles.js";
-import { profileRecordProvider } from "./profile-provider.js";
-import { piRecordProvider } from "./pi-provider.js";
 
 /** Where a prepared run lives: the temp root and its parts. */
 export interface RecordDirs {
@@ -32,7 +29,7 @@ export interface RecordDirs {
 export interface PreparedProvider {
   /** Full environment of the bridge process (the record variable is added by the caller). */
   env: Record<string, string>;
-  /** Execution options merged under the cell's own (e.g. `providerOptions.acpLaunchSpec`). */
+  /** Execution options merged under the cell's own (e.g. `providerOptions.acpLaunchSpec`, from the family's `launchOptions`). */
   options: Record<string, unknown>;
   /** The agent CLI's version string for the manifest. */
   cliVersion: string;
@@ -42,7 +39,11 @@ export interface PreparedProvider {
   modelApi?: ModelApi;
 }
 
-/** One provider `parity record` can drive. */
+/**
+ * One provider `parity record` can drive. `redactPatterns` and `normalize` are where a family
+ * says what its recordings carry that differs from run to run (ids, timestamps, versions);
+ * paths are rewritten for every provider ({@link recordPathRewrites}).
+ */
 export interface RecordProvider {
   id: string;
   /** Compiled bridge module spawned through the bootstrap. */
@@ -92,7 +93,8 @@ export async function isolatedHomeEnv(home: string): Promise<Record<string, stri
   return ensureIsolatedHome(home);
 }
 
-const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC" });
+/** The environment every recorded process starts from: PATH, LANG=C.UTF-8, TZ=UTC (the rest is the provider's). */
+export const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC" });
 
 /** The opencode binary this package depends on (`node_modules/.bin/opencode`). */
 export function opencodeBinary(): string {
@@ -102,49 +104,12 @@ export function opencodeBinary(): string {
 /** Env flags that keep opencode offline (no models.dev fetch, no self-update); defined in stack/acp, shared with the probe. */
 export { OPENCODE_OFFLINE_ENV };
 
-const echo: RecordProvider = {
-  id: "echo",
-  modulePath: packageDistPath("stack", "echo", "bridge.js"),
-  takesModelEndpoint: false,
-  async prepare(dirs) {
-    return {
-      env: { ...baseEnv(), ...(await isolatedHomeEnv(dirs.home)) },
-      options: {},
-      cliVersion: "bridge-parity echo",
-      note: "The echo bridge has no provider child, so both provider lanes are empty.",
-    };
-  },
-};
-
 /** Where the real agents are installed (`npm run agents:install`): `<package>/agents`. */
 export function agentsDir(): string {
   return path.join(packageRoot(), "agents");
 }
 
-/** A record provider for each shipped agent profile (agent-profiles.ts). */
-function shippedProfileProviders(): Record<string, RecordProvider> {
-  return Object.fromEntries(
-    Object.values(SHIPPED_AGENT_PROFILES).map((p) => [
-      p.id,
-      profileRecordProvider(p, { id: p.id, name: p.name, command: p.command, args: p.args, agentsDir: agentsDir(), source: `npm ${p.packages.join(" + ")}` }),
-    ]),
-  );
-}
-
-/**
- * The providers `parity record` knows, by id: the real agents of the shipped profiles
- * (opencode, qwen, copilot, gemini, claude, claude-zed, codex, pi; offline), the echo bridge,
- * and the fixture-agent providers (`fixture-provider.ts`: acp-cursor, acp-grok, acp-omp,
- * acp-hermes-agent against the scripted fixture agent, where the real CLI cannot run here).
- */
-export const RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = { ...shippedProfileProviders(), echo, pi: piRecordProvider(agentsDir()), ...FIXTURE_RECORD_PROVIDERS };
-
-/**
- * Looks up a provider.
- * @throws UsageError naming the known providers.
- */
-export function recordProvider(id: string): RecordProvider {
-  const found = RECORD_PROVIDERS[id];
-  if (!found) throw new UsageError(`--provider "${id}": parity record knows ${Object.keys(RECORD_PROVIDERS).join(", ")}`);
-  return found;
+/** A family's bridge module (its `modulePath`, relative to the repository root, or absolute) as an absolute path here. */
+export function bridgeModulePath(family: { readonly modulePath: string }): string {
+  return path.resolve(packageRoot(), family.modulePath);
 }

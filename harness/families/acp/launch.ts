@@ -1,6 +1,11 @@
-import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
-import { isRecord } from "../../stack/protocol/json-value.js";
-import type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
+/**
+ * The ACP family's agent launch (spec 30 §3.1; spec 10 §5.1 g): where a request carries the
+ * agent's command line (`providerOptions.acpLaunchSpec`), written for a recording, read for
+ * redaction, re-pointed for a replay.
+ */
+import { selectAcpDialect } from "../../../stack/acp/dialects/index.js";
+import { isRecord } from "../../../stack/protocol/json-value.js";
+import type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "../agent-launch.js";
 
 /**
  * Points an ACP launch spec at `agent` (spec 10 §5.1 g): the spec at
@@ -57,12 +62,15 @@ export function acpLaunchEnv(options: Readonly<Record<string, unknown>>): Record
   return typeof env === "object" && env !== null ? (env as Record<string, unknown>) : {};
 }
 
-/** The ACP bridge family: providers `acp-*`, the bridge `dist/stack/acp/bridge.js`, its launch spec re-pointed. */
-export const acpReplayAdapter: ReplayAdapter = {
+/** The ACP bridge module, relative to the repository root: the one place it is written (the family's `modulePath`). */
+export const ACP_BRIDGE_MODULE = "dist/stack/acp/bridge.js";
+
+/** The ACP family's replay and launch seam: providers `acp-*`, {@link ACP_BRIDGE_MODULE}, its launch spec re-pointed. */
+export const acpLaunchSeam: ReplayAdapter = {
   id: "acp",
   providers: "acp-*",
   handles: (provider) => provider.startsWith("acp-"),
-  modulePath: "dist/stack/acp/bridge.js",
+  modulePath: ACP_BRIDGE_MODULE,
   launchMarker: '"acpLaunchSpec"',
   pointAgentAt: pointAcpLaunchSpecAt,
   launchOptions: acpLaunchOptions,

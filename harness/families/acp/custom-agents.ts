@@ -11,21 +11,41 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import { resolveCustomAcpAgents } from "../../stack/acp/agents/custom-agents.js";
-import type { AcpAgentDefinition } from "../../stack/acp/agents/agents.js";
-import { InputError } from "../errors.js";
-import { AgentRecordProfileSchema, type AgentRecordProfile } from "./agent-profile.js";
-import { packageDistPath } from "../runtime/spawn-bridge.js";
-import type { RecordProvider } from "./providers.js";
+import { resolveCustomAcpAgents } from "../../../stack/acp/agents/custom-agents.js";
+import type { AcpAgentDefinition } from "../../../stack/acp/agents/agents.js";
+import { InputError } from "../../errors.js";
+import { AgentRecordProfileSchema, type AgentRecordProfile } from "../agent-profile.js";
+import { bridgeModulePath, type RecordProvider } from "../record-provider.js";
+import { ACP_BRIDGE_MODULE } from "./launch.js";
+import { resolveCustomAgentLaunch } from "./custom-agent-launch.js";
+import { acpProfileBridge } from "./profiles.js";
+import { profileRecordProvider } from "../profile-provider.js";
+import type { FamilyCustomAgents } from "../family.js";
+import path from "node:path";
 
 /** Longest wait for `<agent> --version` when filling the manifest's `cliVersion` (ms). */
 const VERSION_TIMEOUT_MS = 10_000;
 
 /**
- * Reads a `customAgents` file (a JSON array of entries, spec 30 §2.2) and returns its agents.
+ * The agents of a `customAgents` file's text (a JSON array of entries, spec 30 §2.2).
  *
- * @throws InputError naming the file when it cannot be read, or with the first rejected entry's
- *   reason (an invalid entry is an error here, not a warning: the user asked for it by name).
+ * @throws InputError naming `file` with the first rejected entry's reason (an invalid entry is
+ *   an error here, not a warning: the user asked for it by name).
+ */
+export function parseCustomAgents(text: string, file: string): CustomRecordAgent[] {
+  const { entries, profiles } = splitRecordProfiles(text, file);
+  const { agents, warnings } = resolveCustomAcpAgents(entries);
+  if (warnings.length > 0) throw new InputError(warnings[0]!, { file });
+  return agents.map((agent) => {
+    const profile = profiles.get(agent.id.replace(/^acp-/, ""));
+    return profile ? { ...agent, recordProfile: profile } : agent;
+  });
+}
+
+/**
+ * Reads a `customAgents` file and returns its agents ({@link parseCustomAgents}).
+ *
+ * @throws InputError naming the file when it cannot be read, or what {@link parseCustomAgents} throws.
  */
 export async function readCustomAgentsFile(file: string): Promise<CustomRecordAgent[]> {
   let text: string;
@@ -34,13 +54,7 @@ export async function readCustomAgentsFile(file: string): Promise<CustomRecordAg
   } catch (error) {
     throw new InputError(`cannot read the custom agents file (${(error as NodeJS.ErrnoException).code ?? "error"})`, { file });
   }
-  const { entries, profiles } = splitRecordProfiles(text, file);
-  const { agents, warnings } = resolveCustomAcpAgents(entries);
-  if (warnings.length > 0) throw new InputError(warnings[0]!, { file });
-  return agents.map((agent) => {
-    const profile = profiles.get(agent.id.replace(/^acp-/, ""));
-    return profile ? { ...agent, recordProfile: profile } : agent;
-  });
+  return parseCustomAgents(text, file);
 }
 
 /** A custom agent, with its agent profile when its entry has a `record` object. */
@@ -96,7 +110,7 @@ async function agentVersion(command: string, env: NodeJS.ProcessEnv): Promise<st
 export function customRecordProvider(agent: AcpAgentDefinition, sourceFile: string): RecordProvider {
   return {
     id: agent.id,
-    modulePath: packageDistPath("stack", "acp", "bridge.js"),
+    modulePath: bridgeModulePath({ modulePath: ACP_BRIDGE_MODULE }),
     takesModelEndpoint: false,
     async prepare() {
       const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -113,23 +127,30 @@ export function customRecordProvider(agent: AcpAgentDefinition, sourceFile: stri
 }
 
 /**
- * The customAgents file's text without the entries' `record` objects (unvalidated), for
- * commands that launch the agents but record nothing (`parity probe`). Text that is not a JSON
- * array is returned unchanged, for the setting's own reader to report.
+ * The ACP family's custom agents (family.ts `customAgents`): an entry without `record` runs
+ * with the user's HOME and no model endpoint ({@link customRecordProvider}); one with a
+ * `record` profile records like the shipped agents, its entry's env part of the profile's env
+ * templates (the profile's wins). The agent's `command` and `cwd` are resolved and checked
+ * before anything starts (`resolveCustomAgentLaunch`).
  */
-export function withoutRecordProfiles(text: string): string {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (!Array.isArray(raw)) return text;
-  return JSON.stringify(
-    raw.map((entry: unknown) => {
-      if (typeof entry !== "object" || entry === null || !("record" in entry)) return entry;
-      const { record: _record, ...rest } = entry as { record: unknown };
-      return rest;
-    }),
-  );
-}
+export const acpCustomAgents: FamilyCustomAgents = {
+  async recordProvider(entriesText, providerId, file) {
+    const agent = parseCustomAgents(entriesText, file).find((a) => a.id === providerId);
+    if (!agent) return undefined;
+    const resolved = await resolveCustomAgentLaunch(agent, file, process.env);
+    if (!agent.recordProfile) return customRecordProvider(resolved, path.basename(file));
+    const { acpLaunchSpec: _spec, ...bridgeOptions } = resolved.bridgeOptions;
+    const spec = resolved.launchSpec;
+    const profile = { ...agent.recordProfile, env: { ...spec.env, ...agent.recordProfile.env } };
+    return profileRecordProvider(profile, {
+      id: agent.id,
+      name: spec.displayName,
+      command: spec.command,
+      args: spec.args,
+      ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+      agentsDir: path.dirname(file),
+      source: `custom ACP agent from ${path.basename(file)}`,
+      bridge: acpProfileBridge(agent.id, spec.displayName, bridgeOptions),
+    });
+  },
+};

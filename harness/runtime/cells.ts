@@ -16,7 +16,7 @@ import path from "node:path";
 import { z } from "zod";
 import { InputError, UsageError } from "../errors.js";
 import { excerpt } from "../recording/lane-entry.js";
-import { CellStepSchema, InteractionAnswerSchema } from "../runtime/cell-driver.js";
+import { CellStepSchema, InteractionAnswerSchema } from "./cell-driver.js";
 import { ModelScriptSchema } from "../model-server/script.js";
 
 /** File name of a cell's definition inside `cells/<cell>/`. */

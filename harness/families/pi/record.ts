@@ -8,13 +8,11 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ensureIsolatedHome } from "../../stack/acp/agents/agent-isolation.js";
-import { piLaunchOptions } from "../adapters/index.js";
-import { UsageError } from "../errors.js";
-import { ensureDir } from "../recording/atomic-write.js";
-import { packageDistPath } from "../runtime/spawn-bridge.js";
-import { spellModelScript } from "./agent-profile.js";
-import type { RecordProvider } from "./providers.js";
+import { UsageError } from "../../errors.js";
+import { ensureDir } from "../../recording/atomic-write.js";
+import { spellModelScript } from "../agent-profile.js";
+import { baseEnv, bridgeModulePath, isolatedHomeEnv, type RecordProvider } from "../record-provider.js";
+import { PI_BRIDGE_MODULE, piLaunchOptions } from "./launch.js";
 
 /** The pi package, pinned in the agents' lockfile. */
 export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
@@ -70,7 +68,7 @@ export function piCliPath(agentsDir: string): string {
 export function piRecordProvider(agentsDir: string): RecordProvider {
   return {
     id: "pi",
-    modulePath: packageDistPath("stack", "pi", "bridge.js"),
+    modulePath: bridgeModulePath({ modulePath: PI_BRIDGE_MODULE }),
     takesModelEndpoint: true,
     modelApi: "openai-chat",
     normalize: PI_NORMALIZE.map(({ pattern, replace }) => ({ pattern, replace })),
@@ -81,12 +79,12 @@ export function piRecordProvider(agentsDir: string): RecordProvider {
       if (!existsSync(cli)) throw new UsageError(`pi: ${cli} is not installed (install the agents with \`npm run agents:install\`)`);
       const tmp = path.join(dirs.root, "tmp");
       await ensureDir(tmp);
-      const homeEnv = await ensureIsolatedHome(dirs.home);
+      const homeEnv = await isolatedHomeEnv(dirs.home);
       const agentDir = path.join(dirs.home, ".pi", "agent");
       await ensureDir(agentDir);
       await writeFile(path.join(agentDir, "models.json"), `${JSON.stringify(piModelsJson(model.baseUrl), null, 2)}\n`);
       await writeFile(path.join(agentDir, "settings.json"), `${JSON.stringify({ defaultProvider: "offline", defaultModel: "scripted" }, null, 2)}\n`);
-      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC", ...homeEnv, TMPDIR: tmp, ...PI_OFFLINE_ENV };
+      const env = { ...baseEnv(), ...homeEnv, TMPDIR: tmp, ...PI_OFFLINE_ENV };
       const pkg = JSON.parse(await readFile(path.join(agentsDir, "node_modules", PI_PACKAGE, "package.json"), "utf8")) as { version?: unknown };
       const version = String(pkg.version);
       return {

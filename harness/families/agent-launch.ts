@@ -1,10 +1,11 @@
 /**
- * The agent-launch seam (00-product.md flow 2; spec 10 §5.1 Profiles and g): a bridge starts
- * the process that plays its agent — the real agent CLI, the project's scripted fixture agent,
- * or, in a replay, the replay child — from a command line carried in the runtime's requests.
- * What differs per bridge family (which module the bootstrap loads, where in a request the
- * agent's command line sits and how it is re-pointed) lives behind one {@link ReplayAdapter};
- * the replay engine (harness/replay) calls its hooks and knows no family's shape.
+ * The agent-launch half of a bridge family (00-product.md flow 2; spec 10 §5.1 Profiles and g):
+ * a bridge starts the process that plays its agent — the real agent CLI, the project's scripted
+ * fixture agent, or, in a replay, the replay child — from a command line carried in the
+ * runtime's requests. What differs per bridge family (which module the bootstrap loads, where in
+ * a request the agent's command line sits and how it is re-pointed) lives behind one
+ * {@link ReplayAdapter}, which every `BridgeFamily` (family.ts) is; the replay engine
+ * (harness/replay) calls its hooks and knows no family's shape.
  */
 
 /** The process that plays the agent: an executable and its arguments. */
@@ -42,7 +43,10 @@ export interface ReplayAdapter {
   readonly providers: string;
   /** True when this adapter replays `provider`'s recordings. */
   handles(provider: string): boolean;
-  /** The bridge module the bootstrap loads, relative to the repository root (`dist/…`). */
+  /**
+   * The bridge module the bootstrap loads, relative to the repository root (`dist/…`); the one
+   * place the family's module path is written (record and conform resolve it with `bridgeModule`).
+   */
   readonly modulePath: string;
   /**
    * A substring every runtime line carrying this family's agent launch contains; lines without
@@ -70,4 +74,12 @@ export interface ReplayAdapter {
    * redacts its secret values); empty when the options carry none of this family's launches.
    */
   launchEnv?(options: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * True for a recorded `bridge→provider` line that is the first line the bridge writes to a
+   * new agent process of this family, for a family whose agents do not start with a JSON-RPC
+   * `initialize` (pi's RPC wire has no handshake): a replay starts the next recorded agent
+   * process's lines there, so a second process (a resume) is played its own lines. Omitted: only
+   * `initialize` starts an agent.
+   */
+  startsAgent?(line: string): boolean;
 }

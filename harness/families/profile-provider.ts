@@ -1,24 +1,24 @@
 /**
- * A {@link RecordProvider} from an agent profile (agent-profile.ts): a real ACP agent run
- * through the ACP bridge against the loopback model endpoint in the profile's model API, with
- * a fresh HOME, XDG dirs and TMPDIR inside the record's temp dir, the profile's env and config
- * files filled in, and its real version read for the manifest.
+ * A {@link RecordProvider} from an agent profile (agent-profile.ts): a real agent run through
+ * its family's bridge against the loopback model endpoint in the profile's model API, with a
+ * fresh HOME, XDG dirs and TMPDIR inside the record's temp dir, the profile's env and config
+ * files filled in, and its real version read for the manifest. The family says which bridge
+ * and how its launch options carry the agent ({@link ProfileBridge}); the profile is data.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import { ensureIsolatedHome } from "../../stack/acp/agents/agent-isolation.js";
-import { acpLaunchOptions } from "../adapters/index.js";
 import { UsageError } from "../errors.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import type { ModelServer } from "../model-server/server.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
+import type { AgentLaunch } from "./agent-launch.js";
 import { fillProfileTemplate, spellModelScript, type AgentRecordProfile } from "./agent-profile.js";
-import type { RecordDirs, RecordProvider } from "./providers.js";
+import type { RecordDirs, RecordProvider } from "./record-provider.js";
 
 /** Longest wait for an agent's version command (ms); it only bounds a hung agent. */
 const VERSION_TIMEOUT_MS = 30_000;
@@ -36,12 +36,20 @@ export interface ProfileLaunch {
   args: readonly string[];
   /** The agent's working directory; default the cell's workspace. */
   cwd?: string;
-  /** Extra bridge options (the shipped agent's dialect, a custom agent's `acpDialect`). */
-  bridgeOptions?: Record<string, unknown>;
   /** Directory of the agents' install (`{{agents}}`), for a message when the command is missing. */
   agentsDir: string;
   /** Where the agent comes from, for the manifest note. */
   source: string;
+  /** The family's bridge that runs the agent. */
+  bridge: ProfileBridge;
+}
+
+/** What a family contributes to a profile provider: its bridge and how its options launch the agent. */
+export interface ProfileBridge {
+  /** The bridge module (absolute). */
+  modulePath: string;
+  /** The execution options that make the bridge start `agent` (the family's `launchOptions` with its own base fields). */
+  launchOptions(agent: AgentLaunch): Record<string, unknown>;
 }
 
 /** The environment every agent starts from (the rest is the profile's). */
@@ -95,10 +103,9 @@ const inside = (file: string, dir: string) => file === dir || file.startsWith(`$
 
 /** A {@link RecordProvider} for one profile (see the module doc). */
 export function profileRecordProvider(profile: AgentRecordProfile, launch: ProfileLaunch): RecordProvider {
-  const shipped = findShippedAcpAgent(launch.id);
   return {
     id: launch.id,
-    modulePath: packageDistPath("stack", "acp", "bridge.js"),
+    modulePath: launch.bridge.modulePath,
     takesModelEndpoint: true,
     modelApi: profile.modelApi,
     sessionSettled: profile.settle,
@@ -138,13 +145,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
       const version = await readAgentVersion(profile.version, command, args, env, vars);
       return {
         env,
-        options: acpLaunchOptions(
-          { command, args, env, ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}) },
-          {
-            launch: { ...(shipped?.launchSpec ?? {}), displayName: shipped?.launchSpec.displayName ?? launch.name },
-            bridgeOptions: { ...(shipped?.bridgeOptions ?? {}), ...(launch.bridgeOptions ?? {}) },
-          },
-        ),
+        options: launch.bridge.launchOptions({ command, args, env, ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}) }),
         cliVersion: `${launch.name} ${version}`,
         modelApi: profile.modelApi,
         note:

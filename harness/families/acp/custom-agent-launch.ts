@@ -15,9 +15,9 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { AcpAgentDefinition } from "../../stack/acp/agents/agents.js";
-import { findExecutable } from "../../stack/acp/maintenance/executable.js";
-import { InputError } from "../errors.js";
+import type { AcpAgentDefinition } from "../../../stack/acp/agents/agents.js";
+import { findExecutable } from "../../../stack/acp/maintenance/executable.js";
+import { InputError } from "../../errors.js";
 
 const hasSeparator = (text: string) => text.includes("/") || text.includes("\\");
 

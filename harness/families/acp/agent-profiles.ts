@@ -6,8 +6,8 @@
  * tools (`read {filePath}`, `edit {filePath, oldString, newString}`, `bash {command,
  * description}`); `tools` spells them for each agent.
  */
-import type { Until } from "../runtime/cell-driver.js";
-import type { ShippedAgentProfile } from "./agent-profile.js";
+import type { Until } from "../../runtime/cell-driver.js";
+import type { ShippedAgentProfile } from "../agent-profile.js";
 
 /** Waits for the `available_commands_update` the agent sends after every session request (the bridge's provider-commands state). */
 const COMMANDS_SETTLED: Until = { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } };

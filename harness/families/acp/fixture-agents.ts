@@ -22,14 +22,14 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
-import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { acpLaunchOptions } from "../adapters/index.js";
-import { InputError, UsageError } from "../errors.js";
-import { packageDistPath } from "../runtime/spawn-bridge.js";
-import { CELL_FILE, parseCellDefinition } from "./cells.js";
-import type { Until } from "../runtime/cell-driver.js";
-import type { PreparedProvider, RecordDirs, RecordProvider } from "./providers.js";
+import { findShippedAcpAgent } from "../../../stack/acp/agents/agents.js";
+import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../../stack/acp/fixture-agent/script.js";
+import { acpLaunchOptions, ACP_BRIDGE_MODULE } from "./launch.js";
+import { InputError, UsageError } from "../../errors.js";
+import { packageDistPath } from "../../runtime/spawn-bridge.js";
+import { CELL_FILE, parseCellDefinition } from "../../runtime/cells.js";
+import type { Until } from "../../runtime/cell-driver.js";
+import { bridgeModulePath, type PreparedProvider, type RecordDirs, type RecordProvider } from "../record-provider.js";
 
 /** Marker every fixture manifest carries in `cliVersion` and `note` (tests and reviewers key on it). */
 export const FIXTURE_AGENT_MARKER = "fixture agent";
@@ -259,7 +259,7 @@ async function fixtureEnv(home: string): Promise<Record<string, string>> {
 export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: string): RecordProvider {
   return {
     id: profile.providerId,
-    modulePath: packageDistPath("stack", "acp", "bridge.js"),
+    modulePath: bridgeModulePath({ modulePath: ACP_BRIDGE_MODULE }),
     takesModelEndpoint: false,
     // Every profile streams `available_commands_update` after session/new and during a
     // session/load replay; under load it can reach the bridge after the first prompt went out,
@@ -291,8 +291,8 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
 }
 
 /**
- * The fixture providers by id (acp-cursor, acp-grok, acp-omp, acp-hermes-agent), for
- * `RECORD_PROVIDERS` (harness/record/providers.ts) to include (00-product.md "Real input").
+ * The fixture providers by id (acp-cursor, acp-grok, acp-omp, acp-hermes-agent): the ACP
+ * family's `fixtures` (00-product.md "Real input").
  */
 export const FIXTURE_RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = Object.fromEntries(
   Object.values(FIXTURE_AGENT_PROFILES).map((profile) => [profile.providerId, fixtureRecordProvider(profile)]),

@@ -1,0 +1,91 @@
+/**
+ * The bridge families this package ships, in one list, and the lookups the flows make in it
+ * (family.ts). A new family is one folder `harness/families/<id>/` and one line in
+ * {@link BRIDGE_FAMILIES} (README.md). Every lookup takes the list as an argument (default the
+ * shipped one), so a caller — a test — may bring its own family without touching a flow.
+ */
+import type { BridgeTarget, BridgeTargetOptions } from "../conformance/target.js";
+import { UsageError } from "../errors.js";
+import { conformBridgeNames, resolveConformTarget } from "./conform-target.js";
+import { acpFamily } from "./acp/index.js";
+import { customAgentsByFamily, readCustomAgentsText } from "./custom-agents-file.js";
+import { echoFamily } from "./echo/index.js";
+import type { BridgeFamily } from "./family.js";
+import { piFamily } from "./pi/index.js";
+import type { RecordProvider } from "./record-provider.js";
+
+export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
+export type { BridgeFamily, FamilyConform, FamilyCustomAgents, FamilyRecordProviders } from "./family.js";
+
+/** The bridge families this package ships (the order `parity conform --help` lists their names in). */
+export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, piFamily];
+
+/** The family whose `handles` accepts `provider`, or undefined. */
+export function familyOf(provider: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily | undefined {
+  return families.find((family) => family.handles(provider));
+}
+
+/**
+ * Every provider `parity record --provider` knows, by id: all families' real agents, then the
+ * bridges that run alone, then the fixture agents (shipped: opencode … pi, echo, then
+ * acp-cursor, acp-grok, acp-omp, acp-hermes-agent).
+ */
+export function recordProviders(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): Record<string, RecordProvider> {
+  const groups = families.map((family) => family.recordProviders());
+  return Object.assign({}, ...groups.map((g) => g.agents ?? {}), ...groups.map((g) => g.bridges ?? {}), ...groups.map((g) => g.fixtures ?? {})) as Record<string, RecordProvider>;
+}
+
+/**
+ * The provider to record: an agent of `customAgentsFile` when one of its entries is
+ * `providerId` (read by the family the entry names, ACP by default), else one of
+ * {@link recordProviders}.
+ *
+ * @throws UsageError naming the known providers for an unknown one; InputError naming the file
+ *   for a bad customAgents file or a custom agent whose command cannot start.
+ */
+export async function recordProviderFor(
+  providerId: string,
+  customAgentsFile: string | undefined,
+  families: readonly BridgeFamily[] = BRIDGE_FAMILIES,
+): Promise<RecordProvider> {
+  if (customAgentsFile !== undefined) {
+    const readers = families.filter((family) => family.customAgents !== undefined);
+    const byFamily = customAgentsByFamily(await readCustomAgentsText(customAgentsFile), customAgentsFile, readers.map((f) => f.id));
+    for (const family of readers) {
+      const text = byFamily.get(family.id);
+      const found = text === undefined ? undefined : await family.customAgents!.recordProvider(text, providerId, customAgentsFile);
+      if (found) return found;
+    }
+  }
+  const all = recordProviders(families);
+  const found = all[providerId];
+  if (!found) throw new UsageError(`--provider "${providerId}": parity record knows ${Object.keys(all).join(", ")}`);
+  return found;
+}
+
+/** The env every family's agent launch among execution `options` gives its agent (the record flow redacts its secret values). */
+export function launchEnvOf(options: Readonly<Record<string, unknown>>, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): NodeJS.ProcessEnv {
+  return Object.assign({}, ...families.map((family) => family.launchEnv?.(options) ?? {})) as NodeJS.ProcessEnv;
+}
+
+/** The `--bridge` names `parity conform` knows (shipped: echo, acp). */
+export function knownBridgeNames(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): string[] {
+  return conformBridgeNames(families);
+}
+
+/** Resolves `parity conform --bridge <name | module path>` (conform-target.ts). */
+export function resolveBridgeTarget(bridge: string, options: BridgeTargetOptions, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeTarget {
+  return resolveConformTarget(bridge, options, families);
+}
+
+export { bridgeModulePath } from "./record-provider.js";
+export { withoutRecordProfiles } from "./custom-agents-file.js";
+
+/**
+ * True when a recorded `bridge→provider` line starts a new agent process: a JSON-RPC
+ * `initialize` request (`isInitialize`, decided by the caller from the line's shape), or a line
+ * a family's `startsAgent` hook claims (agent-launch.ts).
+ */
+export function startsAgentProcess(line: string, isInitialize: boolean, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): boolean {
+  return isInitialize || families.some((family) => family.startsAgent?.(line) === true);
+}
