@@ -75,10 +75,11 @@ export interface ReplayAdapter {
    */
   launchEnv?(options: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /**
-   * True when a `bridge→provider` line that is not JSON-RPC starts a new agent process (the
-   * family's handshake: Claude Code's `initialize` control request). The replay cuts provider
-   * segments there, as it does at a JSON-RPC `initialize` request. Omitted: the family speaks
-   * JSON-RPC, or starts one agent only.
+   * True for a recorded `bridge→provider` line that is the first line the bridge writes to a
+   * new agent process of this family, for a family whose agents do not start with a JSON-RPC
+   * `initialize` (Claude Code's `initialize` control request; pi's RPC wire has no handshake):
+   * a replay starts the next recorded agent process's lines there, so a second process (a
+   * resume) is played its own lines. Omitted: only `initialize` starts an agent.
    */
   startsAgent?(line: string): boolean;
 }

@@ -13,13 +13,14 @@ import { claudeCodeFamily } from "./claude-code/index.js";
 import { customAgentsByFamily, readCustomAgentsText } from "./custom-agents-file.js";
 import { echoFamily } from "./echo/index.js";
 import type { BridgeFamily } from "./family.js";
+import { piFamily } from "./pi/index.js";
 import type { RecordProvider } from "./record-provider.js";
 
 export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
 export type { BridgeFamily, FamilyConform, FamilyCustomAgents, FamilyRecordProviders } from "./family.js";
 
 /** The bridge families this package ships (the order `parity conform --help` lists their names in). */
-export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily, claudeCodeFamily];
+export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily, claudeCodeFamily, piFamily];
 
 /** The family whose `handles` accepts `provider`, or undefined. */
 export function familyOf(provider: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily | undefined {
@@ -83,10 +84,10 @@ export { bridgeModulePath } from "./record-provider.js";
 export { withoutRecordProfiles } from "./custom-agents-file.js";
 
 /**
- * True when a non-JSON-RPC `bridge→provider` line starts a new agent process of one of the
- * families ({@link ReplayAdapter.startsAgent}: Claude Code's `initialize` control request); the
- * replay cuts provider segments there.
+ * True when a recorded `bridge→provider` line starts a new agent process: a JSON-RPC
+ * `initialize` request (`isInitialize`, decided by the caller from the line's shape), or a line
+ * a family's `startsAgent` hook claims (agent-launch.ts).
  */
-export function startsAgentProcess(line: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): boolean {
-  return families.some((family) => family.startsAgent?.(line) === true);
+export function startsAgentProcess(line: string, isInitialize: boolean, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): boolean {
+  return isInitialize || families.some((family) => family.startsAgent?.(line) === true);
 }

@@ -1,7 +1,7 @@
 import type { Recording } from "../recording/reader.js";
 import { compareLaneEntries, type Direction, type LaneEntry } from "../recording/lane-entry.js";
-import { alignCurrentLane } from "./current-lane.js";
 import { startsAgentProcess } from "../families/index.js";
+import { alignCurrentLane } from "./current-lane.js";
 import { shapeOfLine, type WireShape } from "./wire.js";
 
 /**
@@ -152,9 +152,7 @@ export function createStepClassifier(): (entry: LaneEntry) => ReplayStep {
     const shape = shapeOfLine(entry.line);
     const side: ReplaySide = entry.dir === "runtime→bridge" || entry.dir === "bridge→runtime" ? "runtime" : "provider";
     if (side === "provider") {
-      const startsAgent =
-        entry.dir === "bridge→provider" &&
-        ((shape.kind === "request" && shape.method === "initialize") || (shape.kind === "invalid" && startsAgentProcess(entry.line)));
+      const startsAgent = entry.dir === "bridge→provider" && startsAgentProcess(entry.line, shape.kind === "request" && shape.method === "initialize");
       if (segment === -1 || startsAgent) segment += 1;
     }
     const step: ReplayStep = {

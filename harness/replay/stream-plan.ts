@@ -5,6 +5,7 @@ import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, type Direction, type LaneEntry } from "../recording/lane-entry.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "../recording/manifest.js";
 import { mergeLaneStreams, readLaneEntries } from "../recording/reader.js";
+import { startsAgentProcess } from "../families/index.js";
 import { countStep, createStepClassifier, type ReplayStep, type StepSource } from "./plan.js";
 import { shapeOfLine } from "./wire.js";
 
@@ -57,7 +58,7 @@ export function createPlanCounter(): { take(entry: LaneEntry, direction: Directi
       const shape = shapeOfLine(entry.line);
       expectationsTotal += countStep({ role, side, shape }, requestCounts);
       if (side === "provider" && (!firstProvider || compareLaneEntries(entry, firstProvider) < 0)) firstProvider = entry;
-      if (direction === "bridge→provider" && ((shape.kind === "request" && shape.method === "initialize") || (shape.kind === "invalid" && startsAgentProcess(entry.line)))) {
+      if (direction === "bridge→provider" && startsAgentProcess(entry.line, shape.kind === "request" && shape.method === "initialize")) {
         initializes += 1;
         firstInitialize ??= entry;
       }

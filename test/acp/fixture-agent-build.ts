@@ -30,7 +30,7 @@ export function mcpProxyMain(): string {
  * that file exists; written through a temp name and a rename, so a test file running beside this
  * one never reads half a bundle. Throws esbuild's error for source that does not build.
  */
-function bundleEntry(entry: string, prefix: string): string {
+export function bundleEntry(entry: string, prefix: string): string {
   const result = buildSync({
     entryPoints: [entry],
     bundle: true,

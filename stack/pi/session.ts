@@ -1,0 +1,290 @@
+/**
+ * One runtime thread on one `pi --mode rpc` process (spec 60 "pi"): start (a fresh pi, its
+ * `get_state` gives the session id), resume (a new pi with `--session <file>`), user-level
+ * turns (`prompt` … `agent_end`), steer, stop (`abort`, whose answer pi sends only after
+ * `agent_end`, so the turn's boundary is on the wire before the stop is answered) and the
+ * approval gate's questions.
+ */
+import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { BridgeContext } from "../bridge-kit/define.js";
+import { killAfter, type Scheduler } from "../bridge-kit/scheduler.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
+import type { ExecutionOptions } from "../protocol/methods.js";
+import type { ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
+import { gateExtensionSource, gateFileContent, gatedToolsFor } from "./extension.js";
+import { piArgs, piLaunchSpecOf } from "./launch.js";
+import { connectPiRpc, type PiResponse, type PiRpc } from "./rpc.js";
+import { createPiTurnTranslator, type PiEvent, type PiTurnTranslator } from "./translate.js";
+import { uiQuestionOf } from "./ui.js";
+
+/** What a session needs from its bridge process. */
+export interface PiSessionDeps {
+  ctx: BridgeContext;
+  scheduler: Scheduler;
+  spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
+  recordChild(child: ChildProcess, threadId: string): void;
+  sanitizeEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
+  /** How long pi may take to answer `get_state` at start-up (ms; spec 60 measured 7–14 s on busy cores). */
+  startTimeoutMs: number;
+  /** How long pi may take to exit after its stdin closed before it is killed (ms). */
+  exitGraceMs: number;
+}
+
+/** A user-level turn in progress. */
+interface ActiveTurn {
+  translator: PiTurnTranslator;
+  clientRequestId: string;
+  opened: boolean;
+  /** Settles when `agent_end` has been translated. */
+  ended: Promise<void>;
+  end(): void;
+}
+
+/** A live session. */
+export interface PiSession {
+  readonly threadId: string;
+  readonly providerThreadId: string;
+  readonly sessionFile: string | undefined;
+  /** `turn/start`: sends `prompt`; `reply` runs once pi accepted it, after `input.accepted` and `turn.open`. */
+  startTurn(text: string, clientRequestId: string, options: ExecutionOptions | undefined, reply: () => void): Promise<void>;
+  /** `turn/steer`: pi's `steer` (delivered before the turn's next model call); `reply` after `input.accepted`. */
+  steer(text: string, clientRequestId: string, reply: () => void): Promise<void>;
+  /** `thread/stop`: aborts a running turn (boundary first), then ends pi. */
+  stop(intent: "interrupt" | "release"): Promise<void>;
+}
+
+/** What thread/start or thread/resume asks for. */
+export interface PiSessionRequest {
+  threadId: string;
+  cwd: string;
+  options: ExecutionOptions | undefined;
+  /** The session to resume: its file when this process knows it, else pi's session id. */
+  resume?: string;
+}
+
+function deltasOf(ctx: BridgeContext, threadId: string, deltas: ThreadDelta[]): void {
+  if (deltas.length > 0) ctx.io.notify("thread/delta", { threadId, deltas });
+}
+
+function stateOf(response: PiResponse): { sessionId: string; sessionFile: string | undefined; contextWindow: number | null } {
+  const data = (response.data ?? {}) as Record<string, unknown>;
+  if (!response.success || typeof data.sessionId !== "string" || data.sessionId === "") {
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi get_state failed: ${response.error ?? "no sessionId"}`);
+  }
+  const model = (data.model ?? {}) as Record<string, unknown>;
+  return {
+    sessionId: data.sessionId,
+    sessionFile: typeof data.sessionFile === "string" ? data.sessionFile : undefined,
+    contextWindow: typeof model.contextWindow === "number" ? model.contextWindow : null,
+  };
+}
+
+/**
+ * The typed recovery of a failed turn's model error (spec 30 §4), where pi's message names the
+ * HTTP status: 401/403 → `authRequired` (not retryable), 429 → `rateLimited` (retryable).
+ */
+export function recoveryOf(httpStatus: number | null, message: string): { kind: "authRequired" | "rateLimited"; message: string; retryable: boolean } | undefined {
+  if (httpStatus === 401 || httpStatus === 403) return { kind: "authRequired", message, retryable: false };
+  if (httpStatus === 429) return { kind: "rateLimited", message, retryable: true };
+  return undefined;
+}
+
+/** Writes the gate extension and its gate file into the bridge's temp dir; returns the extension path, or undefined when the mode gates nothing. */
+function prepareGate(ctx: BridgeContext, threadId: string, options: ExecutionOptions | undefined): { extension?: string; gateFile: string } {
+  const safe = threadId.replace(/[^A-Za-z0-9_.-]+/g, "-");
+  const gateFile = path.join(ctx.tempDir, `pi-gate-${safe}.json`);
+  const tools = gatedToolsFor(options?.permissionMode);
+  writeFileSync(gateFile, gateFileContent(tools));
+  if (tools.length === 0) return { gateFile };
+  const extension = path.join(ctx.tempDir, `pi-gate-${safe}.ts`);
+  writeFileSync(extension, gateExtensionSource(gateFile));
+  return { extension, gateFile };
+}
+
+/**
+ * Starts pi for a thread and waits for its `get_state` answer.
+ * @throws BridgeJsonRpcError −32602 for a bad launch spec, −32000 when pi fails to start or answer.
+ */
+export async function openPiSession(deps: PiSessionDeps, req: PiSessionRequest): Promise<PiSession> {
+  const { ctx } = deps;
+  const spec = piLaunchSpecOf(req.options);
+  const gate = prepareGate(ctx, req.threadId, req.options);
+  const args = piArgs(spec, { ...(gate.extension ? { extensionFile: gate.extension } : {}), ...(req.resume ? { session: req.resume } : {}) });
+  const env = { ...deps.sanitizeEnv(ctx.env), ...spec.env };
+  let child: ChildProcess;
+  try {
+    child = deps.spawn(spec.command, args, { cwd: req.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  } catch (error) {
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi could not start: ${(error as Error).message}`);
+  }
+  deps.recordChild(child, req.threadId);
+  const session = createSession(deps, req, child, gate.gateFile);
+  return session.ready();
+}
+
+interface SessionCore {
+  ready(): Promise<PiSession>;
+}
+
+// One function holds the session's state and its closures, like the echo's sessions.
+// eslint-disable-next-line max-lines-per-function
+function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildProcess, gateFile: string): SessionCore {
+  const { ctx, scheduler } = deps;
+  const threadId = req.threadId;
+  let turn: ActiveTurn | undefined;
+  let usageTotal: UsageBreakdown | undefined;
+  let contextWindow: number | null = null;
+  let stopping = false;
+  const notify = (deltas: ThreadDelta[]) => deltasOf(ctx, threadId, deltas);
+
+  const openTurn = (t: ActiveTurn) => {
+    if (t.opened) return;
+    t.opened = true;
+    notify([{ kind: "input.accepted", clientRequestId: t.clientRequestId }, { kind: "turn.open" }]);
+  };
+
+  const finishTurn = () => {
+    const t = turn;
+    if (!t) return;
+    turn = undefined;
+    openTurn(t);
+    const { deltas, end } = t.translator.finish();
+    const usage = deltas.find((d): d is Extract<ThreadDelta, { kind: "usage" }> => d.kind === "usage");
+    if (usage) usageTotal = usage.total;
+    notify(deltas);
+    const recovery = end.error ? recoveryOf(end.error.httpStatus, end.error.message) : undefined;
+    if (recovery) ctx.io.notify("provider/recovery", { threadId, ...recovery });
+    t.end();
+  };
+
+  const onUiRequest = (event: PiEvent) => {
+    const id = String(event.id);
+    const q = uiQuestionOf(event, req.cwd);
+    if (!q) return;
+    const answer = (fields: Record<string, unknown>) => {
+      if (!rpc.exited) rpc.send({ type: "extension_ui_response", id, ...fields });
+    };
+    if (stopping) return answer(q.refused);
+    ctx.io.request("interaction/request", { threadId, providerThreadId, turnId: null, payload: q.payload }).then(
+      (reply) => {
+        const fields = q.answer(reply);
+        if (q.toolCallId && fields.confirmed === false) turn?.translator.deny(q.toolCallId);
+        answer(fields);
+      },
+      () => {
+        if (q.toolCallId) turn?.translator.deny(q.toolCallId);
+        answer(q.refused);
+      },
+    );
+  };
+
+  const onEvent = (event: PiEvent) => {
+    if (event.type === "extension_ui_request") return onUiRequest(event);
+    const t = turn;
+    if (!t) return;
+    if (event.type === "agent_start") return openTurn(t);
+    if (event.type === "agent_end") return finishTurn();
+    notify(t.translator.event(event));
+  };
+
+  const rpc: PiRpc = connectPiRpc(child, {
+    onEvent,
+    onExit: (code, signal, stderrTail) => {
+      if (!turn || stopping) return;
+      const message = `pi exited unexpectedly (code ${String(code ?? signal)})${stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-3).join(" | ")}` : ""}`;
+      const t = turn;
+      turn = undefined;
+      openTurn(t);
+      notify([{ kind: "provider.error", message, category: "internal" }, { kind: "turn.boundary", status: "failed", error: { message } }]);
+      t.end();
+    },
+    onNoise: (line) => ctx.log(`pi ${threadId}: non-JSON line: ${line.slice(0, 200)}`),
+  });
+
+  let providerThreadId = "";
+  let sessionFile: string | undefined;
+
+  const endProcess = async () => {
+    const cancelKill = killAfter(scheduler, child, deps.exitGraceMs, "SIGKILL");
+    await rpc.close();
+    cancelKill();
+  };
+
+  const session: PiSession = {
+    threadId,
+    get providerThreadId() {
+      return providerThreadId;
+    },
+    get sessionFile() {
+      return sessionFile;
+    },
+    async startTurn(text, clientRequestId, options, reply) {
+      if (turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active on this thread");
+      if (options?.permissionMode !== undefined) writeFileSync(gateFile, gateFileContent(gatedToolsFor(options.permissionMode)));
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      const t: ActiveTurn = { translator: createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: contextWindow, usageBefore: usageTotal }), clientRequestId, opened: false, ended, end };
+      turn = t;
+      const response = await rpc
+        .command("prompt", { message: text }, (r) => {
+          if (!r.success) return;
+          openTurn(t);
+          reply();
+        })
+        .catch((error: Error) => ({ command: "prompt", success: false, error: error.message }) as PiResponse);
+      if (!response.success) {
+        if (turn === t) turn = undefined;
+        throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the prompt: ${response.error ?? "unknown error"}`);
+      }
+    },
+    async steer(text, clientRequestId, reply) {
+      const t = turn;
+      if (!t) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+      const response = await rpc.command("steer", { message: text }, (r) => {
+        if (!r.success) return;
+        notify([{ kind: "input.accepted", clientRequestId }]);
+        reply();
+      });
+      if (!response.success) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the steer: ${response.error ?? "unknown error"}`);
+    },
+    async stop(intent) {
+      const t = turn;
+      if (t && intent === "interrupt" && !rpc.exited) {
+        // pi answers abort only after agent_end: by then the boundary is on the wire.
+        await rpc.command("abort").catch(() => undefined);
+        await t.ended;
+      }
+      stopping = true;
+      await endProcess();
+      if (turn) {
+        // release (or a pi that never ended the turn): nothing more comes from pi.
+        const left = turn;
+        turn = undefined;
+        notify([{ kind: "turn.boundary", status: "interrupted" }]);
+        left.end();
+      }
+    },
+  };
+
+  return {
+    async ready() {
+      const cancel = killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL");
+      let state: ReturnType<typeof stateOf>;
+      try {
+        state = stateOf(await rpc.command("get_state"));
+      } catch (error) {
+        stopping = true;
+        await endProcess();
+        throw error instanceof BridgeJsonRpcError ? error : new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi did not start: ${(error as Error).message}`);
+      } finally {
+        cancel();
+      }
+      providerThreadId = state.sessionId;
+      sessionFile = state.sessionFile;
+      contextWindow = state.contextWindow;
+      return session;
+    },
+  };
+}
