@@ -58,7 +58,25 @@ function flag(argv: string[], name: string, fallback: number): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** `lane-diff.js --help`: what it does and its flags. */
+export const LANE_DIFF_USAGE = [
+  "usage: node dist/bench/lane-diff.js [--events N] [--runs N] [--max-seconds S] [--max-mib M]",
+  "Times `parity diff --json` of two lanes of at least N events (default 50000) that differ near the start,",
+  "whole process under /usr/bin/time -v, --runs times (3); targets: median wall ≤ S s (10), peak RSS ≤ M MiB (300).",
+  "Exit 0 when both targets are met, 1 when one is missed, 2 on a bad flag.",
+  "",
+].join("\n");
+
+const FLAGS = ["--events", "--runs", "--max-seconds", "--max-mib"];
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(LANE_DIFF_USAGE);
+    return 0;
+  }
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!FLAGS.includes(argv[i] ?? "")) throw new Error(`unknown flag ${argv[i]}; known: ${FLAGS.join(", ")}, --help`);
+  }
   const events = flag(argv, "events", 50_000);
   const runs = flag(argv, "runs", 3);
   const maxSeconds = flag(argv, "max-seconds", 10);

@@ -12,9 +12,19 @@
  * A bundled module that finds files next to itself through `import.meta.url` would look in
  * `dist/bundle/` instead: the build fails unless every such module is known to resolve from
  * any depth of `dist/` ({@link LOCATION_INDEPENDENT}).
+ *
+ * Then every process a replay spawns from the compiled tree gets a bundle of its own, written
+ * beside its entry as `<name>.bundle.js` ({@link BRIDGE_BUNDLE_SUFFIX}; shared code in chunks
+ * under `dist/bundle/spawned/`): the bridge bootstrap,
+ * the Node replay child, and every bridge module `dist/stack/<family>/bridge.js` — found by
+ * that name, so a bridge family added under `stack/` is bundled without being listed here. A
+ * bridge loads about 200 modules unbundled; the replay spawns the bundle when it exists
+ * (harness/replay/repo-paths.ts) and the unbundled entry otherwise. Being beside its entry, a
+ * bundle may also hold modules of the entry's own folder that find files through
+ * `import.meta.url` (the ACP bridge's MCP proxy script).
  */
 import { build, type Metafile } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,6 +42,55 @@ function locationDependentInputs(metafile: Metafile, root: string): string[] {
       !LOCATION_INDEPENDENT.includes(input) &&
       readFileSync(path.join(root, input), "utf8").includes("import.meta.url"),
   );
+}
+
+/** What a spawned entry's bundle is named: `bridge.js` → `bridge.bundle.js`, in the same folder. */
+export const BRIDGE_BUNDLE_SUFFIX = ".bundle.js";
+
+/** Entries the replay spawns as processes of their own, relative to the package root. */
+const SPAWNED_ENTRIES = ["dist/stack/bridge-kit/bootstrap.js", "dist/harness/replay/replay-child.js"];
+
+/** Every bridge module by convention, `dist/stack/<family>/bridge.js`, plus {@link SPAWNED_ENTRIES}. */
+function spawnedEntries(root: string): string[] {
+  const stack = path.join(root, "dist", "stack");
+  const bridges = readdirSync(stack, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(stack, entry.name, "bridge.js")))
+    .map((entry) => `dist/stack/${entry.name}/bridge.js`)
+    .sort();
+  return [...SPAWNED_ENTRIES, ...bridges];
+}
+
+/**
+ * Bundles the spawned entries, each into one file beside it, the code they share (the bridge
+ * kit, the protocol schemas, zod) in chunks under `dist/bundle/spawned/`, loaded and evaluated
+ * once per process whether the bootstrap or the bridge imports it. Returns the inputs that read
+ * `import.meta.url` and landed in an output outside their own folder.
+ */
+async function bundleSpawned(root: string, entries: readonly string[]): Promise<string[]> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [...entries],
+    outbase: "dist",
+    outdir: "dist",
+    entryNames: `[dir]/[name]${BRIDGE_BUNDLE_SUFFIX.slice(0, -".js".length)}`,
+    chunkNames: "bundle/spawned/[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    banner: { js: 'import { createRequire as __parityRequire } from "node:module"; const require = __parityRequire(import.meta.url);' },
+    metafile: true,
+    logLevel: "warning",
+  });
+  const dependent = new Set(locationDependentInputs(result.metafile, root));
+  const stray: string[] = [];
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    for (const input of Object.keys(meta.inputs)) {
+      if (dependent.has(input) && path.dirname(input) !== path.dirname(output)) stray.push(`${input} (in ${output})`);
+    }
+  }
+  return stray;
 }
 
 async function main(): Promise<void> {
@@ -54,8 +113,11 @@ async function main(): Promise<void> {
     logLevel: "warning",
   });
   const stray = locationDependentInputs(result.metafile, root);
+  const entries = spawnedEntries(root);
+  for (const entry of entries) rmSync(path.join(root, entry.replace(/\.js$/, BRIDGE_BUNDLE_SUFFIX)), { force: true });
+  stray.push(...(await bundleSpawned(root, entries)));
   if (stray.length > 0) {
-    process.stderr.write(`bundle: these modules find files through import.meta.url and would look in dist/bundle/: ${stray.join(", ")}\n`);
+    process.stderr.write(`bundle: these modules find files through import.meta.url and would look in the wrong folder once bundled: ${stray.join(", ")}\n`);
     process.exitCode = 1;
   }
 }

@@ -1,11 +1,20 @@
 /**
+ * Fewest cells worth a bridge of their own: a provider gets a second batch (a second bridge
+ * start, a Node process and the bridge's modules) only from twice this many cells. Measured on
+ * the seven real cursor cells at load 2 (issue 25): one bridge took 0.72× the CPU and 0.66× the
+ * wall of two, each cell's replay costing well under a bridge's start-up.
+ */
+export const MIN_CELLS_PER_BATCH = 8;
+
+/**
  * How `parity check` cuts the replayable cells into batches, each replayed through one bridge
  * process (`replayBatch`). A bridge start costs a Node process and the bridge's modules, so the
- * run uses as few as keep `jobs` workers busy: each provider gets batches in proportion to its
- * share of all cells (`round(jobs × cells of provider ÷ all cells)`, at least 1, at most
- * `min(jobs, its cells)`), its cells dealt round-robin over them. One provider alone gets
- * `jobs` batches; a matrix of many providers gets about one bridge per provider, its
- * parallelism coming from the providers. Batches are returned longest first, so the workers
+ * run uses as few as keep `jobs` workers busy and as the work is worth: each provider gets
+ * batches in proportion to its share of all cells (`round(jobs × cells of provider ÷ all
+ * cells)`, at least 1, at most `min(jobs, its cells ÷ MIN_CELLS_PER_BATCH)`), its cells dealt
+ * round-robin over them. One provider alone gets `jobs` batches when it has cells enough; a
+ * matrix of many providers gets about one bridge per provider, its parallelism coming from the
+ * providers. Batches are returned longest first, so the workers
  * finish close together: by the times their cells took in earlier runs when `msOf` knows some
  * (a cell it does not know counts as the mean of those it does), else by their number of cells.
  * The order never changes a verdict.
@@ -21,7 +30,8 @@ export function planBatches(groups: readonly (readonly number[])[], jobs: number
   const tasks: number[][] = [];
   for (const cells of groups) {
     if (cells.length === 0) continue;
-    const count = batch ? Math.min(Math.max(1, Math.round((jobs * cells.length) / total)), jobs, cells.length) : cells.length;
+    const worth = Math.max(1, Math.floor(cells.length / MIN_CELLS_PER_BATCH));
+    const count = batch ? Math.min(Math.max(1, Math.round((jobs * cells.length) / total)), jobs, worth) : cells.length;
     for (let b = 0; b < count; b += 1) tasks.push(cells.filter((_, k) => k % count === b));
   }
   const known = tasks.flat().map(msOf).filter((ms): ms is number => ms !== undefined);

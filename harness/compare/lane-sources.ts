@@ -18,6 +18,7 @@ const run = promisify(execFile);
 export interface LaneText {
   key: string;
   label: string;
+  /** The file's text; `diffLaneSets` empties it once parsed (a lane is parsed once). */
   text: string;
 }
 

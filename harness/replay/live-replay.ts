@@ -32,7 +32,7 @@ export function replaySourceDir(source: ReplaySource): string {
   return typeof source === "string" ? source : source.dir;
 }
 import { replayProfileFor } from "./profiles.js";
-import { findRepoRoot, replayArtifacts } from "./repo-paths.js";
+import { findRepoRoot, replayArtifacts, spawnedModule } from "./repo-paths.js";
 import { findRelayTools, openRelayChannel } from "./relay-channel.js";
 import { rewriteRuntimeLine } from "./rewrite.js";
 import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
@@ -69,8 +69,8 @@ export interface ReplayOptions {
   /** Extra environment for the bridge process. */
   env?: NodeJS.ProcessEnv;
   /**
-   * What the bridge spawns as its agent: `relay` (default where `sh`, `mkfifo` and `cat` are
-   * found, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
+   * What the bridge spawns as its agent: `relay` (default where `perl` is found: one process
+   * per agent session, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
    * elsewhere).
    */
   agentProcess?: "relay" | "node";
@@ -208,7 +208,7 @@ export async function runLiveReplay(source: ReplaySource, options: ReplayOptions
 function bridgeLaunchOf(root: string, provider: string, modulePath: string, options: ReplayOptions): Omit<BridgeLaunch, "dataDir"> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
-  return { bootstrapPath: replayArtifacts(root).bootstrap, modulePath, providerId: options.providerId ?? provider, cwd: root, env };
+  return { bootstrapPath: replayArtifacts(root).bootstrap, modulePath: spawnedModule(modulePath), providerId: options.providerId ?? provider, cwd: root, env };
 }
 
 /**

@@ -1,60 +1,59 @@
 /**
  * The replay relay (00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in place of
  * the real agent, as cheap as a process gets. A Node replay child costs a Node start-up (about
- * 60 ms of CPU and as much wall time before the bridge hears from its agent) for every ACP
- * session; the relay is a POSIX `sh` script that makes two FIFOs, announces its pid, and runs
- * two `cat`s: one copies its stdin (what the bridge writes to its agent) into one FIFO, the other
- * copies the second FIFO to its stdout. This process reads and writes the other ends
- * directly, so it stays the one process that decides anything, and every agent process the
- * bridge starts is still a separate process with its own pipes, as with a real agent.
+ * 60 ms of CPU and as much wall time before the bridge hears from its agent) for every agent
+ * session; the relay is one `perl` process (a dozen lines, no module beyond `Socket`: both are
+ * in every Debian base system, `perl-base` being Essential, and in macOS) that connects to this
+ * process's Unix socket, announces its pid as the first line, and then copies its stdin (what
+ * the bridge writes to its agent) to the socket and the socket to its stdout, both ways in one
+ * `select` loop. One process per agent session, no FIFOs, no helper processes: this process
+ * stays the one that decides anything, and every agent process the bridge starts is still a
+ * separate process with its own pipes, as with a real agent.
  *
- * Needs `sh`, `mkfifo` and `cat` (found on PATH, used by absolute path: the bridge may give its
- * agent another PATH) and POSIX FIFOs; {@link findRelayTools} says when they are missing, and
- * the replay then uses the Node replay child (`replay-child.ts`).
+ * Needs `perl` (found on PATH, used by absolute path: the bridge may give its agent another
+ * PATH); {@link findRelayTools} says when it is missing, and the replay then uses the Node
+ * replay child (`replay-child.ts`).
  */
-import { execFile } from "node:child_process";
-import { accessSync, constants, openSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import type { ChildChannel, ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
 
 /** Absolute paths of the programs the relay runs. */
 export interface RelayTools {
-  sh: string;
-  mkfifo: string;
-  cat: string;
+  perl: string;
 }
 
 /**
- * The relay script, written to `<dir>/relay.sh` with the paths baked in and run as
- * `sh <dir>/relay.sh [agent flags…]`: a launch spec may insert flags after its first argument
+ * The relay script, written to `<dir>/relay.pl` with the socket path baked in and run as
+ * `perl <dir>/relay.pl [agent flags…]`: a launch spec may insert flags after its first argument
  * (an agent's permission flags) or append them, and the relay ignores every argument. It
- * - makes `<dir>/<pid>.i` (this process → the bridge) and `<dir>/<pid>.o` (the bridge → this
- *   process) and opens both read-write, which never blocks, so this process can open its ends
- *   at once after the announcement;
- * - starts a background `cat` copying `.i` to its stdout;
- * - writes its pid as one line to `<dir>/hello`, a FIFO this process keeps open, opened
- *   read-write too so a relay a dying bridge started after the replay ended never blocks (one
- *   short write is atomic: relays starting together never mix their lines);
- * - copies its stdin to `.o` with a second `cat` and, when the bridge closes that stdin, stops the
- *   background `cat` and exits 0, as an agent does. `.o` ends for this process then.
- * Stopped as a process group (the bridge does that to its agents, {@link openRelayChannel}'s
- * `end` too), all three go at once.
+ * - connects to `socketPath`; when it cannot (a relay a dying bridge started after the replay
+ *   ended), it reads its stdin to the end and exits 0, never blocking anyone;
+ * - writes its pid as the first line, then copies stdin → socket and socket → stdout as bytes
+ *   arrive (one `select` loop; a partial write is finished before the next read);
+ * - exits 0 when the bridge closes its stdin (as an agent does; the socket ends for this
+ *   process then) or when this process closes the socket. SIGTERM ends it as it ends any
+ *   agent; it has no children.
  */
-export function relayScript(dir: string, tools: RelayTools): string {
-  const q = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+export function relayScript(socketPath: string): string {
+  const q = (text: string): string => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
   return [
-    `d=${q(dir)}`,
-    `${q(tools.mkfifo)} "$d/$$.i" "$d/$$.o" || exit 1`,
-    'exec 3<>"$d/$$.i" 4<>"$d/$$.o" 5<>"$d/hello"',
-    `${q(tools.cat)} <&3 3<&- 4>&- 5>&- &`,
-    "printf '%s\\n' \"$$\" >&5",
-    "exec 3<&- 5>&-",
-    `${q(tools.cat)} >&4 4>&-`,
-    'kill "$!" 2>/dev/null',
-    "exit 0",
+    "use Socket;",
+    "$SIG{PIPE} = 'IGNORE';",
+    "binmode STDIN; binmode STDOUT;",
+    "sub put { my ($fh, $data) = @_; while (length $data) { my $n = syswrite($fh, $data); return 0 unless $n; substr($data, 0, $n, ''); } 1 }",
+    "my $s;",
+    `my $up = socket($s, PF_UNIX, SOCK_STREAM, 0) && connect($s, pack_sockaddr_un(${q(socketPath)}));`,
+    "if (!$up || !put($s, \"$$\\n\")) { 1 while sysread(STDIN, my $b, 65536); exit 0; }",
+    "for (;;) {",
+    "  my $r = ''; vec($r, 0, 1) = 1; vec($r, fileno($s), 1) = 1;",
+    "  next if select($r, undef, undef, undef) <= 0;",
+    "  if (vec($r, 0, 1)) { my $n = sysread(STDIN, my $b, 65536); if (!$n) { shutdown($s, 1); exit 0; } put($s, $b) or exit 0; }",
+    "  if (vec($r, fileno($s), 1)) { my $n = sysread($s, my $b, 65536); exit 0 unless $n; put(\\*STDOUT, $b) or exit 0; }",
+    "}",
     "",
   ].join("\n");
 }
@@ -75,27 +74,19 @@ function onPath(name: string, path: string): string | undefined {
 }
 
 /**
- * The relay's programs on `path` (default: this process's PATH), or undefined when one is
- * missing or the platform has no POSIX FIFOs and process groups (Windows).
+ * The relay's program on `path` (default: this process's PATH), or undefined when it is
+ * missing or the platform has no Unix sockets and process groups (Windows).
  */
 export function findRelayTools(path: string = process.env.PATH ?? "", platform: NodeJS.Platform = process.platform): RelayTools | undefined {
   if (platform === "win32") return undefined;
-  const sh = onPath("sh", path);
-  const mkfifo = onPath("mkfifo", path);
-  const cat = onPath("cat", path);
-  return sh && mkfifo && cat ? { sh, mkfifo, cat } : undefined;
+  const perl = onPath("perl", path);
+  return perl ? { perl } : undefined;
 }
 
 /** A channel to relays, with the command line that starts one (what the launch spec gets). */
 export interface RelayChannel extends ChildChannel {
   command: string;
   args: string[];
-}
-
-/** A FIFO end as a non-blocking stream (Node reads and writes it like a pipe, off the thread pool). */
-function fifoEnd(file: string, flags: number): Socket {
-  const fd = openSync(file, flags | constants.O_NONBLOCK);
-  return new Socket({ fd, readable: (flags & constants.O_WRONLY) === 0, writable: (flags & constants.O_WRONLY) !== 0 });
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -111,93 +102,105 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * Opens the channel relays report to: the FIFO `<dir>/hello`, kept open read-write (so it
- * never ends while relays come and go). Each announced pid becomes a {@link ReplayChildLink}
- * in announcement order; its lines, end and close become events passed to `onEvent`
- * synchronously, as `openChildChannel` does for Node replay children. A link's `end` stops the
- * relay's process group (the relay holds no state worth a graceful end).
- *
- * @param dir a private temporary directory
- * @throws when `mkfifo` fails
+ * The link of one connected relay whose first line announced `pid`: its later lines, end and
+ * close become events passed to `onEvent` synchronously, in arrival order.
  */
-export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: (event: ChildChannelEvent) => void): Promise<RelayChannel> {
-  const hello = join(dir, "hello");
-  const script = join(dir, "relay.sh");
-  await writeFile(script, relayScript(dir, tools));
-  await new Promise<void>((resolve, reject) => execFile(tools.mkfifo, [hello], (error) => (error ? reject(error) : resolve())));
-  const children: ReplayChildLink[] = [];
-  const streams = new Set<Socket>();
-  const announcements = fifoEnd(hello, constants.O_RDWR);
-  streams.add(announcements);
-  const connect = (pid: number): void => {
-    let toRelay: Socket;
-    let fromRelay: Socket;
-    try {
-      toRelay = fifoEnd(join(dir, `${pid}.i`), constants.O_WRONLY);
-      fromRelay = fifoEnd(join(dir, `${pid}.o`), constants.O_RDONLY);
-    } catch (error) {
-      onEvent({ type: "child-protocol-error", reason: `replay relay ${pid} announced itself but its FIFOs cannot be opened (${(error as Error).message})` });
-      return;
-    }
-    streams.add(toRelay);
-    streams.add(fromRelay);
-    let closed = false;
-    let ended = false;
-    let markClosed: () => void = () => undefined;
-    const closedPromise = new Promise<void>((resolve) => (markClosed = resolve));
-    const link: ReplayChildLink = {
-      index: children.length,
-      pid,
-      send(line) {
-        if (!closed && !ended && !toRelay.destroyed) toRelay.write(`${line}\n`);
-      },
-      get buffered() {
-        return toRelay.destroyed ? 0 : toRelay.writableLength;
-      },
-      end() {
-        if (ended) return;
-        ended = true;
-        toRelay.destroy();
-        signalGroup(pid, "SIGTERM");
-      },
-      get closed() {
-        return closed;
-      },
-      whenClosed: () => closedPromise,
-    };
-    children.push(link);
-    onEvent({ type: "child-hello", child: link });
-    // A relay gone before it read what was sent to it: the write fails (EPIPE); its close reports the end.
-    toRelay.on("error", () => toRelay.destroy());
-    const lines = createInterface({ input: fromRelay, crlfDelay: Infinity });
-    lines.on("line", (line) => onEvent({ type: "child-line", child: link, line }));
-    lines.on("error", () => undefined);
-    fromRelay.on("error", () => undefined);
-    lines.on("close", () => {
-      streams.delete(fromRelay);
-      toRelay.destroy();
-      streams.delete(toRelay);
-      onEvent({ type: "child-eof", child: link });
+function relayLink(socket: Socket, pid: number, index: number, onEvent: (event: ChildChannelEvent) => void): ReplayChildLink & { markClosed(): void } {
+  let closed = false;
+  let ended = false;
+  let markClosed: () => void = () => undefined;
+  const closedPromise = new Promise<void>((resolve) => (markClosed = resolve));
+  const link = {
+    index,
+    pid,
+    send(line: string) {
+      if (!closed && !ended && !socket.destroyed) socket.write(`${line}\n`);
+    },
+    get buffered() {
+      return socket.destroyed ? 0 : socket.writableLength;
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      // The signal first: a relay that saw its socket end first would exit 0 instead, as if it chose to.
+      signalGroup(pid, "SIGTERM");
+      socket.destroy();
+    },
+    get closed() {
+      return closed;
+    },
+    whenClosed: () => closedPromise,
+    markClosed() {
       closed = true;
       markClosed();
-      onEvent({ type: "child-closed", child: link });
-    });
+    },
   };
-  const announced = createInterface({ input: announcements, crlfDelay: Infinity });
-  announced.on("line", (text) => {
-    if (/^[1-9][0-9]*$/.test(text)) connect(Number(text));
-    else onEvent({ type: "child-protocol-error", reason: `malformed announcement from a replay relay: ${text.slice(0, 80)}` });
+  return link;
+}
+
+/**
+ * Opens the channel relays report to: a Unix socket `<dir>/relay.sock`. Each relay's first line
+ * (its pid) makes it a {@link ReplayChildLink}, numbered in connection order; its lines, end and
+ * close become events passed to `onEvent` synchronously, as `openChildChannel` does for Node
+ * replay children. A link's `end` closes its socket and stops the relay's process group (the
+ * relay holds no state worth a graceful end).
+ *
+ * @param dir a private temporary directory (short: Unix socket paths are limited to about 100 bytes)
+ */
+export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: (event: ChildChannelEvent) => void): Promise<RelayChannel> {
+  const address = join(dir, "relay.sock");
+  const script = join(dir, "relay.pl");
+  await writeFile(script, relayScript(address));
+  const children: ReplayChildLink[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    let link: ReturnType<typeof relayLink> | undefined;
+    const lines = createInterface({ input: socket, crlfDelay: Infinity });
+    lines.on("line", (line) => {
+      if (link) onEvent({ type: "child-line", child: link, line });
+      else if (/^[1-9][0-9]*$/.test(line)) {
+        link = relayLink(socket, Number(line), children.length, onEvent);
+        children.push(link);
+        onEvent({ type: "child-hello", child: link });
+      } else {
+        onEvent({ type: "child-protocol-error", reason: `malformed announcement from a replay relay: ${line.slice(0, 80)}` });
+        socket.destroy();
+      }
+    });
+    // readline re-emits its input's errors (an EPIPE once the relay is gone): the close reports the end.
+    lines.on("error", () => undefined);
+    socket.on("error", () => undefined);
+    // The input's end (the relay ended) closes readline after its last line; a socket this
+    // process destroyed (`end`) only closes. Whichever comes first reports the end, once.
+    let done = false;
+    const finish = (): void => {
+      sockets.delete(socket);
+      if (done || !link) return;
+      done = true;
+      onEvent({ type: "child-eof", child: link });
+      link.markClosed();
+      onEvent({ type: "child-closed", child: link });
+    };
+    lines.on("close", finish);
+    socket.on("close", finish);
   });
-  announced.on("error", () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(address, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   return {
-    address: hello,
+    address,
     children,
-    command: tools.sh,
+    command: tools.perl,
     args: [script],
     async close() {
       for (const child of children) child.end();
-      for (const stream of streams) stream.destroy();
-      streams.clear();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

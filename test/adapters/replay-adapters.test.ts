@@ -70,8 +70,8 @@ describe("the agent-launch seam: the replay engine calls the adapters' hooks and
       const relay = agentProcess === "relay" ? findRelayTools() : undefined;
       for (const agent of asked) {
         if (relay) {
-          expect(agent.command).toBe(relay.sh);
-          expect(path.basename(agent.args[0]!)).toBe("relay.sh");
+          expect(agent.command).toBe(relay.perl);
+          expect(path.basename(agent.args[0]!)).toBe("relay.pl");
         } else {
           expect(agent.command).toBe(process.execPath);
           expect(path.basename(agent.args[0]!)).toMatch(/^replay-child/);

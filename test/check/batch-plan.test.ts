@@ -4,11 +4,17 @@ import { firstBatchProviders, planBatches } from "../../harness/check/batch-plan
 const range = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 
 describe("planBatches", () => {
-  it("one provider alone gets jobs batches, its cells dealt round-robin", () => {
-    expect(planBatches([range(0, 7)], 2)).toEqual([
-      [0, 2, 4, 6],
-      [1, 3, 5],
+  it("one provider alone gets jobs batches when its cells are worth them, its cells dealt round-robin", () => {
+    expect(planBatches([range(0, 16)], 2)).toEqual([
+      [0, 2, 4, 6, 8, 10, 12, 14],
+      [1, 3, 5, 7, 9, 11, 13, 15],
     ]);
+  });
+
+  it("the seven real cursor cells replay through one bridge, whatever the cores (issue 25: two bridges cost more CPU and wall)", () => {
+    expect(planBatches([range(0, 7)], 2)).toEqual([range(0, 7)]);
+    expect(planBatches([range(0, 8)], 8)).toEqual([range(0, 8)]);
+    expect(planBatches([range(0, 15)], 2)).toHaveLength(1);
   });
 
   it("the committed matrix (six providers, 29 replayable cells, 2 jobs) starts one bridge per provider, largest batch first", () => {
@@ -20,8 +26,9 @@ describe("planBatches", () => {
   });
 
   it("a provider with most of the cells gets more than one batch, never more than its cells or jobs", () => {
-    const tasks = planBatches([range(0, 12), [12]], 4);
-    expect(tasks.map((t) => t.length)).toEqual([3, 3, 3, 3, 1]);
+    const tasks = planBatches([range(0, 40), [40]], 4);
+    expect(tasks.map((t) => t.length)).toEqual([10, 10, 10, 10, 1]);
+    expect(planBatches([range(0, 24), [24]], 8).map((t) => t.length)).toEqual([8, 8, 8, 1]);
     expect(planBatches([[0], [1]], 8)).toEqual([[0], [1]]);
   });
 
@@ -47,8 +54,9 @@ describe("planBatches", () => {
 });
 
 describe("firstBatchProviders", () => {
-  it("names the provider of each batch the workers start with: one provider alone twice, a matrix its two longest", () => {
-    expect(firstBatchProviders(Array(8).fill("acp-cursor"), 2)).toEqual(["acp-cursor", "acp-cursor"]);
+  it("names the provider of each batch the workers start with: one provider alone twice when worth it, a matrix its two longest", () => {
+    expect(firstBatchProviders(Array(8).fill("acp-cursor"), 2)).toEqual(["acp-cursor"]);
+    expect(firstBatchProviders(Array(16).fill("acp-cursor"), 2)).toEqual(["acp-cursor", "acp-cursor"]);
     const providers = [...Array(9).fill("acp-opencode"), ...Array(5).fill("acp-pi"), ...Array(4).fill("echo")];
     expect(firstBatchProviders(providers, 2)).toEqual(["acp-opencode", "acp-pi"]);
     // acp-pi's cells took longest before: it starts first.

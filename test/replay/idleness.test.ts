@@ -138,4 +138,32 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
     expect(sampler.sample()).toBeUndefined();
     sampler.close();
   });
+
+  // Issue 25: an extra thread in a bridge (a worker, a profiler) must not keep it from ever
+  // looking idle while that thread itself sleeps; one that computes must keep it busy.
+  const withWorker = (workerCode: string): string =>
+    `const { Worker } = require("node:worker_threads"); const w = new Worker(${JSON.stringify(workerCode)}, { eval: true }); w.once("online", () => process.stdout.write("ready\\n")); process.stdin.on("data", () => {});`;
+
+  it("a bridge whose worker thread waits for a message (its own event loop asleep) is idle", async () => {
+    const child = startNode(withWorker("require('node:worker_threads').parentPort.on('message', () => {});"));
+    await ready(child);
+    const seen = await judgeUntil(child.pid!, "idle");
+    expect(seen.at(-1)).toBe("idle");
+    // The worker is one more thread of the same process, asleep like the rest.
+    const sample = sampleTree(child.pid!)!;
+    expect(sample.tasks.length).toBeGreaterThan(1);
+  });
+
+  it("a bridge whose worker thread blocks in Atomics.wait is idle", async () => {
+    const child = startNode(withWorker("Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);"));
+    await ready(child);
+    const seen = await judgeUntil(child.pid!, "idle");
+    expect(seen.at(-1)).toBe("idle");
+  });
+
+  it("a bridge whose worker thread computes is never idle, however often it is looked at", async () => {
+    const child = startNode(withWorker("for (;;) {}"));
+    await ready(child);
+    for (let i = 0; i < 20; i += 1) expect(await judge(child.pid!)).toBe("busy");
+  });
 });

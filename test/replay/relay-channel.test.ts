@@ -1,8 +1,8 @@
 /**
  * The replay relay (harness/replay/relay-channel.ts) started as a bridge starts an agent: its own
  * process group, piped stdio, flags inserted after its first argument. Lines cross both ways in
- * order, the bridge closing its stdin ends it, `end` stops its whole group, and the tools are
- * looked up on PATH. Every wait is for an event; none depends on how long it takes.
+ * order, the bridge closing its stdin ends it, `end` stops its whole group, it is one process
+ * (no helper children), and perl is looked up on PATH. Every wait is for an event; none depends on how long it takes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -102,6 +102,8 @@ describe.runIf(process.platform === "linux" && findRelayTools() !== undefined)("
     expect(hello.type === "child-hello" && hello.child.pid).toBe(relay.child.pid);
     const link = (hello as Extract<ChildChannelEvent, { type: "child-hello" }>).child;
     expect(link.index).toBe(0);
+    // One process per agent session: the relay starts no helper (issue 25: no sh/mkfifo/cat).
+    expect(livingMembers(relay.child.pid!)).toEqual([relay.child.pid]);
 
     const big = JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { text: "x".repeat(200_000) } });
     relay.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"initialize"}\n${big}\n`);
@@ -160,9 +162,9 @@ describe.runIf(process.platform === "linux" && findRelayTools() !== undefined)("
     expect(live).toEqual([]);
   });
 
-  it("is found on PATH by absolute path, and not at all on Windows or without cat", () => {
+  it("is found on PATH by absolute path, and not at all on Windows or without perl", () => {
     const tools = findRelayTools();
-    expect(path.isAbsolute(tools!.sh) && path.isAbsolute(tools!.mkfifo) && path.isAbsolute(tools!.cat)).toBe(true);
+    expect(path.isAbsolute(tools!.perl)).toBe(true);
     expect(findRelayTools(process.env.PATH, "win32")).toBeUndefined();
     expect(findRelayTools("/nonexistent")).toBeUndefined();
   });
