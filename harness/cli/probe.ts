@@ -1,16 +1,14 @@
-import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
-import { listAcpAgents } from "../../stack/acp/agents/custom-agents.js";
-import { acpAgentLabel } from "../../stack/acp/agents/launch-spec.js";
-import { probeAcpAgent, type AcpAgentProbe } from "../../stack/acp/agents/probe.js";
 import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { packageRoot } from "../families/record-provider.js";
+import { BRIDGE_FAMILIES, commandProbeFamily, probeProviderIds, type BridgeFamily, type ProbeAnswer } from "../families/index.js";
 import { resolveWaitFlag } from "./flag-checks.js";
-import { detectNetworkIsolation, netnsSpawn } from "../record/network.js";
-import { withoutRecordProfiles } from "../families/index.js";
-import { EXIT_CODES, InputError, UsageError } from "../errors.js";
+import { probeProvider } from "./probe-provider.js";
+import { detectNetworkIsolation, NETWORK_NETNS, netnsSpawn, type NetworkIsolation } from "../record/network.js";
+import { EXIT_CODES, UsageError } from "../errors.js";
 import { PROBE_TIMEOUT_MS } from "../defaults.js";
 import type { ParityCommand } from "./command.js";
 
@@ -53,64 +51,14 @@ export function splitCommandLine(value: string): string[] {
   return words;
 }
 
-function readCustomAgents(file: string): string {
-  try {
-    // A "record" profile (parity record's) is no part of the setting the probe launches from.
-    return withoutRecordProfiles(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { file });
-  }
-}
-
-function compactJson(value: unknown): string {
-  return JSON.stringify(value) ?? "undefined";
-}
-
-/**
- * The text answer: reachability and protocol, the agent's name/version, how it was launched, every
- * `agentCapabilities` key as the agent reported it (compact JSON, absent keys said so), auth
- * methods, and `fork` (spec 30 §3.2).
- */
-export function formatProbe(label: string, probe: AcpAgentProbe): string {
-  const lines: string[] = [];
-  const launch = probe.launch;
-  let launchLine: string | undefined;
-  if (launch) {
-    // The home/XDG paths are temp names; the switches are what a reader wants to see.
-    const switches = Object.entries(launch.addedEnv).filter(([key]) => key !== "HOME" && !key.startsWith("XDG_"));
-    launchLine =
-      `  launch: dialect ${launch.dialect}, ` +
-      (launch.isolatedHome ? "isolated temp HOME/XDG dirs (removed afterwards)" : "inherited HOME") +
-      (switches.length ? `, ${switches.map(([key, value]) => `${key}=${value}`).join(" ")}` : "") +
-      (launch.network ? `; network ${launch.network}` : "");
-  }
-  if (!probe.reachable) {
-    lines.push(`${label}: not reachable — ${probe.reason}`);
-    if (launchLine) lines.push(launchLine);
-    return `${lines.join("\n")}\n`;
-  }
-  const info = probe.agentInfo;
-  const who = info?.name ? `, agent ${info.name}${info.version ? ` ${info.version}` : ""}` : "";
-  lines.push(`${label}: reachable (ACP protocol ${probe.protocolVersion ?? "?"}${who})`);
-  if (launchLine) lines.push(launchLine);
-  lines.push("  agentCapabilities:");
-  const caps = probe.agentCapabilities as Record<string, unknown>;
-  const known = ["loadSession", "promptCapabilities", "sessionCapabilities", "mcpCapabilities"];
-  for (const key of [...known, ...Object.keys(caps).filter((k) => !known.includes(k)).sort()]) {
-    lines.push(`    ${key}: ${key in caps ? compactJson(caps[key]) : "(not reported)"}`);
-  }
-  const auth = probe.authMethods.map((m) => (m.name ? `${m.id} (${m.name})` : m.id));
-  lines.push(`  authMethods: ${auth.length ? auth.join(", ") : "none"}`);
-  lines.push(`  fork: ${probe.fork ? "yes" : "no"}`);
-  return `${lines.join("\n")}\n`;
-}
-
-/** What a probe command inherits; tests inject a controlled environment. */
+/** What a probe command inherits; tests inject a controlled environment and family list. */
 export interface ProbeCommandOptions {
-  /** The environment the agent inherits (sanitized by the probe); default `process.env`. */
+  /** The environment a `--command` agent inherits (sanitized by the probe); default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Parent directory of an isolated agent home; default `os.tmpdir()`. */
+  /** Parent directory of the run's temp dirs; default the session temp dir, else `os.tmpdir()`. */
   tempDir?: string;
+  /** The bridge families; default the shipped list. */
+  families?: readonly BridgeFamily[];
 }
 
 /** How long `probe` waits for `initialize` by default, in ms (harness/defaults.ts says why). */
@@ -129,22 +77,61 @@ export async function projectCommand(command: string, projects: readonly string[
 }
 
 /**
- * Builds `parity probe`: asks an installed ACP agent what it supports (spec 30 §3.2) by sending
- * only `initialize`, and prints the agent's capabilities as reported. Exit 0 when the agent
- * answered, 1 when it did not, 2 on a bad flag. opencode runs in an isolated temp home, offline.
+ * `--network`: the namespace the agent runs in, or undefined for the host network (`host`, or
+ * `auto` where namespaces are unavailable).
+ * @throws UsageError for `netns` where namespaces are unavailable.
+ */
+function probeIsolation(network: unknown): Extract<NetworkIsolation, { kind: "netns" }> | undefined {
+  if (network === "host") return undefined;
+  const isolation = detectNetworkIsolation("auto");
+  if (network === "netns" && isolation.kind !== "netns") throw new UsageError(`--network netns: ${isolation.why}`);
+  return isolation.kind === "netns" ? isolation : undefined;
+}
+
+/** `--command`: the first family whose probe takes a bare command asks it (launched as given, no record profile). */
+async function probeCommandLine(commandLine: string, args: Record<string, unknown>, cwd: string, options: ProbeCommandOptions & { projects: string[]; timeoutMs: number; prompt?: string }): Promise<ProbeAnswer> {
+  const [command, ...commandArgs] = splitCommandLine(commandLine) as [string, ...string[]];
+  const family = commandProbeFamily(options.families ?? BRIDGE_FAMILIES);
+  const pathValue = (options.env ?? process.env).PATH;
+  const resolvedCommand = await projectCommand(command, options.projects, pathValue);
+  const isolation = probeIsolation(args.network);
+  // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
+  const resolvable = (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, pathValue)) !== null;
+  const inNetns = isolation !== undefined && resolvable;
+  return family.probe.command!({
+    label: [command, ...commandArgs].join(" "),
+    command: resolvedCommand,
+    args: commandArgs,
+    cwd,
+    timeoutMs: options.timeoutMs,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(inNetns ? { spawn: netnsSpawn(isolation), network: NETWORK_NETNS } : {}),
+    ...(options.env ? { inheritedEnv: options.env } : {}),
+    ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+  });
+}
+
+/**
+ * Builds `parity probe`: asks an installed agent what it supports (spec 30 §3.2 for ACP) through
+ * its bridge family's `probe` hook, and prints the capabilities as reported. `--provider` runs
+ * the agent exactly as `parity record` would (probe-provider.ts: fresh HOME/XDG dirs, the
+ * profile's config and env, the loopback model endpoint, a network namespace); `--command` any
+ * agent command. Exit 0 when the agent answered, 1 when it did not, 2 on a bad flag.
  */
 export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCommand {
+  const families = options.families ?? BRIDGE_FAMILIES;
   return {
     tempDir: true,
     command: "probe",
-    describe: "Ask an installed ACP agent what it supports (initialize only)",
+    describe: "Ask an installed agent what it supports (initialize, or one prompt with --prompt)",
     builder: (y: Argv) =>
       y
-        .option("provider", { type: "string", describe: "A shipped or custom ACP agent id (acp-cursor, acp-opencode, acp-omp, acp-grok, acp-hermes-agent, acp-<slug>)" })
+        .option("provider", { type: "string", describe: `An agent parity record knows (${probeProviderIds(families).join(", ")}), or a custom acp-<slug>` })
         .option("command", { type: "string", describe: 'The agent command and its args, e.g. "opencode acp" (no shell)' })
-        .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries)" })
-        .option("cwd", { type: "string", describe: "Working directory of the agent (default: the current directory)" })
-        .option("timeout", { type: "string", describe: `How long to wait for initialize, in ms (a whole number ≥ 1; default ${PROBE_TIMEOUT_MS})` })
+        .option("custom-agents", { type: "string", describe: "JSON file with the customAgents setting (an array of agent entries; an entry's record profile is honoured)" })
+        .option("cwd", { type: "string", describe: "Working directory of a --command agent (default: the current directory); --provider runs in a fresh workspace, as record does" })
+        .option("prompt", { type: "string", describe: "After initialize, open a session and send this one prompt (a --provider's model is the loopback endpoint)" })
+        .option("timeout", { type: "string", describe: `How long to wait for each answer, in ms (a whole number ≥ 1; default ${PROBE_TIMEOUT_MS})` })
         .option("timeout-ms", { type: "string", hidden: true, describe: "Old spelling of --timeout" })
         .option("json", { type: "boolean", default: false, describe: "Print the probe result as JSON" })
         .option("network", {
@@ -152,56 +139,41 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
           default: "auto",
           describe: "Run the agent in a fresh network namespace with only loopback (netns), on the host network (host), or netns where possible (auto)",
         })
-        .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent (isolated temp HOME, offline)")
+        .example("$0 probe --provider acp-opencode", "Probe the shipped opencode agent as record runs it (fresh temp HOME, offline)")
+        .example('$0 probe --provider acp-opencode --prompt "say hi" --network netns', "Go on to a session and one prompt, in a network namespace")
         .example('$0 probe --command "node ./my-agent.js --acp"', "Probe any ACP agent command")
         .example("$0 probe --provider acp-mine --custom-agents agents.json", "Probe a custom agent"),
     async run(args, ctx) {
       const provider = typeof args.provider === "string" ? args.provider : undefined;
       const commandLine = typeof args.command === "string" ? args.command : undefined;
       if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
+      if (provider !== undefined && typeof args.cwd === "string") throw new UsageError("--cwd: --provider runs the agent in a fresh workspace, as record does; --cwd is for --command");
       const timeoutMs = resolveWaitFlag(args, PROBE_TIMEOUT_MS);
-      const cwd = typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd;
-
-      let command: string;
-      let commandArgs: string[];
-      let env: Record<string, string> = {};
-      let acpDialect: string | undefined;
-      if (provider !== undefined) {
-        const setting = typeof args["custom-agents"] === "string" ? readCustomAgents(path.resolve(ctx.cwd, args["custom-agents"])) : undefined;
-        const { agents, warnings } = listAcpAgents(setting);
-        for (const warning of warnings) ctx.err(`warning: ${warning}\n`);
-        const agent = agents.find((a) => a.id === provider);
-        if (!agent) throw new UsageError(`--provider ${provider}: unknown ACP agent (known: ${agents.map((a) => a.id).join(", ")})`);
-        command = agent.launchSpec.command;
-        commandArgs = agent.launchSpec.args;
-        env = agent.launchSpec.env;
-        acpDialect = agent.bridgeOptions.acpDialect;
-      } else {
-        [command, ...commandArgs] = splitCommandLine(commandLine!) as [string, ...string[]];
-      }
-      const label = acpAgentLabel({ command, args: commandArgs });
-      const resolvedCommand = await projectCommand(command, [ctx.cwd, packageRoot()], env.PATH ?? (options.env ?? process.env).PATH);
-      const network = args.network === "host" ? undefined : detectNetworkIsolation("auto");
-      if (args.network === "netns" && network?.kind !== "netns") throw new UsageError(`--network netns: ${network?.kind === "watch" ? network.why : "unavailable"}`);
-      // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
-      const resolvable =
-        (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, (env.PATH ?? options.env?.PATH ?? process.env.PATH) as string | undefined)) !== null;
-      const inNetns = network?.kind === "netns" && resolvable;
-      const wait = ctx.progress !== undefined && args.json !== true ? startWaitProgress(ctx.progress, `probing ${label}`, REAL_WAIT_CLOCK, "starting the agent and asking initialize") : undefined;
-      const probe = await probeAcpAgent({
-        ...(inNetns ? { spawn: netnsSpawn(network) } : {}),
-        command: resolvedCommand,
-        args: commandArgs,
-        env,
-        cwd,
-        timeoutMs,
-        ...(acpDialect !== undefined ? { acpDialect } : {}),
-        ...(options.env ? { inheritedEnv: options.env } : {}),
-        ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
-      }).finally(() => wait?.end("answered"));
-      const shown = inNetns && probe.launch ? { ...probe, launch: { ...probe.launch, network: "netns: a fresh network namespace with only loopback" } } : probe;
-      ctx.out(args.json ? `${JSON.stringify({ agent: label, ...shown }, null, 2)}\n` : formatProbe(label, shown));
-      return probe.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
+      const prompt = typeof args.prompt === "string" ? args.prompt : undefined;
+      const tempRoot = options.tempDir ?? tmpdir();
+      const what = provider !== undefined ? `probing ${provider}` : `probing ${commandLine!}`;
+      const wait = ctx.progress !== undefined && args.json !== true ? startWaitProgress(ctx.progress, what, REAL_WAIT_CLOCK, "starting the agent and asking initialize") : undefined;
+      const answer = await (
+        provider !== undefined
+          ? probeProvider({
+              providerId: provider,
+              ...(typeof args["custom-agents"] === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args["custom-agents"]) } : {}),
+              families,
+              tempRoot,
+              isolation: probeIsolation(args.network),
+              timeoutMs,
+              ...(prompt !== undefined ? { prompt } : {}),
+            })
+          : probeCommandLine(commandLine!, args, typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd, {
+              ...options,
+              families,
+              projects: [ctx.cwd, packageRoot()],
+              timeoutMs,
+              ...(prompt !== undefined ? { prompt } : {}),
+            })
+      ).finally(() => wait?.end("answered"));
+      ctx.out(args.json ? `${JSON.stringify({ agent: answer.label, ...answer.result }, null, 2)}\n` : answer.text);
+      return answer.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
     },
   };
 }

@@ -7,6 +7,8 @@
  */
 import type { BridgeTarget, BridgeTargetOptions } from "../conformance/target.js";
 import type { ReplayAdapter } from "./agent-launch.js";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
+import type { PreparedProvider, RecordDirs } from "./record-provider.js";
 import type { RecordProvider } from "./record-provider.js";
 
 /** The providers `parity record` can drive through one family, in three groups (the order `--help` lists them). */
@@ -56,6 +58,72 @@ export interface FamilyCustomAgents {
   recordProvider(entriesText: string, providerId: string, file: string): Promise<RecordProvider | undefined>;
 }
 
+/** How the probe flow starts a process (inside a network namespace when asked); default `child_process.spawn`. */
+export type ProbeSpawn = (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+
+/** What a family's probe answers: reachable or not, a label for the agent, the result as JSON and as text. */
+export interface ProbeAnswer {
+  /** True when the agent answered (`parity probe` exits 0, else 1). */
+  reachable: boolean;
+  /** The agent as a reader names it (`opencode acp`). */
+  label: string;
+  /** The family's own result shape (`--json` prints `{agent: label, ...result}`). */
+  result: Record<string, unknown>;
+  /** The text answer, ending in a newline. */
+  text: string;
+}
+
+/**
+ * `parity probe --provider <id>`: the flow prepared the provider exactly as `parity record`
+ * does (fresh run dirs, the profile's config files and env, the loopback model endpoint) and
+ * asks the family to probe the agent that `prepared.options` launch.
+ */
+export interface FamilyProviderProbeRequest {
+  /** The provider id asked for. */
+  providerId: string;
+  /** What the provider's `prepare` returned (env of the bridge, launch options of the agent). */
+  prepared: PreparedProvider;
+  /** The run's dirs (all inside one temp root the flow removes afterwards). */
+  dirs: RecordDirs;
+  /** How long each request to the agent may wait, in ms. */
+  timeoutMs: number;
+  /** Go on to a session and send this one prompt (`--prompt`). */
+  prompt?: string;
+  /** Starts the agent (in the network namespace when the flow made one). */
+  spawn?: ProbeSpawn;
+  /** How the agent's network is isolated, as the answer should say (`netns: …`); absent: host network. */
+  network?: string;
+}
+
+/** `parity probe --command "<cmd> <args…>"`: any agent command of the family, launched as given. */
+export interface FamilyCommandProbeRequest {
+  /** The agent as the user wrote it (`opencode acp`), for the answer's label. */
+  label: string;
+  command: string;
+  args: string[];
+  /** The agent's working directory. */
+  cwd: string;
+  timeoutMs: number;
+  prompt?: string;
+  spawn?: ProbeSpawn;
+  network?: string;
+  /** The environment the agent inherits (sanitized by the family); default `process.env`. */
+  inheritedEnv?: Record<string, string | undefined>;
+  /** Parent of any temp dir the family makes; default `os.tmpdir()`. */
+  tempDir?: string;
+}
+
+/**
+ * How to ask an installed agent of the family what it supports (spec 30 §3.2 for ACP).
+ * Never throws for an agent that does not answer: that is `reachable: false`.
+ */
+export interface FamilyProbe {
+  /** Probes the agent of a provider as `parity record` prepared it. */
+  provider(request: FamilyProviderProbeRequest): Promise<ProbeAnswer>;
+  /** Probes a bare agent command; omitted: `--command` does not reach this family. */
+  command?(request: FamilyCommandProbeRequest): Promise<ProbeAnswer>;
+}
+
 /**
  * One bridge family. Its {@link ReplayAdapter} part (id, providers, `handles`, `modulePath`,
  * `pointAgentAt`, `launchOptions`, `launchEnv`) is the replay and launch seam; the rest is
@@ -68,4 +136,6 @@ export interface BridgeFamily extends ReplayAdapter {
   readonly customAgents?: FamilyCustomAgents;
   /** Conform: how a conformance session starts the bridge; omitted: `--bridge <name>` does not know it (a module path still works). */
   readonly conform?: FamilyConform;
+  /** Probe: how to ask an installed agent of this family what it supports; omitted: `parity probe` refuses the family's providers. */
+  readonly probe?: FamilyProbe;
 }

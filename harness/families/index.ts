@@ -17,7 +17,17 @@ import { piFamily } from "./pi/index.js";
 import type { RecordProvider } from "./record-provider.js";
 
 export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
-export type { BridgeFamily, FamilyConform, FamilyCustomAgents, FamilyRecordProviders } from "./family.js";
+export type {
+  BridgeFamily,
+  FamilyCommandProbeRequest,
+  FamilyConform,
+  FamilyCustomAgents,
+  FamilyProbe,
+  FamilyProviderProbeRequest,
+  FamilyRecordProviders,
+  ProbeAnswer,
+  ProbeSpawn,
+} from "./family.js";
 
 /** The bridge families this package ships (the order `parity conform --help` lists their names in). */
 export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily, claudeCodeFamily, piFamily];
@@ -63,6 +73,37 @@ export async function recordProviderFor(
   const found = all[providerId];
   if (!found) throw new UsageError(`--provider "${providerId}": parity record knows ${Object.keys(all).join(", ")}`);
   return found;
+}
+
+/**
+ * The providers `parity probe --provider` knows: every one of {@link recordProviders} whose
+ * family has a `probe` hook (shipped: the twelve ACP agents, real and fixture).
+ */
+export function probeProviderIds(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): string[] {
+  return Object.keys(recordProviders(families)).filter((id) => familyOf(id, families)?.probe !== undefined);
+}
+
+/**
+ * The family whose probe asks `providerId`'s agent (`parity probe --provider`).
+ *
+ * @throws UsageError naming the provider's family when it has no probe, or the probe-able providers when no family owns it.
+ */
+export function probeFamilyOf(providerId: string, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily & { probe: NonNullable<BridgeFamily["probe"]> } {
+  const family = familyOf(providerId, families);
+  if (family?.probe) return family as BridgeFamily & { probe: NonNullable<BridgeFamily["probe"]> };
+  const why = family ? `the ${family.id} bridge family has no probe` : "no bridge family owns it";
+  throw new UsageError(`--provider ${providerId}: ${why} (parity probe knows ${probeProviderIds(families).join(", ")})`);
+}
+
+/**
+ * The family that probes a bare `--command`: the first in the list whose probe takes commands.
+ *
+ * @throws UsageError when none does.
+ */
+export function commandProbeFamily(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): BridgeFamily & { probe: NonNullable<BridgeFamily["probe"]> } {
+  const family = families.find((f) => f.probe?.command !== undefined);
+  if (!family) throw new UsageError("--command: no bridge family probes a bare agent command; give --provider <id>");
+  return family as BridgeFamily & { probe: NonNullable<BridgeFamily["probe"]> };
 }
 
 /** The env every family's agent launch among execution `options` gives its agent (the record flow redacts its secret values). */

@@ -65,12 +65,17 @@ export function netnsLauncher(isolation: Extract<NetworkIsolation, { kind: "netn
 }
 
 /**
- * A `spawn` that starts each command inside its own fresh namespace with only loopback and no
- * model endpoint (`parity probe`): `unshare … node netns-entry.js <ip> - 0 -- <command> …`.
+ * A `spawn` that starts each command inside its own fresh namespace with only loopback
+ * (`parity probe`): `unshare … node netns-entry.js <ip> <socketPath> <port> -- <command> …`;
+ * without a model endpoint `socketPath` is `-` and `port` 0.
  */
-export function netnsSpawn(isolation: Extract<NetworkIsolation, { kind: "netns" }>): (command: string, args: string[], options: SpawnOptions) => ChildProcess {
+export function netnsSpawn(
+  isolation: Extract<NetworkIsolation, { kind: "netns" }>,
+  socketPath = "-",
+  port = 0,
+): (command: string, args: string[], options: SpawnOptions) => ChildProcess {
   return (command, args, options) => {
-    const launcher = netnsLauncher(isolation, "-", 0);
+    const launcher = netnsLauncher(isolation, socketPath, port);
     return spawn(launcher.command, [...launcher.args, command, ...args], options);
   };
 }

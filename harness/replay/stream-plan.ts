@@ -1,4 +1,3 @@
-import { startsAgentProcess } from "../families/index.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../errors.js";

@@ -102,15 +102,21 @@ describe("parity probe", () => {
     const dir = mkdtempSync(join(tmpdir(), "acp-probe-"));
     const agentsFile = join(dir, "agents.json");
     writeFileSync(agentsFile, JSON.stringify([{ id: "ghost", displayName: "Ghost", command: "no-such-ghost-agent", args: ["acp"] }]));
+    // As `parity record` does, a custom agent whose command cannot start is an input error naming the file.
     const missing = cli();
-    const failed = await probeCommand.run({ provider: "acp-ghost", "custom-agents": agentsFile, "timeout-ms": 10_000, json: false }, missing.ctx);
+    await expect(probeCommand.run({ provider: "acp-ghost", "custom-agents": agentsFile, "timeout-ms": 10_000, json: false }, missing.ctx)).rejects.toThrowError(
+      /agents\.json: entry "ghost": command "no-such-ghost-agent" is not on PATH/,
+    );
+    const gone = cli();
+    const failed = await probeCommand.run({ command: "no-such-ghost-agent acp", "timeout-ms": 10_000, json: false }, gone.ctx);
     expect(failed).toBe(1);
-    expect(missing.out.join("")).toMatch(/^no-such-ghost-agent acp: not reachable — Failed to launch ACP agent "no-such-ghost-agent"/);
+    expect(gone.out.join("")).toMatch(/^no-such-ghost-agent acp: not reachable — Failed to launch ACP agent "no-such-ghost-agent"/);
   });
 
   it("refuses both or neither of --provider/--command and an unknown provider (usage errors)", async () => {
     const { ctx } = cli();
     await expect(probeCommand.run({ "timeout-ms": 10 }, ctx)).rejects.toThrowError(/exactly one of --provider/);
-    await expect(probeCommand.run({ provider: "acp-nope", "timeout-ms": 10 }, ctx)).rejects.toThrowError(/--provider acp-nope: unknown ACP agent \(known: acp-cursor,/);
+    await expect(probeCommand.run({ provider: "acp-nope", "timeout-ms": 10 }, ctx)).rejects.toThrowError(/--provider acp-nope: unknown \(parity probe knows acp-opencode, .*acp-cursor, .*acp-hermes-agent, or acp-<slug> with --custom-agents\)/);
+    await expect(probeCommand.run({ provider: "echo", "timeout-ms": 10 }, ctx)).rejects.toThrowError(/--provider echo: the echo bridge family has no probe \(parity probe knows acp-opencode,/);
   });
 });

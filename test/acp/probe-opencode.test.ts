@@ -1,14 +1,17 @@
 /**
  * `parity probe --provider acp-opencode` against the REAL opencode agent (devDependency
- * `opencode-ai`): it runs offline in an isolated temp home and the answer carries the
- * capabilities opencode reports. The binary is resolved from the repo root, never from the
+ * `opencode-ai`): it runs through its record profile (fresh temp HOME/XDG dirs, the profile's
+ * config and env, the loopback model endpoint, a network namespace where there is one), offline,
+ * and the answer carries the capabilities opencode reports and its answer to one prompt. The binary is resolved from the repo root, never from the
  * ambient PATH.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createProbeCommand, formatProbe } from "../../harness/cli/probe.js";
+import { createProbeCommand } from "../../harness/cli/probe.js";
+import { PROBE_MODEL_ANSWER } from "../../harness/cli/probe-provider.js";
+import { formatProbe } from "../../harness/families/acp/probe.js";
 import type { CliContext } from "../../harness/cli/context.js";
 import { acpAgentProbeSchema, probeAcpAgent } from "../../stack/acp/agents/probe.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
@@ -61,24 +64,30 @@ describe("probing the real opencode agent", () => {
   });
 
   it(
-    "parity probe --provider acp-opencode --json: real capabilities, nothing written under HOME, the temp home removed",
+    "parity probe --provider acp-opencode --prompt: through its record profile (fresh HOME, loopback model), nothing written outside the run's temp dir",
     async () => {
-      const home = temp("probe-user-home-");
+      const realHome = process.env.HOME ?? homedir();
+      const watched = [realHome, join(realHome, ".local", "share", "opencode"), join(realHome, ".config", "opencode"), join(realHome, ".cache", "opencode"), join(realHome, ".local", "state", "opencode")];
+      const before = watched.map(snapshot);
       const parent = temp("probe-temp-parent-");
       const workspace = temp("probe-workspace-");
       const out: string[] = [];
       const err: string[] = [];
       const ctx: CliContext = { out: (t) => out.push(t), err: (t) => err.push(t), color: false, verbose: false, ci: false, cwd: workspace };
-      // PATH is built here, like `npx parity` does: the package's .bin first, then node.
-      const command = createProbeCommand({ env: { PATH: `${OPENCODE_BIN_DIR}:${dirname(process.execPath)}`, HOME: home, LANG: "C.UTF-8" }, tempDir: parent });
-      const code = await command.run({ provider: "acp-opencode", json: true, "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
+      const command = createProbeCommand({ tempDir: parent });
+      const code = await command.run({ provider: "acp-opencode", json: true, prompt: "Say hello.", network: "auto", "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
       const answer = JSON.parse(out.join("")) as Record<string, unknown>;
       expect(code, JSON.stringify(answer)).toBe(0);
-      expect(answer.agent).toBe("opencode acp");
+      // The profile's launch: opencode's own args, as record runs it.
+      expect(answer.agent).toBe("opencode acp --port 0 --hostname 127.0.0.1");
       const probe = Object.fromEntries(Object.entries(answer).filter(([key]) => key !== "agent"));
       expectOpencodeCapabilities(probe);
-      expect(readdirSync(home)).toEqual([]);
+      // One session and one prompt, answered by the loopback model endpoint's scripted text.
+      expect(acpAgentProbeSchema.parse(probe)).toMatchObject({ prompt: { stopReason: "end_turn", text: PROBE_MODEL_ANSWER } });
+      // Everything the run wrote lived in its temp root under `parent`, now removed; the user's HOME and cwd are untouched.
       expect(readdirSync(parent)).toEqual([]);
+      expect(readdirSync(workspace)).toEqual([]);
+      expect(watched.map(snapshot)).toEqual(before);
 
       const text = formatProbe("opencode acp", acpAgentProbeSchema.parse(probe));
       expect(text).toMatch(/^opencode acp: reachable \(ACP protocol 1, agent OpenCode \S+\)\n/);
@@ -87,8 +96,10 @@ describe("probing the real opencode agent", () => {
       expect(text).toMatch(/\n {4}promptCapabilities: \{.*"image":true.*\}\n/);
       expect(text).toMatch(/\n {4}sessionCapabilities: \{.*"fork":\{\}.*\}\n/);
       expect(text).toMatch(/\n {2}authMethods: opencode-login \(/);
+      expect(text).toContain(`  prompt: stopReason end_turn, said ${JSON.stringify(PROBE_MODEL_ANSWER)}\n`);
     },
-    PROBE_TIMEOUT_MS * 2,
+    // Version read, initialize, session/new and a prompt of a real agent: only bounds a hang (about 3 min at load 23).
+    PROBE_TIMEOUT_MS * 10,
   );
 
   it(

@@ -8,6 +8,7 @@ import { acpConform } from "./conform.js";
 import { acpCustomAgents } from "./custom-agents.js";
 import { FIXTURE_RECORD_PROVIDERS } from "./fixture-agents.js";
 import { acpLaunchSeam } from "./launch.js";
+import { acpProbe } from "./probe.js";
 import { shippedProfileProviders } from "./profiles.js";
 
 /** The ACP bridge family. */
@@ -16,4 +17,5 @@ export const acpFamily: BridgeFamily = {
   recordProviders: () => ({ agents: shippedProfileProviders(), fixtures: FIXTURE_RECORD_PROVIDERS }),
   customAgents: acpCustomAgents,
   conform: acpConform,
+  probe: acpProbe,
 };

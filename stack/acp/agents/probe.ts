@@ -12,7 +12,7 @@ import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import type { Scheduler } from "../../bridge-kit/scheduler.js";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";
 import { createIsolatedHome, type IsolatedHome } from "./agent-isolation.js";
-import { AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
+import { type AcpAgentConnection, AcpAgentExitedError, AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
 import { buildAgentEnv } from "./launch-args.js";
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, PROBE_CLIENT_CAPABILITIES } from "../connection/acp-client.js";
@@ -43,6 +43,12 @@ export interface AcpProbeRequest {
   tempDir?: string;
   /** The environment to inherit (sanitized); defaults to `process.env`. */
   inheritedEnv?: Record<string, string | undefined>;
+  /**
+   * After `initialize`, go on to `session/new` (in `cwd`, no MCP servers) and send this one
+   * prompt (`parity probe --prompt`); the answer then carries `prompt` (the session id, the
+   * agent's `stopReason` and its streamed message text). Each request waits `timeoutMs`.
+   */
+  prompt?: string;
   /** Injected for tests. */
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
   /** The `initialize` timeout and the kill grace run on it; default the real scheduler (tests pass a fake one). */
@@ -77,6 +83,12 @@ export const acpProbeLaunchSchema = z.strictObject({
   network: z.string().optional(),
 });
 
+/** What one probe prompt came to (`AcpProbeRequest.prompt`): the session, how the turn ended, what the agent said. */
+export const acpProbePromptSchema = z.union([
+  z.strictObject({ sessionId: z.string(), stopReason: z.string(), text: z.string() }),
+  z.strictObject({ failed: z.string() }),
+]);
+
 /**
  * Probe result (spec 30 §3.2 `acpAgentProbeSchema`): reachable with `fork` (`sessionCapabilities.fork`
  * present) and what the agent reported in its `initialize` answer, or unreachable with a reason.
@@ -91,11 +103,14 @@ export const acpAgentProbeSchema = z.union([
     agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional(), title: z.string().nullable().optional() }).optional(),
     authMethods: z.array(acpProbedAuthMethodSchema),
     launch: acpProbeLaunchSchema.optional(),
+    prompt: acpProbePromptSchema.optional(),
   }),
   z.strictObject({ reachable: z.literal(false), reason: z.string(), launch: acpProbeLaunchSchema.optional() }),
 ]);
 /** A probe result. */
 export type AcpAgentProbe = z.infer<typeof acpAgentProbeSchema>;
+/** What a probe prompt came to. */
+export type AcpProbePrompt = z.infer<typeof acpProbePromptSchema>;
 /** How a probe launched its agent. */
 export type AcpProbeLaunch = z.infer<typeof acpProbeLaunchSchema>;
 
@@ -120,6 +135,20 @@ function readInitializeResult(result: unknown): Omit<Extract<AcpAgentProbe, { re
     ...(info ? { agentInfo: info } : {}),
     authMethods,
   };
+}
+
+/** `session/new` then one `session/prompt`; a failure of either is reported, never thrown. */
+async function promptOnce(connection: AcpAgentConnection, cwd: string, text: string, timeoutMs: number, said: string[]): Promise<AcpProbePrompt> {
+  try {
+    const session = await connection.request("session/new", { cwd, mcpServers: [] }, { timeoutMs });
+    const sessionId = isRecord(session) && typeof session.sessionId === "string" ? session.sessionId : undefined;
+    if (sessionId === undefined) return { failed: "session/new answered without a sessionId" };
+    const turn = await connection.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }, { timeoutMs });
+    const stopReason = isRecord(turn) && typeof turn.stopReason === "string" ? turn.stopReason : "(none)";
+    return { sessionId, stopReason, text: said.join("") };
+  } catch (error) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /**
@@ -152,12 +181,16 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     extra: dialect.childEnv,
   });
   const label = [request.command, ...request.args].join(" ");
+  const said: string[] = [];
   const connection = connectAcpAgent({
     launch: { command: request.command, args: request.args, env, cwd: request.cwd },
     label,
     ...(request.spawn ? { spawn: request.spawn } : {}),
     ...(request.scheduler ? { scheduler: request.scheduler } : {}),
-    onNotification: () => {},
+    onNotification: (method, params) => {
+      const update = isRecord(params) && isRecord(params.update) ? params.update : undefined;
+      if (method === "session/update" && update?.sessionUpdate === "agent_message_chunk" && isRecord(update.content) && typeof update.content.text === "string") said.push(update.content.text);
+    },
     onRequest: async () => {
       throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, PROBE_CLIENT_REQUEST_MESSAGE);
     },
@@ -169,7 +202,9 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
       { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: PROBE_CLIENT_CAPABILITIES },
       { timeoutMs },
     );
-    return { ...readInitializeResult(result), launch };
+    const answer = { ...readInitializeResult(result), launch };
+    if (request.prompt === undefined) return answer;
+    return { ...answer, prompt: await promptOnce(connection, request.cwd, request.prompt, timeoutMs, said) };
   } catch (error) {
     if (error instanceof AcpAgentTimeoutError) return { reachable: false, reason: `the agent did not answer initialize within ${timeoutMs}ms`, launch };
     if (error instanceof AcpAgentExitedError) {
