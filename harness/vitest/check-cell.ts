@@ -8,6 +8,7 @@ import { loadAllowlists } from "../compare/allowlist.js";
 import { UsageError } from "../errors.js";
 import { selectRecordings } from "../recording/select.js";
 import type { CellResult } from "../report/check-report.js";
+import type { RunFlags } from "../report/advice.js";
 import { renderCellText } from "../report/text.js";
 import { checkCells } from "../check/check-cells.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
@@ -66,5 +67,14 @@ export async function checkCell(options: CheckCellOptions): Promise<CheckCellRes
     },
   });
   const cell = run.cells[0]!;
-  return { ...cell, text: renderCellText(cell, { color: false }) };
+  // The advice repeats what this call was given, as paths relative to the test's cwd: without
+  // them it named the package's defaults, which from a user's project resolve into node_modules.
+  const relative = (p: string) => path.relative(cwd, path.resolve(cwd, p)) || ".";
+  const flags: RunFlags = {
+    recordings: [relative(root)],
+    lanes: relative(options.lanes ?? ORACLES_DIR),
+    ...(options.module !== undefined ? { module: relative(options.module) } : {}),
+    ...(options.allowlists !== undefined && options.allowlists.length > 0 ? { allowlist: options.allowlists.map(relative) } : {}),
+  };
+  return { ...cell, text: renderCellText(cell, { color: false, flags }) };
 }

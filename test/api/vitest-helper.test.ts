@@ -45,6 +45,14 @@ describe("checkCell and toMatchParityOracle", () => {
     await expect(expect({ provider: "echo", cell: "turn", cwd: work }).toMatchParityOracle()).rejects.toThrow(/to match its parity oracle/);
   });
 
+  it("advice names the test's own recordings and lanes, never the package's (node_modules) defaults", async () => {
+    const result = await checkCell({ provider: "echo", cell: "turn", cwd: work });
+    expect(result.text).toContain("accept it:  parity check -u --provider echo --cell turn --recordings recordings --lanes lanes");
+    expect(result.text).not.toContain("node_modules");
+    const outside = await checkCell({ provider: "echo", cell: "turn", cwd: work, recordings: path.join(work, "recordings"), lanes: "lanes" });
+    expect(outside.text).toContain("--recordings recordings --lanes lanes");
+  });
+
   it("a missing oracle fails (it never writes one); an unknown cell is a usage error", async () => {
     await rm(path.join(work, "lanes/echo/resume.json"));
     const result = await checkCell({ provider: "echo", cell: "resume", cwd: work });
