@@ -203,7 +203,8 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     const out = path.join(b.root, "not-a-dir");
     const run = await rerecord(b, "echo", "turn", ["--out", out]);
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(new RegExp(`^parity: ${out}/echo/turn/${CURRENT_BRIDGE_LANE_FILE}: cannot write \\(E[A-Z]+\\)`));
+    // Directory flags are checked before anything is replayed (issue 26): the flag and its value are named.
+    expect(run.err).toBe(`parity: --out ${out}: not a directory\n`);
     expect(await hashes(dir)).toEqual(before);
     expect(existsSync(b.lanes)).toBe(false);
   });
