@@ -77,7 +77,7 @@ export async function recordProviderFor(
 
 /**
  * The providers `parity probe --provider` knows: every one of {@link recordProviders} whose
- * family has a `probe` hook (shipped: the twelve ACP agents, real and fixture).
+ * family has a `probe` hook (shipped: the thirteen ACP agents, real and fixture).
  */
 export function probeProviderIds(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): string[] {
   return Object.keys(recordProviders(families)).filter((id) => familyOf(id, families)?.probe !== undefined);

@@ -48,7 +48,7 @@ describe("the agent-launch seam: the replay engine calls the adapters' hooks and
   it("a provider's profile comes from the first adapter that handles it; an unknown one is a usage error naming the replayable ids", () => {
     expect(replayProfileFor("acp-cursor")).toEqual({ modulePath: "dist/stack/acp/bridge.js", adapter: acpReplayAdapter });
     expect(replayProfileFor("tube-1", [tubeAdapter, ...SHIPPED_REPLAY_ADAPTERS]).modulePath).toBe("dist/tube/bridge.js");
-    expect(() => replayProfileFor("tube-1")).toThrow(new UsageError('no replay profile for provider "tube-1" (replayable: acp-*, echo)'));
+    expect(() => replayProfileFor("tube-1")).toThrow(new UsageError('no replay profile for provider "tube-1" (replayable: acp-*, claude-code, codex, echo, pi)'));
     expect(() => replayProfileFor("echo", [tubeAdapter])).toThrow(new UsageError('no replay profile for provider "echo" (replayable: tube-*)'));
   });
 

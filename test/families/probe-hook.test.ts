@@ -82,7 +82,7 @@ describe("parity probe calls the family's probe hook through the list", () => {
     const families = [muteFamily, peekFamily, ...BRIDGE_FAMILIES];
     expect(probeProviderIds(families)).toContain("peek-one");
     expect(probeProviderIds()).not.toContain("echo");
-    expect(probeProviderIds()).toHaveLength(12);
+    expect(probeProviderIds()).toHaveLength(13);
     const command = createProbeCommand({ families });
     await expect(command.run({ provider: "mute", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(/^--provider mute: the mute bridge family has no probe \(parity probe knows acp-opencode, .*peek-one/);
     await expect(command.run({ provider: "nobody", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(/^--provider nobody: no bridge family owns it/);

@@ -137,7 +137,7 @@ describe("parity record (echo bridge)", () => {
   it("unknown provider and cell are usage errors naming the known ones", async () => {
     const p = project({ "echo-turn": echoCell("Hello.") });
     expect((await runCli(["record", "--provider", "nope", "--cell", "echo-turn", "--cells", p.cells, "--out", p.out], { cwd: p.root })).err).toMatch(
-      /--provider "nope": parity record knows acp-opencode, acp-qwen, acp-copilot, acp-gemini, acp-claude, acp-claude-zed, acp-codex, acp-pi, echo/,
+      /--provider "nope": parity record knows acp-opencode, acp-qwen, acp-copilot, acp-gemini, acp-claude, acp-claude-zed, acp-codex, acp-omp, acp-pi, codex, claude-code, pi, echo, acp-cursor, acp-grok, acp-omp-fixture, acp-hermes-agent/,
     );
     expect((await record(p, "missing")).err).toMatch(/unknown cell "missing".*known: echo-turn/);
   });

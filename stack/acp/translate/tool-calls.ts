@@ -317,8 +317,9 @@ class ToolCallCache implements ToolCallTracker {
     const fallback = updateFallback(this.threadId, update);
     if (isTerminalToolStatus(entry.event.status)) {
       this.cache.delete(entry.event.toolCallId);
-      deltas.push(...this.close(entry.event, entry.event.status, previous ? entry : undefined, fallback, previous?.event));
-      return deltas;
+      const closing = this.close(entry.event, entry.event.status, previous ? entry : undefined, fallback, previous?.event);
+      // close() flushes the streams itself for a call it never saw (no cached entry): flush once.
+      return previous === undefined ? closing : [...deltas, ...closing];
     }
     this.cache.set(entry.event.toolCallId, entry);
     // A re-sent tool_call refines the cached call; only a call not opened yet may open here.
