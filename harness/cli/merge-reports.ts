@@ -7,7 +7,7 @@ import { checkExitCode } from "../report/check-report.js";
 import { REPORTER_NAMES, selectReporter } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { stringFlag, stringsFlag } from "./options.js";
+import { booleanFlag, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
 
 /** The reporters a merged run renders with (a blob of blobs is no report). */
 const MERGE_REPORTERS = REPORTER_NAMES.filter((name) => name !== "blob");
@@ -34,6 +34,22 @@ async function blobFiles(names: readonly string[], cwd: string): Promise<string[
 }
 
 /**
+ * The reporter `--reporter` / `--json` select, as `check`'s: json with `--json` (every command
+ * that reports takes it), unless `--reporter` names another one.
+ * @throws UsageError when `--json` and another `--reporter` are both given, or for a reporter
+ *   outside the merge set (naming the valid ones)
+ */
+function mergeReporterName(args: ParsedFlags): string {
+  const named = stringFlag(args, "reporter") ?? "text";
+  if (booleanFlag(args, "json") && named !== "text" && named !== "json") throw new UsageError(`--json and --reporter ${named} disagree; give one of them`);
+  const name = booleanFlag(args, "json") ? "json" : named;
+  if (!(MERGE_REPORTERS as readonly string[]).includes(name)) {
+    throw new UsageError(`--reporter ${name}: use one of ${MERGE_REPORTERS.join(", ")}`);
+  }
+  return name;
+}
+
+/**
  * `parity merge-reports <blob…>` (as Playwright's `merge-reports`): the blobs the shards of one
  * run wrote (`check --shard i/n --reporter blob`) merged into one report of the whole run, in
  * the unsharded order, with any reporter. Exit codes as the unsharded `check` would give (0, 1, 2,
@@ -46,14 +62,11 @@ export const mergeReportsCommand: ParityCommand = {
     y
       .positional("blobs", { type: "string", array: true, describe: "Blob files, or directories of *.json blobs" })
       .option("reporter", { type: "string", default: "text", describe: MERGE_REPORTERS.join(" | ") })
+      .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .example("$0 merge-reports blobs/ --reporter html > report.html", "One page for the whole CI matrix")
       .example("$0 merge-reports blob-1.json blob-2.json blob-3.json --reporter json", "The JSON report the unsharded run gives"),
   async run(args, ctx: CliContext) {
-    const reporterName = stringFlag(args, "reporter") ?? "text";
-    if (!(MERGE_REPORTERS as readonly string[]).includes(reporterName)) {
-      throw new UsageError(`--reporter ${reporterName}: use one of ${MERGE_REPORTERS.join(", ")}`);
-    }
-    const reporter = selectReporter(reporterName);
+    const reporter = selectReporter(mergeReporterName(args));
     const files = await blobFiles(stringsFlag(args, "blobs"), ctx.cwd);
     const blobs: Array<{ file: string; blob: ShardBlob }> = [];
     for (const file of files) {

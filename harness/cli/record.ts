@@ -163,7 +163,8 @@ export const recordCommand: ParityCommand = {
           return done;
         },
         (thrown: unknown) => {
-          wait?.end("failed");
+          // An interrupt is no failure of the record: the wait ends as what it was (the interrupt's own line follows).
+          wait?.end(ctx.signal?.aborted === true ? "interrupted" : "failed");
           throw thrown;
         },
       );

@@ -194,58 +194,83 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const noLongerSent = result.ok ? [] : result.divergences.map((d) => `seq ${d.seq}: ${d.expected ?? d.message}`);
   const notes = result.notes;
 
-  const inputs = [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]];
-  const built = buildCurrentBridgeLane(liveLinesOf(result, inputs), {
-    runtimeLane: recording.lanes["runtime→bridge"],
-    recordedBridgeLane: recording.lanes["bridge→runtime"],
-    harnessInitializeId: HARNESS_INITIALIZE_ID,
-  });
-  const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
-  const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
-  const text = serializeLaneEntries(redacted);
+  /** The current lane built with `inputs` as anchors, redacted, checked and replayed once; or why not. */
+  const candidateLane = async (inputs: readonly LaneEntry[]): Promise<RerecordCellOutcome | { text: string; replanWarning: string | undefined; lines: number }> => {
+    const built = buildCurrentBridgeLane(liveLinesOf(result, inputs), {
+      runtimeLane: recording.lanes["runtime→bridge"],
+      recordedBridgeLane: recording.lanes["bridge→runtime"],
+      harnessInitializeId: HARNESS_INITIALIZE_ID,
+    });
+    const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
+    const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
+    const text = serializeLaneEntries(redacted);
+    const { currentLaneFile, oracleFile } = options.targets;
+    const survivors = sweepFileText(currentLaneFile, text, options.redactor);
+    if (survivors.length > 0) {
+      return {
+        status: "refused",
+        provider,
+        cell,
+        reason: `${survivors.length} secret pattern(s) survived redaction of the current lane (${survivors.map((s) => `line ${s.line}: ${s.rule}`).join("; ")}); nothing written`,
+        exitCode: EXIT_CODES.secretSurvived,
+        survivors,
+      };
+    }
+    // What a reader will see once written: parse it back, so a lane we could not read is never written.
+    const reread = text
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
+
+    const rewritten = withCurrentBridgeLane(recording, reread);
+    const live = laneFingerprint(result.lane);
+    const assembled = laneFingerprint(buildThreadLane(rewritten, { useCurrent: true }));
+    if (assembled.text !== live.text || assembled.counts !== live.counts) {
+      return {
+        status: "refused",
+        provider,
+        cell,
+        reason:
+          redactedLines.length > 0
+            ? `redaction rewrote ${redactedLines.length} line(s) of the live bridge output (first: line ${redactedLines[0]} of the current lane), so the recording would no longer assemble to the live thread lane and the gate would fail; nothing written. Keep secrets and home paths out of what the bridge writes`
+            : "the recording with the new current lane would not assemble to the live thread lane; nothing written",
+        exitCode: EXIT_CODES.parityFailure,
+      };
+    }
+
+    // The gate plans later replays from this lane: replay it once, in memory, before writing.
+    const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
+    let replanWarning: string | undefined;
+    if (replanned !== null && replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
+    if (replanned !== null && !replanned.ok) {
+      replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
+    } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {
+      replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
+    }
+    return { text, replanWarning, lines: reread.length };
+  };
+  // Anchor each new line after the input — runtime or agent line — sent before it, so a line a
+  // changed bridge now writes stays after the agent line that caused it; where the lane so built
+  // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
+  // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
+  // either does.
+  const anchorings = [
+    [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]],
+    recording.lanes["runtime→bridge"],
+  ];
+  let chosen: { text: string; replanWarning: string | undefined; lines: number } | undefined;
+  for (const inputs of anchorings) {
+    const candidate = await candidateLane(inputs);
+    if ("status" in candidate) return candidate;
+    chosen ??= candidate;
+    if (candidate.replanWarning === undefined) {
+      chosen = candidate;
+      break;
+    }
+  }
+  const { text, replanWarning, lines } = chosen!;
   const { currentLaneFile, oracleFile } = options.targets;
-  const survivors = sweepFileText(currentLaneFile, text, options.redactor);
-  if (survivors.length > 0) {
-    return {
-      status: "refused",
-      provider,
-      cell,
-      reason: `${survivors.length} secret pattern(s) survived redaction of the current lane (${survivors.map((s) => `line ${s.line}: ${s.rule}`).join("; ")}); nothing written`,
-      exitCode: EXIT_CODES.secretSurvived,
-      survivors,
-    };
-  }
-  // What a reader will see once written: parse it back, so a lane we could not read is never written.
-  const reread = text
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
-
-  const rewritten = withCurrentBridgeLane(recording, reread);
   const live = laneFingerprint(result.lane);
-  const assembled = laneFingerprint(buildThreadLane(rewritten, { useCurrent: true }));
-  if (assembled.text !== live.text || assembled.counts !== live.counts) {
-    return {
-      status: "refused",
-      provider,
-      cell,
-      reason:
-        redactedLines.length > 0
-          ? `redaction rewrote ${redactedLines.length} line(s) of the live bridge output (first: line ${redactedLines[0]} of the current lane), so the recording would no longer assemble to the live thread lane and the gate would fail; nothing written. Keep secrets and home paths out of what the bridge writes`
-          : "the recording with the new current lane would not assemble to the live thread lane; nothing written",
-      exitCode: EXIT_CODES.parityFailure,
-    };
-  }
-
-  // The gate plans later replays from this lane: replay it once, in memory, before writing.
-  const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
-  let replanWarning: string | undefined;
-  if (replanned !== null && replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
-  if (replanned !== null && !replanned.ok) {
-    replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
-  } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {
-    replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
-  }
 
   // Beside a recording, a current lane is written only when the bridge's output changed: when
   // the recording's own bridge lane (its current one if any) still assembles to the live thread
@@ -261,7 +286,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     status: "rerecorded",
     provider,
     cell,
-    lines: reread.length,
+    lines,
     events: result.lane.events.length,
     currentLaneFile,
     currentLane,

@@ -36,7 +36,7 @@ describe("options resolved once: each command's argv becomes one complete, typed
   });
 
   it("a reporter outside the closed set is one line naming the valid ones; --json beside another reporter is refused", () => {
-    expect(() => resolveReporter({ reporter: "xml" })).toThrow(new UsageError('unknown reporter "xml": use one of text, json, junit, github (--reporter)'));
+    expect(() => resolveReporter({ reporter: "xml" })).toThrow(new UsageError('unknown reporter "xml": use one of text, json, junit, github, html, blob (--reporter)'));
     expect(() => resolveReporter({ reporter: "junit", json: true })).toThrow(new UsageError("--json and --reporter junit disagree; give one of them"));
     expect(resolveReporter({ reporter: "text", json: true })).toBe("json");
   });

@@ -21,12 +21,12 @@ const entry = (pathText: string, cell = "resume"): AllowlistEntry => ({
 });
 
 /** A state event as the spec-30 bridge emits it; the payload holds vendor ids (spec 30 §6.3). */
-const stateEvent = (kind: string, optionId: string) => ({
+const stateEvent = (kind: string, optionId: string, name = "Model") => ({
   type: STATE,
   threadId: "thr_x",
   scope: { kind: "thread" },
   kind,
-  payload: { configOptions: [{ id: optionId, name: "Model", currentValue: "auto" }] },
+  payload: { configOptions: [{ id: optionId, name, currentValue: "auto" }] },
 });
 
 /** The raw (not normalized) thread events of a real recording's own lane. */
@@ -130,7 +130,9 @@ describe("event selectors in compareParity, on the real acp-cursor/resume lane",
   it("removes the added events from both sides before the diff and counts each one", async () => {
     const raw = await rawLane("resume");
     const withState = [stateEvent("bb/session-options", "model"), ...raw.slice(0, 3), stateEvent("bb/provider-commands", "x"), ...raw.slice(3)];
-    const recorded = { events: normalizeThreadLane([stateEvent("bb/session-options", "mode"), ...raw]) };
+    // The option ids are interned (#n) by normalization, so the recorded event differs by its name:
+    // an entry removing equal events from both sides masks no difference and is stale (issue 26).
+    const recorded = { events: normalizeThreadLane([stateEvent("bb/session-options", "mode", "Mode"), ...raw]) };
     const live = { events: normalizeThreadLane(withState) };
     const options = entry(`/*[type=${STATE}][kind=bb/session-options]`);
     const commands = entry(`/*[type=${STATE}][kind=bb/provider-commands]`);

@@ -54,9 +54,17 @@ describe("compareParity on lanes built from the real acp-cursor recordings", () 
     expect(text).toContain("refresh it: parity rerecord --provider acp-cursor --cell turn-tools");
   });
 
-  it("an allowlist entry masking a real field on all sides is not stale; a mistyped one is", async () => {
+  it("an allowlist entry masking a real difference in a real field is not stale; one masking equal values, or a mistyped one, is", async () => {
     const { recording, oracle } = await load("resume");
     const live = leg(buildThreadLane(recording, { useCurrent: true }));
+    // Stale means "masks no difference" (issue 26): the live lane equals the reference lane, so
+    // the entry masks a difference only where the live lane's field really differs from it.
+    const equal = compareParity({ provider: "acp-cursor", cell: "resume", live, oracle: { events: oracle }, allowlist: [
+      { provider: "acp-cursor", cell: "resume", layer: "events" as const, path: "/*/clientRequestId", pr: "#1", reason: "r" },
+    ] });
+    expect(equal.stale.map((e) => e.path)).toEqual(["/*/clientRequestId"]);
+    const withId = (live.events as Record<string, unknown>[]).find((e) => typeof e.clientRequestId === "string")!;
+    withId.clientRequestId = "creq_regressed";
     const entries = [
       { provider: "acp-cursor", cell: "resume", layer: "events" as const, path: "/*/clientRequestId", pr: "#1", reason: "r" },
       { provider: "acp-cursor", cell: "*", layer: "events" as const, path: "/*/clientRequestID", pr: "#2", reason: "typo" },

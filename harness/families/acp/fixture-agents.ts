@@ -51,8 +51,10 @@ export type FixtureFragment = z.output<typeof FixtureFragmentSchema>;
 
 /** A fixture provider's fixed facts (spec 30 §2.1 agent, §1.2 explicit dialect). */
 export interface FixtureAgentProfile {
-  /** Provider id (`acp-<slug>`, a shipped agent). */
+  /** Provider id (`acp-<slug>`, a shipped agent, or the fixture beside one: `acp-omp-fixture`). */
   providerId: string;
+  /** The shipped agent whose launch spec and bridge options the fixture takes, when it is not `providerId` (`acp-omp` for `acp-omp-fixture`). */
+  shippedAgentId?: string;
   /** Explicit dialect id sent as `providerOptions.acpDialect` (spec 30 §1.2 step 1). */
   dialect: string;
   /** Which vendor CLI the fixture stands in for (manifest text). */
@@ -119,6 +121,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
   // not send offline); the real omp records as `acp-omp` (agent-profiles.ts).
   "acp-omp-fixture": {
     providerId: "acp-omp-fixture",
+    shippedAgentId: "acp-omp",
     dialect: "omp",
     standsInFor: "omp acp",
     base: {
@@ -269,8 +272,8 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
     // FIXTURE_SESSION_SETTLED).
     sessionSettled: FIXTURE_SESSION_SETTLED,
     async prepare(dirs: RecordDirs, _model?: unknown, cell?: { name: string; file?: string }): Promise<PreparedProvider> {
-      const agent = findShippedAcpAgent(profile.providerId);
-      if (!agent) throw new UsageError(`${profile.providerId} is not a shipped ACP agent`);
+      const agent = findShippedAcpAgent(profile.shippedAgentId ?? profile.providerId);
+      if (!agent) throw new UsageError(`${profile.shippedAgentId ?? profile.providerId} is not a shipped ACP agent`);
       const root = cell?.file ? path.dirname(path.dirname(cell.file)) : (cellsRoot ?? path.join(path.dirname(packageDistPath()), "cells"));
       const script = await buildFixtureScript(root, profile.providerId, cell?.name);
       const scriptFile = path.join(dirs.root, "fixture-agent", `${profile.providerId}.json`);
