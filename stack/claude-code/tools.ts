@@ -92,6 +92,9 @@ export function resultText(content: unknown): string {
     .join("\n");
 }
 
+/** The `Exit code <n>` line Claude Code puts before a failed command's output (measured on 2.1.332). */
+const EXIT_CODE_LINE = /^Exit code (\d+)(?:\n|$)/;
+
 /**
  * The exit code the CLI itself printed for a failed command: its error text starts with
  * `Exit code <n>` (measured on 2.1.332: `"Exit code 3\nout\nerr"`). A successful command carries
@@ -99,18 +102,24 @@ export function resultText(content: unknown): string {
  */
 export function reportedExitCode(outcome: ToolOutcome): number | undefined {
   if (!outcome.isError) return undefined;
-  const match = /^Exit code (\d+)(?:\n|$)/.exec(resultText(outcome.content));
+  const match = EXIT_CODE_LINE.exec(resultText(outcome.content));
   return match ? Number(match[1]) : undefined;
 }
 
-/** `stdout` and `stderr` of a Bash result joined by a newline (either may be empty), or the result text. */
-function commandOutput(outcome: ToolOutcome): string {
+/**
+ * What the command printed: `stdout` and `stderr` of a Bash result joined by a newline (either
+ * may be empty); for a failed command the result text without the CLI's own `Exit code <n>` line
+ * (recordings/claude-code/command-fails: `"Exit code 3\nfirst line\n…"`), which is the exit code's
+ * source, not output.
+ */
+export function commandOutput(outcome: ToolOutcome): string {
   const structured = outcome.structured;
   if (!outcome.isError && isRecord(structured) && typeof structured.stdout === "string") {
     const stderr = typeof structured.stderr === "string" ? structured.stderr : "";
     return [structured.stdout, stderr].filter((part) => part !== "").join("\n");
   }
-  return resultText(outcome.content);
+  const text = resultText(outcome.content);
+  return outcome.isError ? text.replace(EXIT_CODE_LINE, "") : text;
 }
 
 /** The settled change of a file tool: its path, kind and unified diff (from `structuredPatch`, or the whole new content). */

@@ -23,12 +23,23 @@ import {
   type TurnError,
 } from "./wire.js";
 
-/** An open item: its wire item and the text streamed into it. */
+/**
+ * An open item: its wire item, the text streamed into it, and whether its `item.open` was sent
+ * (an agentMessage opens on its first text: Codex starts one even when the model answers "").
+ */
 interface OpenItem {
   item: ThreadItem;
   text: string;
   summary: string;
+  surfaced: boolean;
 }
+
+/**
+ * True for an item whose `item.open` waits for its first text: Codex sends `item/started` and
+ * `item/completed` for an agentMessage with empty text when the model answers "" (recordings/codex/
+ * zero-work), and a bridge never surfaces an empty message (the rule stack/acp applies to empty chunks).
+ */
+const opensOnText = (item: ThreadItem): boolean => item.type === "agentMessage";
 
 /** What the session learns from a notification besides its deltas. */
 export interface Translated {
@@ -207,7 +218,12 @@ export class CodexTranslator {
     const deltas: ThreadDelta[] = [];
     for (const [id, open] of this.open) {
       const shape = TEXT_ITEM_TYPES.has(open.item.type) ? textShape(open.item, open) : itemShape(open.item, this.cwd, true);
-      if (shape) deltas.push({ kind: "item.close", key: key(id), status, item: shape });
+      if (!shape) continue;
+      if (!open.surfaced) {
+        if (shape.type !== "agentMessage" || shape.text === "") continue;
+        deltas.push({ kind: "item.open", key: key(id), item: { type: "agentMessage", text: "" } });
+      }
+      deltas.push({ kind: "item.close", key: key(id), status, item: shape });
     }
     this.open.clear();
     return deltas;
@@ -218,8 +234,9 @@ export class CodexTranslator {
     if (SKIPPED_ITEM_TYPES.has(item.type)) return { deltas: [] };
     const shape = itemShape(item, this.cwd, false);
     if (!shape) return "unknown";
-    this.open.set(item.id, { item, text: "", summary: "" });
-    return { deltas: [{ kind: "item.open", key: key(item.id), item: shape }] };
+    const surfaced = !opensOnText(item);
+    this.open.set(item.id, { item, text: "", summary: "", surfaced });
+    return { deltas: surfaced ? [{ kind: "item.open", key: key(item.id), item: shape }] : [] };
   }
 
   private itemCompleted(params: unknown): Translated | "unknown" {
@@ -229,6 +246,12 @@ export class CodexTranslator {
     this.open.delete(item.id);
     const shape = TEXT_ITEM_TYPES.has(item.type) ? textShape(item, open ?? { text: "", summary: "" }) : itemShape(item, this.cwd, true);
     if (!shape) return "unknown";
+    const opens: ThreadDelta[] = [];
+    if (open && !open.surfaced) {
+      // Never surfaced: an empty message is dropped; a text that came without deltas opens now.
+      if (shape.type !== "agentMessage" || shape.text === "") return { deltas: [] };
+      opens.push({ kind: "item.open", key: key(item.id), item: { type: "agentMessage", text: "" } });
+    }
     const denied = item.status === "declined" || this.declined.has(item.id);
     this.declined.delete(item.id);
     const close: ThreadDelta = {
@@ -240,7 +263,7 @@ export class CodexTranslator {
       ...(denied ? { approvalStatus: "denied" as const } : {}),
       item: shape,
     };
-    return { deltas: [close] };
+    return { deltas: [...opens, close] };
   }
 
   private textDelta(params: unknown, channel: "agentMessage" | "plan" | "reasoningSummary" | "reasoningText"): Translated {
@@ -250,7 +273,14 @@ export class CodexTranslator {
       if (channel === "reasoningSummary") open.summary += delta;
       else open.text += delta;
     }
-    return { deltas: delta === "" ? [] : [{ kind: "item.textDelta", key: key(itemId), channel, text: delta }] };
+    if (delta === "") return { deltas: [] };
+    const deltas: ThreadDelta[] = [];
+    if (open && !open.surfaced) {
+      open.surfaced = true;
+      deltas.push({ kind: "item.open", key: key(itemId), item: { type: "agentMessage", text: "" } });
+    }
+    deltas.push({ kind: "item.textDelta", key: key(itemId), channel, text: delta });
+    return { deltas };
   }
 
   private outputDelta(params: unknown, channel: "command" | "fileChange"): Translated {

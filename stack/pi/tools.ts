@@ -64,11 +64,21 @@ export function openShape(tool: PiToolExecution, cwd: string): Extract<ThreadDel
   }
 }
 
-/** A bash result's output and, when pi printed one, its exit code (never invented). */
+/**
+ * pi's placeholder for a command that printed nothing (pi 0.73.1 `core/tools/bash.js`
+ * `formatOutput`: `snapshot.content || "(no output)"`, also before the exit trailer).
+ */
+const NO_OUTPUT = "(no output)";
+
+/**
+ * A bash result's output, exactly what the command printed (without pi's "(no output)"
+ * placeholder, recordings/pi/approval-allow), and, when pi printed one, its exit code (never invented).
+ */
 export function bashOutcome(result: PiToolResult): { output: string; exitCode?: number } {
   const m = EXIT_TRAILER.exec(result.text);
-  if (!m) return { output: result.text };
-  return { output: result.text.slice(0, m.index), exitCode: Number(m[1]) };
+  const printed = m ? result.text.slice(0, m.index) : result.text;
+  const output = printed === NO_OUTPUT ? "" : printed;
+  return m ? { output, exitCode: Number(m[1]) } : { output };
 }
 
 /** The changes of a finished edit or write: an edit's diff converted from pi's format; a write's content as the new text. */

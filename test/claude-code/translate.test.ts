@@ -67,13 +67,21 @@ describe("claude-code translate, measured shapes (spec 60)", () => {
   const line = (value: object) => parseStreamJsonLine(JSON.stringify(value))!;
   const event = (value: object) => line({ type: "stream_event", event: value });
 
-  it("a failed Bash keeps stdout and stderr and the exit code the CLI printed (Exit code 3), and fails", () => {
+  it("a failed Bash keeps what the command printed and takes the exit code from the CLI's own Exit code line, and fails", () => {
     const translator = createTurnTranslator("/w");
     translator.translate(line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "exit 3" } }] } }));
     const [close] = translator.translate(
       line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", content: "Exit code 3\nout\nerr", is_error: true }] }, tool_use_result: "Error: Exit code 3\nout\nerr" }),
     );
-    expect(close).toMatchObject({ kind: "item.close", status: "failed", exitCode: 3, aggregatedOutput: "Exit code 3\nout\nerr" });
+    expect(close).toMatchObject({ kind: "item.close", status: "failed", exitCode: 3, aggregatedOutput: "out\nerr" });
+  });
+
+  it("the command-fails recording's failed command carries exactly what it printed, exit code 3 (no Exit code line)", () => {
+    const translator = createTurnTranslator("/w");
+    const closes = providerLines("command-fails")
+      .flatMap((message) => translator.translate(message))
+      .filter((delta): delta is Extract<ThreadDelta, { kind: "item.close" }> => delta.kind === "item.close" && delta.item.type === "command");
+    expect(closes.map((c) => [c.exitCode, c.aggregatedOutput])).toEqual([[3, "first line\nsecond line\nsomething went wrong"]]);
   });
 
   it("a call the bridge denied closes failed with approvalStatus denied", () => {

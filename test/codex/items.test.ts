@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { approvalPayload, codexDecision } from "../../stack/codex/approvals.js";
 import { commandShape, itemShape, unifiedDiff, unwrapShellCommand } from "../../stack/codex/items.js";
@@ -60,6 +61,36 @@ describe("codex translator", () => {
       { kind: "item.close", key: { providerItemId: "msg_1" }, status: "interrupted", item: { type: "agentMessage", text: "Thinking…" } },
       { kind: "turn.boundary", status: "interrupted", providerCheckpointId: "tu" },
     ]);
+  });
+
+  it("the agentMessage Codex starts and completes with empty text (recordings/codex/zero-work) never reaches the thread", () => {
+    const lines = readFileSync(new URL("../../recordings/codex/zero-work/provider→bridge.ndjson", import.meta.url), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(JSON.parse(l).line) as { method?: string; params?: { item?: { type?: string } } });
+    const message = lines.filter((m) => (m.method === "item/started" || m.method === "item/completed") && m.params?.item?.type === "agentMessage");
+    expect(message.map((m) => m.method)).toEqual(["item/started", "item/completed"]);
+    const t = new CodexTranslator("/w");
+    expect(message.map((m) => t.translate(m.method!, m.params))).toEqual([{ deltas: [] }, { deltas: [] }]);
+    expect(t.closeOpenItems("completed")).toEqual([]);
+  });
+
+  it("a message opens on its first text, or at its completion when its text came without deltas", () => {
+    const t = new CodexTranslator("/w");
+    expect(t.translate("item/started", { ...scoped, item: { type: "agentMessage", id: "msg_1", text: "" } })).toEqual({ deltas: [] });
+    expect(t.translate("item/agentMessage/delta", { ...scoped, itemId: "msg_1", delta: "Hi" })).toEqual({
+      deltas: [
+        { kind: "item.open", key: { providerItemId: "msg_1" }, item: { type: "agentMessage", text: "" } },
+        { kind: "item.textDelta", key: { providerItemId: "msg_1" }, channel: "agentMessage", text: "Hi" },
+      ],
+    });
+    t.translate("item/started", { ...scoped, item: { type: "agentMessage", id: "msg_2", text: "" } });
+    expect(t.translate("item/completed", { ...scoped, item: { type: "agentMessage", id: "msg_2", text: "Done." } })).toEqual({
+      deltas: [
+        { kind: "item.open", key: { providerItemId: "msg_2" }, item: { type: "agentMessage", text: "" } },
+        { kind: "item.close", key: { providerItemId: "msg_2" }, status: "completed", item: { type: "agentMessage", text: "Done." } },
+      ],
+    });
   });
 
   it("a declined command closes failed with approvalStatus denied; bookkeeping notifications are ignored; an unknown one is reported", () => {

@@ -76,7 +76,7 @@ describe("pi bridge: a turn of tool work", () => {
       ["approval", "command", "touch b", "call_fixture_1_2"],
     ]);
     const closes = bridge.deltas(T).filter((d) => d.kind === "item.close");
-    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "(no output)" });
+    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "" });
     expect(closes[0].approvalStatus).toBeUndefined();
     expect(closes[1]).toEqual({ kind: "item.close", key: { providerItemId: "call_fixture_1_2" }, status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch b", cwd: bridge.dir } });
   });

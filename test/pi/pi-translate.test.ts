@@ -41,6 +41,9 @@ describe("bash results, errors, the gate", () => {
   it("takes the exit code only from pi's own trailer, never inventing one", () => {
     expect(bashOutcome({ text: "out\nerr\n\n\nCommand exited with code 3", details: undefined, isError: true })).toEqual({ output: "out\nerr\n", exitCode: 3 });
     expect(bashOutcome({ text: "3 notes.txt\n", details: undefined, isError: false })).toEqual({ output: "3 notes.txt\n" });
+    // pi's placeholder where the command printed nothing (recordings/pi/approval-allow's `touch`) is not output.
+    expect(bashOutcome({ text: "(no output)", details: undefined, isError: false })).toEqual({ output: "" });
+    expect(bashOutcome({ text: "(no output)\n\nCommand exited with code 1", details: undefined, isError: true })).toEqual({ output: "", exitCode: 1 });
   });
 
   it("reads the HTTP status pi's error message starts with", () => {

@@ -30,41 +30,35 @@ export function sessionIdOfRef(ref: string): string {
 
 const words = (text: string): string[] => text.match(/^\s+|\S+\s*/g) ?? [];
 
-/** Creates the agent over `script`, started with `argv` (only `--session` is read); `mintId` makes a fresh session's id (default a random UUID). */
-// eslint-disable-next-line max-lines-per-function
-export function createPiFixtureAgent(script: FixtureScript, argv: readonly string[], io: FixtureAgentIo, mintId: () => string = randomUUID): PiFixtureAgent {
-  const at = argv.indexOf("--session");
-  const sessionId = at >= 0 && argv[at + 1] ? sessionIdOfRef(argv[at + 1]!) : (script.sessionId ?? mintId());
-  const sessionFile = `/fixture/sessions/1970-01-01T00-00-00-000Z_${sessionId}.jsonl`;
-  let clock = 0;
-  let uiCounter = 0;
-  let streaming = false;
-  let aborted = false;
-  let messageCount = 0;
-  const uiWaiters = new Map<string, (answer: Json) => void>();
-  const steers: string[] = [];
-  let holdWaiter: (() => void) | undefined;
-  let running: Promise<void> | undefined;
+/** The agent's mutable run state (one per agent, never module-level). */
+interface AgentState {
+  clock: number;
+  uiCounter: number;
+  streaming: boolean;
+  aborted: boolean;
+  messageCount: number;
+  readonly uiWaiters: Map<string, (answer: Json) => void>;
+  readonly steers: string[];
+  holdWaiter: (() => void) | undefined;
+  running: Promise<void> | undefined;
+}
 
+/** How the agent writes pi's lines: events, responses, UI requests, messages in pi's shapes. */
+interface Wire {
+  state: AgentState;
+  emit(message: Json): void;
+  respond(id: unknown, command: string, extra?: Json): void;
+  tick(): number;
+  ask(request: Json): Promise<Json>;
+  userMessage(text: string): void;
+  assistant(content: Json[], extra?: Json): Json;
+  /** Streams one block (`text` or `thinking`) into `content`, a delta per word. */
+  streamBlock(content: Json[], kind: "text" | "thinking", text: string): void;
+}
+
+/** The agent's writer over `io`, sharing `state` (its clock stamps every message). */
+function createWire(io: FixtureAgentIo, state: AgentState): Wire {
   const emit = (message: Json) => io.write(JSON.stringify(message));
-  const respond = (id: unknown, command: string, extra: Json = {}) => emit({ ...(id === undefined ? {} : { id }), type: "response", command, success: true, ...extra });
-  const tick = () => ++clock;
-
-  const ask = (request: Json): Promise<Json> => {
-    const id = `ui-${++uiCounter}`;
-    return new Promise((resolve) => {
-      uiWaiters.set(id, resolve);
-      emit({ type: "extension_ui_request", id, ...request });
-    });
-  };
-
-  const userMessage = (text: string) => {
-    const message = { role: "user", content: [{ type: "text", text }], timestamp: tick() };
-    emit({ type: "message_start", message });
-    emit({ type: "message_end", message });
-    messageCount++;
-  };
-
   const assistant = (content: Json[], extra: Json = {}): Json => ({
     role: "assistant",
     content,
@@ -73,132 +67,173 @@ export function createPiFixtureAgent(script: FixtureScript, argv: readonly strin
     model: "scripted",
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
     stopReason: "stop",
-    timestamp: clock,
+    timestamp: state.clock,
     ...extra,
   });
-
-  /** Streams one block (`text` or `thinking`) into `content`, a delta per word. */
-  const streamBlock = (content: Json[], kind: "text" | "thinking", text: string) => {
-    const index = content.length;
-    const block: Json = { type: kind, [kind]: "" };
-    content.push(block);
-    const update = (event: Json) => emit({ type: "message_update", assistantMessageEvent: { ...event, contentIndex: index, partial: assistant(content) } });
-    update({ type: `${kind}_start` });
-    for (const w of words(text)) {
-      block[kind] = String(block[kind]) + w;
-      update({ type: `${kind}_delta`, delta: w });
-    }
-    update({ type: `${kind}_end`, content: text });
-  };
-
-  const runTool = async (tool: FixtureTool, id: string) => {
-    emit({ type: "tool_execution_start", toolCallId: id, toolName: tool.name, args: tool.args });
-    if (tool.gate) {
-      const answer = await ask({ method: "confirm", title: `${GATE_TITLE_PREFIX}${tool.name}`, message: JSON.stringify({ toolCallId: id, toolName: tool.name, input: tool.args }) });
-      if (answer.confirmed !== true) {
-        emit({ type: "tool_execution_end", toolCallId: id, toolName: tool.name, result: { content: [{ type: "text", text: DENIED_REASON }], details: {} }, isError: true });
-        return;
+  const tick = () => ++state.clock;
+  return {
+    state,
+    emit,
+    assistant,
+    tick,
+    respond: (id, command, extra = {}) => emit({ ...(id === undefined ? {} : { id }), type: "response", command, success: true, ...extra }),
+    ask: (request) => {
+      const id = `ui-${++state.uiCounter}`;
+      return new Promise((resolve) => {
+        state.uiWaiters.set(id, resolve);
+        emit({ type: "extension_ui_request", id, ...request });
+      });
+    },
+    userMessage: (text) => {
+      const message = { role: "user", content: [{ type: "text", text }], timestamp: tick() };
+      emit({ type: "message_start", message });
+      emit({ type: "message_end", message });
+      state.messageCount++;
+    },
+    streamBlock: (content, kind, text) => {
+      const index = content.length;
+      const block: Json = { type: kind, [kind]: "" };
+      content.push(block);
+      const update = (event: Json) => emit({ type: "message_update", assistantMessageEvent: { ...event, contentIndex: index, partial: assistant(content) } });
+      update({ type: `${kind}_start` });
+      for (const w of words(text)) {
+        block[kind] = String(block[kind]) + w;
+        update({ type: `${kind}_delta`, delta: w });
       }
-    }
-    for (const partial of tool.updates) {
-      emit({ type: "tool_execution_update", toolCallId: id, toolName: tool.name, args: tool.args, partialResult: { content: [{ type: "text", text: partial }], details: {} } });
-    }
-    const result = { content: [{ type: "text", text: tool.result }], ...(tool.details ? { details: tool.details } : {}) };
-    emit({ type: "tool_execution_end", toolCallId: id, toolName: tool.name, result, isError: tool.isError });
+      update({ type: `${kind}_end`, content: text });
+    },
   };
+}
 
-  /** One model call; returns how it ended. */
-  const runCall = async (call: FixtureCall, n: number): Promise<"next" | "end"> => {
-    for (const dialog of call.dialogs) {
-      if (dialog.method === "notify") emit({ type: "extension_ui_request", id: `ui-${++uiCounter}`, method: "notify", message: dialog.title });
-      else await ask({ ...dialog });
+/** One tool execution: start, the gate's confirm when scripted, updates, end. */
+async function runTool(wire: Wire, tool: FixtureTool, id: string): Promise<void> {
+  const { emit } = wire;
+  emit({ type: "tool_execution_start", toolCallId: id, toolName: tool.name, args: tool.args });
+  if (tool.gate) {
+    const answer = await wire.ask({ method: "confirm", title: `${GATE_TITLE_PREFIX}${tool.name}`, message: JSON.stringify({ toolCallId: id, toolName: tool.name, input: tool.args }) });
+    if (answer.confirmed !== true) {
+      emit({ type: "tool_execution_end", toolCallId: id, toolName: tool.name, result: { content: [{ type: "text", text: DENIED_REASON }], details: {} }, isError: true });
+      return;
     }
-    for (let attempt = 1; attempt <= call.retries; attempt++) {
-      emit({ type: "auto_retry_start", attempt, maxAttempts: call.retries, delayMs: 0, errorMessage: call.error ?? "429 rate limited" });
-    }
-    if (call.retries > 0) emit({ type: "auto_retry_end", success: call.error === undefined, attempt: call.retries, ...(call.error ? { finalError: call.error } : {}) });
-    tick();
-    const content: Json[] = [];
-    emit({ type: "message_start", message: assistant([]) });
-    if (call.error !== undefined) {
-      const message = assistant([], { stopReason: "error", errorMessage: call.error });
-      emit({ type: "message_end", message });
-      emit({ type: "turn_end", message, toolResults: [] });
-      return "end";
-    }
-    if (call.thinking) streamBlock(content, "thinking", call.thinking);
-    if (call.text) streamBlock(content, "text", call.text);
-    if (call.hold) {
-      await new Promise<void>((resolve) => (holdWaiter = resolve));
-      holdWaiter = undefined;
-    }
-    if (aborted) {
-      const message = assistant(content, { stopReason: "aborted", errorMessage: "Request was aborted" });
-      emit({ type: "message_end", message });
-      emit({ type: "turn_end", message, toolResults: [] });
-      return "end";
-    }
-    const ids = call.tools.map((_t, i) => `call_fixture_${n}_${i + 1}`);
-    call.tools.forEach((t, i) => content.push({ type: "toolCall", id: ids[i], name: t.name, arguments: t.args }));
-    const message = assistant(content, { stopReason: call.tools.length ? "toolUse" : "stop", usage: { input: call.usage.input, output: call.usage.output, cacheRead: 0, cacheWrite: 0, totalTokens: call.usage.input + call.usage.output } });
-    emit({ type: "message_end", message });
-    messageCount++;
-    for (const [i, tool] of call.tools.entries()) await runTool(tool, ids[i]!);
-    emit({ type: "turn_end", message, toolResults: [] });
-    return "next";
-  };
+  }
+  for (const partial of tool.updates) {
+    emit({ type: "tool_execution_update", toolCallId: id, toolName: tool.name, args: tool.args, partialResult: { content: [{ type: "text", text: partial }], details: {} } });
+  }
+  const result = { content: [{ type: "text", text: tool.result }], ...(tool.details ? { details: tool.details } : {}) };
+  emit({ type: "tool_execution_end", toolCallId: id, toolName: tool.name, result, isError: tool.isError });
+}
 
-  const runPrompt = async (text: string) => {
-    const calls = script.prompts.find((p) => p.when === undefined || text.startsWith(p.when))?.calls ?? [];
-    emit({ type: "agent_start" });
-    let input: string | undefined = text;
-    for (const [n, call] of calls.entries()) {
-      emit({ type: "turn_start" });
-      if (input !== undefined) userMessage(input);
-      input = undefined;
-      if ((await runCall(call, n + 1)) === "end" || aborted) break;
-      input = steers.shift();
-    }
-    emit({ type: "agent_end", messages: [] });
-  };
+/** The dialogs and retries a model call opens with. */
+async function callPreamble(wire: Wire, call: FixtureCall): Promise<void> {
+  const { emit, state } = wire;
+  for (const dialog of call.dialogs) {
+    if (dialog.method === "notify") emit({ type: "extension_ui_request", id: `ui-${++state.uiCounter}`, method: "notify", message: dialog.title });
+    else await wire.ask({ ...dialog });
+  }
+  for (let attempt = 1; attempt <= call.retries; attempt++) {
+    emit({ type: "auto_retry_start", attempt, maxAttempts: call.retries, delayMs: 0, errorMessage: call.error ?? "429 rate limited" });
+  }
+  if (call.retries > 0) emit({ type: "auto_retry_end", success: call.error === undefined, attempt: call.retries, ...(call.error ? { finalError: call.error } : {}) });
+}
 
-  const commands: Record<string, (m: Json) => void> = {
+/** Ends the assistant message and the pi turn with `extra` (an error or an abort). */
+function endCall(wire: Wire, content: Json[], extra: Json): "end" {
+  const message = wire.assistant(content, extra);
+  wire.emit({ type: "message_end", message });
+  wire.emit({ type: "turn_end", message, toolResults: [] });
+  return "end";
+}
+
+/** One model call; returns how it ended. */
+async function runCall(wire: Wire, call: FixtureCall, n: number): Promise<"next" | "end"> {
+  const { emit, state } = wire;
+  await callPreamble(wire, call);
+  wire.tick();
+  const content: Json[] = [];
+  emit({ type: "message_start", message: wire.assistant([]) });
+  if (call.error !== undefined) return endCall(wire, [], { stopReason: "error", errorMessage: call.error });
+  if (call.thinking) wire.streamBlock(content, "thinking", call.thinking);
+  if (call.text) wire.streamBlock(content, "text", call.text);
+  if (call.hold) {
+    await new Promise<void>((resolve) => (state.holdWaiter = resolve));
+    state.holdWaiter = undefined;
+  }
+  if (state.aborted) return endCall(wire, content, { stopReason: "aborted", errorMessage: "Request was aborted" });
+  const ids = call.tools.map((_t, i) => `call_fixture_${n}_${i + 1}`);
+  call.tools.forEach((t, i) => content.push({ type: "toolCall", id: ids[i], name: t.name, arguments: t.args }));
+  const message = wire.assistant(content, { stopReason: call.tools.length ? "toolUse" : "stop", usage: { input: call.usage.input, output: call.usage.output, cacheRead: 0, cacheWrite: 0, totalTokens: call.usage.input + call.usage.output } });
+  emit({ type: "message_end", message });
+  state.messageCount++;
+  for (const [i, tool] of call.tools.entries()) await runTool(wire, tool, ids[i]!);
+  emit({ type: "turn_end", message, toolResults: [] });
+  return "next";
+}
+
+/** One prompt: `agent_start`, the scripted model calls (a steer is the next call's input), `agent_end`. */
+async function runPrompt(wire: Wire, script: FixtureScript, text: string): Promise<void> {
+  const { emit, state } = wire;
+  const calls = script.prompts.find((p) => p.when === undefined || text.startsWith(p.when))?.calls ?? [];
+  emit({ type: "agent_start" });
+  let input: string | undefined = text;
+  for (const [n, call] of calls.entries()) {
+    emit({ type: "turn_start" });
+    if (input !== undefined) wire.userMessage(input);
+    input = undefined;
+    if ((await runCall(wire, call, n + 1)) === "end" || state.aborted) break;
+    input = state.steers.shift();
+  }
+  emit({ type: "agent_end", messages: [] });
+}
+
+/** The RPC commands the agent answers, by `type`. */
+function commandsOf(wire: Wire, script: FixtureScript, session: { sessionId: string; sessionFile: string }): Record<string, (m: Json) => void> {
+  const { emit, respond, state } = wire;
+  return {
     get_state: (m) =>
       respond(m.id, "get_state", {
-        data: { model: { id: "scripted", provider: "fixture", contextWindow: script.contextWindow }, thinkingLevel: "off", isStreaming: streaming, sessionFile, sessionId, messageCount, pendingMessageCount: steers.length },
+        data: { model: { id: "scripted", provider: "fixture", contextWindow: script.contextWindow }, thinkingLevel: "off", isStreaming: state.streaming, ...session, messageCount: state.messageCount, pendingMessageCount: state.steers.length },
       }),
     prompt: (m) => {
-      if (script.refusePrompts || streaming) return emit({ id: m.id, type: "response", command: "prompt", success: false, error: streaming ? "Agent is already processing." : "refused by the fixture script" });
+      if (script.refusePrompts || state.streaming) return emit({ id: m.id, type: "response", command: "prompt", success: false, error: state.streaming ? "Agent is already processing." : "refused by the fixture script" });
       respond(m.id, "prompt");
-      streaming = true;
-      aborted = false;
-      running = runPrompt(String(m.message)).finally(() => {
-        streaming = false;
+      state.streaming = true;
+      state.aborted = false;
+      state.running = runPrompt(wire, script, String(m.message)).finally(() => {
+        state.streaming = false;
       });
     },
     steer: (m) => {
       respond(m.id, "steer");
-      steers.push(String(m.message));
-      emit({ type: "queue_update", steering: [...steers], followUp: [] });
-      holdWaiter?.();
+      state.steers.push(String(m.message));
+      emit({ type: "queue_update", steering: [...state.steers], followUp: [] });
+      state.holdWaiter?.();
     },
     follow_up: (m) => respond(m.id, "follow_up"),
     abort: (m) => {
-      aborted = true;
-      holdWaiter?.();
-      for (const [id, resolve] of uiWaiters) {
-        uiWaiters.delete(id);
+      state.aborted = true;
+      state.holdWaiter?.();
+      for (const [id, resolve] of state.uiWaiters) {
+        state.uiWaiters.delete(id);
         resolve({ cancelled: true });
       }
-      void (running ?? Promise.resolve()).then(() => respond(m.id, "abort"));
+      void (state.running ?? Promise.resolve()).then(() => respond(m.id, "abort"));
     },
     extension_ui_response: (m) => {
-      const waiter = uiWaiters.get(String(m.id));
-      uiWaiters.delete(String(m.id));
+      const waiter = state.uiWaiters.get(String(m.id));
+      state.uiWaiters.delete(String(m.id));
       waiter?.(m);
     },
   };
+}
 
+/** Creates the agent over `script`, started with `argv` (only `--session` is read); `mintId` makes a fresh session's id (default a random UUID). */
+export function createPiFixtureAgent(script: FixtureScript, argv: readonly string[], io: FixtureAgentIo, mintId: () => string = randomUUID): PiFixtureAgent {
+  const at = argv.indexOf("--session");
+  const sessionId = at >= 0 && argv[at + 1] ? sessionIdOfRef(argv[at + 1]!) : (script.sessionId ?? mintId());
+  const sessionFile = `/fixture/sessions/1970-01-01T00-00-00-000Z_${sessionId}.jsonl`;
+  const state: AgentState = { clock: 0, uiCounter: 0, streaming: false, aborted: false, messageCount: 0, uiWaiters: new Map(), steers: [], holdWaiter: undefined, running: undefined };
+  const wire = createWire(io, state);
+  const commands = commandsOf(wire, script, { sessionFile, sessionId });
   return {
     onLine(line) {
       let m: Json;
@@ -209,7 +244,7 @@ export function createPiFixtureAgent(script: FixtureScript, argv: readonly strin
       }
       const handle = commands[String(m.type)];
       if (handle) handle(m);
-      else emit({ ...(m.id === undefined ? {} : { id: m.id }), type: "response", command: String(m.type), success: false, error: `Unknown command: ${String(m.type)}` });
+      else wire.emit({ ...(m.id === undefined ? {} : { id: m.id }), type: "response", command: String(m.type), success: false, error: `Unknown command: ${String(m.type)}` });
     },
   };
 }
