@@ -159,26 +159,8 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     t.end();
   };
 
-  const onUiRequest = (event: PiEvent) => {
-    const id = String(event.id);
-    const q = uiQuestionOf(event, req.cwd);
-    if (!q) return;
-    const answer = (fields: Record<string, unknown>) => {
-      if (!rpc.exited) rpc.send({ type: "extension_ui_response", id, ...fields });
-    };
-    if (stopping) return answer(q.refused);
-    ctx.io.request("interaction/request", { threadId, providerThreadId, turnId: null, payload: q.payload }).then(
-      (reply) => {
-        const fields = q.answer(reply);
-        if (q.toolCallId && fields.confirmed === false) turn?.translator.deny(q.toolCallId);
-        answer(fields);
-      },
-      () => {
-        if (q.toolCallId) turn?.translator.deny(q.toolCallId);
-        answer(q.refused);
-      },
-    );
-  };
+  const onUiRequest = (event: PiEvent) =>
+    answerUiRequest(event, { ctx, threadId, providerThreadId, cwd: req.cwd, stopping, rpc, deny: (toolCallId) => turn?.translator.deny(toolCallId) });
 
   const onEvent = (event: PiEvent) => {
     if (event.type === "extension_ui_request") return onUiRequest(event);
@@ -206,11 +188,7 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
   let providerThreadId = "";
   let sessionFile: string | undefined;
 
-  const endProcess = async () => {
-    const cancelKill = killAfter(scheduler, child, deps.exitGraceMs, "SIGKILL");
-    await rpc.close();
-    cancelKill();
-  };
+  const endProcess = () => endPiProcess(rpc, killAfter(scheduler, child, deps.exitGraceMs, "SIGKILL"));
 
   const session: PiSession = {
     threadId,
@@ -223,9 +201,7 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     async startTurn(text, clientRequestId, options, reply) {
       if (turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active on this thread");
       if (options?.permissionMode !== undefined) writeFileSync(gateFile, gateFileContent(gatedToolsFor(options.permissionMode)));
-      let end!: () => void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      const t: ActiveTurn = { translator: createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: contextWindow, usageBefore: usageTotal }), clientRequestId, opened: false, ended, end };
+      const t = newTurn(createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: contextWindow, usageBefore: usageTotal }), clientRequestId);
       turn = t;
       const response = await rpc
         .command("prompt", { message: text }, (r) => {
@@ -239,16 +215,7 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
         throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the prompt: ${response.error ?? "unknown error"}`);
       }
     },
-    async steer(text, clientRequestId, reply) {
-      const t = turn;
-      if (!t) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
-      const response = await rpc.command("steer", { message: text }, (r) => {
-        if (!r.success) return;
-        notify([{ kind: "input.accepted", clientRequestId }]);
-        reply();
-      });
-      if (!response.success) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the steer: ${response.error ?? "unknown error"}`);
-    },
+    steer: (text, clientRequestId, reply) => steerTurn(rpc, turn, notify, text, clientRequestId, reply),
     async stop(intent) {
       const t = turn;
       if (t && intent === "interrupt" && !rpc.exited) {
@@ -270,21 +237,96 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
 
   return {
     async ready() {
-      const cancel = killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL");
-      let state: ReturnType<typeof stateOf>;
-      try {
-        state = stateOf(await rpc.command("get_state"));
-      } catch (error) {
+      const state = await startedState(rpc, killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL"), async () => {
         stopping = true;
         await endProcess();
-        throw error instanceof BridgeJsonRpcError ? error : new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi did not start: ${(error as Error).message}`);
-      } finally {
-        cancel();
-      }
+      });
       providerThreadId = state.sessionId;
       sessionFile = state.sessionFile;
       contextWindow = state.contextWindow;
       return session;
     },
   };
+}
+
+/** What {@link answerUiRequest} needs of its session. */
+interface UiRequestContext {
+  ctx: BridgeContext;
+  threadId: string;
+  providerThreadId: string;
+  cwd: string;
+  /** The session is stopping: every request is refused at once. */
+  stopping: boolean;
+  rpc: PiRpc;
+  /** Marks a gated tool call denied in the running turn. */
+  deny(toolCallId: string): void;
+}
+
+/**
+ * Answers one `extension_ui_request` (spec 60 pi "Approvals"): the gate's confirm and the
+ * other dialogs become the runtime's `interaction/request`; its answer (or a failed request,
+ * or a stopping session) goes back as `extension_ui_response`; a refused gated call is denied.
+ */
+function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
+  const id = String(event.id);
+  const q = uiQuestionOf(event, c.cwd);
+  if (!q) return;
+  const answer = (fields: Record<string, unknown>) => {
+    if (!c.rpc.exited) c.rpc.send({ type: "extension_ui_response", id, ...fields });
+  };
+  if (c.stopping) return answer(q.refused);
+  c.ctx.io.request("interaction/request", { threadId: c.threadId, providerThreadId: c.providerThreadId, turnId: null, payload: q.payload }).then(
+    (reply) => {
+      const fields = q.answer(reply);
+      if (q.toolCallId && fields.confirmed === false) c.deny(q.toolCallId);
+      answer(fields);
+    },
+    () => {
+      if (q.toolCallId) c.deny(q.toolCallId);
+      answer(q.refused);
+    },
+  );
+}
+
+/**
+ * `turn/steer` as pi's `steer` command (steerMode `queue`); the input is accepted once pi
+ * answers. @throws BridgeJsonRpcError with no active turn, or when pi refuses.
+ */
+async function steerTurn(rpc: PiRpc, turn: ActiveTurn | undefined, notify: (deltas: ThreadDelta[]) => void, text: string, clientRequestId: string, reply: () => void): Promise<void> {
+  if (!turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+  const response = await rpc.command("steer", { message: text }, (r) => {
+    if (!r.success) return;
+    notify([{ kind: "input.accepted", clientRequestId }]);
+    reply();
+  });
+  if (!response.success) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the steer: ${response.error ?? "unknown error"}`);
+}
+
+/**
+ * pi's first answer (`get_state`: session id and file, context window); `cancelKill` ends the
+ * start-up deadline either way, `onFail` ends the process before the error is thrown.
+ * @throws BridgeJsonRpcError when pi did not answer.
+ */
+async function startedState(rpc: PiRpc, cancelKill: () => void, onFail: () => Promise<void>): Promise<ReturnType<typeof stateOf>> {
+  try {
+    return stateOf(await rpc.command("get_state"));
+  } catch (error) {
+    await onFail();
+    throw error instanceof BridgeJsonRpcError ? error : new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi did not start: ${(error as Error).message}`);
+  } finally {
+    cancelKill();
+  }
+}
+
+/** Closes pi's stdin and waits for it to exit; `cancelKill` ends the grace period's SIGKILL once it has. */
+async function endPiProcess(rpc: PiRpc, cancelKill: () => void): Promise<void> {
+  await rpc.close();
+  cancelKill();
+}
+
+/** A user-level turn (agent_start … agent_end) not yet opened on the wire, with its end signal. */
+function newTurn(translator: PiTurnTranslator, clientRequestId: string): ActiveTurn {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  return { translator, clientRequestId, opened: false, ended, end };
 }
