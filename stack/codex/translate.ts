@@ -32,6 +32,8 @@ interface OpenItem {
   text: string;
   summary: string;
   surfaced: boolean;
+  /** An output delta of this item reached the thread (`item/commandExecution/outputDelta`). */
+  streamed?: boolean;
 }
 
 /**
@@ -263,7 +265,14 @@ export class CodexTranslator {
       ...(denied ? { approvalStatus: "denied" as const } : {}),
       item: shape,
     };
-    return { deltas: [...opens, close] };
+    // Whether Codex streams a short command's output as deltas before completing it depends on
+    // timing (seen: a `cat` under load completed with its output and no delta). Its real output
+    // then reaches the thread as one delta, as it does when streamed in one piece.
+    const output: ThreadDelta[] =
+      item.type === "commandExecution" && open?.streamed !== true && typeof item.aggregatedOutput === "string" && item.aggregatedOutput !== ""
+        ? [{ kind: "item.outputDelta", key: key(item.id), channel: "command", text: item.aggregatedOutput }]
+        : [];
+    return { deltas: [...opens, ...output, close] };
   }
 
   private textDelta(params: unknown, channel: "agentMessage" | "plan" | "reasoningSummary" | "reasoningText"): Translated {
@@ -285,6 +294,8 @@ export class CodexTranslator {
 
   private outputDelta(params: unknown, channel: "command" | "fileChange"): Translated {
     const { itemId, delta } = ItemDeltaSchema.parse(params);
+    const open = this.open.get(itemId);
+    if (open && delta !== "") open.streamed = true;
     return { deltas: delta === "" ? [] : [{ kind: "item.outputDelta", key: key(itemId), channel, text: delta }] };
   }
 

@@ -93,6 +93,19 @@ describe("codex translator", () => {
     });
   });
 
+  it("a command's output reaches the thread once: streamed deltas, or (a `cat` completed under load with no delta) its aggregated output as one delta", () => {
+    const t = new CodexTranslator("/w");
+    const cmd = (id: string, extra: Record<string, unknown> = {}) => ({ type: "commandExecution", id, command: "/bin/bash -lc 'cat a.txt'", cwd: "/w", commandActions: [], status: "inProgress", ...extra });
+    t.translate("item/started", { ...scoped, item: cmd("call_1") });
+    const done = cmd("call_1", { status: "completed", aggregatedOutput: "a\n", exitCode: 0 });
+    const unstreamed = t.translate("item/completed", { ...scoped, item: done }) as { deltas: Array<Record<string, unknown>> };
+    expect(unstreamed.deltas.filter((d) => d.kind === "item.outputDelta")).toEqual([{ kind: "item.outputDelta", key: { providerItemId: "call_1" }, channel: "command", text: "a\n" }]);
+    t.translate("item/started", { ...scoped, item: cmd("call_2") });
+    t.translate("item/commandExecution/outputDelta", { ...scoped, itemId: "call_2", delta: "a\n" });
+    const streamed = t.translate("item/completed", { ...scoped, item: { ...done, id: "call_2" } }) as { deltas: Array<Record<string, unknown>> };
+    expect(streamed.deltas.filter((d) => d.kind === "item.outputDelta")).toEqual([]);
+  });
+
   it("a declined command closes failed with approvalStatus denied; bookkeeping notifications are ignored; an unknown one is reported", () => {
     const t = new CodexTranslator("/w");
     const item = { type: "commandExecution", id: "call_1", command: "/bin/bash -lc 'touch d'", cwd: "/w", commandActions: [{ type: "unknown", command: "touch d" }], status: "declined", aggregatedOutput: null, exitCode: null };
