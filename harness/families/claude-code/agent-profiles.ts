@@ -15,6 +15,11 @@ const CLAUDE_ENV = {
   DISABLE_ERROR_REPORTING: "1",
   // As root, Claude Code refuses bypassPermissions (the runtime's `full` mode) without it.
   IS_SANDBOX: "1",
+  // Claude Code retries a failed model request ten times by default with backoff growing to
+  // 35 s and more (measured on 2.1.332: a 401 takes minutes); two retries still show its retry
+  // path (`system` `api_retry` lines, each retry answered by the script's repeating error) and
+  // end a model-error turn within seconds.
+  CLAUDE_CODE_MAX_RETRIES: "2",
 };
 
 const pkg = (name: string) => ({ packageJson: `{{agents}}/node_modules/${name}/package.json` });
