@@ -46,7 +46,10 @@ export const CLAUDE_CODE_PROFILE: ShippedAgentProfile = {
     edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
     write: { name: "Write", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
     bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose" } },
+    // Claude Code 2.1.332 runs an agent in the background unless told otherwise, and its parent
+    // then asks the model again while the subagent asks too: two requests racing for the script's
+    // next response. In the foreground the parent waits for the subagent's report.
+    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose", run_in_background: false } },
   },
   rejections: [],
   redact: [],
@@ -64,6 +67,14 @@ export const CLAUDE_CODE_PROFILE: ShippedAgentProfile = {
       why: "durations, time to first token and the CLI's pid are 0.",
     },
     { pattern: String.raw`cc-socks/\d+\.sock`, replace: "cc-socks/0.sock", why: "the CLI's socket path (named by its pid) is cc-socks/0.sock." },
+    {
+      pattern: String.raw`\ba[0-9a-f]{16}\b`,
+      replace: "a0000000000000000",
+      why: "a subagent's random id (task_id, agent_id, the agentId line of its hand-back) is a0000000000000000.",
+    },
+    { pattern: String.raw`run_id\\":\\"[0-9a-z]+-[0-9a-f]+`, replace: String.raw`run_id\":\"0-0`, why: "a subagent run's random run_id is 0-0." },
+    { pattern: String.raw`(start_time|end_time)\\":\d+`, replace: String.raw`$1\":0`, why: "a subagent's start and end times are 0." },
+    { pattern: String.raw`duration_ms: \d+`, replace: "duration_ms: 0", why: "the duration in a subagent hand-back's usage block is 0." },
   ],
 };
 
