@@ -109,6 +109,25 @@ export interface ModelServerOptions {
   unixSocket?: { path: string; port: number };
 }
 
+/** A held answer whose stream was left open: what its dialect needs to end it. */
+interface HeldAnswer {
+  res: http.ServerResponse;
+  n: number;
+  request: GenerationRequest;
+  answer: ModelAnswer;
+}
+
+/** Ends the held answers still open through the dialect's `endHeld` (none without it: a problem); returns how many. */
+function releaseHeldAnswers(held: readonly HeldAnswer[], dialect: ModelDialect, problems: string[]): number {
+  const open = held.filter((h) => !h.res.writableEnded && !h.res.destroyed);
+  if (open.length > 0 && !dialect.endHeld) {
+    problems.push(`the ${dialect.api} endpoint cannot release a held response (no endHeld)`);
+    return 0;
+  }
+  for (const h of open) dialect.endHeld!(h.res, h.n, h.request, h.answer);
+  return open.length;
+}
+
 const excerptOf = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text).replace(/\s+/g, " ");
 
 /**
@@ -129,7 +148,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
   let repeating: { index: number; response: ModelResponse; prompt: string } | undefined;
   /** Held answers still streaming, in the order they were served. */
-  const held: Array<{ res: http.ServerResponse; n: number; request: GenerationRequest; answer: ModelAnswer }> = [];
+  const held: HeldAnswer[] = [];
 
   const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => {
     for (const result of results) {
@@ -225,15 +244,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     served,
     problems,
     remaining: () => script.responses.length - next,
-    releaseHeld: () => {
-      const open = held.splice(0).filter((h) => !h.res.writableEnded && !h.res.destroyed);
-      if (open.length > 0 && !dialect.endHeld) {
-        problems.push(`the ${dialect.api} endpoint cannot release a held response (no endHeld)`);
-        return 0;
-      }
-      for (const h of open) dialect.endHeld!(h.res, h.n, h.request, h.answer);
-      return open.length;
-    },
+    releaseHeld: () => releaseHeldAnswers(held.splice(0), dialect, problems),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
