@@ -134,6 +134,24 @@ describe("loopback model endpoint", () => {
     expect(server.problems).toEqual([]);
   });
 
+  it("releaseHeld ends a held Anthropic stream: the text block stops, the message ends end_turn", async () => {
+    const server = await startModelServer({ script: ModelScriptSchema.parse({ responses: [{ text: "Drafting now", hold: true }] }), api: "anthropic-messages" });
+    servers.push(server);
+    const res = await fetch(`${server.origin}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, tools: [{ name: "read", input_schema: { type: "object" } }], messages: [{ role: "user", content: "hi" }] }),
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("now")) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(server.releaseHeld()).toBe(1);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen += new TextDecoder().decode(r.value);
+    const types = [...seen.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+    expect(types.slice(-3)).toEqual(["content_block_stop", "message_delta", "message_stop"]);
+    expect(seen).toContain('"stop_reason":"end_turn"');
+    expect(server.problems).toEqual([]);
+  });
+
   it("an API without endHeld notes a release it cannot do and keeps the stream open", async () => {
     const server = await startModelServer({ script: ModelScriptSchema.parse({ responses: [{ text: "Held here", hold: true }] }), api: "gemini" });
     servers.push(server);
