@@ -70,7 +70,8 @@ function changed(before: Record<string, string>, after: Record<string, string>):
 /** `changed` without the `.pending` files a local check leaves for cells nobody accepted or rejected. */
 const changedAccepted = (before: Record<string, string>, after: Record<string, string>) => changed(before, after).filter((f) => !f.endsWith(".pending"));
 
-describe("check --update", () => {
+// Each test runs the gate (and rerecords) several times: a budget for a loaded machine, no verdict.
+describe("check --update", { timeout: 120_000 }, () => {
   it("after a bridge change: rerecords only the changed cells (oracle + .current), prints the git add, and the gate passes", async () => {
     const cwd = await project();
     const before = hashes(cwd);
@@ -116,7 +117,7 @@ describe("check --update", () => {
   });
 });
 
-describe("github annotations after a bridge change", () => {
+describe("github annotations after a bridge change", { timeout: 120_000 }, () => {
   it("a recording that differs exactly as the oracle does is not annotated twice: every annotation is on the oracle, at a line", async () => {
     const cwd = await project();
     const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
@@ -127,7 +128,7 @@ describe("github annotations after a bridge change", () => {
   });
 });
 
-describe("parity review", () => {
+describe("parity review", { timeout: 120_000 }, () => {
   const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
     let out = "";
     const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
@@ -247,7 +248,7 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     // What was accepted is exactly what a gate replay makes of the cells: the gate now passes, and nothing is left pending.
     expect(Object.keys(hashes(cwd)).filter((f) => f.endsWith(".pending"))).toEqual([]);
     expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
-  });
+  }, 120_000);
 
   it("check --update renames the gate's pending results: it starts no more bridges than the check alone", async () => {
     const { module, spawns } = await countingBridge();
@@ -268,7 +269,7 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
       else expect(after[accepted], file).toBeDefined();
     }
     expect(Object.keys(after).filter((f) => f.endsWith(".pending"))).toEqual([]);
-  });
+  }, 120_000);
 
   it("a local check writes changed cells and a missing oracle as .pending only; the accepted files stay as they are", async () => {
     const cwd = await project();
@@ -280,7 +281,7 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect(changed(before, hashes(cwd))).toContain("lanes/echo/zero-work.json.pending");
     expect(r.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "zero-work.json.pending")}`);
     expect(r.out).toContain("FAIL echo/zero-work");
-  });
+  }, 120_000);
 
   it("under CI a check writes nothing, pending or accepted, for a changed cell or a missing oracle", async () => {
     const cwd = await project();
@@ -291,5 +292,5 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect(r.out).toContain("FAIL echo/turn");
     expect(r.out).toContain("FAIL echo/zero-work");
     expect(changed(before, hashes(cwd))).toEqual([]);
-  });
+  }, 120_000);
 });
