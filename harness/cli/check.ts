@@ -201,8 +201,10 @@ async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 4 when no
- * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
+ * missing oracle, a bridge that exited early), 2 for usage or input errors, 4 when no
+ * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict). What it
+ * may write is its write policy (harness/check/write-policy.ts): nothing under CI, `.pending`
+ * results locally, in place with `--update`.
  */
 export const checkCommand: ParityCommand = {
   tempDir: true,
@@ -231,7 +233,7 @@ export const checkCommand: ParityCommand = {
         alias: "u",
         type: "boolean",
         default: false,
-        describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
+        describe: "Accept every changed cell: write what this run replayed in place (oracle, and .current only where the bridge's output changed; a local check leaves it as .pending) and print what to commit",
       })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .option("cells", FLAGS.cells)
