@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { formatTable } from "../harness/report/table.js";
 import type { Recording, RecordingLocation } from "../harness/recording/reader.js";
-import { checkCells } from "../harness/check/check-cells.js";
+import { runGate } from "../harness/check/gate.js";
 import { recordCell } from "../harness/record/record-cell.js";
 import { readRecording } from "../harness/recording/reader.js";
 import { positiveInt, type Bench } from "./bench.js";
@@ -54,7 +54,22 @@ async function cursorCheckRuns(packageRoot: string, reps: number): Promise<{ wal
     for (let rep = 0; rep < reps; rep += 1) {
       const cpuBefore = cpuMsWithChildren();
       const started = performance.now();
-      const { run } = await checkCells({ locations, repoRoot: packageRoot, lanesDir, allowlist: [], jobs: availableParallelism(), ci: true });
+      const { run } = await runGate(
+        {
+          jobs: availableParallelism(),
+          selection: { roots: [path.dirname(root)], filter: { provider: "acp-cursor" } },
+          only: new Set(locations.map((l) => `${l.provider}/${l.cell}`)),
+          allowlistFiles: [],
+          allowlist: [],
+          lanesDir,
+          lanesGiven: false,
+          batch: true,
+          replay: {},
+          write: "never",
+          keepCellTimes: false,
+        },
+        { cwd: packageRoot, ci: false },
+      );
       times.push(performance.now() - started);
       const cpuAfter = cpuMsWithChildren();
       if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
@@ -131,7 +146,7 @@ async function syntheticRun(seed: Recording, root: string, lines: number): Promi
 
 /**
  * `bench replay`: (1) the seven real acp-cursor thread cells replayed through our
- * ACP bridge and compared (`checkCells`, jobs = cores), median of `--replay-reps` (5) wall
+ * ACP bridge and compared (`runGate`, jobs = cores), median of `--replay-reps` (5) wall
  * times, target ≤ 1.0 s; (2) a synthetic echo recording of `--replay-lines` (200 000) lines,
  * grown by this bench from a short real echo recording, replayed at a quarter, half and full size: time per line must stay
  * flat (full ≤ 1.5 × quarter) and peak RSS under 300 MB.

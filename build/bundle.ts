@@ -1,7 +1,9 @@
 /**
- * `npm run build`'s second step (after `tsc`): bundles the `parity` CLI from the compiled
- * `dist/` tree into `dist/bundle/` with esbuild, one file per command plus shared chunks
- * (code splitting keeps the per-command lazy imports of `harness/cli/commands.ts`).
+ * `npm run build`'s second step (after `tsc`): bundles the `parity` CLI from its TypeScript
+ * sources (`harness/cli/main.ts`) into `dist/bundle/` with esbuild, one file per command plus
+ * shared chunks (code splitting keeps the per-command lazy imports of `harness/cli/commands.ts`).
+ * `bin/parity.js` imports only this bundle: built from the sources, it never lags behind a
+ * compiled tree that a later bare `tsc` rewrote, so there is no second entry to choose.
  *
  * Why: Node 20 has no compile cache for ES modules (`module.enableCompileCache` is Node 22),
  * and resolving, reading and linking the ~400 small modules of a command and its packages
@@ -28,8 +30,16 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Compiled modules that use `import.meta.url` but find the package from any directory under `dist/`. */
-const LOCATION_INDEPENDENT = ["dist/harness/replay/repo-paths.js", "dist/harness/runtime/spawn-bridge.js"];
+/**
+ * Modules that use `import.meta.url` but find the package from any directory under `dist/`: as
+ * compiled (the spawned entries' bundles) and as sources (the CLI bundle).
+ */
+const LOCATION_INDEPENDENT = [
+  "dist/harness/replay/repo-paths.js",
+  "dist/harness/runtime/spawn-bridge.js",
+  "harness/replay/repo-paths.ts",
+  "harness/runtime/spawn-bridge.ts",
+];
 
 /** The bundled CLI entry `bin/parity.js` imports, relative to the package root. */
 export const CLI_BUNDLE = "dist/bundle/cli.js";
@@ -38,7 +48,8 @@ export const CLI_BUNDLE = "dist/bundle/cli.js";
 function locationDependentInputs(metafile: Metafile, root: string): string[] {
   return Object.keys(metafile.inputs).filter(
     (input) =>
-      input.startsWith("dist/") &&
+      !input.startsWith("node_modules/") &&
+      !input.includes("/node_modules/") &&
       !LOCATION_INDEPENDENT.includes(input) &&
       readFileSync(path.join(root, input), "utf8").includes("import.meta.url"),
   );
@@ -99,7 +110,8 @@ async function main(): Promise<void> {
   rmSync(path.join(root, path.dirname(CLI_BUNDLE)), { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { cli: "dist/harness/cli/main.js" },
+    entryPoints: { cli: "harness/cli/main.ts" },
+    tsconfig: "tsconfig.build.json",
     outdir: path.dirname(CLI_BUNDLE),
     bundle: true,
     splitting: true,

@@ -18,6 +18,8 @@ import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/profiles.js";
 import { createPlanCounter, type PlanCounts } from "../replay/stream-plan.js";
 import { replayBatch } from "./batch.js";
+import { cellStatus, type OracleState, type ReplayOutcome } from "./cell-status.js";
+import { pendingFile, type WritePolicy } from "./write-policy.js";
 import { planBatches } from "./batch-plan.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
 
@@ -40,8 +42,12 @@ export interface CheckCellsOptions {
   allowlist: readonly LoadedAllowlistEntry[];
   /** Cells replayed at once (≥ 1). */
   jobs: number;
-  /** CI: a missing oracle fails its cell and nothing is written. */
-  ci: boolean;
+  /**
+   * May this run write a missing oracle (write-policy.ts)? `never`: it fails its cell (CI);
+   * `pending`: the live lane is written as `<oracle>.pending` and the cell fails until it is
+   * accepted; `in-place`: the oracle is written and compared.
+   */
+  write: WritePolicy;
   /** When set, each replayed cell's normalized, unmasked lanes are written there. */
   dumpDir?: string;
   /** Passed to every replay. */
@@ -81,7 +87,7 @@ export interface CellExtras {
   notes: ReplayNote[];
   /** Allowlist entries that applied, with how many values each masked per side. */
   masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number; masksDifference: boolean }>;
-  /** An oracle this run wrote (outside CI, for an in-repo recording that had none). */
+  /** An oracle this run wrote (write policy `in-place`, or its `.pending` under `pending`), for an in-repo recording that had none. */
   wroteOracle?: string;
   /** The bridge's stderr tail. */
   stderr: string;
@@ -164,8 +170,9 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * part of its batch's wall time (see `replayBatch`) plus its comparison. A recording, lane or
  * oracle that cannot be read makes that cell an `error` (the InputError's one line, file and
  * line) while every other cell is still checked.
- * Outside CI a missing oracle of an in-repo recording is written from a clean replay (temp
- * file + rename); in CI it fails the cell and nothing is written.
+ * A missing oracle of an in-repo recording follows `options.write` (write-policy.ts): written
+ * from a clean replay (temp file + rename) in place or as `<oracle>.pending`, or, under `never`
+ * (CI), not at all; only an oracle written in place lets the cell pass (cell-status.ts).
  * Memory does not grow with a cell's length when no allowlist entry applies to it: its
  * recording is validated without being held and (replayed alone) read as the walk goes, its
  * live lane is normalized and spilled to a temporary file as it is assembled, and the lanes are
@@ -305,8 +312,29 @@ function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "gramma
 }
 
 /**
+ * The oracle's state before the comparison (see `OracleState`): where it is, and what the write
+ * policy does about a missing one. A link loop, a dangling link or a directory in the oracle's
+ * place is an error naming it, never a missing oracle (which would be written over it).
+ */
+async function oracleStateOf(oracleFile: string | undefined, replayClean: boolean, write: WritePolicy): Promise<OracleState | "absent"> {
+  if (oracleFile === undefined) return "none";
+  if ((await fileState(oracleFile)) === "file") return "compared";
+  if (write === "never") return "missing";
+  // A replay that diverged or timed out is no oracle: nothing is written, the replay fails the cell.
+  if (!replayClean) return "absent";
+  return write === "in-place" ? "written" : "pending";
+}
+
+/** How the replay ended, for the status table (cell-status.ts). */
+function replayOutcomeOf(result: Omit<ReplayResult, "lane">): ReplayOutcome {
+  if (result.infrastructureTimeout) return "timeout";
+  if (result.divergences.some((d) => d.kind === "bridge-exited")) return "bridge-exited";
+  return result.divergences.length > 0 ? "diverged" : "clean";
+}
+
+/**
  * Compares one replayed cell's live leg with its oracle and with its recording's own leg
- * (see {@link checkCells}).
+ * (see {@link checkCells}); its status comes from `cellStatus` alone.
  */
 async function compareCell(
   location: RecordingLocation,
@@ -322,20 +350,13 @@ async function compareCell(
 
   const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
+  const state = await oracleStateOf(inRepo ? oracleFile : undefined, result.ok, options.write);
   let oracle: CellLeg | null = null;
   let eventLines: number[] | undefined;
-  const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
-  let missingOracle = false;
-  let writeOracle = false;
-  if (inRepo) {
-    // A link loop, a dangling link or a directory in the oracle's place is an error naming it,
-    // never a missing oracle (which would be written over it).
-    if ((await fileState(oracleFile)) === "file") {
-      ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
-    }
-    else if (options.ci) missingOracle = true;
-    else if (result.ok) writeOracle = true;
+  if (state === "compared") {
+    ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
   }
+  const writeOracle = state === "written" || state === "pending";
 
   const input = { provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
@@ -352,23 +373,23 @@ async function compareCell(
     recordedWhole = await recorded.load();
     oracleWhole = oracle === null ? null : await oracle.load();
     if (writeOracle) {
-      await writeFileAtomic(oracleFile, serializeThreadLane(liveWhole.events));
-      extras.wroteOracle = oracleFile;
+      const target = state === "pending" ? pendingFile(oracleFile) : oracleFile;
+      await writeFileAtomic(target, serializeThreadLane(liveWhole.events));
+      extras.wroteOracle = target;
     }
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
   // A timed-out replay's live lane is cut short: nothing is dumped from it (no write without a verdict).
   if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined && result.infrastructureTimeout === null) {
-    const base = path.join(options.dumpDir, `${location.provider}-${location.cell}`);
-    const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-    await writeFileAtomic(`${base}.live.events.json`, pretty(liveWhole.events));
-    await writeFileAtomic(`${base}.recording.events.json`, pretty(recordedWhole.events));
-    if (oracleWhole) await writeFileAtomic(`${base}.oracle.events.json`, pretty(oracleWhole.events));
-    if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
+    await dumpLanes(path.join(options.dumpDir, `${location.provider}-${location.cell}`), { live: liveWhole, recorded: recordedWhole, oracle: oracleWhole }, result);
   }
+  const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
+  const replay = replayOutcomeOf(result);
+  const status = cellStatus({ verdictPassed: verdict.passed, replay, oracle: state === "absent" ? "none" : state });
   const cell = cellResultFromVerdict({
     verdict,
+    status,
     ms,
     events: live.events,
     divergences,
@@ -378,34 +399,61 @@ async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
-  if (eventLines !== undefined && cell.status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
+  if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
     const fieldLines = oracleFieldLines(await readFile(oracleFile, "utf8"), eventLines, verdict.diffs);
     if (fieldLines !== undefined) cell.detail = { ...cell.detail, oracleFieldLines: fieldLines };
   }
   if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
-  const trouble = replayTrouble(result);
-  if (result.infrastructureTimeout) {
-    // No parity verdict: the lane is incomplete, so neither its diffs nor allowlist advice mean anything.
-    cell.status = "timeout";
+  explainOutcome(cell, { replay, state, oracleFile, result, reported: divergences.length });
+  return { cell, extras };
+}
+
+/** Writes a cell's normalized, unmasked lanes (and its divergences) for `--dump-dir`, each atomically. */
+async function dumpLanes(base: string, lanes: { live: ParityLeg; recorded: ParityLeg; oracle: ParityLeg | null }, result: Omit<ReplayResult, "lane">): Promise<void> {
+  const pretty = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+  await writeFileAtomic(`${base}.live.events.json`, pretty(lanes.live.events));
+  await writeFileAtomic(`${base}.recording.events.json`, pretty(lanes.recorded.events));
+  if (lanes.oracle) await writeFileAtomic(`${base}.oracle.events.json`, pretty(lanes.oracle.events));
+  if (result.divergenceCount > 0) await writeFileAtomic(`${base}.divergences.json`, pretty(result.divergences));
+}
+
+/**
+ * What the report says besides the verdict, by the outcome the status came from: a timed-out
+ * replay has no verdict (its lane is incomplete: neither diffs nor allowlist advice mean
+ * anything); a bridge that died has no lane worth diffing (its exit and stderr are the report);
+ * a missing oracle says where it is (or waits); otherwise the replay's trouble is added.
+ */
+function explainOutcome(
+  cell: CellResult,
+  at: { replay: ReplayOutcome; state: OracleState | "absent"; oracleFile: string; result: Omit<ReplayResult, "lane">; reported: number },
+): void {
+  const trouble = replayTrouble(at.result).trimEnd();
+  if (at.replay === "timeout") {
     cell.diffs = [];
     cell.stale = [];
     cell.divergences = [];
-    cell.detail = { error: trouble.trimEnd() };
-  } else if (missingOracle) {
-    cell.status = "fail";
-    cell.detail = { ...cell.detail, missingOracle: true, error: `missing oracle ${oracleFile} (CI: oracles are never written)` };
-  } else if (result.divergenceCount > divergences.length) {
-    cell.detail = { ...cell.detail, error: `${result.divergenceCount} divergences in all (first ${divergences.length} listed)` };
+    cell.detail = { error: trouble };
+    return;
   }
-  if (!result.infrastructureTimeout && result.divergences.some((d) => d.kind === "bridge-exited")) {
-    // A bridge that died has no lane worth diffing: its exit and stderr are the report.
+  if (at.state === "missing") {
+    cell.detail = { ...cell.detail, missingOracle: true, error: `missing oracle ${at.oracleFile} (CI: oracles are never written)` };
+  } else if (at.state === "pending") {
+    cell.detail = {
+      ...cell.detail,
+      missingOracle: true,
+      pending: [at.oracleFile],
+      error: `missing oracle ${at.oracleFile}: the live lane waits in ${path.basename(pendingFile(at.oracleFile))}; accept it with parity review or parity check -u`,
+    };
+  } else if (at.result.divergenceCount > at.reported) {
+    cell.detail = { ...cell.detail, error: `${at.result.divergenceCount} divergences in all (first ${at.reported} listed)` };
+  }
+  if (at.replay === "bridge-exited") {
     cell.diffs = [];
     cell.stale = [];
-    cell.detail = { error: trouble.trimEnd(), replayKinds: cell.detail?.replayKinds ?? ["bridge-exited"] };
-  } else if (!result.infrastructureTimeout && trouble !== "") {
-    cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble.trimEnd()}` };
+    cell.detail = { error: trouble, replayKinds: cell.detail?.replayKinds ?? ["bridge-exited"] };
+  } else if (trouble !== "") {
+    cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble}` };
   }
-  return { cell, extras };
 }
 
 /** Parses `--shard i/n` (1 ≤ i ≤ n). @throws UsageError on anything else. */

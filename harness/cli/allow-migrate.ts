@@ -9,8 +9,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { entryApplies, loadAllowlists, type AllowlistEntry, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { isPositionalPath, stablePathFor, type StablePathResult } from "../compare/migrate.js";
-import { selectRecordings } from "../recording/select.js";
-import { checkCells } from "../check/check-cells.js";
+import { runGate } from "../check/gate.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** One cell's normalized lanes as `parity check` holds them (live, recording, and the oracle when compared). */
@@ -28,21 +27,29 @@ export interface CellLanes {
  */
 async function replayCellLanes(root: string, cells: ReadonlyArray<{ provider: string; cell: string }>, cwd: string): Promise<CellLanes[]> {
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) return [];
-  const wanted = new Set(cells.map((c) => `${c.provider}/${c.cell}`));
-  const locations = (await selectRecordings([root], {})).filter((l) => wanted.has(`${l.provider}/${l.cell}`));
-  if (locations.length === 0) return [];
+  const only = new Set(cells.map((c) => `${c.provider}/${c.cell}`));
   const dumpDir = await mkdtemp(path.join(tmpdir(), "parity-migrate-"));
   try {
-    await checkCells({
-      locations,
-      repoRoot: cwd,
-      lanesDir: path.resolve(cwd, ORACLES_DIR),
-      allowlist: [],
-      jobs: availableParallelism(),
-      // CI mode: a cell without an oracle is never given one by this run.
-      ci: true,
-      dumpDir,
-    });
+    const { locations } = await runGate(
+      {
+        jobs: availableParallelism(),
+        selection: { roots: [root], filter: {} },
+        only,
+        allowlistFiles: [],
+        // Unmasked lanes: no allowlist applies while the stable paths are worked out.
+        allowlist: [],
+        lanesDir: path.resolve(cwd, ORACLES_DIR),
+        lanesGiven: false,
+        dumpDir: { value: dumpDir, dir: dumpDir },
+        batch: true,
+        replay: {},
+        // A cell without an oracle is never given one by this run.
+        write: "never",
+        keepCellTimes: false,
+      },
+      { cwd, ci: false },
+    );
+    if (locations.length === 0) return [];
     const out: CellLanes[] = [];
     for (const location of locations) {
       const lanes: unknown[][] = [];

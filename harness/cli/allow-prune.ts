@@ -11,7 +11,8 @@ import { EXIT_CODES } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
-import { resolveGateOptions, runGate } from "./check.js";
+import { runGate } from "../check/gate.js";
+import { gateContextOf, resolveGateOptions } from "./check.js";
 import type { CliContext } from "./context.js";
 import { stringsFlag, type ParsedFlags } from "./options.js";
 
@@ -41,7 +42,9 @@ export function prunable(
  * was unreadable.
  */
 export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promise<number> {
-  const gate = await runGate(await resolveGateOptions(args, ctx.cwd), ctx);
+  // Pruning reads verdicts only: this gate run never writes an oracle (write-policy.ts).
+  const options = await resolveGateOptions(args, ctx.cwd);
+  const gate = await runGate({ ...options, write: "never" }, gateContextOf(ctx));
   const incomplete = gate.run.cells.filter((c) => c.status === "timeout" || c.status === "error");
   if (incomplete.length > 0) {
     ctx.out(`nothing pruned: no complete verdict for ${incomplete.map((c) => `${c.provider}/${c.cell} (${c.status})`).join(", ")}\n`);

@@ -2,48 +2,26 @@ import { appendFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { loadAllowlists } from "../compare/allowlist.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
-import { selectRecordings } from "../recording/select.js";
 import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
-import type { RecordingLocation } from "../recording/reader.js";
-import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
-import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
+import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
 import { renderGithubStepSummary } from "../report/github.js";
 import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
-import { firstBatchProviders } from "../check/batch-plan.js";
-import { cellTimesFile, readCellTimes, writeCellTimes } from "../check/cell-times.js";
-import { createBridgePool } from "../replay/bridge-pool.js";
-import { checkCells, parseShard, shardCells, type CellExtras, type CheckCellsResult } from "../check/check-cells.js";
-import { ORACLES_DIR, RECORDINGS_ROOT, REPORTER } from "../defaults.js";
+import { parseShard, type CellExtras } from "../check/check-cells.js";
+import { runGate, type GateContext, type GateOptions, type GateRun } from "../check/gate.js";
+import { acceptPending, PENDING_SUFFIX, resolveWritePolicy } from "../check/write-policy.js";
+import { ORACLES_DIR, REPORTER } from "../defaults.js";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
-import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";
+import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
 
-/** Everything the gate (`check`, `review`) takes from its flags. */
-export interface GateOptions {
-  jobs: number;
-  replay: ReplayFlags;
-  selection: Selection;
-  /** `--shard i/n`, parsed. */
-  shard?: { index: number; count: number };
-  /** `--allowlist` files, besides `allowlists/*.json`. */
-  allowlistFiles: string[];
-  /** The oracles directory (absolute), and whether `--lanes` named it. */
-  lanesDir: string;
-  lanesGiven: boolean;
-  /** `--dump-dir` as typed and resolved, when given. */
-  dumpDir?: { value: string; dir: string };
-  /** `--no-batch` turns batching off. */
-  batch: boolean;
-  /** The flags suggested commands repeat, as typed (harness/report/advice.ts). */
-  flags: RunFlags;
-}
+/** Everything the gate (`check`, `review`, `allow --prune`) takes from its flags: the gate's options but its write policy, which the command decides (`resolveWritePolicy`). */
+export type GateFlags = Omit<GateOptions, "write">;
 
 /** The flags of a gate run that its advice repeats, as the user typed them. */
 export function runFlagsOf(args: ParsedFlags): RunFlags {
@@ -64,7 +42,7 @@ export function runFlagsOf(args: ParsedFlags): RunFlags {
  * `--recordings`, `--shard`; then the plain ones.
  * @throws UsageError naming the first bad flag and its value
  */
-export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promise<GateOptions> {
+export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promise<GateFlags> {
   const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
   const replay = await resolveReplayFlags(args, cwd);
   const selection = resolveSelection(args, cwd);
@@ -78,7 +56,7 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
   }
   return {
     jobs,
-    replay,
+    replay: replayOptionsOf(replay),
     selection,
     ...(shardText !== undefined ? { shard: parseShard(shardText) } : {}),
     allowlistFiles: stringsFlag(args, "allowlist"),
@@ -91,7 +69,7 @@ export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promis
 }
 
 /** `check`'s options: the gate's, the reporter, `--explain`, `--update`. */
-export interface CheckOptions extends GateOptions {
+export interface CheckOptions extends GateFlags {
   reporter: ReporterName;
   explain: boolean;
   update: boolean;
@@ -144,137 +122,61 @@ export function renderExplain(extras: readonly CellExtras[]): string {
 }
 
 /**
- * Under CI the gate never writes into the project's oracles or recordings: a `--dump-dir` that
- * is, or lies inside, one of `protectedDirs` is refused.
- * @throws UsageError `--dump-dir <value>: CI=true: … inside <dir>; use a temp dir`.
+ * The gate's context from the CLI's: progress on standard error when it is shown, and a
+ * `--dump-dir` that cannot be created reported as one line naming the flag.
  */
-function refuseProjectDumpDir(value: string, resolved: string, protectedDirs: readonly string[]): void {
-  for (const dir of protectedDirs) {
-    const rel = path.relative(dir, resolved);
-    if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) {
-      throw new UsageError(`--dump-dir ${value}: CI=true: the gate never writes into ${dir} (oracles and recordings); point it at a temp dir`);
-    }
-  }
-}
-
-/** What {@link runGate} ran and how: the run, per-cell extras, the selected cells, the oracles directory and the replay options. */
-export interface GateRun extends CheckCellsResult {
-  locations: RecordingLocation[];
-  lanesDir: string;
-  replay: ReplayRecordingOptions;
-}
-
-/**
- * The gate as `check` and `review` run it, from options already resolved (a bad flag value is
- * one line, exit 2, before anything is replayed; harness/cli/options.ts): selects the cells
- * (`--recordings`, `--provider`, `--cell`, `--shard`), loads allowlists, and checks the cells.
- * @throws UsageError / InputError for no recorded cells, a bad allowlist or a refused `--dump-dir`.
- */
-export async function runGate(options: GateOptions, ctx: CliContext): Promise<GateRun> {
-  const { jobs, selection, lanesDir } = options;
-  const roots = selection.roots;
-  const selected: RecordingLocation[] = await selectRecordings(roots, selection.filter);
-  if (selected.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
-  // More shards than cells (a fixed CI matrix over a small project) leaves some empty: they pass.
-  const locations = options.shard !== undefined ? shardCells(selected, options.shard) : selected;
-  const dumpDir = options.dumpDir?.dir;
-  if (options.dumpDir !== undefined) {
-    const { value, dir } = options.dumpDir;
-    if (ctx.ci) refuseProjectDumpDir(value, dir, [path.resolve(ctx.cwd, ORACLES_DIR), path.resolve(ctx.cwd, RECORDINGS_ROOT), lanesDir, ...roots]);
-    await createOutputDirFlag("dump-dir", value, dir);
-  }
-  const replay = replayOptionsOf(options.replay);
-  const timesFile = cellTimesFile(ctx.cwd);
-  const cellTimes = await readCellTimes(timesFile);
-  // The bridges the workers start with are started now: their start-up overlaps reading the
-  // allowlists and recordings and planning (bridge-pool.ts; the replays take them); each later
-  // batch's bridge starts while the batch before it on its worker runs (startBridge).
-  const bridges = createBridgePool();
-  const providers = locations.map((l) => l.provider);
-  for (const provider of firstBatchProviders(providers, jobs, options.batch, (i) => cellTimes.get(`${providers[i]}/${locations[i]!.cell}`))) bridges.start(provider, replay);
-  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: options.allowlistFiles }).catch(async (error: unknown) => {
-    await bridges.close();
-    throw error;
-  });
-  const names = locations.map((l) => `${l.provider}/${l.cell}`);
-  const progress = ctx.progress === undefined ? undefined : createCheckProgress(ctx.progress, locations.length);
-  const { run, extras } = await checkCells({
-    locations,
-    repoRoot: ctx.cwd,
-    lanesDir,
-    oraclesForEveryRecording: options.lanesGiven,
-    allowlist,
-    jobs,
+export function gateContextOf(ctx: CliContext): GateContext {
+  const stream = ctx.progress;
+  return {
+    cwd: ctx.cwd,
     ci: ctx.ci,
-    batch: options.batch,
-    cellTimes,
-    ...(progress !== undefined
-      ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
-      : {}),
-    ...(dumpDir !== undefined ? { dumpDir } : {}),
-    replay: { ...replay, bridges },
-    startBridge: (provider) => bridges.ensureWaiting(provider, replay),
-  }).finally(async () => {
-    progress?.end();
-    await bridges.close();
-  });
-  const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
-  await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
-  run.flags = options.flags;
-  if (options.shard !== undefined) {
-    // A shard's blob places each cell in the unsharded order (harness/report/blob.ts).
-    run.shard = options.shard;
-    run.total = selected.length;
-    run.positions = locations.map((l) => selected.indexOf(l));
-  }
-  return { run, extras, locations, lanesDir, replay };
+    createDumpDir: (value, dir) => createOutputDirFlag("dump-dir", value, dir),
+    ...(stream !== undefined ? { progress: (total: number) => createCheckProgress(stream, total) } : {}),
+  };
 }
 
 /**
- * `check --update`: accepts every changed cell of `run` (see `whyNotAcceptable`) by rerecording
- * it alone, prints per cell what was written, then the `git add` of every written file. A cell
- * that timed out (in the check or in its rerecord) has no verdict: nothing is written for it.
+ * `check --update`: accepts every changed cell of the run (see `whyNotAcceptable`) by renaming
+ * the pending results the gate wrote for it (harness/check/pending.ts; no replay of its own),
+ * prints per cell what was written, then the `git add` of every written file. A cell that timed
+ * out (in the check or in its pending rerecord) has no verdict: nothing is written for it.
  * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
  * timed out, else 0 (every failing cell accepted).
  */
-async function updateChangedCells(
-  run: CheckRunResult,
-  locations: readonly RecordingLocation[],
-  options: { lanesDir: string; replay: ReplayRecordingOptions; ctx: CliContext; out: (text: string) => void },
-): Promise<number> {
-  const { ctx, out } = options;
+async function updateChangedCells(gate: GateRun, ctx: CliContext, out: (text: string) => void): Promise<number> {
   const rel = (file: string) => path.relative(ctx.cwd, file);
   const written: string[] = [];
   let stillFailing = 0;
   let timedOut = 0;
-  for (const cell of run.cells) {
+  for (const cell of gate.run.cells) {
     if (cell.status === "timeout") {
       timedOut += 1;
       out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
     }
     if (cell.status !== "fail") continue;
     const why = whyNotAcceptable(cell);
-    const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
-    if (why !== undefined || location === undefined) {
+    const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
+    if (why !== undefined || pending === undefined) {
       stillFailing += 1;
       out(`not updated ${cell.provider}/${cell.cell}: ${why ?? "not selected"}\n`);
       continue;
     }
-    const outcome = await acceptCell(location, { lanesDir: options.lanesDir, replay: options.replay });
-    const files = writtenFiles(outcome);
+    const { outcome } = pending;
+    if (pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {
+      if (outcome?.status === "timeout") timedOut += 1;
+      else stillFailing += 1;
+      const reason = pending.problem ?? (outcome !== undefined && "reason" in outcome ? outcome.reason : undefined);
+      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome?.status ?? "refused"}${reason !== undefined ? ` (${reason})` : ""}\n`);
+      continue;
+    }
+    const files = await acceptPending(pending.files);
     written.push(...files);
     for (const file of files) ctx.wrote?.(file);
-    if (outcome.status === "timeout") timedOut += 1;
-    else if (outcome.status !== "rerecorded") stillFailing += 1;
-    if (outcome.status !== "rerecorded") {
-      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}\n`);
-    } else {
-      if (cell.stale.length > 0) stillFailing += 1;
-      out(`updated ${cell.provider}/${cell.cell}: ${files.map(rel).join(", ") || "nothing changed on disk"}${cell.stale.length > 0 ? "; its stale allowlist entries remain" : ""}\n`);
-    }
+    if (cell.stale.length > 0) stillFailing += 1;
+    out(`updated ${cell.provider}/${cell.cell}: ${files.map(rel).join(", ") || "nothing changed on disk"}${cell.stale.length > 0 ? "; its stale allowlist entries remain" : ""}\n`);
   }
   out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
-  if (run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
+  if (gate.run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
   if (stillFailing > 0) return EXIT_CODES.parityFailure;
   return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
 }
@@ -299,8 +201,10 @@ async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
- * missing oracle in CI, a bridge that exited early), 2 for usage or input errors, 4 when no
- * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict).
+ * missing oracle, a bridge that exited early), 2 for usage or input errors, 4 when no
+ * cell failed but one hit the wall-clock ceiling (infrastructure timeout, no verdict). What it
+ * may write is its write policy (harness/check/write-policy.ts): nothing under CI, `.pending`
+ * results locally, in place with `--update`.
  */
 export const checkCommand: ParityCommand = {
   tempDir: true,
@@ -329,7 +233,7 @@ export const checkCommand: ParityCommand = {
         alias: "u",
         type: "boolean",
         default: false,
-        describe: "Accept every changed cell: rerecord just those cells (oracle, and .current only where the bridge's output changed) and print what to commit",
+        describe: "Accept every changed cell: write what this run replayed in place (oracle, and .current only where the bridge's output changed; a local check leaves it as .pending) and print what to commit",
       })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .option("cells", FLAGS.cells)
@@ -343,18 +247,19 @@ export const checkCommand: ParityCommand = {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
     const reporter = selectReporter(options.reporter);
-    const { run, extras, locations, lanesDir, replay } = await runGate(options, ctx);
+    const gate = await runGate({ ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check" }) }, gateContextOf(ctx));
+    const { run, extras } = gate;
     const workspace = ctx.env?.GITHUB_WORKSPACE;
     ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
     if (options.reporter === "github") await appendStepSummary(run, ctx);
     const textual = options.reporter === "text";
     if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
     for (const cell of extras) {
-      if (cell.wroteOracle) ctx.err(`wrote oracle ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
+      if (cell.wroteOracle) ctx.err(`wrote ${cell.wroteOracle.endsWith(PENDING_SUFFIX) ? "pending oracle" : "oracle"} ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
       if (!ctx.verbose) continue;
       for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
     }
-    if (options.update) return updateChangedCells(run, locations, { lanesDir, replay, ctx, out: textual ? ctx.out : ctx.err });
+    if (options.update) return updateChangedCells(gate, ctx, textual ? ctx.out : ctx.err);
     return checkExitCode(run);
   },
 };

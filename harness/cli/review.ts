@@ -2,9 +2,11 @@
  * `parity review` (in the manner of `cargo insta review`): runs the gate, then walks each
  * changed cell — its summary line, then its diff — and asks what to do with it:
  *
- * - **accept**: rerecord that cell only (its oracle, and its `bridge→runtime.current.ndjson`
- *   only when the bridge's output changed; `harness/rerecord/accept.ts`);
- * - **reject**: leave it as is (the gate stays red until the bridge or the recording changes);
+ * - **accept**: rename the cell's pending results over the accepted files (its oracle, and its
+ *   `bridge→runtime.current.ndjson` only when the bridge's output changed), which the gate wrote
+ *   under the `pending` write policy (harness/check/pending.ts): accepting replays nothing;
+ * - **reject**: delete its pending results and leave the cell as is (the gate stays red until the
+ *   bridge or the recording changes);
  * - **allow**: append an allowlist entry per difference, tied to a PR and a reason;
  * - **skip**, or **quit** the review.
  *
@@ -14,13 +16,14 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Argv } from "yargs";
 import { EXIT_CODES, UsageError } from "../errors.js";
-import type { RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import { cellAllowPaths } from "../report/suggest.js";
 import { renderCellText } from "../report/text.js";
-import { acceptCell, commitHint, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
+import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
+import { runGate, type GateRun } from "../check/gate.js";
+import { acceptPending, rejectPending, resolveWritePolicy } from "../check/write-policy.js";
 import { appendAllowlistEntry } from "./allow.js";
-import { resolveGateOptions, runGate, type GateRun } from "./check.js";
+import { gateContextOf, resolveGateOptions } from "./check.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { FLAGS, stringsFlag } from "./options.js";
@@ -77,7 +80,8 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
     async run(args, ctx) {
       if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
       const match = stringsFlag(args, "match");
-      const gate = await runGate(await resolveGateOptions(args, ctx.cwd), ctx);
+      const flags = await resolveGateOptions(args, ctx.cwd);
+      const gate = await runGate({ ...flags, write: resolveWritePolicy({ ci: ctx.ci, update: false, command: "review" }) }, gateContextOf(ctx));
       const reader = answerReader(options.input ?? process.stdin);
       try {
         return await review(gate, ctx, reader, match);
@@ -121,7 +125,6 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
     }
     ctx.out(`\n── ${cell.provider}/${cell.cell} (${index + 1}/${reviewable.length}) ──\n`);
     ctx.out(renderCellText(cell, { color: ctx.color, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) }));
-    const location = gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell)!;
     for (;;) {
       const answer = acceptAll ? "a" : await reader.next(`${cell.provider}/${cell.cell}: accept, accept all, reject, allow, skip or quit? [a/A/r/l/s/q] `, ctx.out);
       if (answer === "A") acceptAll = true;
@@ -136,12 +139,13 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
         break;
       }
       if (answer === "r") {
+        await rejectPending(gate.pending.get(`${cell.provider}/${cell.cell}`)?.files ?? []);
         ctx.out("  rejected: left as is; the gate stays red until the bridge or the recording changes\n");
         decisions.push({ cell, decision: "rejected" });
         break;
       }
       if (answer === "a" || answer === "A") {
-        const files = await accept(location, gate, ctx);
+        const files = await accept(cell, gate, ctx);
         if (files === undefined) continue;
         written.push(...files);
         for (const file of files) ctx.wrote?.(file);
@@ -151,6 +155,8 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
       if (answer === "l") {
         const files = await allow(cell, ctx, reader);
         if (files === undefined) continue;
+        // The difference is allowed, not accepted: what was pending for it goes.
+        await rejectPending(gate.pending.get(`${cell.provider}/${cell.cell}`)?.files ?? []);
         written.push(...files);
         for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "allowed" });
@@ -168,15 +174,20 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
   return endCode(open);
 }
 
-/** Rerecords the cell; the files written, or undefined when it could not be (already said why). */
-async function accept(location: RecordingLocation, gate: GateRun, ctx: CliContext): Promise<string[] | undefined> {
-  const outcome = await acceptCell(location, { lanesDir: gate.lanesDir, replay: gate.replay });
-  if (outcome.status !== "rerecorded") {
-    ctx.out(`  not accepted: rerecord ${outcome.status}${"reason" in outcome ? ` (${outcome.reason})` : ""}\n`);
+/**
+ * Accepts the cell by renaming its pending results over the accepted files (no replay); the
+ * files written, or undefined when there was nothing to accept (already said why).
+ */
+async function accept(cell: CellResult, gate: GateRun, ctx: CliContext): Promise<string[] | undefined> {
+  const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
+  const outcome = pending?.outcome;
+  if (pending === undefined || pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {
+    const reason = pending?.problem ?? (outcome !== undefined && "reason" in outcome ? outcome.reason : undefined);
+    ctx.out(`  not accepted: rerecord ${outcome?.status ?? "refused"}${reason !== undefined ? ` (${reason})` : ""}\n`);
     return undefined;
   }
-  const files = writtenFiles(outcome);
-  const notNeeded = outcome.currentLane === "not needed" ? "; no current lane needed (the bridge's output is unchanged)" : "";
+  const files = await acceptPending(pending.files);
+  const notNeeded = outcome?.status === "rerecorded" && outcome.currentLane === "not needed" ? "; no current lane needed (the bridge's output is unchanged)" : "";
   ctx.out(`  accepted: ${files.map((f) => path.relative(ctx.cwd, f)).join(", ") || "nothing changed on disk"}${notNeeded}\n`);
   return files;
 }

@@ -11,7 +11,7 @@
  * - `dead-bridge`: the bridge answered nothing (no handshake, or went idle before its first output);
  * - `crashed-bridge`: the bridge exited before the recording was played out;
  * - `stale-entry`: only allowlist entries that mask nothing fail it;
- * - `missing-oracle`: under CI, the cell has no committed oracle.
+ * - `missing-oracle`: the cell has no committed oracle (under CI; elsewhere its live lane is pending).
  */
 import { shellQuote } from "./suggest.js";
 
@@ -94,7 +94,7 @@ export function kindAdvice(kind: Exclude<FailureKind, "lane-change">, provider: 
     case "divergence":
       return `the bridge's output left the recording (nothing to accept); fix the bridge, or record the cell again. Trace it: ${cellCommand("replay", provider, cell, flags, ["--trace"])}`;
     case "missing-oracle":
-      return `write its oracle locally and commit it: ${cellCommand("check", provider, cell, flags)}`;
+      return `write its oracle locally and commit it: ${cellCommand("check", provider, cell, flags, ["-u"])}`;
     case "stale-entry":
       return `delete the stale entries (or all at once: ${["parity allow --prune", ...flagWords(flags, "check").filter((w) => w.startsWith("--recordings") || w.startsWith("--allowlist"))].join(" ")})`;
   }
@@ -124,7 +124,7 @@ export function closingAdvice(cells: readonly ClassifiableCell[], flags: RunFlag
   if (n("crashed-bridge") > 0) lines.push(`  ${cellsWord(n("crashed-bridge"))}: the bridge crashed; fix it (its stderr is above each cell), nothing to accept`);
   if (n("dead-bridge") > 0) lines.push(`  ${cellsWord(n("dead-bridge"))}: the bridge answered nothing; fix it, nothing to accept or allow`);
   if (n("divergence") > 0) lines.push(`  ${cellsWord(n("divergence"))}: the replay diverged from the recording; fix the bridge or record again`);
-  if (n("missing-oracle") > 0) lines.push(`  ${cellsWord(n("missing-oracle"))}: no committed oracle; run the check locally and commit lanes/`);
+  if (n("missing-oracle") > 0) lines.push(`  ${cellsWord(n("missing-oracle"))}: no committed oracle; accept it locally (parity review, or parity check -u) and commit lanes/`);
   if (n("stale-entry") > 0) lines.push(`  ${cellsWord(n("stale-entry"))}: only stale allowlist entries; delete them`);
   return lines;
 }

@@ -121,8 +121,13 @@ export interface CellResult extends CellReport {
     rerecord?: { recordings?: string; lanes?: string };
     /** The kinds of the replay's divergences (`bridge-exited`, `no-handshake`, …), for advice (advice.ts). */
     replayKinds?: string[];
-    /** Under CI the cell had no committed oracle. */
+    /** The cell had no committed oracle (under CI; or outside it, with the live lane pending). */
     missingOracle?: boolean;
+    /**
+     * Accepted files (absolute) whose pending result (`<file>.pending`, harness/check/write-policy.ts)
+     * this run wrote: `parity review` and `check --update` accept them by renaming.
+     */
+    pending?: string[];
     /**
      * 1-based line in `oracleFile` of the changed field of each oracle difference, keyed by the
      * difference's position in `verdict.diffs` (GitHub annotations' `line=`).
@@ -151,6 +156,8 @@ export interface CheckRunResult {
  */
 export function cellResultFromVerdict(input: {
   verdict: ParityVerdict<AllowlistEntry>;
+  /** The status when the caller decides it (the gate's table, harness/check/cell-status.ts); else from the verdict and divergences. */
+  status?: CellStatus;
   ms: number;
   events: number;
   divergences?: Divergence[];
@@ -177,7 +184,7 @@ export function cellResultFromVerdict(input: {
   return {
     provider: verdict.provider,
     cell: verdict.cell,
-    status: verdict.passed && divergences.length === 0 ? "pass" : "fail",
+    status: input.status ?? (verdict.passed && divergences.length === 0 ? "pass" : "fail"),
     ms: input.ms,
     events: input.events,
     diffs: verdict.diffs.map(reportDiff),

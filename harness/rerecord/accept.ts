@@ -19,6 +19,8 @@ import { rerecordTargets } from "./targets.js";
  * an oracle in this project has nothing here to refresh).
  */
 export function whyNotAcceptable(cell: CellResult): string | undefined {
+  // A missing oracle whose live lane the gate wrote as pending is accepted by renaming it.
+  if (cell.status === "fail" && cell.detail?.missingOracle === true && (cell.detail.pending?.length ?? 0) > 0 && cell.divergences.length === 0) return undefined;
   if (cell.status !== "fail") return `it is ${cell.status === "pass" ? "passing" : cell.status === "skip" ? "skipped" : "unreadable"}`;
   if (cell.divergences.length > 0) return "its replay diverged: fix the bridge or the recording; rerecording would write nothing";
   if (cell.diffs.length === 0) return cell.stale.length > 0 ? "only stale allowlist entries fail it: delete them" : "it has no lane difference to accept";
@@ -32,6 +34,8 @@ export interface AcceptOptions {
   lanesDir: string;
   /** Passed to the replay (the check's own `--timeout`, `--module`). */
   replay?: ReplayRecordingOptions;
+  /** Where each changed file goes (see `RerecordCellOptions.writeTo`); default the file itself. */
+  writeTo?: (target: string) => string;
 }
 
 /**
@@ -42,7 +46,12 @@ export interface AcceptOptions {
 export async function acceptCell(location: RecordingLocation, options: AcceptOptions): Promise<RerecordCellOutcome> {
   const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
   const targets = await rerecordTargets(location.dir, location, { lanesDir: options.lanesDir });
-  return rerecordCell(recording, { targets, redactor: rerecordRedactor({ patterns: [] }), ...(options.replay !== undefined ? { replay: options.replay } : {}) });
+  return rerecordCell(recording, {
+    targets,
+    redactor: rerecordRedactor({ patterns: [] }),
+    ...(options.replay !== undefined ? { replay: options.replay } : {}),
+    ...(options.writeTo !== undefined ? { writeTo: options.writeTo } : {}),
+  });
 }
 
 /** The files an accepted cell's rerecord wrote (created or changed), absolute. */

@@ -31,6 +31,12 @@ export interface RerecordCellOptions {
   verify?: boolean;
   /** Write the current lane beside the recording even when the bridge's output did not change (default false). */
   alwaysWriteCurrent?: boolean;
+  /**
+   * Where each target's new content goes (default: the target itself). The gate's `pending`
+   * write policy passes `pendingFile` (harness/check/write-policy.ts): the content is compared
+   * with the target as today, and a change is written beside it, to be accepted by renaming.
+   */
+  writeTo?: (target: string) => string;
 }
 
 /**
@@ -280,8 +286,9 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const bridgeLaneChanged = own.text !== live.text || own.counts !== live.counts;
   const currentLane: FileChange = besideRecording && !bridgeLaneChanged && options.alwaysWriteCurrent !== true ? "not needed" : await changeOf(currentLaneFile, text);
   const oracle = await changeOf(oracleFile, live.text);
-  if (currentLane === "new" || currentLane === "updated") await writeFileAtomic(currentLaneFile, text);
-  if (oracle !== "unchanged") await writeFileAtomic(oracleFile, live.text);
+  const writeTo = options.writeTo ?? ((target: string) => target);
+  if (currentLane === "new" || currentLane === "updated") await writeFileAtomic(writeTo(currentLaneFile), text);
+  if (oracle !== "unchanged") await writeFileAtomic(writeTo(oracleFile), live.text);
   return {
     status: "rerecorded",
     provider,

@@ -4,13 +4,11 @@
  * oracle fails the cell, as under `CI=true`.
  */
 import path from "node:path";
-import { loadAllowlists } from "../compare/allowlist.js";
 import { UsageError } from "../errors.js";
-import { selectRecordings } from "../recording/select.js";
 import type { CellResult } from "../report/check-report.js";
 import type { RunFlags } from "../report/advice.js";
 import { renderCellText } from "../report/text.js";
-import { checkCells } from "../check/check-cells.js";
+import { runGate } from "../check/gate.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** Which cell to check and against what. Relative paths resolve against `cwd`. */
@@ -50,22 +48,26 @@ export interface CheckCellResult extends CellResult {
 export async function checkCell(options: CheckCellOptions): Promise<CheckCellResult> {
   const cwd = options.cwd ?? process.cwd();
   const root = path.resolve(cwd, options.recordings ?? RECORDINGS_ROOT);
-  const locations = await selectRecordings([root], { provider: options.provider, cell: options.cell });
-  if (locations.length !== 1) throw new UsageError(`no recording ${options.provider}/${options.cell} under ${root}`);
-  const allowlist = await loadAllowlists({ cwd, files: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)) });
-  const { run } = await checkCells({
-    locations,
-    repoRoot: cwd,
-    lanesDir: path.resolve(cwd, options.lanes ?? ORACLES_DIR),
-    oraclesForEveryRecording: true,
-    allowlist,
-    jobs: 1,
-    ci: true,
-    replay: {
-      ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
-      ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
+  // The gate every caller runs, asked never to write: a missing oracle fails, as under CI.
+  const { run } = await runGate(
+    {
+      jobs: 1,
+      selection: { roots: [root], filter: { provider: options.provider, cell: options.cell } },
+      allowlistFiles: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)),
+      lanesDir: path.resolve(cwd, options.lanes ?? ORACLES_DIR),
+      lanesGiven: true,
+      batch: true,
+      write: "never",
+      // A user's test run leaves no cell-time cache in their node_modules.
+      keepCellTimes: false,
+      replay: {
+        ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
+        ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
+      },
     },
-  });
+    { cwd, ci: false },
+  );
+  if (run.cells.length !== 1) throw new UsageError(`no recording ${options.provider}/${options.cell} under ${root}`);
   const cell = run.cells[0]!;
   // The advice repeats what this call was given, as paths relative to the test's cwd: without
   // them it named the package's defaults, which from a user's project resolve into node_modules.

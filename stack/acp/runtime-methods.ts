@@ -13,7 +13,7 @@ import {
 } from "../protocol/index.js";
 import { ACP_APPROVAL_ENFORCED_BY } from "./interaction/approvals.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
-import { maintenanceHostOf, providerHealth, providerInstallationRun, providerInstallationStatus, providerUsage } from "./maintenance.js";
+import { maintenanceHostOf, providerHealth, providerInstallationRun, providerInstallationStatus, providerUsage } from "./maintenance-requests.js";
 import { listModels } from "./models/model-list.js";
 import { ACP_FORK_CAPABILITY, constructSession, type AcpConstructMode } from "./session/session-setup.js";
 import { stopThread } from "./session/stop.js";

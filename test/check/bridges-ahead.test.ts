@@ -16,7 +16,7 @@ describe("bridges started ahead of their batches", () => {
   it("asks for the next batch's bridge as each batch starts, and the verdicts do not change", async () => {
     const all = await selectRecordings([path.join(repoRoot, "recordings")], {});
     const locations = ["echo", "acp-omp-fixture", "acp-grok"].flatMap((provider) => all.filter((l) => l.provider === provider).slice(0, 2));
-    const base = { locations, repoRoot, lanesDir: path.join(repoRoot, "lanes"), allowlist: [], jobs: 1, ci: true };
+    const base = { locations, repoRoot, lanesDir: path.join(repoRoot, "lanes"), allowlist: [], jobs: 1, write: "never" as const };
     const asked: string[] = [];
     const plain = await checkCells({ ...base, startBridge: (provider) => asked.push(provider) });
     // One worker: three batches (one per provider, largest first, report order on ties); the

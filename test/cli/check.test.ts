@@ -28,9 +28,21 @@ async function project(): Promise<string> {
 const json = (out: string) => JSON.parse(out) as CheckReport;
 
 describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
-  it("outside CI a missing oracle is written from a clean replay; the next run passes against it", async () => {
+  it("outside CI a missing oracle is written as pending from a clean replay and fails; -u writes it in place; the next run passes against it", async () => {
     const cwd = await project();
-    const first = await runCli(["check", "--reporter", "json"], { cwd });
+    const pending = await runCli(["check", "--reporter", "json"], { cwd });
+    expect(pending.code).toBe(1);
+    expect(json(pending.out).cells.map((c) => [c.cell, c.status])).toEqual([
+      ["resume", "fail"],
+      ["stop-interrupt", "fail"],
+      ["turn", "fail"],
+      ["zero-work", "fail"],
+    ]);
+    expect(pending.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "turn.json.pending")}`);
+    expect(existsSync(path.join(cwd, "lanes", "echo", "turn.json"))).toBe(false);
+    const pendingText = await readFile(path.join(cwd, "lanes", "echo", "turn.json.pending"), "utf8");
+
+    const first = await runCli(["check", "-u", "--reporter", "json"], { cwd });
     expect(first.code).toBe(0);
     const report = json(first.out);
     expect(report.cells.map((c) => [c.cell, c.status, c.divergences.length])).toEqual([
@@ -42,6 +54,8 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     expect(first.err).toContain(`wrote oracle ${path.join("lanes", "echo", "turn.json")}`);
     const oracle = JSON.parse(await readFile(path.join(cwd, "lanes", "echo", "turn.json"), "utf8")) as unknown[];
     expect(oracle.length).toBe(report.cells.find((c) => c.cell === "turn")!.events);
+    expect(await readFile(path.join(cwd, "lanes", "echo", "turn.json"), "utf8")).toBe(pendingText);
+    expect((await readdir(path.join(cwd, "lanes", "echo"))).filter((f) => f.endsWith(".pending"))).toEqual([]);
 
     const second = await runCli(["check"], { cwd });
     expect(second.code).toBe(0);
@@ -59,7 +73,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
 
   it("an oracle that lost an event fails with a difference against the oracle only", async () => {
     const cwd = await project();
-    expect((await runCli(["check", "--cell", "turn"], { cwd })).code).toBe(0);
+    expect((await runCli(["check", "--cell", "turn", "-u"], { cwd })).code).toBe(0);
     const file = path.join(cwd, "lanes", "echo", "turn.json");
     const oracle = JSON.parse(await readFile(file, "utf8")) as unknown[];
     oracle.splice(2, 1);
@@ -74,7 +88,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
 
   it("--explain lists what each allowlist entry masked; an entry that masks nothing is stale and fails", async () => {
     const cwd = await project();
-    await runCli(["check"], { cwd });
+    await runCli(["check", "-u"], { cwd });
     await mkdir(path.join(cwd, "allowlists"));
     const entry = { provider: "echo", cell: "turn", layer: "events", path: "/*/delta", pr: "#12", reason: "streamed chunks may be split differently" };
     await writeFile(path.join(cwd, "allowlists", "echo.json"), JSON.stringify([entry]));
@@ -94,7 +108,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
 
   it("--shard i/n splits the cells between jobs; a bad shard is a usage error", async () => {
     const cwd = await project();
-    await runCli(["check"], { cwd });
+    await runCli(["check", "-u"], { cwd });
     const cellsOf = async (shard: string) => json((await runCli(["check", "--shard", shard, "--reporter", "json", "--jobs", "1"], { cwd })).out).cells.map((c) => c.cell);
     const one = await cellsOf("1/2");
     const two = await cellsOf("2/2");
@@ -107,7 +121,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
 
   it("--dump-dir writes each cell's normalized live, oracle and recording lanes", async () => {
     const cwd = await project();
-    await runCli(["check", "--cell", "zero-work"], { cwd });
+    await runCli(["check", "--cell", "zero-work", "-u"], { cwd });
     const dump = path.join(cwd, "dump");
     expect((await runCli(["check", "--cell", "zero-work", "--dump-dir", dump], { cwd })).code).toBe(0);
     expect((await readdir(dump)).sort()).toEqual([

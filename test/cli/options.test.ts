@@ -32,7 +32,7 @@ describe("options resolved once: each command's argv becomes one complete, typed
 
   it("check parses --jobs, --timeout and --shard into numbers and keeps --no-batch", async () => {
     const options = await resolveCheckOptions({ jobs: "3", timeout: "250", shard: "2/4", batch: false, lanes: "lanes", allowlist: ["a.json"] }, ctx());
-    expect(options).toMatchObject({ jobs: 3, replay: { ceilingMs: 250 }, shard: { index: 2, count: 4 }, batch: false, lanesGiven: true, allowlistFiles: ["a.json"] });
+    expect(options).toMatchObject({ jobs: 3, replay: { timeouts: { ceilingMs: 250 } }, shard: { index: 2, count: 4 }, batch: false, lanesGiven: true, allowlistFiles: ["a.json"] });
   });
 
   it("a reporter outside the closed set is one line naming the valid ones; --json beside another reporter is refused", () => {

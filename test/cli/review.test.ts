@@ -67,7 +67,11 @@ function changed(before: Record<string, string>, after: Record<string, string>):
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).sort();
 }
 
-describe("check --update", () => {
+/** `changed` without the `.pending` files a local check leaves for cells nobody accepted or rejected. */
+const changedAccepted = (before: Record<string, string>, after: Record<string, string>) => changed(before, after).filter((f) => !f.endsWith(".pending"));
+
+// Each test runs the gate (and rerecords) several times: a budget for a loaded machine, no verdict.
+describe("check --update", { timeout: 120_000 }, () => {
   it("after a bridge change: rerecords only the changed cells (oracle + .current), prints the git add, and the gate passes", async () => {
     const cwd = await project();
     const before = hashes(cwd);
@@ -113,7 +117,7 @@ describe("check --update", () => {
   });
 });
 
-describe("github annotations after a bridge change", () => {
+describe("github annotations after a bridge change", { timeout: 120_000 }, () => {
   it("a recording that differs exactly as the oracle does is not annotated twice: every annotation is on the oracle, at a line", async () => {
     const cwd = await project();
     const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
@@ -124,7 +128,7 @@ describe("github annotations after a bridge change", () => {
   });
 });
 
-describe("parity review", () => {
+describe("parity review", { timeout: 120_000 }, () => {
   const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
     let out = "";
     const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
@@ -157,7 +161,7 @@ describe("parity review", () => {
     expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
   });
 
-  it("reject and quit write nothing and leave the gate red (exit 1); an unknown answer repeats the choices", async () => {
+  it("reject and quit write nothing and leave the gate red (exit 1); reject deletes the pending results, quit leaves them; an unknown answer repeats the choices", async () => {
     const cwd = await project();
     const before = hashes(cwd);
     const r = await reviewIn(cwd, ["x", "r", "q"]);
@@ -165,7 +169,8 @@ describe("parity review", () => {
     expect(r.out).toContain("  [a]ccept (rerecord this cell)  [A]ccept this and all the rest  [r]eject  a[l]low with a PR  [s]kip  [q]uit\n");
     expect(r.out).toContain("rejected: left as is");
     expect(r.out).toContain("reviewed: 0 accepted, 0 allowed, 1 rejected, 1 skipped\nnothing written\n");
-    expect(changed(before, hashes(cwd))).toEqual([]);
+    // echo/resume was rejected (its pending files deleted); echo/turn, left by quit, keeps them for a later review.
+    expect(changed(before, hashes(cwd))).toEqual([`lanes/echo/turn.json.pending`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
   });
 
   it("A accepts this cell and every one after it without asking again (issue 27)", async () => {
@@ -184,7 +189,7 @@ describe("parity review", () => {
     expect(r.out).toContain("1 changed cell to review.");
     expect(r.out).toContain("── echo/turn (1/1) ──");
     expect(r.out).not.toContain("echo/resume");
-    expect(changed(before, hashes(cwd)).every((f) => f.includes("turn"))).toBe(true);
+    expect(changedAccepted(before, hashes(cwd)).every((f) => f.includes("turn"))).toBe(true);
   });
 
   it("checks the PR before asking for the reason (issue 27)", async () => {
@@ -193,7 +198,7 @@ describe("parity review", () => {
     const r = await reviewIn(cwd, ["s", "l", "42", "q"]);
     expect(r.out).toContain('  not allowed: PR "42" is not "#" and a number (e.g. #42)\n');
     expect(r.out).not.toContain("why it is intended");
-    expect(changed(before, hashes(cwd))).toEqual([]);
+    expect(changedAccepted(before, hashes(cwd))).toEqual([]);
   });
 
   it("nothing to review when the gate passes; refused under CI", async () => {
@@ -202,4 +207,90 @@ describe("parity review", () => {
     const ci = await runCli(["review"], { ci: true });
     expect(ci.code).toBe(2);
   });
+});
+
+describe("the write policy (harness/check/write-policy.ts)", () => {
+  /** A bridge module that is the shouting echo and appends one line to `spawns` each time a bridge process loads it. */
+  async function countingBridge(): Promise<{ module: string; spawns: () => number }> {
+    const dir = await mkdtemp(path.join(work, "counting-"));
+    const spawnsFile = path.join(dir, "spawns");
+    const module = path.join(dir, "counting.mjs");
+    await writeFile(spawnsFile, "");
+    await writeFile(module, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(spawnsFile)}, "spawn\\n");\nexport { experimental_providerBridge } from ${JSON.stringify(shout)};\n`);
+    return { module, spawns: () => readFileSync(spawnsFile, "utf8").split("\n").filter(Boolean).length };
+  }
+
+  it("parity review accepts a cell by renaming what the gate left pending: no bridge starts after the gate", async () => {
+    const cwd = await project();
+    const { module, spawns } = await countingBridge();
+    let atFirstPrompt: number | undefined;
+    let out = "";
+    const command = createReviewCommand({ input: Readable.from(["a\n", "a\n"]) });
+    const code = await command.run(
+      { module },
+      {
+        out: (t) => {
+          out += t;
+          if (atFirstPrompt === undefined && t.includes("accept, accept all, reject")) atFirstPrompt = spawns();
+        },
+        err: (t) => void (out += t),
+        color: false,
+        verbose: false,
+        ci: false,
+        cwd,
+      },
+    );
+    expect(code, out).toBe(0);
+    expect(out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
+    // The gate ran bridges; the two accepts after it started none.
+    expect(atFirstPrompt).toBeGreaterThan(0);
+    expect(spawns()).toBe(atFirstPrompt);
+    // What was accepted is exactly what a gate replay makes of the cells: the gate now passes, and nothing is left pending.
+    expect(Object.keys(hashes(cwd)).filter((f) => f.endsWith(".pending"))).toEqual([]);
+    expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
+  }, 120_000);
+
+  it("check --update renames the gate's pending results: it starts no more bridges than the check alone", async () => {
+    const { module, spawns } = await countingBridge();
+    const plain = await project();
+    expect((await runCli(["check", "--module", module], { cwd: plain })).code).toBe(1);
+    const checkAlone = spawns();
+    const updated = await project();
+    expect((await runCli(["check", "--module", module, "--update"], { cwd: updated })).code).toBe(0);
+    expect(spawns() - checkAlone).toBe(checkAlone);
+    // -u wrote the files the plain check left pending; the oracles byte for byte (a current lane's
+    // lines carry the ids and times its replay minted, so only its presence is compared).
+    const pending = Object.entries(hashes(plain)).filter(([f]) => f.endsWith(".pending"));
+    expect(pending.map(([f]) => f).sort()).toEqual(["lanes/echo/resume.json.pending", "lanes/echo/turn.json.pending", `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}.pending`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
+    const after = hashes(updated);
+    for (const [file, hash] of pending) {
+      const accepted = file.slice(0, -".pending".length);
+      if (accepted.startsWith("lanes/")) expect(after[accepted], file).toBe(hash);
+      else expect(after[accepted], file).toBeDefined();
+    }
+    expect(Object.keys(after).filter((f) => f.endsWith(".pending"))).toEqual([]);
+  }, 120_000);
+
+  it("a local check writes changed cells and a missing oracle as .pending only; the accepted files stay as they are", async () => {
+    const cwd = await project();
+    await rm(path.join(cwd, "lanes/echo/zero-work.json"));
+    const before = hashes(cwd);
+    const r = await runCli(["check", "--module", shout], { cwd });
+    expect(r.code).toBe(1);
+    expect(changedAccepted(before, hashes(cwd))).toEqual([]);
+    expect(changed(before, hashes(cwd))).toContain("lanes/echo/zero-work.json.pending");
+    expect(r.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "zero-work.json.pending")}`);
+    expect(r.out).toContain("FAIL echo/zero-work");
+  }, 120_000);
+
+  it("under CI a check writes nothing, pending or accepted, for a changed cell or a missing oracle", async () => {
+    const cwd = await project();
+    await rm(path.join(cwd, "lanes/echo/zero-work.json"));
+    const before = hashes(cwd);
+    const r = await runCli(["check", "--module", shout], { cwd, ci: true });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("FAIL echo/turn");
+    expect(r.out).toContain("FAIL echo/zero-work");
+    expect(changed(before, hashes(cwd))).toEqual([]);
+  }, 120_000);
 });

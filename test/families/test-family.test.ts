@@ -78,7 +78,7 @@ describe("a family defined only in a test goes through the flows", () => {
 
     const locations = await selectRecordings([out], {});
     expect(locations.map((l) => `${l.provider}/${l.cell}`)).toEqual(["tube/turn"]);
-    const checked = await checkCells({ locations, repoRoot, oraclesForEveryRecording: true, lanesDir: lanes, allowlist: [], jobs: 1, ci: true, replay: { adapters: families } });
+    const checked = await checkCells({ locations, repoRoot, oraclesForEveryRecording: true, lanesDir: lanes, allowlist: [], jobs: 1, write: "never", replay: { adapters: families } });
     expect(checked.run.cells.map((c) => [c.provider, c.cell, c.status])).toEqual([["tube", "turn", "pass"]]);
   }, 120_000);
 

@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   replay: ["recording", "lanes", "families", "stack/protocol"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
-  check: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
+  check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "stack/protocol"],
   rerecord: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
   vitest: ["recording", "lanes", "replay", "compare", "report", "check"],
   progress: [],

@@ -97,6 +97,6 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     await mkdir(empty, { recursive: true });
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--lanes", empty], { ci: true });
     expect(r.code).toBe(1);
-    expect(advice(r.out).todo).toEqual([`    write its oracle locally and commit it: parity check --provider echo --cell turn --lanes ${empty}`]);
+    expect(advice(r.out).todo).toEqual([`    write its oracle locally and commit it: parity check -u --provider echo --cell turn --lanes ${empty}`]);
   }, 120_000);
 });

@@ -17,7 +17,7 @@ describe("parity check on a corrupt oracle", () => {
   });
 
   it("exits 2 with one ERROR line naming file:line (the same line parity diff names); the cell is an error, not an abort", async () => {
-    const first = await runCli(["check"], { cwd });
+    const first = await runCli(["check", "-u"], { cwd });
     expect(first.code).toBe(0);
     const oracle = path.join(cwd, "lanes", "echo", "turn.json");
     const lines = (await readFile(oracle, "utf8")).split("\n");
@@ -39,7 +39,7 @@ describe("parity check on a corrupt oracle", () => {
   });
 
   it("an empty oracle says so, naming the file", async () => {
-    expect((await runCli(["check"], { cwd })).code).toBe(0);
+    expect((await runCli(["check", "-u"], { cwd })).code).toBe(0);
     await writeFile(path.join(cwd, "lanes", "echo", "turn.json"), "");
     const result = await runCli(["check"], { cwd });
     expect(result.code).toBe(2);
