@@ -66,7 +66,8 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
       rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
     .middleware(((_args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => {
       declared = y.getOptions();
-    }) as unknown as MiddlewareFunction, true);
+    }) as unknown as MiddlewareFunction, true)
+    .middleware(skipHelpCaching as unknown as MiddlewareFunction, true);
 
   try {
     const named = firstPositional(argv);
@@ -107,6 +108,18 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     return EXIT_CODES.inputError;
   }
   return exitCode;
+}
+
+/**
+ * yargs renders the running command's whole help text as its handler starts (`cacheHelpMessage`,
+ * kept for a handler that calls `showHelp` later; none of ours does): a wrapped, width-measured
+ * table on every run, about a tenth of a cursor check's CLI CPU in a profile (issue 25). A
+ * before-validation middleware runs on the command's own yargs just before that call; this one
+ * makes the call a no-op. `--help` does not go through it (yargs prints help before any command
+ * runs), so help text is unchanged.
+ */
+function skipHelpCaching(_args: Record<string, unknown>, y: { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }): void {
+  y.getInternalMethods().getUsageInstance().cacheHelpMessage = () => undefined;
 }
 
 /** The exit codes every command shares (00-product.md, CLI), and `record`'s own. */

@@ -50,6 +50,11 @@ function itemTypeOf(event: Fields, id: string, known: Map<string, string>): stri
 /**
  * The address of every event of `lane`, in lane order. Works on raw or normalized lanes; a
  * non-object element gets type `?` and no turn.
+ *
+ * Memory (issue 25, `parity diff` of two 200k-event lanes): each address is built once with
+ * one shape, and the events of one item share one `item` object (addresses are read, never
+ * written); an event's `of` is filled from its group's counter at the end, so no per-event key
+ * text outlives its lookup. About a fifth of the heap of building each address twice.
  */
 export function laneAddresses(lane: readonly unknown[]): EventAddress[] {
   const knownTypes = new Map<string, string>();
@@ -62,9 +67,22 @@ export function laneAddresses(lane: readonly unknown[]): EventAddress[] {
   // per turn key → item type → item id → ordinal; per turn key → item id → index
   const items = new Map<string, Map<string, Map<string, number>>>();
   const itemIndex = new Map<string, Map<string, number>>();
-  const groups = new Map<string, number>();
-  const partial = lane.map((event) => {
-    if (!isRecord(event)) return { type: "?", key: "?", n: 1 };
+  // per turn key → item type → item id → the item's one address part
+  const itemParts = new Map<string, NonNullable<EventAddress["item"]>>();
+  const groups = new Map<string, { count: number }>();
+  const groupOf: Array<{ count: number }> = [];
+  const addresses = lane.map((event, at): EventAddress => {
+    const group = (key: string): number => {
+      let counter = groups.get(key);
+      if (counter === undefined) groups.set(key, (counter = { count: 0 }));
+      counter.count += 1;
+      groupOf[at] = counter;
+      return counter.count;
+    };
+    if (!isRecord(event)) {
+      groupOf[at] = { count: 1 };
+      return { type: "?", n: 1, of: 1 };
+    }
     const type = typeof event.type === "string" ? event.type : "?";
     const scope = isRecord(event.scope) ? event.scope : undefined;
     let turn: number | "thread" | undefined;
@@ -92,18 +110,18 @@ export function laneAddresses(lane: readonly unknown[]): EventAddress[] {
       if (indexes === undefined) itemIndex.set(turnKey, (indexes = new Map()));
       let index = indexes.get(id);
       if (index === undefined) indexes.set(id, (index = indexes.size + 1));
-      item = { type: itemType, ordinal, index };
+      const partKey = JSON.stringify([turnKey, itemType, id]);
+      item = itemParts.get(partKey);
+      if (item === undefined || item.ordinal !== ordinal || item.index !== index) itemParts.set(partKey, (item = { type: itemType, ordinal, index }));
     }
     const kind = typeof event.kind === "string" ? event.kind : undefined;
-    const key = JSON.stringify([turnKey, item?.type ?? null, item?.ordinal ?? null, type, kind ?? null]);
-    const n = (groups.get(key) ?? 0) + 1;
-    groups.set(key, n);
-    return { type, key, n, ...(turn !== undefined ? { turn } : {}), ...(item !== undefined ? { item } : {}), ...(kind !== undefined ? { kind } : {}) };
+    const n = group(JSON.stringify([turnKey, item?.type ?? null, item?.ordinal ?? null, type, kind ?? null]));
+    return { type, ...(turn !== undefined ? { turn } : {}), ...(item !== undefined ? { item } : {}), ...(kind !== undefined ? { kind } : {}), n, of: 1 };
   });
-  return partial.map(({ key, n, ...rest }) => ({ ...rest, n, of: groups.get(key) ?? 1 }));
+  addresses.forEach((address, at) => (address.of = groupOf[at]!.count));
+  return addresses;
 }
 
-/** Escapes a decoded field path for reading: segments joined with `.` (array positions as `[i]`). */
 function fieldText(segments: readonly string[]): string {
   return segments.map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
 }

@@ -8,6 +8,7 @@
  * replay begins, so nothing a verdict depends on changes.
  */
 import { rm } from "node:fs/promises";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import type { BridgeLaunch } from "./bridge-process.js";
 import { replayBridgeLaunch, startBridge, type PrestartedBridges, type ReplayOptions, type StartedBridge } from "./live-replay.js";
 
@@ -33,8 +34,8 @@ function keyOf(launch: Omit<BridgeLaunch, "dataDir">): string {
   return JSON.stringify([launch.bootstrapPath, launch.modulePath, launch.providerId, launch.cwd, env]);
 }
 
-/** An empty {@link BridgePool}. */
-export function createBridgePool(): BridgePool {
+/** An empty {@link BridgePool}; its bridges' event queues wait on `scheduler` (default the real one). */
+export function createBridgePool(scheduler: Scheduler = createRealScheduler()): BridgePool {
   const waiting: Array<{ key: string; started: Promise<StartedBridge> }> = [];
   const start = (provider: string, options: ReplayOptions, unlessWaiting: boolean): void => {
     let launch: Omit<BridgeLaunch, "dataDir">;
@@ -45,7 +46,7 @@ export function createBridgePool(): BridgePool {
     }
     const key = keyOf(launch);
     if (unlessWaiting && waiting.some((w) => w.key === key)) return;
-    const started = startBridge(launch);
+    const started = startBridge(launch, scheduler);
     // A start that failed is reported by the replay that takes it (or dropped by close).
     started.catch(() => undefined);
     waiting.push({ key, started });

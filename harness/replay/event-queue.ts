@@ -1,3 +1,5 @@
+import type { ScheduledHandle, Scheduler } from "../../stack/bridge-kit/scheduler.js";
+
 /**
  * A FIFO of live events with one consumer (the scheduler). `next(timeoutMs)` resolves
  * with the oldest event, or with `"quiet"` when nothing arrived for `timeoutMs`
@@ -11,8 +13,11 @@ export interface EventQueue<T> {
   readonly size: number;
 }
 
-/** Creates an empty {@link EventQueue}. */
-export function createEventQueue<T>(): EventQueue<T> {
+/**
+ * Creates an empty {@link EventQueue} whose quiet timeouts run on `scheduler` (spec 40 §6: time
+ * is injected; a test passes a fake one and decides when a wait ends, never a real-time window).
+ */
+export function createEventQueue<T>(scheduler: Scheduler): EventQueue<T> {
   // A ring of two stacks keeps push/take O(1) amortized on 200 000-line replays.
   let head: T[] = [];
   let headAt = 0;
@@ -38,12 +43,12 @@ export function createEventQueue<T>(): EventQueue<T> {
         return Promise.resolve(event);
       }
       return new Promise<T | "quiet">((resolve) => {
-        const timer = setTimeout(() => {
+        const timer: ScheduledHandle = scheduler.schedule(timeoutMs, () => {
           waiter = undefined;
           resolve("quiet");
-        }, timeoutMs);
+        });
         waiter = (event) => {
-          clearTimeout(timer);
+          scheduler.cancel(timer);
           resolve(event);
         };
       });

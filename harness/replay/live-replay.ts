@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { createRealScheduler, type ScheduledHandle, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import type { ReplayAdapter } from "../families/index.js";
 import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
@@ -84,6 +85,12 @@ export interface ReplayOptions {
    * started exactly so takes one instead of spawning its own.
    */
   bridges?: PrestartedBridges;
+  /**
+   * The replay's timers and clock (spec 40 §6: time is injected): the event queue's quiet
+   * waits, the wall-clock ceiling and the children's grace at the end. Default the real one;
+   * a bridge taken from `bridges` keeps the scheduler its pool started it with.
+   */
+  scheduler?: Scheduler;
 }
 
 /** A bridge process started through the bootstrap with its private directories and event queue, not yet driven. */
@@ -214,9 +221,9 @@ function bridgeLaunchOf(root: string, provider: string, modulePath: string, opti
 /**
  * Starts a bridge as {@link driveBridge} would (spec 10 §5.1 "Bridge process": through the
  * bootstrap, exactly as a runtime starts it), in a fresh private directory; its events wait in
- * the returned queue until a walk reads them.
+ * the returned queue (its quiet waits on `scheduler`) until a walk reads them.
  */
-export async function startBridge(launch: Omit<BridgeLaunch, "dataDir">): Promise<StartedBridge> {
+export async function startBridge(launch: Omit<BridgeLaunch, "dataDir">, scheduler: Scheduler): Promise<StartedBridge> {
   const base = await mkdtemp(join(tmpdir(), "pr-"));
   let dataDir: string;
   try {
@@ -225,7 +232,7 @@ export async function startBridge(launch: Omit<BridgeLaunch, "dataDir">): Promis
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  const queue = createEventQueue<ReplayEvent>();
+  const queue = createEventQueue<ReplayEvent>(scheduler);
   const full: BridgeLaunch = { ...launch, dataDir };
   const bridge = spawnReplayBridge(full, (event) => queue.push(event));
   return { base, queue, bridge, launch: full };
@@ -286,7 +293,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   // The bridge starts first: its start-up (a Node process loading its modules) overlaps making
   // the workspaces and the agent channel, which it needs only once the walk writes to it.
   const launch = bridgeLaunchOf(root, provider, modulePath, options);
-  const { base, queue, bridge } = await (options.bridges?.take(launch) ?? startBridge(launch));
+  const scheduler = options.scheduler ?? createRealScheduler();
+  const { base, queue, bridge } = await (options.bridges?.take(launch) ?? startBridge(launch, scheduler));
   let sandbox: ReplaySandbox;
   let channel: ChildChannel;
   let agent: { command: string; args: string[] };
@@ -329,6 +337,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         keepBridgeLines: options.keepBridgeLane ?? true,
         ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
         writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
+        now: () => scheduler.now(),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
         ...(options.onMet ? { onMet: options.onMet } : {}),
@@ -340,7 +349,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     return { outcome, pids, stderr: bridge.stderr() };
   } finally {
     sampler?.close();
-    await reap(bridge, channel.children, timeouts.exitMs);
+    await reap(bridge, channel.children, timeouts.exitMs, scheduler);
     await channel.close();
     for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);
     await rm(base, { recursive: true, force: true });
@@ -349,18 +358,18 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
 
 /**
  * Makes sure nothing outlives the replay: the bridge is SIGKILLed if it still runs and its
- * exit awaited; each replay child is told to end and given `graceMs` to close its socket;
- * one still alive after that is SIGKILLed by pid.
+ * exit awaited; each replay child is told to end and given `graceMs` (on `scheduler`) to close
+ * its socket; one still alive after that is SIGKILLed by pid.
  */
-async function reap(bridge: ReplayBridgeProcess, children: readonly ReplayChildLink[], graceMs: number): Promise<void> {
+async function reap(bridge: ReplayBridgeProcess, children: readonly ReplayChildLink[], graceMs: number, scheduler: Scheduler): Promise<void> {
   bridge.kill();
   await bridge.whenExited();
   await Promise.all(
     children.map(async (child) => {
       child.end();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([child.whenClosed(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
-      clearTimeout(timer);
+      let timer: ScheduledHandle | undefined;
+      await Promise.race([child.whenClosed(), new Promise<void>((r) => (timer = scheduler.schedule(graceMs, r)))]);
+      scheduler.cancel(timer);
       if (isAlive(child.pid)) {
         try {
           process.kill(child.pid, "SIGKILL");

@@ -143,3 +143,32 @@ describe("selector predicates", () => {
     expect(masked.lane).toEqual(normalizeThreadLane(lane.slice(0, 5)));
   });
 });
+
+describe("laneAddresses on the real cursor turn-tools lane", () => {
+  // What each address is, built the way it was before (issue 25 memory: each address is now built
+  // once, and one item's events share one `item` part): the same values, field for field.
+  it("gives each event its turn, item, type, kind, n and of; one item's events share one item part", async () => {
+    const lane = await turnTools();
+    const addresses = laneAddresses(lane);
+    expect(addresses).toHaveLength(lane.length);
+    const groups = new Map<string, number[]>();
+    addresses.forEach((address, at) => {
+      const key = JSON.stringify([address.turn ?? null, address.item?.type ?? null, address.item?.ordinal ?? null, address.type, address.kind ?? null]);
+      groups.set(key, [...(groups.get(key) ?? []), at]);
+      expect(address.type).toBe(lane[at]!.type);
+    });
+    for (const members of groups.values()) {
+      expect(members.map((at) => addresses[at]!.n)).toEqual(members.map((_, k) => k + 1));
+      for (const at of members) expect(addresses[at]!.of).toBe(members.length);
+    }
+    const byItem = new Map<string, Set<unknown>>();
+    addresses.forEach((address, at) => {
+      const id = lane[at]!.item?.id ?? lane[at]!.itemId;
+      if (address.item === undefined || id === undefined) return;
+      const key = JSON.stringify([address.turn, address.item.type, id]);
+      byItem.set(key, (byItem.get(key) ?? new Set()).add(address.item));
+    });
+    expect(byItem.size).toBeGreaterThan(1);
+    for (const parts of byItem.values()) expect(parts.size).toBe(1);
+  });
+});

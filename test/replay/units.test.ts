@@ -4,6 +4,7 @@ import type { Recording } from "../../harness/recording/reader.js";
 import { alignCurrentLane } from "../../harness/replay/current-lane.js";
 import { mergedForReplay } from "../../harness/replay/plan.js";
 import { createEventQueue } from "../../harness/replay/event-queue.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
 import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/wire.js";
 
@@ -120,7 +121,8 @@ describe("alignCurrentLane", () => {
 
 describe("event queue", () => {
   it("delivers in push order and reports quiet when nothing arrives", async () => {
-    const queue = createEventQueue<number>();
+    const scheduler = createFakeScheduler();
+    const queue = createEventQueue<number>(scheduler);
     queue.push(1);
     queue.push(2);
     expect(await queue.next(1000)).toBe(1);
@@ -128,7 +130,28 @@ describe("event queue", () => {
     const waiting = queue.next(1000);
     queue.push(3);
     expect(await waiting).toBe(3);
-    expect(await queue.next(0)).toBe("quiet");
+    // The wait that an event ended leaves no timer behind.
+    expect(scheduler.pending()).toEqual([]);
+    const quiet = queue.next(0);
+    scheduler.advance(0);
+    expect(await quiet).toBe("quiet");
+  });
+
+  it("ends a quiet wait when its scheduler's clock says so, never on real time", async () => {
+    const scheduler = createFakeScheduler();
+    const queue = createEventQueue<number>(scheduler);
+    let settled: number | "quiet" | undefined;
+    const waiting = queue.next(3000).then((value) => (settled = value));
+    await scheduler.whenPending((timer) => timer.delayMs === 3000);
+    scheduler.advance(2999);
+    await Promise.resolve();
+    expect(settled).toBeUndefined();
+    scheduler.advance(1);
+    expect(await waiting).toBe("quiet");
+    // The consumer is gone: a later event waits for the next `next`.
+    queue.push(7);
+    expect(queue.size).toBe(1);
+    expect(await queue.next(3000)).toBe(7);
   });
 });
 
