@@ -87,8 +87,8 @@ describe("loopback model endpoint", () => {
 
   it("an off-script request's gist names its last user message, its last tool result (by the scripted call's name) and the tools it offers", async () => {
     const server = await start({ responses: [{ toolCalls: [{ name: "read", arguments: { filePath: "/ws/a.txt" } }] }] });
-    const first = (await chat(server, { tools: TOOLS, messages: [{ role: "user", content: "Read a.txt" }] })) as Array<Record<string, any>>;
-    const id = first.flatMap((c) => (c === "[DONE]" ? [] : (c.choices?.[0]?.delta?.tool_calls ?? []))).find((t: any) => t.id)?.id as string;
+    const first = await chat(server, { tools: TOOLS, messages: [{ role: "user", content: "Read a.txt" }] });
+    const id = first.flatMap((c: any) => (c === "[DONE]" ? [] : (c.choices?.[0]?.delta?.tool_calls ?? []))).find((t: any) => t.id)?.id as string;
     const many = [...TOOLS, ...Array.from({ length: 12 }, (_, i) => ({ type: "function", function: { name: `t${i}` } }))];
     const messages = [
       { role: "user", content: "Read a.txt" },
