@@ -160,6 +160,34 @@ function timedOut(provider: string, cell: string, result: Pick<ReplayResult, "in
 }
 
 /**
+ * The first candidate lane, built per anchoring in order, whose replay does not diverge; an
+ * outcome a build returned (a refusal, a timeout) at once; else the first replay failure.
+ */
+async function firstReplayable<T extends { replayFailure: string | undefined }>(
+  anchorings: ReadonlyArray<readonly LaneEntry[]>,
+  build: (inputs: readonly LaneEntry[]) => Promise<RerecordCellOutcome | T>,
+): Promise<RerecordCellOutcome | T | { failure: string }> {
+  let failure: string | undefined;
+  for (const inputs of anchorings) {
+    const candidate = await build(inputs);
+    if ("status" in candidate || candidate.replayFailure === undefined) return candidate;
+    failure ??= candidate.replayFailure;
+  }
+  return { failure: failure ?? "no anchoring to try" };
+}
+
+/** The refusal of a refreshed recording that would not replay (exit 1, nothing written). */
+function notReplayable(provider: string, cell: string, failure: string): RerecordCellOutcome {
+  return {
+    status: "refused",
+    provider,
+    cell,
+    reason: `${failure}; nothing written. The bridge's new output cannot be placed so that the recording replays: \`parity replay --provider ${provider} --cell ${cell} --verbose\` shows the walk`,
+    exitCode: EXIT_CODES.parityFailure,
+  };
+}
+
+/**
  * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
  * 1. replays it; a wall-clock timeout → `timeout` (exit 4), any divergence → `diverged`, nothing written;
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
@@ -257,26 +285,9 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]],
     recording.lanes["runtime→bridge"],
   ];
-  let chosen: { text: string; lines: number } | undefined;
-  let firstFailure: string | undefined;
-  for (const inputs of anchorings) {
-    const candidate = await candidateLane(inputs);
-    if ("status" in candidate) return candidate;
-    if (candidate.replayFailure === undefined) {
-      chosen = candidate;
-      break;
-    }
-    firstFailure ??= candidate.replayFailure;
-  }
-  if (chosen === undefined) {
-    return {
-      status: "refused",
-      provider,
-      cell,
-      reason: `${firstFailure}; nothing written. The bridge's new output cannot be placed so that the recording replays: \`parity replay --provider ${provider} --cell ${cell} --verbose\` shows the walk`,
-      exitCode: EXIT_CODES.parityFailure,
-    };
-  }
+  const chosen = await firstReplayable(anchorings, candidateLane);
+  if ("status" in chosen) return chosen;
+  if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);
   const { text, lines } = chosen;
   const { currentLaneFile, oracleFile } = options.targets;
   const live = laneFingerprint(result.lane);
