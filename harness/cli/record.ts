@@ -4,6 +4,7 @@
  * secret that survives redaction → exit 3 with every `file:line`, nothing written. Refused
  * under `CI=true` unless `--out` (and the oracle directory) are outside this package.
  */
+import os from "node:os";
 import path from "node:path";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import type { Argv } from "yargs";
@@ -111,6 +112,11 @@ export const recordCommand: ParityCommand = {
         describe: "Keep a real agent on loopback: a fresh network namespace with only loopback (netns), watching its sockets (watch), or netns where possible (auto)",
       })
       .option("json", { type: "boolean", default: false, describe: "Print the result (directory, oracle, manifest, counts) as JSON" })
+      .option("keep-temp", {
+        type: "boolean",
+        default: false,
+        describe: "Keep the run's temp directory (workspace, isolated HOME, raw lanes, the agent's logs), also when the record fails, and print its path on stderr",
+      })
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
@@ -157,6 +163,7 @@ export const recordCommand: ParityCommand = {
         now: () => Date.now(),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
         ...(ctx.verbose ? { log: ctx.err, onStderr: ctx.err } : {}),
+        ...(args["keep-temp"] === true ? keptTempOptions(ctx) : {}),
       }).then(
         (done) => {
           wait?.end("recorded");
@@ -186,3 +193,14 @@ export const recordCommand: ParityCommand = {
     }
   },
 };
+
+/**
+ * `--keep-temp`: the run's root is made beside this command's session temp directory (which
+ * interrupt.ts removes when the command ends), not inside it, and its absolute path is said on
+ * stderr whatever the outcome.
+ */
+function keptTempOptions(ctx: { err: (text: string) => void }): { tempParent: string; onKeptTemp: (root: string) => void } {
+  const session = os.tmpdir();
+  const tempParent = path.basename(session).startsWith("parity-") ? path.dirname(session) : session;
+  return { tempParent, onKeptTemp: (root) => ctx.err(`kept the run's temp directory (--keep-temp): ${root}\n`) };
+}

@@ -89,7 +89,7 @@ export const rerecordCommand: ParityCommand = {
       .option("verify", {
         type: "boolean",
         default: true,
-        describe: "Replay each new current lane once before writing and warn when the gate would diverge on it (--no-verify skips)",
+        describe: "Replay each refreshed recording once before writing; one that diverges is refused (nothing written, exit 1) (--no-verify skips that replay and its guarantee)",
       })
       .example("$0 rerecord --provider echo", "Refresh every echo cell: .current beside each recording, oracles in lanes/")
       .example("$0 rerecord --provider acp-opencode --cell turn-tools", "One cell")

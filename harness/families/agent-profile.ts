@@ -62,9 +62,17 @@ export const AgentRecordProfileSchema = z.strictObject({
   rejections: z.array(RegexSourceSchema).default([]),
   redact: z.array(RegexSourceSchema).default([]),
   normalize: z.array(z.strictObject({ pattern: RegexSourceSchema, replace: z.string(), why: z.string().min(1) })).default([]),
+  /**
+   * Per-cell variants, `{ "<cell>": { <cell.json fields to replace> } }`: what a
+   * `cells/<cell>/providers/<provider>.json` says, kept in the profile instead — e.g. the extra
+   * model answers this agent needs for one cell (a retry after a denial, an answer to an empty
+   * reply), so a user's agent needs no copy of `cells/` (issue 24). Applied over the cell and any
+   * variant file of it.
+   */
+  cells: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
 });
-/** The record fields of an agent profile. */
-export type AgentRecordProfile = z.output<typeof AgentRecordProfileSchema>;
+/** The record fields of an agent profile (`cells` may be left out of a shipped one: no variant). */
+export type AgentRecordProfile = Omit<z.output<typeof AgentRecordProfileSchema>, "cells"> & Partial<Pick<z.output<typeof AgentRecordProfileSchema>, "cells">>;
 
 /** A shipped agent profile: the record fields plus the launch and how the agent is named. */
 export interface ShippedAgentProfile extends AgentRecordProfile {

@@ -113,6 +113,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
     redactPatterns: compileUserPatterns(profile.redact),
     normalize: profile.normalize.map((n) => ({ pattern: new RegExp(n.pattern, "g"), replace: n.replace })),
     spellScript: (script) => spellModelScript(script, profile.tools),
+    cellVariant: (name) => (profile.cells !== undefined && Object.hasOwn(profile.cells, name) ? profile.cells[name] : undefined),
     async prepare(dirs: RecordDirs, model: ModelServer | undefined) {
       if (!model) throw new UsageError(`${launch.id} needs a model endpoint: the cell has no model script`);
       const tmp = path.join(dirs.root, "tmp");

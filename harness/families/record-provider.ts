@@ -58,6 +58,8 @@ export interface RecordProvider {
   sessionSettled?: Until | readonly Until[];
   /** The model API the endpoint speaks to the agent; default OpenAI chat completions. */
   modelApi?: ModelApi;
+  /** This agent's variant of cell `name` (cell.json fields to replace; its profile's `cells`), or undefined. */
+  cellVariant?(name: string): Readonly<Record<string, unknown>> | undefined;
   /** The cell's model script as this agent must receive it (its tool names); default unchanged. */
   spellScript?(script: ModelScript): ModelScript;
   /** Tool results meaning a rejected call, beyond the endpoint's own list. */

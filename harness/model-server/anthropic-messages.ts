@@ -7,7 +7,7 @@
  * `tool_result` blocks of user messages.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The fixed token count `count_tokens` answers. */
 export const ANTHROPIC_COUNTED_TOKENS = 1000;
@@ -77,6 +77,7 @@ export const anthropicMessagesDialect: ModelDialect = {
       model: typeof body.model === "string" ? body.model : "",
       stream: body.stream === true,
       hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+      toolNames: offeredToolNames(body.tools),
       toolResults: blocks.filter((b) => b.type === "tool_result").map((b) => ({ callId: String(b.tool_use_id ?? ""), text: resultText(b.content) })),
       prompt: lastUserText(messages),
     };

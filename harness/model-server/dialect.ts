@@ -30,6 +30,8 @@ export interface GenerationRequest {
   stream: boolean;
   /** True when the request offers tools: it takes the script's next response. */
   hasTools: boolean;
+  /** The names of the tools it offers, in order (see {@link offeredToolNames}); shown when the agent asks past the script. */
+  toolNames?: string[];
   /**
    * Present when the request asks for a JSON answer and offers no tools (Gemini's JSON mode):
    * the response schema, or `true` when none was given.
@@ -187,4 +189,20 @@ export function resultText(content: unknown): string {
 /** `value` when it is a plain object, else an empty one. */
 export function objectOf(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * The names of the tools a request body's `tools` offers, in order, whatever the API's shape:
+ * `name` (Anthropic messages, OpenAI Responses), `function.name` (OpenAI chat), Gemini's
+ * `functionDeclarations[].name`, or a built-in tool's `type` (`web_search`). Not an array: [].
+ */
+export function offeredToolNames(tools: unknown): string[] {
+  if (!Array.isArray(tools)) return [];
+  const nameOf = (t: Record<string, unknown>): string[] => {
+    if (Array.isArray(t.functionDeclarations)) return t.functionDeclarations.flatMap((d) => (typeof d === "object" && d !== null && typeof (d as { name?: unknown }).name === "string" ? [(d as { name: string }).name] : []));
+    const fn = t.function as { name?: unknown } | undefined;
+    const name = typeof t.name === "string" ? t.name : typeof fn?.name === "string" ? fn.name : typeof t.type === "string" ? t.type : undefined;
+    return name === undefined ? [] : [name];
+  };
+  return tools.flatMap((t) => (typeof t === "object" && t !== null ? nameOf(t as Record<string, unknown>) : []));
 }

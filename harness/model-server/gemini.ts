@@ -8,7 +8,7 @@
  * `functionResponse` parts.
  */
 import type http from "node:http";
-import { answerText, contentText, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, contentText, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The fixed token count `countTokens` answers. */
 export const GEMINI_COUNTED_TOKENS = 1000;
@@ -65,6 +65,7 @@ export const geminiDialect: ModelDialect = {
       model: MODEL_ROUTE.exec(url.pathname)?.[1] ?? "",
       stream: url.pathname.endsWith(":streamGenerateContent"),
       hasTools,
+      toolNames: offeredToolNames(body.tools),
       ...(jsonMode ? { json: config.responseJsonSchema ?? config.responseSchema ?? true } : {}),
       toolResults: parts
         .filter((p) => p.functionResponse !== undefined)

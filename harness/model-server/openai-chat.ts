@@ -5,7 +5,7 @@
  * Tool results are the `tool` messages.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 function write(res: http.ServerResponse, n: number, request: GenerationRequest & { includeUsage?: boolean }, answer: ModelAnswer, callIds: readonly string[]): void {
   const model = request.model || "parity";
@@ -62,6 +62,7 @@ export const openAiChatDialect: ModelDialect = {
       model: typeof body.model === "string" ? body.model : "",
       stream: body.stream === true,
       hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+      toolNames: offeredToolNames(body.tools),
       includeUsage: objectOf(body.stream_options).include_usage === true,
       toolResults: messages.filter((m) => m.role === "tool").map((m) => ({ callId: String(m.tool_call_id ?? ""), text: resultText(m.content) })),
       prompt: lastUserText(messages),

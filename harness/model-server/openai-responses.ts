@@ -7,7 +7,7 @@
  * input's `function_call_output` / `custom_tool_call_output` items.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
 
 /** The output items of an answer, completed. */
 function outputItems(n: number, answer: ModelAnswer, callIds: readonly string[]): Record<string, unknown>[] {
@@ -87,6 +87,7 @@ export const openAiResponsesDialect: ModelDialect = {
       model: typeof body.model === "string" ? body.model : "",
       stream: body.stream === true,
       hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+      toolNames: offeredToolNames(body.tools),
       toolResults: input
         .filter((item) => item.type === "function_call_output" || item.type === "custom_tool_call_output")
         .map((item) => ({ callId: String(item.call_id ?? ""), text: resultText(item.output) })),

@@ -130,6 +130,25 @@ function releaseHeldAnswers(held: readonly HeldAnswer[], dialect: ModelDialect, 
 
 const excerptOf = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text).replace(/\s+/g, " ");
 
+/** Most tool names a request's gist lists. */
+const GIST_TOOL_NAMES = 12;
+
+/**
+ * What an off-script request asked (issue 24, adding an agent): its latest user message, its
+ * latest tool result (with the scripted call's name when the endpoint issued it) and the tools
+ * it offers — enough to write the response the cell's script lacks.
+ */
+export function requestGist(request: GenerationRequest, issued: ReadonlyMap<string, string>): string {
+  const parts: string[] = [];
+  if (request.prompt !== "") parts.push(`last user message "${excerptOf(request.prompt)}"`);
+  const result = request.toolResults.at(-1);
+  if (result) parts.push(`last tool result (${issued.get(result.callId) ?? result.callId}) "${excerptOf(result.text)}"`);
+  const names = request.toolNames ?? [];
+  const more = names.length > GIST_TOOL_NAMES ? ` (+${names.length - GIST_TOOL_NAMES} more)` : "";
+  parts.push(names.length > 0 ? `tools offered: ${names.slice(0, GIST_TOOL_NAMES).join(", ")}${more}` : "no tool named");
+  return parts.join("; ");
+}
+
 /**
  * Starts the endpoint on 127.0.0.1 with an OS-chosen port (so parallel recordings never
  * collide) and resolves once it listens.
@@ -143,6 +162,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const problems: string[] = [];
   /** Tool calls handed out, by call id → tool name; deleted once their result was checked. */
   const issued = new Map<string, string>();
+  /** Every call id the endpoint issued and its tool name, kept after its result came (an off-script request's gist names it). */
+  const callNames = new Map<string, string>();
   let next = 0;
   let count = 0;
   /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
@@ -216,12 +237,13 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         answer = response;
       } else {
         served.push({ kind: "exhausted", model: request.model });
-        problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds)`);
+        problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds): ${requestGist(request, callNames)}`);
         answer = { text: "The model script has no more responses.", hold: false };
       }
       const callIds = (answer.toolCalls ?? []).map((call, i) => {
         const id = toolCallId(n, i);
         issued.set(id, call.name);
+        callNames.set(id, call.name);
         return id;
       });
       dialect.write(res, n, request, answer, callIds);

@@ -14,7 +14,7 @@ import path from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
 import { recordProviderFor } from "../families/index.js";
-import { loadCell } from "../runtime/cells.js";
+import { applyCellVariant, loadCell } from "../runtime/cells.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
 import { detectNetworkIsolation } from "./network.js";
 import { RecordInterruptedError, type RecordCellRequest, type RecordCellResult } from "./record-request.js";
@@ -82,7 +82,9 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
   refuseExisting(destination, oracleFile, req);
   const provider = await recordProviderFor(req.providerId, req.customAgentsFile, req.families);
-  const cell = await loadCell(req.cellsRoot, req.cell, req.providerId);
+  const loaded = await loadCell(req.cellsRoot, req.cell, req.providerId);
+  const profileVariant = provider.cellVariant?.(req.cell);
+  const cell = profileVariant === undefined ? loaded : applyCellVariant(loaded, profileVariant, `${req.customAgentsFile ?? req.providerId}: record.cells.${req.cell}`);
   if (provider.takesModelEndpoint && !cell.definition.model) throw new UsageError(`cell ${req.cell} has no model script; ${req.providerId} needs one (${cell.file}: model)`);
 
   const isolation = provider.takesModelEndpoint ? detectNetworkIsolation(req.network ?? "auto") : undefined;
@@ -122,7 +124,8 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     if (live.bridge) await live.bridge.close();
     await live.model?.close();
     killProcessesWorkingIn(root);
-    await rm(root, { recursive: true, force: true });
+    if (req.onKeptTemp !== undefined) req.onKeptTemp(root);
+    else await rm(root, { recursive: true, force: true });
   }
 }
 

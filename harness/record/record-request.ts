@@ -41,6 +41,12 @@ export interface RecordCellRequest {
   onStep?: (index: number, step: CellStep, run: { root: string; bridgePid: number | undefined }) => void;
   /** Where the run's temp root is made; default the OS temp dir. */
   tempParent?: string;
+  /**
+   * Keep the run's temp root (workspace, isolated HOME and its config files, the bridge's raw
+   * lanes, the agent's own logs) instead of removing it, success or failure, and call this with
+   * its absolute path once the run's processes are stopped (`record --keep-temp`, issue 24).
+   */
+  onKeptTemp?: (root: string) => void;
   /** The home directory to redact; default the OS home. */
   home?: string;
   /**

@@ -33,7 +33,6 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
           : `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n`) +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
         outcome.noLongerSent.map((line) => `  ${c.yellow("no longer sent")}: ${line}\n`).join("") +
-        (outcome.replanWarning !== undefined ? `  ${c.yellow("warning")}: ${outcome.replanWarning}\n` : "") +
         notes(outcome.notes)
       );
     case "diverged":
@@ -56,8 +55,6 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
 /** The closing summary: `N rerecorded, N diverged, N refused, N skipped (M cells)`. */
 export function formatRerecordSummary(outcomes: readonly RerecordOutcome[]): string {
   const count = (s: RerecordOutcome["status"]) => outcomes.filter((o) => o.status === s).length;
-  const warned = outcomes.filter((o) => o.status === "rerecorded" && o.replanWarning !== undefined).length;
-  const warnings = warned > 0 ? `; ${warned} warning(s): a replay planned from the new current lane diverges` : "";
   const timeouts = count("timeout") > 0 ? `, ${count("timeout")} timed out (nothing written)` : "";
-  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped${timeouts} (${outcomes.length} ${outcomes.length === 1 ? "cell" : "cells"})${warnings}\n`;
+  return `${count("rerecorded")} rerecorded, ${count("diverged")} diverged, ${count("refused")} refused, ${count("skipped")} skipped${timeouts} (${outcomes.length} ${outcomes.length === 1 ? "cell" : "cells"})\n`;
 }

@@ -27,7 +27,11 @@ export interface RerecordCellOptions {
   redactor: Redactor;
   /** Passed to `replayRecording`. */
   replay?: ReplayRecordingOptions;
-  /** Replay the new current lane once before writing, to warn when the gate would diverge on it (default true). */
+  /**
+   * Replay the recording with the new current lane once before writing, and refuse the cell
+   * (nothing written) when it diverges, so a refreshed recording always replays (default true;
+   * false skips that replay and its guarantee).
+   */
   verify?: boolean;
   /** Write the current lane beside the recording even when the bridge's output did not change (default false). */
   alwaysWriteCurrent?: boolean;
@@ -65,11 +69,6 @@ export type RerecordCellOutcome =
        * the recorded seq); the rerecord captures that change, the report lists them for review.
        */
       noLongerSent: string[];
-      /**
-       * Set when a replay planned from the new current lane diverges (the lane itself is
-       * written: it assembles to the oracle): `parity check` will report that divergence.
-       */
-      replanWarning?: string;
     }
   | {
       /** The replay diverged: nothing written (spec 10 §6.6 step 1). */
@@ -93,7 +92,7 @@ export type RerecordCellOutcome =
       notes: ReplayNote[];
     }
   | {
-      /** Nothing written, for the reason given (a secret survived, or the lane would not reproduce). */
+      /** Nothing written, for the reason given (a secret survived, the lane would not reproduce, or the refreshed recording would not replay). */
       status: "refused";
       provider: string;
       cell: string;
@@ -167,15 +166,43 @@ function timedOut(provider: string, cell: string, result: Pick<ReplayResult, "in
 }
 
 /**
+ * The first candidate lane, built per anchoring in order, whose replay does not diverge; an
+ * outcome a build returned (a refusal, a timeout) at once; else the first replay failure.
+ */
+async function firstReplayable<T extends { replayFailure: string | undefined }>(
+  anchorings: ReadonlyArray<readonly LaneEntry[]>,
+  build: (inputs: readonly LaneEntry[]) => Promise<RerecordCellOutcome | T>,
+): Promise<RerecordCellOutcome | T | { failure: string }> {
+  let failure: string | undefined;
+  for (const inputs of anchorings) {
+    const candidate = await build(inputs);
+    if ("status" in candidate || candidate.replayFailure === undefined) return candidate;
+    failure ??= candidate.replayFailure;
+  }
+  return { failure: failure ?? "no anchoring to try" };
+}
+
+/** The refusal of a refreshed recording that would not replay (exit 1, nothing written). */
+function notReplayable(provider: string, cell: string, failure: string): RerecordCellOutcome {
+  return {
+    status: "refused",
+    provider,
+    cell,
+    reason: `${failure}; nothing written. The bridge's new output cannot be placed so that the recording replays: \`parity replay --provider ${provider} --cell ${cell} --verbose\` shows the walk`,
+    exitCode: EXIT_CODES.parityFailure,
+  };
+}
+
+/**
  * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
  * 1. replays it; a wall-clock timeout → `timeout` (exit 4), any divergence → `diverged`, nothing written;
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
  * then checks that the recording with this current lane assembles to exactly the live thread
  * lane (else `refused`, exit 1: the oracle and the recording would disagree), unless `verify`
- * is false replays it once planned from the new lane (in memory; a divergence there is a `replanWarning`, since the
- * lane itself is right and the gate will name the divergence), and writes the
- * current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
+ * is false replays it once planned from the new lane, in memory (a divergence or another thread
+ * lane there → `refused`, exit 1, naming the seq and what diverged: a refreshed recording always
+ * replays, issue 24), and writes the current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is, and beside a recording
  * the current lane is written only when the recording's own bridge lane no longer assembles
  * to the live thread lane (`not needed` otherwise).
@@ -201,7 +228,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   const notes = result.notes;
 
   /** The current lane built with `inputs` as anchors, redacted, checked and replayed once; or why not. */
-  const candidateLane = async (inputs: readonly LaneEntry[]): Promise<RerecordCellOutcome | { text: string; replanWarning: string | undefined; lines: number }> => {
+  const candidateLane = async (inputs: readonly LaneEntry[]): Promise<RerecordCellOutcome | { text: string; replayFailure: string | undefined; lines: number }> => {
     const built = buildCurrentBridgeLane(liveLinesOf(result, inputs), {
       runtimeLane: recording.lanes["runtime→bridge"],
       recordedBridgeLane: recording.lanes["bridge→runtime"],
@@ -246,35 +273,28 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
 
     // The gate plans later replays from this lane: replay it once, in memory, before writing.
     const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
-    let replanWarning: string | undefined;
+    let replayFailure: string | undefined;
     if (replanned !== null && replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
     if (replanned !== null && !replanned.ok) {
-      replanWarning = `a replay planned from the new current lane diverges — ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
+      replayFailure = `a replay of the refreshed recording diverges at ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
     } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {
-      replanWarning = "a replay planned from the new current lane gives a different thread lane than the oracle";
+      replayFailure = "a replay of the refreshed recording gives a different thread lane than the oracle";
     }
-    return { text, replanWarning, lines: reread.length };
+    return { text, replayFailure, lines: reread.length };
   };
   // Anchor each new line after the input — runtime or agent line — sent before it, so a line a
   // changed bridge now writes stays after the agent line that caused it; where the lane so built
   // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
   // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
-  // either does.
+  // either does; where neither does, nothing is written (the gate would fail on what it wrote).
   const anchorings = [
     [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]],
     recording.lanes["runtime→bridge"],
   ];
-  let chosen: { text: string; replanWarning: string | undefined; lines: number } | undefined;
-  for (const inputs of anchorings) {
-    const candidate = await candidateLane(inputs);
-    if ("status" in candidate) return candidate;
-    chosen ??= candidate;
-    if (candidate.replanWarning === undefined) {
-      chosen = candidate;
-      break;
-    }
-  }
-  const { text, replanWarning, lines } = chosen!;
+  const chosen = await firstReplayable(anchorings, candidateLane);
+  if ("status" in chosen) return chosen;
+  if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);
+  const { text, lines } = chosen;
   const { currentLaneFile, oracleFile } = options.targets;
   const live = laneFingerprint(result.lane);
 
@@ -301,6 +321,5 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     oracle,
     notes,
     noLongerSent,
-    ...(replanWarning !== undefined ? { replanWarning } : {}),
   };
 }

@@ -112,6 +112,15 @@ export function mergeCellVariant(base: Record<string, unknown>, variantText: str
   return validateCellDefinition({ ...base, ...(variant as Record<string, unknown>) }, variantFile);
 }
 
+/**
+ * `cell` with `variant` (cell.json fields to replace, as a variant file holds) applied over its
+ * definition: an agent profile's `cells` entry (harness/families/agent-profile.ts).
+ * @throws InputError naming `source` when the result is no valid cell definition
+ */
+export function applyCellVariant(cell: Cell, variant: Readonly<Record<string, unknown>>, source: string): Cell {
+  return { ...cell, definition: validateCellDefinition({ ...(cell.definition as unknown as Record<string, unknown>), ...variant }, source) };
+}
+
 /** The cell names under `cellsRoot` (directories holding a `cell.json`), sorted. */
 export async function listCells(cellsRoot: string): Promise<string[]> {
   if (!existsSync(cellsRoot)) return [];

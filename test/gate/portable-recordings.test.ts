@@ -46,7 +46,8 @@ function launchPaths(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => launchPaths(v, out));
   else if (typeof value === "object" && value !== null) {
     for (const [key, v] of Object.entries(value)) {
-      if (key === "env" && typeof v === "object" && v !== null && typeof (v as Record<string, unknown>).PATH === "string") out.push((v as Record<string, string>).PATH);
+      const pathValue = key === "env" && typeof v === "object" && v !== null ? (v as Record<string, unknown>).PATH : undefined;
+      if (typeof pathValue === "string") out.push(pathValue);
       launchPaths(v, out);
     }
   }

@@ -132,6 +132,29 @@ describe("parity record --custom-agents with a record profile", () => {
     expect(existsSync(p.out)).toBe(false);
   });
 
+  it("an off-script request says what the agent asked; --keep-temp keeps the run's temp directory and prints its path (issue 24)", async () => {
+    const p = setup({ responses: [{ toolCalls: [{ name: "note", arguments: { text: "x" } }] }] });
+    const result = await runCli([...p.args, "--keep-temp"], { cwd: p.root });
+    expect(result.code).toBe(1);
+    // The gist: the agent sent the note's result back and offered its one tool.
+    expect(result.err).toMatch(/asked for more than the script holds\): last user message ".+"; last tool result \(note\) ".*"; tools offered: note/);
+    const kept = /^kept the run's temp directory \(--keep-temp\): (\/.+)$/m.exec(result.err)?.[1];
+    expect(kept).toBeDefined();
+    dirs.push(kept!);
+    expect(existsSync(path.join(kept!, "home"))).toBe(true);
+    expect(existsSync(path.join(kept!, "ws"))).toBe(true);
+    expect(existsSync(p.out)).toBe(false);
+  });
+
+  it("the extra answers an agent needs for one cell live in its profile (record.cells), no copy of cells/ needed", async () => {
+    // The cell's own script lacks the answer after the tool result; the profile's variant holds it.
+    const p = setup({ responses: [{ toolCalls: [{ name: "note", arguments: { text: "x" } }] }] }, {}, { cells: { "one-turn": { model: NOTE_SCRIPT } } });
+    const result = await runCli(p.args, { cwd: p.root });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(readFileSync(path.join(p.out, "lanes", "acp-loop", "one-turn.json"), "utf8")).toContain("Noted.");
+  });
+
   it("refuses an invalid record profile naming the file, the entry and the field (exit 2)", async () => {
     const p = setup(NOTE_SCRIPT, {}, { modelApi: "carrier-pigeon" });
     const result = await runCli(p.args, { cwd: p.root });

@@ -73,7 +73,7 @@ describe("model-script error responses", () => {
     const server = await start({ responses: [{ error: { status: 500, message: "boom" } }] });
     expect((await ask(server, "x")).status).toBe(500);
     expect((await ask(server, "x")).status).toBe(200);
-    expect(server.problems).toEqual(["request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds)"]);
+    expect(server.problems).toEqual(['request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds): last user message "x"; tools offered: bash']);
   });
 
   it("writes each API's own error body", async () => {

@@ -80,8 +80,24 @@ describe("loopback model endpoint", () => {
     const res = await fetch(`${server.baseUrl}/models`);
     expect(res.status).toBe(404);
     expect(server.problems).toEqual([
-      "request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds)",
+      "request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds): tools offered: read",
       "unexpected GET /v1/models (the openai-chat endpoint does not serve it)",
+    ]);
+  });
+
+  it("an off-script request's gist names its last user message, its last tool result (by the scripted call's name) and the tools it offers", async () => {
+    const server = await start({ responses: [{ toolCalls: [{ name: "read", arguments: { filePath: "/ws/a.txt" } }] }] });
+    const first = await chat(server, { tools: TOOLS, messages: [{ role: "user", content: "Read a.txt" }] });
+    const id = first.flatMap((c: any) => (c === "[DONE]" ? [] : (c.choices?.[0]?.delta?.tool_calls ?? []))).find((t: any) => t.id)?.id as string;
+    const many = [...TOOLS, ...Array.from({ length: 12 }, (_, i) => ({ type: "function", function: { name: `t${i}` } }))];
+    const messages = [
+      { role: "user", content: "Read a.txt" },
+      { role: "assistant", tool_calls: [{ id, type: "function", function: { name: "read", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: id, content: "line one\nline two" },
+    ];
+    await chat(server, { tools: many, messages });
+    expect(server.problems).toEqual([
+      `request 2 came after all 1 scripted responses were used (the agent asked for more than the script holds): last user message "Read a.txt"; last tool result (read) "line one line two"; tools offered: read, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 (+1 more)`,
     ]);
   });
 

@@ -129,7 +129,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
   it("a bridge that now sends fewer notifications than recorded is rerecorded: the walk went on past each, so the new lane is whole", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
-    const run = await rerecord(b, "echo", "turn", ["--module", "test/rerecord/fixtures/drop-text-close.mjs", "--timeout", "1500"]);
+    const run = await rerecord(b, "echo", "turn", ["--module", "test/rerecord/fixtures/drop-text-close.mjs"]);
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(run.out).toContain("1 rerecorded, 0 diverged");
