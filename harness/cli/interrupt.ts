@@ -104,7 +104,7 @@ export function createSessionTempDir(env: NodeJS.ProcessEnv): string {
   const given = env.TMPDIR !== undefined && env.TMPDIR !== "" ? env.TMPDIR : undefined;
   const parent = given ?? os.tmpdir();
   const where = given !== undefined ? `TMPDIR=${given}` : `temp directory ${parent}`;
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(parent).isDirectory();
   } catch {
