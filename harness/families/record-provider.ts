@@ -90,6 +90,28 @@ export function recordPathRewrites(dirs: RecordDirs, inheritedPath = process.env
   ];
 }
 
+/**
+ * Detectors for the recording machine's own `PATH` entries (issue 24, "portable recordings"): the
+ * entries of `inheritedPath` that are neither system directories (`/usr/…`, `/bin`, `/sbin`) nor
+ * this package's (`/repo/…` once rewritten), as `redact` spells them (home → `/home/user`).
+ * The record flow sweeps a staged recording with them, so a launch spec whose `PATH` escaped
+ * {@link recordPathRewrites} (a profile that reordered or filtered the inherited entries) fails
+ * the record (exit 3, nothing written) instead of carrying e.g. `/root/.npm/_npx/…/node_modules/.bin`.
+ *
+ * @param redact the run's textual redaction (paths and home rewritten)
+ * @returns one pattern per such entry, bounded so it matches no longer path (`/node_modules/.bin`
+ *   does not match inside `/repo/node_modules/.bin`)
+ */
+export function machinePathDetectors(inheritedPath: string, redact: (text: string) => string): RegExp[] {
+  const system = /^\/(usr\/|bin$|sbin$)/;
+  const entries = new Set(inheritedPath.split(":").map((e) => e.replace(/\/+$/, "")).filter((e) => e.startsWith("/") && e !== "" && !system.test(e)));
+  return [...entries]
+    .map((entry) => redact(entry))
+    // A placeholder itself (a PATH entry that was the run's home) is what every recording names.
+    .filter((entry) => !entry.startsWith(`${RECORDED_PATHS.repo}/`) && !Object.values<string>(RECORDED_PATHS).includes(entry))
+    .map((entry) => new RegExp(`(?<![A-Za-z0-9_./-])${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_.-])`));
+}
+
 /** This package's root directory. */
 export function packageRoot(): string {
   return path.dirname(packageDistPath());

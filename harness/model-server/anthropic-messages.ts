@@ -12,6 +12,9 @@ import { answerText, errorTypeOf, lastUserText, objectOf, resultText, sendError,
 /** The fixed token count `count_tokens` answers. */
 export const ANTHROPIC_COUNTED_TOKENS = 1000;
 
+/** Writes one SSE event of type `type`. */
+const sseEvent = (res: http.ServerResponse, type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+
 function write(res: http.ServerResponse, n: number, request: GenerationRequest, answer: ModelAnswer, callIds: readonly string[]): void {
   const text = answerText(answer);
   const calls = answer.toolCalls ?? [];
@@ -27,7 +30,7 @@ function write(res: http.ServerResponse, n: number, request: GenerationRequest, 
     return;
   }
   startSse(res);
-  const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = (type: string, data: Record<string, unknown>) => sseEvent(res, type, data);
   event("message_start", { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.prompt, output_tokens: 1 } } });
   blocks.forEach((block, index) => {
     if (block.type === "text") {
@@ -40,15 +43,27 @@ function write(res: http.ServerResponse, n: number, request: GenerationRequest, 
     }
     event("content_block_stop", { index });
   });
-  if (answer.hold) return; // stays open until the agent aborts the request
-  event("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.completion } });
-  event("message_stop", {});
+  if (answer.hold) return; // stays open until the agent aborts the request or the cell releases it (endHeld)
+  finish(res, stopReason, usage.completion);
+}
+
+/** The end of a stream: `message_delta` with the stop reason and output tokens, `message_stop`. */
+function finish(res: http.ServerResponse, stopReason: string, outputTokens: number): void {
+  sseEvent(res, "message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
+  sseEvent(res, "message_stop", {});
   res.end();
+}
+
+/** Ends a held answer (text only, script.ts): its open text block (index 0) stops, then the message ends `end_turn`. */
+function endHeld(res: http.ServerResponse, n: number, _request: GenerationRequest, answer: ModelAnswer): void {
+  if (answerText(answer) !== undefined) sseEvent(res, "content_block_stop", { index: 0 });
+  finish(res, "end_turn", usageOf(answer, n).completion);
 }
 
 /** The Anthropic Messages dialect. */
 export const anthropicMessagesDialect: ModelDialect = {
   api: "anthropic-messages",
+  endHeld,
   classify(method, url) {
     if (method === "HEAD" && url.pathname === "/") return "aux";
     if (method !== "POST") return undefined;

@@ -55,7 +55,7 @@ export interface ModelError {
 export interface ModelAnswer {
   text?: string;
   toolCalls?: readonly ModelToolCall[];
-  /** Keep the stream open after the text until the client goes away. */
+  /** Keep the stream open after the text until the client goes away or the answer is released. */
   hold: boolean;
   usage?: { prompt: number; completion: number };
   /** A JSON answer (JSON-mode requests), written as the text of the answer. */
@@ -78,6 +78,12 @@ export interface ModelDialect {
   write(res: http.ServerResponse, n: number, request: GenerationRequest, answer: ModelAnswer, callIds: readonly string[]): void;
   /** Writes a scripted HTTP error with the API's own error body. */
   writeError(res: http.ServerResponse, error: ModelError): void;
+  /**
+   * Ends a held answer's open stream as if it had not been held (finish reason, usage, end of
+   * stream): a cell's `model/release` step. Absent: this API's held answers end only when the
+   * agent goes away.
+   */
+  endHeld?(res: http.ServerResponse, n: number, request: GenerationRequest, answer: ModelAnswer): void;
 }
 
 /**

@@ -25,17 +25,29 @@ function write(res: http.ServerResponse, n: number, request: GenerationRequest &
     return;
   }
   startSse(res);
-  const base = { id: `chatcmpl-parity-${n}`, object: "chat.completion.chunk", created: 0, model };
-  const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ ...base, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`);
+  const chunk = chunkWriter(res, n, model);
   chunk({ delta: { role: "assistant", content: "" }, finish_reason: null });
   for (const piece of text === undefined ? [] : textChunks(text)) chunk({ delta: { content: piece }, finish_reason: null });
-  if (answer.hold) return; // stays open until the agent aborts the request
+  if (answer.hold) return; // stays open until the agent aborts the request or the cell releases it (endHeld)
   calls.forEach((call, i) => {
     chunk({ delta: { tool_calls: [{ index: i, id: callIds[i], type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null });
     chunk({ delta: { tool_calls: [{ index: i, function: { arguments: JSON.stringify(call.arguments ?? {}) } }] }, finish_reason: null });
   });
-  chunk({ delta: {}, finish_reason: calls.length ? "tool_calls" : "stop" });
+  finish(res, n, request, answer, calls.length ? "tool_calls" : "stop");
+}
+
+/** Writes one `chat.completion.chunk` of request `n` (ids fixed by `n`). */
+function chunkWriter(res: http.ServerResponse, n: number, model: string) {
+  const base = { id: `chatcmpl-parity-${n}`, object: "chat.completion.chunk", created: 0, model };
+  return (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ ...base, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`);
+}
+
+/** The end of a stream: the finish reason, the usage chunk when asked for, `[DONE]`. */
+function finish(res: http.ServerResponse, n: number, request: GenerationRequest & { includeUsage?: boolean }, answer: ModelAnswer, reason: "stop" | "tool_calls"): void {
+  const chunk = chunkWriter(res, n, request.model || "parity");
+  const usage = usageOf(answer, n);
+  chunk({ delta: {}, finish_reason: reason });
   if (request.includeUsage) chunk(null, { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } });
   res.end("data: [DONE]\n\n");
 }
@@ -58,4 +70,6 @@ export const openAiChatDialect: ModelDialect = {
   answerAux: (_method, _url, _body, res) => sendJson(res, { error: { message: "not served", type: "not_found" } }, 404),
   write,
   writeError: (res, error) => sendError(res, error.status, { error: { message: error.message, type: error.type ?? errorTypeOf(error.status), param: null, code: null } }),
+  // A held answer carries text only (script.ts), so it ends as a text answer does.
+  endHeld: (res, n, request, answer) => finish(res, n, request, answer, "stop"),
 };

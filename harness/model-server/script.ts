@@ -30,8 +30,9 @@ export const ModelResponseSchema = z
     /** Tool calls after the text (finish reason `tool_calls`). */
     toolCalls: z.array(ModelToolCallSchema).min(1).optional(),
     /**
-     * Keep the stream open after the text until the agent goes away (it cancels the turn),
-     * so a cell can stop or steer a turn that is provably still running.
+     * Keep the stream open after the text until the agent goes away (it cancels the turn) or
+     * the cell's `model/release` step ends it as a text answer, so a cell can stop or steer a
+     * turn that is provably still running.
      */
     hold: z.boolean().default(false),
     /** Token usage reported in the final usage chunk. */

@@ -12,7 +12,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicMessagesDialect } from "./anthropic-messages.js";
-import { toolCallId, type ModelAnswer, type ModelApi, type ModelDialect } from "./dialect.js";
+import { toolCallId, type GenerationRequest, type ModelAnswer, type ModelApi, type ModelDialect } from "./dialect.js";
 import { geminiDialect } from "./gemini.js";
 import { jsonAnswer } from "./json-answer.js";
 import { openAiChatDialect } from "./openai-chat.js";
@@ -81,6 +81,13 @@ export interface ModelServer {
   readonly problems: readonly string[];
   /** How many scripted responses were not used yet. */
   remaining(): number;
+  /**
+   * Ends every held answer whose stream is still open as if it had not been held (a cell's
+   * `model/release` step: the agent's model call ends causally, e.g. after a steer was
+   * accepted). Returns how many were released; a held answer of an API without
+   * `endHeld` (dialect.ts) is a problem and stays open.
+   */
+  releaseHeld(): number;
   /** Stops listening and drops every open stream (held responses included). */
   close(): Promise<void>;
 }
@@ -102,6 +109,25 @@ export interface ModelServerOptions {
   unixSocket?: { path: string; port: number };
 }
 
+/** A held answer whose stream was left open: what its dialect needs to end it. */
+interface HeldAnswer {
+  res: http.ServerResponse;
+  n: number;
+  request: GenerationRequest;
+  answer: ModelAnswer;
+}
+
+/** Ends the held answers still open through the dialect's `endHeld` (none without it: a problem); returns how many. */
+function releaseHeldAnswers(held: readonly HeldAnswer[], dialect: ModelDialect, problems: string[]): number {
+  const open = held.filter((h) => !h.res.writableEnded && !h.res.destroyed);
+  if (open.length > 0 && !dialect.endHeld) {
+    problems.push(`the ${dialect.api} endpoint cannot release a held response (no endHeld)`);
+    return 0;
+  }
+  for (const h of open) dialect.endHeld!(h.res, h.n, h.request, h.answer);
+  return open.length;
+}
+
 const excerptOf = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text).replace(/\s+/g, " ");
 
 /**
@@ -121,6 +147,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   let count = 0;
   /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
   let repeating: { index: number; response: ModelResponse; prompt: string } | undefined;
+  /** Held answers still streaming, in the order they were served. */
+  const held: HeldAnswer[] = [];
 
   const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => {
     for (const result of results) {
@@ -197,6 +225,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         return id;
       });
       dialect.write(res, n, request, answer, callIds);
+      if (answer.hold) held.push({ res, n, request, answer });
     });
   });
 
@@ -215,6 +244,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     served,
     problems,
     remaining: () => script.responses.length - next,
+    releaseHeld: () => releaseHeldAnswers(held.splice(0), dialect, problems),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -145,6 +145,7 @@ export async function runLiveCell(ctx: LiveRecordContext, live: LiveRecord): Pro
       timeoutMs: req.timeoutMs ?? RECORD_STEP_TIMEOUT_MS,
       now: req.now,
       ...(req.signal ? { signal: req.signal } : {}),
+      releaseModel: () => model?.releaseHeld() ?? 0,
       onStep: (i, step) => {
         live.watchSockets();
         log(`step ${i + 1}/${steps.length}: ${step.op}\n`);

@@ -8,7 +8,7 @@ import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { launchEnvOf } from "../families/index.js";
-import { recordPathRewrites, type PreparedProvider } from "../families/record-provider.js";
+import { machinePathDetectors, recordPathRewrites, type PreparedProvider } from "../families/record-provider.js";
 import { PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
@@ -45,15 +45,17 @@ async function redactedLanes(
   const { req, provider, dirs, root } = ctx;
   const raw = {} as Record<Direction, string[]>;
   for (const direction of LANE_DIRECTIONS) raw[direction] = await readLaneLines(path.join(scopeDir, laneFileName(direction)));
+  const inheritedPath = process.env.PATH ?? "";
+  const pathRedaction = { home: req.home ?? os.homedir(), paths: recordPathRewrites(dirs, inheritedPath, modelOrigin) };
   const redactor = createRedactor({
-    home: req.home ?? os.homedir(),
-    paths: recordPathRewrites(dirs, process.env.PATH ?? "", modelOrigin),
+    ...pathRedaction,
     secrets: [...secretValuesOf(process.env), ...secretValuesOf(prepared.env), ...secretValuesOf(launchEnvOf(prepared.options, req.families))],
     // Secret values of the env maps in the lanes (agent launch spec env, cell envVars) are redacted everywhere.
     learnFrom: LANE_DIRECTIONS.flatMap((d) => raw[d]),
     patterns: [...req.redact, ...(provider.redactPatterns ?? [])],
     // The temp root's random name must never reach a recording, in any spelling.
-    forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))],
+    // Nor any of the recording machine's own PATH entries (a launch spec's PATH the rewrite missed).
+    forbidden: [new RegExp(path.basename(root).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), ...machinePathDetectors(inheritedPath, createRedactor(pathRedaction).redactText)],
   });
   const lanes = {} as Record<Direction, string[]>;
   for (const direction of LANE_DIRECTIONS) {

@@ -13,6 +13,7 @@ import { createDeltaAssembler } from "../../stack/assembler/index.js";
 import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
+import { EXIT_CODES, ParityError } from "../errors.js";
 import { clientRequestIdFor } from "./client-request-id.js";
 import { BridgeClosedError, BridgeRefusedError, BridgeTimeoutError } from "./errors.js";
 import { initializeBridge } from "./handshake.js";
@@ -65,6 +66,12 @@ export const CellStepSchema = z.discriminatedUnion("op", [
   TextStep("turn/steer"),
   z.strictObject({ op: z.literal("thread/stop"), intent: z.enum(["interrupt", "release"]) }),
   z.strictObject({ op: z.literal("model/list") }),
+  /**
+   * Ends the model's held response (script `hold`) through {@link RunCellOptions.releaseModel},
+   * then waits for `until` (default: the open turn's `turn/completed`): a causal point for
+   * agents that take a steer only after the running model call (pi).
+   */
+  z.strictObject({ op: z.literal("model/release"), until: UntilSchema.default("turn/completed") }),
   /** Waits for an event caused by the step before it (counted from when that step was sent). */
   z.strictObject({ op: z.literal("wait"), until: UntilSchema }),
 ]);
@@ -102,6 +109,12 @@ export interface RunCellOptions {
   now: () => number;
   /** Called before each step is sent (0-based index), e.g. for progress output. */
   onStep?: (index: number, step: CellStep) => void;
+  /**
+   * Ends the held model responses still streaming and returns how many (the loopback model
+   * endpoint's `releaseHeld`); a `model/release` step with none to end, or without this
+   * option, fails the run (`E_DIVERGED`).
+   */
+  releaseModel?: () => number;
   /** Aborting rejects every pending wait at once (with the signal's reason). */
   signal?: AbortSignal;
   /** Timers of the event waits' `timeoutMs`. Absent: the real scheduler. */
@@ -289,6 +302,15 @@ class CellScriptRun {
     await this.awaitUntil(step.until, from, step.op === "turn/steer" ? openTurn : undefined);
   }
 
+  private async releaseModel(until: Until): Promise<void> {
+    const from = this.events.length;
+    const openTurn = this.assembler.getOpenTurnId(this.threadId);
+    const released = this.run.releaseModel?.() ?? 0;
+    // Off script: fail at once, not after a wait that cannot end.
+    if (released === 0) throw new ParityError("E_DIVERGED", "model/release: no held model response was streaming (the script holds none, or the agent already closed it)", EXIT_CODES.parityFailure);
+    await this.awaitUntil(until, from, openTurn);
+  }
+
   /** Runs one step; a `wait` looks at the events from `previousStart` (what the step before it caused). */
   async runStep(step: CellStep, previousStart: number): Promise<void> {
     const { script } = this;
@@ -314,6 +336,8 @@ class CellScriptRun {
           activeTurnId: this.assembler.getOpenTurnId(this.threadId) ?? null,
         });
         return;
+      case "model/release":
+        return this.releaseModel(step.until);
       case "wait":
         await this.awaitUntil(step.until, previousStart, undefined);
         return;
@@ -327,7 +351,8 @@ class CellScriptRun {
  * request with no answer left, or of another kind, is answered `deny`/`cancel` and noted in
  * `problems`).
  *
- * @throws BridgeRpcError when the bridge refuses a step; BridgeTimeoutError when an answer
+ * @throws BridgeRpcError when the bridge refuses a step; ParityError `E_DIVERGED` when a
+ *   `model/release` step finds no held model response; BridgeTimeoutError when an answer
  *   or awaited event does not come within `timeoutMs`; BridgeRefusedError when the handshake
  *   fails or a resume/fork comes before any session.
  */

@@ -14,6 +14,7 @@ import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js"
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import { PROVIDER_BRIDGE_PROTOCOL_VERSION, THREAD_DELTA_GRAMMAR_V3 } from "../protocol/handshake.js";
 import { BRIDGE_REQUEST_METHODS as M, type ThreadStartParams, type TurnInputItem } from "../protocol/methods.js";
+import { listPiModels } from "./model-list.js";
 import { openPiSession, type PiSession, type PiSessionDeps } from "./session.js";
 
 /** The handshake capabilities: grammar `[3,3]`, sessions restorable by `--session`, steer queued, approvals asked by the runtime. */
@@ -35,7 +36,7 @@ export const PI_PROVIDER_ID = "pi";
 export interface PiBridgeOptions {
   scheduler?: Scheduler;
   spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
-  recordChild?: (child: ChildProcess, threadId: string) => void;
+  recordChild?: (child: ChildProcess, threadId: string | null) => void;
   /** ms pi may take to answer `get_state` at start-up; default 120 000 (spec 60: 7–14 s measured on busy cores). */
   startTimeoutMs?: number;
   /** ms pi may take to exit once its stdin closed; default 5 000, then SIGKILL. */
@@ -81,6 +82,7 @@ function handlersOf(deps: PiSessionDeps, state: BridgeState): BridgeRequestHandl
   const { io } = deps.ctx;
   return {
     [M.initialize]: () => ({ protocolVersion: PROVIDER_BRIDGE_PROTOCOL_VERSION, capabilities: { ...PI_CAPABILITIES } }),
+    [M.modelList]: (_id, params) => listPiModels(deps, params),
     [M.threadStart]: (_id, params) => open(deps, state, params),
     // A new pi on the same session: its file when this process saw it, else pi's session id (pi takes an id prefix).
     [M.threadResume]: (_id, params) => open(deps, state, params, state.files.get(params.providerThreadId) ?? params.providerThreadId),

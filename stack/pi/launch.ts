@@ -36,12 +36,16 @@ export function piLaunchSpecOf(options: ExecutionOptions | undefined): PiLaunchS
   throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.invalidParams, `${where}: ${issue?.message ?? "invalid"}`);
 }
 
-/** pi's argv after the spec's own: the RPC flags, `-e <extension>` when gated, `--session <ref>` when resuming. */
-export function piArgs(spec: PiLaunchSpec, extras: { extensionFile?: string; session?: string }): string[] {
+/**
+ * pi's argv after the spec's own: the RPC flags, `-e <extension>` when gated, `--session <ref>`
+ * when resuming, `--no-session` for a process that keeps no session (`model/list`).
+ */
+export function piArgs(spec: PiLaunchSpec, extras: { extensionFile?: string; session?: string; ephemeral?: boolean }): string[] {
   return [
     ...spec.args,
     ...PI_RPC_FLAGS,
     ...(extras.extensionFile ? ["-e", extras.extensionFile] : []),
     ...(extras.session ? ["--session", extras.session] : []),
+    ...(extras.ephemeral ? ["--no-session"] : []),
   ];
 }

@@ -15,6 +15,7 @@ import type { ExecutionOptions } from "../protocol/methods.js";
 import type { ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
 import { gateExtensionSource, gateFileContent, gatedToolsFor } from "./extension.js";
 import { piArgs, piLaunchSpecOf } from "./launch.js";
+import { currentModelOf, selectPiModel, type PiModel } from "./models.js";
 import { connectPiRpc, type PiResponse, type PiRpc } from "./rpc.js";
 import { createPiTurnTranslator, type PiEvent, type PiTurnTranslator } from "./translate.js";
 import { uiQuestionOf } from "./ui.js";
@@ -24,7 +25,8 @@ export interface PiSessionDeps {
   ctx: BridgeContext;
   scheduler: Scheduler;
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
-  recordChild(child: ChildProcess, threadId: string): void;
+  /** Tees a pi process into the recording: a thread's, or `null` for the `_process` scope (model/list). */
+  recordChild(child: ChildProcess, threadId: string | null): void;
   sanitizeEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
   /** How long pi may take to answer `get_state` at start-up (ms; spec 60 measured 7–14 s on busy cores). */
   startTimeoutMs: number;
@@ -68,16 +70,15 @@ function deltasOf(ctx: BridgeContext, threadId: string, deltas: ThreadDelta[]): 
   if (deltas.length > 0) ctx.io.notify("thread/delta", { threadId, deltas });
 }
 
-function stateOf(response: PiResponse): { sessionId: string; sessionFile: string | undefined; contextWindow: number | null } {
+function stateOf(response: PiResponse): { sessionId: string; sessionFile: string | undefined; model: PiModel | undefined } {
   const data = (response.data ?? {}) as Record<string, unknown>;
   if (!response.success || typeof data.sessionId !== "string" || data.sessionId === "") {
     throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi get_state failed: ${response.error ?? "no sessionId"}`);
   }
-  const model = (data.model ?? {}) as Record<string, unknown>;
   return {
     sessionId: data.sessionId,
     sessionFile: typeof data.sessionFile === "string" ? data.sessionFile : undefined,
-    contextWindow: typeof model.contextWindow === "number" ? model.contextWindow : null,
+    model: currentModelOf(data),
   };
 }
 
@@ -134,7 +135,7 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
   const threadId = req.threadId;
   let turn: ActiveTurn | undefined;
   let usageTotal: UsageBreakdown | undefined;
-  let contextWindow: number | null = null;
+  let model: PiModel | undefined; // pi's (get_state, then each set_model): its context window goes into usage
   let stopping = false;
   const notify = (deltas: ThreadDelta[]) => deltasOf(ctx, threadId, deltas);
 
@@ -200,7 +201,9 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     async startTurn(text, clientRequestId, options, reply) {
       if (turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active on this thread");
       if (options?.permissionMode !== undefined) writeFileSync(gateFile, gateFileContent(gatedToolsFor(options.permissionMode)));
-      const t = newTurn(createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: contextWindow, usageBefore: usageTotal }), clientRequestId);
+      // A turn's own model applies from this turn on (spec 20 §1.2); a refused one opens no turn.
+      model = await selectPiModel(rpc, options?.model, model);
+      const t = newTurn(createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: model?.contextWindow ?? null, usageBefore: usageTotal }), clientRequestId);
       turn = t;
       const response = await rpc
         .command("prompt", { message: text }, (r) => {
@@ -236,13 +239,13 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
 
   return {
     async ready() {
-      const state = await startedState(rpc, killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL"), async () => {
+      const state = await startedState(rpc, req.options?.model, killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL"), async () => {
         stopping = true;
         await endProcess();
       });
       providerThreadId = state.sessionId;
       sessionFile = state.sessionFile;
-      contextWindow = state.contextWindow;
+      model = state.model;
       return session;
     },
   };
@@ -302,13 +305,15 @@ async function steerTurn(rpc: PiRpc, turn: ActiveTurn | undefined, notify: (delt
 }
 
 /**
- * pi's first answer (`get_state`: session id and file, context window); `cancelKill` ends the
- * start-up deadline either way, `onFail` ends the process before the error is thrown.
- * @throws BridgeJsonRpcError when pi did not answer.
+ * pi's first answer (`get_state`: session id and file, model), then the thread's `model` option
+ * selected ({@link selectPiModel}); `cancelKill` ends the start-up deadline either way,
+ * `onFail` ends the process before the error is thrown.
+ * @throws BridgeJsonRpcError when pi did not answer, or −32602 when it has no such model.
  */
-async function startedState(rpc: PiRpc, cancelKill: () => void, onFail: () => Promise<void>): Promise<ReturnType<typeof stateOf>> {
+async function startedState(rpc: PiRpc, wantedModel: string | undefined, cancelKill: () => void, onFail: () => Promise<void>): Promise<ReturnType<typeof stateOf>> {
   try {
-    return stateOf(await rpc.command("get_state"));
+    const state = stateOf(await rpc.command("get_state"));
+    return { ...state, model: await selectPiModel(rpc, wantedModel, state.model) };
   } catch (error) {
     await onFail();
     throw error instanceof BridgeJsonRpcError ? error : new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi did not start: ${(error as Error).message}`);

@@ -174,3 +174,61 @@ describe("pi bridge: other extension dialogs and refusals", () => {
     expect(reply.error).toMatchObject({ code: -32602, message: expect.stringContaining("options.providerOptions.piLaunchSpec.command") });
   });
 });
+
+describe("pi bridge: models (get_available_models, set_model)", () => {
+  const MODELS = [
+    { id: "scripted", provider: "fixture", name: "Scripted model" },
+    { id: "other", provider: "fixture", name: "Other model", contextWindow: 64000 },
+    { id: "other", provider: "second" },
+  ];
+
+  it("model/list runs a throwaway pi --no-session: <provider>/<id> per model, the session's model the default", async () => {
+    bridge = startPiTestBridge();
+    const { options } = bridge.startParams(T, { models: MODELS }) as { options: { providerOptions: Record<string, unknown> } };
+    const reply = await bridge.request("model/list", { cwd: bridge.dir, providerOptions: options.providerOptions });
+    expect(reply.result).toEqual({
+      models: [
+        { id: "fixture/scripted", model: "scripted", displayName: "Scripted model", isDefault: true },
+        { id: "fixture/other", model: "other", displayName: "Other model", isDefault: false },
+        { id: "second/other", model: "other", displayName: "other", isDefault: false },
+      ],
+      selectedOnlyModels: [],
+    });
+    expect(bridge.launches).toHaveLength(1);
+    expect(bridge.launches[0]).toContain("--no-session");
+    expect(kinds(bridge.deltas())).toEqual([]);
+  });
+
+  it("thread/start's model is pi's set_model; its context window reaches the usage", async () => {
+    bridge = startPiTestBridge();
+    const params = bridge.startParams(T, { models: MODELS, prompts: [{ calls: [{ text: "Hi." }] }] }) as { options: Record<string, unknown> };
+    params.options.model = "fixture/other";
+    expect((await bridge.request("thread/start", params)).result).toMatchObject({ sessionRestorable: true });
+    await bridge.request("turn/start", turnParams(T, "go", "creq_2222222222"));
+    await settled(bridge);
+    expect(bridge.deltas(T).find((d) => d.kind === "usage").modelContextWindow).toBe(64000);
+  });
+
+  it("a turn's model switches from that turn on; a bare id must name one model; an unknown model is −32602 and no turn", async () => {
+    bridge = startPiTestBridge();
+    await bridge.request("thread/start", bridge.startParams(T, { models: MODELS, contextWindow: 1000, prompts: [{ calls: [{ text: "Hi." }] }] }));
+    const ambiguous = await bridge.request("turn/start", { ...turnParams(T, "go", "creq_2222222222"), options: { model: "other" } });
+    expect(ambiguous.error).toMatchObject({ code: -32602, message: 'options.model "other": ambiguous: fixture/other, second/other' });
+    const unknown = await bridge.request("turn/start", { ...turnParams(T, "go", "creq_2222222222"), options: { model: "fixture/nope" } });
+    expect(unknown.error).toMatchObject({ code: -32602, message: 'options.model "fixture/nope": pi refused it (Model not found: fixture/nope)' });
+    expect(kinds(bridge.deltas(T))).toEqual(["session.reset"]);
+    await bridge.request("turn/start", { ...turnParams(T, "go", "creq_2222222223"), options: { model: "second/other" } });
+    await settled(bridge);
+    // second/other names no window of its own: the script's.
+    expect(bridge.deltas(T).find((d) => d.kind === "usage").modelContextWindow).toBe(1000);
+  });
+
+  it("a thread/start with a model pi does not have is −32602 and keeps no session", async () => {
+    bridge = startPiTestBridge();
+    const params = bridge.startParams(T, { models: MODELS }) as { options: Record<string, unknown> };
+    params.options.model = "missing";
+    const reply = await bridge.request("thread/start", params);
+    expect(reply.error).toMatchObject({ code: -32602, message: 'options.model "missing": pi offers no model with that id' });
+    expect((await bridge.request("turn/start", turnParams(T, "go", "creq_2222222222"))).error.message).toContain("No active pi session");
+  });
+});

@@ -12,7 +12,7 @@ import { withSessionWaits } from "../../harness/record/record-cell.js";
  * `turn/start` asks the runtime one approval (when the prompt says "ask"), reports the decision
  * as the agent message, and settles the turn; `hold` prompts open the turn and never settle it.
  */
-function scriptedBridge(seen: Array<[string, unknown]>) {
+function scriptedBridge(seen: Array<[string, unknown]>, held: Array<() => void> = []) {
   const deltas = (ctx: BridgeContext, threadId: string, list: unknown[]) => ctx.io.notify("thread/delta", { threadId, deltas: list });
   return defineProviderBridge({
     async handleLine(_line, ctx, message) {
@@ -37,7 +37,11 @@ function scriptedBridge(seen: Array<[string, unknown]>) {
           const text = p.input[0]?.text ?? "";
           ctx.io.sendResult(id, { threadId: p.threadId });
           deltas(ctx, p.threadId, [{ kind: "turn.open" }, { kind: "input.accepted", clientRequestId: p.clientRequestId }]);
-          if (text.startsWith("hold")) return undefined;
+          if (text.startsWith("hold")) {
+            // A `hold` turn settles only when the test's model release runs `held`'s closure.
+            held.push(() => deltas(ctx, p.threadId, [{ kind: "turn.boundary", status: "completed" }]));
+            return undefined;
+          }
           void (async () => {
             let said = "no question";
             if (text.startsWith("ask")) {
@@ -65,8 +69,8 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.channel.close();
 });
 
-function open(seen: Array<[string, unknown]>): JsonRpcClient {
-  const client = createJsonRpcClient(openInProcessBridge(scriptedBridge(seen), { providerId: "scripted" }));
+function open(seen: Array<[string, unknown]>, held: Array<() => void> = []): JsonRpcClient {
+  const client = createJsonRpcClient(openInProcessBridge(scriptedBridge(seen, held), { providerId: "scripted" }));
   clients.push(client);
   return client;
 }
@@ -160,6 +164,32 @@ describe("cell script driver", () => {
       { timeoutMs: 60_000, now: () => 0, onStep: (i) => i === 2 && setImmediate(() => void second.channel.close()) },
     );
     await expect(waiting).rejects.toThrow(/closed/);
+  });
+
+  it("model/release ends the held model response, then waits for the open turn to complete", async () => {
+    const held: Array<() => void> = [];
+    let releases = 0;
+    const releaseModel = () => {
+      releases += 1;
+      for (const settle of held.splice(0)) settle();
+      return 1;
+    };
+    const result = await runCellScript(
+      open([], held),
+      script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold", until: "turn/started" }, { op: "model/release" }]),
+      { ...run, releaseModel },
+    );
+    expect(releases).toBe(1);
+    expect(result.events.map((e) => e.type)).toEqual(["turn/started", "turn/input/accepted", "turn/completed"]);
+  });
+
+  it("model/release with no held response (or no endpoint) fails at once, naming the step", async () => {
+    const steps = [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold", until: "turn/started" }, { op: "model/release" }];
+    await expect(runCellScript(open([]), script(steps), { ...run, timeoutMs: 60_000, releaseModel: () => 0 })).rejects.toMatchObject({
+      code: "E_DIVERGED",
+      message: expect.stringMatching(/^model\/release: no held model response/),
+    });
+    await expect(runCellScript(open([]), script(steps), { ...run, timeoutMs: 60_000 })).rejects.toMatchObject({ code: "E_DIVERGED" });
   });
 
   it("an invalid thread/delta is kept as a note and does not stop the script", async () => {

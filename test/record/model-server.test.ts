@@ -109,6 +109,63 @@ describe("loopback model endpoint", () => {
     expect(["ended", "reset"]).toContain(outcome);
   });
 
+  it("releaseHeld ends a held stream as a text answer: finish reason stop, usage, [DONE]", async () => {
+    const server = await start({ responses: [{ text: "Drafting now", hold: true }, { text: "next" }] });
+    expect(server.releaseHeld()).toBe(0);
+    const res = await fetch(`${server.baseUrl}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, stream_options: { include_usage: true }, tools: TOOLS }),
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("now")) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(seen).not.toContain("[DONE]");
+    expect(server.releaseHeld()).toBe(1);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen += new TextDecoder().decode(r.value);
+    const chunks = seen.split("\n\n").filter((b) => b.startsWith("data: ")).map((b) => b.slice(6));
+    expect(chunks.at(-1)).toBe("[DONE]");
+    const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c) as Record<string, any>);
+    expect(parsed.flatMap((c) => c.choices.map((x: any) => x.delta.content ?? "")).join("")).toBe("Drafting now");
+    expect(parsed.at(-2)!.choices[0].finish_reason).toBe("stop");
+    expect(parsed.at(-1)!.usage).toEqual({ prompt_tokens: 1010, completion_tokens: 20, total_tokens: 1030 });
+    // Released once: a second release finds nothing open; the script goes on with the next response.
+    expect(server.releaseHeld()).toBe(0);
+    expect(server.remaining()).toBe(1);
+    expect(server.problems).toEqual([]);
+  });
+
+  it("releaseHeld ends a held Anthropic stream: the text block stops, the message ends end_turn", async () => {
+    const server = await startModelServer({ script: ModelScriptSchema.parse({ responses: [{ text: "Drafting now", hold: true }] }), api: "anthropic-messages" });
+    servers.push(server);
+    const res = await fetch(`${server.origin}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, tools: [{ name: "read", input_schema: { type: "object" } }], messages: [{ role: "user", content: "hi" }] }),
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("now")) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(server.releaseHeld()).toBe(1);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen += new TextDecoder().decode(r.value);
+    const types = [...seen.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+    expect(types.slice(-3)).toEqual(["content_block_stop", "message_delta", "message_stop"]);
+    expect(seen).toContain('"stop_reason":"end_turn"');
+    expect(server.problems).toEqual([]);
+  });
+
+  it("an API without endHeld notes a release it cannot do and keeps the stream open", async () => {
+    const server = await startModelServer({ script: ModelScriptSchema.parse({ responses: [{ text: "Held here", hold: true }] }), api: "gemini" });
+    servers.push(server);
+    const res = await fetch(`${server.origin}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ functionDeclarations: [{ name: "read" }] }] }),
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("here")) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(server.releaseHeld()).toBe(0);
+    expect(server.problems).toEqual(["the gemini endpoint cannot release a held response (no endHeld)"]);
+  });
+
   it("splits text into chunks that join back exactly", () => {
     for (const text of ["a b  c", " lead", "trail ", "one"]) expect(textChunks(text).join("")).toBe(text);
   });

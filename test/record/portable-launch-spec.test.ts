@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../harness/recording/redact.js";
-import { recordPathRewrites, packageRoot } from "../../harness/families/record-provider.js";
+import { machinePathDetectors, recordPathRewrites, packageRoot } from "../../harness/families/record-provider.js";
+import { sweepFileText } from "../../harness/recording/redact-verify.js";
 import { RECORDED_INHERITED_PATH } from "../../harness/recording/recorded-paths.js";
 
 const dirs = { root: "/tmp/parity-x1", workspace: "/tmp/parity-x1/ws", home: "/tmp/parity-x1/home" } as Parameters<typeof recordPathRewrites>[0];
@@ -37,5 +38,22 @@ describe("the launch spec in a recording", () => {
 
   it("a PATH of one directory is left to the path rules (no placeholder for a single path)", () => {
     expect(recordPathRewrites(dirs, "/usr/bin").map((r) => r.to)).not.toContain(RECORDED_INHERITED_PATH);
+  });
+
+  it("a launch PATH the rewrite missed (the inherited entries reordered) fails the sweep, naming each machine entry; system and project entries pass", () => {
+    const inherited = `/root/.npm/_npx/a7b5/node_modules/.bin:${packageRoot()}/node_modules/.bin:/work/wt/node_modules/.bin:/node_modules/.bin:/root/.cargo/bin:/usr/local/bin:/usr/bin:/bin`;
+    const paths = recordPathRewrites(dirs, inherited);
+    const redactor = createRedactor({ home: "/root", paths, forbidden: machinePathDetectors(inherited, createRedactor({ home: "/root", paths }).redactText) });
+    // The shape of the committed codex/claude-code launch env before issue 24: PATH entries in another order.
+    const reordered = inherited.split(":").reverse().join(":");
+    const leaked = JSON.stringify({ ts: 1, run: 1, seq: 3, dir: "runtime→bridge", line: redactor.redactLine(JSON.stringify({ env: { PATH: reordered } })) });
+    const rules = sweepFileText("runtime→bridge.ndjson", leaked, redactor).map((s) => s.rule);
+    expect(rules).toHaveLength(4);
+    expect(rules.join("\n")).toMatch(/_npx/);
+    expect(rules.join("\n")).toMatch(/\\\/home\\\/user\\\/\\\.cargo/);
+    // The same env as the record layer writes it: nothing survives.
+    const written = JSON.stringify({ ts: 1, run: 1, seq: 3, dir: "runtime→bridge", line: redactor.redactLine(JSON.stringify({ env: { PATH: inherited }, cmd: "/repo/node_modules/.bin/opencode" })) });
+    expect(written).toContain(`\\"PATH\\":\\"${RECORDED_INHERITED_PATH}\\"`);
+    expect(sweepFileText("runtime→bridge.ndjson", written, redactor)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A scripted stand-in for `pi --mode rpc` (pi 0.73.1 `docs/rpc.md`, spec 60 "pi"): it answers
- * `get_state`, `prompt`, `steer`, `follow_up`, `abort` and `extension_ui_response` the way pi
- * does — events in pi's order (`agent_start`, per model call `turn_start` … `turn_end`,
+ * `get_state`, `get_available_models`, `set_model`, `prompt`, `steer`, `follow_up`, `abort` and
+ * `extension_ui_response` the way pi does — events in pi's order (`agent_start`, per model call `turn_start` … `turn_end`,
  * `agent_end`), deltas whose `partial` is the message so far, the gate's `confirm` after
  * `tool_execution_start`, the abort answered only after `agent_end`.
  * Timestamps are a counter and UI request ids `ui-<n>`: two runs write the same bytes.
@@ -41,6 +41,8 @@ interface AgentState {
   readonly steers: string[];
   holdWaiter: (() => void) | undefined;
   running: Promise<void> | undefined;
+  /** Index into the script's models: the one `set_model` chose (the first at start). */
+  model: number;
 }
 
 /** How the agent writes pi's lines: events, responses, UI requests, messages in pi's shapes. */
@@ -184,14 +186,26 @@ async function runPrompt(wire: Wire, script: FixtureScript, text: string): Promi
   emit({ type: "agent_end", messages: [] });
 }
 
+/** The model the session runs, as pi's `Model` (the script's context window unless the model names its own). */
+function modelOf(script: FixtureScript, state: AgentState): Json {
+  return { contextWindow: script.contextWindow, ...script.models[state.model]! };
+}
+
 /** The RPC commands the agent answers, by `type`. */
 function commandsOf(wire: Wire, script: FixtureScript, session: { sessionId: string; sessionFile: string }): Record<string, (m: Json) => void> {
   const { emit, respond, state } = wire;
   return {
     get_state: (m) =>
       respond(m.id, "get_state", {
-        data: { model: { id: "scripted", provider: "fixture", contextWindow: script.contextWindow }, thinkingLevel: "off", isStreaming: state.streaming, ...session, messageCount: state.messageCount, pendingMessageCount: state.steers.length },
+        data: { model: modelOf(script, state), thinkingLevel: "off", isStreaming: state.streaming, ...session, messageCount: state.messageCount, pendingMessageCount: state.steers.length },
       }),
+    get_available_models: (m) => respond(m.id, "get_available_models", { data: { models: script.models.map((model) => ({ contextWindow: script.contextWindow, ...model })) } }),
+    set_model: (m) => {
+      const found = script.models.findIndex((model) => model.provider === m.provider && model.id === m.modelId);
+      if (found < 0) return emit({ id: m.id, type: "response", command: "set_model", success: false, error: `Model not found: ${String(m.provider)}/${String(m.modelId)}` });
+      state.model = found;
+      respond(m.id, "set_model", { data: modelOf(script, state) });
+    },
     prompt: (m) => {
       if (script.refusePrompts || state.streaming) return emit({ id: m.id, type: "response", command: "prompt", success: false, error: state.streaming ? "Agent is already processing." : "refused by the fixture script" });
       respond(m.id, "prompt");
@@ -230,7 +244,7 @@ export function createPiFixtureAgent(script: FixtureScript, argv: readonly strin
   const at = argv.indexOf("--session");
   const sessionId = at >= 0 && argv[at + 1] ? sessionIdOfRef(argv[at + 1]!) : (script.sessionId ?? mintId());
   const sessionFile = `/fixture/sessions/1970-01-01T00-00-00-000Z_${sessionId}.jsonl`;
-  const state: AgentState = { clock: 0, uiCounter: 0, streaming: false, aborted: false, messageCount: 0, uiWaiters: new Map(), steers: [], holdWaiter: undefined, running: undefined };
+  const state: AgentState = { clock: 0, uiCounter: 0, streaming: false, aborted: false, messageCount: 0, uiWaiters: new Map(), steers: [], holdWaiter: undefined, running: undefined, model: 0 };
   const wire = createWire(io, state);
   const commands = commandsOf(wire, script, { sessionFile, sessionId });
   return {

@@ -58,6 +58,11 @@ export const FixtureScriptSchema = z.strictObject({
   /** Refuse every prompt (`success:false`). */
   refusePrompts: z.boolean().default(false),
   prompts: z.array(FixturePromptSchema).default([]),
+  /** What `get_available_models` lists; the first is the model a session starts with. */
+  models: z
+    .array(z.strictObject({ id: z.string().min(1), provider: z.string().min(1), name: z.string().optional(), contextWindow: z.number().optional() }))
+    .min(1)
+    .default([{ id: "scripted", provider: "fixture", name: "Scripted model" }]),
 });
 
 export type FixtureScript = z.output<typeof FixtureScriptSchema>;
