@@ -116,10 +116,30 @@ export function contentText(content: unknown): string {
     .join("\n");
 }
 
-/** The text of the last entry of `messages` whose role is `user` ("" when none). */
+/**
+ * Context an agent wraps in `<system-reminder>` tags inside a user message (Claude Code: the
+ * environment, the deferred tools, the date). It is the agent's, not the user's, and may change
+ * between retries of one prompt.
+ */
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+/**
+ * The user's own text in a user message's text: `text` without the agent's `<system-reminder>`
+ * blocks, trimmed. Claude Code 2.1.332, retrying an HTTP 400, drops its deferred tools and adds a
+ * reminder saying so to the same user message; the user's prompt is unchanged, so it is still a
+ * retry (script.ts `repeat`).
+ */
+export function userOwnText(text: string): string {
+  return text.replace(SYSTEM_REMINDER, "").trim();
+}
+
+/**
+ * The user's own text ({@link userOwnText}) of the last entry of `messages` whose role is `user`
+ * ("" when none): what tells a retry of one prompt from the next prompt.
+ */
 export function lastUserText(messages: readonly Record<string, unknown>[], textOf: (message: Record<string, unknown>) => string = (m) => contentText(m.content)): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
-    if (messages[i]!.role === "user") return textOf(messages[i]!);
+    if (messages[i]!.role === "user") return userOwnText(textOf(messages[i]!));
   }
   return "";
 }

@@ -78,13 +78,21 @@ export const CellStepSchema = z.discriminatedUnion("op", [
 /** One cell step. */
 export type CellStep = z.output<typeof CellStepSchema>;
 
+/**
+ * Holds an answer back until the run's n-th prompt (`turn/start` or `turn/steer`, 1-based) was
+ * answered by the bridge: a steer sent while the agent waits for this answer provably reaches it
+ * mid-turn, before the answer does (causal pacing, no timing window).
+ */
+const afterPrompt = z.number().int().positive().optional();
+
 /** A scripted answer to one `interaction/request`, in the order they arrive. */
 export const InteractionAnswerSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("approval"), decision: z.enum(["allow_once", "allow_for_session", "deny"]) }),
+  z.strictObject({ kind: z.literal("approval"), decision: z.enum(["allow_once", "allow_for_session", "deny"]), afterPrompt }),
   z.strictObject({
     kind: z.literal("user_question"),
     action: z.enum(["accept", "decline", "cancel"]).default("accept"),
     answers: z.record(z.string(), z.unknown()).default({}),
+    afterPrompt,
   }),
 ]);
 /** One scripted interaction answer. */
@@ -168,6 +176,8 @@ class CellScriptRun {
   readonly providerThreadIds: Record<string, string> = {};
   private prompts = 0;
   private readonly scheduler: Scheduler;
+  /** How many prompts (`turn/start`, `turn/steer`) the bridge has answered. */
+  private promptsAnswered = 0;
 
   constructor(
     private readonly client: JsonRpcClient,
@@ -194,7 +204,7 @@ class CellScriptRun {
     this.wake();
   }
 
-  /** Answers an `interaction/request` from `script.answers` in order. */
+  /** Answers an `interaction/request` from `script.answers` in order (held back while its `afterPrompt` is not answered). */
   answerInteraction(method: string, params: unknown): unknown {
     if (method !== "interaction/request") throw new Error(`the cell script does not answer ${method}`);
     const answer = this.script.answers[this.interactions];
@@ -205,8 +215,13 @@ class CellScriptRun {
       this.problems.push(`interaction/request #${this.interactions} (${kind}) had no scripted ${kind} answer`);
       return kind === "user_question" ? { action: "cancel" } : { decision: "deny", grantedPermissions: null };
     }
-    if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
-    return userAnswerFor((params as { payload?: unknown } | undefined)?.payload, answer.action, answer.answers);
+    const reply = () => {
+      if (answer.kind === "approval") return { decision: answer.decision, grantedPermissions: null };
+      return userAnswerFor((params as { payload?: unknown } | undefined)?.payload, answer.action, answer.answers);
+    };
+    const after = answer.afterPrompt;
+    if (after === undefined) return reply();
+    return this.waitFor(`the answer to prompt ${after}`, () => this.promptsAnswered >= after).then(reply);
   }
 
   /** Ends every wait with `error` (the first one given wins). */
@@ -299,6 +314,8 @@ class CellScriptRun {
       options: this.script.options,
       ...(step.op === "turn/steer" ? { expectedTurnId: openTurn ?? null } : {}),
     });
+    this.promptsAnswered += 1;
+    this.wake();
     await this.awaitUntil(step.until, from, step.op === "turn/steer" ? openTurn : undefined);
   }
 

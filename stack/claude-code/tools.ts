@@ -2,8 +2,9 @@
  * Claude Code's tools as grammar-v3 items (spec 60 "Tools each CLI offers", "Mapping onto a
  * thread"): `Bash` → `command`, `Edit`/`MultiEdit`/`Write`/`NotebookEdit` → `fileChange` with a
  * unified diff built from `structuredPatch`, `Read` → `fileRead`, `Grep`/`Glob` → `search`,
- * `WebSearch` → `webSearch`, `WebFetch` → `webFetch`, every other tool (Agent/Task,
- * AskUserQuestion, Skill, MCP tools, …) → a generic `tool` item with its input and result. Pure.
+ * `WebSearch` → `webSearch`, `WebFetch` → `webFetch`, a foreground `Task`/`Agent` →
+ * `delegation`, every other tool (a background Task, AskUserQuestion, Skill, MCP tools, …) → a
+ * generic `tool` item with its input and result. Pure.
  */
 import type { FileChangeEntry, ItemShape, JsonValue } from "../protocol/thread-delta.js";
 import { isJsonValue } from "../protocol/thread-delta.js";
@@ -41,6 +42,17 @@ export interface ToolClose {
 }
 
 const FILE_EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
+/** The subagent tool: `Task` in 2.1.332's `system` `init` tool list, `Agent` in its own description. */
+const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
+/** The label of a delegation whose call gives neither a description nor a prompt. */
+const DEFAULT_DELEGATION_LABEL = "Subagent";
+
+/**
+ * The report inside a foreground subagent's tool result (measured on 2.1.332): a
+ * `[Subagent hand-back]` frame ending `The report follows:`, the report with every line indented
+ * by two spaces, then the CLI's own `agentId: …` line and a `<usage>` block.
+ */
+const HAND_BACK = /The report follows:\n((?: {2}.*(?:\n|$))+)/;
 
 /** Reads a `tool_use` content block, or undefined when it is not one. */
 export function readToolUse(block: ContentBlock): ToolUse | undefined {
@@ -75,6 +87,13 @@ export function openItemOf(tool: ToolUse, cwd: string): ItemShape {
     const path = stringField(input, "path");
     return { type: "search", mode: "path", query: stringField(input, "pattern") ?? "", ...(path !== undefined ? { path } : {}) };
   }
+  // A foreground subagent runs within this call and hands its report back as the result; a
+  // background one (the CLI's default) only starts here, so it stays a generic tool call whose
+  // result says it was launched.
+  if (SUBAGENT_TOOLS.has(name) && input.run_in_background === false) {
+    const label = stringField(input, "description") || stringField(input, "prompt") || DEFAULT_DELEGATION_LABEL;
+    return { type: "delegation", childRef: tool.id, label, background: false };
+  }
   const query = stringField(input, "query");
   if (name === "WebSearch" && query) return { type: "webSearch", queries: [query] };
   const url = stringField(input, "url");
@@ -89,6 +108,21 @@ export function resultText(content: unknown): string {
   return content
     .map((block) => stringField(block, "text"))
     .filter((text): text is string => text !== undefined)
+    .join("\n");
+}
+
+/**
+ * The subagent's report in a foreground Task's result text: the indented lines after the CLI's
+ * `The report follows:`, unindented, without the trailing newline; the whole text when the frame is
+ * not there (another CLI version).
+ */
+export function subagentReport(text: string): string {
+  const match = HAND_BACK.exec(text);
+  if (!match) return text;
+  return match[1]!
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => line.slice(2))
     .join("\n");
 }
 
@@ -161,6 +195,10 @@ export function closeOf(tool: ToolUse, outcome: ToolOutcome, cwd: string): ToolC
   if (opened.type === "fileChange") {
     const item: ItemShape = outcome.isError ? opened : { type: "fileChange", changes: [fileChangeEntry(tool, outcome)] };
     return { status, item, resultText: text, ...denied };
+  }
+  if (opened.type === "delegation") {
+    if (outcome.isError) return { status, item: opened, resultText: text, ...denied };
+    return { status, item: { ...opened, summary: subagentReport(text) }, resultText: text, ...denied };
   }
   if (opened.type === "tool") {
     const item: ItemShape = outcome.isError ? { ...opened, error: text } : { ...opened, result: json(outcome.content) };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { subagentReport } from "../../stack/claude-code/tools.js";
 import { createTurnTranslator } from "../../stack/claude-code/translate.js";
 import { parseStreamJsonLine, type StreamJsonMessage } from "../../stack/claude-code/wire.js";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
@@ -133,5 +134,40 @@ describe("claude-code translate, measured shapes (spec 60)", () => {
       { kind: "item.textDelta", key: { providerItemId: "m2:0" }, channel: "reasoningText", text: "hmm" },
       { kind: "item.textClose", key: { providerItemId: "m2:0" }, channel: "reasoningText", text: "hmm" },
     ]);
+  });
+});
+
+describe("claude-code translate, subagents (the real subagent recording, 2.1.332)", () => {
+  const line = (value: object) => parseStreamJsonLine(JSON.stringify(value))!;
+
+  it("a foreground Task is one delegation: labelled by its description, closed with the subagent's report as its summary", () => {
+    const deltas = translateAll(providerLines("subagent"));
+    const items = deltas.filter((d): d is Extract<ThreadDelta, { kind: "item.open" | "item.close" }> => d.kind === "item.open" || d.kind === "item.close");
+    expect(items.map((d) => [d.kind, d.item.type])).toEqual([
+      ["item.open", "delegation"],
+      ["item.close", "delegation"],
+    ]);
+    expect(items[0]!.item).toEqual({ type: "delegation", childRef: "call_parity_1_1", label: "List files", background: false });
+    // The CLI's hand-back frame, agentId line and usage block are the CLI's, not the report.
+    expect(items[1]).toMatchObject({ status: "completed", item: { type: "delegation", summary: "The directory holds notes.txt." } });
+    // The subagent's prompt line (parent_tool_use_id set) is no item of the parent's thread; the
+    // parent's own answer is its one text.
+    expect(deltas.filter((d) => d.kind === "item.textClose").map((d) => (d as { text?: string }).text)).toEqual(["The subagent found one file: notes.txt."]);
+  });
+
+  it("a background Task (the CLI's default) only launches the agent: a generic tool call whose result says so", () => {
+    const translator = createTurnTranslator("/w");
+    const input = { description: "List files", prompt: "List the files.", subagent_type: "general-purpose" };
+    const [open] = translator.translate(line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Task", input }] } }));
+    expect(open).toMatchObject({ kind: "item.open", item: { type: "tool", tool: "Task", args: input } });
+    const launched = [{ type: "text", text: "Async agent launched successfully.\nagentId: a0000000000000000" }];
+    const [close] = translator.translate(line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", content: launched }] } }));
+    expect(close).toMatchObject({ kind: "item.close", status: "completed", item: { type: "tool", result: launched } });
+  });
+
+  it("a hand-back of several report lines keeps them all, unindented; text without the frame is kept whole", () => {
+    const text = "[Subagent hand-back] … The report follows:\n  line one\n    indented\n  line three\nagentId: a0000000000000000\n<usage>x</usage>";
+    expect(subagentReport(text)).toBe("line one\n  indented\nline three");
+    expect(subagentReport("plain result")).toBe("plain result");
   });
 });

@@ -31,6 +31,12 @@ function scriptedBridge(seen: Array<[string, unknown]>, held: Array<() => void> 
         },
         "thread/fork": (id, params) => (record("thread/fork")(id, params), { providerThreadId: "prov-2" }),
         "thread/stop": (id, params) => (record("thread/stop")(id, params), { ok: true }),
+        "turn/steer": (id, params) => {
+          record("turn/steer")(id, params);
+          const p = params as unknown as { threadId: string; clientRequestId: string };
+          deltas(ctx, p.threadId, [{ kind: "input.accepted", clientRequestId: p.clientRequestId }]);
+          return { threadId: p.threadId };
+        },
         "turn/start": (id, params) => {
           record("turn/start")(id, params);
           const p = params as unknown as { threadId: string; input: Array<{ text: string }>; clientRequestId: string };
@@ -51,6 +57,7 @@ function scriptedBridge(seen: Array<[string, unknown]>, held: Array<() => void> 
                 payload: { kind: "approval", subject: { kind: "command", itemId: "c1", command: "touch x" }, availableDecisions: ["allow_once", "deny"] },
               })) as { decision?: string };
               said = `decision ${reply.decision}`;
+              seen.push(["decision", reply.decision]);
             }
             deltas(ctx, p.threadId, [
               { kind: "item.textClose", key: { providerItemId: "m1" }, channel: "agentMessage", text: said },
@@ -97,6 +104,28 @@ describe("cell script driver", () => {
     expect(result.interactions).toBe(1);
     const message = result.events.find((e) => e.type === "item/completed") as { item: { text: string } } | undefined;
     expect(message?.item.text).toBe("decision deny");
+  });
+
+  it("an answer with afterPrompt is held until that prompt was answered: a steer sent while the agent waits reaches it first", async () => {
+    const steered = (afterPrompt?: number) =>
+      script(
+        [
+          { op: "initialize" },
+          { op: "thread/start" },
+          { op: "turn/start", text: "ask please", until: { interaction: 1 } },
+          // Unheld, the turn may be over by the time the steer is answered: then nothing to wait for.
+          { op: "turn/steer", text: "also this", until: afterPrompt ? "turn/completed" : "answer" },
+        ],
+        [{ kind: "approval", decision: "allow_once", ...(afterPrompt ? { afterPrompt } : {}) }],
+      );
+    const held: Array<[string, unknown]> = [];
+    const result = await runCellScript(open(held), steered(2), run);
+    expect(result.problems).toEqual([]);
+    expect(held.map(([what]) => what).slice(-3)).toEqual(["turn/start", "turn/steer", "decision"]);
+    // Without it the answer goes at once, before the steer: the order the field exists to fix.
+    const unheld: Array<[string, unknown]> = [];
+    await runCellScript(open(unheld), steered(), run);
+    expect(unheld.map(([what]) => what).slice(-3)).toEqual(["turn/start", "decision", "turn/steer"]);
   });
 
   it("an approval with no scripted answer is denied and noted; an unused answer is noted", async () => {

@@ -51,6 +51,24 @@ describe("model-script error responses", () => {
     expect(server.remaining()).toBe(0);
   });
 
+  it("takes a retry whose agent-added <system-reminder> parts changed for a retry (Claude Code 2.1.332's fourth try of a 400)", async () => {
+    // The shape the real CLI sent (logged in the netns run of cells/model-error's claude-code
+    // variant): three identical tries, then one that drops the deferred tools and adds a
+    // reminder saying so, inside the same user message, before the user's unchanged prompt.
+    const server = await start({ responses: [{ error: { status: 400, message: "bad request" }, repeat: true }, { text: "next" }] }, "anthropic-messages");
+    const env = { type: "text", text: "<system-reminder>\n# Environment\n - Primary working directory: /tmp/ws\n</system-reminder>" };
+    const dropped = { type: "text", text: "<system-reminder>\nToolSearch is no longer available.\n</system-reminder>\n" };
+    const messages = (parts: object[]) => ({ model: "claude-sonnet-4-5", stream: true, tools: TOOLS, messages: [{ role: "user", content: parts }] });
+    const post = async (body: object) => (await fetch(`${server.origin}/v1/messages`, { method: "POST", body: JSON.stringify(body) })).status;
+    for (let i = 0; i < 3; i += 1) expect(await post(messages([env, { type: "text", text: "Say hello." }]))).toBe(400);
+    expect(await post(messages([env, dropped, { type: "text", text: "Say hello." }]))).toBe(400);
+    expect(server.served.map((s) => s.kind)).toEqual(["response", "retry", "retry", "retry"]);
+    // A new prompt, even under the same reminders, takes the next response.
+    expect(await post(messages([env, dropped, { type: "text", text: "Say hello again." }]))).toBe(200);
+    expect(server.problems).toEqual([]);
+    expect(server.remaining()).toBe(0);
+  });
+
   it("still reports a request past the script when the last response was an error that does not repeat", async () => {
     const server = await start({ responses: [{ error: { status: 500, message: "boom" } }] });
     expect((await ask(server, "x")).status).toBe(500);

@@ -33,6 +33,9 @@ const CLAUDE_ENV = {
   DISABLE_ERROR_REPORTING: "1",
   // As root both adapters pass --allow-dangerously-skip-permissions; Claude Code exits 1 without it.
   IS_SANDBOX: "1",
+  // Two retries instead of ten with backoff growing to minutes (as the claude-code profile): a
+  // model-error turn ends in seconds, with the retry path still taken.
+  CLAUDE_CODE_MAX_RETRIES: "2",
 };
 
 /**

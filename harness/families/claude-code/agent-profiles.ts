@@ -15,6 +15,11 @@ const CLAUDE_ENV = {
   DISABLE_ERROR_REPORTING: "1",
   // As root, Claude Code refuses bypassPermissions (the runtime's `full` mode) without it.
   IS_SANDBOX: "1",
+  // Claude Code retries a failed model request ten times by default with backoff growing to
+  // 35 s and more (measured on 2.1.332: a 401 takes minutes); two retries still show its retry
+  // path (`system` `api_retry` lines, each retry answered by the script's repeating error) and
+  // end a model-error turn within seconds.
+  CLAUDE_CODE_MAX_RETRIES: "2",
 };
 
 const pkg = (name: string) => ({ packageJson: `{{agents}}/node_modules/${name}/package.json` });
@@ -41,7 +46,10 @@ export const CLAUDE_CODE_PROFILE: ShippedAgentProfile = {
     edit: { name: "Edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
     write: { name: "Write", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
     bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose" } },
+    // Claude Code 2.1.332 runs an agent in the background unless told otherwise, and its parent
+    // then asks the model again while the subagent asks too: two requests racing for the script's
+    // next response. In the foreground the parent waits for the subagent's report.
+    task: { name: "Task", arguments: { description: "{{args.description}}", prompt: "{{args.prompt}}", subagent_type: "general-purpose", run_in_background: false } },
   },
   rejections: [],
   redact: [],
@@ -59,6 +67,14 @@ export const CLAUDE_CODE_PROFILE: ShippedAgentProfile = {
       why: "durations, time to first token and the CLI's pid are 0.",
     },
     { pattern: String.raw`cc-socks/\d+\.sock`, replace: "cc-socks/0.sock", why: "the CLI's socket path (named by its pid) is cc-socks/0.sock." },
+    {
+      pattern: String.raw`\ba[0-9a-f]{16}\b`,
+      replace: "a0000000000000000",
+      why: "a subagent's random id (task_id, agent_id, the agentId line of its hand-back) is a0000000000000000.",
+    },
+    { pattern: String.raw`run_id\\":\\"[0-9a-z]+-[0-9a-f]+`, replace: String.raw`run_id\":\"0-0`, why: "a subagent run's random run_id is 0-0." },
+    { pattern: String.raw`(start_time|end_time)\\":\d+`, replace: String.raw`$1\":0`, why: "a subagent's start and end times are 0." },
+    { pattern: String.raw`duration_ms: \d+`, replace: "duration_ms: 0", why: "the duration in a subagent hand-back's usage block is 0." },
   ],
 };
 
