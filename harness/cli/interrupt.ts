@@ -14,6 +14,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createRealScheduler, every, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
 import { requireFreeSpace } from "./path-checks.js";
 import { currentSelf, endStrays } from "./strays.js";
@@ -43,8 +44,9 @@ const PARENT_WATCH_MS = 1_000;
  * every process it spawned is the run's and is ended with it (in-process runs in a test worker
  * end only the processes marked with their session, see harness/cli/strays.ts).
  */
-export function processInterruptHost(options: { ownsProcess?: boolean } = {}): InterruptHost {
+export function processInterruptHost(options: { ownsProcess?: boolean; scheduler?: Scheduler } = {}): InterruptHost {
   const ownsProcess = options.ownsProcess === true;
+  const scheduler = options.scheduler ?? createRealScheduler();
   return {
     env: process.env,
     onSignal(handler) {
@@ -53,11 +55,10 @@ export function processInterruptHost(options: { ownsProcess?: boolean } = {}): I
       for (const [signal, listener] of listeners) process.on(signal, listener);
       // A parent that died (killed, or its terminal gone without a SIGHUP) re-parents this process.
       const parent = process.ppid;
-      const watch = ownsProcess ? setInterval(() => process.ppid !== parent && handler("SIGHUP"), PARENT_WATCH_MS) : undefined;
-      watch?.unref();
+      const stopWatch = ownsProcess ? every(scheduler, PARENT_WATCH_MS, () => process.ppid !== parent && handler("SIGHUP"), { keepAlive: false }) : undefined;
       return () => {
         for (const [signal, listener] of listeners) process.removeListener(signal, listener);
-        if (watch !== undefined) clearInterval(watch);
+        stopWatch?.();
       };
     },
     exit: (code) => process.exit(code),
@@ -103,7 +104,7 @@ export function createSessionTempDir(env: NodeJS.ProcessEnv): string {
   const given = env.TMPDIR !== undefined && env.TMPDIR !== "" ? env.TMPDIR : undefined;
   const parent = given ?? os.tmpdir();
   const where = given !== undefined ? `TMPDIR=${given}` : `temp directory ${parent}`;
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(parent).isDirectory();
   } catch {
@@ -130,8 +131,8 @@ export interface RunInterruptibleOptions {
   err(text: string): void;
   /** Paths in the written-files line are shown relative to this directory (default: as given). */
   cwd?: string;
-  /** Timer for the grace period (injected). */
-  setTimer?: (fn: () => void, ms: number) => { cancel(): void };
+  /** Timers of the grace period (injected). Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -143,12 +144,11 @@ export interface RunInterruptibleOptions {
  */
 export async function runInterruptible(run: (signal: AbortSignal, wrote: (file: string) => void) => Promise<number>, options: RunInterruptibleOptions): Promise<number> {
   const { host } = options;
-  const setTimer =
-    options.setTimer ??
-    ((fn, ms) => {
-      const timer = setTimeout(fn, ms);
-      return { cancel: () => clearTimeout(timer) };
-    });
+  const scheduler = options.scheduler ?? createRealScheduler();
+  const setTimer = (fn: () => void, ms: number) => {
+    const handle = scheduler.schedule(ms, fn);
+    return { cancel: () => scheduler.cancel(handle) };
+  };
   const session = options.tempDir ? createSessionTempDir(host.env) : undefined;
   const previousTmpdir = host.env.TMPDIR;
   if (session !== undefined) host.env.TMPDIR = session;

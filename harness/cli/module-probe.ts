@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { findRepoRoot } from "../replay/repo-paths.js";
 import { MODULE_LOAD_TIMEOUT_MS } from "../defaults.js";
 
@@ -49,9 +50,14 @@ answer({ kind: providerBridgeOf(loaded) ? "bridge" : "no-bridge" });
  * @param options.cwd the child's working directory (default: the module's directory).
  * @param options.timeoutMs bound on loading (default {@link MODULE_LOAD_TIMEOUT_MS}); it only
  *   bounds the impossible, a module never takes that long to load.
+ * @param options.scheduler the timer of that bound (default: the real scheduler).
  */
-export async function probeBridgeModule(file: string, options: { timeoutMs?: number; repoRoot?: string; cwd?: string } = {}): Promise<ModuleProbe> {
+export async function probeBridgeModule(
+  file: string,
+  options: { timeoutMs?: number; repoRoot?: string; cwd?: string; scheduler?: Scheduler } = {},
+): Promise<ModuleProbe> {
   const timeoutMs = options.timeoutMs ?? MODULE_LOAD_TIMEOUT_MS;
+  const scheduler = options.scheduler ?? createRealScheduler();
   const defineFile = path.join(options.repoRoot ?? findRepoRoot(), "dist", "stack", "bridge-kit", "define.js");
   const child = spawn(
     process.execPath,
@@ -61,16 +67,16 @@ export async function probeBridgeModule(file: string, options: { timeoutMs?: num
   let answer = "";
   child.stdio[3]!.on("data", (chunk: Buffer) => void (answer += chunk.toString("utf8")));
   return await new Promise<ModuleProbe>((resolve) => {
-    const timer = setTimeout(() => {
+    const timer = scheduler.schedule(timeoutMs, () => {
       child.kill("SIGKILL");
       resolve({ kind: "timeout", timeoutMs });
-    }, timeoutMs);
+    });
     child.on("error", (error) => {
-      clearTimeout(timer);
+      scheduler.cancel(timer);
       resolve({ kind: "load-error", message: error.message });
     });
     child.on("close", (code, signal) => {
-      clearTimeout(timer);
+      scheduler.cancel(timer);
       const line = answer.split("\n")[0] ?? "";
       try {
         resolve(JSON.parse(line) as ModuleProbe);

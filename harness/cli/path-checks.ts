@@ -55,7 +55,7 @@ function defaultFreeBytes(dir: string): number {
  */
 export function requireDirectoryFlag(flag: string, value: string, resolved: string): void {
   const existing = nearestExisting(resolved);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(existing).isDirectory();
   } catch {

@@ -1,5 +1,6 @@
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { classifyJsonRpcMessage, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
-import { BridgeTimeoutError } from "../runtime/errors.js";
+import { BridgeClosedError, BridgeTimeoutError } from "../runtime/errors.js";
 import type { ConformanceTransport } from "./transport.js";
 
 /** Options of {@link captureBridgeJsonRpcOutput}. */
@@ -10,6 +11,8 @@ export interface CaptureOptions {
   input: ReadonlyArray<string | object>;
   /** Longest wait for the answer to one input request, in ms (default 5000). */
   timeoutMs?: number;
+  /** Timers of that wait. Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** What a bridge wrote while it served the input. */
@@ -41,34 +44,44 @@ function responseIdOf(line: string): JsonRpcId | null | undefined {
  * and after the last input the bridge is closed (`onClose` runs), so the capture ends
  * exactly when the bridge's output does. Input ids are the caller's, sent unchanged.
  *
- * @throws BridgeTimeoutError when an input request gets no answer within `timeoutMs`.
+ * @throws BridgeTimeoutError when an input request gets no answer within `timeoutMs`;
+ *   BridgeClosedError when the bridge ends before answering one (without waiting that long).
  */
 export async function captureBridgeJsonRpcOutput(options: CaptureOptions): Promise<CapturedOutput> {
   const timeoutMs = options.timeoutMs ?? 5_000;
+  const scheduler = options.scheduler ?? createRealScheduler();
   const channel = await options.transport.open();
   const lines: string[] = [];
   const answered = new Set<string>();
   const key = (id: JsonRpcId | null) => `${typeof id}:${String(id)}`;
   let wake: (() => void) | undefined;
+  let closedWith: string | undefined;
   channel.onLine((line) => {
     lines.push(line);
     const id = responseIdOf(line);
     if (id !== undefined) answered.add(key(id));
     wake?.();
   });
+  channel.onClose((reason) => {
+    closedWith = reason;
+    wake?.();
+  });
+  // A wait ends on the answer, or at once when the bridge is gone; the timer only bounds a hung bridge.
   const waitAnswer = (id: JsonRpcId) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
-        if (!answered.has(key(id))) return false;
-        clearTimeout(timer);
+        const done = answered.has(key(id));
+        if (!done && closedWith === undefined) return false;
+        scheduler.cancel(timer);
         wake = undefined;
-        resolve();
+        if (done) resolve();
+        else reject(new BridgeClosedError(channel.name, `${closedWith ?? "closed"} before answering input request id ${String(id)}`));
         return true;
       };
-      const timer = setTimeout(() => {
+      const timer = scheduler.schedule(timeoutMs, () => {
         wake = undefined;
         reject(new BridgeTimeoutError(channel.name, `answer to input request id ${String(id)}`, timeoutMs));
-      }, timeoutMs);
+      });
       if (!check()) wake = check;
     });
   try {

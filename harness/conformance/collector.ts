@@ -1,5 +1,6 @@
 import { createDeltaAssembler } from "../../stack/assembler/index.js";
 import { createThreadEventGrammar } from "../../stack/assembler/index.js";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { parseThreadDeltaParams } from "../../stack/protocol/thread-delta.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import type { BridgeNotification } from "../runtime/json-rpc-client.js";
@@ -65,11 +66,14 @@ export interface EventCollectorOptions {
   providerId: string;
   /** Clock of the assembler's throttles, in ms. */
   now: () => number;
+  /** Timers of the event waits' `timeoutMs`. Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** Creates an {@link EventCollector}. */
 export function createEventCollector(options: EventCollectorOptions): EventCollector {
   const assembler = createDeltaAssembler({ providerId: options.providerId, textDeltaFlushMs: 0, now: options.now });
+  const scheduler = options.scheduler ?? createRealScheduler();
   const grammar = createThreadEventGrammar();
   const events: AssembledEventRecord[] = [];
   const assembledNotifications: Array<{ method: string; params: { threadId: string; event: unknown } }> = [];
@@ -124,13 +128,13 @@ export function createEventCollector(options: EventCollectorOptions): EventColle
         const waiter = (record: AssembledEventRecord | undefined) => {
           if (record && (record.index < fromIndex || !predicate(record))) return;
           waiters.delete(waiter);
-          clearTimeout(timer);
+          scheduler.cancel(timer);
           resolve(record);
         };
-        const timer = setTimeout(() => {
+        const timer = scheduler.schedule(timeoutMs, () => {
           waiters.delete(waiter);
           resolve(undefined);
-        }, timeoutMs);
+        });
         waiters.add(waiter);
       });
     },

@@ -1,3 +1,5 @@
+import { delay, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import type { BridgeChannel } from "../runtime/channel.js";
 import { clientRequestIdFor } from "../runtime/client-request-id.js";
 import type { JsonRpcClient, RpcAnswer } from "../runtime/json-rpc-client.js";
 import type { EventCollector, AssembledEventRecord } from "./collector.js";
@@ -32,6 +34,10 @@ export interface RunContext {
   sessionOptions: Record<string, unknown>;
   /** Longest wait for any one answer or event, in ms. */
   timeoutMs: number;
+  /** Timers of the run's waits (its `timeoutMs`, the quiet window) on the first bridge instance. */
+  scheduler: Scheduler;
+  /** The timers of the waits on another instance's channel (the counter rule's second bridge). */
+  schedulerFor(channel: BridgeChannel): Scheduler;
   /** Results so far. */
   results: ConformanceResult[];
   /** Why the bridge's channel ended, once it has (exit code, signal, stderr tail). */
@@ -100,8 +106,9 @@ export async function waitTurnStarted(
 /**
  * Waits until the bridge has handled everything sent so far, without sleeping: sends a
  * request the bridge is known to answer (the alive probe, else `thread/stop {}`) and waits
- * for its answer. Only a bridge that answered neither falls back to the
- * {@link RELEASE_QUIET_WINDOW_MS} window.
+ * for its answer. Only a bridge that answered neither (it has failed hygiene already) falls back
+ * to the {@link RELEASE_QUIET_WINDOW_MS} window, on the run's scheduler: a window in which the
+ * bridge did not run at all, when that scheduler is patient.
  */
 export async function barrier(ctx: RunContext): Promise<void> {
   if (ctx.answering.answersUnknownMethods) {
@@ -109,7 +116,7 @@ export async function barrier(ctx: RunContext): Promise<void> {
   } else if (ctx.answering.answersInvalidParams) {
     await ask(ctx, "thread/stop", {});
   } else {
-    await new Promise((resolve) => setTimeout(resolve, RELEASE_QUIET_WINDOW_MS));
+    await delay(ctx.scheduler, RELEASE_QUIET_WINDOW_MS);
   }
 }
 

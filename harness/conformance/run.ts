@@ -1,5 +1,8 @@
 import { CONFORMANCE_TIMEOUT_MS } from "../defaults.js";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import type { BridgeChannel } from "../runtime/channel.js";
 import { createJsonRpcClient } from "../runtime/json-rpc-client.js";
+import { patientScheduler, processTreeProgress } from "../runtime/patient-scheduler.js";
 import { createEventCollector } from "./collector.js";
 import { conformanceClientRequestId, type RunContext } from "./context.js";
 import { checkEventRules } from "./event-rules.js";
@@ -12,6 +15,17 @@ import type { ConformanceTransport } from "./transport.js";
 
 /** Default longest wait for one answer or event, in ms (spec 10 §7 `timeoutMs=5000`; harness/defaults.ts). */
 export const DEFAULT_CONFORMANCE_TIMEOUT_MS = CONFORMANCE_TIMEOUT_MS;
+
+/**
+ * The timers of the waits on `channel`: the real ones, put off while the bridge's process tree
+ * (from `/proc`, Linux) still runs ({@link patientScheduler}); plain real timers for a bridge
+ * with no process of its own (in-process) or where `/proc` says nothing.
+ */
+export function waitSchedulerFor(channel: BridgeChannel): Scheduler {
+  const real = createRealScheduler();
+  const pid = (channel as { pid?: number }).pid;
+  return pid === undefined ? real : patientScheduler(real, () => processTreeProgress(pid));
+}
 
 /**
  * The optional rules `session` gives no prompt for (spec 10 §7: zero-work without
@@ -50,6 +64,11 @@ export interface RunBridgeConformanceOptions {
   /** Clock of the assembler's throttles, in ms; defaults to `Date.now`. */
   now?: () => number;
   /**
+   * Timers of every wait. Absent: the real timers, made patient ({@link waitSchedulerFor}) for a
+   * bridge that runs as a process, so a slow but working bridge is never failed by the clock.
+   */
+  scheduler?: Scheduler;
+  /**
    * Receives each assembled event as the `conformance/assembledEvent {threadId, event}`
    * notification (spec 10 §7 Transport), as it is assembled.
    */
@@ -72,8 +91,10 @@ export async function runBridgeConformance(options: RunBridgeConformanceOptions)
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
   const now = options.now ?? Date.now;
   const channel = await options.transport.open();
-  const client = createJsonRpcClient(channel);
-  const collector = createEventCollector({ providerId: options.transport.providerId, now });
+  const schedulerFor = (opened: BridgeChannel) => options.scheduler ?? waitSchedulerFor(opened);
+  const scheduler = schedulerFor(channel);
+  const client = createJsonRpcClient(channel, scheduler);
+  const collector = createEventCollector({ providerId: options.transport.providerId, now, scheduler });
   const bridgeLines: string[] = [];
   client.onLine((line, direction) => {
     if (direction === "bridge→runtime") bridgeLines.push(line);
@@ -91,6 +112,8 @@ export async function runBridgeConformance(options: RunBridgeConformanceOptions)
     session,
     sessionOptions: { ...CONFORMANCE_OPTIONS, ...session.options },
     timeoutMs,
+    scheduler,
+    schedulerFor,
     results: [],
     bridgeLines,
     answering: { answersUnknownMethods: false, answersInvalidParams: false },

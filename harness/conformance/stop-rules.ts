@@ -84,7 +84,7 @@ function counterFailure(providerThreadId: string, passesAgentSessionId: boolean)
 export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProviderThreadId: string): Promise<void> {
   const id = "session/provider-thread-id-not-counter";
   const channel = await ctx.transport.open();
-  const client = createJsonRpcClient(channel);
+  const client = createJsonRpcClient(channel, ctx.schedulerFor(channel));
   let endReason: string | undefined;
   channel.onClose((reason) => (endReason = reason));
   // The phrase must describe the second instance, not the run's first bridge.

@@ -5,23 +5,25 @@
  * so a 40-second record is never silent and a log gets no per-second noise. The clock and the
  * timer are injected (no real-time window decides anything: this only draws).
  */
+import { createRealScheduler, every, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import type { ProgressStream } from "./check-progress.js";
 
-/** The clock and timer a wait progress reads; `Date.now`/`setInterval` in a real run. */
+/** The clock and timer a wait progress reads; {@link waitClockOn} a scheduler in a real run. */
 export interface WaitClock {
   now(): number;
   every(ms: number, tick: () => void): { stop(): void };
 }
 
-/** The real clock: wall time and an unref'd interval (it never keeps the process alive). */
-export const REAL_WAIT_CLOCK: WaitClock = {
-  now: () => Date.now(),
-  every(ms, tick) {
-    const timer = setInterval(tick, ms);
-    timer.unref();
-    return { stop: () => clearInterval(timer) };
-  },
-};
+/** The wait clock of `scheduler`: its clock, and ticks that never keep the process alive. */
+export function waitClockOn(scheduler: Scheduler): WaitClock {
+  return {
+    now: () => scheduler.now(),
+    every: (ms, tick) => ({ stop: every(scheduler, ms, tick, { keepAlive: false }) }),
+  };
+}
+
+/** The real clock: the real scheduler's wall time and unref'd ticks. */
+export const REAL_WAIT_CLOCK: WaitClock = waitClockOn(createRealScheduler());
 
 /** A started wait; `end(outcome)` says how it ended (`done`, `failed`) and stops the live line. */
 export interface WaitProgress {

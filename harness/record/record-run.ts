@@ -6,6 +6,7 @@
 import { cp } from "node:fs/promises";
 import path from "node:path";
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
+import { createRealScheduler, every, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import { runCellScript, type CellRun, type CellStep, type Until } from "../runtime/cell-driver.js";
 import { spawnBridge } from "../runtime/spawn-bridge.js";
@@ -38,6 +39,8 @@ export interface LiveRecordContext {
   recordDir: string;
   /** Rejects when the run is interrupted. */
   abort: { promise: Promise<never>; dispose(): void };
+  /** Timers of the socket watch. Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** What a run has started (to stop it), and the outbound connections seen while watching. */
@@ -63,11 +66,11 @@ export function createLiveRecord(ctx: LiveRecordContext): LiveRecord {
       for (const s of nonLoopbackPeers(pids)) live.outbound.add(`pid ${s.pid} connected to ${s.remoteAddress}:${s.remotePort} (${s.protocol}), outside loopback`);
     },
     stopWatching() {
-      if (watcher) clearInterval(watcher);
+      stopWatch?.();
     },
   };
-  const watcher = ctx.isolation?.kind === "watch" ? setInterval(() => live.watchSockets(), SOCKET_WATCH_INTERVAL_MS) : undefined;
-  watcher?.unref();
+  const watching = ctx.isolation?.kind === "watch";
+  const stopWatch = watching ? every(ctx.scheduler ?? createRealScheduler(), SOCKET_WATCH_INTERVAL_MS, () => live.watchSockets(), { keepAlive: false }) : undefined;
   return live;
 }
 

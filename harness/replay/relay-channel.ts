@@ -105,7 +105,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
  * The link of one connected relay whose first line announced `pid`: its later lines, end and
  * close become events passed to `onEvent` synchronously, in arrival order.
  */
-function relayLink(socket: Socket, pid: number, index: number, onEvent: (event: ChildChannelEvent) => void): ReplayChildLink & { markClosed(): void } {
+function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event: ChildChannelEvent) => void): ReplayChildLink & { markClosed(): void } {
   let closed = false;
   let ended = false;
   let markClosed: () => void = () => undefined;

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { createThreadLaneBuilder, type ThreadLane, type ThreadLaneBuilder } from "../lanes/index.js";
 import { MANIFEST_FILE, readManifest } from "../recording/manifest.js";
-import type { Recording } from "../recording/reader.js";
 import { isRecording, replaySourceDir, runLiveReplay, type LiveReplay, type ReplayOptions, type ReplaySource } from "./live-replay.js";
 
 export type { ReplayOptions } from "./live-replay.js";

@@ -237,7 +237,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
     const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
     const text = serializeLaneEntries(redacted);
-    const { currentLaneFile, oracleFile } = options.targets;
+    const { currentLaneFile } = options.targets;
     const survivors = sweepFileText(currentLaneFile, text, options.redactor);
     if (survivors.length > 0) {
       return {

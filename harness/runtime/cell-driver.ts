@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { createDeltaAssembler } from "../../stack/assembler/index.js";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { EXIT_CODES, ParityError } from "../errors.js";
@@ -124,6 +125,8 @@ export interface RunCellOptions {
   releaseModel?: () => number;
   /** Aborting rejects every pending wait at once (with the signal's reason). */
   signal?: AbortSignal;
+  /** Timers of the event waits' `timeoutMs`. Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** What a cell run observed. */
@@ -172,6 +175,7 @@ class CellScriptRun {
   threadId: string;
   readonly providerThreadIds: Record<string, string> = {};
   private prompts = 0;
+  private readonly scheduler: Scheduler;
   /** How many prompts (`turn/start`, `turn/steer`) the bridge has answered. */
   private promptsAnswered = 0;
 
@@ -182,6 +186,7 @@ class CellScriptRun {
   ) {
     this.assembler = createDeltaAssembler({ providerId: "cell-script", textDeltaFlushMs: 0, now: run.now, entropyPrefix: SCRIPT_ID_PREFIX });
     this.threadId = script.threadId;
+    this.scheduler = run.scheduler ?? createRealScheduler();
   }
 
   private wake(): void {
@@ -232,14 +237,14 @@ class CellScriptRun {
         const done = check();
         if (!done && !this.ended) return;
         this.waiters.delete(test);
-        clearTimeout(timer);
+        this.scheduler.cancel(timer);
         if (done) resolve();
         else reject(this.ended);
       };
-      const timer = setTimeout(() => {
+      const timer = this.scheduler.schedule(this.run.timeoutMs, () => {
         this.waiters.delete(test);
         reject(new BridgeTimeoutError(this.client.name, what, this.run.timeoutMs));
-      }, this.run.timeoutMs);
+      });
       this.waiters.add(test);
       test();
     });

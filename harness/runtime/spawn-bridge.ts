@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBoundedLineSplitter } from "../../stack/bridge-kit/line-splitter.js";
+import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { createChannelEnd, createListeners, type BridgeChannel } from "./channel.js";
 import { createJsonRpcClient, type JsonRpcClient } from "./json-rpc-client.js";
 
@@ -34,6 +35,8 @@ export interface SpawnBridgeOptions {
    * args), e.g. one that starts it in a network namespace of its own. Absent: run directly.
    */
   launcher?: { command: string; args: readonly string[] };
+  /** Timers of the close grace (and of the client's request timeouts). Absent: the real scheduler. */
+  scheduler?: Scheduler;
 }
 
 /** How a bridge process ended: its exit code, or the signal that ended it. */
@@ -102,6 +105,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   const cwd = options.cwd ?? process.cwd();
   const modulePath = path.resolve(cwd, options.modulePath);
   const ownDataDir = options.dataDir === undefined;
+  const scheduler = options.scheduler ?? createRealScheduler();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-bridge-"));
   const bootstrap = options.bootstrapPath ?? defaultBootstrapPath();
   const own = [process.execPath, bootstrap, modulePath, options.providerId, dataDir];
@@ -150,9 +154,9 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
 
   const close = async (): Promise<BridgeExit> => {
     if (!channelEnd.closed) child.stdin.end();
-    const grace = setTimeout(kill, CLOSE_GRACE_MS);
+    const grace = scheduler.schedule(CLOSE_GRACE_MS, kill);
     const exit = await exited;
-    clearTimeout(grace);
+    scheduler.cancel(grace);
     return exit;
   };
 
@@ -184,7 +188,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
  */
 export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
   const channel = spawnBridgeChannel(options);
-  const client = createJsonRpcClient(channel);
+  const client = createJsonRpcClient(channel, options.scheduler);
   return Object.assign(client, {
     providerId: channel.providerId,
     modulePath: channel.modulePath,

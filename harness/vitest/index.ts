@@ -109,6 +109,8 @@ export function toMatchParityOracle(this: { task?: TaskLike } | void, received: 
 export const parityMatchers = { toMatchParityOracle };
 
 declare module "vitest" {
+  // A merged declaration repeats vitest's own type parameters, default included.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   interface Assertion<T = any> {
     /** See {@link toMatchParityOracle}; `await` it when given options. */
     toMatchParityOracle(): T extends CheckCellResult ? void : Promise<void>;

@@ -97,3 +97,29 @@ export function settleWithin(scheduler: Scheduler, promise: Promise<unknown>, ms
   );
   return Promise.race([settled, timeout]).finally(() => scheduler.cancel(handle));
 }
+
+/**
+ * Calls `tick` every `ms` milliseconds on `scheduler` until the returned stop is called (what
+ * `setInterval` does, on the injected clock; each tick is scheduled when the previous one ran).
+ * `options.keepAlive` as in {@link Scheduler.schedule}.
+ */
+export function every(scheduler: Scheduler, ms: number, tick: () => void, options?: ScheduleOptions): () => void {
+  let handle: ScheduledHandle | undefined;
+  let stopped = false;
+  const arm = (): void => {
+    handle = scheduler.schedule(
+      ms,
+      () => {
+        if (stopped) return;
+        arm();
+        tick();
+      },
+      options,
+    );
+  };
+  arm();
+  return () => {
+    stopped = true;
+    scheduler.cancel(handle);
+  };
+}

@@ -59,7 +59,6 @@ export function connectPiRpc(child: ChildProcess, handlers: PiRpcHandlers): PiRp
   let counter = 0;
   let exited = false;
   let stderrTail = "";
-  let exitSeen: Promise<void> | undefined;
   const exitPromise = new Promise<void>((resolve) => {
     child.once("exit", (code, signal) => {
       exited = true;
@@ -69,7 +68,7 @@ export function connectPiRpc(child: ChildProcess, handlers: PiRpcHandlers): PiRp
       resolve();
     });
   });
-  exitSeen = exitPromise;
+  const exitSeen: Promise<void> | undefined = exitPromise;
 
   const onLine = (line: string) => {
     if (line.trim() === "") return;

@@ -130,7 +130,6 @@ interface SessionCore {
 }
 
 // One function holds the session's state and its closures, like the echo's sessions.
-// eslint-disable-next-line max-lines-per-function
 function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildProcess, gateFile: string): SessionCore {
   const { ctx, scheduler } = deps;
   const threadId = req.threadId;

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProbeCommand } from "../../harness/cli/probe.js";
 import { PROBE_MODEL_ANSWER } from "../../harness/cli/probe-provider.js";

@@ -5,7 +5,7 @@
  * `contextLost`, instructions only for a fresh `session/new`, failed rebuilds, and the timeouts.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
+import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk } from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { CONFIG_CALL_TIMEOUT_MS } from "../../stack/acp/session/session-options.js";
 

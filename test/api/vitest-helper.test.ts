@@ -39,7 +39,7 @@ describe("checkCell and toMatchParityOracle", () => {
     expect(result.diffs.map((d) => d.path)).toEqual(["/4/delta"]);
     const verdict = toMatchParityOracle(result) as { pass: boolean; message(): string };
     expect(verdict.pass).toBe(false);
-    expect(verdict.message()).toMatch(/^expected echo\/turn to match its parity oracle \(status fail\):\nFAIL echo\/turn .*\n[\s\S]*"edited " → "this "  \(\/4\/delta\)/);
+    expect(verdict.message()).toMatch(/^expected echo\/turn to match its parity oracle \(status fail\):\nFAIL echo\/turn .*\n[\s\S]*"edited " → "this " {2}\(\/4\/delta\)/);
     expect(() => expect(result).toMatchParityOracle()).toThrow(/\(\/4\/delta\)/);
     expect(result).not.toMatchParityOracle();
     await expect(expect({ provider: "echo", cell: "turn", cwd: work }).toMatchParityOracle()).rejects.toThrow(/to match its parity oracle/);

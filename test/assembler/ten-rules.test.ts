@@ -7,7 +7,6 @@ import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 import { CREQ, d, filterByGrammar, kinds, presentation, raw, Rig, scopeOf } from "./harness.js";
 
 const tool = (extra: object = {}) => ({ type: "tool", tool: "read", ...extra });
-const fileChange = { type: "fileChange", changes: [] };
 
 describe("spec 10 §8: the ten rules most likely to be implemented wrong", () => {
   it("rule 1: there are two turn spaces", () => {

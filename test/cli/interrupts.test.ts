@@ -50,7 +50,7 @@ async function interruptWhenReplaying(args: string[], tmp: string, signal: NodeJ
   child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, sig) => resolve({ code, signal: sig })));
   // Wait (by cause, not by time) until the replay has made its temp dir and started a bridge.
-  let seen: string[] = [];
+  let seen: string[];
   for (;;) {
     seen = tree(tmp);
     if (seen.some((p) => /(^|\/)pr-[^/]+$/.test(p)) && seen.some((p) => /bb-bridge-/.test(p))) break;

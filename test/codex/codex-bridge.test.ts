@@ -30,7 +30,11 @@ function start(script: FixtureScriptInput, answers: unknown[] = []) {
     const m = JSON.parse(line) as { method?: string; params?: unknown; result?: unknown };
     const s: Seen = m.method === "thread/delta" ? { deltas: parseThreadDeltaParams(m.params).deltas } : m.method ? { method: m.method, params: m.params } : { answer: m.result };
     seen.push(s);
-    for (const w of [...waiters]) if (w.test(s)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (!w.test(s)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   });
   const asked: unknown[] = [];
   client.onRequest((method, params) => {

@@ -65,7 +65,11 @@ export function startPiTestBridge(options: PiBridgeOptions = {}): PiTestBridge {
   const io = createBridgeIo((line) => {
     const message = JSON.parse(line) as Wire;
     out.push(message);
-    for (const w of [...waiters]) if (w.predicate(message)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(message));
+    for (const w of [...waiters]) {
+      if (!w.predicate(message)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(message);
+    }
     if (message.method && message.id !== undefined) {
       const id = message.id;
       void Promise.resolve(answer(message.params)).then((result) => deliver(JSON.stringify({ jsonrpc: "2.0", id, result })));

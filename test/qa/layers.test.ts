@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "stack/protocol"],
   rerecord: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
   vitest: ["recording", "lanes", "replay", "compare", "report", "check"],
-  progress: [],
+  progress: ["stack/bridge-kit"],
   cli: ["recording", "lanes", "families", "runtime", "model-server", "record", "conformance", "replay", "compare", "report", "check", "rerecord", "progress", "stack/protocol", "stack/bridge-kit", "stack/acp"],
 };
 

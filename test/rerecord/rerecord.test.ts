@@ -133,7 +133,7 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     expect(run.out).toContain("1 rerecorded, 0 diverged");
-    expect(run.out).toMatch(/^  no longer sent: seq \d+: notification thread\/delta \[item\.textClose\]$/m);
+    expect(run.out).toMatch(/^ {2}no longer sent: seq \d+: notification thread\/delta \[item\.textClose\]$/m);
     const current = (await readEntries(path.join(dir, CURRENT_BRIDGE_LANE_FILE))).map((e) => e.line);
     expect(current.some((line) => line.includes('"item.textDelta"'))).toBe(true);
     expect(current.some((line) => line.includes('"item.textClose"'))).toBe(false);

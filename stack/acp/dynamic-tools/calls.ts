@@ -16,7 +16,7 @@ export const NO_SESSION_FOR_TOOL_CALL = "No active ACP session for dynamic tool 
 /** Forwards one proxied call to the runtime (never rejects). */
 async function forwardToolCall(rt: AcpBridgeRuntime, call: ToolCallMessage): Promise<ToolCallReply> {
   const session = rt.sessions.get(call.threadId);
-  if (!session || session.stopping || session.agentExited) return { ok: false, error: NO_SESSION_FOR_TOOL_CALL };
+  if (!session || session.phase === "stopping" || session.phase === "exited") return { ok: false, error: NO_SESSION_FOR_TOOL_CALL };
   session.translator.bindInjectedToolCall(call.tool);
   const abort = new AbortController();
   const pending = { cancel: () => abort.abort(new Error("the dynamic tool call was aborted: the session stopped")) };

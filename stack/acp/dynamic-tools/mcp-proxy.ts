@@ -37,7 +37,7 @@ export function readMcpProxyConfig(env: Readonly<Record<string, string | undefin
   try {
     tools = JSON.parse(need(DYNAMIC_TOOL_ENV.tools));
   } catch (error) {
-    throw new Error(`${DYNAMIC_TOOL_ENV.tools} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${DYNAMIC_TOOL_ENV.tools} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return {
     host: need(DYNAMIC_TOOL_ENV.host),

@@ -152,7 +152,7 @@ export function readFixtureScript(file: string): FixtureScript {
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`${file}: ${(error as Error).message}`);
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
   }
   return parseFixtureScript(value, file);
 }

@@ -52,7 +52,7 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
   if (!parsed.success) throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, "Invalid session/request_permission params");
   const { options, toolCall } = parsed.data;
   const run = session.prompt;
-  if (session.stopping || run?.cancelling || run?.kind === "compaction") return CANCELLED_PERMISSION;
+  if (session.phase === "stopping" || run?.cancelling || run?.kind === "compaction") return CANCELLED_PERMISSION;
   // A tool call the agent names first in its permission request keeps the request's title, and the
   // client writes it makes before reporting the call settle with it (one edit, one fileChange), in
   // full mode too, where the request is answered here without asking the runtime.

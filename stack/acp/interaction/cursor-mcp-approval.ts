@@ -82,7 +82,7 @@ async function withLock<T>(file: string, scheduler: Scheduler, body: () => Promi
         await rmdir(lock).catch(() => undefined);
         continue;
       }
-      if (scheduler.now() > deadline) throw new Error(`timed out waiting for the Cursor MCP approvals lock ${lock}`);
+      if (scheduler.now() > deadline) throw new Error(`timed out waiting for the Cursor MCP approvals lock ${lock}`, { cause: error });
       await delay(scheduler, LOCK_RETRY_MS);
     }
   }

@@ -24,7 +24,7 @@ export const UNSENDABLE_ANSWER_WARNING = "The answer to the agent's question cou
 
 /** Handles one `elicitation/create` and resolves with the agent's answer (never rejects). */
 export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): Promise<ElicitationResponse> {
-  if (session.stopping) return { action: "cancel" };
+  if (session.phase === "stopping") return { action: "cancel" };
   const plan = planAcpElicitation(params);
   if (plan.kind === "unshowable") {
     const message = params && typeof params === "object" ? (params as { message?: unknown }).message : undefined;

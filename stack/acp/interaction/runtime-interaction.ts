@@ -12,7 +12,7 @@ import type { AcpSession, PendingAgentRequest } from "../session/session.js";
  */
 export function questionsCancelledNow(session: AcpSession): boolean {
   const run = session.prompt;
-  return session.stopping || run?.cancelling === true || run?.kind === "compaction";
+  return session.phase === "stopping" || run?.cancelling === true || run?.kind === "compaction";
 }
 
 /**

@@ -38,7 +38,7 @@ export interface ParameterizedModelId {
 
 /** Splits `base[k=v,…]` (spec 30 §6.4, Cursor's picker); an id without brackets is all base, no parameters. */
 export function parseParameterizedModelId(id: string): ParameterizedModelId {
-  const match = /^(.*)\[([^\[\]]*)\]$/.exec(id);
+  const match = /^(.*)\[([^[\]]*)\]$/.exec(id);
   if (!match || match[1]!.length === 0) return { base: id, params: [], bracketed: false };
   const params: Array<[string, string]> = [];
   for (const part of match[2]!.split(",")) {

@@ -35,7 +35,7 @@ export function parseModelListOutput(output: string): Array<{ id: string; name?:
   const seen = new Set<string>();
   for (const rawLine of output.split(/\r?\n/)) {
     const line = rawLine.trim();
-    const match = /^(?:[-*]\s+)?([A-Za-z0-9][\w.\/:\[\]=,+-]*)(?:\s+-\s+(.+?)|\s+\((.*)\))?$/.exec(line);
+    const match = /^(?:[-*]\s+)?([A-Za-z0-9][\w./:[\]=,+-]*)(?:\s+-\s+(.+?)|\s+\((.*)\))?$/.exec(line);
     if (!match) continue;
     const id = match[1]!;
     if (seen.has(id)) continue;

@@ -68,7 +68,7 @@ function noteConfigOptions(session: AcpSession, raw: unknown, keep?: { id: strin
  * another session id or while stopping are ignored; anything else is not this module's. Never throws.
  */
 export function noteNativeSettingsUpdate(session: AcpSession, params: unknown): void {
-  if (session.stopping || !params || typeof params !== "object") return;
+  if (session.phase === "stopping" || !params || typeof params !== "object") return;
   const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
   if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
   const u = (update && typeof update === "object" ? update : {}) as { sessionUpdate?: unknown; configOptions?: unknown };

@@ -6,7 +6,7 @@
  * inside it.
  */
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { createPromptRun, emitDeltas, type AcpSession, type PromptRun } from "./session.js";
+import { createPromptRun, emitDeltas, isAnnounced, type AcpSession, type PromptRun } from "./session.js";
 
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
   const { scheduler } = rt.options;
@@ -27,8 +27,8 @@ function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun
  * `session/new`: its deltas wait with the other deferred ones until the session is announced).
  */
 export function noteAgentActivity(rt: AcpBridgeRuntime, session: AcpSession, options: { duringSetup?: boolean } = {}): void {
-  if (session.stopping || session.agentExited) return;
-  if (session.constructing && options.duringSetup !== true) return;
+  if (session.phase === "stopping" || session.phase === "exited") return;
+  if (!isAnnounced(session) && options.duringSetup !== true) return;
   const current = session.prompt;
   if (current) {
     if (current.kind === "agent") armQuietTimer(rt, session, current);

@@ -29,7 +29,7 @@ export function waitForAgentQuiet(rt: AcpBridgeRuntime, session: AcpSession, run
   let lastSeen = session.translator.activity().lastUpdateAt;
   return new Promise((resolve) => {
     const poll = (): void => {
-      if (session.prompt !== run || run.done || session.stopping || run.cancelling || session.connection.exitInfo() !== null) return resolve(false);
+      if (session.prompt !== run || run.done || session.phase === "stopping" || run.cancelling || session.connection.exitInfo() !== null) return resolve(false);
       const activity = session.translator.activity();
       if (activity.lastUpdateAt === lastSeen && activity.openToolCount === 0) return resolve(true);
       lastSeen = activity.lastUpdateAt;

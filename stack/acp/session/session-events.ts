@@ -4,7 +4,7 @@
  */
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import type { AgentExitInfo } from "../connection/connection.js";
-import { cancelPendingAgentRequests, emitDeltas, emitSessionError, revokeApprovals, type AcpSession } from "./session.js";
+import { cancelPendingAgentRequests, emitDeltas, emitSessionError, isAnnounced, moveSessionPhase, revokeApprovals, type AcpSession } from "./session.js";
 import { isTurnOutputUpdate, isWhitespaceOnlyChunk } from "../translate/index.js";
 import { noteAgentActivity } from "./agent-turns.js";
 import { noteEditBaselines } from "../interaction/edit-baselines.js";
@@ -18,13 +18,13 @@ import { noteEditBaselines } from "../interaction/edit-baselines.js";
  * everything else goes through the translator.
  */
 export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): void {
-  if (session.stopping) return;
+  if (session.phase === "stopping") return;
   if (!params || typeof params !== "object") return;
   const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
   if (typeof sessionId !== "string" || !update || typeof update !== "object") return;
   if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
   noteAgentCommands(session, update);
-  if (session.restoring) {
+  if (session.phase === "restoring") {
     session.translator.restoreUpdate(update);
     return;
   }
@@ -33,7 +33,7 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
   // Before the first prompt, a forked or restored session's output replays history: dropped (spec
   // 30 §6.2). A fresh session's is the agent's own: kept in an agent-initiated turn of its own,
   // closed before the first runtime turn opens, so never lost and never glued to that turn.
-  if (output && !session.everPrompted && session.prompt === null && session.replaysHistory) return;
+  if (output && session.prompt === null && session.phase === "replaying") return;
   // Whitespace-only text while no turn is open is no work: it opens no turn and makes no item
   // (pi-acp's "\n" after session/new was a phantom turn with an empty agent message).
   if (output && session.prompt === null && isWhitespaceOnlyChunk(update as Record<string, unknown>)) return;
@@ -49,14 +49,14 @@ export function handleSessionUpdate(rt: AcpBridgeRuntime, session: AcpSession, p
  * session stays registered so the next `turn/start` rebuilds it.
  */
 export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit: AgentExitInfo): void {
-  if (session.stopping) return;
-  session.agentExited = true;
+  if (session.phase === "stopping") return;
+  moveSessionPhase(session, "exited");
   cancelPendingAgentRequests(session);
   void revokeApprovals(session);
   session.steers = [];
   const run = session.prompt;
   session.prompt = null;
-  if (session.constructing || rt.sessions.get(session.threadId) !== session) {
+  if (!isAnnounced(session) || rt.sessions.get(session.threadId) !== session) {
     run?.markSettled();
     return;
   }

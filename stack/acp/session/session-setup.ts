@@ -17,7 +17,7 @@ import { selectAcpDialect } from "../dialects/index.js";
 import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
 import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
-import { emitDeltas, revokeApprovals, type AcpSession } from "./session.js";
+import { emitDeltas, isSessionRestorable, moveSessionPhase, revokeApprovals, type AcpSession } from "./session.js";
 import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
@@ -134,14 +134,7 @@ function newSessionRecord(
     settings: { permissionMode, writeRoots: writeRootsOf(req.cwd, req.options), cwd, model: req.options?.model, reasoningLevel: req.options?.reasoningLevel, envVars },
     origin: { cwd: req.cwd, options: req.options, dynamicTools: req.dynamicTools },
     providerThreadId: null,
-    sessionRestorable: false,
-    constructing: true,
-    restoring: false,
-    stopping: false,
-    agentExited: false,
-    failedDuringCancel: false,
-    everPrompted: false,
-    replaysHistory: false,
+    phase: "active",
     editBaselines: new Map(),
     prompt: null,
     steers: [],
@@ -236,9 +229,9 @@ async function openAgentSession(
   const setupTimeout = { timeoutMs: rt.options.sessionSetupTimeoutMs };
   let result: unknown;
   let restored = false;
-  // A fork or restore replays history, also while its request is out (opencode streams it before the fork answer).
-  session.replaysHistory = req.mode.kind === "fork" || (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession));
   if (req.mode.kind === "fork") {
+    // A fork replays history, also while its request is out (opencode streams it before the fork answer).
+    moveSessionPhase(session, "replaying");
     if (!session.facts.fork) throw new Error(`ACP agent "${label}" does not advertise session/fork support.`);
     const source = req.mode.sourceProviderThreadId;
     result = await connection.request("session/fork", { sessionId: source, cwd: launch.cwd, mcpServers }, setupTimeout);
@@ -250,7 +243,7 @@ async function openAgentSession(
   } else if (req.mode.kind === "resume" && (session.facts.resume || session.facts.loadSession)) {
     const method = session.facts.resume ? "session/resume" : "session/load";
     session.providerThreadId = req.mode.providerThreadId;
-    session.restoring = true;
+    moveSessionPhase(session, "restoring");
     try {
       result = await connection.request(method, { sessionId: req.mode.providerThreadId, cwd: launch.cwd, mcpServers }, setupTimeout);
       restored = true;
@@ -260,11 +253,10 @@ async function openAgentSession(
       if (!(error instanceof AcpAgentRequestError)) throw error;
       session.providerThreadId = null;
     } finally {
-      session.restoring = false;
+      if (session.phase === "restoring") moveSessionPhase(session, restored ? "replaying" : "active");
     }
   }
   if (!restored) {
-    session.replaysHistory = false;
     result = await connection.request("session/new", { cwd: launch.cwd, mcpServers }, setupTimeout);
     session.providerThreadId = sessionIdOf(result, "session/new", label);
     session.pendingInstructions = composeInstructions(req.options?.instructions, rt.skills);
@@ -285,15 +277,15 @@ function publishSession(rt: AcpBridgeRuntime, session: AcpSession, req: AcpConst
   const providerThreadId = session.providerThreadId!;
   rt.settingUp.delete(req.threadId);
   rt.sessions.set(req.threadId, session);
-  session.constructing = false;
-  io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: session.sessionRestorable });
+  const deferred = session.deferred ?? [];
+  session.deferred = null;
+  io.notify("thread/identity", { threadId: req.threadId, providerThreadId, sessionRestorable: isSessionRestorable(session) });
   emitDeltas(io, session, [{ kind: "session.reset" }]);
   emitDeltas(io, session, translator.sessionSetup(result ?? null, { restored }));
   for (const summary of warnings) emitDeltas(io, session, translator.warning({ summary }));
   if (restored) emitDeltas(io, session, translator.restoreSettled());
-  const deferred = session.deferred.splice(0);
   emitDeltas(io, session, deferred);
-  return { providerThreadId, sessionRestorable: session.sessionRestorable };
+  return { providerThreadId, sessionRestorable: isSessionRestorable(session) };
 }
 
 /**
@@ -327,14 +319,13 @@ export async function constructSession(rt: AcpBridgeRuntime, req: AcpConstructRe
       if (approval) session.approvals.push(approval);
     }
     const opened = await openAgentSession(rt, launched, req, mcpServers);
-    session.sessionRestorable = session.facts.loadSession || session.facts.resume;
     session.optionState = readSessionOptionState(opened.result);
     await selectSetupSettings(rt, session, opened.result, req.options);
-    if (session.stopping) throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
+    if (session.phase === "stopping") throw new Error(`ACP session of thread ${req.threadId} was stopped while it was being set up`);
     return publishSession(rt, session, req, opened, launched.warnings);
   } catch (error) {
-    const stopped = session.stopping;
-    session.stopping = true;
+    const stopped = session.phase === "stopping";
+    moveSessionPhase(session, "stopping");
     if (rt.settingUp.get(req.threadId) === session) rt.settingUp.delete(req.threadId);
     if (rt.sessions.get(req.threadId) === session) rt.sessions.delete(req.threadId);
     await session.connection.kill();

@@ -76,6 +76,53 @@ export interface AcpAgentFacts {
   image: boolean;
 }
 
+/**
+ * Where a session is in its life (spec 20 §2.3–§3.8, spec 30 §5–§6.3). Whether it was announced
+ * yet is apart from this (`deferred`): a stop or an exit can come while it is being constructed.
+ * - `active`: it runs, and its turn output is its own (a fresh `session/new`, or any session once
+ *   prompted); the phase a session is constructed in.
+ * - `restoring`: its `session/load|resume` is out: updates replay history into session state only.
+ * - `replaying`: a forked or restored session before its first prompt: turn output replays the
+ *   source's history (opencode after `session/fork`) and is dropped (spec 30 §6.2). Also while its
+ *   fork request is out (opencode streams history before the fork answer).
+ * - `failed`: its last prompt failed while a cancel was outstanding; the next `turn/start` rebuilds it.
+ * - `exited`: the agent exited without being asked to; the next `turn/start` rebuilds it.
+ * - `stopping`: `thread/stop`, a rebuild or a failed setup is ending it: later `session/update`s
+ *   are dropped and agent requests answered cancelled. Final.
+ */
+export type AcpSessionPhase = "active" | "restoring" | "replaying" | "failed" | "exited" | "stopping";
+
+/** The phases each phase may move to; any other move is ignored (see {@link moveSessionPhase}). */
+const PHASE_MOVES: Record<AcpSessionPhase, readonly AcpSessionPhase[]> = {
+  active: ["restoring", "replaying", "failed", "exited", "stopping"],
+  restoring: ["active", "replaying", "exited", "stopping"],
+  replaying: ["active", "failed", "exited", "stopping"],
+  failed: ["exited", "stopping"],
+  exited: ["stopping"],
+  stopping: [],
+};
+
+/**
+ * Moves `session` to `next` when its phase may move there ({@link AcpSessionPhase}); otherwise
+ * leaves it (a stop is never undone by a later step, an exit is never hidden by a failed prompt).
+ * Returns whether it moved.
+ */
+export function moveSessionPhase(session: Pick<AcpSession, "phase">, next: AcpSessionPhase): boolean {
+  if (!PHASE_MOVES[session.phase].includes(next)) return false;
+  session.phase = next;
+  return true;
+}
+
+/** True once `thread/identity` was sent for the session (its construction ended). */
+export function isAnnounced(session: Pick<AcpSession, "deferred">): boolean {
+  return session.deferred === null;
+}
+
+/** Whether a restart can restore the session (`sessionRestorable`): its agent can load or resume sessions. */
+export function isSessionRestorable(session: Pick<AcpSession, "facts">): boolean {
+  return session.facts.loadSession || session.facts.resume;
+}
+
 /** One ACP session (spec 20 §2.3). Mutable by design: it is the state of one live session. */
 export interface AcpSession {
   readonly threadId: string;
@@ -90,24 +137,8 @@ export interface AcpSession {
   origin: { cwd: string; options: ExecutionOptions | undefined; dynamicTools: unknown[] | undefined };
   /** The agent's `sessionId`; `null` until `session/new|load|resume|fork` answered. */
   providerThreadId: string | null;
-  sessionRestorable: boolean;
-  /** Before identity: updates are translated but their deltas wait in `deferred`. */
-  constructing: boolean;
-  /** During `session/load|resume`: updates feed session state only (history replay). */
-  restoring: boolean;
-  /** Set by `thread/stop` (and rebuilds): later `session/update`s are dropped. */
-  stopping: boolean;
-  /** The agent exited without being asked to; the next `turn/start` rebuilds the session. */
-  agentExited: boolean;
-  /** The last prompt failed while a cancel was outstanding (forces a rebuild, spec 30 §6.2). */
-  failedDuringCancel: boolean;
-  everPrompted: boolean;
-  /**
-   * True for a forked or restored session: turn output before its first prompt replays the source's
-   * history (opencode after `session/fork`) and is dropped (spec 30 §6.2). A fresh `session/new` has
-   * no history, so its pre-prompt output is the agent's own and is kept.
-   */
-  replaysHistory: boolean;
+  /** Where the session is in its life ({@link AcpSessionPhase}); moved by {@link moveSessionPhase}. */
+  phase: AcpSessionPhase;
   /** Old texts of files announced by edit `tool_call`s, for the fileChange diff of `fs/write_text_file`. */
   editBaselines: EditBaselines;
   prompt: PromptRun | null;
@@ -115,8 +146,11 @@ export interface AcpSession {
   pending: Set<PendingAgentRequest>;
   /** Instructions still to inject into the first prompt (fresh `session/new` only, spec 30 §6.3). */
   pendingInstructions: string | null;
-  /** Deltas produced before identity was sent. */
-  deferred: ThreadDelta[];
+  /**
+   * Deltas produced before the session was announced (`thread/identity`), sent after it; `null`
+   * once it was: deltas then go straight out. A session not yet announced is being constructed.
+   */
+  deferred: ThreadDelta[] | null;
   /** Cursor MCP approvals this session installed; revoked when it ends (spec 20 §2.7). */
   approvals: CursorMcpApproval[];
   /** Modes and config options the agent offered, for per-turn `sessionOptions` (spec 30 §6.2). */
@@ -143,9 +177,9 @@ export function agentSessionId(session: Pick<AcpSession, "threadId" | "providerT
 }
 
 /** Sends one `thread/delta` for a non-empty batch (never an empty one, spec 20 §1.4). */
-export function emitDeltas(io: BridgeIo, session: Pick<AcpSession, "threadId" | "constructing" | "deferred">, deltas: ThreadDelta[]): void {
+export function emitDeltas(io: BridgeIo, session: Pick<AcpSession, "threadId" | "deferred">, deltas: ThreadDelta[]): void {
   if (deltas.length === 0) return;
-  if (session.constructing) {
+  if (session.deferred !== null) {
     session.deferred.push(...deltas);
     return;
   }

@@ -5,7 +5,7 @@
 import type { ThreadStopParams } from "../../protocol/methods.js";
 import { settleWithin } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { agentSessionId, cancelPendingAgentRequests, emitDeltas, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
+import { agentSessionId, cancelPendingAgentRequests, emitDeltas, moveSessionPhase, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
 
 /** The interrupted-settle step (spec 30 §5 step 4): flush, open tools `interrupted`, `turn.boundary interrupted`. */
@@ -26,7 +26,7 @@ function settleInterrupted(rt: AcpBridgeRuntime, session: AcpSession, run: Promp
  * deltas.
  */
 export async function stopSession(rt: AcpBridgeRuntime, session: AcpSession, intent: "interrupt" | "release"): Promise<void> {
-  session.stopping = true;
+  moveSessionPhase(session, "stopping");
   session.steers = [];
   cancelPendingAgentRequests(session);
   const run = session.prompt;
@@ -64,7 +64,7 @@ export async function stopThread(rt: AcpBridgeRuntime, params: ThreadStopParams)
 function abortSetup(rt: AcpBridgeRuntime, threadId: string): void {
   const pending = rt.settingUp.get(threadId);
   if (!pending) return;
-  pending.stopping = true;
+  moveSessionPhase(pending, "stopping");
   void pending.connection.kill();
 }
 

@@ -19,6 +19,7 @@ import {
   createPromptRun,
   emitDeltas,
   emitSessionError,
+  moveSessionPhase,
   type AcpSession,
   type PromptRun,
   type QueuedSteer,
@@ -43,8 +44,8 @@ function inputOf(params: { input: Array<Record<string, unknown>> }): Array<Recor
 
 /** Why a live session must be rebuilt before this turn, or null (spec 30 §6.2 reconcile). */
 function rebuildReason(session: AcpSession, options: ExecutionOptions | undefined): string | null {
-  if (session.agentExited) return "The agent exited unexpectedly";
-  if (session.failedDuringCancel) return "The agent failed during cancellation";
+  if (session.phase === "exited") return "The agent exited unexpectedly";
+  if (session.phase === "failed") return "The agent failed during cancellation";
   const mode = options?.permissionMode;
   if (mode && mode !== session.settings.permissionMode && session.spec.permissionCli) return "Execution settings changed";
   // A model or reasoning level chosen by a launch flag can only change with a new process.
@@ -136,7 +137,7 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   const kind = isCompactInput(input) ? "compaction" : "turn";
   const run = createPromptRun(kind, rt.options.scheduler);
   session.prompt = run;
-  session.everPrompted = true;
+  if (session.phase === "replaying") moveSessionPhase(session, "active");
   const io = rt.ctx.io;
   emitDeltas(io, session, kind === "turn" ? session.translator.turnStarted() : session.translator.compactionStarted());
 
@@ -171,11 +172,11 @@ export function steerTurn(rt: AcpBridgeRuntime, params: TurnSteerParams): { thre
   const session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
   const run = session.prompt;
-  if (run && run.kind === "agent" && !session.stopping && !run.done) {
+  if (run && run.kind === "agent" && session.phase !== "stopping" && !run.done) {
     promptInsideAgentTurn(rt, session, run, params);
     return { threadId: params.threadId };
   }
-  if (!run || run.kind !== "turn" || session.stopping || run.done) throw staleTurnError();
+  if (!run || run.kind !== "turn" || session.phase === "stopping" || run.done) throw staleTurnError();
   // A permission mode the bridge cannot run refuses the steer before anything is cancelled.
   if (params.options?.permissionMode !== undefined) permissionModeOf(params.options);
   session.steers.push({ clientRequestId: params.clientRequestId, input: inputOf(params), options: params.options });
@@ -191,7 +192,7 @@ function promptInsideAgentTurn(rt: AcpBridgeRuntime, session: AcpSession, run: P
   rt.options.scheduler.cancel(run.quietTimer);
   run.quietTimer = undefined;
   run.kind = "turn";
-  session.everPrompted = true;
+  if (session.phase === "replaying") moveSessionPhase(session, "active");
   const blocks = buildPromptBlocks(inputOf(params), { imageSupported: session.facts.image });
   const prompt = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: blocks });
   emitDeltas(rt.ctx.io, session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
@@ -234,7 +235,7 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
   else {
     // An agent answering a stopped turn with anything but `cancelled` (it finished before the cancel
     // reached it, or ignored it) still settles it interrupted: a stop was requested (spec 30 §5).
-    const stopped = session.stopping && stopReason !== "cancelled" && STOP_REASON_STATUS[stopReason] !== undefined;
+    const stopped = session.phase === "stopping" && stopReason !== "cancelled" && STOP_REASON_STATUS[stopReason] !== undefined;
     try {
       deltas = [...t.promptResult(promptResult), ...(stopped ? [stopAnsweredWarning(stopReason)] : []), ...t.turnCompleted(stopped ? "cancelled" : stopReason, promptResult)];
     } catch (error) {
@@ -258,8 +259,8 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
 function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, message: string): void {
   if (session.prompt !== run || run.done) return;
   session.steers = [];
-  if (run.cancelling) session.failedDuringCancel = true;
-  if (session.stopping) {
+  if (run.cancelling) moveSessionPhase(session, "failed");
+  if (session.phase === "stopping") {
     finishRun(rt, session, run, "cancelled", null);
     return;
   }
@@ -300,11 +301,11 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
     }
     if (session.prompt !== run || run.done) return;
     run.cancelling = false;
-    const steer = session.stopping || run.kind !== "turn" ? undefined : session.steers.shift();
+    const steer = session.phase === "stopping" || run.kind !== "turn" ? undefined : session.steers.shift();
     if (steer) {
       await reconcileSteer(rt, session, steer);
       // A stop while the steer's settings were applied drops it (it is never accepted).
-      if (session.prompt !== run || run.done || session.stopping) return;
+      if (session.prompt !== run || run.done || session.phase === "stopping") return;
       const blocks = buildPromptBlocks(steer.input, { imageSupported: session.facts.image });
       current = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: blocks });
       currentBlocks = blocks;

@@ -3,7 +3,7 @@
  * deltas of `tool_call`, `tool_call_update`, drains and delegation reports (spec 20 §3.2–3.4,
  * spec 30 §1.1 exit-code rule, §1.3 report handling).
  */
-import type { ItemStatus, NoTurnFallback, ThreadDelta, ThreadDeltaOf } from "../../protocol/thread-delta.js";
+import type { ItemStatus, NoTurnFallback, ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "../dialects/types.js";
 import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";

@@ -11,7 +11,6 @@ import type { InjectedToolDefinition } from "./injected-tools.js";
 import { createInjectedToolBindings } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
-import { shapePresentation } from "../dialects/presentation.js";
 import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate } from "./session-updates.js";
 import { createSessionStateModel } from "./session-state.js";
 import { createToolCallTracker, fsWriteDelta } from "./tool-calls.js";

@@ -180,7 +180,6 @@ async function runPrompt(wire: Wire, script: FixtureScript, text: string): Promi
   for (const [n, call] of calls.entries()) {
     emit({ type: "turn_start" });
     if (input !== undefined) wire.userMessage(input);
-    input = undefined;
     if ((await runCall(wire, call, n + 1)) === "end" || state.aborted) break;
     input = state.steers.shift();
   }

@@ -1,0 +1,93 @@
+/**
+ * Waits that count the bridge's stillness, not the wall clock. A conformance run bounds every
+ * wait for an answer or event (spec 10 §7 `timeoutMs`), but on a loaded machine a healthy bridge
+ * can take longer than that to load or to answer `initialize` (seen at load 33: a verdict that
+ * depended on the load). A {@link patientScheduler} lets a due timer fire only once the bridge's
+ * process tree has not run at all for the whole period: while the bridge (or its agent) is still
+ * getting CPU, the wait goes on. A bridge that sleeps without answering still fails after
+ * `timeoutMs`; one that has crashed ends every wait at once through its channel.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import type { ScheduledHandle, ScheduleOptions, Scheduler } from "../../stack/bridge-kit/scheduler.js";
+
+/**
+ * How many periods a timer may be put off in all: bounds a bridge that spins without ever
+ * answering (a stillness that never comes), so it still fails, late.
+ */
+export const PATIENCE_PERIODS = 12;
+
+/** Reads a process tree's progress: a value that changes whenever any of its processes ran; undefined when unknown. */
+export type ProgressProbe = () => string | undefined;
+
+/**
+ * A scheduler over `base` whose timers, when due, fire only if `progress` reads the same as when
+ * they were armed (or `progress` cannot tell); otherwise they are armed again for the same period,
+ * at most {@link PATIENCE_PERIODS} periods in all. `now` and `cancel` are `base`'s.
+ */
+export function patientScheduler(base: Scheduler, progress: ProgressProbe): Scheduler {
+  interface Patient {
+    current: ScheduledHandle | undefined;
+  }
+  return {
+    schedule(ms: number, fn: () => void, options?: ScheduleOptions): ScheduledHandle {
+      const patient: Patient = { current: undefined };
+      let periods = 0;
+      const arm = (before: string | undefined): void => {
+        periods += 1;
+        patient.current = base.schedule(
+          ms,
+          () => {
+            const after = progress();
+            if (before !== undefined && after !== undefined && after !== before && periods < PATIENCE_PERIODS) arm(after);
+            else fn();
+          },
+          options,
+        );
+      };
+      arm(progress());
+      return patient as unknown as ScheduledHandle;
+    },
+    cancel(handle) {
+      base.cancel((handle as unknown as Patient | undefined)?.current);
+    },
+    now: () => base.now(),
+  };
+}
+
+/** The `/proc/<pid>/stat` fields after the command name (which may hold spaces and parentheses). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The progress of the process tree rooted at `pid` as `/proc` shows it (Linux): each process's
+ * user + system CPU ticks, in tree order; undefined when the root is gone or `/proc` is not there.
+ */
+export function processTreeProgress(pid: number): string | undefined {
+  const root = statFields(pid);
+  if (root === undefined) return undefined;
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const name of entries) {
+    const parent = Number(statFields(Number(name))?.[1]);
+    if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+  }
+  const ticks: string[] = [];
+  const visit = (node: number, fields: string[] | undefined): void => {
+    // utime and stime: fields 14 and 15 of stat, 11 and 12 after the command name.
+    if (fields !== undefined) ticks.push(`${node}:${fields[11]}+${fields[12]}`);
+    for (const child of children.get(node) ?? []) visit(child, statFields(child));
+  };
+  visit(pid, root);
+  return ticks.join(" ");
+}
