@@ -18,7 +18,7 @@ import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
-import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
+import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
 
 /** Everything the gate (`check`, `review`, `allow --prune`) takes from its flags: the gate's options but its write policy, which the command decides (`resolveWritePolicy`). */
 export type GateFlags = Omit<GateOptions, "write">;
