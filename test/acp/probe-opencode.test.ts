@@ -66,16 +66,24 @@ describe("probing the real opencode agent", () => {
   it(
     "parity probe --provider acp-opencode --prompt: through its record profile (fresh HOME, loopback model), nothing written outside the run's temp dir",
     async () => {
-      const realHome = process.env.HOME ?? homedir();
-      const watched = [realHome, join(realHome, ".local", "share", "opencode"), join(realHome, ".config", "opencode"), join(realHome, ".cache", "opencode"), join(realHome, ".local", "state", "opencode")];
-      const before = watched.map(snapshot);
+      // The user's HOME for this run is a fresh empty directory of its own: any write there is
+      // the probe's (snapshotting the machine's real HOME also saw other processes' npm logs).
+      const userHome = temp("probe-user-home-");
+      const savedHome = process.env.HOME;
+      process.env.HOME = userHome;
       const parent = temp("probe-temp-parent-");
       const workspace = temp("probe-workspace-");
       const out: string[] = [];
       const err: string[] = [];
       const ctx: CliContext = { out: (t) => out.push(t), err: (t) => err.push(t), color: false, verbose: false, ci: false, cwd: workspace };
       const command = createProbeCommand({ tempDir: parent });
-      const code = await command.run({ provider: "acp-opencode", json: true, prompt: "Say hello.", network: "auto", "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
+      let code: number;
+      try {
+        code = await command.run({ provider: "acp-opencode", json: true, prompt: "Say hello.", network: "auto", "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
+      } finally {
+        if (savedHome === undefined) delete process.env.HOME;
+        else process.env.HOME = savedHome;
+      }
       const answer = JSON.parse(out.join("")) as Record<string, unknown>;
       expect(code, JSON.stringify(answer)).toBe(0);
       // The profile's launch: opencode's own args, as record runs it.
@@ -87,7 +95,7 @@ describe("probing the real opencode agent", () => {
       // Everything the run wrote lived in its temp root under `parent`, now removed; the user's HOME and cwd are untouched.
       expect(readdirSync(parent)).toEqual([]);
       expect(readdirSync(workspace)).toEqual([]);
-      expect(watched.map(snapshot)).toEqual(before);
+      expect(snapshot(userHome)).toEqual([]);
 
       const text = formatProbe("opencode acp", acpAgentProbeSchema.parse(probe));
       expect(text).toMatch(/^opencode acp: reachable \(ACP protocol 1, agent OpenCode \S+\)\n/);
