@@ -92,10 +92,7 @@ export function runAssemblerBench(corpus: DeltaCorpus, options: AssemblerBenchOp
   let cpuStarted = process.cpuUsage();
   for (const generated of replicateDeltaLines(corpus, total)) {
     now = generated.ts;
-    events +=
-      options.mode === "pipeline"
-        ? feedPipeline(generated.line(), generated.replica)
-        : assembler.assemble({ threadId: generated.threadId, deltas: generated.deltas }).length;
+    events += options.mode === "pipeline" ? feedPipeline(generated.line(), generated.replica) : assembler.assemble({ threadId: generated.threadId, deltas: generated.deltas }).length;
     deltas += generated.deltaCount;
     lines += 1;
     if (lines % sampleEvery === 0) memory.sample();

@@ -38,7 +38,10 @@ interface Measured {
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(" / ");
+const loads = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 
 /** Medians of one command's runs. */
 function summary(m: Measured) {
@@ -142,8 +145,10 @@ function judge(rows: readonly Row[], cells: number): Verdict {
   const mark = (ok: boolean): string => (ok ? "met" : "**missed**");
   const targetOf = (r: Row): string => {
     if (r === version) return `wall ≤ ${TARGET_VERSION_RATIO}×: ${mark(met.version)}`;
-    if (r === cursor) return `wall ≤ ${TARGET_CURSOR_WALL_RATIO}×: ${mark(met.cursorWall)}; CPU ≤ ${TARGET_CURSOR_CPU_RATIO}×: ${mark(met.cursorCpu)}; ≤ ${TARGET_CURSOR_PROCESSES} processes: ${mark(met.cursorProcesses)}`;
-    if (r === matrix) return `wall per 30 cells ≤ ${TARGET_MATRIX_WALL_RATIO_PER_30_CELLS}× (${times(ratios.matrixWallPer30)}): ${mark(met.matrixWall)}; ≤ ${TARGET_MATRIX_PROCESSES} processes: ${mark(met.matrixProcesses)}`;
+    if (r === cursor)
+      return `wall ≤ ${TARGET_CURSOR_WALL_RATIO}×: ${mark(met.cursorWall)}; CPU ≤ ${TARGET_CURSOR_CPU_RATIO}×: ${mark(met.cursorCpu)}; ≤ ${TARGET_CURSOR_PROCESSES} processes: ${mark(met.cursorProcesses)}`;
+    if (r === matrix)
+      return `wall per 30 cells ≤ ${TARGET_MATRIX_WALL_RATIO_PER_30_CELLS}× (${times(ratios.matrixWallPer30)}): ${mark(met.matrixWall)}; ≤ ${TARGET_MATRIX_PROCESSES} processes: ${mark(met.matrixProcesses)}`;
     return "";
   };
   return { bare, ratios, met, targetOf };
@@ -213,7 +218,12 @@ export const cliBench: Bench = {
       { label: "`node -e 0`", cmd: node(["-e", "0"]) },
       { label: "`parity --version`", cmd: node([parity, "--version"]) },
       ...(existsSync(path.join(shared, "acp-cursor"))
-        ? [{ label: "`parity check --recordings ../shared/recordings --provider acp-cursor` (the real cursor cells)", cmd: node([parity, "check", "--recordings", shared, "--provider", "acp-cursor"]) }]
+        ? [
+            {
+              label: "`parity check --recordings ../shared/recordings --provider acp-cursor` (the real cursor cells)",
+              cmd: node([parity, "check", "--recordings", shared, "--provider", "acp-cursor"]),
+            },
+          ]
         : []),
       { label: `\`parity check\` (committed matrix, ${cells} cells)`, cmd: node([parity, "check"]) },
     ];
@@ -262,7 +272,14 @@ export const cliBench: Bench = {
           cpuMs: r.cpuMs === undefined ? null : Math.round(r.cpuMs),
         })),
         ratios: verdict.ratios,
-        synthetic: synthetic.map((r) => ({ lines: r.lines, wallMs: Math.round(r.wallMs), cpuMs: r.cpuMs ?? null, peakTreeRssBytes: r.peakTreeRssBytes, processes: r.processes, nodeProcesses: r.nodeProcesses })),
+        synthetic: synthetic.map((r) => ({
+          lines: r.lines,
+          wallMs: Math.round(r.wallMs),
+          cpuMs: r.cpuMs ?? null,
+          peakTreeRssBytes: r.peakTreeRssBytes,
+          processes: r.processes,
+          nodeProcesses: r.nodeProcesses,
+        })),
         syntheticFlatness: flatness === undefined ? null : Number(flatness.toFixed(2)),
         met,
       },

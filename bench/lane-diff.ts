@@ -41,7 +41,12 @@ function bigLane(template: readonly Event[], count: number, insertInTurn?: numbe
     if (turn === insertInTurn) {
       const scope = events[0]!.scope;
       const reasoning = { type: "reasoning", id: `t${turn}_rsn`, text: "thinking" };
-      events.splice(2, 0, { type: "item/started", threadId: "", providerThreadId: "", scope, item: { ...reasoning, text: "" } }, { type: "item/completed", threadId: "", providerThreadId: "", scope, item: reasoning });
+      events.splice(
+        2,
+        0,
+        { type: "item/started", threadId: "", providerThreadId: "", scope, item: { ...reasoning, text: "" } },
+        { type: "item/completed", threadId: "", providerThreadId: "", scope, item: reasoning },
+      );
     }
     raw.push(...events);
   }
@@ -115,7 +120,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       `lane-diff: ${oldLane.length} vs ${newLane.length} events, ${runs} runs: median wall ${wall.toFixed(2)} s, median cpu ${cpu.toFixed(2)} s, max RSS ${rss.toFixed(1)} MiB, ${samples[0]!.paths} difference(s); targets ≤ ${maxSeconds} s, ≤ ${maxMib} MiB: ${ok ? "met" : "MISSED"}\n`,
     );
-    process.stdout.write(`${JSON.stringify({ bench: "lane-diff", events: { a: oldLane.length, b: newLane.length }, runs, wallSeconds: wall, cpuSeconds: cpu, maxRssMiB: rss, differences: samples[0]!.paths, ok })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ bench: "lane-diff", events: { a: oldLane.length, b: newLane.length }, runs, wallSeconds: wall, cpuSeconds: cpu, maxRssMiB: rss, differences: samples[0]!.paths, ok })}\n`,
+    );
     return ok ? 0 : 1;
   } finally {
     await rm(dir, { recursive: true, force: true });

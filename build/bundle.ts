@@ -34,12 +34,7 @@ import { fileURLToPath } from "node:url";
  * Modules that use `import.meta.url` but find the package from any directory under `dist/`: as
  * compiled (the spawned entries' bundles) and as sources (the CLI bundle).
  */
-const LOCATION_INDEPENDENT = [
-  "dist/harness/replay/repo-paths.js",
-  "dist/harness/runtime/spawn-bridge.js",
-  "harness/replay/repo-paths.ts",
-  "harness/runtime/spawn-bridge.ts",
-];
+const LOCATION_INDEPENDENT = ["dist/harness/replay/repo-paths.js", "dist/harness/runtime/spawn-bridge.js", "harness/replay/repo-paths.ts", "harness/runtime/spawn-bridge.ts"];
 
 /** The bundled CLI entry `bin/parity.js` imports, relative to the package root. */
 export const CLI_BUNDLE = "dist/bundle/cli.js";
@@ -48,10 +43,7 @@ export const CLI_BUNDLE = "dist/bundle/cli.js";
 function locationDependentInputs(metafile: Metafile, root: string): string[] {
   return Object.keys(metafile.inputs).filter(
     (input) =>
-      !input.startsWith("node_modules/") &&
-      !input.includes("/node_modules/") &&
-      !LOCATION_INDEPENDENT.includes(input) &&
-      readFileSync(path.join(root, input), "utf8").includes("import.meta.url"),
+      !input.startsWith("node_modules/") && !input.includes("/node_modules/") && !LOCATION_INDEPENDENT.includes(input) && readFileSync(path.join(root, input), "utf8").includes("import.meta.url"),
   );
 }
 

@@ -34,7 +34,10 @@ export function planBatches(groups: readonly (readonly number[])[], jobs: number
     const count = batch ? Math.min(Math.max(1, Math.round((jobs * cells.length) / total)), jobs, worth) : cells.length;
     for (let b = 0; b < count; b += 1) tasks.push(cells.filter((_, k) => k % count === b));
   }
-  const known = tasks.flat().map(msOf).filter((ms): ms is number => ms !== undefined);
+  const known = tasks
+    .flat()
+    .map(msOf)
+    .filter((ms): ms is number => ms !== undefined);
   const mean = known.length === 0 ? 0 : known.reduce((sum, ms) => sum + ms, 0) / known.length;
   const estimate = (task: number[]): number => task.reduce((sum, cell) => sum + (msOf(cell) ?? mean), 0);
   // Stable: equal estimates and sizes keep report order.

@@ -124,11 +124,7 @@ async function replayFailedAlone(results: ReplayResult[], cells: readonly BatchC
  *
  * @throws as `replayRecording`
  */
-export async function replayBatch(
-  sources: readonly ReplaySource[],
-  options: ReplayRecordingOptions = {},
-  now: () => number = () => performance.now(),
-): Promise<ReplayResult[]> {
+export async function replayBatch(sources: readonly ReplaySource[], options: ReplayRecordingOptions = {}, now: () => number = () => performance.now()): Promise<ReplayResult[]> {
   const timedAlone = async (recording: ReplaySource): Promise<ReplayResult> => {
     const started = now();
     const result = await replayRecording(recording, options);

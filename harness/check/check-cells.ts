@@ -354,7 +354,11 @@ async function compareCell(
   let oracle: CellLeg | null = null;
   let eventLines: number[] | undefined;
   if (state === "compared") {
-    ({ leg: oracle, eventLines } = await oracleLeg(oracleFile, () => readOracleLeg(oracleFile), (text, leg) => oracleEventLines(text, leg.events.length)));
+    ({ leg: oracle, eventLines } = await oracleLeg(
+      oracleFile,
+      () => readOracleLeg(oracleFile),
+      (text, leg) => oracleEventLines(text, leg.events.length),
+    ));
   }
   const writeOracle = state === "written" || state === "pending";
 
@@ -423,10 +427,7 @@ async function dumpLanes(base: string, lanes: { live: ParityLeg; recorded: Parit
  * anything); a bridge that died has no lane worth diffing (its exit and stderr are the report);
  * a missing oracle says where it is (or waits); otherwise the replay's trouble is added.
  */
-function explainOutcome(
-  cell: CellResult,
-  at: { replay: ReplayOutcome; state: OracleState | "absent"; oracleFile: string; result: Omit<ReplayResult, "lane">; reported: number },
-): void {
+function explainOutcome(cell: CellResult, at: { replay: ReplayOutcome; state: OracleState | "absent"; oracleFile: string; result: Omit<ReplayResult, "lane">; reported: number }): void {
   const trouble = replayTrouble(at.result).trimEnd();
   if (at.replay === "timeout") {
     cell.diffs = [];

@@ -148,9 +148,7 @@ export async function runGate(options: GateOptions, ctx: GateContext): Promise<G
     write: options.write,
     batch: options.batch,
     cellTimes,
-    ...(progress !== undefined
-      ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } }
-      : {}),
+    ...(progress !== undefined ? { progress: { started: (i) => progress.started(names[i]!), finished: (i, cell) => progress.finished(names[i]!, cell.status, cell.ms) } } : {}),
     ...(dumpDir !== undefined ? { dumpDir } : {}),
     replay: { ...replay, bridges },
     startBridge: (provider) => bridges.ensureWaiting(provider, replay),

@@ -94,7 +94,11 @@ export async function migrateEntries(entries: readonly LoadedAllowlistEntry[], c
     byRoot.set(root, [...(byRoot.get(root) ?? []), { index, entry }]);
   });
   for (const [root, group] of byRoot) {
-    const cells = await replayCellLanes(root, group.map((g) => g.entry), cwd);
+    const cells = await replayCellLanes(
+      root,
+      group.map((g) => g.entry),
+      cwd,
+    );
     for (const { index, entry } of group) {
       const found = cells.find((c) => c.provider === entry.provider && c.cell === entry.cell);
       if (found === undefined || found.lanes.length === 0) {

@@ -71,8 +71,6 @@ export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promi
   }
   ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${[...byFile.keys()].map(rel).join(" ")}\n`);
   const prunedKeys = new Set(removed.map(keyOf));
-  const stillFailing = gate.run.cells.some(
-    (c) => c.status === "fail" && (c.diffs.length > 0 || c.divergences.length > 0 || c.stale.some((s) => !prunedKeys.has(keyOf(s as LoadedAllowlistEntry)))),
-  );
+  const stillFailing = gate.run.cells.some((c) => c.status === "fail" && (c.diffs.length > 0 || c.divergences.length > 0 || c.stale.some((s) => !prunedKeys.has(keyOf(s as LoadedAllowlistEntry)))));
   return stillFailing ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
 }

@@ -46,9 +46,7 @@ export async function checkRecordedCell(provider: string, cell: string, recordin
   const ofProvider = all.filter((l) => provider === "*" || l.provider === provider);
   if (ofProvider.length === 0) {
     const providers = [...new Set(all.map((l) => l.provider))];
-    throw new UsageError(
-      `unknown --provider ${provider}: nothing of it is recorded under ${shown} (recorded providers: ${providers.join(", ") || "none"})`,
-    );
+    throw new UsageError(`unknown --provider ${provider}: nothing of it is recorded under ${shown} (recorded providers: ${providers.join(", ") || "none"})`);
   }
   if (cell !== "*" && !ofProvider.some((l) => l.cell === cell)) {
     const cells = [...new Set(ofProvider.map((l) => l.cell))].sort();
@@ -125,9 +123,7 @@ export async function appendAllowlistEntry(
   const file = path.resolve(where.cwd, where.file ?? defaultAllowlistFile(entry.provider));
   const existing = existsSync(file) ? await readAllowlistFile(file, where.cwd) : [];
   // Entries for different recordings roots are different entries (the same cell name, another recording).
-  const duplicate = existing.find(
-    (e) => e.provider === entry.provider && e.cell === entry.cell && e.recordings === entry.recordings && e.layer === entry.layer && e.path === entry.path,
-  );
+  const duplicate = existing.find((e) => e.provider === entry.provider && e.cell === entry.cell && e.recordings === entry.recordings && e.layer === entry.layer && e.path === entry.path);
   if (duplicate) {
     throw new UsageError(`${path.relative(where.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
   }
@@ -165,14 +161,10 @@ export const allowCommand: ParityCommand = {
       .option("file", { type: "string", describe: "Allowlist file to append to (default allowlists/<provider>.json)" })
       .option("prune", {
         type: "boolean",
-        describe:
-          "Run the gate over the selected cells (--recordings, --provider, --cell, --timeout) and remove every entry that masks no difference in any cell it applies to, printing each",
+        describe: "Run the gate over the selected cells (--recordings, --provider, --cell, --timeout) and remove every entry that masks no difference in any cell it applies to, printing each",
       })
       .option("timeout", FLAGS.timeout)
-      .example(
-        "$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'",
-        "accept one changed field",
-      )
+      .example("$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'", "accept one changed field")
       .example("$0 allow --provider '*' --cell '*' --path '/**/durationMs' --pr '#43' --reason 'timing' --file allowlists/timing.json", "everywhere")
       .example(
         "$0 allow --provider acp-cursor --cell '*' --recordings ../shared/recordings --path '/*[type=thread/extensionState/updated]' --pr '#44' --reason 'new state events'",

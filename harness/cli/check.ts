@@ -233,7 +233,8 @@ export const checkCommand: ParityCommand = {
         alias: "u",
         type: "boolean",
         default: false,
-        describe: "Accept every changed cell: write what this run replayed in place (oracle, and .current only where the bridge's output changed; a local check leaves it as .pending) and print what to commit",
+        describe:
+          "Accept every changed cell: write what this run replayed in place (oracle, and .current only where the bridge's output changed; a local check leaves it as .pending) and print what to commit",
       })
       .option("batch", { type: "boolean", default: true, describe: "Replay a provider's cells through one bridge per job (--no-batch: one bridge per cell)" })
       .option("cells", FLAGS.cells)

@@ -116,8 +116,7 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
  */
 export function outputFlagError(flag: string, value: string, resolved: string, thrown: unknown): unknown {
   const where = `--${flag} ${value}`;
-  const dirFailure =
-    thrown instanceof DirectoryCreateError ? thrown : thrown instanceof FileWriteError && thrown.dir !== undefined ? thrown : undefined;
+  const dirFailure = thrown instanceof DirectoryCreateError ? thrown : thrown instanceof FileWriteError && thrown.dir !== undefined ? thrown : undefined;
   if (dirFailure !== undefined) {
     const dir = dirFailure.dir ?? resolved;
     return new UsageError(`${where}: cannot create directory${dir === resolved ? "" : ` ${dir}`}: ${dirFailure.errno} (${dirFailure.why})`);

@@ -149,9 +149,7 @@ export const lanesCommand: ParityCommand = {
     }
     const c = new Chalk({ level: ctx.color ? 1 : 0 });
     const header = ["provider", "cell", "scope", "events", "unhandled", "grammar drops", "invalid deltas"];
-    const rows = cells.map((x) =>
-      [x.provider, x.cell, x.scope, x.events, x.unhandled, x.grammarDrops, x.invalidDeltas].map(String),
-    );
+    const rows = cells.map((x) => [x.provider, x.cell, x.scope, x.events, x.unhandled, x.grammarDrops, x.invalidDeltas].map(String));
     const [head, ...body] = formatTable([header, ...rows]).split("\n");
     ctx.out(`${c.bold(head ?? "")}\n${body.join("\n")}`);
     if (cells.some((x) => x.invalidDeltas > 0)) ctx.out(`${c.dim(invalidDeltasNote(options.recorded))}\n`);

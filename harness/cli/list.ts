@@ -43,12 +43,7 @@ export interface ListRow {
  * @throws InputError on any bad recording (see `readRecording`), UsageError on an unknown
  *   `--provider`/`--cell`.
  */
-export async function listRows(
-  roots: readonly string[],
-  lanesDir: string,
-  filter: { provider?: string; cell?: string },
-  repoRoot: string = path.dirname(lanesDir),
-): Promise<ListRow[]> {
+export async function listRows(roots: readonly string[], lanesDir: string, filter: { provider?: string; cell?: string }, repoRoot: string = path.dirname(lanesDir)): Promise<ListRow[]> {
   const rows: ListRow[] = [];
   for (const location of await selectRecordings(roots, filter)) {
     const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
@@ -82,11 +77,7 @@ function isInside(root: string, dir: string): boolean {
  * or deleted cell), narrowed by the same filter; absolute paths, sorted. Only rows that carry
  * an oracle (recordings inside the repository) account for one. A missing `lanesDir` has none.
  */
-export async function orphanOracles(
-  lanesDir: string,
-  rows: readonly ListRow[],
-  filter: { provider?: string; cell?: string },
-): Promise<string[]> {
+export async function orphanOracles(lanesDir: string, rows: readonly ListRow[], filter: { provider?: string; cell?: string }): Promise<string[]> {
   const recorded = new Set(rows.filter((r) => r.oracle !== null).map((r) => `${r.provider}/${r.cell}`));
   const orphans: string[] = [];
   const providers = await readdir(lanesDir, { withFileTypes: true }).catch(() => []);

@@ -62,34 +62,44 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .example("$0 help <command>", "Flags and examples of one command (same as $0 <command> --help)")
     .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
-    .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) =>
-      rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
-    .middleware(((_args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => {
-      declared = y.getOptions();
-    }) as unknown as MiddlewareFunction, true)
+    .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
+    .middleware(
+      ((_args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => {
+        declared = y.getOptions();
+      }) as unknown as MiddlewareFunction,
+      true,
+    )
     .middleware(skipHelpCaching as unknown as MiddlewareFunction, true);
 
   try {
     const named = firstPositional(argv);
     if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) {
-      const near = closestName(named, COMMANDS.map((entry) => entry.name));
+      const near = closestName(
+        named,
+        COMMANDS.map((entry) => entry.name),
+      );
       throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
     }
     for (const cmd of await commandsToLoad(named, argv)) {
-      parser.command(cmd.command, cmd.describe, (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))), async (args) => {
-        ran = true;
-        const host = ctx.interrupts;
-        exitCode =
-          host === undefined
-            ? await cmd.run(args as Record<string, unknown>, ctx)
-            : await runInterruptible((signal, wrote) => cmd.run(args as Record<string, unknown>, { ...ctx, signal, wrote }), {
-                host,
-                cwd: ctx.cwd,
-                tempDir: cmd.tempDir === true,
-                graceful: cmd.graceful === true,
-                err: ctx.err,
-              });
-      });
+      parser.command(
+        cmd.command,
+        cmd.describe,
+        (y) => cmd.builder(y).epilogue(exitCodesOf(commandName(cmd.command))),
+        async (args) => {
+          ran = true;
+          const host = ctx.interrupts;
+          exitCode =
+            host === undefined
+              ? await cmd.run(args as Record<string, unknown>, ctx)
+              : await runInterruptible((signal, wrote) => cmd.run(args as Record<string, unknown>, { ...ctx, signal, wrote }), {
+                  host,
+                  cwd: ctx.cwd,
+                  tempDir: cmd.tempDir === true,
+                  graceful: cmd.graceful === true,
+                  err: ctx.err,
+                });
+        },
+      );
     }
     // A parse callback makes yargs hand its help text back instead of calling console.log.
     await parser.parseAsync(argv, {}, (_err, _args, output) => {

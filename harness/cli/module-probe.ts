@@ -52,18 +52,14 @@ answer({ kind: providerBridgeOf(loaded) ? "bridge" : "no-bridge" });
  *   bounds the impossible, a module never takes that long to load.
  * @param options.scheduler the timer of that bound (default: the real scheduler).
  */
-export async function probeBridgeModule(
-  file: string,
-  options: { timeoutMs?: number; repoRoot?: string; cwd?: string; scheduler?: Scheduler } = {},
-): Promise<ModuleProbe> {
+export async function probeBridgeModule(file: string, options: { timeoutMs?: number; repoRoot?: string; cwd?: string; scheduler?: Scheduler } = {}): Promise<ModuleProbe> {
   const timeoutMs = options.timeoutMs ?? MODULE_LOAD_TIMEOUT_MS;
   const scheduler = options.scheduler ?? createRealScheduler();
   const defineFile = path.join(options.repoRoot ?? findRepoRoot(), "dist", "stack", "bridge-kit", "define.js");
-  const child = spawn(
-    process.execPath,
-    ["--input-type=module", "-e", CHILD_SCRIPT, pathToFileURL(file).href, pathToFileURL(defineFile).href],
-    { stdio: ["ignore", "ignore", "ignore", "pipe"], cwd: options.cwd ?? path.dirname(file) },
-  );
+  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD_SCRIPT, pathToFileURL(file).href, pathToFileURL(defineFile).href], {
+    stdio: ["ignore", "ignore", "ignore", "pipe"],
+    cwd: options.cwd ?? path.dirname(file),
+  });
   let answer = "";
   child.stdio[3]!.on("data", (chunk: Buffer) => void (answer += chunk.toString("utf8")));
   return await new Promise<ModuleProbe>((resolve) => {

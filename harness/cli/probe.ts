@@ -47,7 +47,7 @@ export function splitCommandLine(value: string): string[] {
   }
   if (quote) throw new UsageError(`--command has an unterminated ${quote} quote`);
   if (inWord) words.push(current);
-  if (words.length === 0) throw new UsageError("--command is empty; give the agent command and its args, e.g. --command \"opencode acp\"");
+  if (words.length === 0) throw new UsageError('--command is empty; give the agent command and its args, e.g. --command "opencode acp"');
   return words;
 }
 
@@ -89,7 +89,12 @@ function probeIsolation(network: unknown): Extract<NetworkIsolation, { kind: "ne
 }
 
 /** `--command`: the first family whose probe takes a bare command asks it (launched as given, no record profile). */
-async function probeCommandLine(commandLine: string, args: Record<string, unknown>, cwd: string, options: ProbeCommandOptions & { projects: string[]; timeoutMs: number; prompt?: string }): Promise<ProbeAnswer> {
+async function probeCommandLine(
+  commandLine: string,
+  args: Record<string, unknown>,
+  cwd: string,
+  options: ProbeCommandOptions & { projects: string[]; timeoutMs: number; prompt?: string },
+): Promise<ProbeAnswer> {
   const [command, ...commandArgs] = splitCommandLine(commandLine) as [string, ...string[]];
   const family = commandProbeFamily(options.families ?? BRIDGE_FAMILIES);
   const pathValue = (options.env ?? process.env).PATH;
@@ -146,7 +151,7 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
     async run(args, ctx) {
       const provider = typeof args.provider === "string" ? args.provider : undefined;
       const commandLine = typeof args.command === "string" ? args.command : undefined;
-      if ((provider === undefined) === (commandLine === undefined)) throw new UsageError("give exactly one of --provider <id> or --command \"<cmd> <args…>\"");
+      if ((provider === undefined) === (commandLine === undefined)) throw new UsageError('give exactly one of --provider <id> or --command "<cmd> <args…>"');
       if (provider !== undefined && typeof args.cwd === "string") throw new UsageError("--cwd: --provider runs the agent in a fresh workspace, as record does; --cwd is for --command");
       const timeoutMs = resolveWaitFlag(args, PROBE_TIMEOUT_MS);
       const prompt = typeof args.prompt === "string" ? args.prompt : undefined;

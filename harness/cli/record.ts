@@ -120,8 +120,8 @@ export const recordCommand: ParityCommand = {
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
-      .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", "record your own ACP agent (an entry {\"id\": \"mine\", \"command\": …} of agents.json)")
-      .example("CI=true $0 record --provider echo --cell zero-work --out \"$RUNNER_TEMP/recordings\"", "in CI, only outside the repository")
+      .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
+      .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
       .example("$0 record --provider echo --cell zero-work --out /tmp/x/rec", "writes /tmp/x/rec/echo/zero-work/ and its oracle /tmp/x/rec/lanes/echo/zero-work.json")
       .epilogue(
         [
@@ -181,7 +181,11 @@ export const recordCommand: ParityCommand = {
         ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
         return EXIT_CODES.ok;
       }
-      ctx.out(`recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines).map(([d, n]) => `${d} ${n}`).join(", ")}\n`);
+      ctx.out(
+        `recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines)
+          .map(([d, n]) => `${d} ${n}`)
+          .join(", ")}\n`,
+      );
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);
       const projectDefault = out === path.resolve(ctx.cwd, RECORD_DEFAULT_OUT) && lanes === path.resolve(ctx.cwd, RECORD_DEFAULT_LANES);

@@ -84,7 +84,8 @@ export const rerecordCommand: ParityCommand = {
       .option("always-current", {
         type: "boolean",
         default: false,
-        describe: "Write bridge→runtime.current.ndjson beside each recording even when the recorded bridge lane still assembles to the live thread lane (by default it is written only when the bridge's output changed)",
+        describe:
+          "Write bridge→runtime.current.ndjson beside each recording even when the recorded bridge lane still assembles to the live thread lane (by default it is written only when the bridge's output changed)",
       })
       .option("verify", {
         type: "boolean",

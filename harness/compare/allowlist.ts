@@ -21,9 +21,9 @@ export const PR_PATTERN = /^#\d+$/;
  */
 export const AllowlistEntrySchema = z.strictObject({
   /** A provider id, or `*` for every provider. */
-  provider: z.string().min(1, "provider must be a provider id or \"*\""),
+  provider: z.string().min(1, 'provider must be a provider id or "*"'),
   /** A cell name, or `*` for every cell. */
-  cell: z.string().min(1, "cell must be a cell name or \"*\""),
+  cell: z.string().min(1, 'cell must be a cell name or "*"'),
   /**
    * Optional: the recordings root the entry is for (a directory, relative to the project
    * directory `parity check` runs in, e.g. `../shared/recordings`). The entry then applies only
@@ -31,14 +31,17 @@ export const AllowlistEntrySchema = z.strictObject({
    * another root (this repository's fixture `recordings/acp-cursor/turn-tools` vs the real one).
    * Absent: every root.
    */
-  recordings: z.string().refine((value) => value.trim() !== "", "recordings must name a recordings root directory").optional(),
-  layer: z.literal("events", { error: "layer must be \"events\" (the rows layer is not reproduced)" }),
+  recordings: z
+    .string()
+    .refine((value) => value.trim() !== "", "recordings must name a recordings root directory")
+    .optional(),
+  layer: z.literal("events", { error: 'layer must be "events" (the rows layer is not reproduced)' }),
   /** JSON pointer into the normalized lane; see `allowlistPathProblem`. */
   path: z.string().superRefine((value, ctx) => {
     const problem = allowlistPathProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
   }),
-  pr: z.string().regex(PR_PATTERN, "pr must look like \"#123\" (the PR that made the difference)"),
+  pr: z.string().regex(PR_PATTERN, 'pr must look like "#123" (the PR that made the difference)'),
   reason: z.string().refine((value) => value.trim() !== "", "reason must say why the difference is intended"),
 });
 

@@ -177,10 +177,7 @@ export function eventMatches(event: unknown, selector: EventSelector): boolean {
  * Removes the events matching `selector` from `lane` and returns the rest (a new array, same
  * element objects) with how many were removed. Each removed event counts as one masked value.
  */
-export function removeSelectedEvents(
-  lane: readonly unknown[],
-  selector: EventSelector,
-): { lane: unknown[]; removed: number } {
+export function removeSelectedEvents(lane: readonly unknown[], selector: EventSelector): { lane: unknown[]; removed: number } {
   const kept = lane.filter((event) => !eventMatches(event, selector));
   return { lane: kept, removed: lane.length - kept.length };
 }

@@ -22,9 +22,7 @@ import { abstractIds, eventKind, skeletonKey } from "./skeleton.js";
  * `added` (`#4'` for an id only the new side has).
  */
 export type LaneDiffLine =
-  | { kind: "equal"; oldIndex: number; newIndex: number; text: string }
-  | { kind: "removed"; oldIndex: number; text: string }
-  | { kind: "added"; newIndex: number; text: string };
+  { kind: "equal"; oldIndex: number; newIndex: number; text: string } | { kind: "removed"; oldIndex: number; text: string } | { kind: "added"; newIndex: number; text: string };
 
 /**
  * One reported difference. `path` is a JSON pointer into the lane:
@@ -78,12 +76,7 @@ export interface DiffLanesOptions {
 }
 
 /** Pairs removed with added events in order, only when their pairing keys match. */
-function pairHunk(
-  removed: number[],
-  added: number[],
-  oldLane: readonly unknown[],
-  newLane: readonly unknown[],
-): Array<[number, number]> {
+function pairHunk(removed: number[], added: number[], oldLane: readonly unknown[], newLane: readonly unknown[]): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
   const addedKeys = added.map((newIndex) => eventKind(newLane[newIndex]));
   let from = 0;

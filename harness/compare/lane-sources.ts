@@ -45,14 +45,17 @@ export function parseLaneText(text: string, label: string): ParsedLane {
   if (typeof value === "object" && value !== null && Array.isArray((value as { events?: unknown }).events)) {
     return { events: (value as { events: unknown[] }).events };
   }
-  throw new InputError("a lane file must be a JSON array of thread events or an object with an \"events\" array", {
+  throw new InputError('a lane file must be a JSON array of thread events or an object with an "events" array', {
     file: label,
   });
 }
 
 /** The key of a lane file relative to its lanes directory: `acp-cursor/turn-tools.json` → `acp-cursor/turn-tools`. */
 export function laneKey(relative: string): string {
-  return relative.split(path.sep).join("/").replace(/(\.events)?\.json$/, "");
+  return relative
+    .split(path.sep)
+    .join("/")
+    .replace(/(\.events)?\.json$/, "");
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -74,7 +77,10 @@ async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
   const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
   const listing = await git(top, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", ref, "--", "lanes/"]);
   // lanes/<provider>/<cell>.json only, the same depth as a directory (readDirectoryLanes).
-  const files = listing.split("\0").filter((file) => file.endsWith(".json") && file.split("/").length === 3).sort();
+  const files = listing
+    .split("\0")
+    .filter((file) => file.endsWith(".json") && file.split("/").length === 3)
+    .sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
     lanes.push({ key: laneKey(file.slice("lanes/".length)), label: `${ref}:${file}`, text: await git(top, ["show", `${ref}:${file}`]) });

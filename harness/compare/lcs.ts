@@ -19,14 +19,10 @@ import { walkLcsScript } from "../../stack/assembler/lcs.js";
 type DiffSequence = typeof diffSequencesModule.default;
 // The package's types describe its CommonJS build (default under `.default`); its ESM entry
 // exports the function itself as the default. Accept either shape.
-const diffSequence: DiffSequence =
-  (diffSequencesModule as unknown as { default?: DiffSequence }).default ?? (diffSequencesModule as unknown as DiffSequence);
+const diffSequence: DiffSequence = (diffSequencesModule as unknown as { default?: DiffSequence }).default ?? (diffSequencesModule as unknown as DiffSequence);
 
 /** One step of an edit script: `equal` keeps both, `removed` is only in old, `added` only in new. */
-export type SequenceOp =
-  | { kind: "equal"; oldIndex: number; newIndex: number }
-  | { kind: "removed"; oldIndex: number }
-  | { kind: "added"; newIndex: number };
+export type SequenceOp = { kind: "equal"; oldIndex: number; newIndex: number } | { kind: "removed"; oldIndex: number } | { kind: "added"; newIndex: number };
 
 /** Result of {@link diffSequences}: the full edit script plus the two "only in" lists (0-based indices). */
 export interface SequenceDiff {

@@ -56,9 +56,6 @@ export function stablePathFor(entry: AllowlistEntry, cellEntries: readonly Allow
     if (lanes.every((lane, k) => JSON.stringify(maskLane(lane, [...removals, candidate]).lane) === before[k])) return { path: selector };
   }
   return {
-    problem:
-      candidates.length === 0
-        ? `no lane of the cell has an event at position ${position}`
-        : `no selector masks the same values on every lane (tried ${candidates.join(", ")})`,
+    problem: candidates.length === 0 ? `no lane of the cell has an event at position ${position}` : `no selector masks the same values on every lane (tried ${candidates.join(", ")})`,
   };
 }

@@ -137,14 +137,7 @@ export function countDifferences(against: ParityAgainst, live: ParityCounts, exp
 }
 
 /** The {@link ParityComparison} of one side, given the event counts and the diff script. */
-export function comparisonOf(
-  against: ParityAgainst,
-  live: ParityCounts,
-  expected: ParityCounts,
-  liveEvents: number,
-  expectedEvents: number,
-  lines: LaneDiffLine[],
-): ParityComparison {
+export function comparisonOf(against: ParityAgainst, live: ParityCounts, expected: ParityCounts, liveEvents: number, expectedEvents: number, lines: LaneDiffLine[]): ParityComparison {
   return {
     against,
     expectedEvents,

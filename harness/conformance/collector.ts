@@ -52,10 +52,7 @@ export interface EventCollector {
    * new events as they arrive; `undefined` after `timeoutMs` ms (divergence detection only)
    * or once {@link EventCollector.end} was called.
    */
-  waitFor(
-    predicate: (record: AssembledEventRecord) => boolean,
-    options: { fromIndex?: number; timeoutMs: number },
-  ): Promise<AssembledEventRecord | undefined>;
+  waitFor(predicate: (record: AssembledEventRecord) => boolean, options: { fromIndex?: number; timeoutMs: number }): Promise<AssembledEventRecord | undefined>;
   /** No more events will come (the bridge is gone): pending and later waits end at once. */
   end(): void;
 }

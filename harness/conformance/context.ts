@@ -94,10 +94,7 @@ export async function askTurnStart(ctx: RunContext, providerThreadId: string, in
  * Waits, event-driven, for the run's next `turn/started` at or after `fromIndex`; returns it with
  * its turn id, or undefined when none came within the run's timeout (or it had no turn scope).
  */
-export async function waitTurnStarted(
-  ctx: RunContext,
-  fromIndex: number,
-): Promise<{ started: AssembledEventRecord; turnId: string } | undefined> {
+export async function waitTurnStarted(ctx: RunContext, fromIndex: number): Promise<{ started: AssembledEventRecord; turnId: string } | undefined> {
   const started = await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/started"), { fromIndex, timeoutMs: ctx.timeoutMs });
   const turnId = started && turnIdOf(started);
   return started && turnId ? { started, turnId } : undefined;
@@ -123,11 +120,7 @@ export async function barrier(ctx: RunContext): Promise<void> {
 /** True when `record` is a turn-scoped event of type `type` in the run's thread (and turn, when given). */
 export function isTurnEvent(ctx: RunContext, record: AssembledEventRecord, type: string, turnId?: string): boolean {
   const event = record.event as { type: string; scope?: { kind: string; turnId?: string } };
-  return (
-    record.threadId === ctx.session.threadId &&
-    event.type === type &&
-    (turnId === undefined || (event.scope?.kind === "turn" && event.scope.turnId === turnId))
-  );
+  return record.threadId === ctx.session.threadId && event.type === type && (turnId === undefined || (event.scope?.kind === "turn" && event.scope.turnId === turnId));
 }
 
 /** The turn id of a turn-scoped event, or undefined. */

@@ -16,22 +16,14 @@ export function checkEventRules(ctx: RunContext): void {
   const { collector } = ctx;
   const firstDeltaError = collector.deltaErrors[0];
   if (firstDeltaError !== undefined) {
-    ctx.results.push(
-      result("events/schema-valid", "fail", `${collector.deltaErrors.length} invalid thread/delta notification(s); first: ${firstDeltaError.slice(0, 300)}`),
-    );
+    ctx.results.push(result("events/schema-valid", "fail", `${collector.deltaErrors.length} invalid thread/delta notification(s); first: ${firstDeltaError.slice(0, 300)}`));
   } else {
     const invalid = collector.assembledNotifications
       .map((notification, index) => ({ index, parsed: AssembledEventParamsSchema.safeParse(notification.params) }))
       .find((entry) => !entry.parsed.success);
     if (invalid && !invalid.parsed.success) {
       const issue = invalid.parsed.error.issues[0];
-      ctx.results.push(
-        result(
-          "events/schema-valid",
-          "fail",
-          `assembled event #${invalid.index + 1} does not parse: ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`,
-        ),
-      );
+      ctx.results.push(result("events/schema-valid", "fail", `assembled event #${invalid.index + 1} does not parse: ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`));
     } else if (collector.assembledNotifications.length === 0) {
       // Nothing arrived to validate: no verdict, never a vacuous pass (a bridge that answers nothing
       // used to score "1 passed" here).
@@ -47,9 +39,5 @@ export function checkEventRules(ctx: RunContext): void {
     return;
   }
   const violation = collector.grammarViolations.find((v) => v.threadId === ctx.session.threadId && v.rule === "item/opens-before-delta");
-  ctx.results.push(
-    violation
-      ? result("item/opens-before-delta", "fail", `${violation.eventType}: ${violation.reason}`)
-      : result("item/opens-before-delta", "pass"),
-  );
+  ctx.results.push(violation ? result("item/opens-before-delta", "fail", `${violation.eventType}: ${violation.reason}`) : result("item/opens-before-delta", "pass"));
 }

@@ -50,11 +50,7 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
 
   ctx.client.sendLine("this line is not JSON {");
   const afterNonJson = await ask(ctx, ALIVE_PROBE_METHOD, {});
-  ctx.results.push(
-    afterNonJson
-      ? result("rpc/non-json-ignored", "pass")
-      : result("rpc/non-json-ignored", "fail", `after a non-JSON line, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterNonJson)}`),
-  );
+  ctx.results.push(afterNonJson ? result("rpc/non-json-ignored", "pass") : result("rpc/non-json-ignored", "fail", `after a non-JSON line, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterNonJson)}`));
 
   const linesBefore = ctx.bridgeLines.length;
   ctx.client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: UNSOLICITED_RESPONSE_ID, result: {} }));
@@ -68,13 +64,9 @@ export async function runHygienePhase(ctx: RunContext): Promise<void> {
     }
   });
   if (!afterResponse) {
-    ctx.results.push(
-      result("rpc/response-not-request", "fail", `after an unsolicited response, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterResponse)}`),
-    );
+    ctx.results.push(result("rpc/response-not-request", "fail", `after an unsolicited response, ${describeAnswer(ctx, ALIVE_PROBE_METHOD, afterResponse)}`));
   } else if (replies.length > 0) {
-    ctx.results.push(
-      result("rpc/response-not-request", "fail", `the unsolicited response id ${UNSOLICITED_RESPONSE_ID} was answered: ${replies[0]!.slice(0, 200)}`),
-    );
+    ctx.results.push(result("rpc/response-not-request", "fail", `the unsolicited response id ${UNSOLICITED_RESPONSE_ID} was answered: ${replies[0]!.slice(0, 200)}`));
   } else {
     ctx.results.push(result("rpc/response-not-request", "pass"));
   }

@@ -23,9 +23,7 @@ export function threadStartParams(ctx: RunContext): Record<string, unknown> {
 }
 
 /** Outcome of one prompt: the turn it opened and whether it completed, or why not. */
-type TurnOutcome =
-  | { ok: true; turnId: string }
-  | { ok: false; rejected: boolean; detail: string };
+type TurnOutcome = { ok: true; turnId: string } | { ok: false; rejected: boolean; detail: string };
 
 /**
  * Sends `turn/start` with `input` and waits, event-driven, for `turn/started` and then the
@@ -99,9 +97,7 @@ async function checkReleaseStop(ctx: RunContext, providerThreadId: string): Prom
   // The runtime forgets the thread's grammar state on a release stop (spec 10 §3).
   ctx.collector.clearThread(ctx.session.threadId);
   ctx.results.push(
-    interrupted
-      ? result("stop/release-not-interrupted", "fail", `a release stop produced ${JSON.stringify(interrupted.event).slice(0, 200)}`)
-      : result("stop/release-not-interrupted", "pass"),
+    interrupted ? result("stop/release-not-interrupted", "fail", `a release stop produced ${JSON.stringify(interrupted.event).slice(0, 200)}`) : result("stop/release-not-interrupted", "pass"),
   );
 }
 

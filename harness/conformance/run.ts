@@ -38,13 +38,7 @@ export function rulesNotRun(session: Pick<ConformanceSession, "zeroWorkPromptInp
     notRun.push(result("turn/settles-without-activity", "skipped", "not run: the fixture has no zeroWorkPromptInput (give one with --session)"));
   }
   if (!session.holdPromptInput) {
-    notRun.push(
-      result(
-        "stop/interrupt-settles-before-answer",
-        "skipped",
-        "not run: the fixture has no holdPromptInput, a prompt whose turn stays open until stopped (give one with --session)",
-      ),
-    );
+    notRun.push(result("stop/interrupt-settles-before-answer", "skipped", "not run: the fixture has no holdPromptInput, a prompt whose turn stays open until stopped (give one with --session)"));
   }
   return notRun;
 }

@@ -25,7 +25,10 @@ export const DEFAULT_CONFORMANCE_PROMPT = "Reply with the single word ready.";
 export const ConformanceSessionSchema = z.strictObject({
   threadId: z.string().min(1).default(CONFORMANCE_THREAD_ID),
   cwd: z.string().min(1),
-  input: z.array(TurnInputItemSchema).min(1).default([{ type: "text", text: DEFAULT_CONFORMANCE_PROMPT, mentions: [] }]),
+  input: z
+    .array(TurnInputItemSchema)
+    .min(1)
+    .default([{ type: "text", text: DEFAULT_CONFORMANCE_PROMPT, mentions: [] }]),
   zeroWorkPromptInput: z.array(TurnInputItemSchema).min(1).optional(),
   holdPromptInput: z.array(TurnInputItemSchema).min(1).optional(),
   options: z.record(z.string(), z.unknown()).default({}),

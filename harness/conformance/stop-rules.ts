@@ -49,8 +49,7 @@ export async function checkInterruptSettlesBeforeAnswer(ctx: RunContext, provide
     ctx.results.push(result(id, "pass", `turn/completed ${(settled.event as { status?: string }).status ?? ""} on line ${settled.position}, answer on line ${stop.position}`));
     return;
   }
-  const late =
-    settled ?? (await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/completed", turnId), { fromIndex, timeoutMs: ctx.timeoutMs }));
+  const late = settled ?? (await ctx.collector.waitFor((r) => isTurnEvent(ctx, r, "turn/completed", turnId), { fromIndex, timeoutMs: ctx.timeoutMs }));
   ctx.results.push(
     result(
       id,
@@ -89,8 +88,7 @@ export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProv
   channel.onClose((reason) => (endReason = reason));
   // The phrase must describe the second instance, not the run's first bridge.
   const second = { ...ctx, client, endReason } as RunContext;
-  const describe = (method: string, answer: Parameters<typeof describeAnswer>[2]) =>
-    describeAnswer({ ...second, endReason }, method, answer);
+  const describe = (method: string, answer: Parameters<typeof describeAnswer>[2]) => describeAnswer({ ...second, endReason }, method, answer);
   try {
     const init = await client.answerOf(client.send("initialize", CONFORMANCE_INITIALIZE_PARAMS), ctx.timeoutMs);
     if (!init || init.kind === "error") {
@@ -106,10 +104,7 @@ export async function checkProviderThreadIdNotCounter(ctx: RunContext, firstProv
     const secondId = parsed.data.providerThreadId;
     ctx.results.push(secondId === firstProviderThreadId ? result(id, "fail", counterFailure(secondId, ctx.transport.passesAgentSessionId === true)) : result(id, "pass"));
     // Leave the second instance idle: release its session before closing.
-    await client.answerOf(
-      client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: secondId, intent: "release", activeTurnId: null }),
-      ctx.timeoutMs,
-    );
+    await client.answerOf(client.send("thread/stop", { threadId: ctx.session.threadId, providerThreadId: secondId, intent: "release", activeTurnId: null }), ctx.timeoutMs);
   } finally {
     await channel.close();
   }

@@ -29,16 +29,10 @@ import { MODEL_APIS } from "../model-server/dialect.js";
 import type { ModelScript, ModelToolCall } from "../model-server/script.js";
 
 /** How a cell's tool call is spelled for one agent: a function call or a freeform (`input`) call. */
-export const ToolSpellingSchema = z.union([
-  z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) }),
-  z.strictObject({ name: z.string().min(1), input: z.string() }),
-]);
+export const ToolSpellingSchema = z.union([z.strictObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) }), z.strictObject({ name: z.string().min(1), input: z.string() })]);
 
 /** Where the agent's version comes from: running it (default `--version`, the last stdout line) or a package.json. */
-export const VersionSourceSchema = z.union([
-  z.strictObject({ args: z.array(z.string()).default(["--version"]), pattern: z.string().optional() }),
-  z.strictObject({ packageJson: z.string().min(1) }),
-]);
+export const VersionSourceSchema = z.union([z.strictObject({ args: z.array(z.string()).default(["--version"]), pattern: z.string().optional() }), z.strictObject({ packageJson: z.string().min(1) })]);
 
 const compiles = (source: string): boolean => {
   try {

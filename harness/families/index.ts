@@ -17,17 +17,7 @@ import { piFamily } from "./pi/index.js";
 import type { RecordProvider } from "./record-provider.js";
 
 export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
-export type {
-  BridgeFamily,
-  FamilyCommandProbeRequest,
-  FamilyConform,
-  FamilyCustomAgents,
-  FamilyProbe,
-  FamilyProviderProbeRequest,
-  FamilyRecordProviders,
-  ProbeAnswer,
-  ProbeSpawn,
-} from "./family.js";
+export type { BridgeFamily, FamilyCommandProbeRequest, FamilyConform, FamilyCustomAgents, FamilyProbe, FamilyProviderProbeRequest, FamilyRecordProviders, ProbeAnswer, ProbeSpawn } from "./family.js";
 
 /** The bridge families this package ships (the order `parity conform --help` lists their names in). */
 export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [echoFamily, acpFamily, codexFamily, claudeCodeFamily, piFamily];
@@ -55,14 +45,14 @@ export function recordProviders(families: readonly BridgeFamily[] = BRIDGE_FAMIL
  * @throws UsageError naming the known providers for an unknown one; InputError naming the file
  *   for a bad customAgents file or a custom agent whose command cannot start.
  */
-export async function recordProviderFor(
-  providerId: string,
-  customAgentsFile: string | undefined,
-  families: readonly BridgeFamily[] = BRIDGE_FAMILIES,
-): Promise<RecordProvider> {
+export async function recordProviderFor(providerId: string, customAgentsFile: string | undefined, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const readers = families.filter((family) => family.customAgents !== undefined);
-    const byFamily = customAgentsByFamily(await readCustomAgentsText(customAgentsFile), customAgentsFile, readers.map((f) => f.id));
+    const byFamily = customAgentsByFamily(
+      await readCustomAgentsText(customAgentsFile),
+      customAgentsFile,
+      readers.map((f) => f.id),
+    );
     for (const family of readers) {
       const text = byFamily.get(family.id);
       const found = text === undefined ? undefined : await family.customAgents!.recordProvider(text, providerId, customAgentsFile);

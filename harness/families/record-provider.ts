@@ -106,12 +106,19 @@ export function recordPathRewrites(dirs: RecordDirs, inheritedPath = process.env
  */
 export function machinePathDetectors(inheritedPath: string, redact: (text: string) => string): RegExp[] {
   const system = /^\/(usr\/|bin$|sbin$)/;
-  const entries = new Set(inheritedPath.split(":").map((e) => e.replace(/\/+$/, "")).filter((e) => e.startsWith("/") && e !== "" && !system.test(e)));
-  return [...entries]
-    .map((entry) => redact(entry))
-    // A placeholder itself (a PATH entry that was the run's home) is what every recording names.
-    .filter((entry) => !entry.startsWith(`${RECORDED_PATHS.repo}/`) && !Object.values<string>(RECORDED_PATHS).includes(entry))
-    .map((entry) => new RegExp(`(?<![A-Za-z0-9_./-])${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_.-])`));
+  const entries = new Set(
+    inheritedPath
+      .split(":")
+      .map((e) => e.replace(/\/+$/, ""))
+      .filter((e) => e.startsWith("/") && e !== "" && !system.test(e)),
+  );
+  return (
+    [...entries]
+      .map((entry) => redact(entry))
+      // A placeholder itself (a PATH entry that was the run's home) is what every recording names.
+      .filter((entry) => !entry.startsWith(`${RECORDED_PATHS.repo}/`) && !Object.values<string>(RECORDED_PATHS).includes(entry))
+      .map((entry) => new RegExp(`(?<![A-Za-z0-9_./-])${entry.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_.-])`))
+  );
 }
 
 /** This package's root directory. */

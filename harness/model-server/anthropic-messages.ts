@@ -7,7 +7,22 @@
  * `tool_result` blocks of user messages.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import {
+  answerText,
+  errorTypeOf,
+  lastUserText,
+  objectOf,
+  offeredToolNames,
+  resultText,
+  sendError,
+  sendJson,
+  startSse,
+  textChunks,
+  usageOf,
+  type GenerationRequest,
+  type ModelAnswer,
+  type ModelDialect,
+} from "./dialect.js";
 
 /** The fixed token count `count_tokens` answers. */
 export const ANTHROPIC_COUNTED_TOKENS = 1000;

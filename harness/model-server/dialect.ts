@@ -94,7 +94,14 @@ export interface ModelDialect {
  * `overloaded_error`, else `api_error`); Anthropic's `error.type` uses the same words.
  */
 export function errorTypeOf(status: number): string {
-  const known: Record<number, string> = { 400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error" };
+  const known: Record<number, string> = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    529: "overloaded_error",
+  };
   return known[status] ?? "api_error";
 }
 
@@ -181,7 +188,9 @@ export function startSse(res: http.ServerResponse): void {
 export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : JSON.stringify(part))).join("\n");
+    return content
+      .map((part) => (typeof part === "object" && part !== null && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : JSON.stringify(part)))
+      .join("\n");
   }
   return JSON.stringify(content ?? null);
 }
@@ -199,7 +208,8 @@ export function objectOf(value: unknown): Record<string, unknown> {
 export function offeredToolNames(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
   const nameOf = (t: Record<string, unknown>): string[] => {
-    if (Array.isArray(t.functionDeclarations)) return t.functionDeclarations.flatMap((d) => (typeof d === "object" && d !== null && typeof (d as { name?: unknown }).name === "string" ? [(d as { name: string }).name] : []));
+    if (Array.isArray(t.functionDeclarations))
+      return t.functionDeclarations.flatMap((d) => (typeof d === "object" && d !== null && typeof (d as { name?: unknown }).name === "string" ? [(d as { name: string }).name] : []));
     const fn = t.function as { name?: unknown } | undefined;
     const name = typeof t.name === "string" ? t.name : typeof fn?.name === "string" ? fn.name : typeof t.type === "string" ? t.type : undefined;
     return name === undefined ? [] : [name];

@@ -8,13 +8,36 @@
  * `functionResponse` parts.
  */
 import type http from "node:http";
-import { answerText, contentText, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import {
+  answerText,
+  contentText,
+  lastUserText,
+  objectOf,
+  offeredToolNames,
+  resultText,
+  sendError,
+  sendJson,
+  startSse,
+  textChunks,
+  usageOf,
+  type GenerationRequest,
+  type ModelAnswer,
+  type ModelDialect,
+} from "./dialect.js";
 
 /** The fixed token count `countTokens` answers. */
 export const GEMINI_COUNTED_TOKENS = 1000;
 
 /** The `error.status` word Google APIs give an HTTP status. */
-const GEMINI_STATUS: Readonly<Record<number, string>> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
+const GEMINI_STATUS: Readonly<Record<number, string>> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+};
 
 const MODEL_ROUTE = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 

@@ -5,7 +5,22 @@
  * Tool results are the `tool` messages.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import {
+  answerText,
+  errorTypeOf,
+  lastUserText,
+  objectOf,
+  offeredToolNames,
+  resultText,
+  sendError,
+  sendJson,
+  startSse,
+  textChunks,
+  usageOf,
+  type GenerationRequest,
+  type ModelAnswer,
+  type ModelDialect,
+} from "./dialect.js";
 
 function write(res: http.ServerResponse, n: number, request: GenerationRequest & { includeUsage?: boolean }, answer: ModelAnswer, callIds: readonly string[]): void {
   const model = request.model || "parity";

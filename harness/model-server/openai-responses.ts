@@ -7,7 +7,22 @@
  * input's `function_call_output` / `custom_tool_call_output` items.
  */
 import type http from "node:http";
-import { answerText, errorTypeOf, lastUserText, objectOf, offeredToolNames, resultText, sendError, sendJson, startSse, textChunks, usageOf, type GenerationRequest, type ModelAnswer, type ModelDialect } from "./dialect.js";
+import {
+  answerText,
+  errorTypeOf,
+  lastUserText,
+  objectOf,
+  offeredToolNames,
+  resultText,
+  sendError,
+  sendJson,
+  startSse,
+  textChunks,
+  usageOf,
+  type GenerationRequest,
+  type ModelAnswer,
+  type ModelDialect,
+} from "./dialect.js";
 
 /** The output items of an answer, completed. */
 function outputItems(n: number, answer: ModelAnswer, callIds: readonly string[]): Record<string, unknown>[] {

@@ -25,7 +25,7 @@ const run = () => {
     process.stderr.write(`netns-entry: cannot start ${command}: ${error.message}\n`);
     process.exit(127);
   });
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + (({ SIGTERM: 15, SIGINT: 2, SIGKILL: 9, SIGHUP: 1 }) as Record<string, number>)[signal]! : 1)));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + ({ SIGTERM: 15, SIGINT: 2, SIGKILL: 9, SIGHUP: 1 } as Record<string, number>)[signal]! : 1)));
 };
 
 const forwarder = net.createServer((inside) => {

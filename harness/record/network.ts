@@ -24,9 +24,7 @@ export const NETWORK_WATCHED = "watched: sockets of the agent's processes checke
 export const NETNS_MODEL_PORT = 41_641;
 
 /** How a run is isolated. */
-export type NetworkIsolation =
-  | { kind: "netns"; unshare: string; unshareArgs: string[]; ip: string }
-  | { kind: "watch"; why: string };
+export type NetworkIsolation = { kind: "netns"; unshare: string; unshareArgs: string[]; ip: string } | { kind: "watch"; why: string };
 
 function findOn(name: string, searchPath: string): string | null {
   for (const dir of [...searchPath.split(path.delimiter), "/usr/sbin", "/sbin", "/usr/bin", "/bin"]) {
@@ -69,11 +67,7 @@ export function netnsLauncher(isolation: Extract<NetworkIsolation, { kind: "netn
  * (`parity probe`): `unshare … node netns-entry.js <ip> <socketPath> <port> -- <command> …`;
  * without a model endpoint `socketPath` is `-` and `port` 0.
  */
-export function netnsSpawn(
-  isolation: Extract<NetworkIsolation, { kind: "netns" }>,
-  socketPath = "-",
-  port = 0,
-): (command: string, args: string[], options: SpawnOptions) => ChildProcess {
+export function netnsSpawn(isolation: Extract<NetworkIsolation, { kind: "netns" }>, socketPath = "-", port = 0): (command: string, args: string[], options: SpawnOptions) => ChildProcess {
   return (command, args, options) => {
     const launcher = netnsLauncher(isolation, socketPath, port);
     return spawn(launcher.command, [...launcher.args, command, ...args], options);

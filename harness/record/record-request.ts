@@ -92,4 +92,3 @@ export class CellDivergedError extends ParityError {
     super("E_DIVERGED", `cell ${cell} did not go as scripted, nothing written: ${problems.join("; ")}`, EXIT_CODES.parityFailure);
   }
 }
-

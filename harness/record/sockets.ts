@@ -48,7 +48,10 @@ function socketInodes(pid: number): Set<string> {
 export function decodeProcAddress(hex: string): { address: string; loopback: boolean; unspecified: boolean } {
   const unspecified = /^0+$/.test(hex);
   if (hex.length === 8) {
-    const bytes = hex.match(/../g)!.map((b) => parseInt(b, 16)).reverse();
+    const bytes = hex
+      .match(/../g)!
+      .map((b) => parseInt(b, 16))
+      .reverse();
     return { address: bytes.join("."), loopback: bytes[0] === 127, unspecified };
   }
   const upper = hex.toUpperCase();

@@ -12,9 +12,7 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
 const lineCount = z.number().int().nonnegative();
 
 /** Per-direction line counts, every direction present (zeros included). */
-const LinesSchema = z.object(
-  Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lineCount])) as Record<Direction, typeof lineCount>,
-);
+const LinesSchema = z.object(Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lineCount])) as Record<Direction, typeof lineCount>);
 
 /**
  * `manifest.json` of a recording (spec 10 §4): `provider`, `cell`, `threadId` (null when
@@ -33,7 +31,10 @@ export const ManifestSchema = z
     /** The model API the loopback endpoint spoke to the agent (real agents only). */
     modelApi: z.string().min(1).optional(),
     /** The cell's workspace fixture the recording was made in, by content hash (`sha256:<hex>`); the recording carries it in `workspace/`. */
-    workspace: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected sha256:<64 hex digits>").optional(),
+    workspace: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, "expected sha256:<64 hex digits>")
+      .optional(),
     /** How the run was kept on loopback (`netns`: a network namespace with only loopback; `watched`: sockets watched). */
     network: z.string().min(1).optional(),
     recordedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a YYYY-MM-DD date"),

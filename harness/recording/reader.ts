@@ -2,15 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
-import {
-  CURRENT_BRIDGE_LANE_FILE,
-  LANE_DIRECTIONS,
-  compareLaneEntries,
-  laneFileName,
-  parseLaneEntry,
-  type Direction,
-  type LaneEntry,
-} from "./lane-entry.js";
+import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, parseLaneEntry, type Direction, type LaneEntry } from "./lane-entry.js";
 import { readLines } from "./line-reader.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "./manifest.js";
 
@@ -72,11 +64,7 @@ const KNOWN_LANE_FILES = new Set<string>([...LANE_DIRECTIONS.map(laneFileName), 
  * @throws InputError `file:line` on a line that is too long, binary, not JSON, not an entry, or
  *   in the wrong lane; `file` alone when the file is missing or has no entries.
  */
-export async function* readLaneEntries(
-  file: string,
-  direction: Direction,
-  options: ReadRecordingOptions = {},
-): AsyncGenerator<NumberedLaneEntry> {
+export async function* readLaneEntries(file: string, direction: Direction, options: ReadRecordingOptions = {}): AsyncGenerator<NumberedLaneEntry> {
   let count = 0;
   const lineOptions = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
   for await (const { lineNo, text } of readLines(file, lineOptions)) {
@@ -233,10 +221,7 @@ export interface ValidatedRecording {
  *
  * @throws InputError as {@link readRecording}
  */
-export async function validateRecording(
-  dir: string,
-  options: ReadRecordingOptions & { onEntry?: (entry: LaneEntry, direction: Direction) => void } = {},
-): Promise<ValidatedRecording> {
+export async function validateRecording(dir: string, options: ReadRecordingOptions & { onEntry?: (entry: LaneEntry, direction: Direction) => void } = {}): Promise<ValidatedRecording> {
   const { manifest, currentBridgeLane } = await loadRecording(dir, options, false, options.onEntry);
   return { dir, manifest, hasCurrentBridgeLane: currentBridgeLane !== null };
 }
@@ -256,10 +241,7 @@ async function loadRecording(
     }
     if (kind !== "file") continue;
     if (dirent.name.endsWith(".ndjson") && !KNOWN_LANE_FILES.has(dirent.name)) {
-      throw new InputError(
-        `unknown lane file name; a recording holds ${[...KNOWN_LANE_FILES].join(", ")} and ${MANIFEST_FILE}`,
-        { file: join(dir, dirent.name) },
-      );
+      throw new InputError(`unknown lane file name; a recording holds ${[...KNOWN_LANE_FILES].join(", ")} and ${MANIFEST_FILE}`, { file: join(dir, dirent.name) });
     }
     names.add(dirent.name);
   }
@@ -289,9 +271,7 @@ async function loadRecording(
   ({ entries: lanes["bridge→runtime"], count: counts["bridge→runtime"] } = names.has(bridgeName)
     ? await readLaneFile(join(dir, bridgeName), "bridge→runtime", copySeqIndex(shared), options, keep, onEntry)
     : none());
-  const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE)
-    ? (await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options, keep)).entries
-    : null;
+  const currentBridgeLane = names.has(CURRENT_BRIDGE_LANE_FILE) ? (await readLaneFile(join(dir, CURRENT_BRIDGE_LANE_FILE), "bridge→runtime", copySeqIndex(shared), options, keep)).entries : null;
 
   for (const direction of LANE_DIRECTIONS) {
     const declared = manifest.lines[direction];

@@ -100,7 +100,10 @@ export function sweepFileText(file: string, text: string, redactor: Redactor): R
 
 /** Sweeps every regular file directly in `dir` (a recording directory); sorted by file, then line. */
 export async function sweepDirectory(dir: string, redactor: Redactor): Promise<RedactionSurvivor[]> {
-  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort();
   const survivors: RedactionSurvivor[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
@@ -123,11 +126,7 @@ export class RedactionSurvivorError extends ParityError {
 
   constructor(survivors: readonly RedactionSurvivor[], displayFile: (file: string) => string = (f) => f) {
     const lines = survivors.map((s) => `${displayFile(s.file)}:${s.line}: ${s.rule} survived redaction (${s.excerpt})`);
-    super(
-      "E_SECRET",
-      `${lines.join("\n")}\n${survivors.length} match(es) survived redaction; nothing was written. Add a --redact <regex> for each, or change the cell.`,
-      EXIT_CODES.secretSurvived,
-    );
+    super("E_SECRET", `${lines.join("\n")}\n${survivors.length} match(es) survived redaction; nothing was written. Add a --redact <regex> for each, or change the cell.`, EXIT_CODES.secretSurvived);
     this.survivors = survivors;
   }
 }

@@ -200,9 +200,7 @@ function redactEnvMap(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value
       .filter((entry) => !(isRecord(entry) && entry.name === RECORD_DIR_ENV_VAR))
-      .map((entry) =>
-        isRecord(entry) && typeof entry.name === "string" ? { ...entry, value: secretValue(entry.name, entry.value) } : entry,
-      );
+      .map((entry) => (isRecord(entry) && typeof entry.name === "string" ? { ...entry, value: secretValue(entry.name, entry.value) } : entry));
   }
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
@@ -215,11 +213,7 @@ function redactEnvMap(value: unknown): unknown {
 
 /** The non-empty string values of secret-named keys of one env map (plain map or ACP `[{name, value}]`). */
 function envMapSecrets(value: unknown): string[] {
-  const pairs: Array<[unknown, unknown]> = Array.isArray(value)
-    ? value.filter(isRecord).map((entry) => [entry.name, entry.value])
-    : isRecord(value)
-      ? Object.entries(value)
-      : [];
+  const pairs: Array<[unknown, unknown]> = Array.isArray(value) ? value.filter(isRecord).map((entry) => [entry.name, entry.value]) : isRecord(value) ? Object.entries(value) : [];
   return pairs
     .filter(([key, v]) => typeof key === "string" && key !== RECORD_DIR_ENV_VAR && SECRET_KEY_PATTERN.test(key) && typeof v === "string" && v !== "" && v !== REDACTED)
     .map(([, v]) => v as string);

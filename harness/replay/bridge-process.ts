@@ -5,9 +5,7 @@ import { createInterface } from "node:readline";
 export const MAX_BRIDGE_STDERR_CHARS = 64 * 1024;
 
 /** What a bridge process reports to the scheduler, in arrival order. */
-export type BridgeProcessEvent =
-  | { type: "bridge-line"; line: string }
-  | { type: "bridge-exit"; code: number | null; signal: string | null };
+export type BridgeProcessEvent = { type: "bridge-line"; line: string } | { type: "bridge-exit"; code: number | null; signal: string | null };
 
 /** A bridge process started through the bootstrap, as a runtime would start it. */
 export interface ReplayBridgeProcess {

@@ -25,10 +25,7 @@ export const ChildToSchedulerFrameSchema = z.discriminatedUnion("t", [
 export type ChildToSchedulerFrame = z.infer<typeof ChildToSchedulerFrameSchema>;
 
 /** Frames the scheduler sends to a replay child (see {@link ChildToSchedulerFrameSchema}). */
-export const SchedulerToChildFrameSchema = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("line"), line: z.string() }),
-  z.object({ t: z.literal("end") }),
-]);
+export const SchedulerToChildFrameSchema = z.discriminatedUnion("t", [z.object({ t: z.literal("line"), line: z.string() }), z.object({ t: z.literal("end") })]);
 
 /** A frame the scheduler sends (see {@link SchedulerToChildFrameSchema}). */
 export type SchedulerToChildFrame = z.infer<typeof SchedulerToChildFrameSchema>;

@@ -11,14 +11,7 @@ import type { Direction } from "../recording/lane-entry.js";
  * - `answer-differs`: the bridge answered an agent's request (`fs/read_text_file`,
  *   `session/request_permission`, …) with a different result than recorded.
  */
-export type ReplayDivergenceKind =
-  | "unexpected-line"
-  | "missing-expectation"
-  | "bridge-exited"
-  | "no-handshake"
-  | "no-exit"
-  | "child-protocol"
-  | "answer-differs";
+export type ReplayDivergenceKind = "unexpected-line" | "missing-expectation" | "bridge-exited" | "no-handshake" | "no-exit" | "child-protocol" | "answer-differs";
 
 /**
  * One divergence between a recording and the live bridge. `seq`/`run`/`dir` name the
@@ -55,7 +48,10 @@ export const STDERR_TAIL_LINES = 20;
 
 /** The last `lines` non-empty lines of a bridge's stderr (each prefixed for display), or "" when empty. */
 export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
-  const kept = stderr.split("\n").filter((l) => l.trim() !== "").slice(-lines);
+  const kept = stderr
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-lines);
   return kept.length === 0 ? "" : `${kept.map((l) => `  | ${l}`).join("\n")}\n`;
 }
 
@@ -63,11 +59,7 @@ export function stderrTail(stderr: string, lines = STDERR_TAIL_LINES): string {
  * What people are told about a replay beyond its first divergence: for a bridge that exited
  * early, its stderr tail; for an infrastructure timeout, that sentence. "" when neither.
  */
-export function replayTrouble(result: {
-  divergences: readonly ReplayDivergence[];
-  stderr: string;
-  infrastructureTimeout: { ceilingMs: number; seq: number | null } | null;
-}): string {
+export function replayTrouble(result: { divergences: readonly ReplayDivergence[]; stderr: string; infrastructureTimeout: { ceilingMs: number; seq: number | null } | null }): string {
   let out = "";
   const t = result.infrastructureTimeout;
   if (t) {

@@ -299,7 +299,10 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
   let channel: ChildChannel;
   let agent: { command: string; args: string[] };
   try {
-    sandbox = await createReplaySandbox({ base, cells: options.cells.length > 0 ? options.cells : [""], cellsRoot: options.cellsRoot ?? join(root, "cells"),
+    sandbox = await createReplaySandbox({
+      base,
+      cells: options.cells.length > 0 ? options.cells : [""],
+      cellsRoot: options.cellsRoot ?? join(root, "cells"),
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
     const relayTools = options.agentProcess === "node" ? undefined : findRelayTools();

@@ -22,5 +22,10 @@ export interface ReplayProfile {
 export function replayProfileFor(provider: string, adapters: readonly ReplayAdapter[] = BRIDGE_FAMILIES): ReplayProfile {
   const adapter = adapters.find((a) => a.handles(provider));
   if (adapter) return { modulePath: adapter.modulePath, adapter };
-  throw new UsageError(`no replay profile for provider "${provider}" (replayable: ${adapters.map((a) => a.providers).sort().join(", ")})`);
+  throw new UsageError(
+    `no replay profile for provider "${provider}" (replayable: ${adapters
+      .map((a) => a.providers)
+      .sort()
+      .join(", ")})`,
+  );
 }

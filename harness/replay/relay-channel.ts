@@ -47,7 +47,7 @@ export function relayScript(socketPath: string): string {
     "sub put { my ($fh, $data) = @_; while (length $data) { my $n = syswrite($fh, $data); return 0 unless $n; substr($data, 0, $n, ''); } 1 }",
     "my $s;",
     `my $up = socket($s, PF_UNIX, SOCK_STREAM, 0) && connect($s, pack_sockaddr_un(${q(socketPath)}));`,
-    "if (!$up || !put($s, \"$$\\n\")) { 1 while sysread(STDIN, my $b, 65536); exit 0; }",
+    'if (!$up || !put($s, "$$\\n")) { 1 while sysread(STDIN, my $b, 65536); exit 0; }',
     "for (;;) {",
     "  my $r = ''; vec($r, 0, 1) = 1; vec($r, fileno($s), 1) = 1;",
     "  next if select($r, undef, undef, undef) <= 0;",

@@ -46,11 +46,12 @@ export function openLiveLane(provider: string, recordingDir: string, options: Re
     ...(options.lane?.progressThrottleMs !== undefined ? { progressThrottleMs: options.lane.progressThrottleMs } : {}),
     ...(options.lane?.textDeltaFlushMs !== undefined ? { textDeltaFlushMs: options.lane.textDeltaFlushMs } : {}),
   });
-  const feedBridgeLine = sink === undefined
-    ? (line: string, clock: number) => void builder.feedBridgeLine(line, clock)
-    : (line: string, clock: number) => {
-        for (const event of builder.feedBridgeLine(line, clock)) sink(event);
-      };
+  const feedBridgeLine =
+    sink === undefined
+      ? (line: string, clock: number) => void builder.feedBridgeLine(line, clock)
+      : (line: string, clock: number) => {
+          for (const event of builder.feedBridgeLine(line, clock)) sink(event);
+        };
   return { builder, feedBridgeLine };
 }
 

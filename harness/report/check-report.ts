@@ -169,10 +169,7 @@ export function cellResultFromVerdict(input: {
 }): CellResult {
   const divergences = input.divergences ?? [];
   const { verdict } = input;
-  const recordingsRoot =
-    input.recordingDir !== undefined && input.projectDir !== undefined
-      ? suggestedRecordingsRoot(input.recordingDir, input.projectDir)
-      : undefined;
+  const recordingsRoot = input.recordingDir !== undefined && input.projectDir !== undefined ? suggestedRecordingsRoot(input.recordingDir, input.projectDir) : undefined;
   const rerecord =
     input.recordingDir !== undefined && input.projectDir !== undefined
       ? rerecordHintTargets({

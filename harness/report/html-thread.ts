@@ -126,7 +126,7 @@ function blocks(list: readonly Row[]): TurnBlock[] {
 }
 
 function preview(value: unknown, chars = 90): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
 }
 
@@ -162,7 +162,10 @@ function rowHtml(row: Row, anchors: ReadonlyMap<LaneDifference, string>): string
       .map((d) => {
         const id = anchors.get(d);
         const name = d.ids !== undefined ? `${fieldName(d)} (id correspondence)` : fieldName(d);
-        const values = d.ids !== undefined ? `<div class="val">id ${escapeHtml(d.ids.old)} became ${escapeHtml(d.ids.new)}${d.ids.oldPairedWith !== undefined ? `; elsewhere ${escapeHtml(d.ids.old)} is ${escapeHtml(d.ids.oldPairedWith)}` : ""}</div>` : wordDiffHtml(d.old, d.new);
+        const values =
+          d.ids !== undefined
+            ? `<div class="val">id ${escapeHtml(d.ids.old)} became ${escapeHtml(d.ids.new)}${d.ids.oldPairedWith !== undefined ? `; elsewhere ${escapeHtml(d.ids.old)} is ${escapeHtml(d.ids.oldPairedWith)}` : ""}</div>`
+            : wordDiffHtml(d.old, d.new);
         const where = `${d.address !== undefined ? `${d.address} · ` : ""}${d.path}`;
         return `<div class="change"${id !== undefined ? ` id="${id}"` : ""}><span class="op">${escapeHtml(d.op)}</span> <code>${escapeHtml(name)}</code> <span class="ptr">${escapeHtml(where)}</span>${values}</div>`;
       })

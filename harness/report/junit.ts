@@ -13,13 +13,7 @@ const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Escapes text for an XML attribute or element (`& < > " '`), dropping forbidden characters. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(XML_INVALID, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return text.replace(XML_INVALID, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -111,10 +111,7 @@ function sideOnlyLine(entry: LaneSetEntry, c: ChalkInstance): string {
  * side only as one summary line each, or with their whole content when `full`; unchanged lanes
  * only as a count. Newline-terminated; colour only when `color`.
  */
-export function renderLaneSetText(
-  diff: LaneSetDiff,
-  options: { color: boolean; a: string; b: string; full?: boolean; width?: number },
-): string {
+export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; a: string; b: string; full?: boolean; width?: number }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const width = options.width ?? DEFAULT_ROW_WIDTH;
   const out: string[] = [];

@@ -49,11 +49,7 @@ export function pointerLineOffset(value: unknown, segments: readonly string[]): 
  * @param diffs differences with `against`, `path` (a JSON pointer whose first segment is the
  *   event position) and `oldIndex` (the event's position in the oracle).
  */
-export function oracleFieldLines(
-  text: string,
-  eventLines: readonly number[],
-  diffs: ReadonlyArray<{ against: string; path: string; oldIndex?: number }>,
-): Record<number, number> | undefined {
+export function oracleFieldLines(text: string, eventLines: readonly number[], diffs: ReadonlyArray<{ against: string; path: string; oldIndex?: number }>): Record<number, number> | undefined {
   let events: unknown;
   try {
     events = JSON.parse(text);
@@ -65,7 +61,10 @@ export function oracleFieldLines(
   const out: Record<number, number> = {};
   diffs.forEach((d, k) => {
     if (d.against !== "oracle" || d.oldIndex === undefined || d.oldIndex >= eventLines.length) return;
-    const segments = d.path.split("/").slice(2).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments = d.path
+      .split("/")
+      .slice(2)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const line = eventLines[d.oldIndex]! + pointerLineOffset(events[d.oldIndex], segments);
     // A field's line names its key (`"exitCode": 0`); anything else means a layout other than ours.
     const last = segments[segments.length - 1];

@@ -26,8 +26,7 @@ const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   junit: (run) => renderJunitReport(run),
   html: (run) => renderRunHtml(run),
   blob: (run) => renderBlob(run),
-  github: (run, options) =>
-    renderGithubReport(run, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.workspace !== undefined ? { workspace: options.workspace } : {}) }),
+  github: (run, options) => renderGithubReport(run, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.workspace !== undefined ? { workspace: options.workspace } : {}) }),
 };
 
 /**

@@ -65,7 +65,9 @@ const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", sk
 
 /** The text reporter's rows of a failing cell, each coloured by its kind (removed, added, hunk). */
 function diffRows(cell: CellResult, flags: CheckRunResult["flags"]): string {
-  const rows = renderCellText(cell, { color: false, width: 200, ...(flags !== undefined ? { flags } : {}) }).split("\n").slice(1);
+  const rows = renderCellText(cell, { color: false, width: 200, ...(flags !== undefined ? { flags } : {}) })
+    .split("\n")
+    .slice(1);
   const html = rows.map((row) => {
     const kind = /^ {4}- /.test(row) ? "rm" : /^ {4}\+ /.test(row) ? "ad" : /^ {4}@@/.test(row) ? "hk" : "";
     return kind === "" ? escapeHtml(row) : `<span class="${kind}">${escapeHtml(row)}</span>`;
@@ -90,7 +92,9 @@ function changes(cell: CellResult): string {
 
 /** The summary line of a cell without its status word (the text reporter's, uncut). */
 function summaryText(cell: CellResult): string {
-  return cellSummaryLine(cell).replace(/^\S+ \S+\s*/, "").replace(/\s*\(\d[^)]*\)$/, "");
+  return cellSummaryLine(cell)
+    .replace(/^\S+ \S+\s*/, "")
+    .replace(/\s*\(\d[^)]*\)$/, "");
 }
 
 function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {

@@ -26,7 +26,10 @@ export function eventSelectorFor(event: unknown): string | undefined {
   let selector = `/*[type=${type}]`;
   if (allowlistPathProblem(selector) !== undefined) return undefined;
   const itemType = typeof item === "object" && item !== null ? (item as Record<string, unknown>).type : undefined;
-  for (const [key, value] of [["kind", kind], ["item.type", itemType]] as const) {
+  for (const [key, value] of [
+    ["kind", kind],
+    ["item.type", itemType],
+  ] as const) {
     if (typeof value !== "string") continue;
     const narrower = `${selector}[${key}=${value}]`;
     if (allowlistPathProblem(narrower) === undefined) selector = narrower;
@@ -43,16 +46,7 @@ export function eventSelectorFor(event: unknown): string | undefined {
  * otherwise its positional path, with the position as `*` when the two sides put the event at
  * different positions (a positional path masks the same position on both sides).
  */
-export function suggestedAllowPath(diff: {
-  path: string;
-  op?: string;
-  oldIndex?: number;
-  newIndex?: number;
-  old?: unknown;
-  new?: unknown;
-  selector?: string;
-  ids?: unknown;
-}): string | undefined {
+export function suggestedAllowPath(diff: { path: string; op?: string; oldIndex?: number; newIndex?: number; old?: unknown; new?: unknown; selector?: string; ids?: unknown }): string | undefined {
   const segments = parsePointer(diff.path);
   if (segments.length === 1 && (diff.op === "add" || diff.op === "remove")) {
     return eventSelectorFor(diff.op === "add" ? diff.new : diff.old);
@@ -131,21 +125,12 @@ export function hintPath(dir: string, projectDir: string): string {
  * explicitly, else `<root>/lanes` for a root outside the project (whose oracle the check did not
  * read, and which rerecord would otherwise write into the project's `lanes/`).
  */
-export function rerecordHintTargets(input: {
-  recordingDir: string;
-  projectDir: string;
-  explicitLanesDir?: string;
-}): { recordings?: string; lanes?: string } {
+export function rerecordHintTargets(input: { recordingDir: string; projectDir: string; explicitLanesDir?: string }): { recordings?: string; lanes?: string } {
   const root = path.dirname(path.dirname(path.resolve(input.recordingDir)));
   const projectRecordings = path.resolve(input.projectDir, RECORDINGS_ROOT);
   const recordings = root === projectRecordings ? undefined : hintPath(root, input.projectDir);
   const insideProject = !path.isAbsolute(hintPath(root, input.projectDir));
-  const lanes =
-    input.explicitLanesDir !== undefined
-      ? hintPath(input.explicitLanesDir, input.projectDir)
-      : insideProject
-        ? undefined
-        : hintPath(path.join(root, ORACLES_DIR), input.projectDir);
+  const lanes = input.explicitLanesDir !== undefined ? hintPath(input.explicitLanesDir, input.projectDir) : insideProject ? undefined : hintPath(path.join(root, ORACLES_DIR), input.projectDir);
   return { ...(recordings !== undefined ? { recordings } : {}), ...(lanes !== undefined ? { lanes } : {}) };
 }
 

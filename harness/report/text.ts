@@ -189,15 +189,7 @@ function differenceKey(diff: ParityDifference): string {
 
 function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string {
   const label =
-    cell.status === "pass"
-      ? c.green("PASS")
-      : cell.status === "fail"
-        ? c.red("FAIL")
-        : cell.status === "timeout"
-          ? c.red("TIMEOUT")
-          : cell.status === "error"
-            ? c.red("ERROR")
-            : c.yellow("SKIP");
+    cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "timeout" ? c.red("TIMEOUT") : cell.status === "error" ? c.red("ERROR") : c.yellow("SKIP");
   if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
@@ -245,16 +237,20 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   const verdict = cell.detail?.verdict;
   const failing = verdict?.comparisons.filter((cmp) => verdict.diffs.some((d) => d.against === cmp.against)) ?? [];
   if (verdict && failing.length > 0) {
-    out.push(c.dim(truncate(`  legend: - only in the expected lane (oracle or recording)  + only in the live lane  unmarked: unchanged context; columns: expected and live event positions; live ids in the expected lane's numbering (' = only live); blank threadId/providerThreadId omitted`, resolved.width)));
+    out.push(
+      c.dim(
+        truncate(
+          `  legend: - only in the expected lane (oracle or recording)  + only in the live lane  unmarked: unchanged context; columns: expected and live event positions; live ids in the expected lane's numbering (' = only live); blank threadId/providerThreadId omitted`,
+          resolved.width,
+        ),
+      ),
+    );
     // A difference is shown once: when the oracle and the recording disagree with the live lane
     // in the same way, one block says so instead of two identical ones.
     const seen = new Set<string>();
     const of = (against: string) => verdict.diffs.filter((d) => d.against === against);
     const [first, second] = failing;
-    const agree =
-      second !== undefined &&
-      of(first!.against).length === of(second.against).length &&
-      of(first!.against).every((d, k) => differenceKey(d) === differenceKey(of(second.against)[k]!));
+    const agree = second !== undefined && of(first!.against).length === of(second.against).length && of(first!.against).every((d, k) => differenceKey(d) === differenceKey(of(second.against)[k]!));
     for (const comparison of agree ? [first!] : failing) {
       const diffs = of(comparison.against);
       const listed = diffs.filter((d) => !seen.has(differenceKey(d)));
@@ -266,7 +262,9 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     for (const diff of cell.diffs) out.push(`  ${c.yellow(diff.op.padEnd(7))} ${c.bold(diff.address ?? diff.path)}  (against ${diff.against})`);
   }
   for (const entry of cell.stale) {
-    out.push(`  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks no difference in this cell (every value it selects is equal on both sides) — remove it: parity allow --prune`);
+    out.push(
+      `  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks no difference in this cell (every value it selects is equal on both sides) — remove it: parity allow --prune`,
+    );
   }
   for (const divergence of cell.divergences) {
     out.push(`  ${c.red("divergence")} at seq ${divergence.seq}: expected ${truncate(divergence.expected, resolved.width)}`);

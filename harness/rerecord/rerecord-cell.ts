@@ -287,10 +287,7 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
   // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
   // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
   // either does; where neither does, nothing is written (the gate would fail on what it wrote).
-  const anchorings = [
-    [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]],
-    recording.lanes["runtime→bridge"],
-  ];
+  const anchorings = [[...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]], recording.lanes["runtime→bridge"]];
   const chosen = await firstReplayable(anchorings, candidateLane);
   if ("status" in chosen) return chosen;
   if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);

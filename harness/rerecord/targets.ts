@@ -52,7 +52,10 @@ export async function refuseInCi(ci: boolean, where: CiWriteCheck): Promise<void
     );
   }
   const cwd = await realPathOf(where.cwd);
-  for (const [flag, dir] of [["--out", where.outDir], ["--lanes", where.lanesDir]] as const) {
+  for (const [flag, dir] of [
+    ["--out", where.outDir],
+    ["--lanes", where.lanesDir],
+  ] as const) {
     if (isWithin(cwd, await realPathOf(dir))) {
       throw new UsageError(
         `${flag} ${dir} is inside the working directory ${where.cwd}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir`,
@@ -104,20 +107,13 @@ export async function isReadOnlyDir(dir: string): Promise<boolean> {
  *
  * @throws InputError (exit 2) naming the recording directory when it is read-only and no `--out` was given
  */
-export async function rerecordTargets(
-  recordingDir: string,
-  cell: { provider: string; cell: string },
-  options: TargetOptions,
-): Promise<RerecordTargets> {
+export async function rerecordTargets(recordingDir: string, cell: { provider: string; cell: string }, options: TargetOptions): Promise<RerecordTargets> {
   const oracleFile = path.join(options.lanesDir, cell.provider, `${cell.cell}.json`);
   if (options.outDir !== undefined) {
     return { currentLaneFile: path.join(options.outDir, cell.provider, cell.cell, CURRENT_BRIDGE_LANE_FILE), oracleFile };
   }
   if (await isReadOnlyDir(recordingDir)) {
-    throw new InputError(
-      `recording directory is read-only; pass --out <dir> to write ${CURRENT_BRIDGE_LANE_FILE} and the oracle there instead`,
-      { file: recordingDir },
-    );
+    throw new InputError(`recording directory is read-only; pass --out <dir> to write ${CURRENT_BRIDGE_LANE_FILE} and the oracle there instead`, { file: recordingDir });
   }
   return { currentLaneFile: path.join(recordingDir, CURRENT_BRIDGE_LANE_FILE), oracleFile };
 }

@@ -43,17 +43,12 @@ export const EventWaitSchema = z.strictObject({
  * `turn/started`, the answer only (`answer`), the n-th (1-based, counted over the run)
  * `interaction/request` (`{interaction: n}`), or a thread event after the step was sent.
  */
-export const UntilSchema = z.union([
-  z.enum(["turn/completed", "turn/started", "answer"]),
-  z.strictObject({ interaction: z.number().int().positive() }),
-  EventWaitSchema,
-]);
+export const UntilSchema = z.union([z.enum(["turn/completed", "turn/started", "answer"]), z.strictObject({ interaction: z.number().int().positive() }), EventWaitSchema]);
 /** What a step waits for. */
 export type Until = z.output<typeof UntilSchema>;
 
 const options = z.record(z.string(), z.unknown()).optional();
-const TextStep = <T extends string>(op: T) =>
-  z.strictObject({ op: z.literal(op), text: z.string().min(1), until: UntilSchema.default("turn/completed") });
+const TextStep = <T extends string>(op: T) => z.strictObject({ op: z.literal(op), text: z.string().min(1), until: UntilSchema.default("turn/completed") });
 
 /** One step of a cell's runtime script. */
 export const CellStepSchema = z.discriminatedUnion("op", [
@@ -274,9 +269,7 @@ class CellScriptRun {
       turn = turnOf(this.findEvent(from, started)!);
     }
     if (until === "turn/completed") {
-      await this.waitFor(`turn/completed of turn ${turn}`, () =>
-        this.findEvent(from, (e) => e.threadId === threadId && e.type === "turn/completed" && turnOf(e) === turn) !== undefined,
-      );
+      await this.waitFor(`turn/completed of turn ${turn}`, () => this.findEvent(from, (e) => e.threadId === threadId && e.type === "turn/completed" && turnOf(e) === turn) !== undefined);
     }
   }
 

@@ -167,5 +167,8 @@ export async function loadCell(cellsRoot: string, name: string, providerId?: str
 async function variantsOf(cellsRoot: string, name: string): Promise<string[]> {
   const dir = path.join(cellsRoot, name, CELL_VARIANT_DIR);
   if (!existsSync(dir)) return [];
-  return (await readdir(dir)).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -".json".length)).sort();
+  return (await readdir(dir))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -".json".length))
+    .sort();
 }

@@ -60,11 +60,7 @@ export function runtimeInitializeParams(client: { name: string; version: string 
  * @throws BridgeRefusedError naming the bridge and the offending value (the range it
  *   reported, or the widened facts).
  */
-export function checkInitializeResult(
-  bridge: string,
-  result: unknown,
-  declaration?: ProviderDeclaration,
-): Omit<InitializedBridge, "declaration"> {
+export function checkInitializeResult(bridge: string, result: unknown, declaration?: ProviderDeclaration): Omit<InitializedBridge, "declaration"> {
   const parsed = InitializeResultSchema.safeParse(result);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -73,10 +69,7 @@ export function checkInitializeResult(
   }
   const { protocolVersion } = parsed.data;
   if (protocolVersion !== PROVIDER_BRIDGE_PROTOCOL_VERSION) {
-    throw new BridgeRefusedError(
-      bridge,
-      `it speaks protocol version ${protocolVersion}; this runtime speaks ${PROVIDER_BRIDGE_PROTOCOL_VERSION}`,
-    );
+    throw new BridgeRefusedError(bridge, `it speaks protocol version ${protocolVersion}; this runtime speaks ${PROVIDER_BRIDGE_PROTOCOL_VERSION}`);
   }
   const capabilities = resolveBridgeCapabilities(parsed.data.capabilities);
   const range = capabilities.grammarVersions;
@@ -91,10 +84,7 @@ export function checkInitializeResult(
   if (declaration) {
     const widened = findWidenedFacts(declaration, capabilities);
     if (widened.length > 0) {
-      throw new BridgeRefusedError(
-        bridge,
-        `its handshake widens the declaration of provider "${declaration.id}": ${widened.join(", ")}; a handshake may only narrow it`,
-      );
+      throw new BridgeRefusedError(bridge, `its handshake widens the declaration of provider "${declaration.id}": ${widened.join(", ")}; a handshake may only narrow it`);
     }
   }
   return { protocolVersion, capabilities, grammarVersion };
@@ -110,10 +100,7 @@ export function checkInitializeResult(
  * @throws BridgeRpcError when the bridge answers `initialize` with an error.
  * @throws BridgeClosedError / BridgeTimeoutError when it exits or hangs first.
  */
-export async function initializeBridge(
-  client: JsonRpcClient & { providerId?: string },
-  options: InitializeBridgeOptions = {},
-): Promise<InitializedBridge> {
+export async function initializeBridge(client: JsonRpcClient & { providerId?: string }, options: InitializeBridgeOptions = {}): Promise<InitializedBridge> {
   const result = await client.request("initialize", runtimeInitializeParams(options.client), {
     timeoutMs: options.timeoutMs ?? INITIALIZE_TIMEOUT_MS,
   });

@@ -72,9 +72,7 @@ export interface JsonRpcClient {
 }
 
 /** The answer to one runtime request, as the bridge sent it, with its arrival position. */
-export type RpcAnswer =
-  | { kind: "result"; result: unknown; position: number }
-  | { kind: "error"; error: { code: number; message: string; data?: unknown }; position: number };
+export type RpcAnswer = { kind: "result"; result: unknown; position: number } | { kind: "error"; error: { code: number; message: string; data?: unknown }; position: number };
 
 type WaitOutcome = { answer: RpcAnswer } | { closed: string } | { timedOut: true };
 
@@ -135,10 +133,7 @@ export function createJsonRpcClient(channel: BridgeChannel, scheduler?: Schedule
       case "response": {
         const message = classified.message as { id: JsonRpcId | null; result?: unknown; error?: RpcErrorBody };
         if (message.id === null) return;
-        const answer: RpcAnswer =
-          "error" in message && message.error !== undefined
-            ? { kind: "error", error: message.error, position }
-            : { kind: "result", result: message.result, position };
+        const answer: RpcAnswer = "error" in message && message.error !== undefined ? { kind: "error", error: message.error, position } : { kind: "result", result: message.result, position };
         answers.set(message.id, answer);
         pending.answer(message.id, answer);
         return;
@@ -162,11 +157,7 @@ export function createJsonRpcClient(channel: BridgeChannel, scheduler?: Schedule
       const known = answers.get(id);
       if (known) return resolve({ answer: known });
       if (channel.closed) return resolve({ closed: "the channel had already ended" });
-      pending.wait(
-        id,
-        { answered: (answer) => resolve({ answer }), closed: (reason) => resolve({ closed: reason ?? "ended" }), timedOut: () => resolve({ timedOut: true }) },
-        timeoutMs,
-      );
+      pending.wait(id, { answered: (answer) => resolve({ answer }), closed: (reason) => resolve({ closed: reason ?? "ended" }), timedOut: () => resolve({ timedOut: true }) }, timeoutMs);
     });
 
   return {

@@ -1,12 +1,5 @@
 import { z } from "zod";
-import {
-  ApprovalEnforcedBySchema,
-  ForkCapabilitySchema,
-  GrammarRangeSchema,
-  SteerModeSchema,
-  type GrammarRange,
-  type ResolvedBridgeCapabilities,
-} from "../../stack/protocol/handshake.js";
+import { ApprovalEnforcedBySchema, ForkCapabilitySchema, GrammarRangeSchema, SteerModeSchema, type GrammarRange, type ResolvedBridgeCapabilities } from "../../stack/protocol/handshake.js";
 import { InputError } from "../errors.js";
 
 /**

@@ -143,9 +143,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
     };
     child.on("error", (error) => finish({ code: null, signal: null }, `could not start: ${error.message}`));
     // `close` (not `exit`): stdout is fully drained before the channel ends.
-    child.on("close", (code, signal) =>
-      finish({ code, signal }, signal ? `killed by ${signal}` : `exited with code ${code ?? "?"}`),
-    );
+    child.on("close", (code, signal) => finish({ code, signal }, signal ? `killed by ${signal}` : `exited with code ${code ?? "?"}`));
   });
 
   const kill = () => {

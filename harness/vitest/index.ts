@@ -34,10 +34,7 @@ function verdict(result: CheckCellResult): MatcherResult {
   const name = `${result.provider}/${result.cell}`;
   return {
     pass,
-    message: () =>
-      pass
-        ? `expected ${name} not to match its parity oracle, but it passed`
-        : `expected ${name} to match its parity oracle (status ${result.status}):\n${result.text}`,
+    message: () => (pass ? `expected ${name} not to match its parity oracle, but it passed` : `expected ${name} to match its parity oracle (status ${result.status}):\n${result.text}`),
   };
 }
 
@@ -61,9 +58,7 @@ const CEILING_SHARE_OF_TEST_TIMEOUT = 0.8;
  */
 function guardUnawaited(task: TaskLike, running: Promise<unknown>, name: string): void {
   const promises = (task.promises ??= []);
-  const notAwaited = new Error(
-    `expect(${name}).toMatchParityOracle() was not awaited: its verdict would be lost when the test ends. Write \`await expect(…).toMatchParityOracle()\``,
-  );
+  const notAwaited = new Error(`expect(${name}).toMatchParityOracle() was not awaited: its verdict would be lost when the test ends. Write \`await expect(…).toMatchParityOracle()\``);
   const guard = {
     then(onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) {
       const over = running.then(
@@ -74,10 +69,12 @@ function guardUnawaited(task: TaskLike, running: Promise<unknown>, name: string)
     },
   };
   promises.push(guard);
-  void running.finally(() => {
-    const at = promises.indexOf(guard);
-    if (at !== -1) promises.splice(at, 1);
-  }).catch(() => undefined);
+  void running
+    .finally(() => {
+      const at = promises.indexOf(guard);
+      if (at !== -1) promises.splice(at, 1);
+    })
+    .catch(() => undefined);
 }
 
 /**
@@ -97,9 +94,7 @@ export function toMatchParityOracle(this: { task?: TaskLike } | void, received: 
   const task = this instanceof Object ? this.task : undefined;
   const testTimeout = task?.timeout;
   const fitted =
-    options.timeoutMs === undefined && typeof testTimeout === "number" && testTimeout > 0
-      ? { ...options, timeoutMs: Math.max(1, Math.floor(testTimeout * CEILING_SHARE_OF_TEST_TIMEOUT)) }
-      : options;
+    options.timeoutMs === undefined && typeof testTimeout === "number" && testTimeout > 0 ? { ...options, timeoutMs: Math.max(1, Math.floor(testTimeout * CEILING_SHARE_OF_TEST_TIMEOUT)) } : options;
   const running = checkCell(fitted).then(verdict);
   if (task !== undefined) guardUnawaited(task, running, `{ provider: "${options.provider}", cell: "${options.cell}" }`);
   return running;

@@ -163,5 +163,16 @@ export interface AcpBridgeRuntime {
 
 /** Creates the per-context state. */
 export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return { ctx, options, sessions: new Map(), settingUp: new Map(), skills: [], toolHost: null, modelCatalogs: new Map(), sessionOptionsCache: new Map(), discoveryCache: new Map(), discoveryInFlight: new Map() };
+  return {
+    ctx,
+    options,
+    sessions: new Map(),
+    settingUp: new Map(),
+    skills: [],
+    toolHost: null,
+    modelCatalogs: new Map(),
+    sessionOptionsCache: new Map(),
+    discoveryCache: new Map(),
+    discoveryInFlight: new Map(),
+  };
 }

@@ -22,14 +22,7 @@ import { selectAcpDialect } from "./dialects/select.js";
 import type { AcpDialect } from "./dialects/types.js";
 import { findExecutable, readCliVersion } from "./maintenance/executable.js";
 import { createMaintenanceIo, maintenanceEnv } from "./maintenance/io.js";
-import type {
-  AcpMaintenanceIo,
-  ProviderHealthResult,
-  ProviderHealthStatus,
-  ProviderInstallationRunResult,
-  ProviderInstallationStatus,
-  ProviderUsageResult,
-} from "./maintenance/shapes.js";
+import type { AcpMaintenanceIo, ProviderHealthResult, ProviderHealthStatus, ProviderInstallationRunResult, ProviderInstallationStatus, ProviderUsageResult } from "./maintenance/shapes.js";
 
 /** Params of the maintenance requests as the handlers read them (spec 20 §1.2). */
 export interface AcpMaintenanceParams {
@@ -169,10 +162,7 @@ export async function providerUsage(host: AcpMaintenanceHost, params: AcpMainten
  * exactly that action (an install of a missing command whose dialect has an installer); else
  * `{available:false, message}`. The bridge never runs the plan. Never throws.
  */
-export async function providerInstallationRun(
-  host: AcpMaintenanceHost,
-  params: AcpMaintenanceParams & { action: "install" | "update" },
-): Promise<ProviderInstallationRunResult> {
+export async function providerInstallationRun(host: AcpMaintenanceHost, params: AcpMaintenanceParams & { action: "install" | "update" }): Promise<ProviderInstallationRunResult> {
   const target = targetOf(host, params);
   const name = target.command ?? "This ACP agent";
   const installer = target.dialect.maintenance?.installer?.(target.io.platform);

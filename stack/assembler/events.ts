@@ -53,13 +53,7 @@ export function buildThreadIdentity(providerThreadId: string): ThreadEvent {
  * `provider/unhandled` with its own key order: `type, threadId, providerThreadId, providerId,
  * rawType, rawEvent, scope, parentToolCallId?` (spec 10 §2.2).
  */
-export function buildProviderUnhandled(
-  providerId: string,
-  rawType: string,
-  rawEvent: ProviderRawEvent,
-  scope: EventScope,
-  parentToolCallId: string | undefined,
-): ThreadEvent {
+export function buildProviderUnhandled(providerId: string, rawType: string, rawEvent: ProviderRawEvent, scope: EventScope, parentToolCallId: string | undefined): ThreadEvent {
   return definedFields({
     type: "provider/unhandled",
     threadId: "",

@@ -8,13 +8,7 @@ import { BoundedSet } from "./bounded.js";
 import { MAX_GRAMMAR_ITEM_IDS } from "./limits.js";
 
 /** The rules of spec 10 §3, by name. */
-export const THREAD_EVENT_GRAMMAR_RULES = [
-  "turn/starts-once",
-  "turn/settles-once",
-  "turn/known",
-  "item/settles-once",
-  "item/opens-before-delta",
-] as const;
+export const THREAD_EVENT_GRAMMAR_RULES = ["turn/starts-once", "turn/settles-once", "turn/known", "item/settles-once", "item/opens-before-delta"] as const;
 /** A host-grammar rule name. */
 export type ThreadEventGrammarRule = (typeof THREAD_EVENT_GRAMMAR_RULES)[number];
 
@@ -38,21 +32,13 @@ interface GrammarThreadState {
   completedTurns: Set<string>;
 }
 
-const ITEM_COMPLETIONS: ReadonlySet<string> = new Set([
-  "item/completed",
-  "item/backgroundTask/completed",
-  "item/delegation/completed",
-]);
+const ITEM_COMPLETIONS: ReadonlySet<string> = new Set(["item/completed", "item/backgroundTask/completed", "item/delegation/completed"]);
 
 /** Progress events checked on `item.id`. */
 const ITEM_SNAPSHOT_PROGRESS: ReadonlySet<string> = new Set(["item/backgroundTask/progress", "item/delegation/progress"]);
 
 /** Deltas and progress checked on `itemId`: the stream deltas of spec 10 §2.11 and tool progress. */
-const ITEM_ID_DELTAS: ReadonlySet<string> = new Set([
-  ...STREAM_DELTA_EVENT_TYPES,
-  "item/mcpToolCall/progress",
-  "item/toolCall/progress",
-]);
+const ITEM_ID_DELTAS: ReadonlySet<string> = new Set([...STREAM_DELTA_EVENT_TYPES, "item/mcpToolCall/progress", "item/toolCall/progress"]);
 
 const OK: GrammarVerdict = { ok: true };
 
@@ -117,9 +103,7 @@ export function createThreadEventGrammar(): ThreadEventGrammar {
       return OK;
     }
     if (ITEM_SNAPSHOT_PROGRESS.has(type) || ITEM_ID_DELTAS.has(type)) {
-      const itemId = ITEM_SNAPSHOT_PROGRESS.has(type)
-        ? (event as { item: { id: string } }).item.id
-        : (event as { itemId: string }).itemId;
+      const itemId = ITEM_SNAPSHOT_PROGRESS.has(type) ? (event as { item: { id: string } }).item.id : (event as { itemId: string }).itemId;
       if (!state.openItems.has(itemId)) return violation("item/opens-before-delta", `${type} for item ${itemId}, which is not open`);
       return OK;
     }

@@ -3,24 +3,9 @@
  * dedup, dual-settle via close-echo, and terminal items built from the close's shape.
  */
 import type { ThreadDeltaKey, ThreadDeltaOf } from "../protocol/thread-delta.js";
-import {
-  attachedTurn,
-  fallBackOrDrop,
-  itemIdFor,
-  keyStringOf,
-  parentToolCallId,
-  turnOrFallBack,
-  type DeltaContext,
-} from "./context.js";
+import { attachedTurn, fallBackOrDrop, itemIdFor, keyStringOf, parentToolCallId, turnOrFallBack, type DeltaContext } from "./context.js";
 import { buildEvent, threadScope, turnScope } from "./events.js";
-import {
-  buildItem,
-  closeEcho,
-  closeFieldsOf,
-  isThreadAttachedShape,
-  itemMatchesShape,
-  withPresentation,
-} from "./items.js";
+import { buildItem, closeEcho, closeFieldsOf, isThreadAttachedShape, itemMatchesShape, withPresentation } from "./items.js";
 import { forgetProgressKey, seedProgressWindow } from "./progress-throttle.js";
 import type { ThreadState } from "./thread-state.js";
 

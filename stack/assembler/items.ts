@@ -3,13 +3,7 @@
  * close-echo of an opened item (spec 10 §2.7 step 3, §2.12). Pure functions: the caller picks
  * ids, parents and presentations.
  */
-import type {
-  ItemShape,
-  ItemStatus,
-  Presentation,
-  TextChannel,
-  ThreadDeltaOf,
-} from "../protocol/thread-delta.js";
+import type { ItemShape, ItemStatus, Presentation, TextChannel, ThreadDeltaOf } from "../protocol/thread-delta.js";
 import type { ThreadItem } from "../protocol/thread-events.js";
 import { isRecord } from "../protocol/json-value.js";
 import { definedFields } from "./events.js";
@@ -94,9 +88,7 @@ export function buildItem(shape: ItemShape, id: string, tail: ItemTail, close?: 
         {
           type: "fileChange",
           id,
-          changes: shape.changes.map((change) =>
-            definedFields({ path: change.path, kind: change.kind, movePath: change.movePath, diff: fileChangeDiff(change) }),
-          ),
+          changes: shape.changes.map((change) => definedFields({ path: change.path, kind: change.kind, movePath: change.movePath, diff: fileChangeDiff(change) })),
           status,
           approvalStatus: close?.approvalStatus ?? null,
         },
@@ -149,10 +141,7 @@ export function buildItem(shape: ItemShape, id: string, tail: ItemTail, close?: 
     case "fileRead":
       return withTail({ type: "fileRead", id, path: shape.path, cmd: shape.cmd, status }, tail);
     case "search":
-      return withTail(
-        { type: "search", id, mode: shape.mode, query: shape.query, path: shape.path, cmd: shape.cmd, status },
-        tail,
-      );
+      return withTail({ type: "search", id, mode: shape.mode, query: shape.query, path: shape.path, cmd: shape.cmd, status }, tail);
     case "planSteps":
       return withTail({ type: "planSteps", id, steps: shape.steps, explanation: shape.explanation, status }, tail);
     case "delegation": {
@@ -232,22 +221,13 @@ export function closeEcho(item: ThreadItem, echo: EchoFields): ThreadItem {
         tail,
       );
     case "fileChange":
-      return withTail(
-        { type: "fileChange", id: item.id, changes: item.changes, status: echo.status, approvalStatus: item.approvalStatus },
-        tail,
-      );
+      return withTail({ type: "fileChange", id: item.id, changes: item.changes, status: echo.status, approvalStatus: item.approvalStatus }, tail);
     case "fileRead":
       return withTail({ type: "fileRead", id: item.id, path: item.path, cmd: item.cmd, status: echo.status }, tail);
     case "search":
-      return withTail(
-        { type: "search", id: item.id, mode: item.mode, query: item.query, path: item.path, cmd: item.cmd, status: echo.status },
-        tail,
-      );
+      return withTail({ type: "search", id: item.id, mode: item.mode, query: item.query, path: item.path, cmd: item.cmd, status: echo.status }, tail);
     case "planSteps":
-      return withTail(
-        { type: "planSteps", id: item.id, steps: item.steps, explanation: item.explanation, status: echo.status },
-        tail,
-      );
+      return withTail({ type: "planSteps", id: item.id, steps: item.steps, explanation: item.explanation, status: echo.status }, tail);
     case "delegation":
       return withTail(
         {
@@ -264,10 +244,7 @@ export function closeEcho(item: ThreadItem, echo: EchoFields): ThreadItem {
     case "contextCompaction":
       return withTail({ type: "contextCompaction", id: item.id }, tail);
     case "extension":
-      return withTail(
-        { type: "extension", id: item.id, kind: item.kind, payload: item.payload, status: echo.status },
-        { ...tail, presentation: item.presentation },
-      );
+      return withTail({ type: "extension", id: item.id, kind: item.kind, payload: item.payload, status: echo.status }, { ...tail, presentation: item.presentation });
     default:
       return item;
   }
@@ -301,12 +278,7 @@ function asList(text: string): string[] {
  * `content` (any other channel) and fills the other list from the accumulated text. Empty
  * strings become `[]`. Parent and presentation come from the open item.
  */
-export function settleTextItem(
-  item: ThreadItem,
-  channel: TextChannel,
-  final: string,
-  accumulated: { text: string; summaryText: string },
-): ThreadItem {
+export function settleTextItem(item: ThreadItem, channel: TextChannel, final: string, accumulated: { text: string; summaryText: string }): ThreadItem {
   const tail = { parentToolCallId: item.parentToolCallId, presentation: item.presentation };
   if (item.type === "reasoning") {
     return channel === "reasoningSummary"
@@ -337,10 +309,7 @@ export function freshTextItem(channel: TextChannel, id: string, text: string, pa
 export function settleAccumulated(item: ThreadItem, accumulated: { text: string; summaryText: string }): ThreadItem {
   const tail = { parentToolCallId: item.parentToolCallId, presentation: item.presentation };
   if (item.type === "reasoning") {
-    return withTail(
-      { type: "reasoning", id: item.id, summary: asList(accumulated.summaryText), content: asList(accumulated.text) },
-      tail,
-    );
+    return withTail({ type: "reasoning", id: item.id, summary: asList(accumulated.summaryText), content: asList(accumulated.text) }, tail);
   }
   return withTail({ type: item.type, id: item.id, text: accumulated.text }, tail);
 }

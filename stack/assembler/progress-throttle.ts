@@ -28,12 +28,7 @@ export function dropTurnScopedProgress(state: ThreadState): void {
  * Emits `event` now, or holds it as the key's pending progress when it arrives inside the window
  * without `flush` (replacing an older pending one). A key with no window emits at once.
  */
-export function throttleProgress(
-  ctx: DeltaContext,
-  keyString: string,
-  event: ThreadEvent,
-  options: { flush: boolean; turnScoped: boolean },
-): void {
+export function throttleProgress(ctx: DeltaContext, keyString: string, event: ThreadEvent, options: { flush: boolean; turnScoped: boolean }): void {
   const { state, now } = ctx;
   const last = state.progressLastEmit.get(keyString);
   if (!options.flush && last !== undefined && now - last < ctx.env.progressThrottleMs) {

@@ -21,8 +21,7 @@ export function handleSessionEnded(ctx: DeltaContext): void {
     if (open.threadAttached) continue;
     state.openItems.delete(keyString);
     const streamed = open.text !== "" || open.summaryText !== "";
-    const item =
-      streamed && isTextItem(open.item) ? settleAccumulated(open.item, open) : closeEcho(open.item, { status: "interrupted" });
+    const item = streamed && isTextItem(open.item) ? settleAccumulated(open.item, open) : closeEcho(open.item, { status: "interrupted" });
     ctx.emit(buildEvent("item/completed", turnScope(target), { item }));
   }
   ctx.emit(buildEvent("turn/completed", turnScope(target), { status: "interrupted" }));

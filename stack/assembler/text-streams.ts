@@ -76,12 +76,7 @@ export function handleTextClose(ctx: DeltaContext, delta: ThreadDeltaOf<"item.te
   const item =
     open && isTextItem(open.item)
       ? settleTextItem(open.item, delta.channel, final, open)
-      : freshTextItem(
-          delta.channel,
-          itemIdFor(ctx, providerItemId, open?.bbItemId),
-          final,
-          parentToolCallId(ctx, delta.key.parentRef) ?? open?.item.parentToolCallId,
-        );
+      : freshTextItem(delta.channel, itemIdFor(ctx, providerItemId, open?.bbItemId), final, parentToolCallId(ctx, delta.key.parentRef) ?? open?.item.parentToolCallId);
   if (providerItemId !== undefined) {
     state.itemIds.register(providerItemId, item.id);
     state.settledItemKeys.add(keyString);

@@ -4,15 +4,7 @@
  */
 import type { ThreadDeltaOf } from "../protocol/thread-delta.js";
 import { attachedTurn, fallBackOrDrop, parentToolCallId, vouchedTurn, type DeltaContext } from "./context.js";
-import {
-  buildEvent,
-  buildProviderUnhandled,
-  buildThreadIdentity,
-  buildThreadStarted,
-  scopeFor,
-  threadScope,
-  turnScope,
-} from "./events.js";
+import { buildEvent, buildProviderUnhandled, buildThreadIdentity, buildThreadStarted, scopeFor, threadScope, turnScope } from "./events.js";
 
 /** `usage` → `thread/tokenUsage/updated` in vouched, else cur ?? last; dropped silently otherwise. */
 export function handleUsage(ctx: DeltaContext, delta: ThreadDeltaOf<"usage">): void {

@@ -85,12 +85,7 @@ export function createThreadState(): ThreadState {
  * text; pending progress does not pin it (spec 10 §2.4).
  */
 export function isIdleThread(state: ThreadState): boolean {
-  return (
-    state.currentTurnId === undefined &&
-    state.openItems.size === 0 &&
-    state.pendingAccepted.length === 0 &&
-    state.pendingText.size === 0
-  );
+  return state.currentTurnId === undefined && state.openItems.size === 0 && state.pendingAccepted.length === 0 && state.pendingText.size === 0;
 }
 
 /** Thread states in LRU order (spec 10 §2.4). */

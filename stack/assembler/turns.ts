@@ -93,9 +93,7 @@ export function handleTurnBoundary(ctx: DeltaContext, delta: ThreadDeltaOf<"turn
  * `turn/completed{failed}` and runs finishTurn — even for a keyed turn.
  */
 export function handleProviderError(ctx: DeltaContext, delta: ThreadDeltaOf<"provider.error">): void {
-  const turnId =
-    vouchedTurn(ctx, delta.providerTurnId) ??
-    (delta.threadScoped ? undefined : (ctx.state.currentTurnId ?? claimTurn(ctx)));
+  const turnId = vouchedTurn(ctx, delta.providerTurnId) ?? (delta.threadScoped ? undefined : (ctx.state.currentTurnId ?? claimTurn(ctx)));
   ctx.emit(
     buildEvent("provider/error", scopeFor(turnId), {
       message: delta.message,

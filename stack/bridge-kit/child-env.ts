@@ -44,9 +44,7 @@ function isOptions(value: unknown): value is SanitizeChildEnvOptions {
  * else is removed. Accepts `{env, shellPath?}` (the reference's form) or the env itself.
  * Returns a new object.
  */
-export function sanitizeInheritedChildProcessEnv(
-  input: SanitizeChildEnvOptions | Readonly<Record<string, string | undefined>>,
-): Record<string, string> {
+export function sanitizeInheritedChildProcessEnv(input: SanitizeChildEnvOptions | Readonly<Record<string, string | undefined>>): Record<string, string> {
   const options: SanitizeChildEnvOptions = isOptions(input) ? input : { env: input as Readonly<Record<string, string | undefined>> };
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env)) {

@@ -76,11 +76,7 @@ export function defineProviderBridge(hooks: ProviderBridgeHooks): ProviderBridge
 export function isProviderBridge(value: unknown): value is ProviderBridge {
   if (typeof value !== "object" || value === null) return false;
   const hooks = value as Record<string, unknown>;
-  return (
-    typeof hooks.handleLine === "function" &&
-    (hooks.start === undefined || typeof hooks.start === "function") &&
-    (hooks.onClose === undefined || typeof hooks.onClose === "function")
-  );
+  return typeof hooks.handleLine === "function" && (hooks.start === undefined || typeof hooks.start === "function") && (hooks.onClose === undefined || typeof hooks.onClose === "function");
 }
 
 /**

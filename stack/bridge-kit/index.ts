@@ -6,18 +6,9 @@
 import { defineProviderBridge } from "./define.js";
 import { isProviderBridgeRecording, recordProviderChildIo } from "./record-process.js";
 
-export {
-  BRIDGE_JSON_RPC_ERRORS,
-  BridgeJsonRpcError,
-  type BridgeJsonRpcErrorCode,
-} from "../protocol/errors.js";
+export { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type BridgeJsonRpcErrorCode } from "../protocol/errors.js";
 export { BridgeRecoveryError, type RecoveryHint, type RecoveryKind } from "../protocol/recovery.js";
-export {
-  PROVIDER_BRIDGE_PROTOCOL_VERSION,
-  THREAD_DELTA_GRAMMAR_V2,
-  THREAD_DELTA_GRAMMAR_V3,
-  ASSEMBLER_GRAMMAR_VERSIONS,
-} from "../protocol/handshake.js";
+export { PROVIDER_BRIDGE_PROTOCOL_VERSION, THREAD_DELTA_GRAMMAR_V2, THREAD_DELTA_GRAMMAR_V3, ASSEMBLER_GRAMMAR_VERSIONS } from "../protocol/handshake.js";
 export { BRIDGE_REQUEST_METHODS, BRIDGE_NOTIFICATION_METHODS, BRIDGE_TO_RUNTIME_REQUEST_METHODS } from "../protocol/methods.js";
 
 export * from "./define.js";

@@ -5,16 +5,7 @@
  * is handed the runtime's answer.
  */
 import { BridgeJsonRpcError } from "../protocol/errors.js";
-import {
-  classifyJsonRpcMessage,
-  isJsonRpcErrorResponse,
-  jsonRpcError,
-  jsonRpcNotification,
-  jsonRpcRequest,
-  jsonRpcResult,
-  type JsonRpcId,
-  type JsonRpcResponse,
-} from "../protocol/json-rpc.js";
+import { classifyJsonRpcMessage, isJsonRpcErrorResponse, jsonRpcError, jsonRpcNotification, jsonRpcRequest, jsonRpcResult, type JsonRpcId, type JsonRpcResponse } from "../protocol/json-rpc.js";
 import { BRIDGE_NOTIFICATION_METHODS } from "../protocol/methods.js";
 import { PendingRequests } from "./json-rpc-endpoint.js";
 

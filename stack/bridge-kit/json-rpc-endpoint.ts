@@ -120,12 +120,7 @@ export class PendingRequests<Answer, Reason = unknown> {
  * `errorOf` makes of what it throws or rejects with. `handle` runs on a later microtask,
  * never inside the caller's line handling. Resolves once the response is handed to `send`.
  */
-export function answerRequestOnce(
-  id: JsonRpcId,
-  handle: () => unknown,
-  send: (response: JsonRpcResponse) => void,
-  errorOf: (thrown: unknown) => JsonRpcErrorObject,
-): Promise<void> {
+export function answerRequestOnce(id: JsonRpcId, handle: () => unknown, send: (response: JsonRpcResponse) => void, errorOf: (thrown: unknown) => JsonRpcErrorObject): Promise<void> {
   let answered = false;
   const answerOnce = (response: JsonRpcResponse): void => {
     if (answered) return;

@@ -59,10 +59,7 @@ export function createScopeRouter(): ScopeRouter {
       if (typeof message !== "object" || message === null || Array.isArray(message)) return PROCESS_SCOPE;
       const record = message as Record<string, unknown>;
       const params = record.params;
-      const threadId =
-        typeof params === "object" && params !== null && typeof (params as { threadId?: unknown }).threadId === "string"
-          ? (params as { threadId: string }).threadId
-          : undefined;
+      const threadId = typeof params === "object" && params !== null && typeof (params as { threadId?: unknown }).threadId === "string" ? (params as { threadId: string }).threadId : undefined;
       const id = record.id;
       const hasId = typeof id === "string" || typeof id === "number";
       const scope = threadId !== undefined ? scopeForThreadId(threadId) : undefined;

@@ -6,12 +6,7 @@
 import type { z } from "zod";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, invalidParamsMessage, unknownMethodMessage } from "../protocol/errors.js";
 import { classifyJsonRpcMessage, parseJsonRpcLine, type JsonRpcId, type JsonRpcRequest } from "../protocol/json-rpc.js";
-import {
-  BRIDGE_REQUEST_PARAMS_SCHEMAS,
-  isBridgeRequestMethod,
-  type BridgeRequestMethod,
-  type BridgeRequestParams,
-} from "../protocol/methods.js";
+import { BRIDGE_REQUEST_PARAMS_SCHEMAS, isBridgeRequestMethod, type BridgeRequestMethod, type BridgeRequestParams } from "../protocol/methods.js";
 import type { BridgeIo } from "./io.js";
 
 /**
@@ -19,11 +14,7 @@ import type { BridgeIo } from "./io.js";
  * undefined means the handler answers itself through `io` (now or later, e.g. `turn/start`
  * replies once the prompt is written). A throw becomes an error response.
  */
-export type BridgeRequestHandlerFn<P = unknown> = (
-  id: JsonRpcId,
-  params: P,
-  request: JsonRpcRequest,
-) => unknown | Promise<unknown>;
+export type BridgeRequestHandlerFn<P = unknown> = (id: JsonRpcId, params: P, request: JsonRpcRequest) => unknown | Promise<unknown>;
 
 /** A handler with its own params schema, replacing the protocol's schema for that method. */
 export interface BridgeRequestHandlerSpec<S extends z.ZodType = z.ZodType> {
@@ -51,10 +42,7 @@ export type BridgeRequestHandlers = {
 export type BridgeRequestOutcome = "ignored" | "result" | "deferred" | "error";
 
 /** Wraps a handler with an explicit params schema, inferring the handler's params type. */
-export function defineRequestHandler<S extends z.ZodType>(
-  params: S,
-  handle: BridgeRequestHandlerFn<z.output<S>>,
-): BridgeRequestHandlerSpec<S> {
+export function defineRequestHandler<S extends z.ZodType>(params: S, handle: BridgeRequestHandlerFn<z.output<S>>): BridgeRequestHandlerSpec<S> {
   return { params, handle };
 }
 
@@ -80,11 +68,7 @@ function errorMessage(value: unknown): string {
  * Never rejects. A handler that answers itself and then throws gets a second (error) reply:
  * do not do that.
  */
-export async function runBridgeRequest(
-  io: BridgeIo,
-  message: unknown,
-  handlers: BridgeRequestHandlers,
-): Promise<BridgeRequestOutcome> {
+export async function runBridgeRequest(io: BridgeIo, message: unknown, handlers: BridgeRequestHandlers): Promise<BridgeRequestOutcome> {
   const classified = typeof message === "string" ? parseJsonRpcLine(message) : classifyJsonRpcMessage(message);
   if (classified.kind !== "request") return "ignored";
   const request = classified.message;
@@ -94,11 +78,7 @@ export async function runBridgeRequest(
     io.sendError(id, BRIDGE_JSON_RPC_ERRORS.methodNotFound, unknownMethodMessage(method));
     return "error";
   }
-  const schema: z.ZodType | undefined = isHandlerSpec(handler)
-    ? handler.params
-    : isBridgeRequestMethod(method)
-      ? BRIDGE_REQUEST_PARAMS_SCHEMAS[method]
-      : undefined;
+  const schema: z.ZodType | undefined = isHandlerSpec(handler) ? handler.params : isBridgeRequestMethod(method) ? BRIDGE_REQUEST_PARAMS_SCHEMAS[method] : undefined;
   let params: unknown = request.params;
   if (schema) {
     const parsed = schema.safeParse(request.params);

@@ -20,10 +20,7 @@ type Write = NodeJS.WriteStream["write"];
  * synchronous for pipes on Linux), so protocol lines and their order are unchanged. A
  * closed stdout (EPIPE) is swallowed: the runtime is gone and stdin will close next.
  */
-export function installStdoutGuard(
-  stdout: NodeJS.WriteStream = process.stdout,
-  stderr: NodeJS.WritableStream = process.stderr,
-): StdoutGuard {
+export function installStdoutGuard(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): StdoutGuard {
   const originalWrite = stdout.write;
   const realWrite = originalWrite.bind(stdout) as (chunk: string) => boolean;
   const redirected = function (this: unknown, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {

@@ -5,23 +5,14 @@
 import type { UsageBreakdown } from "../protocol/thread-delta.js";
 
 /** The five counters of a usage breakdown, in tokens. */
-export const TOKEN_USAGE_FIELDS = [
-  "totalTokens",
-  "inputTokens",
-  "cachedInputTokens",
-  "outputTokens",
-  "reasoningOutputTokens",
-] as const;
+export const TOKEN_USAGE_FIELDS = ["totalTokens", "inputTokens", "cachedInputTokens", "outputTokens", "reasoningOutputTokens"] as const;
 
 /**
  * Adds two usage breakdowns field by field (tokens). A missing operand, or a missing or
  * non-finite field in one, counts as 0, so a provider's partial report can be added to a
  * running total. Returns a new object; the operands are not changed.
  */
-export function addTokenUsage(
-  a: Partial<UsageBreakdown> | null | undefined,
-  b: Partial<UsageBreakdown> | null | undefined,
-): UsageBreakdown {
+export function addTokenUsage(a: Partial<UsageBreakdown> | null | undefined, b: Partial<UsageBreakdown> | null | undefined): UsageBreakdown {
   const read = (usage: Partial<UsageBreakdown> | null | undefined, field: (typeof TOKEN_USAGE_FIELDS)[number]) => {
     const value = usage?.[field];
     return typeof value === "number" && Number.isFinite(value) ? value : 0;

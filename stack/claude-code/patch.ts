@@ -20,10 +20,7 @@ export function readStructuredPatch(value: unknown): PatchHunk[] {
   const numeric = (hunk: Record<string, unknown>, key: string) => typeof hunk[key] === "number";
   return value.filter(
     (hunk): hunk is PatchHunk =>
-      isRecord(hunk) &&
-      ["oldStart", "oldLines", "newStart", "newLines"].every((key) => numeric(hunk, key)) &&
-      Array.isArray(hunk.lines) &&
-      hunk.lines.every((line) => typeof line === "string"),
+      isRecord(hunk) && ["oldStart", "oldLines", "newStart", "newLines"].every((key) => numeric(hunk, key)) && Array.isArray(hunk.lines) && hunk.lines.every((line) => typeof line === "string"),
   );
 }
 

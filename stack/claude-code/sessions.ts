@@ -118,10 +118,12 @@ export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): Claud
       end(threadId);
     },
     async closeAll() {
-      await Promise.all([...sessions.keys()].map(async (threadId) => {
-        await sessions.get(threadId)?.interrupt();
-        end(threadId);
-      }));
+      await Promise.all(
+        [...sessions.keys()].map(async (threadId) => {
+          await sessions.get(threadId)?.interrupt();
+          end(threadId);
+        }),
+      );
     },
   };
 }

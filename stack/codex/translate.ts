@@ -327,7 +327,8 @@ export class CodexTranslator {
   private error(params: unknown): Translated {
     const { error, willRetry } = ErrorNotificationSchema.parse(params);
     const { category, httpStatusCode } = errorInfoOf(error.codexErrorInfo);
-    const providerCode = typeof error.codexErrorInfo === "string" ? error.codexErrorInfo : error.codexErrorInfo && typeof error.codexErrorInfo === "object" ? (Object.keys(error.codexErrorInfo)[0] ?? null) : null;
+    const providerCode =
+      typeof error.codexErrorInfo === "string" ? error.codexErrorInfo : error.codexErrorInfo && typeof error.codexErrorInfo === "object" ? (Object.keys(error.codexErrorInfo)[0] ?? null) : null;
     const delta: ThreadDelta = {
       kind: "provider.error",
       message: error.message,

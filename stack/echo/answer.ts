@@ -19,10 +19,7 @@ export const HOLD_PROMPT_PREFIX = "/hold";
 export const ECHO_MESSAGE_KEY: ThreadDeltaKey = { channel: "assistant" };
 
 /** How a prompt is served. */
-export type PromptPlan =
-  | { kind: "zeroWork" }
-  | { kind: "echo"; text: string }
-  | { kind: "hold"; text: string };
+export type PromptPlan = { kind: "zeroWork" } | { kind: "echo"; text: string } | { kind: "hold"; text: string };
 
 /** The text of a turn's input: the `text` of every `{type:"text"}` item, joined by a newline. */
 export function promptText(input: ReadonlyArray<{ type: string; text?: unknown }>): string {

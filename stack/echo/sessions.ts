@@ -1,11 +1,5 @@
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
-import type {
-  ThreadResumeParams,
-  ThreadStartParams,
-  ThreadStopParams,
-  TurnStartParams,
-  TurnSteerParams,
-} from "../protocol/methods.js";
+import type { ThreadResumeParams, ThreadStartParams, ThreadStopParams, TurnStartParams, TurnSteerParams } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { chunkText, planPrompt, promptText, textClose, textDelta, turnBoundary } from "./answer.js";
 

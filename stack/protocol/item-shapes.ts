@@ -3,15 +3,7 @@
  * Re-exported by `thread-delta.ts`.
  */
 import { z } from "zod";
-import {
-  BackgroundTaskStatusSchema,
-  ExtensionKindSchema,
-  ItemStatusSchema,
-  JsonValueSchema,
-  KeyPartSchema,
-  PlanStepSchema,
-  SearchModeSchema,
-} from "./thread-delta-blocks.js";
+import { BackgroundTaskStatusSchema, ExtensionKindSchema, ItemStatusSchema, JsonValueSchema, KeyPartSchema, PlanStepSchema, SearchModeSchema } from "./thread-delta-blocks.js";
 
 /** `command` shape. */
 export const CommandShapeSchema = z.object({

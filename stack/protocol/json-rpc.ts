@@ -73,10 +73,7 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 
 /** What {@link classifyJsonRpcMessage} makes of one parsed value. */
 export type ClassifiedJsonRpcMessage =
-  | { kind: "request"; message: JsonRpcRequest }
-  | { kind: "notification"; message: JsonRpcNotification }
-  | { kind: "response"; message: JsonRpcResponse }
-  | { kind: "invalid"; reason: string };
+  { kind: "request"; message: JsonRpcRequest } | { kind: "notification"; message: JsonRpcNotification } | { kind: "response"; message: JsonRpcResponse } | { kind: "invalid"; reason: string };
 
 /**
  * The kind a JSON-RPC message claims by the presence of `method` and `id` alone (spec 10
@@ -111,15 +108,11 @@ export function classifyJsonRpcMessage(value: unknown): ClassifiedJsonRpcMessage
   const kind = jsonRpcKindOf(record);
   if (kind === "request") {
     const parsed = JsonRpcRequestSchema.safeParse(value);
-    return parsed.success
-      ? { kind: "request", message: parsed.data }
-      : { kind: "invalid", reason: `invalid request: ${describeIssues(parsed.error)}` };
+    return parsed.success ? { kind: "request", message: parsed.data } : { kind: "invalid", reason: `invalid request: ${describeIssues(parsed.error)}` };
   }
   if (kind === "notification") {
     const parsed = JsonRpcNotificationSchema.safeParse(value);
-    return parsed.success
-      ? { kind: "notification", message: parsed.data }
-      : { kind: "invalid", reason: `invalid notification: ${describeIssues(parsed.error)}` };
+    return parsed.success ? { kind: "notification", message: parsed.data } : { kind: "invalid", reason: `invalid notification: ${describeIssues(parsed.error)}` };
   }
   if (kind === "response") {
     const hasResult = "result" in record;
@@ -128,9 +121,7 @@ export function classifyJsonRpcMessage(value: unknown): ClassifiedJsonRpcMessage
       return { kind: "invalid", reason: "a response must carry exactly one of result and error" };
     }
     const parsed = hasError ? JsonRpcErrorResponseSchema.safeParse(value) : JsonRpcSuccessResponseSchema.safeParse(value);
-    return parsed.success
-      ? { kind: "response", message: parsed.data }
-      : { kind: "invalid", reason: `invalid response: ${describeIssues(parsed.error)}` };
+    return parsed.success ? { kind: "response", message: parsed.data } : { kind: "invalid", reason: `invalid response: ${describeIssues(parsed.error)}` };
   }
   return { kind: "invalid", reason: "a JSON-RPC message needs a method (request, notification) or an id (response)" };
 }

@@ -349,8 +349,7 @@ export const BRIDGE_TO_RUNTIME_REQUEST_METHODS = {
 } as const;
 
 /** A bridge → runtime request method name. */
-export type BridgeToRuntimeRequestMethod =
-  (typeof BRIDGE_TO_RUNTIME_REQUEST_METHODS)[keyof typeof BRIDGE_TO_RUNTIME_REQUEST_METHODS];
+export type BridgeToRuntimeRequestMethod = (typeof BRIDGE_TO_RUNTIME_REQUEST_METHODS)[keyof typeof BRIDGE_TO_RUNTIME_REQUEST_METHODS];
 
 /**
  * `interaction/request {threadId, providerThreadId?, turnId: string|null, payload}`; payload
@@ -386,10 +385,7 @@ export const ItemToolCallParamsSchema = z.looseObject({
 export type ItemToolCallParams = z.infer<typeof ItemToolCallParamsSchema>;
 
 /** One content item of a dynamic tool result. */
-export const ToolContentItemSchema = z.union([
-  z.looseObject({ type: z.literal("inputText"), text: z.string() }),
-  z.looseObject({ type: z.literal("inputImage"), imageUrl: z.string() }),
-]);
+export const ToolContentItemSchema = z.union([z.looseObject({ type: z.literal("inputText"), text: z.string() }), z.looseObject({ type: z.literal("inputImage"), imageUrl: z.string() })]);
 
 /** Result of `item/tool/call`: `{success, contentItems[]}`. */
 export const ItemToolCallResultSchema = z.looseObject({

@@ -114,15 +114,7 @@ export const TurnStatusSchema = z.enum(["completed", "failed", "interrupted"]);
 export type TurnStatus = z.infer<typeof TurnStatusSchema>;
 
 /** Background task status (spec 10 §1.2). */
-export const BackgroundTaskStatusSchema = z.enum([
-  "pending",
-  "running",
-  "paused",
-  "completed",
-  "failed",
-  "killed",
-  "stopped",
-]);
+export const BackgroundTaskStatusSchema = z.enum(["pending", "running", "paused", "completed", "failed", "killed", "stopped"]);
 /** Background task status. */
 export type BackgroundTaskStatus = z.infer<typeof BackgroundTaskStatusSchema>;
 

@@ -93,8 +93,7 @@ export const ItemCloseDeltaSchema = z
  * The schema of an item-keyed delta kind that streams into an open item: `kind`, `key`, the
  * kind's own `fields`, then the turn it belongs to and its no-turn fallback (that key order).
  */
-const itemStreamDelta = <K extends string, F extends z.ZodRawShape>(kind: K, fields: F) =>
-  z.object({ kind: z.literal(kind), key: ThreadDeltaKeySchema, ...fields, providerTurnId, noTurnFallback });
+const itemStreamDelta = <K extends string, F extends z.ZodRawShape>(kind: K, fields: F) => z.object({ kind: z.literal(kind), key: ThreadDeltaKeySchema, ...fields, providerTurnId, noTurnFallback });
 /** `item.progress`. */
 export const ItemProgressDeltaSchema = itemStreamDelta("item.progress", {
   message: z.string().optional(),
@@ -301,9 +300,7 @@ function quoteParams(params: unknown): string {
 }
 
 /** Each delta kind's own schema, for dispatch by `kind` without trying the whole union. */
-const DELTA_SCHEMA_BY_KIND: ReadonlyMap<string, z.ZodType<ThreadDelta>> = new Map(
-  ThreadDeltaSchema.options.map((option) => [option.shape.kind.value, option as unknown as z.ZodType<ThreadDelta>]),
-);
+const DELTA_SCHEMA_BY_KIND: ReadonlyMap<string, z.ZodType<ThreadDelta>> = new Map(ThreadDeltaSchema.options.map((option) => [option.shape.kind.value, option as unknown as z.ZodType<ThreadDelta>]));
 
 function issuesOf(error: z.ZodError, prefix: (string | number)[]): ThreadDeltaIssue[] {
   return error.issues.map((issue) => ({

@@ -26,10 +26,7 @@ import {
 } from "./thread-delta.js";
 
 /** `{kind:"thread"}` or `{kind:"turn", turnId}` (spec 10 §2.2). */
-export const EventScopeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("thread") }),
-  z.object({ kind: z.literal("turn"), turnId: z.string() }),
-]);
+export const EventScopeSchema = z.discriminatedUnion("kind", [z.object({ kind: z.literal("thread") }), z.object({ kind: z.literal("turn"), turnId: z.string() })]);
 /** Where an event belongs. */
 export type EventScope = z.infer<typeof EventScopeSchema>;
 /** Turn scope. */

@@ -10,7 +10,18 @@ import { configValueRequest } from "../../stack/acp/session/session-options.js";
 describe("acp-client", () => {
   it("speaks the SDK's protocol version and calls only methods ACP defines, plus session/set_model and the unstable session/fork", () => {
     expect(ACP_PROTOCOL_VERSION).toBe(PROTOCOL_VERSION);
-    const called: AcpAgentMethod[] = ["initialize", "authenticate", "session/new", "session/load", "session/resume", "session/fork", "session/prompt", "session/set_config_option", "session/set_mode", "session/set_model"];
+    const called: AcpAgentMethod[] = [
+      "initialize",
+      "authenticate",
+      "session/new",
+      "session/load",
+      "session/resume",
+      "session/fork",
+      "session/prompt",
+      "session/set_config_option",
+      "session/set_mode",
+      "session/set_model",
+    ];
     const defined = new Set<string>(Object.values(AGENT_METHODS));
     expect(called.filter((m) => !defined.has(m))).toEqual(["session/fork", "session/set_model"]);
   });
@@ -22,7 +33,10 @@ describe("acp-client", () => {
   });
 
   it("authenticates headlessly with xai.api_key only when XAI_API_KEY is set, else cached_token", () => {
-    const methods = [{ id: "xai.api_key", name: "xai.api_key", type: "agent" }, { id: "cached_token", name: "cached_token", type: "agent" }];
+    const methods = [
+      { id: "xai.api_key", name: "xai.api_key", type: "agent" },
+      { id: "cached_token", name: "cached_token", type: "agent" },
+    ];
     expect(headlessAuthMethod(methods, { XAI_API_KEY: "k" })).toBe("xai.api_key");
     expect(headlessAuthMethod(methods, {})).toBe("cached_token");
     expect(headlessAuthMethod([{ id: "cursor_login", name: "cursor_login", type: "agent" }], {})).toBeUndefined();

@@ -21,8 +21,28 @@ describe("shipped agents, row by row (spec 30 §2.1)", () => {
       plan: a.supportsPlan,
     }));
     expect(rows).toEqual([
-      { id: "acp-cursor", icon: "provider-acp/cursor", tint: { light: "#111827", dark: "#F5F5F5" }, dialect: "cursor", fork: "none", visibility: "always", signIn: "cursor-agent login", compaction: false, plan: false },
-      { id: "acp-opencode", icon: "provider-acp/opencode", tint: { light: "#2563EB", dark: "#2563EB" }, dialect: "opencode", fork: "tip", visibility: "installed", signIn: "opencode auth login", compaction: true, plan: false },
+      {
+        id: "acp-cursor",
+        icon: "provider-acp/cursor",
+        tint: { light: "#111827", dark: "#F5F5F5" },
+        dialect: "cursor",
+        fork: "none",
+        visibility: "always",
+        signIn: "cursor-agent login",
+        compaction: false,
+        plan: false,
+      },
+      {
+        id: "acp-opencode",
+        icon: "provider-acp/opencode",
+        tint: { light: "#2563EB", dark: "#2563EB" },
+        dialect: "opencode",
+        fork: "tip",
+        visibility: "installed",
+        signIn: "opencode auth login",
+        compaction: true,
+        plan: false,
+      },
       { id: "acp-omp", icon: "provider-acp/omp", tint: { light: "#9333EA", dark: "#9333EA" }, dialect: null, fork: "tip", visibility: "installed", signIn: "omp login", compaction: true, plan: true },
       { id: "acp-grok", icon: "provider-acp/grok", tint: null, dialect: "grok", fork: "none", visibility: "installed", signIn: "grok login", compaction: false, plan: false },
       { id: "acp-hermes-agent", icon: "provider-acp/hermes-agent", tint: null, dialect: null, fork: "tip", visibility: "installed", signIn: "hermes login", compaction: false, plan: false },
@@ -54,7 +74,17 @@ describe("custom agents (spec 30 §2.2)", () => {
     const { agents, warnings } = resolveCustomAcpAgents(
       JSON.stringify([
         { id: "plain", displayName: "Plain", command: "plain" },
-        { id: "rich", displayName: "Rich", command: "rich", args: ["acp"], env: { RICH_MODE: "1" }, cwd: "/work", supportsManualCompaction: true, supportsPlan: true, permissionCli: { full: ["--yes"] } },
+        {
+          id: "rich",
+          displayName: "Rich",
+          command: "rich",
+          args: ["acp"],
+          env: { RICH_MODE: "1" },
+          cwd: "/work",
+          supportsManualCompaction: true,
+          supportsPlan: true,
+          permissionCli: { full: ["--yes"] },
+        },
       ]),
     );
     expect(warnings).toEqual([]);

@@ -68,7 +68,9 @@ describe("agent-initiated turns (spec 30 §6.2)", () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]!.payload.subject).toMatchObject({ kind: "command", itemId: "bg1" });
     // The request was sent after the agent turn opened.
-    const secondOpen = bridge.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.kind === "turn.open") && bridge!.out.slice(0, bridge!.out.indexOf(m)).some(isBoundary));
+    const secondOpen = bridge.out.findIndex(
+      (m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => d.kind === "turn.open") && bridge!.out.slice(0, bridge!.out.indexOf(m)).some(isBoundary),
+    );
     expect(secondOpen).toBeLessThan(bridge.out.findIndex((m) => m.method === "interaction/request"));
     const texts = deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text);
     expect(texts).toEqual(["turn 1", 'permission {"outcome":{"outcome":"selected","optionId":"y"}}']);
@@ -85,7 +87,10 @@ describe("agent-initiated turns (spec 30 §6.2)", () => {
     expect(started.result).toEqual({ threadId: "thr_ipc" });
     await bridge.waitFor(nthBoundary(bridge, "thr_ipc", 3));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: AnyRecord) => typeof d.text === "string" && d.text.startsWith("permission ")));
-    const texts = bridge.deltas("thr_ipc").filter((d) => d.kind === "item.textDelta").map((d) => d.text);
+    const texts = bridge
+      .deltas("thr_ipc")
+      .filter((d) => d.kind === "item.textDelta")
+      .map((d) => d.text);
     expect(texts).toContain('permission {"outcome":{"outcome":"cancelled"}}');
   });
 
@@ -241,7 +246,12 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
     const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bc");
     expect(error.params.message).toBe('busy: {"reason":"session_busy"}');
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
-    expect(bridge.deltas("thr_bc").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_bc00000000"]);
+    expect(
+      bridge
+        .deltas("thr_bc")
+        .filter((d) => d.kind === "input.accepted")
+        .map((d) => d.clientRequestId),
+    ).toEqual(["creq_bc00000000"]);
     expect(bridge.deltas("thr_bc").some((d) => d.kind === "turn.boundary")).toBe(false);
   });
 
@@ -254,7 +264,10 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
         {
           when: "first",
           steps: [
-            { permission: { toolCall: { toolCallId: "p", kind: "execute", title: "`make`" }, options: [{ optionId: "y", name: "Y", kind: "allow_once" }] }, outcomes: { cancelled: [{ fail: { code: -32000, message: "agent fell over" } }] } },
+            {
+              permission: { toolCall: { toolCallId: "p", kind: "execute", title: "`make`" }, options: [{ optionId: "y", name: "Y", kind: "allow_once" }] },
+              outcomes: { cancelled: [{ fail: { code: -32000, message: "agent fell over" } }] },
+            },
           ],
         },
         { when: "later", steps: [chunk("fine again"), { end: "end_turn" }] },
@@ -291,7 +304,11 @@ describe("per-turn execution settings (spec 30 §6.2)", () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ reuse: true, steps: [{ echoEnv: ["SPEC_AUDIT_FLAVOUR"] }, { end: "end_turn" }] }] });
     await bridge.request("thread/start", threadStartParams("thr_ev", spec, bridge.dir, { envVars: { SPEC_AUDIT_FLAVOUR: "plain" } }));
-    const texts = () => bridge!.deltas("thr_ev").filter((d) => d.kind === "item.textDelta").map((d) => JSON.parse(d.text).SPEC_AUDIT_FLAVOUR);
+    const texts = () =>
+      bridge!
+        .deltas("thr_ev")
+        .filter((d) => d.kind === "item.textDelta")
+        .map((d) => JSON.parse(d.text).SPEC_AUDIT_FLAVOUR);
 
     let from = bridge.out.length;
     await bridge.request("turn/start", turnStartParams("thr_ev", "one", "creq_ev00000000", { envVars: {} }));
@@ -327,7 +344,10 @@ describe("per-turn execution settings (spec 30 §6.2)", () => {
     await bridge.request("turn/start", turnStartParams("thr_rz", "deeper", "creq_rz00000001", { reasoningLevel: "high" }));
     await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_rz", from);
     expect(bridge.out.slice(from).find((m) => m.method === "session/replaced")?.params).toMatchObject({ reason: "Execution settings changed", contextLost: false });
-    const launches = readFileSync(argvLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
+    const launches = readFileSync(argvLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
     expect(launches.map((argv) => argv.slice(0, 2))).toEqual([
       ["--effort", "low"],
       ["--effort", "high"],
@@ -388,7 +408,12 @@ describe("steer re-prompts reconcile execution settings (spec 30 §6.2)", () => 
     expect(stop.result).toEqual({ ok: true });
     // The only cancel the agent saw is the stop's, and only the turn's own input was accepted.
     expect(agentReceived(log).filter((m) => m.method === "session/cancel")).toHaveLength(1);
-    expect(bridge.deltas("thr_sa2").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_sa20000000"]);
+    expect(
+      bridge
+        .deltas("thr_sa2")
+        .filter((d) => d.kind === "input.accepted")
+        .map((d) => d.clientRequestId),
+    ).toEqual(["creq_sa20000000"]);
   });
 });
 
@@ -399,7 +424,9 @@ describe("questions while nothing could use the answer (spec 30 §6.2)", () => {
     bridge = startInProcessBridge();
     const asked: string[] = [];
     bridge.onRuntimeRequest((method) => (asked.push(method), { answers: { go: { selected: ["true"] } } }));
-    const { spec, log } = fixtureLaunchSpec(bridge.dir, { prompts: [{ when: "/compact", steps: [{ request: { method: "elicitation/create", params: form } }, chunk("summary"), { end: "end_turn" }] }] });
+    const { spec, log } = fixtureLaunchSpec(bridge.dir, {
+      prompts: [{ when: "/compact", steps: [{ request: { method: "elicitation/create", params: form } }, chunk("summary"), { end: "end_turn" }] }],
+    });
     await bridge.request("thread/start", threadStartParams("thr_qc", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_qc", "/compact", "creq_qc00000000"));
     await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === "thr_qc");

@@ -50,7 +50,10 @@ describe("model catalog", () => {
   it("splits primaries in declared order and re-anchors the default", () => {
     const families = groupModelFamilies(parseModelListOutput(LIST));
     const split = splitPrimaryFamilies(families, ["sonic-2-thinking", "auto", "missing"]);
-    expect(split.models.map((f) => [f.id, f.isDefault])).toEqual([["sonic-2-thinking", true], ["auto", false]]);
+    expect(split.models.map((f) => [f.id, f.isDefault])).toEqual([
+      ["sonic-2-thinking", true],
+      ["auto", false],
+    ]);
     expect(split.selectedOnlyModels.map((f) => f.id)).toEqual(["grok-9-medium", "vendor/bare-model"]);
     expect(splitPrimaryFamilies(families, ["nothing"]).models).toHaveLength(4);
   });

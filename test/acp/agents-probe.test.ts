@@ -38,7 +38,10 @@ describe("probeAcpAgent", () => {
     const out = join(parent, "env.json");
     // A wrapper writes the env the agent got, then becomes the fixture agent (same argv shape).
     const wrapper = join(parent, "dump-env.mjs");
-    writeFileSync(wrapper, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(out)}, JSON.stringify(process.env));\nawait import(${JSON.stringify(pathToFileURL(fixtureAgentMain()).href)});\n`);
+    writeFileSync(
+      wrapper,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(out)}, JSON.stringify(process.env));\nawait import(${JSON.stringify(pathToFileURL(fixtureAgentMain()).href)});\n`,
+    );
     const probe = await probeAcpAgent({
       command: process.execPath,
       args: [wrapper, ...script({})],
@@ -116,7 +119,9 @@ describe("parity probe", () => {
   it("refuses both or neither of --provider/--command and an unknown provider (usage errors)", async () => {
     const { ctx } = cli();
     await expect(probeCommand.run({ "timeout-ms": 10 }, ctx)).rejects.toThrowError(/exactly one of --provider/);
-    await expect(probeCommand.run({ provider: "acp-nope", "timeout-ms": 10 }, ctx)).rejects.toThrowError(/--provider acp-nope: unknown \(parity probe knows acp-opencode, .*acp-cursor, .*acp-hermes-agent, or acp-<slug> with --custom-agents\)/);
+    await expect(probeCommand.run({ provider: "acp-nope", "timeout-ms": 10 }, ctx)).rejects.toThrowError(
+      /--provider acp-nope: unknown \(parity probe knows acp-opencode, .*acp-cursor, .*acp-hermes-agent, or acp-<slug> with --custom-agents\)/,
+    );
     await expect(probeCommand.run({ provider: "echo", "timeout-ms": 10 }, ctx)).rejects.toThrowError(/--provider echo: the echo bridge family has no probe \(parity probe knows acp-opencode,/);
   });
 });

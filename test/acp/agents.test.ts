@@ -67,7 +67,13 @@ describe("shipped agents", () => {
     expect(cursor.launchSpec.modelCli).toEqual({ listArgs: ["--list-models"], primaryModels: [] });
     const grok = shippedAcpAgents().find((a) => a.id === "acp-grok")!;
     expect(resolveAgentArgs(grok.launchSpec, { permissionMode: "full", model: "X", reasoningLevel: "max" }).args).toEqual([
-      "--model", "X", "--reasoning-effort", "high", "agent", "--always-approve", "stdio",
+      "--model",
+      "X",
+      "--reasoning-effort",
+      "high",
+      "agent",
+      "--always-approve",
+      "stdio",
     ]);
     expect(resolveAgentArgs(grok.launchSpec, { permissionMode: "accept-edits", model: "acp-default" }).args).toEqual(["agent", "stdio"]);
   });

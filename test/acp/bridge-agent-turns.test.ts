@@ -40,7 +40,10 @@ describe("ACP bridge: agent-initiated turns", () => {
     const firstBoundary = kinds.indexOf("turn.boundary");
     expect(kinds.slice(firstBoundary + 1)).toContain("turn.open");
     const agentOpen = kinds.indexOf("turn.open", firstBoundary);
-    const agentText = bridge.deltas("thr_ag").slice(agentOpen).find((d) => d.kind === "item.textDelta");
+    const agentText = bridge
+      .deltas("thr_ag")
+      .slice(agentOpen)
+      .find((d) => d.kind === "item.textDelta");
     expect(agentText.text).toBe("background note");
     expect(boundaries(bridge, "thr_ag").map((d) => d.status)).toEqual(["completed", "completed"]);
   });
@@ -79,7 +82,10 @@ describe("ACP bridge: agent-initiated turns", () => {
     const started = await bridge.request("turn/start", turnStartParams("thr_at", "second", "creq_at00000001"));
     expect(started.result).toEqual({ threadId: "thr_at" });
     await until(bridge, isNthBoundary(bridge, "thr_at", 3));
-    const kinds = bridge.deltas("thr_at").map((d) => d.kind).filter((k) => k === "turn.open" || k === "turn.boundary");
+    const kinds = bridge
+      .deltas("thr_at")
+      .map((d) => d.kind)
+      .filter((k) => k === "turn.open" || k === "turn.boundary");
     expect(kinds).toEqual(["turn.open", "turn.boundary", "turn.open", "turn.boundary", "turn.open", "turn.boundary"]);
   });
 });

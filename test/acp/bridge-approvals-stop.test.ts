@@ -128,7 +128,14 @@ describe("ACP bridge: thread/stop interrupt", () => {
     bridge = startInProcessBridge({ cancelSettleTimeoutMs: 200, scheduler: clock });
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       cancel: "ignore",
-      prompts: [{ steps: [{ update: { sessionUpdate: "tool_call", toolCallId: "call_sleep", title: "`sleep 120`", kind: "execute", status: "in_progress", rawInput: { command: "sleep 120" } } }, { waitForCancel: true }] }],
+      prompts: [
+        {
+          steps: [
+            { update: { sessionUpdate: "tool_call", toolCallId: "call_sleep", title: "`sleep 120`", kind: "execute", status: "in_progress", rawInput: { command: "sleep 120" } } },
+            { waitForCancel: true },
+          ],
+        },
+      ],
     });
     await bridge.request("thread/start", threadStartParams("thr_i", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_i", "sleep", "creq_oooooooooo"));

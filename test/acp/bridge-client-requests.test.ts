@@ -102,10 +102,21 @@ describe("model/list", () => {
   it("discovers models natively through a throwaway agent session", async () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
-      sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
+      sessionResult: {
+        models: {
+          currentModelId: "m-a",
+          availableModels: [
+            { modelId: "m-a", name: "Model A" },
+            { modelId: "m-b", name: "Model B" },
+          ],
+        },
+      },
     });
     const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
-    expect(response.result.models.map((m: any) => [m.id, m.displayName])).toEqual([["m-a", "Model A"], ["m-b", "Model B"]]);
+    expect(response.result.models.map((m: any) => [m.id, m.displayName])).toEqual([
+      ["m-a", "Model A"],
+      ["m-b", "Model B"],
+    ]);
     const received = agentReceived(log);
     expect(received.map((m) => m.method)).toEqual(["initialize", "session/new"]);
     expect(received[0]!.params.clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: false });
@@ -118,7 +129,13 @@ describe("per-turn session options (spec 30 §6.2)", () => {
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
       refuseOptions: ["plan"],
       sessionResult: {
-        modes: { currentModeId: "agent", availableModes: [{ id: "agent", name: "Agent" }, { id: "plan", name: "Plan" }] },
+        modes: {
+          currentModeId: "agent",
+          availableModes: [
+            { id: "agent", name: "Agent" },
+            { id: "plan", name: "Plan" },
+          ],
+        },
         configOptions: [
           { id: "fast", name: "Fast", type: "boolean", currentValue: false },
           { id: "depth", name: "Depth", type: "select", currentValue: "normal" },
@@ -141,8 +158,25 @@ describe("per-turn session options (spec 30 §6.2)", () => {
 
 describe("native model selection (spec 20 §2.3 step 7)", () => {
   const offered = {
-    configOptions: [{ id: "model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] }],
-    models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "A" }, { modelId: "m-b", name: "B" }] },
+    configOptions: [
+      {
+        id: "model",
+        category: "model",
+        type: "select",
+        currentValue: "m-a",
+        options: [
+          { value: "m-a", name: "A" },
+          { value: "m-b", name: "B" },
+        ],
+      },
+    ],
+    models: {
+      currentModelId: "m-a",
+      availableModels: [
+        { modelId: "m-a", name: "A" },
+        { modelId: "m-b", name: "B" },
+      ],
+    },
   };
 
   it("selects an offered model through the model config option", async () => {
@@ -155,7 +189,11 @@ describe("native model selection (spec 20 §2.3 step 7)", () => {
 
   it("sends nothing for the current model, a model the agent does not offer, or acp-default", async () => {
     bridge = startInProcessBridge();
-    for (const [thread, model] of [["thr_n1", "m-a"], ["thr_n2", "auto"], ["thr_n3", "acp-default"]] as const) {
+    for (const [thread, model] of [
+      ["thr_n1", "m-a"],
+      ["thr_n2", "auto"],
+      ["thr_n3", "acp-default"],
+    ] as const) {
       const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offered }, thread);
       await bridge.request("thread/start", threadStartParams(thread, spec, bridge.dir, { model }));
       expect(agentReceived(log).map((m) => m.method)).toEqual(["initialize", "session/new"]);

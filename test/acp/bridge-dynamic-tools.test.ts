@@ -46,13 +46,7 @@ describe("ACP bridge: bb dynamic tools", () => {
     const newSession = agentReceived(log).find((m) => m.method === "session/new")!;
     const server = newSession.params.mcpServers[0];
     expect(server.name).toBe("bb-bridge");
-    expect(server.env.map((p: any) => p.name)).toEqual([
-      "BB_ACP_DYNAMIC_TOOL_HOST",
-      "BB_ACP_DYNAMIC_TOOL_PORT",
-      "BB_ACP_DYNAMIC_TOOL_TOKEN",
-      "BB_ACP_DYNAMIC_TOOL_THREAD_ID",
-      "BB_ACP_DYNAMIC_TOOLS",
-    ]);
+    expect(server.env.map((p: any) => p.name)).toEqual(["BB_ACP_DYNAMIC_TOOL_HOST", "BB_ACP_DYNAMIC_TOOL_PORT", "BB_ACP_DYNAMIC_TOOL_TOKEN", "BB_ACP_DYNAMIC_TOOL_THREAD_ID", "BB_ACP_DYNAMIC_TOOLS"]);
     expect(server.env.find((p: any) => p.name === "BB_ACP_DYNAMIC_TOOL_TOKEN").value).toBe("t0ken");
 
     expect(calls).toHaveLength(1);

@@ -204,7 +204,7 @@ describe("ACP bridge: busy retry (spec 30 §6.2)", () => {
       clock.advance(20);
     }
     const error = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_bz2");
-    expect(error.params.message).toBe("still busy: {\"reason\":\"session_busy\"}");
+    expect(error.params.message).toBe('still busy: {"reason":"session_busy"}');
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(4);
   });
 });

@@ -57,7 +57,15 @@ export function recordingSpawn(launches: string[][]) {
 
 /** A fixture script whose `session/new` advertises two models (`m-a` current, `m-b`) for `model/list` tests. */
 export const advertisingModels: FixtureScriptInput = {
-  sessionResult: { models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
+  sessionResult: {
+    models: {
+      currentModelId: "m-a",
+      availableModels: [
+        { modelId: "m-a", name: "Model A" },
+        { modelId: "m-b", name: "Model B" },
+      ],
+    },
+  },
 };
 
 /** Sends `model/list {providerOptions.acpLaunchSpec: spec, cwd}` to the bridge. */
@@ -138,7 +146,15 @@ export function startInProcessBridge(options: AcpBridgeOptions = {}): InProcessB
     const found = out.slice(from).find(predicate);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a bridge message (after index ${from}); all: ${JSON.stringify(out.map((m) => [m.id, m.method, m.params?.threadId, m.params?.deltas?.map((d: any) => d.kind).join(",")]))}`)), WAIT_GUARD_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out waiting for a bridge message (after index ${from}); all: ${JSON.stringify(out.map((m) => [m.id, m.method, m.params?.threadId, m.params?.deltas?.map((d: any) => d.kind).join(",")]))}`,
+            ),
+          ),
+        WAIT_GUARD_MS,
+      );
       waiters.push({ predicate, from, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   };
@@ -154,7 +170,17 @@ export function startInProcessBridge(options: AcpBridgeOptions = {}): InProcessB
       return response;
     },
     async sendLine(line) {
-      await bridge.handleLine(line, ctx, (() => { try { return JSON.parse(line); } catch { return undefined; } })());
+      await bridge.handleLine(
+        line,
+        ctx,
+        (() => {
+          try {
+            return JSON.parse(line);
+          } catch {
+            return undefined;
+          }
+        })(),
+      );
     },
     waitFor,
     onRuntimeRequest(next) {

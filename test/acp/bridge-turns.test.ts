@@ -61,14 +61,22 @@ describe("ACP bridge: a full turn", () => {
     // The reply follows input.accepted on the wire.
     const acceptedMessage = bridge.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "input.accepted"));
     expect(acceptedMessage).toBeLessThan(bridge.out.indexOf(turn));
-    const text = bridge.deltas("thr_a").filter((d) => d.kind === "item.textDelta" && d.channel === "agentMessage").map((d) => d.text).join("");
+    const text = bridge
+      .deltas("thr_a")
+      .filter((d) => d.kind === "item.textDelta" && d.channel === "agentMessage")
+      .map((d) => d.text)
+      .join("");
     expect(text).toBe("Hello world");
     expect(boundary.params.deltas.find((d: any) => d.kind === "turn.boundary")).toMatchObject({ status: "completed", claimIfIdle: true });
 
     // The agent saw initialize, session/new and one prompt that starts with the instructions block.
     const received = agentReceived(log);
     expect(received.map((m) => m.method)).toEqual(["initialize", "session/new", "session/prompt"]);
-    expect(received[0]!.params).toMatchObject({ protocolVersion: 1, clientInfo: { name: "bb", version: "1.0.0" }, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+    expect(received[0]!.params).toMatchObject({
+      protocolVersion: 1,
+      clientInfo: { name: "bb", version: "1.0.0" },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    });
     const prompt = received[2]!.params.prompt;
     expect(prompt[0].text).toBe("<system_instructions>\nBe brief.\n</system_instructions>");
     expect(prompt[1]).toEqual({ type: "text", text: "Say hello" });
@@ -109,7 +117,10 @@ describe("ACP bridge: release and resume", () => {
     const afterResume = bridge.out.length;
     await bridge.request("turn/start", turnStartParams("thr_r", "second", "creq_ffffffffff"));
     await bridge.waitFor((m) => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary"), afterResume);
-    const texts = bridge.deltas("thr_r").filter((d) => d.kind === "item.textDelta").map((d) => d.text);
+    const texts = bridge
+      .deltas("thr_r")
+      .filter((d) => d.kind === "item.textDelta")
+      .map((d) => d.text);
     expect(texts).toEqual(["ready", "again"]);
     const prompts = agentReceived(log).filter((m) => m.method === "session/prompt");
     expect(prompts).toHaveLength(2);
@@ -200,10 +211,7 @@ describe("ACP bridge: compaction and re-construction", () => {
       prompts: [
         {
           when: "/compact",
-          steps: [
-            { permission: { options: [{ optionId: "ok", kind: "allow_once" }] }, outcomes: { cancelled: [chunk("summary written")] } },
-            { end: "end_turn" },
-          ],
+          steps: [{ permission: { options: [{ optionId: "ok", kind: "allow_once" }] }, outcomes: { cancelled: [chunk("summary written")] } }, { end: "end_turn" }],
         },
       ],
     });

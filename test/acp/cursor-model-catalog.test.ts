@@ -57,7 +57,15 @@ const PRIMARY = ["default", "nova-3", "vega-7", "missing-base"];
 describe("parameterized model ids", () => {
   it("splits base and ordered parameters, and composes them back", () => {
     const id = "nova-3[effort=high,context=100k,fast=true]";
-    expect(parseParameterizedModelId(id)).toEqual({ base: "nova-3", params: [["effort", "high"], ["context", "100k"], ["fast", "true"]], bracketed: true });
+    expect(parseParameterizedModelId(id)).toEqual({
+      base: "nova-3",
+      params: [
+        ["effort", "high"],
+        ["context", "100k"],
+        ["fast", "true"],
+      ],
+      bracketed: true,
+    });
     expect(composeParameterizedModelId(parseParameterizedModelId(id))).toBe(id);
     expect(parseParameterizedModelId("default[]")).toEqual({ base: "default", params: [], bracketed: true });
     expect(composeParameterizedModelId(parseParameterizedModelId("default[]"))).toBe("default[]");
@@ -157,7 +165,19 @@ describe("composeParameterizedSelection (our rules)", () => {
 
 const pickerSession: NonNullable<FixtureScriptInput["sessionResult"]> = {
   models: { currentModelId: "default[]", availableModels: OFFERED },
-  configOptions: [{ id: "mode", name: "Mode", category: "mode", type: "select", currentValue: "agent", options: [{ value: "agent", name: "Agent" }, { value: "ask", name: "Ask" }] }],
+  configOptions: [
+    {
+      id: "mode",
+      name: "Mode",
+      category: "mode",
+      type: "select",
+      currentValue: "agent",
+      options: [
+        { value: "agent", name: "Agent" },
+        { value: "ask", name: "Ask" },
+      ],
+    },
+  ],
 };
 
 describe("model/list with the parameterized picker", () => {
@@ -190,7 +210,10 @@ describe("model/list with the parameterized picker", () => {
 
   it("another dialect, or the cursor dialect without the picker, keeps the CLI's family ids", async () => {
     bridge = startInProcessBridge();
-    for (const [name, extra] of [["generic", { parameterizedModelPicker: true }], ["nopicker", { acpDialect: "cursor" }]] as const) {
+    for (const [name, extra] of [
+      ["generic", { parameterizedModelPicker: true }],
+      ["nopicker", { acpDialect: "cursor" }],
+    ] as const) {
       const { spec, log } = cursorSpec(bridge.dir, name);
       const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec, ...extra }, cwd: bridge.dir });
       expect(response.result.models.map((m: any) => m.id)).toEqual(["auto"]);
@@ -235,7 +258,10 @@ describe("native selection with the parameterized picker (spec 30 §6.4)", () =>
     bridge = startInProcessBridge({ spawn: recordingSpawn(launches) });
     const launch = fixtureLaunchSpec(bridge.dir, { sessionResult: pickerSession }, "thr_pk3");
     const spec = { ...launch.spec, modelCli: { listArgs: ["--list"], selectFlag: "--model", primaryModels: [] } };
-    const response = await bridge.request("thread/start", threadStartParams("thr_pk3", spec, bridge.dir, { providerOptions: { acpLaunchSpec: spec, parameterizedModelPicker: true }, model: "orbit-5", reasoningLevel: "high" }));
+    const response = await bridge.request(
+      "thread/start",
+      threadStartParams("thr_pk3", spec, bridge.dir, { providerOptions: { acpLaunchSpec: spec, parameterizedModelPicker: true }, model: "orbit-5", reasoningLevel: "high" }),
+    );
     expect(response.error).toBeUndefined();
     expect(launches).toEqual([launch.spec.args]);
     const received = agentReceived(launch.log);
@@ -244,7 +270,11 @@ describe("native selection with the parameterized picker (spec 30 §6.4)", () =>
 
   it("sends nothing for the current model (Auto), an unknown base, or acp-default", async () => {
     bridge = startInProcessBridge();
-    for (const [thread, model] of [["thr_pk4", "default"], ["thr_pk5", "missing-base"], ["thr_pk6", "acp-default"]] as const) {
+    for (const [thread, model] of [
+      ["thr_pk4", "default"],
+      ["thr_pk5", "missing-base"],
+      ["thr_pk6", "acp-default"],
+    ] as const) {
       const received = await start(thread, { model, reasoningLevel: "high", serviceTier: "fast" });
       expect(received.map((m) => m.method)).toEqual(["initialize", "session/new"]);
     }
@@ -254,15 +284,40 @@ describe("native selection with the parameterized picker (spec 30 §6.4)", () =>
 describe("service tier without the picker (spec 30 §6.4)", () => {
   const withFast: NonNullable<FixtureScriptInput["sessionResult"]> = {
     configOptions: [
-      { id: "model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] },
-      { id: "fast", name: "Fast", type: "select", currentValue: "false", options: [{ value: "false", name: "Off" }, { value: "true", name: "On" }] },
+      {
+        id: "model",
+        category: "model",
+        type: "select",
+        currentValue: "m-a",
+        options: [
+          { value: "m-a", name: "A" },
+          { value: "m-b", name: "B" },
+        ],
+      },
+      {
+        id: "fast",
+        name: "Fast",
+        type: "select",
+        currentValue: "false",
+        options: [
+          { value: "false", name: "Off" },
+          { value: "true", name: "On" },
+        ],
+      },
     ],
   };
 
   it("sets the fast select option after the model, only when a tier is given and it differs", async () => {
     bridge = startInProcessBridge();
     const cases = [
-      ["thr_t1", { model: "m-b", serviceTier: "fast" }, [["model", "m-b"], ["fast", "true"]]],
+      [
+        "thr_t1",
+        { model: "m-b", serviceTier: "fast" },
+        [
+          ["model", "m-b"],
+          ["fast", "true"],
+        ],
+      ],
       ["thr_t2", { serviceTier: "default" }, []],
       ["thr_t3", { model: "m-a" }, []],
     ] as const;
@@ -280,6 +335,10 @@ describe("service tier without the picker (spec 30 §6.4)", () => {
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: withFast, refuseOptions: ["fast"] }, "thr_t4");
     const response = await bridge.request("thread/start", threadStartParams("thr_t4", spec, bridge.dir, { serviceTier: "fast" }));
     expect(response.result.providerThreadId).toBe("fixture-session-1");
-    expect(agentReceived(log).filter((m) => m.method === "session/set_config_option").map((m) => m.params.value)).toEqual(["true"]);
+    expect(
+      agentReceived(log)
+        .filter((m) => m.method === "session/set_config_option")
+        .map((m) => m.params.value),
+    ).toEqual(["true"]);
   });
 });

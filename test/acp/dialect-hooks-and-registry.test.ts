@@ -81,10 +81,19 @@ describe("hooks are optional (spec 30 §1.1)", () => {
     const t = createAcpTranslator({ threadId: "thr_ap", dialect: cursorAcpDialect, now: () => 0 });
     const subject = t.permissionSubject({ toolCallId: "task9", kind: "other", title: "Run a helper", rawInput: { _toolName: "task" } });
     expect(subject).toMatchObject({ kind: "tool_use", itemId: "task9", presentation: { label: { pending: "Running subagent", completed: "Subagent finished" }, title: "Run a helper" } });
-    const plain = createAcpTranslator({ threadId: "thr_ap2", dialect: genericAcpDialect, now: () => 0 }).permissionSubject({ toolCallId: "task9", kind: "other", title: "Run a helper", rawInput: { _toolName: "task" } });
+    const plain = createAcpTranslator({ threadId: "thr_ap2", dialect: genericAcpDialect, now: () => 0 }).permissionSubject({
+      toolCallId: "task9",
+      kind: "other",
+      title: "Run a helper",
+      rawInput: { _toolName: "task" },
+    });
     expect((plain as AnyRecord).presentation.label.pending).not.toBe("Running subagent");
     // grok's identity also reaches the approval: the tool slot is the vendor name.
-    const grok = createAcpTranslator({ threadId: "thr_ap3", dialect: grokAcpDialect, now: () => 0 }).permissionSubject({ toolCallId: "g", title: "Deploy", _meta: { "x.ai/tool": { name: "deploy_app" } } });
+    const grok = createAcpTranslator({ threadId: "thr_ap3", dialect: grokAcpDialect, now: () => 0 }).permissionSubject({
+      toolCallId: "g",
+      title: "Deploy",
+      _meta: { "x.ai/tool": { name: "deploy_app" } },
+    });
     expect(grok).toMatchObject({ kind: "tool_use", tool: "deploy_app" });
   });
 });
@@ -111,7 +120,10 @@ describe("vendor client requests of a registered dialect, through the bridge (sp
       clientRequestMethods: ["vendor/ping", "vendor/none", "vendor/report"],
       classifyToolCall: (event) =>
         event.title === "Helper"
-          ? { item: { type: "delegation", childRef: event.toolCallId, label: "Helper", background: false }, presentation: { label: { pending: "Helping", completed: "Helped" }, icon: { glyph: "UserRound" }, title: "Helper" } }
+          ? {
+              item: { type: "delegation", childRef: event.toolCallId, label: "Helper", background: false },
+              presentation: { label: { pending: "Helping", completed: "Helped" }, icon: { glyph: "UserRound" }, title: "Helper" },
+            }
           : undefined,
       handleClientRequest: (method, params) => {
         if (method === "vendor/ping") return { result: { pong: params } };

@@ -91,7 +91,13 @@ describe("cursor side channels (spec 30 §1.3)", () => {
 });
 
 describe("grok side channels (spec 30 §1.4)", () => {
-  const models: AnyRecord = { currentModelId: "grok-fixture", availableModels: [{ modelId: "other", name: "Other" }, { modelId: "grok-fixture", name: "Fixture", _meta: { totalContextTokens: 200_000 } }] };
+  const models: AnyRecord = {
+    currentModelId: "grok-fixture",
+    availableModels: [
+      { modelId: "other", name: "Other" },
+      { modelId: "grok-fixture", name: "Fixture", _meta: { totalContextTokens: 200_000 } },
+    ],
+  };
 
   it("x.ai/tool names and kinds a call; spawn_subagent is a delegation; the context window starts at 0 and follows the prompt result", async () => {
     bridge = startInProcessBridge();
@@ -104,7 +110,12 @@ describe("grok side channels (spec 30 §1.4)", () => {
             toolUpdate({ toolCallId: "g_sh", status: "completed", rawOutput: { exitCode: 0, stdout: "a\nb" } }),
             toolCall({ toolCallId: "g_dep", title: "Deploy it", _meta: { "x.ai/tool": { name: "deploy_app", kind: "deploy" } } }),
             toolUpdate({ toolCallId: "g_dep", status: "completed" }),
-            toolCall({ toolCallId: "g_sub", title: "Spawn", rawInput: { description: "Audit the tests", prompt: "audit", subagent_type: "reviewer" }, _meta: { "x.ai/tool": { name: "spawn_subagent" } } }),
+            toolCall({
+              toolCallId: "g_sub",
+              title: "Spawn",
+              rawInput: { description: "Audit the tests", prompt: "audit", subagent_type: "reviewer" },
+              _meta: { "x.ai/tool": { name: "spawn_subagent" } },
+            }),
             toolUpdate({ toolCallId: "g_sub", status: "completed" }),
             { end: "end_turn", meta: { usage: { inputTokens: 4321, totalTokens: 5000 } } },
           ],
@@ -126,7 +137,13 @@ describe("grok side channels (spec 30 §1.4)", () => {
 
   it("a /compact prompt result also feeds the grok context window", async () => {
     bridge = startInProcessBridge();
-    const { deltas } = await runTurn(bridge, "thr_grok_c", "grok", { sessionResult: { models }, prompts: [{ steps: [chunk("compacted"), { end: "end_turn", meta: { totalTokens: 777 } }] }] }, "/compact");
+    const { deltas } = await runTurn(
+      bridge,
+      "thr_grok_c",
+      "grok",
+      { sessionResult: { models }, prompts: [{ steps: [chunk("compacted"), { end: "end_turn", meta: { totalTokens: 777 } }] }] },
+      "/compact",
+    );
     expect(deltas.some((d) => d.kind === "context.compacted")).toBe(true);
     expect(deltas.filter((d) => d.kind === "contextWindow").map((d) => d.used)).toEqual([0, 777]);
   });
@@ -139,7 +156,14 @@ describe("grok side channels (spec 30 §1.4)", () => {
 
     const { deltas } = await runTurn(bridge, "thr_grok_gen", null, {
       sessionResult: { models },
-      prompts: [{ steps: [toolCall({ toolCallId: "g_sub", title: "Spawn", rawInput: { description: "x" }, _meta: { "x.ai/tool": { name: "spawn_subagent", kind: "execute" } } }), { end: "end_turn", meta: { usage: { inputTokens: 9 } } }] }],
+      prompts: [
+        {
+          steps: [
+            toolCall({ toolCallId: "g_sub", title: "Spawn", rawInput: { description: "x" }, _meta: { "x.ai/tool": { name: "spawn_subagent", kind: "execute" } } }),
+            { end: "end_turn", meta: { usage: { inputTokens: 9 } } },
+          ],
+        },
+      ],
     });
     expect(opensOf(deltas, "g_sub")[0]!.item.type).toBe("tool");
     expect(deltas.some((d) => d.kind === "contextWindow")).toBe(false);
@@ -151,7 +175,13 @@ describe("omp side channels (spec 30 §1.5)", () => {
   const done = toolUpdate({
     toolCallId: "o_sh",
     status: "completed",
-    rawOutput: { content: [{ type: "text", text: "built\n\nCommand exited with code 2" }, { type: "text", text: "Wall time: 0.25 seconds" }], details: { exitCode: 2, wallTimeMs: 250 } },
+    rawOutput: {
+      content: [
+        { type: "text", text: "built\n\nCommand exited with code 2" },
+        { type: "text", text: "Wall time: 0.25 seconds" },
+      ],
+      details: { exitCode: 2, wallTimeMs: 250 },
+    },
   });
 
   it("bash rawOutput.details gives the exit code and the output without the matching trailers", async () => {
@@ -235,7 +265,13 @@ describe("opencode side channels (spec 30 §1.6)", () => {
   it("the opencode session agent gets OPENCODE_CLIENT=acp and OPENCODE_ENABLE_QUESTION_TOOL=false; other dialects do not", async () => {
     bridge = startInProcessBridge();
     const names = ["OPENCODE_CLIENT", "OPENCODE_ENABLE_QUESTION_TOOL"];
-    const text = (deltas: AnyRecord[]) => JSON.parse(deltas.filter((d) => d.kind === "item.textDelta").map((d) => d.text).join(""));
+    const text = (deltas: AnyRecord[]) =>
+      JSON.parse(
+        deltas
+          .filter((d) => d.kind === "item.textDelta")
+          .map((d) => d.text)
+          .join(""),
+      );
     const oc = await runTurn(bridge, "thr_oc_env", "opencode", { prompts: [{ steps: [{ echoEnv: names }, { end: "end_turn" }] }] });
     expect(text(oc.deltas)).toEqual({ OPENCODE_CLIENT: "acp", OPENCODE_ENABLE_QUESTION_TOOL: "false" });
     const other = await runTurn(bridge, "thr_grok_env", "grok", { prompts: [{ steps: [{ echoEnv: names }, { end: "end_turn" }] }] });

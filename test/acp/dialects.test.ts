@@ -156,7 +156,13 @@ describe("omp (spec 30 §1.5)", () => {
 
   test("details.exitCode and text content; trailers stripped only when they match", () => {
     const result = ompCommandResult(
-      event({ content: [{ type: "text", text: "ok\n\nCommand exited with code 2" }, { type: "text", text: "Wall time: 1.50 seconds" }], details: { exitCode: 2, wallTimeMs: 1500 } }),
+      event({
+        content: [
+          { type: "text", text: "ok\n\nCommand exited with code 2" },
+          { type: "text", text: "Wall time: 1.50 seconds" },
+        ],
+        details: { exitCode: 2, wallTimeMs: 1500 },
+      }),
     );
     expect(result).toEqual({ output: "ok", exitCode: 2 });
     const mismatch = ompCommandResult(event({ content: [{ type: "text", text: "Command exited with code 9" }], details: { exitCode: 1 } }));
@@ -176,7 +182,12 @@ describe("omp (spec 30 §1.5)", () => {
     const t = translator(ompAcpDialect);
     t.update({ sessionUpdate: "tool_call", toolCallId: "o1", kind: "execute", status: "pending", rawInput: { command: "make" } });
     const close = last(
-      t.update({ sessionUpdate: "tool_call_update", toolCallId: "o1", status: "completed", rawOutput: { content: [{ type: "text", text: "built\nCommand exited with code 0" }], details: { exitCode: 0 } } }),
+      t.update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "o1",
+        status: "completed",
+        rawOutput: { content: [{ type: "text", text: "built\nCommand exited with code 0" }], details: { exitCode: 0 } },
+      }),
     );
     expect(close).toMatchObject({ resultText: "built", exitCode: 0 });
   });

@@ -39,6 +39,11 @@ describe("dynamic tool call abort (spec 30 §6.2)", () => {
     const cancelled = await bridge.waitFor((m) => m.method === "notifications/cancelled");
     expect(cancelled.params).toEqual({ requestId: call.id });
     expect(bridge.out.findIndex(isBoundary)).toBeLessThan(bridge.out.indexOf(stop));
-    expect(bridge.deltas("thr_abort").filter((d) => d.kind === "turn.boundary").map((d) => d.status)).toEqual(["interrupted"]);
+    expect(
+      bridge
+        .deltas("thr_abort")
+        .filter((d) => d.kind === "turn.boundary")
+        .map((d) => d.status),
+    ).toEqual(["interrupted"]);
   });
 });

@@ -17,7 +17,14 @@ const form = (properties: Record<string, unknown>, extra: Record<string, unknown
 
 const deployForm = form(
   {
-    target: { type: "string", title: "Target", oneOf: [{ const: "stg", title: "Staging", description: "the test cluster" }, { const: "prd", title: "Production" }] },
+    target: {
+      type: "string",
+      title: "Target",
+      oneOf: [
+        { const: "stg", title: "Staging", description: "the test cluster" },
+        { const: "prd", title: "Production" },
+      ],
+    },
     dryRun: { type: "boolean", title: "Dry run?" },
     replicas: { type: "integer", title: "Replicas", description: "How many replicas" },
     regions: { type: "array", title: "Regions", items: { type: "string", enum: ["eu", "us", "ap"] } },
@@ -43,9 +50,30 @@ describe("planAcpElicitation", () => {
         ],
         allowFreeText: false,
       },
-      { id: "dryRun", prompt: "Dry run?", shortLabel: "Dry run?", multiSelect: false, options: [{ value: "true", label: "Yes" }, { value: "false", label: "No" }], allowFreeText: false },
+      {
+        id: "dryRun",
+        prompt: "Dry run?",
+        shortLabel: "Dry run?",
+        multiSelect: false,
+        options: [
+          { value: "true", label: "Yes" },
+          { value: "false", label: "No" },
+        ],
+        allowFreeText: false,
+      },
       { id: "replicas", prompt: "How many replicas", shortLabel: "Replicas", multiSelect: false, allowFreeText: true },
-      { id: "regions", prompt: "Regions", shortLabel: "Regions", multiSelect: true, options: [{ value: "eu", label: "eu" }, { value: "us", label: "us" }, { value: "ap", label: "ap" }], allowFreeText: false },
+      {
+        id: "regions",
+        prompt: "Regions",
+        shortLabel: "Regions",
+        multiSelect: true,
+        options: [
+          { value: "eu", label: "eu" },
+          { value: "us", label: "us" },
+          { value: "ap", label: "ap" },
+        ],
+        allowFreeText: false,
+      },
     ]);
   });
 
@@ -55,7 +83,21 @@ describe("planAcpElicitation", () => {
     const confirm = planAcpElicitation({ sessionId: "s", message: "Proceed?", requestedSchema: { type: "object" } });
     expect(confirm).toEqual({
       kind: "confirm",
-      payload: { kind: "user_question", questions: [{ id: "confirm", prompt: "Proceed?", multiSelect: false, options: [{ value: "accept", label: "Accept" }, { value: "decline", label: "Decline" }], allowFreeText: false }] },
+      payload: {
+        kind: "user_question",
+        questions: [
+          {
+            id: "confirm",
+            prompt: "Proceed?",
+            multiSelect: false,
+            options: [
+              { value: "accept", label: "Accept" },
+              { value: "decline", label: "Decline" },
+            ],
+            allowFreeText: false,
+          },
+        ],
+      },
     });
   });
 
@@ -97,7 +139,8 @@ describe("elicitationResponseOf", () => {
   });
 
   it("throws on an answer that does not fit its field", () => {
-    const answer = (answers: Record<string, unknown>) => () => elicitationResponseOf(plan, { kind: "user_answer", answers: { target: { selected: ["stg"] }, replicas: { selected: [], freeText: "2" }, ...answers } });
+    const answer = (answers: Record<string, unknown>) => () =>
+      elicitationResponseOf(plan, { kind: "user_answer", answers: { target: { selected: ["stg"] }, replicas: { selected: [], freeText: "2" }, ...answers } });
     expect(answer({ replicas: { selected: [], freeText: "2.5" } })).toThrow('"2.5" is not an integer for replicas');
     expect(answer({ replicas: { selected: [], freeText: "many" } })).toThrow('"many" is not an integer for replicas');
     expect(answer({ target: { selected: ["dev"] } })).toThrow('"dev" is not an option of target');

@@ -20,7 +20,17 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const MODEL_OPTION = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] };
+const MODEL_OPTION = {
+  id: "model",
+  name: "Model",
+  category: "model",
+  type: "select",
+  currentValue: "m-a",
+  options: [
+    { value: "m-a", name: "A" },
+    { value: "m-b", name: "B" },
+  ],
+};
 const EFFORT_OPTION = { id: "effort", name: "Effort", category: "thought_level", type: "select", currentValue: "medium", options: [{ value: "low" }, { value: "medium" }, { value: "high" }] };
 const FAST_OPTION = { id: "fast", name: "Fast", type: "select", currentValue: "false", options: [{ value: "false" }, { value: "true" }] };
 const offering: NonNullable<FixtureScriptInput["sessionResult"]> = { configOptions: [MODEL_OPTION, EFFORT_OPTION, FAST_OPTION] };
@@ -65,9 +75,15 @@ describe("per-turn native re-selection in place (spec 30 §6.2)", () => {
     const drifted = { sessionUpdate: "config_option_update", configOptions: [{ ...MODEL_OPTION, currentValue: "m-a" }, { ...EFFORT_OPTION, currentValue: "low" }, FAST_OPTION] };
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: offering, prompts: [{ when: "drift", steps: [{ update: drifted }, { end: "end_turn" }] }] });
     await bridge.request("thread/start", threadStartParams("thr_pt2", spec, bridge.dir, { model: "m-b", reasoningLevel: "high" }));
-    expect(configCalls(agentReceived(log))).toEqual([["model", "m-b"], ["effort", "high"]]);
+    expect(configCalls(agentReceived(log))).toEqual([
+      ["model", "m-b"],
+      ["effort", "high"],
+    ]);
     expect((await runTurn("thr_pt2", log, "drift", "creq_pt2aaaaaaa")).map((m) => m.method)).toEqual(["session/prompt"]);
-    expect(configCalls(await runTurn("thr_pt2", log, "again", "creq_pt2bbbbbbb"))).toEqual([["model", "m-b"], ["effort", "high"]]);
+    expect(configCalls(await runTurn("thr_pt2", log, "again", "creq_pt2bbbbbbb"))).toEqual([
+      ["model", "m-b"],
+      ["effort", "high"],
+    ]);
     expect(configCalls(await runTurn("thr_pt2", log, "steady", "creq_pt2ccccccc"))).toEqual([]);
   });
 
@@ -153,7 +169,17 @@ const LIST_LINES = ["zeta-2-low - Zeta 2 Low", "zeta-2-medium - Zeta 2", "zeta-2
 
 describe("resolveModelVariant (spec 20 §3.11 variant resolution)", () => {
   const families = groupModelFamilies(
-    parseModelListOutput(["zeta-2-low - Zeta 2 Low", "zeta-2-medium - Zeta 2", "zeta-2-high - Zeta 2 High", "zeta-2-high-fast - Zeta 2 High Fast", "vega-7 - Vega 7", "vega-7-thinking-high - Vega 7 Thinking High", "fleet-1-fast - Fleet"].join("\n")),
+    parseModelListOutput(
+      [
+        "zeta-2-low - Zeta 2 Low",
+        "zeta-2-medium - Zeta 2",
+        "zeta-2-high - Zeta 2 High",
+        "zeta-2-high-fast - Zeta 2 High Fast",
+        "vega-7 - Vega 7",
+        "vega-7-thinking-high - Vega 7 Thinking High",
+        "fleet-1-fast - Fleet",
+      ].join("\n"),
+    ),
   );
 
   it("family or raw id + level (+ fast) → fast id when asked and present, else normal ?? fast", () => {
@@ -201,7 +227,10 @@ describe("CLI model pin and variant resolution (spec 20 §2.1)", () => {
     // No level and no fast tier: the id as given; acp-default pins nothing.
     expect(await startPinned(launches, "thr_v5", spec, { model: "zeta-2-high-fast" })).toEqual(["--model", "zeta-2-high-fast", ...args]);
     expect(await startPinned(launches, "thr_v6", spec, { model: "acp-default", reasoningLevel: "high" })).toEqual(args);
-    const warned = bridge.out.filter((m) => m.method === "thread/delta").flatMap((m) => m.params.deltas).filter((d: any) => d.kind === "provider.warning");
+    const warned = bridge.out
+      .filter((m) => m.method === "thread/delta")
+      .flatMap((m) => m.params.deltas)
+      .filter((d: any) => d.kind === "provider.warning");
     expect(warned).toEqual([]);
   });
 
@@ -244,7 +273,10 @@ describe("CLI model pin and variant resolution (spec 20 §2.1)", () => {
     await runTurn("thr_v10", log, "lower", "creq_v10bbbbbbb", { reasoningLevel: "low" });
     const replaced = await bridge.waitFor((m) => m.method === "session/replaced", from);
     expect(replaced.params).toEqual({ threadId: "thr_v10", providerThreadId: "fixture-session-1", reason: "Execution settings changed", contextLost: false });
-    expect(launches).toEqual([["--model", "zeta-2-high", ...args], ["--model", "zeta-2-low", ...args]]);
+    expect(launches).toEqual([
+      ["--model", "zeta-2-high", ...args],
+      ["--model", "zeta-2-low", ...args],
+    ]);
     // Native reasoning is not also sent: the pinned variant carries the level.
     expect(configCalls(agentReceived(log))).toEqual([]);
   });

@@ -88,10 +88,7 @@ describe("fixture agent behaviour", () => {
     const a = drive({
       prompts: [
         {
-          steps: [
-            { permission: { options: [{ optionId: "yes", kind: "allow_once" }] }, outcomes: { yes: [{ update: { sessionUpdate: "plan", entries: [] } }] } },
-            { end: "end_turn" },
-          ],
+          steps: [{ permission: { options: [{ optionId: "yes", kind: "allow_once" }] }, outcomes: { yes: [{ update: { sessionUpdate: "plan", entries: [] } }] } }, { end: "end_turn" }],
         },
       ],
     });
@@ -137,7 +134,11 @@ describe("fixture agent behaviour", () => {
 
   it("matches prompts by `when` and reuses entries marked reuse", async () => {
     const a = drive(fixtureConformanceScript());
-    for (const [id, text] of [[1, "/fixture zero-work"], [2, "hello"], [3, "hello again"]] as const) {
+    for (const [id, text] of [
+      [1, "/fixture zero-work"],
+      [2, "hello"],
+      [3, "hello again"],
+    ] as const) {
       a.send({ id, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text }] } });
       await a.until((m) => m.id === id);
     }
@@ -156,7 +157,10 @@ describe("fixture agent entry point", () => {
       .map((m) => JSON.stringify(m))
       .join("\n");
     const stdout = execFileSync(process.execPath, [main, "--script-json", JSON.stringify({ sessionIdPrefix: "cli-" })], { input: `${input}\n` }).toString();
-    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual([1, 2]);
     expect(lines[1].result.sessionId).toBe("cli-1");
   });

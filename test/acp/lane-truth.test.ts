@@ -203,7 +203,7 @@ describe("a command's output as it printed it", () => {
 describe("a failed command as the real agents report it (cells/command-fails)", () => {
   const printed = "first line\nsecond line\nsomething went wrong";
 
-  it("Claude Code: the fenced \"Exit code 3\" header gives the exit code and is not output", () => {
+  it('Claude Code: the fenced "Exit code 3" header gives the exit code and is not output', () => {
     expect(unwrapCommandText(`\`\`\`\nExit code 3\n${printed}\n\`\`\``)).toEqual({ text: printed, exitCode: 3 });
     expect(unwrapCommandText(`Exit code 3\n${printed}`)).toEqual({ text: printed, exitCode: 3 });
   });
@@ -242,7 +242,14 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
                   options: OPTIONS,
                 },
               },
-              update({ sessionUpdate: "tool_call_update", toolCallId: "call_parity_1_1", title: command, kind: "execute", status: "in_progress", rawInput: { command: ["/bin/bash", "-lc", command] } }),
+              update({
+                sessionUpdate: "tool_call_update",
+                toolCallId: "call_parity_1_1",
+                title: command,
+                kind: "execute",
+                status: "in_progress",
+                rawInput: { command: ["/bin/bash", "-lc", command] },
+              }),
               update({ sessionUpdate: "tool_call_update", toolCallId: "call_parity_1_1", status: "failed", rawOutput: { stdout: "first line\n", stderr: "", exit_code: 3 } }),
               { end: "end_turn" },
             ],
@@ -286,14 +293,19 @@ describe("no item or turn the agent did not make", () => {
     expect(t.completed.map((item) => (item.type === "agentMessage" ? item.text : item.type))).toEqual(["I'll run it.", "commandExecution", "It failed."]);
   });
 
-  it("whitespace-only text before any prompt (pi-acp's \"\\n\" after session/new) opens no turn", async () => {
+  it('whitespace-only text before any prompt (pi-acp\'s "\\n" after session/new) opens no turn', async () => {
     bridge = startInProcessBridge();
     const b = bridge;
     const commands = { sessionUpdate: "available_commands_update", availableCommands: [{ name: "review", description: "r" }] };
-    const { spec } = fixtureLaunchSpec(b.dir, { afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n" } }, commands], prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }] });
+    const { spec } = fixtureLaunchSpec(b.dir, {
+      afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n" } }, commands],
+      prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }],
+    });
     await b.request("thread/start", threadStartParams("thr_ws", spec, b.dir));
     // The commands update follows the chunk: once it is out, the chunk was handled.
-    await b.waitFor((m) => m.method === "thread/delta" && m.params.threadId === "thr_ws" && m.params.deltas.some((d: any) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"));
+    await b.waitFor(
+      (m) => m.method === "thread/delta" && m.params.threadId === "thr_ws" && m.params.deltas.some((d: any) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"),
+    );
     await b.request("turn/start", turnStartParams("thr_ws", "go", "creq_2424242425"));
     await b.waitFor(settles("thr_ws"));
     const t = thread(b, "thr_ws");

@@ -37,9 +37,7 @@ function sourcesOf(dir: string): string[] {
 /** The repository files `file` imports or re-exports from (relative specifiers, types included). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/^\s*(?:import|export)[^"';]*from\s+["'](\.[^"']+)["']/gm)].map((match) =>
-    path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, ".ts"),
-  );
+  return [...text.matchAll(/^\s*(?:import|export)[^"';]*from\s+["'](\.[^"']+)["']/gm)].map((match) => path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, ".ts"));
 }
 
 /** `stack/acp/<room>/…` → the room (`.` for a root module); anything else → its `stack/<package>` or path. */
@@ -54,7 +52,9 @@ const files = sourcesOf(acpRoot);
 
 describe("stack/acp rooms import down their layers", () => {
   it("every room of stack/acp has a place in the table", () => {
-    const rooms = readdirSync(acpRoot, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const rooms = readdirSync(acpRoot, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(rooms.filter((room) => !(room in MAY_IMPORT))).toEqual([]);
   });
 

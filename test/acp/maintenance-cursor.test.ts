@@ -6,13 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  CURSOR_USAGE_TIMEOUT_MS,
-  cursorAuthFilePath,
-  normalizeCursorUsage,
-  readCursorSignIn,
-  readCursorUsage,
-} from "../../stack/acp/maintenance/cursor.js";
+import { CURSOR_USAGE_TIMEOUT_MS, cursorAuthFilePath, normalizeCursorUsage, readCursorSignIn, readCursorUsage } from "../../stack/acp/maintenance/cursor.js";
 import { createMaintenanceIo, MaintenanceNetworkRefusedError, readSmallTextFile, refuseUsageFetch } from "../../stack/acp/maintenance/io.js";
 import { ProviderUsageResultSchema, type AcpUsageFetch, type AcpUsageFetchRequest, type ProviderUsage, type ProviderUsageResult } from "../../stack/acp/maintenance/shapes.js";
 
@@ -85,7 +79,10 @@ describe("Cursor usage through the injected transport", () => {
   it("parses plan usage, the first spend limit and the plan label; calls carry the token and the timeout", async () => {
     const end = Date.UTC(2026, 11, 1);
     const { calls, fetchUsage } = fakeTransport({
-      currentPeriodUsage: { status: 200, body: { billingCycleEnd: String(end), planUsage: { totalPercentUsed: 42.5 }, spendLimitUsage: { individualLimit: 2000, individualUsed: 500, pooledLimit: 9000 } } },
+      currentPeriodUsage: {
+        status: 200,
+        body: { billingCycleEnd: String(end), planUsage: { totalPercentUsed: 42.5 }, spendLimitUsage: { individualLimit: 2000, individualUsed: 500, pooledLimit: 9000 } },
+      },
       planInfo: { status: 200, body: { planInfo: { planName: "Pro" } } },
     });
     const result = await readCursorUsage(linuxIo({ token: "tok-1", fetchUsage }));

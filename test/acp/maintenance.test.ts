@@ -12,12 +12,7 @@ import type { AcpBridgeOptions } from "../../stack/acp/bridge-runtime.js";
 import { createAcpDialectRegistry } from "../../stack/acp/dialects/registry.js";
 import { cursorAcpDialect, genericAcpDialect, grokAcpDialect, ompAcpDialect, opencodeAcpDialect } from "../../stack/acp/dialects/index.js";
 import { parseCliVersion } from "../../stack/acp/maintenance/executable.js";
-import {
-  ProviderHealthResultSchema,
-  ProviderInstallationRunResultSchema,
-  ProviderInstallationStatusSchema,
-  ProviderUsageResultSchema,
-} from "../../stack/acp/maintenance/shapes.js";
+import { ProviderHealthResultSchema, ProviderInstallationRunResultSchema, ProviderInstallationStatusSchema, ProviderUsageResultSchema } from "../../stack/acp/maintenance/shapes.js";
 import type { BridgeContext } from "../../stack/bridge-kit/define.js";
 import { createBridgeIo } from "../../stack/bridge-kit/io.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
@@ -95,7 +90,18 @@ describe("provider/installation/status (spec 20 §1.2, §4 cell 4)", () => {
     const ours = reply.result;
     expect(Object.keys(ours).sort()).toEqual(Object.keys(reference).sort());
     for (const key of Object.keys(reference)) expect([key, typeOf(ours[key])]).toEqual([key, typeOf(reference[key])]);
-    for (const key of ["executableName", "installed", "installSource", "latestVersion", "minimumSupportedVersion", "npmPackageName", "npmGlobalPackageVersion", "installAction", "needsUpdate", "versionUnsupported"]) {
+    for (const key of [
+      "executableName",
+      "installed",
+      "installSource",
+      "latestVersion",
+      "minimumSupportedVersion",
+      "npmPackageName",
+      "npmGlobalPackageVersion",
+      "installAction",
+      "needsUpdate",
+      "versionUnsupported",
+    ]) {
       expect([key, ours[key]]).toEqual([key, reference[key]]);
     }
     expect(ours.executablePath).toBe(path.join(bin, "cursor-agent"));

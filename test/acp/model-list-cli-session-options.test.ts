@@ -25,9 +25,31 @@ function cliFixtureSpec(dir: string, script: FixtureScriptInput, name = "agent")
 const list = (b: InProcessBridge, spec: Record<string, unknown>) => b.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: b.dir });
 
 const declared: NonNullable<FixtureScriptInput["sessionResult"]> = {
-  configOptions: [{ id: "depth", name: "Depth", type: "select", currentValue: "shallow", options: [{ value: "shallow", name: "Shallow" }, { value: "deep", name: "Deep" }] }],
+  configOptions: [
+    {
+      id: "depth",
+      name: "Depth",
+      type: "select",
+      currentValue: "shallow",
+      options: [
+        { value: "shallow", name: "Shallow" },
+        { value: "deep", name: "Deep" },
+      ],
+    },
+  ],
 };
-const declaredOptions = [{ id: "depth", name: "Depth", type: "select", currentValue: "shallow", options: [{ value: "shallow", name: "Shallow" }, { value: "deep", name: "Deep" }] }];
+const declaredOptions = [
+  {
+    id: "depth",
+    name: "Depth",
+    type: "select",
+    currentValue: "shallow",
+    options: [
+      { value: "shallow", name: "Shallow" },
+      { value: "deep", name: "Deep" },
+    ],
+  },
+];
 const lines = ["alpha-1 - Alpha One", "beta-2 - Beta Two"];
 
 describe("model/list CLI path: its own throwaway session for the declared options", () => {
@@ -96,7 +118,9 @@ describe("model/list CLI path: its own throwaway session for the declared option
       ["beta-2", undefined],
     ]);
     expect(bridge.logs.filter((line) => line.startsWith("model/list:"))).toHaveLength(1);
-    expect(bridge.logs.find((line) => line.startsWith("model/list:"))).toMatch(/^model\/list: could not read the session options of .* \(no answer within 3000 ms\); the models are listed without them$/);
+    expect(bridge.logs.find((line) => line.startsWith("model/list:"))).toMatch(
+      /^model\/list: could not read the session options of .* \(no answer within 3000 ms\); the models are listed without them$/,
+    );
   });
 
   it("keeps the list when the agent command is no ACP agent and exits at once", async () => {

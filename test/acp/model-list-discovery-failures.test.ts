@@ -36,7 +36,10 @@ describe("model/list discovery failures", () => {
   it("rethrows an auth failure of session/new with authRequired and the advertised sign-in methods", async () => {
     bridge = startInProcessBridge();
     const { spec } = fixtureLaunchSpec(bridge.dir, {
-      authMethods: [{ id: "browser", name: "Browser login" }, { methodId: "key", name: "API key" }],
+      authMethods: [
+        { id: "browser", name: "Browser login" },
+        { methodId: "key", name: "API key" },
+      ],
       newSessionError: "Authentication required.",
     });
     const response = await list(bridge, spec);

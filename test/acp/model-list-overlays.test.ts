@@ -22,16 +22,25 @@ const managed = (name: string): ReasoningEffortsView => ({
 });
 const probed: ReasoningEffortsView = {
   displayName: "Probed",
-  supportedReasoningEfforts: [{ reasoningEffort: "low", description: "Probed (low)" }, { reasoningEffort: "high", description: "Probed (high)" }],
+  supportedReasoningEfforts: [
+    { reasoningEffort: "low", description: "Probed (low)" },
+    { reasoningEffort: "high", description: "Probed (high)" },
+  ],
   defaultReasoningEffort: "high",
 };
-const efforts = (m: { supportedReasoningEfforts: Array<{ reasoningEffort: string }>; defaultReasoningEffort: string }) => [m.supportedReasoningEfforts.map((e) => e.reasoningEffort), m.defaultReasoningEffort];
+const efforts = (m: { supportedReasoningEfforts: Array<{ reasoningEffort: string }>; defaultReasoningEffort: string }) => [
+  m.supportedReasoningEfforts.map((e) => e.reasoningEffort),
+  m.defaultReasoningEffort,
+];
 
 describe("overlayReasoningEfforts (pure)", () => {
   it("reasoningCli replaces every model's efforts, ladder order, keeping a level's own description", () => {
     const reasoningCli = { flag: "--effort", supportedLevels: ["high" as const, "low" as const, "medium" as const], defaultLevel: "high" as const };
     const out = overlayReasoningEfforts({ models: [managed("A"), probed], selectedOnlyModels: [managed("B")] }, { reasoningCli });
-    expect(out.models.map(efforts)).toEqual([[["low", "medium", "high"], "high"], [["low", "medium", "high"], "high"]]);
+    expect(out.models.map(efforts)).toEqual([
+      [["low", "medium", "high"], "high"],
+      [["low", "medium", "high"], "high"],
+    ]);
     expect(out.selectedOnlyModels.map(efforts)).toEqual([[["low", "medium", "high"], "high"]]);
     expect(out.models[1]!.supportedReasoningEfforts).toEqual([
       { reasoningEffort: "low", description: "Probed (low)" },
@@ -55,7 +64,11 @@ describe("overlayReasoningEfforts (pure)", () => {
     const nativeReasoning = { configId: "reasoning_effort", supportedLevels: ["none" as const, "medium" as const, "max" as const] };
     const mediumOnlyButDefaultHigh: ReasoningEffortsView = { ...managed("C"), defaultReasoningEffort: "high" };
     const out = overlayReasoningEfforts({ models: [managed("A"), probed, mediumOnlyButDefaultHigh], selectedOnlyModels: [] }, { nativeReasoning });
-    expect(out.models.map(efforts)).toEqual([[["none", "medium", "max"], "medium"], [["low", "high"], "high"], [["medium"], "high"]]);
+    expect(out.models.map(efforts)).toEqual([
+      [["none", "medium", "max"], "medium"],
+      [["low", "high"], "high"],
+      [["medium"], "high"],
+    ]);
     const list = { models: [managed("A")], selectedOnlyModels: [] };
     expect(overlayReasoningEfforts(list, {})).toBe(list);
     expect(overlayReasoningEfforts(list, { nativeReasoning: { configId: "x", supportedLevels: [] } })).toBe(list);
@@ -96,8 +109,19 @@ describe("model/list overlays through the bridge", () => {
       expect(response.error).toBeUndefined();
       return response.result.models.map((m: any) => [m.id, ...efforts(m)]);
     };
-    const available = { models: { currentModelId: "h-1", availableModels: [{ modelId: "h-1", name: "H 1" }, { modelId: "h-2", name: "H 2" }] } };
-    expect(await discover("hermes-a", available)).toEqual([["h-1", ...ladder], ["h-2", ...ladder]]);
+    const available = {
+      models: {
+        currentModelId: "h-1",
+        availableModels: [
+          { modelId: "h-1", name: "H 1" },
+          { modelId: "h-2", name: "H 2" },
+        ],
+      },
+    };
+    expect(await discover("hermes-a", available)).toEqual([
+      ["h-1", ...ladder],
+      ["h-2", ...ladder],
+    ]);
     expect(await discover("hermes-none", {})).toEqual([["acp-default", ...ladder]]);
     // Models whose probe read a thought_level option keep the probed levels.
     const withThoughtLevel = {

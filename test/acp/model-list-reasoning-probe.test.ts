@@ -20,7 +20,17 @@ afterEach(async () => {
 const thoughtLevelOption = { id: "effort", name: "Thinking", category: "thought_level", type: "select", currentValue: "high", options: [{ value: "low" }, { value: "high" }, { value: "turbo" }] };
 const withThoughtLevel: NonNullable<FixtureScriptInput["sessionResult"]> = {
   configOptions: [
-    { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "Model A" }, { value: "m-b", name: "Model B" }] },
+    {
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: "m-a",
+      options: [
+        { value: "m-a", name: "Model A" },
+        { value: "m-b", name: "Model B" },
+      ],
+    },
     thoughtLevelOption,
   ],
 };
@@ -86,15 +96,17 @@ describe("model/list reasoning probe priority", () => {
   it("with a budget that runs out after two probes, exactly the two priority models were probed; the order of the models is kept", async () => {
     const models = ["m-a", "m-b", "zeta-2[effort=high]", "m-d", "m-e"];
     const sessionResult: NonNullable<FixtureScriptInput["sessionResult"]> = {
-      configOptions: [
-        { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: models.map((value) => ({ value, name: value })) },
-        thoughtLevelOption,
-      ],
+      configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: models.map((value) => ({ value, name: value })) }, thoughtLevelOption],
     };
     let log = "";
     // The bridge clock advances by more than half the budget with every probe the agent receives,
     // so the budget is spent after exactly two probes.
-    const probesReceived = (): number => (log ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"session/set_config_option"')).length : 0);
+    const probesReceived = (): number =>
+      log
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter((line) => line.includes('"session/set_config_option"')).length
+        : 0;
     bridge = startInProcessBridge({ now: () => probesReceived() * (REASONING_PROBE_BUDGET_MS / 2) });
     const launch = fixtureLaunchSpec(bridge.dir, { sessionResult });
     log = launch.log;
@@ -118,6 +130,10 @@ describe("model/list reasoning probe priority", () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, { sessionResult: withThoughtLevel });
     await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec, reasoningProbePriorityModelIds: "m-b" }, cwd: bridge.dir });
-    expect(agentReceived(log).filter((m) => m.method === "session/set_config_option").map((m) => m.params.value)).toEqual(["m-a", "m-b"]);
+    expect(
+      agentReceived(log)
+        .filter((m) => m.method === "session/set_config_option")
+        .map((m) => m.params.value),
+    ).toEqual(["m-a", "m-b"]);
   });
 });

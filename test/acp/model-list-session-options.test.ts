@@ -21,13 +21,37 @@ const offered: NonNullable<FixtureScriptInput["sessionResult"]> = {
     { id: "fast", name: "Fast mode", type: "boolean", currentValue: false },
     { id: "effort", name: "Effort", type: "select", currentValue: "low", options: [{ group: "g", name: "Group", options: [{ value: "low", name: "Low" }, { value: "high" }] }] },
   ],
-  modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
+  modes: {
+    currentModeId: "ask",
+    availableModes: [
+      { id: "ask", name: "Ask" },
+      { id: "code", name: "Code" },
+    ],
+  },
 };
 
 const expectedOptions = [
   { id: "fast", name: "Fast mode", type: "boolean", currentValue: false },
-  { id: "effort", name: "Effort", type: "select", currentValue: "low", options: [{ value: "low", name: "Low" }, { value: "high", name: "high" }] },
-  { id: "mode", name: "Mode", type: "select", currentValue: "ask", options: [{ value: "ask", name: "Ask" }, { value: "code", name: "Code" }] },
+  {
+    id: "effort",
+    name: "Effort",
+    type: "select",
+    currentValue: "low",
+    options: [
+      { value: "low", name: "Low" },
+      { value: "high", name: "high" },
+    ],
+  },
+  {
+    id: "mode",
+    name: "Mode",
+    type: "select",
+    currentValue: "ask",
+    options: [
+      { value: "ask", name: "Ask" },
+      { value: "code", name: "Code" },
+    ],
+  },
 ];
 
 describe("readDeclaredSessionOptions", () => {
@@ -46,7 +70,16 @@ describe("model/list sessionOptions", () => {
   it("attaches discovery's declared options to every advertised model", async () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
-      sessionResult: { ...offered, models: { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] } },
+      sessionResult: {
+        ...offered,
+        models: {
+          currentModelId: "m-a",
+          availableModels: [
+            { modelId: "m-a", name: "Model A" },
+            { modelId: "m-b", name: "Model B" },
+          ],
+        },
+      },
     });
     const response = await bridge.request("model/list", { providerOptions: { acpLaunchSpec: spec }, cwd: bridge.dir });
     // The model config option is preferred over `models` as the model source.

@@ -14,7 +14,13 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const available = { currentModelId: "m-a", availableModels: [{ modelId: "m-a", name: "Model A" }, { modelId: "m-b", name: "Model B" }] };
+const available = {
+  currentModelId: "m-a",
+  availableModels: [
+    { modelId: "m-a", name: "Model A" },
+    { modelId: "m-b", name: "Model B" },
+  ],
+};
 const modelOption = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a" }, { value: "m-b" }, { value: "m-c" }] };
 
 /** What the agent received after `initialize` and `session/new`, as `[method, params]`. */
@@ -51,7 +57,10 @@ describe("session/set_model at setup (spec 20 §2.3 step 7)", () => {
     const other = await start("thr_sm2", { sessionResult: { models: available } }, "m-b");
     expect(other.response.error).toBeUndefined();
     expect(afterSetup(other.log)).toEqual([["session/set_model", { sessionId: "fixture-session-1", modelId: "m-b" }]]);
-    for (const [threadId, model] of [["thr_sm3", "m-a"], ["thr_sm4", "m-z"]] as const) {
+    for (const [threadId, model] of [
+      ["thr_sm3", "m-a"],
+      ["thr_sm4", "m-z"],
+    ] as const) {
       const { response, log } = await start(threadId, { sessionResult: { models: available } }, model);
       expect(response.error).toBeUndefined();
       expect(afterSetup(log)).toEqual([]);

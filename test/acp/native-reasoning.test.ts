@@ -17,10 +17,24 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-const MODEL_OPTION = { id: "model", name: "Model", category: "model", type: "select", currentValue: "m-a", options: [{ value: "m-a", name: "A" }, { value: "m-b", name: "B" }] };
+const MODEL_OPTION = {
+  id: "model",
+  name: "Model",
+  category: "model",
+  type: "select",
+  currentValue: "m-a",
+  options: [
+    { value: "m-a", name: "A" },
+    { value: "m-b", name: "B" },
+  ],
+};
 // ACP select options may be grouped; the bridge flattens the groups.
 const MINIMAL_GROUP = { group: "fast", name: "Fast", options: [{ value: "minimal", name: "Minimal" }] };
-const PLAIN_CHOICES = [{ value: "medium", name: "Medium" }, { value: "high", name: "High" }, { value: "xhigh", name: "Extra high" }];
+const PLAIN_CHOICES = [
+  { value: "medium", name: "Medium" },
+  { value: "high", name: "High" },
+  { value: "xhigh", name: "Extra high" },
+];
 const EFFORT_OPTION = {
   id: "effort",
   name: "Effort",
@@ -61,7 +75,13 @@ describe("level → value (spec 20 §2.3 step 7)", () => {
   });
 
   it("synthesized options match the spec's levels and map them through levelValues, which also win outright", () => {
-    const synthesized: NativeReasoningOption = { configId: "reasoning_effort", values: [], supportedLevels: ["low", "medium", "xhigh"], levelValues: { xhigh: "x-high", none: "off" }, synthesized: true };
+    const synthesized: NativeReasoningOption = {
+      configId: "reasoning_effort",
+      values: [],
+      supportedLevels: ["low", "medium", "xhigh"],
+      levelValues: { xhigh: "x-high", none: "off" },
+      synthesized: true,
+    };
     expect(reasoningValueFor("max", synthesized)).toBe("x-high");
     expect(reasoningValueFor("none", synthesized)).toBe("off");
     expect(reasoningValueFor("medium", synthesized)).toBe("medium");
@@ -70,10 +90,20 @@ describe("level → value (spec 20 §2.3 step 7)", () => {
 
   it("finds the thought_level option by category, then by id, else synthesizes from nativeReasoning", () => {
     const nr = { configId: "reasoning_effort", supportedLevels: ["low" as const, "high" as const] };
-    const byCategory = findNativeReasoningOption([{ id: "thought_level", category: undefined, values: ["a"] }, { id: "effort", category: "thought_level", values: ["b"] }], nr);
+    const byCategory = findNativeReasoningOption(
+      [
+        { id: "thought_level", category: undefined, values: ["a"] },
+        { id: "effort", category: "thought_level", values: ["b"] },
+      ],
+      nr,
+    );
     expect(byCategory).toMatchObject({ configId: "effort", values: ["b"], synthesized: false });
     expect(findNativeReasoningOption([{ id: "thought_level", category: undefined, values: ["a"] }], undefined)).toMatchObject({ configId: "thought_level", synthesized: false });
-    expect(findNativeReasoningOption([{ id: "reasoning_effort", category: undefined, values: ["low"] }], nr)).toMatchObject({ configId: "reasoning_effort", supportedLevels: ["low", "high"], synthesized: true });
+    expect(findNativeReasoningOption([{ id: "reasoning_effort", category: undefined, values: ["low"] }], nr)).toMatchObject({
+      configId: "reasoning_effort",
+      supportedLevels: ["low", "high"],
+      synthesized: true,
+    });
     expect(findNativeReasoningOption([], undefined)).toBeNull();
   });
 });
@@ -91,7 +121,10 @@ describe("native reasoning at session setup (through the bridge)", () => {
 
   it("sends nothing when the option's current value already is the level's value, or no level is asked", async () => {
     bridge = startInProcessBridge();
-    for (const [thread, options] of [["thr_nr2", { reasoningLevel: "medium" }], ["thr_nr3", {}]] as const) {
+    for (const [thread, options] of [
+      ["thr_nr2", { reasoningLevel: "medium" }],
+      ["thr_nr3", {}],
+    ] as const) {
       const received = await start(thread, { sessionResult: withEffort }, options);
       expect(received.map((m) => m.method)).toEqual(["initialize", "session/new"]);
     }
@@ -108,7 +141,11 @@ describe("native reasoning at session setup (through the bridge)", () => {
     bridge = startInProcessBridge();
     const nativeReasoning = findShippedAcpAgent("acp-hermes-agent")!.launchSpec.nativeReasoning;
     expect(nativeReasoning).toEqual({ configId: "reasoning_effort", supportedLevels: ["none", "low", "medium", "high", "xhigh", "max"], defaultLevel: "medium" });
-    const cases = [["thr_nr5", "ultra", "max"], ["thr_nr6", "ultracode", "xhigh"], ["thr_nr7", "none", "none"]] as const;
+    const cases = [
+      ["thr_nr5", "ultra", "max"],
+      ["thr_nr6", "ultracode", "xhigh"],
+      ["thr_nr7", "none", "none"],
+    ] as const;
     for (const [thread, level, value] of cases) {
       // The agent declares no such option: the spec alone says it exists.
       const received = await start(thread, {}, { reasoningLevel: level }, { nativeReasoning });
@@ -122,7 +159,9 @@ describe("native reasoning at session setup (through the bridge)", () => {
     const declared = { configOptions: [{ id: "depth", name: "Depth", type: "select", currentValue: "deep", options: [{ value: "low" }, { value: "deep" }] }] };
     expect(configCalls(await start("thr_nr8", {}, { reasoningLevel: "high" }, { nativeReasoning }))).toEqual([{ sessionId: "fixture-session-1", configId: "depth", value: "deep" }]);
     expect(configCalls(await start("thr_nr9", { sessionResult: declared }, { reasoningLevel: "high" }, { nativeReasoning }))).toEqual([]);
-    expect(configCalls(await start("thr_nr10", { sessionResult: declared }, { reasoningLevel: "low" }, { nativeReasoning }))).toEqual([{ sessionId: "fixture-session-1", configId: "depth", value: "low" }]);
+    expect(configCalls(await start("thr_nr10", { sessionResult: declared }, { reasoningLevel: "low" }, { nativeReasoning }))).toEqual([
+      { sessionId: "fixture-session-1", configId: "depth", value: "low" },
+    ]);
   });
 
   it("a declared thought_level option wins over nativeReasoning", async () => {

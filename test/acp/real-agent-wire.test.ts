@@ -160,14 +160,22 @@ describe("real agents on the wire (spec 50)", () => {
     const t = thread(b, "thr_usage");
     expect(t.started.filter((item) => item.type === "agentMessage")).toHaveLength(1);
     expect(t.completed.filter((item) => item.type === "agentMessage").map((item) => item.text)).toEqual(["hello"]);
-    expect(b.deltas("thr_usage").filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["hello"]);
+    expect(
+      b
+        .deltas("thr_usage")
+        .filter((d) => d.kind === "item.textDelta")
+        .map((d) => d.text),
+    ).toEqual(["hello"]);
   });
 
   it("text before any prompt is kept in an agent turn of its own that closes before the first turn, never glued to its message", async () => {
     bridge = startInProcessBridge();
     const b = bridge;
     // Visible text: whitespace-only text before any prompt is no turn (lane-truth.test.ts).
-    const { spec } = fixtureLaunchSpec(b.dir, { afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Ready." } }], prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }] });
+    const { spec } = fixtureLaunchSpec(b.dir, {
+      afterNew: [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Ready." } }],
+      prompts: [{ steps: [chunk("answer"), { end: "end_turn" }] }],
+    });
     await b.request("thread/start", threadStartParams("thr_pre", spec, b.dir));
     // A runtime paced by causal order sends its turn once the agent's own turn is on the wire.
     await b.waitFor((m) => m.method === "thread/delta" && m.params.threadId === "thr_pre" && m.params.deltas.some((d: any) => d.kind === "item.textDelta"));
@@ -189,17 +197,24 @@ describe("real agents on the wire (spec 50)", () => {
     await b.waitFor((m) => m.method === "thread/delta" && m.params.threadId === "thr_src" && m.params.deltas.some((d: any) => d.kind === "item.textDelta"));
     const forked = await b.request("thread/fork", { ...threadStartParams("thr_fk2", spec, b.dir), sourceProviderThreadId: source.result.providerThreadId });
     expect(forked.error).toBeUndefined();
-    await b.waitFor((m) => m.method === "thread/delta" && m.params.threadId === "thr_fk2" && m.params.deltas.some((d: any) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"));
+    await b.waitFor(
+      (m) => m.method === "thread/delta" && m.params.threadId === "thr_fk2" && m.params.deltas.some((d: any) => d.kind === "extension.state" && d.extensionKind === "bb/provider-commands"),
+    );
     await b.request("turn/start", turnStartParams("thr_fk2", "go", "creq_222222222b"));
     await settledAfterAccepted(b, "thr_fk2");
-    expect(b.deltas("thr_src").filter((d) => d.kind === "item.textDelta").map((d) => d.text)).toEqual(["earlier reply"]);
+    expect(
+      b
+        .deltas("thr_src")
+        .filter((d) => d.kind === "item.textDelta")
+        .map((d) => d.text),
+    ).toEqual(["earlier reply"]);
     expect(b.deltas("thr_fk2").filter((d) => d.kind === "item.textDelta")).toEqual([]);
     expect(b.deltas("thr_fk2").filter((d) => d.kind === "turn.open")).toHaveLength(1);
   });
 });
 
 describe("wire faults", () => {
-  it("a response whose id is the request's id as a string (\"3\" for 3) answers that request: the thread starts and the turn settles", async () => {
+  it('a response whose id is the request\'s id as a string ("3" for 3) answers that request: the thread starts and the turn settles', async () => {
     const { b } = await oneTurn({ stringResponseIds: true, prompts: [{ steps: [chunk("ok"), { end: "end_turn" }] }] }, "thr_strid");
     const boundary = b.deltas("thr_strid").find((d) => d.kind === "turn.boundary");
     expect(boundary.status).toBe("completed");
@@ -224,7 +239,10 @@ describe("wire faults", () => {
     const { b } = await oneTurn(
       {
         prompts: [
-          { when: "first", steps: [update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", rawInput: { command: "make" } }), { end: "end_turn", after: [late] }] },
+          {
+            when: "first",
+            steps: [update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "make", kind: "execute", status: "in_progress", rawInput: { command: "make" } }), { end: "end_turn", after: [late] }],
+          },
           { when: "second", steps: [chunk("next"), { end: "end_turn" }] },
         ],
       },
@@ -296,7 +314,17 @@ describe("wire faults", () => {
 
   it("a turn ending on an error completes its streamed agent message and its open tool call", async () => {
     const { b } = await oneTurn(
-      { prompts: [{ steps: [update({ sessionUpdate: "tool_call", toolCallId: "k1", title: "sleep", kind: "execute", status: "in_progress", rawInput: { command: "sleep 9" } }), chunk("half a sen"), { fail: { code: -32000, message: "model crashed" } }] }] },
+      {
+        prompts: [
+          {
+            steps: [
+              update({ sessionUpdate: "tool_call", toolCallId: "k1", title: "sleep", kind: "execute", status: "in_progress", rawInput: { command: "sleep 9" } }),
+              chunk("half a sen"),
+              { fail: { code: -32000, message: "model crashed" } },
+            ],
+          },
+        ],
+      },
       "thr_err",
     );
     const t = thread(b, "thr_err");
@@ -312,7 +340,10 @@ describe("wire faults", () => {
     const { spec } = fixtureLaunchSpec(bridge.dir, {
       prompts: [
         { when: "err", steps: [{ fail: { code: -32000, message: "Internal error", data: { details: "API error", transcriptPath: "/h/.claude/t.jsonl" } } }] },
-        { when: "refuse", steps: [update({ sessionUpdate: "usage_update", used: 10, size: 100, cost: { amount: 0.25, currency: "USD" } }), { end: "refusal", meta: { error: "429: quota exhausted" } }] },
+        {
+          when: "refuse",
+          steps: [update({ sessionUpdate: "usage_update", used: 10, size: 100, cost: { amount: 0.25, currency: "USD" } }), { end: "refusal", meta: { error: "429: quota exhausted" } }],
+        },
         {
           when: "perm",
           steps: [

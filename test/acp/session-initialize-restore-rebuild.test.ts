@@ -48,13 +48,31 @@ describe("initialize (spec 30 §6.3)", () => {
 
   it("signs in headlessly: cached_token before session/new with _meta.headless; xai.api_key when XAI_API_KEY is in the agent's env", async () => {
     bridge = startInProcessBridge();
-    const cached = fixtureLaunchSpec(bridge.dir, { authMethods: [{ id: "xai.api_key", name: "Key" }, { id: "cached_token", name: "Cached" }] }, "cached");
+    const cached = fixtureLaunchSpec(
+      bridge.dir,
+      {
+        authMethods: [
+          { id: "xai.api_key", name: "Key" },
+          { id: "cached_token", name: "Cached" },
+        ],
+      },
+      "cached",
+    );
     await bridge.request("thread/start", threadStartParams("thr_auth1", cached.spec, bridge.dir));
     const first = agentReceived(cached.log);
     expect(first.map((m) => m.method)).toEqual(["initialize", "authenticate", "session/new"]);
     expect(first[1]!.params).toEqual({ methodId: "cached_token", _meta: { headless: true } });
 
-    const keyed = fixtureLaunchSpec(bridge.dir, { authMethods: [{ id: "xai.api_key", name: "Key" }, { id: "cached_token", name: "Cached" }] }, "keyed");
+    const keyed = fixtureLaunchSpec(
+      bridge.dir,
+      {
+        authMethods: [
+          { id: "xai.api_key", name: "Key" },
+          { id: "cached_token", name: "Cached" },
+        ],
+      },
+      "keyed",
+    );
     const spec = { ...keyed.spec, env: { ...(keyed.spec.env as Record<string, string>), XAI_API_KEY: "fixture-key" } };
     await bridge.request("thread/start", threadStartParams("thr_auth2", spec, bridge.dir));
     expect(agentReceived(keyed.log).find((m) => m.method === "authenticate")!.params.methodId).toBe("xai.api_key");
@@ -110,7 +128,9 @@ describe("rebuild (spec 30 §6.3)", () => {
     const identity = bridge.out.slice(from).find((m) => m.method === "thread/identity")!.params;
     expect(replaced.providerThreadId).not.toBe(firstId);
     expect(replaced).toEqual({ threadId: "thr_rb2", providerThreadId: identity.providerThreadId, reason: "The agent exited unexpectedly", contextLost: true });
-    const last = agentReceived(log).filter((m) => m.method === "session/prompt").at(-1)!;
+    const last = agentReceived(log)
+      .filter((m) => m.method === "session/prompt")
+      .at(-1)!;
     expect(last.params.prompt[0].text).toMatch(/^<system_instructions>/);
     expect(bridge.out.some((m) => m.method === "provider/recovery")).toBe(false);
   });

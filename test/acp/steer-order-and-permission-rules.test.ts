@@ -6,7 +6,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createFakeScheduler } from "../helpers/fake-scheduler.js";
-import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord, pastSettleWait } from "./bridge-harness.js";
+import {
+  agentReceived,
+  fixtureLaunchSpec,
+  isBoundary,
+  startInProcessBridge,
+  threadStartParams,
+  turnStartParams,
+  type InProcessBridge,
+  chunk,
+  type AnyRecord,
+  pastSettleWait,
+} from "./bridge-harness.js";
 import { genericAcpDialect } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 
@@ -22,8 +33,7 @@ const PERMISSION_OPTIONS = [
   { optionId: "no", name: "Reject", kind: "reject_once" },
 ];
 const boundaryOf = (threadId: string) => (m: AnyRecord) => isBoundary(m) && m.params.threadId === threadId;
-const indexOfDelta = (b: InProcessBridge, predicate: (d: AnyRecord) => boolean) =>
-  b.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some(predicate));
+const indexOfDelta = (b: InProcessBridge, predicate: (d: AnyRecord) => boolean) => b.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some(predicate));
 
 describe("§8.1 acceptance timing", () => {
   it("a steer is answered at once but accepted only after its re-prompt is written, i.e. after the cancelled prompt answered", async () => {
@@ -59,7 +69,10 @@ describe("§8.1 acceptance timing", () => {
     expect(steer.result).toEqual({ threadId: "thr_81d" });
     const stop = await pastSettleWait(clock, 100, () => bridge!.request("thread/stop", { threadId: "thr_81d", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
-    const accepted = bridge.deltas("thr_81d").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId);
+    const accepted = bridge
+      .deltas("thr_81d")
+      .filter((d) => d.kind === "input.accepted")
+      .map((d) => d.clientRequestId);
     expect(accepted).toEqual(["creq_81d000000a"]);
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
     expect(bridge.deltas("thr_81d").filter((d) => d.kind === "turn.boundary")).toEqual([{ kind: "turn.boundary", status: "interrupted", claimIfIdle: true }]);
@@ -112,7 +125,9 @@ describe("§8.2 steer = cancel + re-prompt in the same turn", () => {
     expect(deltas.filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_82b0000000", "creq_82b0000001", "creq_82b0000002"]);
     expect(deltas.filter((d) => d.kind === "turn.open")).toHaveLength(1);
     expect(deltas.find((d) => d.kind === "turn.boundary").status).toBe("completed");
-    const texts = agentReceived(log).filter((m) => m.method === "session/prompt").map((m) => m.params.prompt.at(-1).text);
+    const texts = agentReceived(log)
+      .filter((m) => m.method === "session/prompt")
+      .map((m) => m.params.prompt.at(-1).text);
     expect(texts).toEqual(["base", "steer one", "steer two"]);
   });
 });
@@ -166,7 +181,8 @@ describe("§8.4 construction order", () => {
 
 describe("§8.6 (as changed by spec 30 §1.1) results", () => {
   const make = () => createAcpTranslator({ threadId: "thr_86", dialect: genericAcpDialect, now: () => 0 });
-  const open = (t: ReturnType<typeof make>, id: string, kind: string) => t.update({ sessionUpdate: "tool_call", toolCallId: id, kind, title: "T", status: "pending", rawInput: kind === "execute" ? { command: "c" } : {} });
+  const open = (t: ReturnType<typeof make>, id: string, kind: string) =>
+    t.update({ sessionUpdate: "tool_call", toolCallId: id, kind, title: "T", status: "pending", rawInput: kind === "execute" ? { command: "c" } : {} });
   const close = (t: ReturnType<typeof make>, id: string, fields: AnyRecord) => t.update({ sessionUpdate: "tool_call_update", toolCallId: id, ...fields }).at(-1) as AnyRecord;
 
   it("an object rawOutput without an array content is the JSON text of the object; with one, the content's text", () => {

@@ -6,7 +6,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createFakeScheduler } from "../helpers/fake-scheduler.js";
-import { agentReceived, fixtureLaunchSpec, isBoundary, pastSettleWait, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, chunk, type AnyRecord } from "./bridge-harness.js";
+import {
+  agentReceived,
+  fixtureLaunchSpec,
+  isBoundary,
+  pastSettleWait,
+  startInProcessBridge,
+  threadStartParams,
+  turnStartParams,
+  type InProcessBridge,
+  chunk,
+  type AnyRecord,
+} from "./bridge-harness.js";
 import { ACP_BRIDGE_DEFAULTS } from "../../stack/acp/bridge-runtime.js";
 import { AGENT_KILL_GRACE_MS } from "../../stack/acp/connection/connection.js";
 
@@ -63,7 +74,12 @@ describe("thread/stop interrupt settles every prompt kind before the reply (spec
       prompts: [
         {
           steps: [
-            { request: { method: "elicitation/create", params: { sessionId: "fixture-session-1", message: "Pick", requestedSchema: { type: "object", properties: { c: { type: "string", enum: ["a", "b"] } } } } } },
+            {
+              request: {
+                method: "elicitation/create",
+                params: { sessionId: "fixture-session-1", message: "Pick", requestedSchema: { type: "object", properties: { c: { type: "string", enum: ["a", "b"] } } } },
+              },
+            },
             { waitForCancel: true },
           ],
         },
@@ -75,7 +91,12 @@ describe("thread/stop interrupt settles every prompt kind before the reply (spec
     const stop = await pastSettleWait(clock, 100, () => bridge!.request("thread/stop", { threadId: "thr_se", intent: "interrupt" }));
     expect(stop.result).toEqual({ ok: true });
     expect(agentReceived(log).find((m) => m.id === 0 && m.method === undefined)?.result).toEqual({ action: "cancel" });
-    expect(bridge.deltas("thr_se").filter((d) => d.kind === "turn.boundary").map((d) => d.status)).toEqual(["interrupted"]);
+    expect(
+      bridge
+        .deltas("thr_se")
+        .filter((d) => d.kind === "turn.boundary")
+        .map((d) => d.status),
+    ).toEqual(["interrupted"]);
   });
 
   it("stdin close (onClose) interrupts an active turn: it settles interrupted even though the agent ignores the cancel", async () => {
@@ -125,7 +146,12 @@ describe("thread/stop release (spec 30 §5)", () => {
     const stop = await bridge.request("thread/stop", { threadId: "thr_rq", intent: "release" });
     expect(stop.result).toEqual({ ok: true });
     expect(bridge.out.slice(before).filter((m) => m.method !== undefined)).toEqual([]);
-    expect(bridge.deltas("thr_rq").filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_rq00000000"]);
+    expect(
+      bridge
+        .deltas("thr_rq")
+        .filter((d) => d.kind === "input.accepted")
+        .map((d) => d.clientRequestId),
+    ).toEqual(["creq_rq00000000"]);
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
   });
 

@@ -37,11 +37,11 @@ describe.skipIf(!haveCursorRecordings())("translated recordings through the asse
   });
 
   test("subagent: the Task call is a delegation item in the lane (spec 30 §1.3)", () => {
-    const items = assembleCell("subagent").events.filter((event) => event.type === "item/completed").map((event) => event.item);
+    const items = assembleCell("subagent")
+      .events.filter((event) => event.type === "item/completed")
+      .map((event) => event.item);
     const task = providerUpdates("subagent").find((update) => update.sessionUpdate === "tool_call");
-    expect(items.filter((item) => item.type === "delegation")).toEqual([
-      expect.objectContaining({ type: "delegation", label: task?.title, status: "completed", background: false }),
-    ]);
+    expect(items.filter((item) => item.type === "delegation")).toEqual([expect.objectContaining({ type: "delegation", label: task?.title, status: "completed", background: false })]);
   });
 
   test("every turn opened is completed; thread state lands as extension-state events (spec 30 §6.3)", () => {

@@ -5,13 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { genericAcpDialect, grokAcpDialect, ompAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { AcpDialect } from "../../stack/acp/dialects/index.js";
-import {
-  AcpTranslateError,
-  createAcpTranslator,
-  isTurnOutputUpdate,
-  TOOL_PAYLOAD_MAX_BYTES,
-  writeScopeOf,
-} from "../../stack/acp/translate/index.js";
+import { AcpTranslateError, createAcpTranslator, isTurnOutputUpdate, TOOL_PAYLOAD_MAX_BYTES, writeScopeOf } from "../../stack/acp/translate/index.js";
 import type { InjectedToolDefinition } from "../../stack/acp/translate/index.js";
 import { ThreadDeltaSchema } from "../../stack/protocol/thread-delta.js";
 
@@ -58,9 +52,7 @@ describe("session/update rows without a recording", () => {
 
   test("usage_update → contextWindow (estimated false, attach open); malformed → nothing", () => {
     const t = make();
-    expect(t.update({ sessionUpdate: "usage_update", used: 1200, size: 200000 })).toEqual([
-      { kind: "contextWindow", used: 1200, size: 200000, estimated: false, attach: "open" },
-    ]);
+    expect(t.update({ sessionUpdate: "usage_update", used: 1200, size: 200000 })).toEqual([{ kind: "contextWindow", used: 1200, size: 200000, estimated: false, attach: "open" }]);
     expect(t.update({ sessionUpdate: "usage_update", used: "many" })).toEqual([]);
   });
 
@@ -98,13 +90,9 @@ describe("session/update rows without a recording", () => {
       },
     ]);
     const audio = { sessionUpdate: "agent_thought_chunk", content: { type: "image", data: "AAAA", mimeType: "image/png" } };
-    expect(t.update(audio)).toEqual([
-      expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_thought_chunk" }),
-    ]);
+    expect(t.update(audio)).toEqual([expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_thought_chunk" })]);
     const unknownBlock = { sessionUpdate: "agent_message_chunk", content: { type: "hologram" } };
-    expect(t.update(unknownBlock)).toEqual([
-      expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_message_chunk" }),
-    ]);
+    expect(t.update(unknownBlock)).toEqual([expect.objectContaining({ kind: "unhandled", vouchedTurn: false, onlyIfNoTurn: true, rawType: "acp/update:agent_message_chunk" })]);
     expect(t.update({ nope: true })).toEqual([]);
     // A known kind without its required fields is unparseable: dropped like any unparseable update.
     expect(t.update({ sessionUpdate: "tool_call", title: "no id" })).toEqual([]);
@@ -157,9 +145,7 @@ describe("tool calls", () => {
   test("command output: stdout+stderr joined, output_for_prompt, [timed out] and [signal X] appended", () => {
     const t = make();
     t.update(call({ kind: "execute", rawInput: { command: "a" } }));
-    expect(last(t.update(upd({ status: "completed", rawOutput: { stdout: "out", stderr: "err", timed_out: true, signal: "SIGKILL" } }))).resultText).toBe(
-      "out\nerr\n[timed out] [signal SIGKILL]",
-    );
+    expect(last(t.update(upd({ status: "completed", rawOutput: { stdout: "out", stderr: "err", timed_out: true, signal: "SIGKILL" } }))).resultText).toBe("out\nerr\n[timed out] [signal SIGKILL]");
     t.update(call({ toolCallId: "tc-2", kind: "execute", rawInput: { command: "b" } }));
     expect(last(t.update(upd({ toolCallId: "tc-2", status: "completed", rawOutput: { output_for_prompt: "summary" } }))).resultText).toBe("summary");
   });
@@ -168,7 +154,17 @@ describe("tool calls", () => {
     const t = make();
     t.update(call({ kind: "other", title: "Snap" }));
     const close = last(
-      t.update(upd({ status: "completed", rawOutput: { content: [{ type: "text", text: "see data:image/png;base64,AAAA" }, { type: "text", text: "end" }] } })),
+      t.update(
+        upd({
+          status: "completed",
+          rawOutput: {
+            content: [
+              { type: "text", text: "see data:image/png;base64,AAAA" },
+              { type: "text", text: "end" },
+            ],
+          },
+        }),
+      ),
     );
     expect(close.resultText).toBe("see [image]\nend");
   });
@@ -253,9 +249,7 @@ describe("tool calls", () => {
 
   test("malformed optional fields read as absent; bad content entries are skipped, not fatal", () => {
     const t = make();
-    const open = last(
-      t.update(call({ kind: "edit", title: 42, content: [7, { type: "diff", path: "/w/a", oldText: "x", newText: "y" }], locations: ["nope"], _meta: "m" })),
-    );
+    const open = last(t.update(call({ kind: "edit", title: 42, content: [7, { type: "diff", path: "/w/a", oldText: "x", newText: "y" }], locations: ["nope"], _meta: "m" })));
     expect(open.item).toEqual({ type: "fileChange", changes: [{ path: "/w/a", kind: "update", oldText: "x", newText: "y" }] });
   });
 
@@ -278,7 +272,11 @@ describe("turns (spec 20 §3.5, §8; spec 30 §6.2)", () => {
       error: { message: "Agent stopped the turn: max_tokens" },
       claimIfIdle: true,
     });
-    for (const [reason, status] of [["max_turn_requests", "failed"], ["refusal", "failed"], ["cancelled", "interrupted"]] as const) {
+    for (const [reason, status] of [
+      ["max_turn_requests", "failed"],
+      ["refusal", "failed"],
+      ["cancelled", "interrupted"],
+    ] as const) {
       expect(last(t.turnCompleted(reason)).status).toBe(status);
     }
     expect(() => t.turnCompleted("exploded")).toThrow(AcpTranslateError);
@@ -387,9 +385,7 @@ describe("envelopes, approvals, injected tools, activity", () => {
     });
     expect((t.fsWrite({ path: "/w/a.txt", oldText: "old", newText: "new" })[0] as AnyRecord).item.changes[0].kind).toBe("update");
     expect(t.warning({ summary: "careful" })).toEqual([{ kind: "provider.warning", summary: "careful", vouchedTurn: true }]);
-    expect(t.unhandled("acp/other", { a: 1 })).toEqual([
-      { kind: "unhandled", raw: { jsonrpc: "2.0", method: "acp/other", params: { a: 1 } }, rawType: "acp/other", vouchedTurn: true },
-    ]);
+    expect(t.unhandled("acp/other", { a: 1 })).toEqual([{ kind: "unhandled", raw: { jsonrpc: "2.0", method: "acp/other", params: { a: 1 } }, rawType: "acp/other", vouchedTurn: true }]);
   });
 
   test("a write made by an edit call known only from its permission request settles with that call: one fileChange (gemini's order)", () => {
@@ -424,7 +420,9 @@ describe("envelopes, approvals, injected tools, activity", () => {
     const t = make();
     t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });
     t.fsWrite({ path: "/w/notes.txt", oldText: "a\n", newText: "b\n" });
-    const close = t.update(upd({ status: "completed", kind: "edit", content: [{ type: "diff", path: "notes.txt", oldText: null, newText: undefined }] })).find((d) => d.kind === "item.close") as AnyRecord;
+    const close = t
+      .update(upd({ status: "completed", kind: "edit", content: [{ type: "diff", path: "notes.txt", oldText: null, newText: undefined }] }))
+      .find((d) => d.kind === "item.close") as AnyRecord;
     expect(close.item.changes.map((c: AnyRecord) => c.path)).toEqual(["/w/notes.txt"]);
   });
 
@@ -483,9 +481,7 @@ describe("envelopes, approvals, injected tools, activity", () => {
     t.restoreUpdate({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "old reply" } });
     t.restoreUpdate({ sessionUpdate: "usage_update", used: 20, size: 100 });
     t.restoreUpdate({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "review" }] });
-    expect(t.sessionSetup({}, { restored: true })).toEqual([
-      { kind: "extension.state", extensionKind: "bb/provider-commands", payload: { commands: [{ name: "review" }] } },
-    ]);
+    expect(t.sessionSetup({}, { restored: true })).toEqual([{ kind: "extension.state", extensionKind: "bb/provider-commands", payload: { commands: [{ name: "review" }] } }]);
     expect(t.restoreSettled()).toEqual([{ kind: "contextWindow", used: 20, size: 100, estimated: false, attach: "open" }]);
     expect(t.restoreSettled()).toEqual([]);
     expect(t.activity().lastUpdateAt).toBeNull();
@@ -495,15 +491,19 @@ describe("envelopes, approvals, injected tools, activity", () => {
     const t = make(grokAcpDialect);
     const setup = {
       sessionId: "s",
-      models: { currentModelId: "b", availableModels: [{ modelId: "a", _meta: { totalContextTokens: 1 } }, { modelId: "b", _meta: { totalContextTokens: 256000 } }] },
+      models: {
+        currentModelId: "b",
+        availableModels: [
+          { modelId: "a", _meta: { totalContextTokens: 1 } },
+          { modelId: "b", _meta: { totalContextTokens: 256000 } },
+        ],
+      },
     };
     expect(t.sessionSetup(setup, { restored: false })).toEqual([{ kind: "contextWindow", used: 0, size: 256000, estimated: false, attach: "open" }]);
     expect(t.promptResult({ stopReason: "end_turn", _meta: { usage: { inputTokens: 900, totalTokens: 1000 } } })).toEqual([
       { kind: "contextWindow", used: 900, size: 256000, estimated: false, attach: "open" },
     ]);
-    expect(t.promptResult({ stopReason: "end_turn", _meta: { totalTokens: 77 } })).toEqual([
-      expect.objectContaining({ used: 77 }),
-    ]);
+    expect(t.promptResult({ stopReason: "end_turn", _meta: { totalTokens: 77 } })).toEqual([expect.objectContaining({ used: 77 })]);
     expect(make(grokAcpDialect).sessionSetup(setup, { restored: true })).toEqual([]);
     expect(make().promptResult({ _meta: { inputTokens: 5 } })).toEqual([]);
   });
@@ -523,8 +523,16 @@ describe("envelopes, approvals, injected tools, activity", () => {
     expect(t.compactionCompleted({ stopReason: "end_turn" }).find((delta) => delta.kind === "provider.warning")).toMatchObject({ category: "compaction-skipped", details: "skip it" });
     // An edit call without its fields: the generic dialect waits for them, the hook opens at once.
     const unfilled = call({ kind: "edit", title: "Edit File" });
-    expect(make(custom).update(unfilled).some((delta) => delta.kind === "item.open")).toBe(true);
-    expect(make().update(unfilled).some((delta) => delta.kind === "item.open")).toBe(false);
+    expect(
+      make(custom)
+        .update(unfilled)
+        .some((delta) => delta.kind === "item.open"),
+    ).toBe(true);
+    expect(
+      make()
+        .update(unfilled)
+        .some((delta) => delta.kind === "item.open"),
+    ).toBe(false);
   });
 
   test("every delta the inline scenarios produce is valid grammar v3", () => {

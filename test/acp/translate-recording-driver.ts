@@ -83,15 +83,9 @@ export interface DriveResult {
  * translators (clock = each entry's seq). The default dialect is chosen as the bridge would:
  * `basename("cursor-agent")` → cursor.
  */
-export function driveCell(
-  cell: string,
-  dialect: AcpDialect = selectAcpDialect({ command: "cursor-agent" }),
-  root: string = CURSOR_RECORDINGS,
-): DriveResult {
+export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({ command: "cursor-agent" }), root: string = CURSOR_RECORDINGS): DriveResult {
   const threadId = readManifest(cell, root).threadId ?? "_process";
-  const lines = [...readLane(cell, "provider→bridge.ndjson", root), ...readLane(cell, "bridge→provider.ndjson", root)].sort(
-    (a, b) => a.run - b.run || a.seq - b.seq,
-  );
+  const lines = [...readLane(cell, "provider→bridge.ndjson", root), ...readLane(cell, "bridge→provider.ndjson", root)].sort((a, b) => a.run - b.run || a.seq - b.seq);
   const result: DriveResult = { deltas: [], batches: [], permissionSubjects: [], vendorRequests: [], translators: 0 };
   const emit = (...deltas: ThreadDelta[]): void => {
     if (deltas.length === 0) return;

@@ -10,13 +10,7 @@
 import { describe, expect, test } from "vitest";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
 import { ThreadDeltaSchema } from "../../stack/protocol/thread-delta.js";
-import {
-  driveCell,
-  haveCursorRecordings,
-  providerUpdates,
-  readLane,
-  recordedDeltas,
-} from "./translate-recording-driver.js";
+import { driveCell, haveCursorRecordings, providerUpdates, readLane, recordedDeltas } from "./translate-recording-driver.js";
 
 const THREAD_CELLS = ["approval-allow", "approval-deny", "fork", "resume", "stop-interrupt", "subagent", "turn-tools"];
 
@@ -108,9 +102,7 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     const deltas = driveCell("turn-tools").deltas as AnyDelta[];
     const closes = deltas.filter((delta) => delta.kind === "item.close");
     const command = closes.find((delta) => delta.item.type === "command");
-    const commandUpdate = providerUpdates("turn-tools").find(
-      (update) => update.sessionUpdate === "tool_call_update" && update.toolCallId === command?.key.providerItemId && update.rawOutput,
-    );
+    const commandUpdate = providerUpdates("turn-tools").find((update) => update.sessionUpdate === "tool_call_update" && update.toolCallId === command?.key.providerItemId && update.rawOutput);
     expect(command?.resultText).toBe(String(commandUpdate?.rawOutput.stdout).trim());
     expect(command?.exitCode).toBe(commandUpdate?.rawOutput.exitCode);
     const read = closes.find((delta) => delta.item.type === "tool" && delta.item.tool === "read");
@@ -154,7 +146,10 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     expect(loadReplay.length).toBeGreaterThan(0);
     const deltas = driveCell("resume").deltas;
     expect(deltas.filter((delta) => delta.kind === "turn.open")).toHaveLength(2);
-    const texts = deltas.filter((delta) => delta.kind === "item.textDelta").map((delta) => (delta as AnyDelta).text).join("");
+    const texts = deltas
+      .filter((delta) => delta.kind === "item.textDelta")
+      .map((delta) => (delta as AnyDelta).text)
+      .join("");
     for (const update of loadReplay) expect(texts).not.toContain(update.content.text);
   });
 
@@ -162,12 +157,7 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     const deltas = driveCell("stop-interrupt").deltas as AnyDelta[];
     const boundary = deltas.findIndex((delta) => delta.kind === "turn.boundary" && delta.status === "interrupted");
     expect(boundary).toBeGreaterThan(0);
-    expect(deltas.slice(boundary - 3, boundary + 1).map((delta) => delta.kind)).toEqual([
-      "item.textClose",
-      "item.textClose",
-      "item.close",
-      "turn.boundary",
-    ]);
+    expect(deltas.slice(boundary - 3, boundary + 1).map((delta) => delta.kind)).toEqual(["item.textClose", "item.textClose", "item.close", "turn.boundary"]);
     const drained = deltas[boundary - 1] as AnyDelta;
     expect(drained.status).toBe("interrupted");
     expect(drained).not.toHaveProperty("exitCode");

@@ -36,7 +36,9 @@ const ASSISTANT_CLOSE = { kind: "item.textClose", key: { channel: "assistant" },
 describe.skipIf(!haveCursorRecordings())("translation rows on real acp-cursor lines", () => {
   test("agent_message_chunk: the thought stream closes before EVERY chunk (spec 20 §8.8)", () => {
     const t = translator();
-    const chunks = providerUpdates("turn-tools").filter((update) => update.sessionUpdate === "agent_message_chunk").slice(0, 2);
+    const chunks = providerUpdates("turn-tools")
+      .filter((update) => update.sessionUpdate === "agent_message_chunk")
+      .slice(0, 2);
     for (const chunk of chunks) {
       expect(t.update(chunk)).toEqual([
         THOUGHT_CLOSE,
@@ -73,9 +75,7 @@ describe.skipIf(!haveCursorRecordings())("translation rows on real acp-cursor li
   test("available_commands_update: extension.state bb/provider-commands, deduplicated (spec 30 §6.3)", () => {
     const t = translator();
     const update = find("turn-tools", (candidate) => candidate.sessionUpdate === "available_commands_update");
-    expect(t.update(update)).toEqual([
-      { kind: "extension.state", extensionKind: "bb/provider-commands", payload: { commands: update.availableCommands } },
-    ]);
+    expect(t.update(update)).toEqual([{ kind: "extension.state", extensionKind: "bb/provider-commands", payload: { commands: update.availableCommands } }]);
     expect(t.update(update)).toEqual([]);
   });
 
@@ -104,9 +104,7 @@ describe.skipIf(!haveCursorRecordings())("translation rows on real acp-cursor li
     const call = find("approval-allow", (update) => update.sessionUpdate === "tool_call");
     t.update(call);
     const progress = updatesOf("approval-allow", call.toolCallId).find((update) => update.status === "in_progress") as AnyRecord;
-    expect(t.update(progress)).toEqual([
-      { kind: "unhandled", raw: envelope(progress), rawType: "acp/update:tool_call_update", vouchedTurn: false, onlyIfNoTurn: true },
-    ]);
+    expect(t.update(progress)).toEqual([{ kind: "unhandled", raw: envelope(progress), rawType: "acp/update:tool_call_update", vouchedTurn: false, onlyIfNoTurn: true }]);
   });
 
   test("tool_call_update completed: one close of the merged call, exit code as reported, nothing flushed", () => {

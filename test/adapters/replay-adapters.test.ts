@@ -26,7 +26,12 @@ const tubeAdapter: ReplayAdapter = {
     return true;
   },
 };
-const acpLine = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "thread/start", params: { cwd: "/rec", options: { providerOptions: { acpLaunchSpec: { displayName: "A", command: "agent-cli", args: [], env: {} } } } } });
+const acpLine = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 2,
+  method: "thread/start",
+  params: { cwd: "/rec", options: { providerOptions: { acpLaunchSpec: { displayName: "A", command: "agent-cli", args: [], env: {} } } } },
+});
 const tubeLine = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "thread/start", params: { options: { tubeAgent: ["tube-cli", "--serve"] } } });
 
 describe("the agent-launch seam: the replay engine calls the adapters' hooks and knows no family's shape", () => {
@@ -87,7 +92,9 @@ describe("the same seam starts a recording's agent: acpLaunchOptions (what recor
     const base = { launch: { displayName: "Cursor", command: "cursor-agent", args: ["acp"], env: { A: "1" } }, bridgeOptions: { permissionCli: { full: ["--yolo"] } } };
     // The fixture agent: command and args replaced in the shipped spec, its env kept.
     expect(JSON.stringify(acpLaunchOptions({ command: "node", args: ["fixture.js", "--script", "s.json"] }, base))).toBe(
-      JSON.stringify({ providerOptions: { permissionCli: { full: ["--yolo"] }, acpLaunchSpec: { displayName: "Cursor", command: "node", args: ["fixture.js", "--script", "s.json"], env: { A: "1" } } } }),
+      JSON.stringify({
+        providerOptions: { permissionCli: { full: ["--yolo"] }, acpLaunchSpec: { displayName: "Cursor", command: "node", args: ["fixture.js", "--script", "s.json"], env: { A: "1" } } },
+      }),
     );
     // A real agent from a profile: its own env and cwd.
     expect(JSON.stringify(acpLaunchOptions({ command: "/a/bin/agent", args: [], env: { HOME: "/h" }, cwd: "/w" }, { launch: { displayName: "Agent" } }))).toBe(

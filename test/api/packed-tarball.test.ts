@@ -18,9 +18,7 @@ beforeAll(async () => {
   const installed = path.join(project, "node_modules", "bridge-parity");
   await mkdir(installed, { recursive: true });
   // The suite runs after `npm run build`; --ignore-scripts packs that dist as is.
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" }),
-  ) as Array<{ filename: string }>;
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" })) as Array<{ filename: string }>;
   execFileSync("tar", ["-xzf", path.join(work, packed[0]!.filename), "-C", installed, "--strip-components=1"]);
   const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
   for (const name of [...Object.keys(manifest.dependencies), "vitest"]) {

@@ -23,11 +23,11 @@ describe("the vitest helper cannot pass silently", () => {
     scratch.push(tmp);
     const config = path.join(work, "vitest.config.mjs");
     await writeFile(config, `export default { test: { root: ${JSON.stringify(repoRoot)}, include: ["test/api/fixtures/unawaited-matcher.fixture.ts"], testTimeout: 60000 } };\n`);
-    const r = spawnSync(
-      process.execPath,
-      [path.join(repoRoot, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter", "verbose"],
-      { cwd: repoRoot, env: { ...process.env, PARITY_FIXTURE_CWD: work, TMPDIR: tmp, NO_COLOR: "1", FORCE_COLOR: "0" }, encoding: "utf8" },
-    );
+    const r = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter", "verbose"], {
+      cwd: repoRoot,
+      env: { ...process.env, PARITY_FIXTURE_CWD: work, TMPDIR: tmp, NO_COLOR: "1", FORCE_COLOR: "0" },
+      encoding: "utf8",
+    });
     const out = `${r.stdout}${r.stderr}`;
     expect(r.status, out).toBe(1);
     expect(out).toContain('expect({ provider: "echo", cell: "turn" }).toMatchParityOracle() was not awaited');

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  createDeltaAssembler,
-  DeltaAssemblerOptionsError,
-  MAX_ASSEMBLER_THREADS,
-  MAX_ID_MAP_ENTRIES,
-  MAX_SETTLED_ITEM_KEYS,
-} from "../../stack/assembler/index.js";
+import { createDeltaAssembler, DeltaAssemblerOptionsError, MAX_ASSEMBLER_THREADS, MAX_ID_MAP_ENTRIES, MAX_SETTLED_ITEM_KEYS } from "../../stack/assembler/index.js";
 import { InvalidThreadDeltaError } from "../../stack/protocol/thread-delta.js";
 import { CREQ, d, kinds, presentation, raw, Rig, scopeOf } from "./harness.js";
 
@@ -27,7 +21,7 @@ describe("delta assembler: ids and options (spec 10 §2.1)", () => {
     expect(assembler.getProviderItemId("t", "da0123abcd-i1")).toBe("x");
   });
 
-  it("counters are shared by all threads and every event is stamped threadId \"\" / providerThreadId \"\"", () => {
+  it('counters are shared by all threads and every event is stamped threadId "" / providerThreadId ""', () => {
     const rig = new Rig();
     const a = rig.feed([d.turnOpen()], 0, "a");
     const b = rig.feed([d.turnOpen()], 0, "b");

@@ -10,15 +10,11 @@ describe("file-change diffs (spec 10 §2.3)", () => {
   it("builds -/+ lines from a prefix/suffix-trimmed LCS under a/ b/ headers", () => {
     const oldText = "keep 1\nold a\nsame\nold b\nkeep 2\n";
     const newText = "keep 1\nsame\nnew b\nkeep 2\n";
-    expect(fileChangeDiff({ path: "/tmp/ws/math.js", kind: "update", oldText, newText })).toBe(
-      "--- a/tmp/ws/math.js\n+++ b/tmp/ws/math.js\n-old a\n-old b\n+new b\n",
-    );
+    expect(fileChangeDiff({ path: "/tmp/ws/math.js", kind: "update", oldText, newText })).toBe("--- a/tmp/ws/math.js\n+++ b/tmp/ws/math.js\n-old a\n-old b\n+new b\n");
   });
 
   it("an add diffs from /dev/null; backslashes become slashes and leading slashes go", () => {
-    expect(fileChangeDiff({ path: "\\\\srv\\dir\\f.txt", kind: "add", newText: "one\ntwo\n" })).toBe(
-      "--- /dev/null\n+++ b/srv/dir/f.txt\n+one\n+two\n",
-    );
+    expect(fileChangeDiff({ path: "\\\\srv\\dir\\f.txt", kind: "add", newText: "one\ntwo\n" })).toBe("--- /dev/null\n+++ b/srv/dir/f.txt\n+one\n+two\n");
     expect(diffHeaderPath("//x\\y")).toBe("x/y");
   });
 

@@ -3,13 +3,11 @@ import { createThreadEventGrammar, MAX_GRAMMAR_ITEM_IDS } from "../../stack/asse
 import type { ThreadEvent } from "../../stack/protocol/thread-events.js";
 
 const turn = (turnId: string) => ({ kind: "turn" as const, turnId });
-const ev = (type: string, fields: object, threadId = "t1", scope: object = turn("T1")): ThreadEvent =>
-  ({ type, threadId, providerThreadId: "", scope, ...fields }) as unknown as ThreadEvent;
+const ev = (type: string, fields: object, threadId = "t1", scope: object = turn("T1")): ThreadEvent => ({ type, threadId, providerThreadId: "", scope, ...fields }) as unknown as ThreadEvent;
 const started = (turnId: string, threadId = "t1") => ev("turn/started", {}, threadId, turn(turnId));
 const completed = (turnId: string, threadId = "t1") => ev("turn/completed", { status: "completed" }, threadId, turn(turnId));
 const itemStarted = (id: string) => ev("item/started", { item: { type: "toolCall", id, tool: "x", status: "pending" } });
-const itemCompleted = (id: string, type = "item/completed") =>
-  ev(type, { item: { type: "toolCall", id, tool: "x", status: "completed" } });
+const itemCompleted = (id: string, type = "item/completed") => ev(type, { item: { type: "toolCall", id, tool: "x", status: "completed" } });
 const delta = (type: string, itemId: string) => ev(type, { itemId, delta: "x" });
 
 function rules(events: ThreadEvent[]): string[] {
@@ -22,21 +20,11 @@ function rules(events: ThreadEvent[]): string[] {
 
 describe("host grammar (spec 10 §3)", () => {
   it("turn/starts-once: a turn starts once, whether still open or completed", () => {
-    expect(rules([started("A"), started("A"), completed("A"), started("A")])).toEqual([
-      "ok",
-      "turn/starts-once",
-      "ok",
-      "turn/starts-once",
-    ]);
+    expect(rules([started("A"), started("A"), completed("A"), started("A")])).toEqual(["ok", "turn/starts-once", "ok", "turn/starts-once"]);
   });
 
   it("turn/settles-once and turn/known", () => {
-    expect(rules([completed("X"), started("A"), completed("A"), completed("A")])).toEqual([
-      "turn/known",
-      "ok",
-      "ok",
-      "turn/settles-once",
-    ]);
+    expect(rules([completed("X"), started("A"), completed("A"), completed("A")])).toEqual(["turn/known", "ok", "ok", "turn/settles-once"]);
   });
 
   it("turn rules ignore events that are not turn-scoped", () => {
@@ -45,24 +33,16 @@ describe("host grammar (spec 10 §3)", () => {
   });
 
   it("item/settles-once covers the three completion types; a completion without a start is kept", () => {
-    expect(
-      rules([
-        itemCompleted("i1"),
-        itemCompleted("i1"),
-        itemCompleted("i2", "item/backgroundTask/completed"),
-        itemCompleted("i2", "item/delegation/completed"),
-      ]),
-    ).toEqual(["ok", "item/settles-once", "ok", "item/settles-once"]);
+    expect(rules([itemCompleted("i1"), itemCompleted("i1"), itemCompleted("i2", "item/backgroundTask/completed"), itemCompleted("i2", "item/delegation/completed")])).toEqual([
+      "ok",
+      "item/settles-once",
+      "ok",
+      "item/settles-once",
+    ]);
   });
 
   it("item/started always passes and makes a reopen legal", () => {
-    expect(rules([itemStarted("i"), itemStarted("i"), itemCompleted("i"), itemStarted("i"), itemCompleted("i")])).toEqual([
-      "ok",
-      "ok",
-      "ok",
-      "ok",
-      "ok",
-    ]);
+    expect(rules([itemStarted("i"), itemStarted("i"), itemCompleted("i"), itemStarted("i"), itemCompleted("i")])).toEqual(["ok", "ok", "ok", "ok", "ok"]);
   });
 
   it("item/opens-before-delta checks the six stream deltas and tool/mcp progress on itemId, snapshots on item.id", () => {

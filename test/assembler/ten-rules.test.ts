@@ -62,13 +62,7 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
     expect(kinds(fallback)).toEqual(["provider/unhandled"]);
     expect(fallback[0]).toMatchObject({ scope: { kind: "thread" }, rawType: "acp/update:agent_message_chunk" });
     // usage, turn.diff and context.cleared are dropped silently.
-    expect(
-      rig.feed([
-        { kind: "usage", total: usageBreakdown, last: usageBreakdown, modelContextWindow: 1 },
-        { kind: "turn.diff", diff: "x" },
-        { kind: "context.cleared" },
-      ]),
-    ).toEqual([]);
+    expect(rig.feed([{ kind: "usage", total: usageBreakdown, last: usageBreakdown, modelContextWindow: 1 }, { kind: "turn.diff", diff: "x" }, { kind: "context.cleared" }])).toEqual([]);
     // contextWindow, modelFallback, warning and unhandled go to thread scope.
     const threadScoped = rig.feed([
       { kind: "contextWindow", used: 5, estimated: false, attach: "currentOrLast" },
@@ -76,29 +70,16 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
       { kind: "provider.warning", summary: "w", vouchedTurn: true },
       { kind: "unhandled", raw: raw("x"), rawType: "x", vouchedTurn: true },
     ]);
-    expect(kinds(threadScoped)).toEqual([
-      "thread/contextWindowUsage/updated",
-      "provider/modelFallback",
-      "provider/warning",
-      "provider/unhandled",
-    ]);
+    expect(kinds(threadScoped)).toEqual(["thread/contextWindowUsage/updated", "provider/modelFallback", "provider/warning", "provider/unhandled"]);
     expect(threadScoped.map(scopeOf)).toEqual(["thread", "thread", "thread", "thread"]);
     // A boundary without claimIfIdle does nothing, even with input pending.
     expect(rig.feed([d.boundary()])).toEqual([]);
     // 1. a claiming boundary.
-    expect(kinds(rig.feed([d.boundary("completed", { claimIfIdle: true })]))).toEqual([
-      "turn/started",
-      "turn/input/accepted",
-      "turn/completed",
-    ]);
+    expect(kinds(rig.feed([d.boundary("completed", { claimIfIdle: true })]))).toEqual(["turn/started", "turn/input/accepted", "turn/completed"]);
     // 2. provider.error (not thread-scoped) while idle with input pending.
     rig.feed([d.accepted(CREQ[1])]);
     expect(kinds(rig.feed([{ kind: "provider.error", message: "m", threadScoped: true }]))).toEqual(["provider/error"]);
-    expect(kinds(rig.feed([{ kind: "provider.error", message: "m" }]))).toEqual([
-      "turn/started",
-      "turn/input/accepted",
-      "provider/error",
-    ]);
+    expect(kinds(rig.feed([{ kind: "provider.error", message: "m" }]))).toEqual(["turn/started", "turn/input/accepted", "provider/error"]);
     rig.feed([d.boundary()]);
     // 3. session.ended while idle with input pending.
     rig.feed([d.accepted(CREQ[2])]);
@@ -109,11 +90,7 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
 
   it("rule 3: session.reset settles nothing", () => {
     const rig = new Rig();
-    const first = rig.feed([
-      d.turnOpen(),
-      d.open({ providerItemId: "a" }, tool()),
-      d.text({ channel: "assistant" }, "agentMessage", "partial"),
-    ]);
+    const first = rig.feed([d.turnOpen(), d.open({ providerItemId: "a" }, tool()), d.text({ channel: "assistant" }, "agentMessage", "partial")]);
     const oldTurn = scopeOf(first[0]!);
     rig.feed([d.accepted(CREQ[0], { providerTurnId: "p" })]);
     rig.feed([d.accepted(CREQ[1])]);
@@ -140,9 +117,13 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
       }),
     ]);
     const closed = rig.feed([
-      d.close({ providerItemId: "edit-1" }, { type: "fileChange", changes: [{ path: "/w/a.txt", kind: "update", diff: "D" }] }, {
-        resultText: "ok",
-      }),
+      d.close(
+        { providerItemId: "edit-1" },
+        { type: "fileChange", changes: [{ path: "/w/a.txt", kind: "update", diff: "D" }] },
+        {
+          resultText: "ok",
+        },
+      ),
     ]);
     expect(kinds(closed)).toEqual(["item/completed:toolCall", "item/completed:fileChange"]);
     const [echo, terminal] = closed as [Extract<ThreadEvent, { type: "item/completed" }>, Extract<ThreadEvent, { type: "item/completed" }>];
@@ -232,22 +213,14 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
       d.open({ providerItemId: "s" }, { type: "search", mode: "content", query: "q" }, { presentation: presentation("Search") }),
     ]);
     const ended = rig.feed([{ kind: "session.ended" }]);
-    expect(kinds(ended)).toEqual([
-      "item/completed:agentMessage",
-      "item/completed:commandExecution",
-      "item/completed:extension",
-      "item/completed:search",
-      "turn/completed",
-    ]);
+    expect(kinds(ended)).toEqual(["item/completed:agentMessage", "item/completed:commandExecution", "item/completed:extension", "item/completed:search", "turn/completed"]);
     const items = ended.slice(1, 4).map((event) => (event as { item: Record<string, unknown> }).item);
     expect(items.map((item) => "presentation" in item)).toEqual([false, true, false]);
     expect(items.map((item) => item.status)).toEqual(["interrupted", "interrupted", "interrupted"]);
     expect((ended[0] as { item: object }).item).toMatchObject({ type: "agentMessage", text: "x" });
     expect(ended.at(-1)).toMatchObject({ status: "interrupted" });
     // The thread-attached background task survives.
-    expect(kinds(rig.feed([d.close({ providerItemId: "bg" }, { ...task, status: "completed", taskStatus: "completed" })]))).toEqual([
-      "item/backgroundTask/completed:backgroundTask",
-    ]);
+    expect(kinds(rig.feed([d.close({ providerItemId: "bg" }, { ...task, status: "completed", taskStatus: "completed" })]))).toEqual(["item/backgroundTask/completed:backgroundTask"]);
   });
 
   it("rule 7: dedup and release", () => {
@@ -285,9 +258,7 @@ describe("spec 10 §8: the ten rules most likely to be implemented wrong", () =>
     // A different parentRef is not detached.
     rig.feed([d.text({ channel: "assistant", parentRef: "P" }, "agentMessage", "nested")]);
     rig.feed([d.open({ providerItemId: "tool-3" }, tool())]);
-    expect(kinds(rig.feed([d.text({ channel: "assistant", parentRef: "P" }, "agentMessage", "more")]))).toEqual([
-      "item/agentMessage/delta",
-    ]);
+    expect(kinds(rig.feed([d.text({ channel: "assistant", parentRef: "P" }, "agentMessage", "more")]))).toEqual(["item/agentMessage/delta"]);
   });
 
   it("rule 8: the progress throttle uses the clock and is seeded by item.open", () => {

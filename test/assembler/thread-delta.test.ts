@@ -1,11 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  InvalidThreadDeltaError,
-  parseThreadDeltaParams,
-  THREAD_DELTA_KINDS,
-} from "../../stack/protocol/thread-delta.js";
+import { InvalidThreadDeltaError, parseThreadDeltaParams, THREAD_DELTA_KINDS } from "../../stack/protocol/thread-delta.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const cursorRoot = path.resolve(repoRoot, "../shared/recordings/acp-cursor");
@@ -105,9 +101,7 @@ describe("parseThreadDeltaParams (spec 10 §1)", () => {
       { kind: "item.progress", key: {}, snapshot: { type: "tool", tool: "x" } },
     ];
     for (const delta of bad) {
-      expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [delta] }), JSON.stringify(delta)).toThrow(
-        InvalidThreadDeltaError,
-      );
+      expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [delta] }), JSON.stringify(delta)).toThrow(InvalidThreadDeltaError);
     }
     expect(() => parseThreadDeltaParams({ threadId: "", deltas: [] })).toThrow(InvalidThreadDeltaError);
   });

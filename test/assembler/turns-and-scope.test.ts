@@ -34,9 +34,7 @@ describe("turn resolution and scopes (spec 10 §2.5–2.6, §2.12)", () => {
     rig.feed([d.turnOpen({ providerTurnId: "k" }), d.open({ providerItemId: "a" }, { type: "tool", tool: "x" }, { providerTurnId: "k" })]);
     expect(rig.feed([{ kind: "session.ended" }])).toEqual([]);
     // The keyed item is still open: its close is a plain completion in the keyed turn.
-    expect(kinds(rig.feed([d.close({ providerItemId: "a" }, { type: "tool", tool: "x" }, { providerTurnId: "k" })]))).toEqual([
-      "item/completed:toolCall",
-    ]);
+    expect(kinds(rig.feed([d.close({ providerItemId: "a" }, { type: "tool", tool: "x" }, { providerTurnId: "k" })]))).toEqual(["item/completed:toolCall"]);
   });
 
   it("session.ended settles streamed text with what it has and scopes everything to cur", () => {
@@ -69,12 +67,7 @@ describe("turn resolution and scopes (spec 10 §2.5–2.6, §2.12)", () => {
     const usage = { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
     const [t1] = rig.feed([d.turnOpen()]);
     rig.feed([d.boundary()]);
-    const after = rig.feed([
-      { kind: "usage", total: usage, last: usage, modelContextWindow: null },
-      { kind: "context.compacted" },
-      { kind: "context.cleared" },
-      { kind: "turn.diff", diff: "x" },
-    ]);
+    const after = rig.feed([{ kind: "usage", total: usage, last: usage, modelContextWindow: null }, { kind: "context.compacted" }, { kind: "context.cleared" }, { kind: "turn.diff", diff: "x" }]);
     expect(kinds(after)).toEqual(["thread/tokenUsage/updated", "thread/compacted", "thread/context/cleared"]);
     expect(after.map(scopeOf)).toEqual([scopeOf(t1!), scopeOf(t1!), scopeOf(t1!)]);
   });
@@ -82,11 +75,7 @@ describe("turn resolution and scopes (spec 10 §2.5–2.6, §2.12)", () => {
 
 describe("text flush barriers (spec 10 §2.11, §2.13)", () => {
   it("item.textClose, item.close and session.ended flush text even when they emit nothing", () => {
-    for (const barrier of [
-      d.textClose({ channel: "none" }, "agentMessage"),
-      d.close({ providerItemId: "dup" }, { type: "tool", tool: "x" }),
-      { kind: "session.ended" },
-    ]) {
+    for (const barrier of [d.textClose({ channel: "none" }, "agentMessage"), d.close({ providerItemId: "dup" }, { type: "tool", tool: "x" }), { kind: "session.ended" }]) {
       const rig = new Rig({ textDeltaFlushMs: 100 });
       rig.feed([d.turnOpen(), d.close({ providerItemId: "dup" }, { type: "tool", tool: "x" }), d.text({ providerItemId: "m" }, "agentMessage", "a")]);
       rig.feed([d.text({ providerItemId: "m" }, "agentMessage", "b")], 1);

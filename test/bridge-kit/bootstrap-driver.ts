@@ -30,7 +30,13 @@ export function ensureCompiledBootstrap(): void {
   if (!fs.existsSync(bootstrapPath)) throw new Error(`could not compile ${bootstrapPath}`);
 }
 
-export type Message = Record<string, unknown> & { id?: number | string; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+export type Message = Record<string, unknown> & {
+  id?: number | string;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 export interface DrivenBridge {
   readonly child: ChildProcessWithoutNullStreams;
@@ -117,8 +123,7 @@ export function driveBridge(options: { modulePath?: string; providerId: string; 
     send,
     sendRaw: (data) => child.stdin.write(data),
     waitFor,
-    waitForStderr: (text) =>
-      stderrText.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => stderrWaiters.push({ text, resolve })),
+    waitForStderr: (text) => (stderrText.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => stderrWaiters.push({ text, resolve }))),
     request(id, method, params) {
       const reply = waitFor((message) => message.id === id && message.method === undefined);
       send({ jsonrpc: "2.0", id, method, params });

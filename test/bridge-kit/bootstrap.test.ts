@@ -62,7 +62,12 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     const lanes = readRecordTree(root);
     const thread = lanes.filter((lane) => lane.scope === THREAD_SCOPE);
     expect(thread.map((lane) => lane.direction).sort()).toEqual([...DIRECTIONS].sort());
-    expect(lanes.filter((lane) => lane.scope === "_process").map((lane) => lane.direction).sort()).toEqual(["bridge→runtime", "runtime→bridge"]);
+    expect(
+      lanes
+        .filter((lane) => lane.scope === "_process")
+        .map((lane) => lane.direction)
+        .sort(),
+    ).toEqual(["bridge→runtime", "runtime→bridge"]);
 
     // One seq counter across every lane of the process: 1..N, no gap, no repeat; one run.
     const entries = allEntries(root);
@@ -76,8 +81,14 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     }
 
     // Every line that crossed the runtime boundary is recorded, byte for byte, in its lane.
-    const recordedOut = entries.filter((entry) => entry.dir === "bridge→runtime").sort((a, b) => a.seq - b.seq).map((entry) => entry.line);
-    const recordedIn = entries.filter((entry) => entry.dir === "runtime→bridge").sort((a, b) => a.seq - b.seq).map((entry) => entry.line);
+    const recordedOut = entries
+      .filter((entry) => entry.dir === "bridge→runtime")
+      .sort((a, b) => a.seq - b.seq)
+      .map((entry) => entry.line);
+    const recordedIn = entries
+      .filter((entry) => entry.dir === "runtime→bridge")
+      .sort((a, b) => a.seq - b.seq)
+      .map((entry) => entry.line);
     expect(recordedOut).toEqual(bridge.stdoutLines);
     expect(recordedIn).toEqual(bridge.sentLines);
 
@@ -121,8 +132,14 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
 
     const entries = allEntries(path.join(recordDir, "probe"));
     expect(entries.map((entry) => entry.seq).sort((a, b) => a - b)).toEqual(entries.map((_, index) => index + 1));
-    const out = entries.filter((entry) => entry.dir === "bridge→runtime").sort((a, b) => a.seq - b.seq).map((entry) => entry.line);
-    const into = entries.filter((entry) => entry.dir === "runtime→bridge").sort((a, b) => a.seq - b.seq).map((entry) => entry.line);
+    const out = entries
+      .filter((entry) => entry.dir === "bridge→runtime")
+      .sort((a, b) => a.seq - b.seq)
+      .map((entry) => entry.line);
+    const into = entries
+      .filter((entry) => entry.dir === "runtime→bridge")
+      .sort((a, b) => a.seq - b.seq)
+      .map((entry) => entry.line);
     expect(out).toEqual(bridge.stdoutLines);
     expect(into).toEqual(bridge.sentLines);
     expect(out.at(-1)).toContain('"interaction/request"');

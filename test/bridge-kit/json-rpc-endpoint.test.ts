@@ -59,7 +59,7 @@ describe("PendingRequests", () => {
     expect(table.size).toBe(0);
   });
 
-  it("matches ids as given: the string \"1\" does not answer request 1", () => {
+  it('matches ids as given: the string "1" does not answer request 1', () => {
     const table = new PendingRequests<string, string>();
     const { ends, waiter } = recorder();
     table.wait(1, waiter);
@@ -109,18 +109,40 @@ describe("answerRequestOnce", () => {
 
   it("sends the handler's value as the result, undefined as null, after the caller returns", async () => {
     const sent: JsonRpcResponse[] = [];
-    const done = answerRequestOnce(4, () => undefined, (response) => sent.push(response), errorOf);
+    const done = answerRequestOnce(
+      4,
+      () => undefined,
+      (response) => sent.push(response),
+      errorOf,
+    );
     expect(sent).toEqual([]);
     await done;
     expect(sent).toEqual([{ jsonrpc: "2.0", id: 4, result: null }]);
-    await answerRequestOnce("x", async () => ({ ok: true }), (response) => sent.push(response), errorOf);
+    await answerRequestOnce(
+      "x",
+      async () => ({ ok: true }),
+      (response) => sent.push(response),
+      errorOf,
+    );
     expect(sent[1]).toEqual({ jsonrpc: "2.0", id: "x", result: { ok: true } });
   });
 
   it("turns a throw or a rejection into one error response", async () => {
     const sent: JsonRpcResponse[] = [];
-    await answerRequestOnce(5, () => { throw new Error("no such file"); }, (response) => sent.push(response), errorOf);
-    await answerRequestOnce(6, () => Promise.reject(new Error("denied")), (response) => sent.push(response), (thrown) => ({ code: 7, message: String(thrown), data: { why: 1 } }));
+    await answerRequestOnce(
+      5,
+      () => {
+        throw new Error("no such file");
+      },
+      (response) => sent.push(response),
+      errorOf,
+    );
+    await answerRequestOnce(
+      6,
+      () => Promise.reject(new Error("denied")),
+      (response) => sent.push(response),
+      (thrown) => ({ code: 7, message: String(thrown), data: { why: 1 } }),
+    );
     expect(sent).toEqual([
       { jsonrpc: "2.0", id: 5, error: { code: -32000, message: "no such file" } },
       { jsonrpc: "2.0", id: 6, error: { code: 7, message: "Error: denied", data: { why: 1 } } },

@@ -5,13 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createScopeRouter, PROCESS_SCOPE, scopeForThreadId } from "../../stack/bridge-kit/record-scope.js";
 import { createBridgeRecorder, type RecorderFs } from "../../stack/bridge-kit/recorder.js";
-import {
-  getProcessRecorder,
-  installProcessRecorder,
-  isProviderBridgeRecording,
-  PROCESS_RECORDER_SLOT,
-  recordProviderChildIo,
-} from "../../stack/bridge-kit/record-process.js";
+import { getProcessRecorder, installProcessRecorder, isProviderBridgeRecording, PROCESS_RECORDER_SLOT, recordProviderChildIo } from "../../stack/bridge-kit/record-process.js";
 import type { LaneEntry as Entry } from "./bootstrap-driver.js";
 
 function readLane(file: string): Entry[] {

@@ -32,10 +32,22 @@ describe("cell times", () => {
   it("a run's times are merged over the earlier ones and read back", async () => {
     const file = cellTimesFile(project(true))!;
     expect(await readCellTimes(file)).toEqual(new Map());
-    await writeCellTimes(file, new Map(), new Map([["acp-pi/steer", 5000], ["echo/hello", 12]]));
+    await writeCellTimes(
+      file,
+      new Map(),
+      new Map([
+        ["acp-pi/steer", 5000],
+        ["echo/hello", 12],
+      ]),
+    );
     const earlier = await readCellTimes(file);
     await writeCellTimes(file, earlier, new Map([["echo/hello", 20]]));
-    expect(await readCellTimes(file)).toEqual(new Map([["acp-pi/steer", 5000], ["echo/hello", 20]]));
+    expect(await readCellTimes(file)).toEqual(
+      new Map([
+        ["acp-pi/steer", 5000],
+        ["echo/hello", 20],
+      ]),
+    );
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ "acp-pi/steer": 5000, "echo/hello": 20 });
   });
 

@@ -62,7 +62,12 @@ describe("claude-code bridge against the fixture CLI", () => {
     expect(b.approvals).toMatchObject([{ threadId: "thr_1", payload: { kind: "approval", subject: { kind: "command", command: "rm -rf build" } } }]);
     const close = b.deltas().find((d) => d.kind === "item.close");
     expect(close).toMatchObject({ status: "failed", approvalStatus: "denied", item: { type: "command", command: "rm -rf build" } });
-    expect(b.deltas().filter((d) => d.kind === "item.textClose").map((d) => (d as { text?: string }).text)).toEqual(["Understood."]);
+    expect(
+      b
+        .deltas()
+        .filter((d) => d.kind === "item.textClose")
+        .map((d) => (d as { text?: string }).text),
+    ).toEqual(["Understood."]);
   });
 
   it("thread/stop interrupt: the interrupted boundary is on the wire before the stop's answer", async () => {
@@ -113,7 +118,10 @@ describe("claude-code bridge against the fixture CLI", () => {
     // The approval is answered only once the steer was accepted: the steer is provably mid-turn.
     allow("allow_once");
     expect(await ended).toEqual({ kind: "turn.boundary", status: "completed" });
-    const accepted = b.deltas().filter((d) => d.kind === "input.accepted").map((d) => (d as { clientRequestId: string }).clientRequestId);
+    const accepted = b
+      .deltas()
+      .filter((d) => d.kind === "input.accepted")
+      .map((d) => (d as { clientRequestId: string }).clientRequestId);
     expect(accepted).toEqual(["creq_2222222226", "creq_2222222227"]);
     expect(b.deltas().filter((d) => d.kind === "turn.boundary")).toHaveLength(1);
     expect(b.deltas().find((d) => d.kind === "item.close")).toMatchObject({ status: "completed", item: { type: "command", aggregatedOutput: expect.stringContaining("also lint") } });

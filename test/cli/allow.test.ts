@@ -99,22 +99,19 @@ describe("parity allow", () => {
   });
 
   // The command validates with the loader's schema: each refusal is the loader's problem sentence.
-  it.each(["/3", "/*", "/**", "/*[kind=bb/session-options]", "/*[type=a][type=b]", "/*[type=a]/item/*", "/*[type=]"])(
-    "refuses %s with the loader's message",
-    async (bad) => {
-      let loaderProblem = "";
-      try {
-        parseAllowlist([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: bad, pr: "#1", reason: "r" }], "x.json");
-      } catch (error) {
-        if (error instanceof InputError) loaderProblem = error.problem.replace(/^entry 0: path: /, "");
-      }
-      expect(loaderProblem).toContain(`path "${bad}"`);
-      const result = await runCli(["allow", ...flags({ path: bad })], { cwd: dir });
-      expect(result.code).toBe(2);
-      expect(result.err).toBe(`parity: --path: ${loaderProblem}\n`);
-      await expect(readdir(dir)).resolves.toEqual([]);
-    },
-  );
+  it.each(["/3", "/*", "/**", "/*[kind=bb/session-options]", "/*[type=a][type=b]", "/*[type=a]/item/*", "/*[type=]"])("refuses %s with the loader's message", async (bad) => {
+    let loaderProblem = "";
+    try {
+      parseAllowlist([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: bad, pr: "#1", reason: "r" }], "x.json");
+    } catch (error) {
+      if (error instanceof InputError) loaderProblem = error.problem.replace(/^entry 0: path: /, "");
+    }
+    expect(loaderProblem).toContain(`path "${bad}"`);
+    const result = await runCli(["allow", ...flags({ path: bad })], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.err).toBe(`parity: --path: ${loaderProblem}\n`);
+    await expect(readdir(dir)).resolves.toEqual([]);
+  });
 
   it("refuses a duplicate entry", async () => {
     await runCli(["allow", ...flags()], { cwd: dir });
@@ -134,7 +131,10 @@ describe("parity allow", () => {
 
   it("names the file and entry index of a bad existing file and leaves it untouched", async () => {
     await mkdir(path.dirname(file()), { recursive: true });
-    const bad = `${JSON.stringify([{ provider: "acp-cursor", cell: "x", layer: "events", path: "/1/a", pr: "#1", reason: "ok" }, { provider: "acp-cursor", cell: "x", layer: "events", path: "/1/a", pr: "1", reason: "ok" }])}\n`;
+    const bad = `${JSON.stringify([
+      { provider: "acp-cursor", cell: "x", layer: "events", path: "/1/a", pr: "#1", reason: "ok" },
+      { provider: "acp-cursor", cell: "x", layer: "events", path: "/1/a", pr: "1", reason: "ok" },
+    ])}\n`;
     await writeFile(file(), bad);
     const result = await runCli(["allow", ...flags()], { cwd: dir });
     expect(result.code).toBe(2);

@@ -129,8 +129,19 @@ describe("parity allow against the recordings in effect", () => {
     await symlink(path.join(repoRoot, "recordings"), path.join(dir, "recordings"), "dir");
     return dir;
   }
-  const allow = (provider: string, cell: string, ...extra: string[]) =>
-    ["allow", "--provider", provider, "--cell", cell, "--pr", "#5", "--reason", "x", ...(extra.includes("--path") ? [] : ["--path", "/0/type"]), ...extra];
+  const allow = (provider: string, cell: string, ...extra: string[]) => [
+    "allow",
+    "--provider",
+    provider,
+    "--cell",
+    cell,
+    "--pr",
+    "#5",
+    "--reason",
+    "x",
+    ...(extra.includes("--path") ? [] : ["--path", "/0/type"]),
+    ...extra,
+  ];
 
   it("an unknown provider (the trial's input): exit 2 naming it, no allowlist written", async () => {
     const cwd = await project();
@@ -177,7 +188,9 @@ describe("small things", () => {
     const record = await runCli(["record", "--help"]);
     expect(record.out.replace(/\s+/g, " ")).toContain("2 usage or input error, 3 a secret survived redaction");
     const check = await runCli(["check", "--help"]);
-    expect(check.out.replace(/\s+/g, " ")).toContain("Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT)");
+    expect(check.out.replace(/\s+/g, " ")).toContain(
+      "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT)",
+    );
     expect(check.out).not.toContain("secret");
   });
 

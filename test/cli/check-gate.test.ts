@@ -35,15 +35,7 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
     const report = JSON.parse(r.out) as CheckReport;
     const explained = parseExplain(r.err);
 
-    expect(report.cells.filter((c) => c.status !== "skip").map((c) => c.cell)).toEqual([
-      "approval-allow",
-      "approval-deny",
-      "fork",
-      "resume",
-      "stop-interrupt",
-      "subagent",
-      "turn-tools",
-    ]);
+    expect(report.cells.filter((c) => c.status !== "skip").map((c) => c.cell)).toEqual(["approval-allow", "approval-deny", "fork", "resume", "stop-interrupt", "subagent", "turn-tools"]);
     for (const cell of report.cells) {
       expect(cell.divergences, `${cell.cell} diverged`).toEqual([]);
       expect(cell.stale, `${cell.cell} has stale entries`).toEqual([]);
@@ -59,9 +51,7 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
     for (const entry of committed) {
       // #5: the bridge rewrite the reference lanes predate; #24: denied calls settle "denied".
       expect(["#5", "#24"], entry.path).toContain(entry.pr);
-      const cells = report.cells.filter(
-        (c) => c.status !== "skip" && entryApplies(entry, c.provider, c.cell, path.join(sharedRecordings, c.provider, c.cell)),
-      );
+      const cells = report.cells.filter((c) => c.status !== "skip" && entryApplies(entry, c.provider, c.cell, path.join(sharedRecordings, c.provider, c.cell)));
       expect(cells.length, `${entry.path} applies to no replayed cell`).toBeGreaterThan(0);
       for (const cell of cells) {
         const total = explained.get(`${cell.provider}/${cell.cell}`)?.get(entry.path);
@@ -73,8 +63,7 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
 
 describe("the replay pins the dialect its recorded agent command implies (spec 30 §1.2)", () => {
   const rewrite = { childCommand: process.execPath, childArgs: ["replay-child.js"], workspace: "/tmp/ws", path: undefined };
-  const dialectsOf = (lines: string[]) =>
-    lines.filter((l) => l.includes('"acpLaunchSpec"')).map((l) => JSON.parse(l).params.options.providerOptions.acpDialect as unknown);
+  const dialectsOf = (lines: string[]) => lines.filter((l) => l.includes('"acpLaunchSpec"')).map((l) => JSON.parse(l).params.options.providerOptions.acpDialect as unknown);
 
   it("pins cursor on every launch-spec line of a real cursor-agent recording, whose command is rewritten to node", async () => {
     const recording = await readRecording(path.join(sharedRecordings, "acp-cursor", "subagent"));
@@ -94,7 +83,12 @@ describe("the replay pins the dialect its recorded agent command implies (spec 3
     const named = dialectsOf(lines);
     expect(named.every((d) => typeof d === "string")).toBe(true);
     expect(dialectsOf(lines.map((line) => rewriteRuntimeLine(line, rewrite)))).toEqual(named);
-    const generic = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "thread/start", params: { options: { providerOptions: { acpLaunchSpec: { displayName: "x", command: "my-agent", args: [], env: {} } } } } });
+    const generic = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "thread/start",
+      params: { options: { providerOptions: { acpLaunchSpec: { displayName: "x", command: "my-agent", args: [], env: {} } } } },
+    });
     expect(dialectsOf([rewriteRuntimeLine(generic, rewrite)])).toEqual([undefined]);
   });
 });

@@ -23,7 +23,11 @@ function treeDigest(dir: string): string {
     for (const name of readdirSync(d).sort()) {
       const file = path.join(d, name);
       if (statSync(file).isDirectory()) walk(file);
-      else hash.update(`${path.relative(dir, file)}\0`).update(readFileSync(file)).update("\0");
+      else
+        hash
+          .update(`${path.relative(dir, file)}\0`)
+          .update(readFileSync(file))
+          .update("\0");
     }
   };
   walk(dir);

@@ -96,7 +96,9 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     // The deltas are equal on every side: the entry selects values but masks no difference, so it
     // is stale (issue 26) and fails the cell rather than hide a later change of those deltas.
     expect(masked.code).toBe(1);
-    expect(masked.out).toMatch(/echo\/turn:\n {2}events \/\*\/delta \(#12\): live [1-9]\d*, oracle [1-9]\d*, recording [1-9]\d* — stale: masks no difference\n {4}streamed chunks may be split differently\n/);
+    expect(masked.out).toMatch(
+      /echo\/turn:\n {2}events \/\*\/delta \(#12\): live [1-9]\d*, oracle [1-9]\d*, recording [1-9]\d* — stale: masks no difference\n {4}streamed chunks may be split differently\n/,
+    );
 
     const stale = { ...entry, cell: "zero-work" };
     const extra = path.join(cwd, "stale.json");
@@ -124,11 +126,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     await runCli(["check", "--cell", "zero-work", "-u"], { cwd });
     const dump = path.join(cwd, "dump");
     expect((await runCli(["check", "--cell", "zero-work", "--dump-dir", dump], { cwd })).code).toBe(0);
-    expect((await readdir(dump)).sort()).toEqual([
-      "echo-zero-work.live.events.json",
-      "echo-zero-work.oracle.events.json",
-      "echo-zero-work.recording.events.json",
-    ]);
+    expect((await readdir(dump)).sort()).toEqual(["echo-zero-work.live.events.json", "echo-zero-work.oracle.events.json", "echo-zero-work.recording.events.json"]);
     const live = await readFile(path.join(dump, "echo-zero-work.live.events.json"), "utf8");
     expect(live).toBe(await readFile(path.join(dump, "echo-zero-work.oracle.events.json"), "utf8"));
   });

@@ -52,7 +52,13 @@ describe("github reporter on a real failing run", () => {
     const errors = r.out.split("\n").filter((l) => l.startsWith("::error "));
     expect(errors).toHaveLength(3);
     // line= is the changed field's line (`"delta": "Changed "`), below its event's opening brace.
-    const fieldLine = (event: number) => nthEventLine(text, event) + text.split("\n").slice(nthEventLine(text, event)).findIndex((l) => l.startsWith('    "delta": ')) + 1;
+    const fieldLine = (event: number) =>
+      nthEventLine(text, event) +
+      text
+        .split("\n")
+        .slice(nthEventLine(text, event))
+        .findIndex((l) => l.startsWith('    "delta": ')) +
+      1;
     expect(text.split("\n")[fieldLine(3) - 1]).toBe('    "delta": "Changed "');
     expect(errors[0]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${fieldLine(3)},title=parity echo/turn::`));
     expect(errors[1]).toMatch(new RegExp(`^::error file=lanes/echo/turn\\.json,line=${fieldLine(8)},title=`));

@@ -25,10 +25,7 @@ function expectOneLine(r: { code: number; out: string; err: string }, pattern: R
 
 describe("conform --bridge <module> is checked as check --module is", () => {
   it("./dist/index.js (the package index, not a bridge): exit 2, one line", async () => {
-    expectOneLine(
-      await runCli(["conform", "--bridge", "./dist/index.js"]),
-      /^parity: --bridge \.\/dist\/index\.js: does not export experimental_providerBridge .*\n$/,
-    );
+    expectOneLine(await runCli(["conform", "--bridge", "./dist/index.js"]), /^parity: --bridge \.\/dist\/index\.js: does not export experimental_providerBridge .*\n$/);
   });
 
   it("a module that throws on load: exit 2 naming the error", async () => {
@@ -51,10 +48,7 @@ describe("conform --bridge <module> is checked as check --module is", () => {
 describe("conform --launch-spec: the command must resolve", () => {
   it('{"command":"x"} (not on PATH): exit 2 naming the file and the command', async () => {
     write("x.json", JSON.stringify({ displayName: "x", command: "x", args: [], env: {} }));
-    expectOneLine(
-      await runCli(["conform", "--bridge", "acp", "--launch-spec", "x.json"], { cwd: scratch }),
-      /^parity: x\.json: command "x" is not on PATH; install it, or give its path/,
-    );
+    expectOneLine(await runCli(["conform", "--bridge", "acp", "--launch-spec", "x.json"], { cwd: scratch }), /^parity: x\.json: command "x" is not on PATH; install it, or give its path/);
   });
 
   it("a spec env.PATH is where the name is looked up", async () => {

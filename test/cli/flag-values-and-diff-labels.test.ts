@@ -15,10 +15,7 @@ function expectOneLine(r: { code: number; out: string; err: string }, pattern: R
 
 describe("flag values", () => {
   it("rerecord --timeout abc quotes what was typed, before anything runs", async () => {
-    expectOneLine(
-      await runCli(["rerecord", "--provider", "echo", "--cell", "zero-work", "--timeout", "abc"]),
-      /^parity: --timeout abc: expected a positive whole number of ms\n$/,
-    );
+    expectOneLine(await runCli(["rerecord", "--provider", "echo", "--cell", "zero-work", "--timeout", "abc"]), /^parity: --timeout abc: expected a positive whole number of ms\n$/);
     expectOneLine(await runCli(["rerecord", "--provider", "echo", "--timeout", "0"]), /^parity: --timeout 0: expected a positive whole number of ms\n$/);
   });
 

@@ -21,14 +21,14 @@ describe("flags", () => {
   });
 
   it("a mistyped command or flag gets a did-you-mean; a far-off one does not", async () => {
-    expect((await runCli(["chek"])).err).toBe("parity: unknown command \"chek\"; did you mean `parity check`?: see `parity --help`\n");
+    expect((await runCli(["chek"])).err).toBe('parity: unknown command "chek"; did you mean `parity check`?: see `parity --help`\n');
     expect((await runCli(["reveiw"])).err).toContain("did you mean `parity review`?");
     const flag = await runCli(["check", "--provder", "echo"]);
     expect(flag.code).toBe(2);
     expect(flag.err).toBe("parity: Unknown argument: provder; did you mean --provider?\n");
     expect((await runCli(["lanes", "--jsn"])).err).toContain("did you mean --json?");
     expect((await runCli(["check", "--xyzzy"])).err).toBe("parity: Unknown argument: xyzzy\n");
-    expect((await runCli(["frobnicate"])).err).toBe("parity: unknown command \"frobnicate\": see `parity --help`\n");
+    expect((await runCli(["frobnicate"])).err).toBe('parity: unknown command "frobnicate": see `parity --help`\n');
     expect(closestName("timout", ["timeout", "lanes"])).toBe("timeout");
     expect(closestName("x", ["timeout"])).toBeUndefined();
   });
@@ -57,7 +57,10 @@ describe("probe finds agents in the project's node_modules/.bin", () => {
   });
 
   it("the real executable, outside npx (PATH without node_modules/.bin), reaches the shipped opencode", () => {
-    const PATH = (process.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules")).join(path.delimiter);
+    const PATH = (process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((d) => !d.includes("node_modules"))
+      .join(path.delimiter);
     const r = spawnSync(process.execPath, [path.join(repoRoot, "bin/parity.js"), "probe", "--provider", "acp-opencode", "--json"], {
       cwd: repoRoot,
       env: { ...process.env, PATH },

@@ -53,13 +53,10 @@ describe("parity lanes on the real acp-cursor recordings", async () => {
     expect(c!.lane).toHaveLength(c!.scope === "process" ? 0 : events);
   });
 
-  it.each((await readdir(referenceLanes)).map((f) => f.replace(/\.events\.json$/, "")))(
-    "%s: the normalized lane equals the reference lane",
-    async (cell) => {
-      const reference = JSON.parse(await readFile(path.join(referenceLanes, `${cell}.events.json`), "utf8")) as unknown;
-      expect(cells.find((x) => x.cell === cell)?.lane).toEqual(reference);
-    },
-  );
+  it.each((await readdir(referenceLanes)).map((f) => f.replace(/\.events\.json$/, "")))("%s: the normalized lane equals the reference lane", async (cell) => {
+    const reference = JSON.parse(await readFile(path.join(referenceLanes, `${cell}.events.json`), "utf8")) as unknown;
+    expect(cells.find((x) => x.cell === cell)?.lane).toEqual(reference);
+  });
 
   it("--out writes each cell's serialized lane, with no temp files left behind", async () => {
     const out = await mkdtemp(path.join(tmpdir(), "parity-lanes-out-"));
@@ -67,7 +64,11 @@ describe("parity lanes on the real acp-cursor recordings", async () => {
     const written = await runCli(["lanes", "--recordings", sharedRecordings, "--provider", "acp-cursor", "--out", out]);
     expect(written.err).toBe("");
     expect(written.code).toBe(0);
-    expect((await readdir(path.join(out, "acp-cursor"))).sort()).toEqual(Object.keys(REFERENCE_COUNTS).map((c) => `${c}.json`).sort());
+    expect((await readdir(path.join(out, "acp-cursor"))).sort()).toEqual(
+      Object.keys(REFERENCE_COUNTS)
+        .map((c) => `${c}.json`)
+        .sort(),
+    );
     for (const c of cells) {
       expect(await readFile(path.join(out, c.provider, `${c.cell}.json`), "utf8")).toBe(serializeThreadLane(c.lane));
     }

@@ -78,15 +78,12 @@ describe("check --update", { timeout: 120_000 }, () => {
     const r = await runCli(["check", "--module", shout, "--update"], { cwd });
     expect(r.code, r.err).toBe(0);
     const after = hashes(cwd);
-    const files = [
-      "lanes/echo/resume.json",
-      "lanes/echo/turn.json",
-      `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}`,
-      `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}`,
-    ];
+    const files = ["lanes/echo/resume.json", "lanes/echo/turn.json", `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}`];
     expect(changed(before, after)).toEqual(files);
     expect(r.out).toContain(`updated echo/turn: lanes/echo/turn.json, recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}\n`);
-    expect(r.out).toContain("to commit:\n  git add lanes/echo/resume.json 'recordings/echo/resume/bridge→runtime.current.ndjson' lanes/echo/turn.json 'recordings/echo/turn/bridge→runtime.current.ndjson'\n");
+    expect(r.out).toContain(
+      "to commit:\n  git add lanes/echo/resume.json 'recordings/echo/resume/bridge→runtime.current.ndjson' lanes/echo/turn.json 'recordings/echo/turn/bridge→runtime.current.ndjson'\n",
+    );
     expect(JSON.parse(await readFile(path.join(cwd, "lanes/echo/turn.json"), "utf8")).some((e: { delta?: string }) => e.delta?.includes("WORD"))).toBe(true);
     const again = await runCli(["check", "--module", shout], { cwd, ci: true });
     expect(again.code).toBe(0);
@@ -132,10 +129,7 @@ describe("parity review", { timeout: 120_000 }, () => {
   const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
     let out = "";
     const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
-    const code = await command.run(
-      { module: shout, ...extra },
-      { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd },
-    );
+    const code = await command.run({ module: shout, ...extra }, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd });
     return { code, out };
   };
 
@@ -216,7 +210,10 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     const spawnsFile = path.join(dir, "spawns");
     const module = path.join(dir, "counting.mjs");
     await writeFile(spawnsFile, "");
-    await writeFile(module, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(spawnsFile)}, "spawn\\n");\nexport { experimental_providerBridge } from ${JSON.stringify(shout)};\n`);
+    await writeFile(
+      module,
+      `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(spawnsFile)}, "spawn\\n");\nexport { experimental_providerBridge } from ${JSON.stringify(shout)};\n`,
+    );
     return { module, spawns: () => readFileSync(spawnsFile, "utf8").split("\n").filter(Boolean).length };
   }
 
@@ -261,7 +258,12 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     // -u wrote the files the plain check left pending; the oracles byte for byte (a current lane's
     // lines carry the ids and times its replay minted, so only its presence is compared).
     const pending = Object.entries(hashes(plain)).filter(([f]) => f.endsWith(".pending"));
-    expect(pending.map(([f]) => f).sort()).toEqual(["lanes/echo/resume.json.pending", "lanes/echo/turn.json.pending", `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}.pending`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
+    expect(pending.map(([f]) => f).sort()).toEqual([
+      "lanes/echo/resume.json.pending",
+      "lanes/echo/turn.json.pending",
+      `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}.pending`,
+      `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`,
+    ]);
     const after = hashes(updated);
     for (const [file, hash] of pending) {
       const accepted = file.slice(0, -".pending".length);

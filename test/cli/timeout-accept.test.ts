@@ -61,10 +61,7 @@ describe("timed-out cells in the accept flows", () => {
     const before = hashes(dir);
     let out = "";
     const review = createReviewCommand({ input: Readable.from(["a\n", "a\n", "a\n", "a\n"]) });
-    const code = await review.run(
-      { provider: ["echo"], timeout: "1" },
-      { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd: dir },
-    );
+    const code = await review.run({ provider: ["echo"], timeout: "1" }, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd: dir });
     const r = { code, out };
     expect(r.code).toBe(4);
     expect(r.out).toContain("not reviewable: echo/turn: it timed out (no verdict); nothing written for it\n");

@@ -38,7 +38,10 @@ describe("user modules load in a child process", () => {
   });
 
   it("the same through the real executable (the parity process itself is not ended)", () => {
-    for (const [file, code] of [["exit0.mjs", "0"], ["exit3.mjs", "3"]] as const) {
+    for (const [file, code] of [
+      ["exit0.mjs", "0"],
+      ["exit3.mjs", "3"],
+    ] as const) {
       const r = spawnSync(process.execPath, [path.join(repoRoot, "bin/parity.js"), "check", "--provider", "echo", "--module", path.join(dir, file)], {
         cwd: repoRoot,
         encoding: "utf8",

@@ -41,8 +41,7 @@ function start(script: FixtureScriptInput, answers: unknown[] = []) {
     asked.push({ method, params });
     return answers.shift() ?? { decision: "deny" };
   });
-  const until = (test: (s: Seen) => boolean) =>
-    seen.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve }));
+  const until = (test: (s: Seen) => boolean) => (seen.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve })));
   const boundary = (status: string) => (s: Seen) => "deltas" in s && s.deltas.some((d) => d.kind === "turn.boundary" && d.status === status);
   const options = { permissionMode: "accept-edits", providerOptions: { codexAppServer: codexFixtureLaunch(FIXTURE, script) } };
   const deltas = () => seen.flatMap((s) => ("deltas" in s ? s.deltas : []));
@@ -87,7 +86,19 @@ describe("codex bridge against the fixture app-server", () => {
   });
 
   it("approvals: allow runs the command; deny closes it failed with approvalStatus denied, and Codex got decline", async () => {
-    const b = start({ prompts: [{ steps: [{ command: "touch a", approval: true }, { command: "touch b", approval: true }] }] }, [{ decision: "allow_once" }, { decision: "deny" }]);
+    const b = start(
+      {
+        prompts: [
+          {
+            steps: [
+              { command: "touch a", approval: true },
+              { command: "touch b", approval: true },
+            ],
+          },
+        ],
+      },
+      [{ decision: "allow_once" }, { decision: "deny" }],
+    );
     await b.client.request("thread/start", { threadId: "thr_2", cwd: "/tmp", options: b.options });
     await b.client.request("turn/start", turn("thr_2", "go", b.options));
     await b.until(b.boundary("completed"));
@@ -126,7 +137,13 @@ describe("codex bridge against the fixture app-server", () => {
   });
 
   it("resume in a new process keeps the provider thread id and runs a turn; steer joins the running turn", async () => {
-    const b = start({ prompts: [{ when: "first", steps: [{ message: "one" }] }, { when: "hold", steps: [{ hold: "Drafting…" }] }, { when: "steer", steps: [{ message: "mountains" }] }] });
+    const b = start({
+      prompts: [
+        { when: "first", steps: [{ message: "one" }] },
+        { when: "hold", steps: [{ hold: "Drafting…" }] },
+        { when: "steer", steps: [{ message: "mountains" }] },
+      ],
+    });
     const { providerThreadId } = (await b.client.request("thread/start", { threadId: "thr_5", cwd: "/tmp", options: b.options })) as { providerThreadId: string };
     await b.client.request("turn/start", turn("thr_5", "first", b.options));
     await b.until(b.boundary("completed"));
@@ -141,7 +158,12 @@ describe("codex bridge against the fixture app-server", () => {
     const kinds = b.deltas().map((d) => d.kind);
     expect(kinds.filter((k) => k === "input.accepted")).toHaveLength(2);
     expect(kinds.filter((k) => k === "turn.open")).toHaveLength(1);
-    expect(b.deltas().filter((d) => d.kind === "item.close").map((d) => (d.item as { text?: string }).text)).toContain("mountains");
+    expect(
+      b
+        .deltas()
+        .filter((d) => d.kind === "item.close")
+        .map((d) => (d.item as { text?: string }).text),
+    ).toContain("mountains");
   });
 
   it("an app-server that exits mid-turn fails the turn (provider.error, failed boundary)", async () => {

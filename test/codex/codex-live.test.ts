@@ -20,17 +20,21 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
 
 describe("codex recorded live, offline", () => {
-  it.skipIf(!installed && process.env.CI !== "true")("turn-tools: a second recording gives the committed oracle byte for byte", async () => {
-    const result = await recordCell({
-      providerId: "codex",
-      cell: "turn-tools",
-      cellsRoot: path.join(repoRoot, "cells"),
-      outRoot: path.join(root, "rec"),
-      lanesRoot: path.join(root, "rec", "lanes"),
-      redact: [],
-      now: () => Date.now(),
-    });
-    expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", "codex", "turn-tools"))).manifest.cliVersion);
-    expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(path.join(repoRoot, "lanes", "codex", "turn-tools.json"), "utf8"));
-  }, 240_000);
+  it.skipIf(!installed && process.env.CI !== "true")(
+    "turn-tools: a second recording gives the committed oracle byte for byte",
+    async () => {
+      const result = await recordCell({
+        providerId: "codex",
+        cell: "turn-tools",
+        cellsRoot: path.join(repoRoot, "cells"),
+        outRoot: path.join(root, "rec"),
+        lanesRoot: path.join(root, "rec", "lanes"),
+        redact: [],
+        now: () => Date.now(),
+      });
+      expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", "codex", "turn-tools"))).manifest.cliVersion);
+      expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(path.join(repoRoot, "lanes", "codex", "turn-tools.json"), "utf8"));
+    },
+    240_000,
+  );
 });

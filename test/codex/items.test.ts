@@ -9,17 +9,30 @@ describe("codex items → shapes (spec 60 Mapping)", () => {
   it("unwraps Codex's shell wrapper, single- and double-quoted (the command-fails recording's form)", () => {
     expect(unwrapShellCommand("/bin/bash -lc 'wc -l notes.txt'")).toBe("wc -l notes.txt");
     expect(unwrapShellCommand("/bin/bash -lc 'echo '\\''hi'\\'''")).toBe("echo 'hi'");
-    expect(unwrapShellCommand(`/bin/bash -lc "sh -c 'echo first line; echo something went wrong >&2; exit 3'"`)).toBe(
-      "sh -c 'echo first line; echo something went wrong >&2; exit 3'",
-    );
+    expect(unwrapShellCommand(`/bin/bash -lc "sh -c 'echo first line; echo something went wrong >&2; exit 3'"`)).toBe("sh -c 'echo first line; echo something went wrong >&2; exit 3'");
     expect(unwrapShellCommand('/bin/bash -lc "echo \\"\\$HOME\\""')).toBe('echo "$HOME"');
     expect(unwrapShellCommand("ls -la")).toBe("ls -la");
   });
 
   it("a lone read action is a fileRead; a wc is a command with its output, exit code and duration", () => {
-    const read = { type: "commandExecution", id: "call_1", command: "/bin/bash -lc 'cat notes.txt'", cwd: "/w", commandActions: [{ type: "read", command: "cat notes.txt", name: "notes.txt", path: "/w/notes.txt" }] };
+    const read = {
+      type: "commandExecution",
+      id: "call_1",
+      command: "/bin/bash -lc 'cat notes.txt'",
+      cwd: "/w",
+      commandActions: [{ type: "read", command: "cat notes.txt", name: "notes.txt", path: "/w/notes.txt" }],
+    };
     expect(commandShape(read, true)).toEqual({ type: "fileRead", path: "/w/notes.txt", cmd: "cat notes.txt" });
-    const wc = { type: "commandExecution", id: "call_2", command: "/bin/bash -lc 'wc -l notes.txt'", cwd: "/w", commandActions: [{ type: "unknown", command: "wc -l notes.txt" }], aggregatedOutput: "3 notes.txt\n", exitCode: 0, durationMs: 430 };
+    const wc = {
+      type: "commandExecution",
+      id: "call_2",
+      command: "/bin/bash -lc 'wc -l notes.txt'",
+      cwd: "/w",
+      commandActions: [{ type: "unknown", command: "wc -l notes.txt" }],
+      aggregatedOutput: "3 notes.txt\n",
+      exitCode: 0,
+      durationMs: 430,
+    };
     expect(commandShape(wc, false)).toEqual({ type: "command", command: "wc -l notes.txt", cwd: "/w" });
     expect(commandShape(wc, true)).toEqual({ type: "command", command: "wc -l notes.txt", cwd: "/w", aggregatedOutput: "3 notes.txt\n", exitCode: 0, durationMs: 430 });
   });
@@ -42,7 +55,14 @@ describe("codex items → shapes (spec 60 Mapping)", () => {
   it("decisions and input map to Codex's own", () => {
     expect(["allow_once", "allow_for_session", "deny", undefined].map(codexDecision)).toEqual(["accept", "acceptForSession", "decline", "cancel"]);
     expect(codexInput([{ type: "text", text: "hi" }, { type: "image" }])).toEqual([{ type: "text", text: "hi", text_elements: [] }]);
-    const payload = approvalPayload("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "call_1", command: "/bin/bash -lc 'touch a'", cwd: "/w", commandActions: [{ type: "unknown", command: "touch a" }] });
+    const payload = approvalPayload("item/commandExecution/requestApproval", {
+      threadId: "t",
+      turnId: "u",
+      itemId: "call_1",
+      command: "/bin/bash -lc 'touch a'",
+      cwd: "/w",
+      commandActions: [{ type: "unknown", command: "touch a" }],
+    });
     expect(payload).toMatchObject({ kind: "approval", subject: { kind: "command", itemId: "call_1", command: "touch a", cwd: "/w" }, availableDecisions: ["allow_once", "allow_for_session", "deny"] });
   });
 });
@@ -95,7 +115,15 @@ describe("codex translator", () => {
 
   it("a command's output reaches the thread once: streamed deltas, or (a `cat` completed under load with no delta) its aggregated output as one delta", () => {
     const t = new CodexTranslator("/w");
-    const cmd = (id: string, extra: Record<string, unknown> = {}) => ({ type: "commandExecution", id, command: "/bin/bash -lc 'cat a.txt'", cwd: "/w", commandActions: [], status: "inProgress", ...extra });
+    const cmd = (id: string, extra: Record<string, unknown> = {}) => ({
+      type: "commandExecution",
+      id,
+      command: "/bin/bash -lc 'cat a.txt'",
+      cwd: "/w",
+      commandActions: [],
+      status: "inProgress",
+      ...extra,
+    });
     t.translate("item/started", { ...scoped, item: cmd("call_1") });
     const done = cmd("call_1", { status: "completed", aggregatedOutput: "a\n", exitCode: 0 });
     const unstreamed = t.translate("item/completed", { ...scoped, item: done }) as { deltas: Array<Record<string, unknown>> };
@@ -108,7 +136,16 @@ describe("codex translator", () => {
 
   it("a declined command closes failed with approvalStatus denied; bookkeeping notifications are ignored; an unknown one is reported", () => {
     const t = new CodexTranslator("/w");
-    const item = { type: "commandExecution", id: "call_1", command: "/bin/bash -lc 'touch d'", cwd: "/w", commandActions: [{ type: "unknown", command: "touch d" }], status: "declined", aggregatedOutput: null, exitCode: null };
+    const item = {
+      type: "commandExecution",
+      id: "call_1",
+      command: "/bin/bash -lc 'touch d'",
+      cwd: "/w",
+      commandActions: [{ type: "unknown", command: "touch d" }],
+      status: "declined",
+      aggregatedOutput: null,
+      exitCode: null,
+    };
     t.noteDeclined("call_1");
     expect(t.translate("item/completed", { ...scoped, item })).toEqual({
       deltas: [{ kind: "item.close", key: { providerItemId: "call_1" }, status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch d", cwd: "/w" } }],

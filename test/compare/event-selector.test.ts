@@ -108,10 +108,7 @@ describe("event selector paths", () => {
 
 describe("state-event payload ids and interning", () => {
   it("payload ids are interned like any id (spec 10 §6.3), so committed oracles keep their form", () => {
-    const lane = normalizeThreadLane([
-      stateEvent("bb/session-options", "model"),
-      { type: "turn/started", threadId: "thr_x", scope: { kind: "turn", turnId: "turn_a" } },
-    ]) as Array<Record<string, any>>;
+    const lane = normalizeThreadLane([stateEvent("bb/session-options", "model"), { type: "turn/started", threadId: "thr_x", scope: { kind: "turn", turnId: "turn_a" } }]) as Array<Record<string, any>>;
     expect(lane[0]!.payload.configOptions[0].id).toBe("#1");
     expect(lane[1]!.scope.turnId).toBe("#2");
   });

@@ -2,9 +2,7 @@ import { describe, expect, it } from "vitest";
 import { diffSequences } from "../../harness/compare/lcs.js";
 
 const kinds = (oldSeq: string[], newSeq: string[]) =>
-  diffSequences(oldSeq, newSeq).ops.map((op) =>
-    op.kind === "equal" ? `=${oldSeq[op.oldIndex]}` : op.kind === "removed" ? `-${oldSeq[op.oldIndex]}` : `+${newSeq[op.newIndex]}`,
-  );
+  diffSequences(oldSeq, newSeq).ops.map((op) => (op.kind === "equal" ? `=${oldSeq[op.oldIndex]}` : op.kind === "removed" ? `-${oldSeq[op.oldIndex]}` : `+${newSeq[op.newIndex]}`));
 
 describe("diffSequences (spec 10 §6.3 backtracking)", () => {
   it("reports nothing for equal sequences", () => {

@@ -46,10 +46,7 @@ describe("compareParity on lanes built from the real acp-cursor recordings", () 
     // The current lane's grammar drop is not in the original lane's, and is reported as such.
     const onlyLive = live.grammarDrops!.filter((d) => !original.grammarDrops!.includes(d));
     expect(verdict.diffs.filter((d) => d.layer === "grammar" && d.op === "add").map((d) => d.new)).toEqual(onlyLive);
-    const text = renderTextReport(
-      { ms: 5, cells: [cellResultFromVerdict({ verdict, ms: 5, events: live.events.length })] },
-      { color: false },
-    );
+    const text = renderTextReport({ ms: 5, cells: [cellResultFromVerdict({ verdict, ms: 5, events: live.events.length })] }, { color: false });
     expect(text).toContain(`FAIL acp-cursor/turn-tools  live ${live.events.length} events; recording ${original.events.length} events`);
     expect(text).toContain("refresh it: parity rerecord --provider acp-cursor --cell turn-tools");
   });
@@ -59,9 +56,13 @@ describe("compareParity on lanes built from the real acp-cursor recordings", () 
     const live = leg(buildThreadLane(recording, { useCurrent: true }));
     // Stale means "masks no difference" (issue 26): the live lane equals the reference lane, so
     // the entry masks a difference only where the live lane's field really differs from it.
-    const equal = compareParity({ provider: "acp-cursor", cell: "resume", live, oracle: { events: oracle }, allowlist: [
-      { provider: "acp-cursor", cell: "resume", layer: "events" as const, path: "/*/clientRequestId", pr: "#1", reason: "r" },
-    ] });
+    const equal = compareParity({
+      provider: "acp-cursor",
+      cell: "resume",
+      live,
+      oracle: { events: oracle },
+      allowlist: [{ provider: "acp-cursor", cell: "resume", layer: "events" as const, path: "/*/clientRequestId", pr: "#1", reason: "r" }],
+    });
     expect(equal.stale.map((e) => e.path)).toEqual(["/*/clientRequestId"]);
     const withId = (live.events as Record<string, unknown>[]).find((e) => typeof e.clientRequestId === "string")!;
     withId.clientRequestId = "creq_regressed";

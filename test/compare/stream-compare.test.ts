@@ -91,8 +91,7 @@ describe("streamed parity comparison", () => {
       { type: "item/completed", scope: { kind: "turn", turnId: "#1" }, item: { id: "#2", type: "agentMessage", text: "a" } },
     ];
     const expected = { events, unhandled: 0, grammarDrops: ["r:x"] };
-    const run = (live: unknown[], allowlist: LoadedAllowlistEntry[] = []) =>
-      compareParityStreamed({ ...cell, allowlist, live: streamed({ ...expected, events: live }), oracle: streamed(expected) });
+    const run = (live: unknown[], allowlist: LoadedAllowlistEntry[] = []) => compareParityStreamed({ ...cell, allowlist, live: streamed({ ...expected, events: live }), oracle: streamed(expected) });
     const renumbered = JSON.parse(JSON.stringify(events).replaceAll("#1", "#9").replaceAll("#2", "#1")) as unknown[];
     const verdict = await run(renumbered);
     expect(verdict).toEqual(compareParity({ ...cell, live: { ...expected, events: renumbered }, oracle: expected }));

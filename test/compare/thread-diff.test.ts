@@ -37,7 +37,11 @@ function withReasoningItem(events: readonly Event[]): Event[] {
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
 }
 
 async function writeLane(name: string, events: unknown): Promise<string> {

@@ -41,9 +41,7 @@ export function createBrokenBridge(defects: ReadonlySet<Defect>): ProviderBridge
     const base = echoRequestHandlers(ctx, sessions);
     const handlers: BridgeRequestHandlers = {
       ...base,
-      ...(defects.has("grammarV2")
-        ? { initialize: () => ({ protocolVersion: 2, capabilities: { grammarVersions: [2, 2], sessionRestore: true } }) }
-        : {}),
+      ...(defects.has("grammarV2") ? { initialize: () => ({ protocolVersion: 2, capabilities: { grammarVersions: [2, 2], sessionRestore: true } }) } : {}),
       ...(defects.has("answersStopBeforeSettling")
         ? {
             "thread/stop": (id: number | string, params: Parameters<typeof sessions.stop>[0]) => {

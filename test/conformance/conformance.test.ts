@@ -21,7 +21,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const DROP_TIMEOUT_MS = 1_500;
 
 function statuses(report: ConformanceReport) {
-  const by = (status: string) => report.results.filter((r) => r.status === status).map((r) => r.id).sort();
+  const by = (status: string) =>
+    report.results
+      .filter((r) => r.status === status)
+      .map((r) => r.id)
+      .sort();
   return { fail: by("fail"), skipped: by("skipped"), pass: by("pass") };
 }
 
@@ -235,18 +239,7 @@ describe("conformance helpers", () => {
       const msg = m as { id?: string; method?: string; params?: { deltas?: Array<{ kind: string }> } };
       return msg.method === "thread/delta" ? msg.params!.deltas!.map((d) => d.kind).join("+") : (msg.method ?? `answer ${msg.id}`);
     });
-    expect(shape).toEqual([
-      "thread/identity",
-      "session.reset",
-      "answer a",
-      "input.accepted",
-      "turn.open",
-      "answer b",
-      "item.textDelta",
-      "item.textDelta",
-      "item.textClose",
-      "turn.boundary",
-    ]);
+    expect(shape).toEqual(["thread/identity", "session.reset", "answer a", "input.accepted", "turn.open", "answer b", "item.textDelta", "item.textDelta", "item.textClose", "turn.boundary"]);
     expect(messages[0]).toMatchObject({ params: { providerThreadId: "echo-0707070707070707" } });
   });
 });

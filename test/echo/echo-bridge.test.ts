@@ -8,10 +8,7 @@ import { checkInitializeResult } from "../../harness/runtime/handshake.js";
 import { BridgeRpcError } from "../../harness/runtime/errors.js";
 
 /** One observed line of the bridge: a delta batch, another notification, or an answer. */
-type Observed =
-  | { kind: "deltas"; deltas: ThreadDelta[] }
-  | { kind: "notification"; method: string; params: unknown }
-  | { kind: "answer"; line: string };
+type Observed = { kind: "deltas"; deltas: ThreadDelta[] } | { kind: "notification"; method: string; params: unknown } | { kind: "answer"; line: string };
 
 const open: JsonRpcClient[] = [];
 
@@ -37,8 +34,7 @@ afterEach(async () => {
 const counterBytes = (seed: number) => (n: number) => Uint8Array.from({ length: n }, (_, i) => (seed + i) % 256);
 const thread = { threadId: "thr_echo_1", cwd: "/tmp" };
 const text = (value: string) => [{ type: "text", text: value }];
-const kinds = (observed: Observed[]) =>
-  observed.map((o) => (o.kind === "deltas" ? o.deltas.map((d) => d.kind).join("+") : o.kind === "answer" ? "ANSWER" : o.method));
+const kinds = (observed: Observed[]) => observed.map((o) => (o.kind === "deltas" ? o.deltas.map((d) => d.kind).join("+") : o.kind === "answer" ? "ANSWER" : o.method));
 
 describe("echo bridge", () => {
   it("answers initialize with protocol 2 and grammar [3,3], which passes the runtime's gate", async () => {
@@ -82,14 +78,7 @@ describe("echo bridge", () => {
     expect(answer).toEqual({ threadId: "thr_echo_1" });
     await completed;
     const chunks = chunkText(prompt);
-    expect(kinds(observed)).toEqual([
-      "input.accepted",
-      "turn.open",
-      "ANSWER",
-      ...chunks.map(() => "item.textDelta"),
-      "item.textClose",
-      "turn.boundary",
-    ]);
+    expect(kinds(observed)).toEqual(["input.accepted", "turn.open", "ANSWER", ...chunks.map(() => "item.textDelta"), "item.textClose", "turn.boundary"]);
     const streamed = observed.flatMap((o) => (o.kind === "deltas" ? o.deltas : [])).filter((d) => d.kind === "item.textDelta");
     expect(streamed.map((d) => (d.kind === "item.textDelta" ? d.text : "")).join("")).toBe(prompt);
     expect(observed.at(-2)).toEqual({ kind: "deltas", deltas: [{ kind: "item.textClose", key: { channel: "assistant" }, channel: "agentMessage", text: prompt }] });
@@ -144,17 +133,7 @@ describe("echo bridge", () => {
     observed.length = 0;
     await client.request("turn/steer", steer);
     await client.request("thread/discard", {});
-    expect(kinds(observed)).toEqual([
-      "ANSWER",
-      "item.textClose",
-      "input.accepted",
-      "item.textDelta",
-      "item.textDelta",
-      "item.textDelta",
-      "item.textClose",
-      "turn.boundary",
-      "ANSWER",
-    ]);
+    expect(kinds(observed)).toEqual(["ANSWER", "item.textClose", "input.accepted", "item.textDelta", "item.textDelta", "item.textDelta", "item.textClose", "turn.boundary", "ANSWER"]);
   });
 
   it("refuses a second turn while one is active, and unknown methods with -32601", async () => {

@@ -84,7 +84,9 @@ describe("parity probe calls the family's probe hook through the list", () => {
     expect(probeProviderIds()).not.toContain("echo");
     expect(probeProviderIds()).toHaveLength(13);
     const command = createProbeCommand({ families });
-    await expect(command.run({ provider: "mute", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(/^--provider mute: the mute bridge family has no probe \(parity probe knows acp-opencode, .*peek-one/);
+    await expect(command.run({ provider: "mute", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(
+      /^--provider mute: the mute bridge family has no probe \(parity probe knows acp-opencode, .*peek-one/,
+    );
     await expect(command.run({ provider: "nobody", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(/^--provider nobody: no bridge family owns it/);
   });
 
@@ -94,6 +96,8 @@ describe("parity probe calls the family's probe hook through the list", () => {
     expect(await command.run({ command: "peek-agent --serve 'a b'", network: "host", json: false, "timeout-ms": 10 }, ctx)).toBe(1);
     expect(out.join("")).toBe("peek-agent --serve a b: not reachable\n");
     expect(seen.at(-1)!.command).toMatchObject({ label: "peek-agent --serve a b", args: ["--serve", "a b"], cwd: work, timeoutMs: 10 });
-    await expect(createProbeCommand({ families: [muteFamily] }).run({ command: "x", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(/--command: no bridge family probes a bare agent command/);
+    await expect(createProbeCommand({ families: [muteFamily] }).run({ command: "x", network: "host", "timeout-ms": 10 }, cli().ctx)).rejects.toThrowError(
+      /--command: no bridge family probes a bare agent command/,
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("parity check over the committed fixture cells", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out) as { cells: Array<{ provider: string; cell: string; status: string }> };
-    const expected = cells.filter((c) => c.provider === provider).map((c) => c.cell).sort();
+    const expected = cells
+      .filter((c) => c.provider === provider)
+      .map((c) => c.cell)
+      .sort();
     expect(report.cells.map((c) => c.cell).sort()).toEqual(expected);
     for (const cell of report.cells) expect(cell.status, `${provider}/${cell.cell}`).toBe("pass");
   });

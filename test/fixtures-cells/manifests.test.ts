@@ -57,7 +57,10 @@ describe("committed fixture-agent cells", () => {
         expect(FIXTURE_PROVIDERS, `${cell}/${file}`).toContain(provider);
         const fragment = await readFixtureFragment(path.join(dir, file));
         expect(fragment.prompts.length).toBeGreaterThan(0);
-        expect(cells.some((c) => c.provider === provider && c.cell === cell), `${provider}/${cell} recorded`).toBe(true);
+        expect(
+          cells.some((c) => c.provider === provider && c.cell === cell),
+          `${provider}/${cell} recorded`,
+        ).toBe(true);
         fragments += 1;
       }
     }

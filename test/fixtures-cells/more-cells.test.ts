@@ -59,7 +59,11 @@ describe("acp-hermes-agent user-question: elicitation/create (spec 30 §6.3)", (
 describe("acp-grok web-search: web tools named through x.ai/tool", () => {
   it("identity kind search → a content search item from rawInput.query; kind fetch → webFetch with the page text", async () => {
     const c = await fixtureCell("acp-grok", "web-search");
-    expect(agentUpdates(c.recording).filter((u) => u.sessionUpdate === "tool_call").map((u) => [u.kind, u._meta["x.ai/tool"].kind])).toEqual([
+    expect(
+      agentUpdates(c.recording)
+        .filter((u) => u.sessionUpdate === "tool_call")
+        .map((u) => [u.kind, u._meta["x.ai/tool"].kind]),
+    ).toEqual([
       [undefined, "search"],
       [undefined, "fetch"],
     ]);

@@ -49,7 +49,10 @@ describe("fixture providers settle each session before the first prompt", () => 
 
   it.each(cells.map((c) => [`${c.provider}/${c.cell}`, c] as const))("%s: the commands state precedes the first turn/start after every session request", (_name, cell) => {
     const flow = milestones(cell.recording);
-    expect(flow.some((m) => SESSION_METHODS.has(m)), "a session request was recorded").toBe(true);
+    expect(
+      flow.some((m) => SESSION_METHODS.has(m)),
+      "a session request was recorded",
+    ).toBe(true);
     flow.forEach((m, i) => {
       if (!SESSION_METHODS.has(m)) return;
       const next = flow.slice(i + 1).findIndex((n) => n === "turn/start" || SESSION_METHODS.has(n));

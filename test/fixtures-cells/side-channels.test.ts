@@ -11,7 +11,7 @@ describe("cursor (spec 30 §1.3): _toolName task and cursor/task", async () => {
   const toAgent = laneMessages(c.recording, "bridge→provider");
   const taskRequests = fromAgent.filter((m) => m.method === "cursor/task");
 
-  it("the agent lane has Task tool calls marked rawInput._toolName \"task\" and two cursor/task requests", () => {
+  it('the agent lane has Task tool calls marked rawInput._toolName "task" and two cursor/task requests', () => {
     const tasks = agentUpdates(c.recording).filter((u) => u.sessionUpdate === "tool_call" && u.rawInput?._toolName === "task");
     expect(tasks.map((u) => u.toolCallId)).toEqual(["fx-cursor-task-1", "fx-cursor-task-2"]);
     expect(taskRequests.map((m) => m.params.toolCallId)).toEqual(["fx-cursor-task-1", "fx-cursor-task-2"]);
@@ -57,7 +57,7 @@ describe("cursor (spec 30 §1.3): _toolName task and cursor/task", async () => {
   });
 });
 
-describe("grok (spec 30 §1.4): _meta[\"x.ai/tool\"], spawn_subagent and context accounting", async () => {
+describe('grok (spec 30 §1.4): _meta["x.ai/tool"], spawn_subagent and context accounting', async () => {
   const t = await fixtureCell("acp-grok", "turn-tools");
   const s = await fixtureCell("acp-grok", "subagent");
 
@@ -73,9 +73,7 @@ describe("grok (spec 30 §1.4): _meta[\"x.ai/tool\"], spawn_subagent and context
   it("identity kinds drive classification: read → fileRead, edit → fileChange, execute → commandExecution", () => {
     expect(completedItems(t.oracle, "fileRead")).toEqual([expect.objectContaining({ path: "/tmp/parity-workspace/notes.txt" })]);
     expect(completedItems(t.oracle, "fileChange")).toEqual([expect.objectContaining({ status: "completed" })]);
-    expect(completedItems(t.oracle, "commandExecution")).toEqual([
-      expect.objectContaining({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt" }),
-    ]);
+    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt" })]);
   });
 
   it("a kind that is not an ACP kind (plan) is dropped: todo_write stays a generic tool named by its identity", () => {
@@ -127,9 +125,7 @@ describe("omp (spec 30 §1.5): bash rawOutput.details", async () => {
   it("subagent: omp has no delegation side channel, so its task tool is a generic tool with args and result", async () => {
     const s = await fixtureCell("acp-omp-fixture", "subagent");
     expect(completedItems(s.oracle, "delegation")).toEqual([]);
-    expect(completedItems(s.oracle, "toolCall")).toEqual([
-      expect.objectContaining({ tool: "other", arguments: expect.objectContaining({ agent: "explore" }), status: "completed" }),
-    ]);
+    expect(completedItems(s.oracle, "toolCall")).toEqual([expect.objectContaining({ tool: "other", arguments: expect.objectContaining({ agent: "explore" }), status: "completed" })]);
   });
 });
 

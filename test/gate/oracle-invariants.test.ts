@@ -61,15 +61,17 @@ describe("every committed oracle tells what happened", () => {
   });
 
   it("no empty agent message", () => {
-    const empty = all.flatMap(([name, events]) =>
-      events.filter((e) => e.type === "item/completed" && e.item?.type === "agentMessage" && String(e.item.text ?? "").trim() === "").map(() => name),
-    );
+    const empty = all.flatMap(([name, events]) => events.filter((e) => e.type === "item/completed" && e.item?.type === "agentMessage" && String(e.item.text ?? "").trim() === "").map(() => name));
     expect(empty).toEqual([]);
   });
 
   it("no turn without input or agent work", () => {
     const work = (e: LaneEvent) => e.type === "turn/input/accepted" || e.type.startsWith("item/") || e.type === "error" || e.type.startsWith("provider/");
-    const phantoms = all.flatMap(([name, events]) => turns(events).filter((turn) => !turn.some(work)).map(() => name));
+    const phantoms = all.flatMap(([name, events]) =>
+      turns(events)
+        .filter((turn) => !turn.some(work))
+        .map(() => name),
+    );
     expect(phantoms).toEqual([]);
   });
 
@@ -78,9 +80,7 @@ describe("every committed oracle tells what happened", () => {
     expect(denyLanes.length).toBeGreaterThan(5);
     const missing = denyLanes.filter(([, events]) => !events.some((e) => e.type === "item/completed" && e.item?.approvalStatus === "denied")).map(([name]) => name);
     expect(missing).toEqual([]);
-    const invented = all.flatMap(([name, events]) =>
-      events.filter((e) => e.item?.type === "commandExecution" && e.item.approvalStatus === "denied" && e.item.exitCode != null).map(() => name),
-    );
+    const invented = all.flatMap(([name, events]) => events.filter((e) => e.item?.type === "commandExecution" && e.item.approvalStatus === "denied" && e.item.exitCode != null).map(() => name));
     expect(invented).toEqual([]);
   });
 

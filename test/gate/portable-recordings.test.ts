@@ -60,7 +60,13 @@ const lanes = files.filter((f) => f.endsWith(".ndjson"));
 describe("committed recordings name no path of the machine that recorded them", () => {
   it("the detector finds what the committed codex launch env carried before issue 24, and passes the placeholders", () => {
     const before = '{"PATH":"/home/user/.npm/_npx/8686ce05b17cd27f/node_modules/.bin:/repo/node_modules/.bin:/work/wt/node_modules/.bin:/node_modules/.bin:/root/.cargo/bin"}';
-    expect(machinePaths(before)).toEqual(["/work/wt/node_modules/.bin", "/root/.cargo/bin", "/home/user/.npm/_npx/8686ce05b17cd27f/node_modules/.bin", "/work/wt/node_modules/.bin", "/node_modules/.bin"]);
+    expect(machinePaths(before)).toEqual([
+      "/work/wt/node_modules/.bin",
+      "/root/.cargo/bin",
+      "/home/user/.npm/_npx/8686ce05b17cd27f/node_modules/.bin",
+      "/work/wt/node_modules/.bin",
+      "/node_modules/.bin",
+    ]);
     const after = '{"PATH":"/repo/agents/node_modules/.bin:$PATH","cwd":"/tmp/parity-workspace","log":"/tmp/parity-record/tmp/cc-socks/0.sock","HOME":"/home/user"}';
     expect(machinePaths(after)).toEqual([]);
   });

@@ -58,7 +58,8 @@ describe("self-parity: the gate catches one changed translation rule", () => {
     const core = cell!.diffs.map((d) => ({ against: d.against, op: d.op, path: d.path }));
     expect(core.sort((a, b) => byKey(a).localeCompare(byKey(b)))).toEqual(expected.sort((a, b) => byKey(a).localeCompare(byKey(b))));
     // Each names the command item by its stable address, with both values.
-    for (const d of cell!.diffs) expect(d).toMatchObject({ address: expect.stringMatching(/commandExecution \d+ \/ item\/completed: item\.exitCode$/), old: expect.anything(), new: expect.anything() });
+    for (const d of cell!.diffs)
+      expect(d).toMatchObject({ address: expect.stringMatching(/commandExecution \d+ \/ item\/completed: item\.exitCode$/), old: expect.anything(), new: expect.anything() });
 
     // What a person reads: the text reporter names the failing cell and each path, once (the
     // oracle and the recording agree).

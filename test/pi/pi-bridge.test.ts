@@ -19,17 +19,27 @@ const kinds = (deltas: any[]) => deltas.map((d) => d.kind);
 describe("pi bridge: a turn of tool work", () => {
   it("keeps read, edit, bash (with pi's exit trailer), write and another tool as their items, then usage and the boundary", async () => {
     bridge = startPiTestBridge();
-    const start = await bridge.request("thread/start", bridge.startParams(T, {
-      prompts: [{
-        calls: [
-          { text: "Reading.", tools: [{ name: "read", args: { path: `/w/notes.txt` }, result: "a\nb\n" }] },
-          { tools: [{ name: "edit", args: { path: "/w/notes.txt", edits: [] }, result: "ok", details: { diff: " 1 a\n-2 b\n+2 c" } }] },
-          { tools: [{ name: "bash", args: { command: "false" }, result: "out\n\n\nCommand exited with code 3", isError: true, updates: ["out\n"] }] },
-          { tools: [{ name: "write", args: { path: "/w/new.txt", content: "x\n" }, result: "wrote" }, { name: "grep", args: { pattern: "a" }, result: "a" }] },
-          { thinking: "All done.", text: "Done." },
+    const start = await bridge.request(
+      "thread/start",
+      bridge.startParams(T, {
+        prompts: [
+          {
+            calls: [
+              { text: "Reading.", tools: [{ name: "read", args: { path: `/w/notes.txt` }, result: "a\nb\n" }] },
+              { tools: [{ name: "edit", args: { path: "/w/notes.txt", edits: [] }, result: "ok", details: { diff: " 1 a\n-2 b\n+2 c" } }] },
+              { tools: [{ name: "bash", args: { command: "false" }, result: "out\n\n\nCommand exited with code 3", isError: true, updates: ["out\n"] }] },
+              {
+                tools: [
+                  { name: "write", args: { path: "/w/new.txt", content: "x\n" }, result: "wrote" },
+                  { name: "grep", args: { pattern: "a" }, result: "a" },
+                ],
+              },
+              { thinking: "All done.", text: "Done." },
+            ],
+          },
         ],
-      }],
-    }));
+      }),
+    );
     expect(start.result).toEqual({ providerThreadId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), sessionRestorable: true });
     const reply = await bridge.request("turn/start", turnParams(T, "go", "creq_2222222222"));
     expect(reply.result).toEqual({ threadId: T });
@@ -48,7 +58,11 @@ describe("pi bridge: a turn of tool work", () => {
     expect(closes[3].item.changes).toEqual([{ path: "/w/new.txt", kind: "add", newText: "x\n" }]);
     expect(deltas.find((d) => d.kind === "command.outputSnapshot")).toMatchObject({ text: "out\n" });
     const texts = deltas.filter((d) => d.kind === "item.textClose").map((d) => [d.channel, d.text]);
-    expect(texts).toEqual([["agentMessage", "Reading."], ["reasoningText", "All done."], ["agentMessage", "Done."]]);
+    expect(texts).toEqual([
+      ["agentMessage", "Reading."],
+      ["reasoningText", "All done."],
+      ["agentMessage", "Done."],
+    ]);
     expect(kinds(deltas).slice(-2)).toEqual(["usage", "turn.boundary"]);
     expect(deltas.at(-1)).toEqual({ kind: "turn.boundary", status: "completed" });
     expect(deltas.find((d) => d.kind === "usage").last.totalTokens).toBe(75);
@@ -65,9 +79,28 @@ describe("pi bridge: a turn of tool work", () => {
       asked.push(params.payload);
       return { decision: asked.length === 1 ? "allow_once" : "deny" };
     });
-    await bridge.request("thread/start", bridge.startParams(T, {
-      prompts: [{ calls: [{ tools: [{ name: "bash", args: { command: "touch a" }, result: "(no output)", gate: true }, { name: "bash", args: { command: "touch b" }, result: "never", gate: true }] }, { text: "ok" }] }],
-    }, "accept-edits"));
+    await bridge.request(
+      "thread/start",
+      bridge.startParams(
+        T,
+        {
+          prompts: [
+            {
+              calls: [
+                {
+                  tools: [
+                    { name: "bash", args: { command: "touch a" }, result: "(no output)", gate: true },
+                    { name: "bash", args: { command: "touch b" }, result: "never", gate: true },
+                  ],
+                },
+                { text: "ok" },
+              ],
+            },
+          ],
+        },
+        "accept-edits",
+      ),
+    );
     expect(bridge.launches[0]).toContain("-e");
     await bridge.request("turn/start", turnParams(T, "go", "creq_2222222222"));
     await settled(bridge);
@@ -78,7 +111,13 @@ describe("pi bridge: a turn of tool work", () => {
     const closes = bridge.deltas(T).filter((d) => d.kind === "item.close");
     expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "" });
     expect(closes[0].approvalStatus).toBeUndefined();
-    expect(closes[1]).toEqual({ kind: "item.close", key: { providerItemId: "call_fixture_1_2" }, status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch b", cwd: bridge.dir } });
+    expect(closes[1]).toEqual({
+      kind: "item.close",
+      key: { providerItemId: "call_fixture_1_2" },
+      status: "failed",
+      approvalStatus: "denied",
+      item: { type: "command", command: "touch b", cwd: bridge.dir },
+    });
   });
 });
 
@@ -154,10 +193,43 @@ describe("pi bridge: other extension dialogs and refusals", () => {
       asked.push(params.payload);
       return { kind: "user_answer", answers: { answer: { selected: ["blue"] } } };
     });
-    await bridge.request("thread/start", bridge.startParams(T, { prompts: [{ calls: [{ dialogs: [{ method: "notify", title: "fyi" }, { method: "select", title: "Colour?", options: ["red", "blue"] }], text: "ok" }] }] }));
+    await bridge.request(
+      "thread/start",
+      bridge.startParams(T, {
+        prompts: [
+          {
+            calls: [
+              {
+                dialogs: [
+                  { method: "notify", title: "fyi" },
+                  { method: "select", title: "Colour?", options: ["red", "blue"] },
+                ],
+                text: "ok",
+              },
+            ],
+          },
+        ],
+      }),
+    );
     await bridge.request("turn/start", turnParams(T, "go", "creq_2222222222"));
     await settled(bridge);
-    expect(asked).toEqual([{ kind: "user_question", questions: [{ id: "answer", prompt: "Colour?", multiSelect: false, options: [{ value: "red", label: "red" }, { value: "blue", label: "blue" }], allowFreeText: false }] }]);
+    expect(asked).toEqual([
+      {
+        kind: "user_question",
+        questions: [
+          {
+            id: "answer",
+            prompt: "Colour?",
+            multiSelect: false,
+            options: [
+              { value: "red", label: "red" },
+              { value: "blue", label: "blue" },
+            ],
+            allowFreeText: false,
+          },
+        ],
+      },
+    ]);
   });
 
   it("a prompt pi refuses is an error answer and opens no turn", async () => {

@@ -18,19 +18,23 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const runHere = existsSync(piCliPath(agentsDir())) || process.env.CI === "true";
 
 describe("pi recorded live, offline", () => {
-  it.skipIf(!runHere)("pi turn-tools: a second recording gives the committed oracle byte for byte", async () => {
-    await recordCell({
-      providerId: "pi",
-      cell: "turn-tools",
-      cellsRoot: path.join(repoRoot, "cells"),
-      outRoot: path.join(root, "rec"),
-      lanesRoot: path.join(root, "rec", "lanes"),
-      redact: [],
-      now: () => Date.now(),
-    });
-    const fresh = readFileSync(path.join(root, "rec", "lanes", "pi", "turn-tools.json"), "utf8");
-    expect(fresh).toBe(readFileSync(path.join(repoRoot, "lanes", "pi", "turn-tools.json"), "utf8"));
-    const manifest = (await readRecording(path.join(root, "rec", "pi", "turn-tools"))).manifest;
-    expect(manifest.cliVersion).toBe("pi 0.73.1");
-  }, 300_000);
+  it.skipIf(!runHere)(
+    "pi turn-tools: a second recording gives the committed oracle byte for byte",
+    async () => {
+      await recordCell({
+        providerId: "pi",
+        cell: "turn-tools",
+        cellsRoot: path.join(repoRoot, "cells"),
+        outRoot: path.join(root, "rec"),
+        lanesRoot: path.join(root, "rec", "lanes"),
+        redact: [],
+        now: () => Date.now(),
+      });
+      const fresh = readFileSync(path.join(root, "rec", "lanes", "pi", "turn-tools.json"), "utf8");
+      expect(fresh).toBe(readFileSync(path.join(repoRoot, "lanes", "pi", "turn-tools.json"), "utf8"));
+      const manifest = (await readRecording(path.join(root, "rec", "pi", "turn-tools"))).manifest;
+      expect(manifest.cliVersion).toBe("pi 0.73.1");
+    },
+    300_000,
+  );
 });

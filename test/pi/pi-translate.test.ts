@@ -16,9 +16,7 @@ describe("unifiedDiffFromPi", () => {
     const lines = readFileSync(path.join(repoRoot, "recordings/pi/turn-tools/provider→bridge.ndjson"), "utf8").trim().split("\n");
     const end = lines.map((l) => JSON.parse(JSON.parse(l).line)).find((m) => m.type === "tool_execution_end" && m.toolName === "edit");
     expect(end.result.details.diff).toBe(" 1 title: parity notes\n-2 status: draft\n+2 status: final\n 3 owner: nobody");
-    expect(unifiedDiffFromPi(end.result.details.diff, "notes.txt")).toBe(
-      "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",
-    );
+    expect(unifiedDiffFromPi(end.result.details.diff, "notes.txt")).toBe("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n");
   });
 
   it("splits hunks at pi's `...` and carries the line offset of earlier hunks", () => {

@@ -28,9 +28,7 @@ describe("check progress", () => {
     progress.finished("acp-cursor/model-list", "skip", 0);
     progress.finished("acp-cursor/fork", "fail", 1250);
     progress.end();
-    expect(stream.text).toBe(
-      [" 1/12 cells · acp-cursor/resume passed (0.4 s)", " 2/12 cells · acp-cursor/model-list skipped", " 3/12 cells · acp-cursor/fork FAILED (1.3 s)", ""].join("\n"),
-    );
+    expect(stream.text).toBe([" 1/12 cells · acp-cursor/resume passed (0.4 s)", " 2/12 cells · acp-cursor/model-list skipped", " 3/12 cells · acp-cursor/fork FAILED (1.3 s)", ""].join("\n"));
   });
 
   it("on a terminal: one line rewritten in place, naming the earliest running cell, erased at the end", () => {

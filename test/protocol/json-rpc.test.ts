@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  classifyJsonRpcMessage,
-  jsonRpcError,
-  jsonRpcIdKey,
-  jsonRpcKindOf,
-  jsonRpcNotification,
-  jsonRpcRequest,
-  jsonRpcResult,
-  parseJsonRpcLine,
-} from "../../stack/protocol/json-rpc.js";
+import { classifyJsonRpcMessage, jsonRpcError, jsonRpcIdKey, jsonRpcKindOf, jsonRpcNotification, jsonRpcRequest, jsonRpcResult, parseJsonRpcLine } from "../../stack/protocol/json-rpc.js";
 
 describe("classifyJsonRpcMessage (spec 10 §1.1)", () => {
   it("tells request, notification and response apart by method and id", () => {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, invalidParamsMessage, unknownMethodMessage } from "../../stack/protocol/errors.js";
-import {
-  BridgeRecoveryError,
-  ProviderRecoveryParamsSchema,
-  RECOVERY_KINDS,
-  RecoveryHintSchema,
-  readRecoveryHint,
-  recoveryErrorData,
-} from "../../stack/protocol/recovery.js";
+import { BridgeRecoveryError, ProviderRecoveryParamsSchema, RECOVERY_KINDS, RecoveryHintSchema, readRecoveryHint, recoveryErrorData } from "../../stack/protocol/recovery.js";
 
 describe("error codes (spec 10 §1.1, spec 30 §4)", () => {
   it("has the protocol's codes", () => {

@@ -27,7 +27,24 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   rerecord: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
   vitest: ["recording", "lanes", "replay", "compare", "report", "check"],
   progress: ["stack/bridge-kit"],
-  cli: ["recording", "lanes", "families", "runtime", "model-server", "record", "conformance", "replay", "compare", "report", "check", "rerecord", "progress", "stack/protocol", "stack/bridge-kit", "stack/acp"],
+  cli: [
+    "recording",
+    "lanes",
+    "families",
+    "runtime",
+    "model-server",
+    "record",
+    "conformance",
+    "replay",
+    "compare",
+    "report",
+    "check",
+    "rerecord",
+    "progress",
+    "stack/protocol",
+    "stack/bridge-kit",
+    "stack/acp",
+  ],
 };
 
 /** True when `target` is one of `entries` (an entry `stack/*` admits every package of stack/). */
@@ -38,9 +55,7 @@ function allowed(entries: readonly string[], target: string): boolean {
 /** The repository-relative paths (`harness/…/x.ts`) every `from "./…"` of `file` names, type imports included. */
 function importedFiles(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/^\s*(?:import|export)[^"']*from\s+["'](\.[^"']+)["']/gm)].map((match) =>
-    path.relative(repoRoot, path.resolve(path.dirname(file), match[1]!)).replace(/\.js$/, ".ts"),
-  );
+  return [...text.matchAll(/^\s*(?:import|export)[^"']*from\s+["'](\.[^"']+)["']/gm)].map((match) => path.relative(repoRoot, path.resolve(path.dirname(file), match[1]!)).replace(/\.js$/, ".ts"));
 }
 
 /** Every .ts file below `dir` (absolute paths). */
@@ -62,7 +77,9 @@ function importsOf(file: string): string[] {
 }
 
 describe("harness/ imports point down its layers", () => {
-  const folders = readdirSync(path.join(repoRoot, "harness"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const folders = readdirSync(path.join(repoRoot, "harness"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 
   it("every folder of harness/ has a place in the table", () => {
     expect(folders.filter((f) => !(f in MAY_IMPORT))).toEqual([]);

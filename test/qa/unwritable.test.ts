@@ -41,10 +41,7 @@ describe("writing where nothing can be written", () => {
   it("parity allow --file under a file: exit 2, one line, no internal error", async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, "blocker"), "keep");
-    const r = await runCli(
-      ["allow", "--provider", "echo", "--cell", "turn", "--path", "/1/item/text", "--pr", "#5", "--reason", "qa", "--file", "blocker/allow.json"],
-      { cwd: dir },
-    );
+    const r = await runCli(["allow", "--provider", "echo", "--cell", "turn", "--path", "/1/item/text", "--pr", "#5", "--reason", "qa", "--file", "blocker/allow.json"], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^parity: .*blocker\/allow\.json: cannot write \(E(NOTDIR|EXIST)\): a parent of this path is not a directory\n$/);
     expect(await readFile(path.join(dir, "blocker"), "utf8")).toBe("keep");

@@ -83,7 +83,10 @@ describe("parity record --custom-agents with a record profile", () => {
     const recording = await readRecording(path.join(p.out, "acp-loop", "one-turn"));
     expect(recording.manifest.cliVersion).toBe("loopback-agent 7.8.9");
     expect(recording.manifest.modelApi).toBe("openai-chat");
-    const all = Object.values(recording.lanes).flat().map((e) => e.line).join("\n");
+    const all = Object.values(recording.lanes)
+      .flat()
+      .map((e) => e.line)
+      .join("\n");
     expect(all).toContain("Noted.");
     expect(all).not.toContain("parity-fake-key-for-loopback-1234");
     const oracle = readFileSync(path.join(p.out, "lanes", "acp-loop", "one-turn.json"), "utf8");

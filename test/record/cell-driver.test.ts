@@ -95,11 +95,7 @@ const run = { timeoutMs: 5_000, now: () => 0 };
 describe("cell script driver", () => {
   it("answers an approval from the cell, in order, and the agent sees the decision", async () => {
     const seen: Array<[string, unknown]> = [];
-    const result = await runCellScript(
-      open(seen),
-      script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "ask please" }], [{ kind: "approval", decision: "deny" }]),
-      run,
-    );
+    const result = await runCellScript(open(seen), script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "ask please" }], [{ kind: "approval", decision: "deny" }]), run);
     expect(result.problems).toEqual([]);
     expect(result.interactions).toBe(1);
     const message = result.events.find((e) => e.type === "item/completed") as { item: { text: string } } | undefined;
@@ -132,11 +128,7 @@ describe("cell script driver", () => {
     const unanswered = await runCellScript(open([]), script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "ask" }]), run);
     expect(unanswered.problems).toEqual(["interaction/request #1 (approval) had no scripted approval answer"]);
     expect((unanswered.events.find((e) => e.type === "item/completed") as { item: { text: string } }).item.text).toBe("decision deny");
-    const unused = await runCellScript(
-      open([]),
-      script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "plain" }], [{ kind: "approval", decision: "allow_once" }]),
-      run,
-    );
+    const unused = await runCellScript(open([]), script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "plain" }], [{ kind: "approval", decision: "allow_once" }]), run);
     expect(unused.problems).toEqual(["1 scripted answer(s) were never asked for"]);
   });
 
@@ -168,10 +160,7 @@ describe("cell script driver", () => {
     const result = await runCellScript(
       open([]),
       script(
-        withSessionWaits(
-          steps([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "plain" }]),
-          { event: "thread/extensionState/updated", fields: { kind: "demo/commands" } },
-        ),
+        withSessionWaits(steps([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "plain" }]), { event: "thread/extensionState/updated", fields: { kind: "demo/commands" } }),
       ),
       run,
     );
@@ -187,11 +176,11 @@ describe("cell script driver", () => {
     expect(seen.at(-1)![1]).toMatchObject({ intent: "interrupt", activeTurnId: "da00000000-t1" });
 
     const second = open([]);
-    const waiting = runCellScript(
-      second,
-      script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold" }]),
-      { timeoutMs: 60_000, now: () => 0, onStep: (i) => i === 2 && setImmediate(() => void second.channel.close()) },
-    );
+    const waiting = runCellScript(second, script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold" }]), {
+      timeoutMs: 60_000,
+      now: () => 0,
+      onStep: (i) => i === 2 && setImmediate(() => void second.channel.close()),
+    });
     await expect(waiting).rejects.toThrow(/closed/);
   });
 
@@ -203,11 +192,10 @@ describe("cell script driver", () => {
       for (const settle of held.splice(0)) settle();
       return 1;
     };
-    const result = await runCellScript(
-      open([], held),
-      script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold", until: "turn/started" }, { op: "model/release" }]),
-      { ...run, releaseModel },
-    );
+    const result = await runCellScript(open([], held), script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold", until: "turn/started" }, { op: "model/release" }]), {
+      ...run,
+      releaseModel,
+    });
     expect(releases).toBe(1);
     expect(result.events.map((e) => e.type)).toEqual(["turn/started", "turn/input/accepted", "turn/completed"]);
   });

@@ -52,9 +52,7 @@ describe("record --custom-agents: the agent's command is checked and resolved fi
   });
 
   it("relative fixture-agent args with no cwd: exit 2 with the advice, not the agent's stack trace", async () => {
-    const p = setup([
-      { id: "mine", displayName: "My agent", command: "node", args: ["dist/stack/acp/fixture-agent/main.js", "--script-json", JSON.stringify(script)] },
-    ]);
+    const p = setup([{ id: "mine", displayName: "My agent", command: "node", args: ["dist/stack/acp/fixture-agent/main.js", "--script-json", JSON.stringify(script)] }]);
     const result = await runCli(p.args, { cwd: repoRoot });
     expect(result.code).toBe(2);
     expect(result.err.trimEnd().split("\n")).toEqual([
@@ -63,10 +61,8 @@ describe("record --custom-agents: the agent's command is checked and resolved fi
     expect(existsSync(p.out)).toBe(false);
   });
 
-  it("the same args with cwd \".\" (relative to the agents file) record", async () => {
-    const p = setup([
-      { id: "mine", displayName: "My agent", command: "node", args: ["dist/stack/acp/fixture-agent/main.js", "--script-json", JSON.stringify(script)], cwd: "." },
-    ]);
+  it('the same args with cwd "." (relative to the agents file) record', async () => {
+    const p = setup([{ id: "mine", displayName: "My agent", command: "node", args: ["dist/stack/acp/fixture-agent/main.js", "--script-json", JSON.stringify(script)], cwd: "." }]);
     const result = await runCli(p.args, { cwd: repoRoot });
     expect(result.err).toBe("");
     expect(result.code).toBe(0);

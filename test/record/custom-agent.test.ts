@@ -51,7 +51,12 @@ describe("parity record --custom-agents", () => {
 
     const oracle = JSON.parse(readFileSync(path.join(p.lanes, "acp-mine", "one-turn.json"), "utf8")) as { type: string; delta?: string }[];
     expect(oracle.map((e) => e.type)).toContain("turn/completed");
-    expect(oracle.filter((e) => e.type === "item/agentMessage/delta").map((e) => e.delta).join("")).toBe("hello");
+    expect(
+      oracle
+        .filter((e) => e.type === "item/agentMessage/delta")
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("hello");
   });
 
   it("refuses a provider the file does not define, listing what parity record knows (exit 2)", async () => {

@@ -15,7 +15,9 @@ const cellAgentScripts = readdirSync(path.join(repoRoot, "cells"), { withFileTyp
   .flatMap((d) => {
     const dir = path.join(repoRoot, "cells", d.name, "agents");
     try {
-      return readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => path.join(dir, f));
+      return readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => path.join(dir, f));
     } catch {
       return [];
     }

@@ -36,17 +36,18 @@ const READ = { name: "read", arguments: { filePath: "{{cwd}}/a.txt" } };
 
 describe("OpenAI Responses dialect", () => {
   it("streams response.* events: a message with text deltas, a function_call and a freeform custom_tool_call, then response.completed", async () => {
-    const server = await start(
-      "openai-responses",
-      { responses: [{ text: "Patching it.", toolCalls: [READ, { name: "apply_patch", input: "*** Begin Patch\n*** End Patch\n" }] }] },
-      { cwd: "/ws" },
-    );
+    const server = await start("openai-responses", { responses: [{ text: "Patching it.", toolCalls: [READ, { name: "apply_patch", input: "*** Begin Patch\n*** End Patch\n" }] }] }, { cwd: "/ws" });
     const events = await sse(await post(`${server.baseUrl}/responses`, { model: "gpt-5.4-mini", stream: true, tools: [{ type: "function", name: "x" }], input: [] }));
     const types = events.map((e) => e.event);
     expect(types[0]).toBe("response.created");
     expect(types.at(-1)).toBe("response.completed");
     expect(events.every((e) => e.data.type === e.event)).toBe(true);
-    expect(events.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe("Patching it.");
+    expect(
+      events
+        .filter((e) => e.event === "response.output_text.delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe("Patching it.");
     const done = events.filter((e) => e.event === "response.output_item.done").map((e) => e.data.item);
     expect(done.map((i) => i.type)).toEqual(["message", "function_call", "custom_tool_call"]);
     expect(done[1]).toMatchObject({ call_id: "call_parity_1_1", name: "read", arguments: JSON.stringify({ filePath: "/ws/a.txt" }) });
@@ -114,7 +115,13 @@ describe("Gemini dialect", () => {
   it("streams streamGenerateContent?alt=sse chunks: text, then functionCall parts with ids, finishReason and usage last", async () => {
     const server = await start("gemini", { responses: [{ text: "Reading it.", toolCalls: [READ] }] }, { cwd: "/ws" });
     const chunks = (await sse(await post(`${server.origin}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, { contents: [], tools }))).map((e) => e.data);
-    expect(chunks.flatMap((c) => c.candidates[0].content.parts).filter((p: any) => p.text).map((p: any) => p.text).join("")).toBe("Reading it.");
+    expect(
+      chunks
+        .flatMap((c) => c.candidates[0].content.parts)
+        .filter((p: any) => p.text)
+        .map((p: any) => p.text)
+        .join(""),
+    ).toBe("Reading it.");
     const last = chunks.at(-1);
     expect(last.candidates[0].content.parts).toEqual([{ functionCall: { id: "call_parity_1_1", name: "read", args: { filePath: "/ws/a.txt" } } }]);
     expect(last.candidates[0].finishReason).toBe("STOP");
@@ -148,7 +155,17 @@ describe("Gemini dialect", () => {
 
 describe("OpenAI chat tool results", () => {
   it("reports a tool message saying no such tool, but not a user's denial", async () => {
-    const server = await start("openai-chat", { responses: [{ toolCalls: [{ name: "a", arguments: {} }, { name: "b", arguments: {} }] }, { text: "ok" }] });
+    const server = await start("openai-chat", {
+      responses: [
+        {
+          toolCalls: [
+            { name: "a", arguments: {} },
+            { name: "b", arguments: {} },
+          ],
+        },
+        { text: "ok" },
+      ],
+    });
     const tools = [{ type: "function", function: { name: "a" } }];
     await (await post(`${server.baseUrl}/chat/completions`, { stream: true, tools, messages: [] })).text();
     const messages = [

@@ -20,7 +20,16 @@ async function ask(server: ModelServer, prompt: string, extra: Record<string, un
   const res = await fetch(`${server.baseUrl}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: "scripted", stream: true, tools: TOOLS, messages: [{ role: "system", content: "sys" }, { role: "user", content: prompt }], ...extra }),
+    body: JSON.stringify({
+      model: "scripted",
+      stream: true,
+      tools: TOOLS,
+      messages: [
+        { role: "system", content: "sys" },
+        { role: "user", content: prompt },
+      ],
+      ...extra,
+    }),
   });
   const text = await res.text();
   return { status: res.status, body: res.headers.get("content-type") === "application/json" ? JSON.parse(text) : text };
@@ -78,7 +87,10 @@ describe("model-script error responses", () => {
 
   it("writes each API's own error body", async () => {
     const anthropic = await start({ responses: [{ error: { status: 429, message: "slow down" } }] }, "anthropic-messages");
-    const a = await fetch(`${anthropic.origin}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", tools: TOOLS, messages: [{ role: "user", content: [{ type: "text", text: "p" }] }] }) });
+    const a = await fetch(`${anthropic.origin}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", tools: TOOLS, messages: [{ role: "user", content: [{ type: "text", text: "p" }] }] }),
+    });
     expect(a.status).toBe(429);
     expect(await a.json()).toEqual({ type: "error", error: { type: "rate_limit_error", message: "slow down" } });
     const gemini = await start({ responses: [{ error: { status: 401, message: "no key" } }] }, "gemini");

@@ -39,13 +39,13 @@ describe("loopback model endpoint", () => {
   });
 
   it("streams tool calls with filled placeholders, a finish reason, a usage chunk and [DONE]", async () => {
-    const server = await start(
-      { responses: [{ text: "Reading it.", toolCalls: [{ name: "read", arguments: { filePath: "{{cwd}}/a.txt" } }] }] },
-      { cwd: "/ws" },
-    );
+    const server = await start({ responses: [{ text: "Reading it.", toolCalls: [{ name: "read", arguments: { filePath: "{{cwd}}/a.txt" } }] }] }, { cwd: "/ws" });
     const chunks = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any>>;
     expect(chunks.at(-1)).toBe("[DONE]");
-    const deltas = chunks.slice(0, -1).filter((c) => c.choices.length > 0).map((c) => c.choices[0]);
+    const deltas = chunks
+      .slice(0, -1)
+      .filter((c) => c.choices.length > 0)
+      .map((c) => c.choices[0]);
     expect(deltas.map((d) => d.delta.content).filter((c) => c)).toEqual(["Reading ", "it."]);
     const calls = deltas.flatMap((d) => d.delta.tool_calls ?? []);
     expect(calls[0]).toEqual({ index: 0, id: `call_parity_1_1`, type: "function", function: { name: "read", arguments: "" } });
@@ -111,7 +111,7 @@ describe("loopback model endpoint", () => {
     let seen = "";
     while (!seen.includes("Thinking…")) seen += new TextDecoder().decode((await reader.read()).value);
     expect(seen).not.toContain("[DONE]");
-    expect(seen).not.toContain("finish_reason\":\"stop");
+    expect(seen).not.toContain('finish_reason":"stop');
     await server.close();
     servers.length = 0;
     // The held stream ends (cleanly or by reset) once the endpoint closes; a hang fails the test.
@@ -138,7 +138,10 @@ describe("loopback model endpoint", () => {
     expect(seen).not.toContain("[DONE]");
     expect(server.releaseHeld()).toBe(1);
     for (let r = await reader.read(); !r.done; r = await reader.read()) seen += new TextDecoder().decode(r.value);
-    const chunks = seen.split("\n\n").filter((b) => b.startsWith("data: ")).map((b) => b.slice(6));
+    const chunks = seen
+      .split("\n\n")
+      .filter((b) => b.startsWith("data: "))
+      .map((b) => b.slice(6));
     expect(chunks.at(-1)).toBe("[DONE]");
     const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c) as Record<string, any>);
     expect(parsed.flatMap((c) => c.choices.map((x: any) => x.delta.content ?? "")).join("")).toBe("Drafting now");

@@ -46,7 +46,9 @@ function setup(env: Record<string, string>) {
   const agents = path.join(root, "agents.json");
   writeFileSync(
     agents,
-    JSON.stringify([{ id: "loop", displayName: "loopback-agent", command: process.execPath, args: [loopbackAgent], record: { modelApi: "openai-chat", env: { OPENAI_BASE_URL: "{{baseUrl}}", ...env } } }]),
+    JSON.stringify([
+      { id: "loop", displayName: "loopback-agent", command: process.execPath, args: [loopbackAgent], record: { modelApi: "openai-chat", env: { OPENAI_BASE_URL: "{{baseUrl}}", ...env } } },
+    ]),
   );
   const out = path.join(root, "out");
   return { root, out, args: ["record", "--provider", "acp-loop", "--cell", "one-turn", "--custom-agents", agents, "--cells", path.join(root, "cells"), "--out", out] };
@@ -76,18 +78,21 @@ describe("parity record keeps the agent on loopback", () => {
     expect((await readRecording(path.join(p.out, "acp-loop", "one-turn"))).manifest.network).toBe(NETWORK_WATCHED);
   });
 
-  it.skipIf(!netnsHere || outsideAddress === undefined)("in a network namespace the planted connection cannot leave (ENETUNREACH), the endpoint is still reached, and the manifest says netns", async () => {
-    const server = await listener();
-    const resultFile = path.join(mkdtempSync(path.join(os.tmpdir(), "parity-outbound-")), "result");
-    dirs.push(path.dirname(resultFile));
-    const p = setup({ LOOPBACK_AGENT_OUTBOUND: `${outsideAddress}:${server.port}`, LOOPBACK_AGENT_OUTBOUND_RESULT: resultFile });
-    const result = await runCli(p.args, { cwd: p.root });
-    expect(result.err).toBe("");
-    expect(result.code).toBe(0);
-    expect(readFileSync(resultFile, "utf8")).toBe("ENETUNREACH");
-    expect(server.accepted()).toBe(0);
-    const recording = await readRecording(path.join(p.out, "acp-loop", "one-turn"));
-    expect(recording.manifest.network).toBe(NETWORK_NETNS);
-    expect(recording.lanes["provider→bridge"].map((e) => e.line).join("\n")).toContain("Hello.");
-  });
+  it.skipIf(!netnsHere || outsideAddress === undefined)(
+    "in a network namespace the planted connection cannot leave (ENETUNREACH), the endpoint is still reached, and the manifest says netns",
+    async () => {
+      const server = await listener();
+      const resultFile = path.join(mkdtempSync(path.join(os.tmpdir(), "parity-outbound-")), "result");
+      dirs.push(path.dirname(resultFile));
+      const p = setup({ LOOPBACK_AGENT_OUTBOUND: `${outsideAddress}:${server.port}`, LOOPBACK_AGENT_OUTBOUND_RESULT: resultFile });
+      const result = await runCli(p.args, { cwd: p.root });
+      expect(result.err).toBe("");
+      expect(result.code).toBe(0);
+      expect(readFileSync(resultFile, "utf8")).toBe("ENETUNREACH");
+      expect(server.accepted()).toBe(0);
+      const recording = await readRecording(path.join(p.out, "acp-loop", "one-turn"));
+      expect(recording.manifest.network).toBe(NETWORK_NETNS);
+      expect(recording.lanes["provider→bridge"].map((e) => e.line).join("\n")).toContain("Hello.");
+    },
+  );
 });

@@ -16,8 +16,7 @@ import { repoRoot, runCli } from "../cli/run-cli.js";
 const root = mkdtempSync(path.join(tmpdir(), "parity-real-agents-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const installed = (id: string): boolean =>
-  existsSync(fillProfileTemplate(SHIPPED_AGENT_PROFILES[id]!.command, { agents: agentsDir(), repo: packageRoot() }));
+const installed = (id: string): boolean => existsSync(fillProfileTemplate(SHIPPED_AGENT_PROFILES[id]!.command, { agents: agentsDir(), repo: packageRoot() }));
 const runHere = (id: string): boolean => installed(id) || process.env.CI === "true";
 
 const REAL = Object.keys(SHIPPED_AGENT_PROFILES).filter((id) => id !== "acp-opencode"); // opencode: opencode-live.test.ts
@@ -45,35 +44,43 @@ const comparable = (id: string, oracle: string): string => (AGENT_OWN_VARIANCE[i
 describe("real agents recorded live, offline", () => {
   for (const id of REAL) {
     const oracle = path.join(repoRoot, "lanes", id, "turn-tools.json");
-    it.skipIf(!runHere(id) || !existsSync(oracle))(`${id} turn-tools: a second recording gives the committed oracle byte for byte`, async () => {
-      const result = await recordCell({
-        providerId: id,
-        cell: "turn-tools",
-        cellsRoot: path.join(repoRoot, "cells"),
-        outRoot: path.join(root, id),
-        lanesRoot: path.join(root, id, "lanes"),
-        redact: [],
-        now: () => Date.now(),
-        // The run's temp root stays the OS default (/tmp here, as when the oracle was recorded):
-        // copilot shortens long paths in its tool titles ("Viewing ...t/parity-record-…/ws/…"),
-        // so a longer temp path would change its oracle (and fail redaction).
-      });
-      expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", id, "turn-tools"))).manifest.cliVersion);
-      expect(comparable(id, readFileSync(result.oracleFile, "utf8"))).toBe(comparable(id, readFileSync(oracle, "utf8")));
-    }, 240_000);
+    it.skipIf(!runHere(id) || !existsSync(oracle))(
+      `${id} turn-tools: a second recording gives the committed oracle byte for byte`,
+      async () => {
+        const result = await recordCell({
+          providerId: id,
+          cell: "turn-tools",
+          cellsRoot: path.join(repoRoot, "cells"),
+          outRoot: path.join(root, id),
+          lanesRoot: path.join(root, id, "lanes"),
+          redact: [],
+          now: () => Date.now(),
+          // The run's temp root stays the OS default (/tmp here, as when the oracle was recorded):
+          // copilot shortens long paths in its tool titles ("Viewing ...t/parity-record-…/ws/…"),
+          // so a longer temp path would change its oracle (and fail redaction).
+        });
+        expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", id, "turn-tools"))).manifest.cliVersion);
+        expect(comparable(id, readFileSync(result.oracleFile, "utf8"))).toBe(comparable(id, readFileSync(oracle, "utf8")));
+      },
+      240_000,
+    );
   }
 
-  it.skipIf(!runHere("acp-qwen"))("a recording of a cell outside the project replays in the fixture it carries, and diverges without it", async () => {
-    const cells = path.join(root, "outside-cells");
-    cpSync(path.join(repoRoot, "cells", "turn-tools"), path.join(cells, "outside-turn"), { recursive: true });
-    const out = path.join(root, "outside");
-    const recorded = await runCli(["record", "--provider", "acp-qwen", "--cell", "outside-turn", "--cells", cells, "--out", out], { cwd: root });
-    expect(recorded.code).toBe(0);
-    rmSync(cells, { recursive: true });
-    const check = ["check", "--recordings", out, "--lanes", path.join(out, "lanes")];
-    expect((await runCli(check, { cwd: root })).code).toBe(0);
-    const carried = path.join(out, "acp-qwen", "outside-turn", "workspace");
-    renameSync(carried, path.join(root, "away"));
-    expect((await runCli(check, { cwd: root })).code).toBe(1);
-  }, 240_000);
+  it.skipIf(!runHere("acp-qwen"))(
+    "a recording of a cell outside the project replays in the fixture it carries, and diverges without it",
+    async () => {
+      const cells = path.join(root, "outside-cells");
+      cpSync(path.join(repoRoot, "cells", "turn-tools"), path.join(cells, "outside-turn"), { recursive: true });
+      const out = path.join(root, "outside");
+      const recorded = await runCli(["record", "--provider", "acp-qwen", "--cell", "outside-turn", "--cells", cells, "--out", out], { cwd: root });
+      expect(recorded.code).toBe(0);
+      rmSync(cells, { recursive: true });
+      const check = ["check", "--recordings", out, "--lanes", path.join(out, "lanes")];
+      expect((await runCli(check, { cwd: root })).code).toBe(0);
+      const carried = path.join(out, "acp-qwen", "outside-turn", "workspace");
+      renameSync(carried, path.join(root, "away"));
+      expect((await runCli(check, { cwd: root })).code).toBe(1);
+    },
+    240_000,
+  );
 });

@@ -32,11 +32,7 @@ describe("parity record: secrets an agent echoes", () => {
     const script = {
       prompts: [
         {
-          steps: [
-            { echoEnv: ["MYAGENT_API_KEY", "CELL_TOKEN"] },
-            { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: ` and ${FLAGGED}` } } },
-            { end: "end_turn" },
-          ],
+          steps: [{ echoEnv: ["MYAGENT_API_KEY", "CELL_TOKEN"] }, { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: ` and ${FLAGGED}` } } }, { end: "end_turn" }],
         },
       ],
     };

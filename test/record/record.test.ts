@@ -49,7 +49,9 @@ const record = (p: Project, cell: string, extra: string[] = []) =>
 /** Everything under `dir`, as relative paths (empty when it does not exist). */
 function tree(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 const alive = (pid: number) => {

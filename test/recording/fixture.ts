@@ -19,12 +19,8 @@ export interface FixtureEntry {
 export function validEntries(): Record<Direction, FixtureEntry[]> {
   const rpc = (value: object): string => JSON.stringify({ jsonrpc: "2.0", ...value });
   return {
-    "runtime→bridge": [
-      { ts: 1000, run: 1, seq: 1, dir: "runtime→bridge", line: rpc({ id: 1, method: "initialize", params: {} }) },
-    ],
-    "bridge→provider": [
-      { ts: 1001, run: 1, seq: 2, dir: "bridge→provider", line: rpc({ id: 0, method: "initialize", params: {} }) },
-    ],
+    "runtime→bridge": [{ ts: 1000, run: 1, seq: 1, dir: "runtime→bridge", line: rpc({ id: 1, method: "initialize", params: {} }) }],
+    "bridge→provider": [{ ts: 1001, run: 1, seq: 2, dir: "bridge→provider", line: rpc({ id: 0, method: "initialize", params: {} }) }],
     "provider→bridge": [{ ts: 1002, run: 1, seq: 3, dir: "provider→bridge", line: rpc({ id: 0, result: {} }) }],
     "bridge→runtime": [{ ts: 1003, run: 1, seq: 4, dir: "bridge→runtime", line: rpc({ id: 1, result: {} }) }],
   };
@@ -47,12 +43,7 @@ export function manifestFor(provider: string, cell: string, lanes: Record<Direct
 }
 
 /** Writes a recording directory `<root>/<provider>/<cell>/` from entries; returns the dir. */
-export async function writeRecording(
-  root: string,
-  provider: string,
-  cell: string,
-  lanes: Record<Direction, FixtureEntry[]> = validEntries(),
-): Promise<string> {
+export async function writeRecording(root: string, provider: string, cell: string, lanes: Record<Direction, FixtureEntry[]> = validEntries()): Promise<string> {
   const dir = path.join(root, provider, cell);
   await mkdir(dir, { recursive: true });
   for (const d of LANE_DIRECTIONS) {

@@ -64,9 +64,7 @@ describe("input checks on recordings", () => {
     const manifest = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
     await writeFile(file, JSON.stringify({ ...manifest, provider: "acp-cursor", cell: "resume" }, null, 2));
     const error = await problemOf(cell, { provider: "echo", cell: "turn" });
-    expect(error.message).toBe(
-      `${file}: provider is "acp-cursor" but the directory names provider "echo"; cell is "resume" but the directory names cell "turn"`,
-    );
+    expect(error.message).toBe(`${file}: provider is "acp-cursor" but the directory names provider "echo"; cell is "resume" but the directory names cell "turn"`);
     for (const argv of [["check"], ["list"], ["lanes"], ["rerecord", "--out", path.join(work, `out${n}`)]]) {
       const r = await runCli(argv, { cwd: root, ci: argv[0] === "check" });
       expect(r.code, argv[0]).toBe(2);

@@ -61,9 +61,7 @@ describe("current bridge lane seq checks", () => {
 
       // seq 1 belongs to the runtime→bridge lane: a duplicate.
       await writeFile(path.join(dir, CURRENT_BRIDGE_LANE_FILE), `${JSON.stringify({ ...bridge, seq: 1 })}\n`);
-      await expect(readRecording(dir)).rejects.toThrow(
-        new RegExp(`${CURRENT_BRIDGE_LANE_FILE}:1: duplicate seq 1 in run 1: already used at .*runtime→bridge\\.ndjson:1$`),
-      );
+      await expect(readRecording(dir)).rejects.toThrow(new RegExp(`${CURRENT_BRIDGE_LANE_FILE}:1: duplicate seq 1 in run 1: already used at .*runtime→bridge\\.ndjson:1$`));
 
       // Same seq in another run is a different process: fine.
       await writeFile(path.join(dir, CURRENT_BRIDGE_LANE_FILE), `${JSON.stringify({ ...bridge, seq: 1, run: 2 })}\n`);

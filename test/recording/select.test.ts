@@ -44,8 +44,6 @@ describe("selectRecordings", () => {
     await writeRecording(path.join(work, "b"), "p", "c");
     const error = await selectRecordings([path.join(work, "a"), path.join(work, "b")], {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).message).toBe(
-      `${path.join(work, "b", "p", "c")}: p/c is recorded twice (also in ${path.join(work, "a", "p", "c")}); pass one --recordings root`,
-    );
+    expect((error as InputError).message).toBe(`${path.join(work, "b", "p", "c")}: p/c is recorded twice (also in ${path.join(work, "a", "p", "c")}); pass one --recordings root`);
   });
 });

@@ -23,7 +23,10 @@ describe("committed recordings pass the final sweep", () => {
     const dir = path.join(recordings, cell);
     expect(await sweepDirectory(dir, redactor)).toEqual([]);
     // Files only: a carried workspace/ fixture is swept above, file by file.
-    for (const file of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name)) expect(redactor.redactFile(file, readFileSync(path.join(dir, file), "utf8"))).toBe(readFileSync(path.join(dir, file), "utf8"));
+    for (const file of readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name))
+      expect(redactor.redactFile(file, readFileSync(path.join(dir, file), "utf8"))).toBe(readFileSync(path.join(dir, file), "utf8"));
   });
 
   it("covers the opencode recordings", () => {

@@ -10,7 +10,10 @@ const threadStart = entry(1, "runtime→bridge", {
   jsonrpc: "2.0",
   id: 2,
   method: "thread/start",
-  params: { threadId: "t", options: { envVars: { CELL_SECRET: "Vb3nT8yQ1cHs6fJw" }, providerOptions: { acpLaunchSpec: { command: "a", args: [], env: { MYAGENT_API_KEY: "q7Zr9LmX2vPk4wNd", LANG: "C.UTF-8" } } } } },
+  params: {
+    threadId: "t",
+    options: { envVars: { CELL_SECRET: "Vb3nT8yQ1cHs6fJw" }, providerOptions: { acpLaunchSpec: { command: "a", args: [], env: { MYAGENT_API_KEY: "q7Zr9LmX2vPk4wNd", LANG: "C.UTF-8" } } } },
+  },
 });
 const mcpEnv = entry(2, "bridge→provider", { jsonrpc: "2.0", id: 3, method: "session/new", params: { mcpServers: [{ name: "x", env: [{ name: "TOOL_TOKEN", value: "Zx81MqPw03LkTr5u" }] }] } });
 const echo = entry(3, "provider→bridge", {

@@ -3,15 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT_CODES, ParityError } from "../../harness/errors.js";
-import {
-  REDACTED,
-  TRIM_KEEP_HEAD,
-  TRIM_KEEP_TAIL,
-  compileUserPatterns,
-  createRedactor,
-  redactJsonValue,
-  trimMarker,
-} from "../../harness/recording/redact.js";
+import { REDACTED, TRIM_KEEP_HEAD, TRIM_KEEP_TAIL, compileUserPatterns, createRedactor, redactJsonValue, trimMarker } from "../../harness/recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory, sweepFileText } from "../../harness/recording/redact-verify.js";
 
 const HOME = "/home/alice";
@@ -41,8 +33,26 @@ describe("structural pass (spec 10 §4)", () => {
   });
 
   it("redacts the ACP [{name, value}] env form too", () => {
-    const value = redactJsonValue({ mcpServers: [{ env: [{ name: "MY_TOKEN", value: "abcdefghijkl" }, { name: "LANG", value: "C" }] }] });
-    expect(value).toEqual({ mcpServers: [{ env: [{ name: "MY_TOKEN", value: REDACTED }, { name: "LANG", value: "C" }] }] });
+    const value = redactJsonValue({
+      mcpServers: [
+        {
+          env: [
+            { name: "MY_TOKEN", value: "abcdefghijkl" },
+            { name: "LANG", value: "C" },
+          ],
+        },
+      ],
+    });
+    expect(value).toEqual({
+      mcpServers: [
+        {
+          env: [
+            { name: "MY_TOKEN", value: REDACTED },
+            { name: "LANG", value: "C" },
+          ],
+        },
+      ],
+    });
   });
 
   it("trims strings over 2000 characters around the marker, once", () => {
@@ -65,9 +75,7 @@ describe("textual pass (spec 10 §4)", () => {
 
   it("rewrites the home path, its dashed form and the owner pair, not a longer sibling", () => {
     const text = "cd /home/alice/src && ls -l -> -rw-r--r-- 1 alice alice 12 x; project -home-alice-src; /home/alicex stays";
-    expect(redactor.redactText(text)).toBe(
-      "cd /home/user/src && ls -l -> -rw-r--r-- 1 user user 12 x; project -home-user-src; /home/alicex stays",
-    );
+    expect(redactor.redactText(text)).toBe("cd /home/user/src && ls -l -> -rw-r--r-- 1 user user 12 x; project -home-user-src; /home/alicex stays");
   });
 
   it("rewrites slash-less spellings of multi-segment paths (titles, diff headers), never a bare word", () => {
@@ -164,13 +172,7 @@ describe("final sweep", () => {
       entry("printenv -> SERVICE_TOKEN=abcdefgh12345", 5),
     ].join("\n");
     const survivors = sweepFileText("rec/runtime→bridge.ndjson", lane, redactor);
-    expect(survivors.map((s) => `${s.line} ${s.rule}`)).toEqual([
-      "1 secret env value",
-      "3 bearer",
-      "4 path",
-      "4 email",
-      "5 secret assignment",
-    ]);
+    expect(survivors.map((s) => `${s.line} ${s.rule}`)).toEqual(["1 secret env value", "3 bearer", "4 path", "4 email", "5 secret assignment"]);
     expect(JSON.stringify(survivors)).not.toContain("plantedBearer0123456");
     const error = new RedactionSurvivorError(survivors);
     expect(error).toBeInstanceOf(ParityError);
@@ -181,9 +183,7 @@ describe("final sweep", () => {
   it("forbidden patterns are sweep-only: never rewritten, always reported", () => {
     const custom = createRedactor({ home: HOME, forbidden: [/parity-record-[A-Za-z0-9]{6}/] });
     expect(custom.redactText("in parity-record-ab12CD/ws")).toBe("in parity-record-ab12CD/ws");
-    expect(sweepFileText("x.json", "ok\nin parity-record-ab12CD/ws\n", custom).map((s) => [s.line, s.rule])).toEqual([
-      [2, "forbidden parity-record-[A-Za-z0-9]{6}"],
-    ]);
+    expect(sweepFileText("x.json", "ok\nin parity-record-ab12CD/ws\n", custom).map((s) => [s.line, s.rule])).toEqual([[2, "forbidden parity-record-[A-Za-z0-9]{6}"]]);
   });
 
   it("a user pattern that survives is reported; its own REDACTED output is not", () => {

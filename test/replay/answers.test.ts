@@ -35,9 +35,7 @@ async function withReads(answers: { first: string; second: string }): Promise<st
     params: { sessionId: "fixture-cursor-1", path: `${RECORDED_WORKSPACE}/notes.txt`, line, limit: 1 },
   });
   const bySeq = (a: LaneEntry, b: LaneEntry) => a.seq - b.seq;
-  await editLane(dir, "provider→bridge", (entries) =>
-    [...entries, at(SEQ.askFirst, "provider→bridge", ask("fx-read-a", 1)), at(SEQ.askSecond, "provider→bridge", ask("fx-read-b", 2))].sort(bySeq),
-  );
+  await editLane(dir, "provider→bridge", (entries) => [...entries, at(SEQ.askFirst, "provider→bridge", ask("fx-read-a", 1)), at(SEQ.askSecond, "provider→bridge", ask("fx-read-b", 2))].sort(bySeq));
   await editLane(dir, "bridge→provider", (entries) =>
     [
       ...entries,

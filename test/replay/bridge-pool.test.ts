@@ -92,7 +92,9 @@ function waitingBridges(): Array<{ pid: number; dataDir: string }> {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[1]) !== process.pid || fields[0] === "Z") continue;
-      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter((a) => a !== "");
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8")
+        .split("\0")
+        .filter((a) => a !== "");
       // The bootstrap, or its bundle beside it (build/bundle.ts).
       if (argv.some((a) => /bootstrap(\.bundle)?\.js$/.test(a))) found.push({ pid: Number(entry), dataDir: argv.at(-1)! });
     } catch {

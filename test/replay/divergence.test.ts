@@ -154,7 +154,13 @@ describe("bad recordings are input errors (exit 2), not divergences", () => {
   it("manifest line counts that disagree with a lane: streamed and loaded replays both refuse, naming the manifest", async () => {
     const dir = await doctored(path.join(repoRoot, "recordings", "echo", "turn"));
     const lane = await readLane(dir, "bridge→runtime");
-    await writeFile(path.join(dir, "bridge→runtime.ndjson"), lane.slice(0, -1).map((e) => `${JSON.stringify(e)}\n`).join(""));
+    await writeFile(
+      path.join(dir, "bridge→runtime.ndjson"),
+      lane
+        .slice(0, -1)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(""),
+    );
     const manifestFile = path.join(dir, "manifest.json");
     const { replayRecording } = await import("../../harness/replay/replay-recording.js");
     await expect(replayRecording(dir)).rejects.toThrow(`${manifestFile}: lines["bridge→runtime"] is ${lane.length} but bridge→runtime.ndjson has ${lane.length - 1} entries`);

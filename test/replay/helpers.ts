@@ -55,11 +55,7 @@ export async function readLane(dir: string, direction: Direction | "bridge→run
  * Rewrites one lane of a (copied) recording with `edit` and fixes the manifest's line count
  * for recorded lanes, so the doctored copy still reads as a valid recording.
  */
-export async function editLane(
-  dir: string,
-  direction: Direction | "bridge→runtime.current",
-  edit: (entries: LaneEntry[]) => LaneEntry[],
-): Promise<void> {
+export async function editLane(dir: string, direction: Direction | "bridge→runtime.current", edit: (entries: LaneEntry[]) => LaneEntry[]): Promise<void> {
   const entries = edit(await readLane(dir, direction));
   await writeFile(path.join(dir, `${direction}.ndjson`), entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
   if (direction === "bridge→runtime.current") return;

@@ -77,7 +77,12 @@ describe("createPathMap (replay sandbox path mapping)", () => {
 
   it("refuses a relative or duplicated source", () => {
     expect(() => createPathMap([{ from: "tmp/x", to: "/y" }])).toThrow("not an absolute directory");
-    expect(() => createPathMap([{ from: "/x", to: "/y" }, { from: "/x/", to: "/z" }])).toThrow("given twice");
+    expect(() =>
+      createPathMap([
+        { from: "/x", to: "/y" },
+        { from: "/x/", to: "/z" },
+      ]),
+    ).toThrow("given twice");
   });
 });
 

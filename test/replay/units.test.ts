@@ -44,7 +44,7 @@ describe("rewriteRuntimeLine (spec 10 §5.1 g)", () => {
   it("leaves lines that need no rewrite byte for byte", () => {
     const line = '{"jsonrpc":"2.0","id":1,"method":"turn/start","params":{"threadId":"t",  "input":[]}}';
     expect(rewriteRuntimeLine(line, rewrite)).toBe(line);
-    expect(rewriteRuntimeLine("not json \"cwd\"", rewrite)).toBe("not json \"cwd\"");
+    expect(rewriteRuntimeLine('not json "cwd"', rewrite)).toBe('not json "cwd"');
   });
 });
 
@@ -111,7 +111,12 @@ describe("alignCurrentLane", () => {
   });
 
   it("places extra current lines after the last placed one when none follows", () => {
-    const current = [entry(9.25, { jsonrpc: "2.0", method: "thread/identity", params: {} }), entry(9.5, delta("t", "session.reset")), entry(9.75, { jsonrpc: "2.0", id: 3, result: {} }), entry(9.8, delta("t", "extension.state"))];
+    const current = [
+      entry(9.25, { jsonrpc: "2.0", method: "thread/identity", params: {} }),
+      entry(9.5, delta("t", "session.reset")),
+      entry(9.75, { jsonrpc: "2.0", id: 3, result: {} }),
+      entry(9.8, delta("t", "extension.state")),
+    ];
     const seqs = alignCurrentLane(recorded, current).map((e) => e.seq);
     expect(seqs.slice(0, 3)).toEqual([10, 14, 15]);
     expect(seqs[3]).toBeGreaterThan(15);
@@ -171,19 +176,27 @@ describe("mergedForReplay: which current lanes are re-placed", () => {
       lanes,
       currentBridgeLane: current,
       merged: (opts) =>
-        [...runtime, ...providerLanes["bridge→provider"], ...providerLanes["provider→bridge"], ...(opts?.useCurrent === false ? recordedBridge : current)].sort(
-          (a, b) => a.seq - b.seq,
-        ),
+        [...runtime, ...providerLanes["bridge→provider"], ...providerLanes["provider→bridge"], ...(opts?.useCurrent === false ? recordedBridge : current)].sort((a, b) => a.seq - b.seq),
     };
   };
 
   it("a lane anchored on runtime lines only (the reference's rerecord) takes the recorded positions", () => {
     const merged = mergedForReplay(recordingWith([e("bridge→runtime", 10.5, { jsonrpc: "2.0", id: 1, result: { v: 2 } })]), true);
-    expect(merged.map((x) => [x.dir, x.seq])).toEqual([["runtime→bridge", 10], ["bridge→provider", 11], ["provider→bridge", 12], ["bridge→runtime", 13]]);
+    expect(merged.map((x) => [x.dir, x.seq])).toEqual([
+      ["runtime→bridge", 10],
+      ["bridge→provider", 11],
+      ["provider→bridge", 12],
+      ["bridge→runtime", 13],
+    ]);
   });
 
   it("a lane anchored after agent lines (this product's rerecord) is merged as it is", () => {
     const merged = mergedForReplay(recordingWith([e("bridge→runtime", 12.5, { jsonrpc: "2.0", id: 1, result: { v: 2 } })]), true);
-    expect(merged.map((x) => [x.dir, x.seq])).toEqual([["runtime→bridge", 10], ["bridge→provider", 11], ["provider→bridge", 12], ["bridge→runtime", 12.5]]);
+    expect(merged.map((x) => [x.dir, x.seq])).toEqual([
+      ["runtime→bridge", 10],
+      ["bridge→provider", 11],
+      ["provider→bridge", 12],
+      ["bridge→runtime", 12.5],
+    ]);
   });
 });

@@ -84,7 +84,10 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
 
   it("a stale allowlist entry is told to delete it", async () => {
     const file = path.join(dir, "stale.json");
-    await writeFile(file, `${JSON.stringify([{ provider: "echo", cell: "turn", layer: "events", path: "/*[type=turn/plan/updated]/plan", pr: "#1", reason: "a plan the echo bridge never sends" }], null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify([{ provider: "echo", cell: "turn", layer: "events", path: "/*[type=turn/plan/updated]/plan", pr: "#1", reason: "a plan the echo bridge never sends" }], null, 2)}\n`,
+    );
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--allowlist", file]);
     expect(r.code).toBe(1);
     const { todo, next } = advice(r.out);

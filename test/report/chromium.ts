@@ -45,5 +45,11 @@ export async function probePage(chromium: string, page: string, probe: string): 
   const dom = await headless(chromium, ["--dump-dom", `file://${copy}`]);
   const match = /data-probe="([^"]*)"/.exec(dom);
   if (!match) throw new Error("the probe reported nothing");
-  return JSON.parse(match[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
+  return JSON.parse(
+    match[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">"),
+  );
 }

@@ -52,7 +52,9 @@ describe("--reporter github fits GitHub (issue 27 item 3)", () => {
     const last = errors[errors.length - 1]!;
     expect(broken.length).toBeGreaterThan(10);
     const n = broken.length;
-    expect(last).toMatch(new RegExp(`^::error title=parity summary::parity: 0 passed, ${n} failed, 0 skipped \\(${n} cells\\); ${n - 9} more annotations left out \\(GitHub shows 10 per step\\), for `));
+    expect(last).toMatch(
+      new RegExp(`^::error title=parity summary::parity: 0 passed, ${n} failed, 0 skipped \\(${n} cells\\); ${n - 9} more annotations left out \\(GitHub shows 10 per step\\), for `),
+    );
     const annotated = errors.slice(0, -1).map((l) => /title=parity ([^:]+)::/.exec(l)![1]!);
     const named = last.slice(last.indexOf(", for ") + 6);
     for (const cell of broken) expect(annotated.includes(cell) || named.includes(cell), cell).toBe(true);

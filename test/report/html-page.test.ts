@@ -49,7 +49,10 @@ beforeAll(async () => {
         const message = changed.find((e) => e.type === "item/completed" && e.item?.type === "agentMessage")!;
         message.item.text = `${message.item.text} Checked twice.`;
       }
-      for (const [side, events] of [["a", lane], ["b", changed]] as const) {
+      for (const [side, events] of [
+        ["a", lane],
+        ["b", changed],
+      ] as const) {
         await mkdir(path.join(dir, side, "lanes", provider), { recursive: true });
         await writeFile(path.join(dir, side, "lanes", provider, file), `${JSON.stringify(events, null, 2)}\n`);
       }

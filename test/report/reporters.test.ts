@@ -63,7 +63,16 @@ describe("json reporter", () => {
     const address = (field: string) => expect.stringMatching(new RegExp(`^turn 1 / commandExecution \\d+ / item/completed: item\\.${field}$`));
     const selector = (field: string) => expect.stringMatching(new RegExp(`^/\\*\\[turn=1\\]\\[item=commandExecution:\\d+\\]\\[type=item/completed\\]/item/${field}$`));
     expect(failing.diffs).toEqual([
-      { against: "oracle", op: "replace", path: `/${commandIndex}/item/aggregatedOutput`, layer: "events", address: address("aggregatedOutput"), selector: selector("aggregatedOutput"), old: expect.any(String), new: expect.any(String) },
+      {
+        against: "oracle",
+        op: "replace",
+        path: `/${commandIndex}/item/aggregatedOutput`,
+        layer: "events",
+        address: address("aggregatedOutput"),
+        selector: selector("aggregatedOutput"),
+        old: expect.any(String),
+        new: expect.any(String),
+      },
       { against: "oracle", op: "replace", path: `/${commandIndex}/item/exitCode`, layer: "events", address: address("exitCode"), selector: selector("exitCode"), old: 0, new: 7 },
     ]);
     expect(failing.stale).toEqual([{ provider: "acp-cursor", cell: "turn-tools", layer: "events", path: "/**/noSuchField", pr: "#4", reason: "old" }]);
@@ -93,7 +102,7 @@ describe("junit reporter", () => {
     expect(xmlProblem('<a x="1 < 2"/>')).toBeDefined();
     expect(xmlProblem("<a>x & y</a>")).toBeDefined();
     expect(xmlProblem("<a/><b/>")).toBeDefined();
-    expect(xmlProblem(`<a>${escapeXml("x & <y> \"z\"")}</a>`)).toBeUndefined();
+    expect(xmlProblem(`<a>${escapeXml('x & <y> "z"')}</a>`)).toBeUndefined();
   });
 });
 

@@ -2,14 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import {
-  anchorAfterRuntime,
-  buildCurrentBridgeLane,
-  mapRequestIdsToRecorded,
-  recordedRequestIds,
-  rerecordRedactor,
-  runtimeAnchors,
-} from "../../harness/rerecord/index.js";
+import { anchorAfterRuntime, buildCurrentBridgeLane, mapRequestIdsToRecorded, recordedRequestIds, rerecordRedactor, runtimeAnchors } from "../../harness/rerecord/index.js";
 import { cursorRecordings } from "./helpers.js";
 
 const entry = (dir: LaneEntry["dir"], run: number, seq: number, ts: number, line = "{}"): LaneEntry => ({ dir, run, seq, ts, line });
@@ -42,7 +35,13 @@ describe("anchoring (spec 10 §6.6 step 4)", () => {
   });
 
   it("a line before any runtime entry anchors at firstRuntime.seq − 1 in its run", () => {
-    const out = anchorAfterRuntime([{ line: "early", after: null }, { line: "later", after: r1 }], r1);
+    const out = anchorAfterRuntime(
+      [
+        { line: "early", after: null },
+        { line: "later", after: r1 },
+      ],
+      r1,
+    );
     expect(out[0]).toEqual({ ts: 1001, run: 7, seq: 9 + 1 / 3, dir: "bridge→runtime", line: "early" });
     expect(out[0]!.seq).toBeLessThan(r1.seq);
   });

@@ -42,7 +42,9 @@ export async function hashes(dir: string): Promise<Record<string, string>> {
   for (const name of (await readdir(dir)).sort()) {
     const file = path.join(dir, name);
     if (!(await stat(file)).isFile()) continue;
-    out[name] = createHash("sha256").update(await readFile(file)).digest("hex");
+    out[name] = createHash("sha256")
+      .update(await readFile(file))
+      .digest("hex");
   }
   return out;
 }

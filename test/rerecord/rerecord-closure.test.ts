@@ -53,7 +53,10 @@ describe("rerecord, then check, on recordings an older bridge made", () => {
     expect(check.out).toMatch(/PASS/);
     expect(check.code).toBe(0);
     // Lines anchored after agent lines too: the refreshed lane needs no re-placement to replay.
-    const seqs = readFileSync(current, "utf8").trim().split("\n").map((l) => JSON.parse(l).seq as number);
+    const seqs = readFileSync(current, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).seq as number);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 });

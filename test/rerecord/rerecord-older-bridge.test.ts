@@ -34,36 +34,46 @@ function olderBridgeFamily(): BridgeFamily {
   return { ...acp, recordProviders: () => ({ fixtures: { [PROVIDER]: { ...fixture, modulePath: OLDER_BRIDGE } } }) };
 }
 
-const agentTextLines = (file: string) => readFileSync(file, "utf8").split("\n").filter((l) => l.includes('\\"item.textDelta\\"') && l.includes('\\"agentMessage\\"'));
+const agentTextLines = (file: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.includes('\\"item.textDelta\\"') && l.includes('\\"agentMessage\\"'));
 
 describe("rerecord then check, on recordings an older bridge made with the fixture agent", () => {
-  it.each(["turn-tools", "resume"])("%s: today's bridge adds lines after the agent lines that cause them, and the refreshed recording checks green", async (cell) => {
-    const root = mkdtempSync(path.join(tmpdir(), "rerecord-older-"));
-    temps.push(root);
-    const recordings = path.join(root, "recordings");
-    const lanes = path.join(root, "lanes");
-    await recordCell({ providerId: PROVIDER, cell, cellsRoot: path.join(repoRoot, "cells"), outRoot: recordings, lanesRoot: lanes, redact: [], now: Date.now, families: [olderBridgeFamily()] });
-    const dir = path.join(recordings, PROVIDER, cell);
-    // The older bridge's recording: no agent text in its bridge lane, so its oracle has none either.
-    expect(agentTextLines(path.join(dir, "bridge→runtime.ndjson"))).toEqual([]);
-    const olderOracle = readFileSync(path.join(lanes, PROVIDER, `${cell}.json`), "utf8");
+  it.each(["turn-tools", "resume"])(
+    "%s: today's bridge adds lines after the agent lines that cause them, and the refreshed recording checks green",
+    async (cell) => {
+      const root = mkdtempSync(path.join(tmpdir(), "rerecord-older-"));
+      temps.push(root);
+      const recordings = path.join(root, "recordings");
+      const lanes = path.join(root, "lanes");
+      await recordCell({ providerId: PROVIDER, cell, cellsRoot: path.join(repoRoot, "cells"), outRoot: recordings, lanesRoot: lanes, redact: [], now: Date.now, families: [olderBridgeFamily()] });
+      const dir = path.join(recordings, PROVIDER, cell);
+      // The older bridge's recording: no agent text in its bridge lane, so its oracle has none either.
+      expect(agentTextLines(path.join(dir, "bridge→runtime.ndjson"))).toEqual([]);
+      const olderOracle = readFileSync(path.join(lanes, PROVIDER, `${cell}.json`), "utf8");
 
-    const rerecord = await runCli(["rerecord", "--recordings", recordings, "--lanes", lanes, "--provider", PROVIDER, "--cell", cell]);
-    expect(rerecord.code, rerecord.out + rerecord.err).toBe(0);
-    expect(rerecord.out).toContain("1 rerecorded, 0 diverged, 0 refused");
-    const current = path.join(dir, CURRENT);
-    expect(agentTextLines(current).length).toBeGreaterThan(0);
-    expect(readFileSync(path.join(lanes, PROVIDER, `${cell}.json`), "utf8")).not.toBe(olderOracle);
+      const rerecord = await runCli(["rerecord", "--recordings", recordings, "--lanes", lanes, "--provider", PROVIDER, "--cell", cell]);
+      expect(rerecord.code, rerecord.out + rerecord.err).toBe(0);
+      expect(rerecord.out).toContain("1 rerecorded, 0 diverged, 0 refused");
+      const current = path.join(dir, CURRENT);
+      expect(agentTextLines(current).length).toBeGreaterThan(0);
+      expect(readFileSync(path.join(lanes, PROVIDER, `${cell}.json`), "utf8")).not.toBe(olderOracle);
 
-    const check = await runCli(["check", "--recordings", recordings, "--lanes", lanes, "--provider", PROVIDER, "--cell", cell]);
-    expect(check.code, check.out + check.err).toBe(0);
-    expect(check.out).toMatch(/^PASS /m);
-    // Each new line sits after the agent line that caused it: the lane is in seq order, and every
-    // agent text delta comes after some agent line (none hoisted before the agent spoke).
-    const seqs = readFileSync(current, "utf8").trim().split("\n").map((l) => JSON.parse(l).seq as number);
-    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    // Three bridge runs (record, rerecord, its verify replay) and a check: a ceiling, not a verdict.
-  }, 240_000);
+      const check = await runCli(["check", "--recordings", recordings, "--lanes", lanes, "--provider", PROVIDER, "--cell", cell]);
+      expect(check.code, check.out + check.err).toBe(0);
+      expect(check.out).toMatch(/^PASS /m);
+      // Each new line sits after the agent line that caused it: the lane is in seq order, and every
+      // agent text delta comes after some agent line (none hoisted before the agent spoke).
+      const seqs = readFileSync(current, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).seq as number);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      // Three bridge runs (record, rerecord, its verify replay) and a check: a ceiling, not a verdict.
+    },
+    240_000,
+  );
 
   it("a refreshed recording that would not replay is refused: exit 1, the seq and what diverged, nothing written", async () => {
     const box = await sandbox();

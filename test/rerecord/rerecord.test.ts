@@ -220,7 +220,9 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(besides.err).toMatch(/^parity: rerecord writes .* under CI=true nothing writes the project's recordings or oracles; pass --out <dir> outside/);
     const run = await parity(["rerecord", "--recordings", b.recordings, "--provider", "echo", "--cell", "turn", "--out", b.out], { ci: true, cwd: b.root });
     expect(run.code).toBe(2);
-    expect(run.err).toBe(`parity: --out ${b.out} is inside the working directory ${b.root}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir\n`);
+    expect(run.err).toBe(
+      `parity: --out ${b.out} is inside the working directory ${b.root}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir\n`,
+    );
     expect(run.out).toBe("");
     expect(await tree(b.root)).toEqual(before);
     expect(existsSync(path.join(dir, CURRENT_BRIDGE_LANE_FILE))).toBe(false);
@@ -279,8 +281,14 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     const current = recording.currentBridgeLane!;
     expectAnchored(current, recording.lanes["runtime→bridge"], recording.lanes["provider→bridge"]);
     // The bridge's interaction/request carries the recorded id, which the recorded runtime answer uses.
-    const recordedIds = recording.lanes["bridge→runtime"].map((e) => message(e.line)).filter((m) => m.method === "interaction/request").map((m) => m.id);
-    const currentIds = current.map((e) => message(e.line)).filter((m) => m.method === "interaction/request").map((m) => m.id);
+    const recordedIds = recording.lanes["bridge→runtime"]
+      .map((e) => message(e.line))
+      .filter((m) => m.method === "interaction/request")
+      .map((m) => m.id);
+    const currentIds = current
+      .map((e) => message(e.line))
+      .filter((m) => m.method === "interaction/request")
+      .map((m) => m.id);
     expect(recordedIds.length).toBeGreaterThan(0);
     expect(currentIds).toEqual(recordedIds);
 
@@ -339,7 +347,11 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     const recording = await readRecording(dir);
     const current = await readEntries(path.join(b.out, "acp-cursor", "resume", CURRENT_BRIDGE_LANE_FILE));
     expectAnchored(current, recording.lanes["runtime→bridge"], recording.lanes["provider→bridge"]);
-    const rebuilt = buildThreadLane({ ...recording, currentBridgeLane: current, merged: () => [...recording.merged({ useCurrent: false }).filter((e) => e.dir !== "bridge→runtime"), ...current].sort(compareLaneEntries) });
+    const rebuilt = buildThreadLane({
+      ...recording,
+      currentBridgeLane: current,
+      merged: () => [...recording.merged({ useCurrent: false }).filter((e) => e.dir !== "bridge→runtime"), ...current].sort(compareLaneEntries),
+    });
     expect(laneText(rebuilt)).toBe(await readFile(path.join(b.out, "lanes", "acp-cursor", "resume.json"), "utf8"));
   });
 });

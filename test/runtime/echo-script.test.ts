@@ -74,9 +74,14 @@ function comparable(recording: Recording) {
   }
   expect(providerThreadIds.size).toBe(1);
   const [ptid] = [...providerThreadIds];
-  return recording
-    .merged({ useCurrent: false })
-    .map((entry) => ({ seq: entry.seq, dir: entry.dir, line: entry.line.replaceAll(ptid!, "<providerThreadId>").replace(/"cwd":"[^"]*"/g, '"cwd":"<workspace>"').replaceAll(',"providerOptions":{}', "") }));
+  return recording.merged({ useCurrent: false }).map((entry) => ({
+    seq: entry.seq,
+    dir: entry.dir,
+    line: entry.line
+      .replaceAll(ptid!, "<providerThreadId>")
+      .replace(/"cwd":"[^"]*"/g, '"cwd":"<workspace>"')
+      .replaceAll(',"providerOptions":{}', ""),
+  }));
 }
 
 describe("the record flow reproduces the committed echo recordings", () => {

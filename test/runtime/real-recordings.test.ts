@@ -14,9 +14,7 @@ const cursorCell = (cell: string) => path.resolve(repoRoot, "../shared/recording
 /** The answer, in the bridge lane, to the first runtime request of `method`. */
 async function recordedAnswer(cell: string, method: string) {
   const recording = await readRecording(cursorCell(cell));
-  const request = recording.lanes["runtime→bridge"]
-    .map((entry) => classifyJsonRpcMessage(JSON.parse(entry.line)))
-    .find((m) => m.kind === "request" && m.message.method === method);
+  const request = recording.lanes["runtime→bridge"].map((entry) => classifyJsonRpcMessage(JSON.parse(entry.line))).find((m) => m.kind === "request" && m.message.method === method);
   if (request?.kind !== "request") throw new Error(`no ${method} request in ${cell}`);
   const bridgeLane = recording.currentBridgeLane ?? recording.lanes["bridge→runtime"];
   const index = bridgeLane.findIndex((entry) => {
@@ -43,7 +41,7 @@ describe("the grammar gate on the real acp-cursor model-list recording", () => {
     expect((refusal as Error).message).toContain("grammarVersions [2,2] (no grammarVersions field, which reads [2,2])");
   });
 
-  it("its process-wide fork:\"tip\" widens a Cursor declaration of fork:\"none\" (spec 20 §1.3)", async () => {
+  it('its process-wide fork:"tip" widens a Cursor declaration of fork:"none" (spec 20 §1.3)', async () => {
     const { answer } = await recordedAnswer("model-list", "initialize");
     if (answer.kind !== "response" || !("result" in answer.message)) throw new Error("initialize was not answered with a result");
     const registry = createProviderRegistry();

@@ -110,9 +110,7 @@ describe("initializeBridge: the grammar gate at spawn", () => {
 
   it("refuses [4,4] and a result that does not parse", () => {
     expect(() => checkInitializeResult("b", { protocolVersion: 2, capabilities: { grammarVersions: [4, 4] } })).toThrow(/\[4,4\]/);
-    expect(() => checkInitializeResult("b", { protocolVersion: 2, capabilities: { grammarVersions: [3, 2] } })).toThrow(
-      /does not parse: capabilities\.grammarVersions/,
-    );
+    expect(() => checkInitializeResult("b", { protocolVersion: 2, capabilities: { grammarVersions: [3, 2] } })).toThrow(/does not parse: capabilities\.grammarVersions/);
     expect(() => checkInitializeResult("b", { protocolVersion: 1, capabilities: { grammarVersions: [3, 3] } })).toThrow(/protocol version 1/);
   });
 });
@@ -199,12 +197,7 @@ describe("the runtime's JSON-RPC client", () => {
       throw new Error("no approvals today");
     });
     expect(await proc.request("test/ask")).toEqual({ rejected: -32000 });
-    expect(tapped.slice(0, 4)).toEqual([
-      "runtime→bridge test/ask",
-      "bridge→runtime interaction/request",
-      "runtime→bridge answer",
-      "bridge→runtime answer",
-    ]);
+    expect(tapped.slice(0, 4)).toEqual(["runtime→bridge test/ask", "bridge→runtime interaction/request", "runtime→bridge answer", "bridge→runtime answer"]);
     await expect(proc.request("no/such")).rejects.toBeInstanceOf(BridgeRpcError);
   });
 

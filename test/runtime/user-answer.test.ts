@@ -9,8 +9,26 @@ import { UserAnswerResolutionSchema } from "../../stack/protocol/user-question.j
 const payload = {
   kind: "user_question",
   questions: [
-    { id: "color", prompt: "Color?", multiSelect: false, options: [{ value: "red", label: "Red" }, { value: "green", label: "Green" }], allowFreeText: false },
-    { id: "regions", prompt: "Regions?", multiSelect: true, options: [{ value: "eu", label: "EU" }, { value: "us", label: "US" }], allowFreeText: false },
+    {
+      id: "color",
+      prompt: "Color?",
+      multiSelect: false,
+      options: [
+        { value: "red", label: "Red" },
+        { value: "green", label: "Green" },
+      ],
+      allowFreeText: false,
+    },
+    {
+      id: "regions",
+      prompt: "Regions?",
+      multiSelect: true,
+      options: [
+        { value: "eu", label: "EU" },
+        { value: "us", label: "US" },
+      ],
+      allowFreeText: false,
+    },
     { id: "replicas", prompt: "Replicas?", multiSelect: false, allowFreeText: true },
   ],
 };

@@ -17,9 +17,19 @@ describe("function length", () => {
 
   it("measures declarations, arrow functions, methods and constructors from first to last line", () => {
     const text = [
-      "function plain() {", body(3), "}",
-      "const arrow = (x: number) => {", body(1), "};",
-      "class Box {", "  constructor() {", body(2), "  }", "  method() {", "  }", "}",
+      "function plain() {",
+      body(3),
+      "}",
+      "const arrow = (x: number) => {",
+      body(1),
+      "};",
+      "class Box {",
+      "  constructor() {",
+      body(2),
+      "  }",
+      "  method() {",
+      "  }",
+      "}",
       "const inline = () => 1;",
     ].join("\n");
     const spans = functionSpans("a.ts", text).map(({ name, line, lines }) => ({ name, line, lines }));

@@ -128,5 +128,4 @@ export function longFunctions(root: string, dirs: readonly string[], limit: numb
 }
 
 /** One line per function: `file:line name (N lines)`. */
-export const formatSpans = (spans: readonly FunctionSpan[]): string =>
-  spans.map((span) => `${span.file}:${span.line} ${span.name} (${span.lines} lines)`).join("\n");
+export const formatSpans = (spans: readonly FunctionSpan[]): string => spans.map((span) => `${span.file}:${span.line} ${span.name} (${span.lines} lines)`).join("\n");

@@ -23,8 +23,7 @@ function describeAgent(launchSpec: unknown): string {
 /** The ACP family's conform hook (family.ts `conform`). */
 export const acpConform: FamilyConform = {
   name: "acp",
-  describe:
-    `the ACP bridge shipped with this package (${ACP_BRIDGE_MODULE}); without --launch-spec it runs against the fixture ACP agent (dist/stack/acp/fixture-agent/main.js) with zero-work and hold prompts`,
+  describe: `the ACP bridge shipped with this package (${ACP_BRIDGE_MODULE}); without --launch-spec it runs against the fixture ACP agent (dist/stack/acp/fixture-agent/main.js) with zero-work and hold prompts`,
   passesAgentSessionId: true,
   resolve: (options, modulePath) => {
     // No agent given: the project's fixture agent, whose script answers the ordinary, zero-work and hold prompts.

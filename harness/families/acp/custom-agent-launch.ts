@@ -62,10 +62,7 @@ export async function resolveCustomAgentLaunch(agent: AcpAgentDefinition, agents
       if (arg.startsWith("-") || path.isAbsolute(arg) || !hasSeparator(arg)) return;
       const beside = path.resolve(baseDir, arg);
       if (!existsSync(beside)) return;
-      fail(
-        `args[${index}] "${arg}" is a relative path; args are passed as written and the agent runs in the cell's temporary workspace, ` +
-          `so write it absolute (${beside}) or set "cwd"`,
-      );
+      fail(`args[${index}] "${arg}" is a relative path; args are passed as written and the agent runs in the cell's temporary workspace, ` + `so write it absolute (${beside}) or set "cwd"`);
     });
   }
 

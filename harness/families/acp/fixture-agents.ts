@@ -211,7 +211,12 @@ function cellPromptTexts(definition: { steps: Array<{ op: string; text?: string 
 export async function buildFixtureScript(cellsRoot: string, providerId: string, onlyCell?: string): Promise<FixtureScriptInput> {
   const profile = FIXTURE_AGENT_PROFILES[providerId];
   if (!profile) throw new UsageError(`no fixture agent profile for "${providerId}" (known: ${Object.keys(FIXTURE_AGENT_PROFILES).join(", ")})`);
-  const all = existsSync(cellsRoot) ? (await readdir(cellsRoot, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
+  const all = existsSync(cellsRoot)
+    ? (await readdir(cellsRoot, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
+    : [];
   const cells = onlyCell === undefined ? all : all.filter((name) => name === onlyCell);
   const prompts: FixtureScriptInput["prompts"] = [];
   const keys = new Map<string, string>();

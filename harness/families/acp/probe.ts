@@ -43,7 +43,12 @@ export function formatProbe(label: string, probe: AcpAgentProbe): string {
   lines.push("  agentCapabilities:");
   const caps = probe.agentCapabilities as Record<string, unknown>;
   const known = ["loadSession", "promptCapabilities", "sessionCapabilities", "mcpCapabilities"];
-  for (const key of [...known, ...Object.keys(caps).filter((k) => !known.includes(k)).sort()]) {
+  for (const key of [
+    ...known,
+    ...Object.keys(caps)
+      .filter((k) => !known.includes(k))
+      .sort(),
+  ]) {
     lines.push(`    ${key}: ${key in caps ? compactJson(caps[key]) : "(not reported)"}`);
   }
   const auth = probe.authMethods.map((m) => (m.name ? `${m.id} (${m.name})` : m.id));

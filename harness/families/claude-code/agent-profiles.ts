@@ -77,4 +77,3 @@ export const CLAUDE_CODE_PROFILE: ShippedAgentProfile = {
     { pattern: String.raw`duration_ms: \d+`, replace: "duration_ms: 0", why: "the duration in a subagent hand-back's usage block is 0." },
   ],
 };
-

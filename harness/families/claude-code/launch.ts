@@ -55,4 +55,3 @@ export function startsClaudeCodeProcess(line: string): boolean {
     return false;
   }
 }
-

@@ -77,7 +77,11 @@ export const CODEX_PROFILE: ShippedAgentProfile = {
       why: "Codex's times and durations (emittedAtMs on every notification, *AtMs, *At, durationMs) are set to 0.",
     },
     { pattern: `${key("processId")}\\\\"\\d+\\\\"`, replace: String.raw`\"processId\":\"0\"`, why: "the PTY processId is set to 0." },
-    { pattern: `${key("(installationId|serverName)")}\\\\"[^\\\\"]*\\\\"`, replace: String.raw`\"$1\":\"normalized\"`, why: "remoteControl's installationId (random per CODEX_HOME) and serverName (the host name) are normalized." },
+    {
+      pattern: `${key("(installationId|serverName)")}\\\\"[^\\\\"]*\\\\"`,
+      replace: String.raw`\"$1\":\"normalized\"`,
+      why: "remoteControl's installationId (random per CODEX_HOME) and serverName (the host name) are normalized.",
+    },
     {
       pattern: String.raw`http://127\.0\.0\.1:\d+`,
       replace: "http://127.0.0.1:0",

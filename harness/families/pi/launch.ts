@@ -37,4 +37,3 @@ export function piLaunchEnv(options: Readonly<Record<string, unknown>>): Record<
   const env = providerOptions.piLaunchSpec.env;
   return isRecord(env) ? env : {};
 }
-

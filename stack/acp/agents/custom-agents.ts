@@ -7,14 +7,7 @@
  */
 import { z } from "zod";
 import { ACP_AGENT_FAMILY, findShippedAcpAgent, reservedAcpProviderIds, shippedAcpAgents, type AcpAgentDefinition, type AcpBridgeOptions } from "./agents.js";
-import {
-  acpLaunchSpecSchema,
-  acpModelCliSchema,
-  acpNativeReasoningSchema,
-  acpNativeSkillRootsSchema,
-  acpPermissionCliSchema,
-  acpReasoningCliSchema,
-} from "./launch-spec.js";
+import { acpLaunchSpecSchema, acpModelCliSchema, acpNativeReasoningSchema, acpNativeSkillRootsSchema, acpPermissionCliSchema, acpReasoningCliSchema } from "./launch-spec.js";
 
 /** The glyph every custom agent gets (spec 30 §2.2). */
 export const CUSTOM_AGENT_GLYPH = "Toolbox";

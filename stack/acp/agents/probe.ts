@@ -84,10 +84,7 @@ export const acpProbeLaunchSchema = z.strictObject({
 });
 
 /** What one probe prompt came to (`AcpProbeRequest.prompt`): the session, how the turn ended, what the agent said. */
-export const acpProbePromptSchema = z.union([
-  z.strictObject({ sessionId: z.string(), stopReason: z.string(), text: z.string() }),
-  z.strictObject({ failed: z.string() }),
-]);
+export const acpProbePromptSchema = z.union([z.strictObject({ sessionId: z.string(), stopReason: z.string(), text: z.string() }), z.strictObject({ failed: z.string() })]);
 
 /**
  * Probe result (spec 30 §3.2 `acpAgentProbeSchema`): reachable with `fork` (`sessionCapabilities.fork`
@@ -197,11 +194,7 @@ export async function probeAcpAgent(request: AcpProbeRequest): Promise<AcpAgentP
     onExit: () => {},
   });
   try {
-    const result = await connection.request(
-      "initialize",
-      { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: PROBE_CLIENT_CAPABILITIES },
-      { timeoutMs },
-    );
+    const result = await connection.request("initialize", { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities: PROBE_CLIENT_CAPABILITIES }, { timeoutMs });
     const answer = { ...readInitializeResult(result), launch };
     if (request.prompt === undefined) return answer;
     return { ...answer, prompt: await promptOnce(connection, request.cwd, request.prompt, timeoutMs, said) };

@@ -30,11 +30,7 @@ export interface AgentNames {
  * The exit facts of one end: `cause` is the spawn error's text, the byte cap of an oversized
  * line, or the stdin error's code. The stderr tail is appended except after a requested stop.
  */
-export function agentExitInfo(
-  names: AgentNames,
-  end: { reason: AgentExitReason; code: number | null; signal: NodeJS.Signals | null; cause?: string | undefined },
-  stderrTail: string,
-): AgentExitInfo {
+export function agentExitInfo(names: AgentNames, end: { reason: AgentExitReason; code: number | null; signal: NodeJS.Signals | null; cause?: string | undefined }, stderrTail: string): AgentExitInfo {
   const { reason, code, signal, cause } = end;
   const { label } = names;
   let message: string;

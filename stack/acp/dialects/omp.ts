@@ -34,9 +34,7 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
   if (raw.signal !== undefined && raw.signal !== null) return undefined;
   if (raw.timed_out === true) return undefined;
 
-  const texts = raw.content
-    .filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string")
-    .map((block) => block.text as string);
+  const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
   let output = texts.join("\n");
   const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
   // The real omp 18.2.3 writes the wall time first, then the exit code (spec 50): both trailers
@@ -47,7 +45,7 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
     trailers.push(new RegExp(`\\s*Wall time: ${escapeRegExp(seconds)} seconds\\s*$`));
   }
   if (exitCode !== undefined) trailers.push(new RegExp(`\\s*Command exited with code ${exitCode}\\s*$`));
-  for (let stripped = true; stripped; ) {
+  for (let stripped = true; stripped;) {
     stripped = false;
     for (const trailer of trailers) {
       const next = output.replace(trailer, "");

@@ -59,11 +59,7 @@ const GENERIC_BY_KIND: Record<string, [pending: string, completed: string, glyph
 
 /** Generic `tool` presentation: the agent title with the kind's labels (other/absent → Running tool). */
 export function genericToolPresentation(kind: AcpToolKind | undefined, title: string | undefined): Presentation {
-  const [pending, completed, glyph] = (kind !== undefined ? GENERIC_BY_KIND[kind] : undefined) ?? [
-    "Running tool",
-    "Ran tool",
-    "Toolbox",
-  ];
+  const [pending, completed, glyph] = (kind !== undefined ? GENERIC_BY_KIND[kind] : undefined) ?? ["Running tool", "Ran tool", "Toolbox"];
   return make(pending, completed, glyph, presentationTitle(title));
 }
 

@@ -10,13 +10,7 @@ import { opencodeAcpDialect } from "./opencode.js";
 import type { AcpDialect } from "./types.js";
 
 /** The built-in dialects, by id (spec 30 §1.3–1.7). */
-export const BUILT_IN_ACP_DIALECTS: readonly AcpDialect[] = Object.freeze([
-  genericAcpDialect,
-  cursorAcpDialect,
-  grokAcpDialect,
-  ompAcpDialect,
-  opencodeAcpDialect,
-]);
+export const BUILT_IN_ACP_DIALECTS: readonly AcpDialect[] = Object.freeze([genericAcpDialect, cursorAcpDialect, grokAcpDialect, ompAcpDialect, opencodeAcpDialect]);
 
 /** A rejected registration; `code` names the rule broken. */
 export class AcpDialectError extends Error {
@@ -62,10 +56,7 @@ export function createAcpDialectRegistry(): AcpDialectRegistry {
         throw new AcpDialectError("E_ACP_DIALECT_ID_RESERVED", `ACP dialect id "${dialect.id}" is reserved by a built-in dialect.`);
       }
       if (registered.has(dialect.id) && options.replace !== true) {
-        throw new AcpDialectError(
-          "E_ACP_DIALECT_DUPLICATE",
-          `ACP dialect id "${dialect.id}" is already registered; pass {replace: true} to replace it.`,
-        );
+        throw new AcpDialectError("E_ACP_DIALECT_DUPLICATE", `ACP dialect id "${dialect.id}" is already registered; pass {replace: true} to replace it.`);
       }
       registered.set(dialect.id, dialect);
     },

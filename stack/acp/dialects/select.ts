@@ -41,9 +41,6 @@ export function selectAcpDialect(input: SelectAcpDialectInput, registry: AcpDial
  * The reference's spelling of {@link selectAcpDialect} (spec 30 §1.2 `resolveAcpDialect({dialectId?, command})`).
  * Same rule, same result; never throws.
  */
-export function resolveAcpDialect(
-  input: { dialectId?: string | null | undefined; command: string },
-  registry: AcpDialectRegistry = defaultAcpDialectRegistry,
-): AcpDialect {
+export function resolveAcpDialect(input: { dialectId?: string | null | undefined; command: string }, registry: AcpDialectRegistry = defaultAcpDialectRegistry): AcpDialect {
   return selectAcpDialect({ explicit: input.dialectId, command: input.command }, registry);
 }

@@ -10,18 +10,7 @@ import type { AcpDialectMaintenance } from "../maintenance/shapes.js";
 export type { AcpDialectMaintenance };
 
 /** The ACP `ToolKind` values (ACP protocol v1). Anything else is a vendor kind (`rawKind` only). */
-export const ACP_TOOL_KINDS = [
-  "read",
-  "edit",
-  "delete",
-  "move",
-  "search",
-  "execute",
-  "think",
-  "fetch",
-  "switch_mode",
-  "other",
-] as const;
+export const ACP_TOOL_KINDS = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] as const;
 
 /** A valid ACP tool kind. */
 export type AcpToolKind = (typeof ACP_TOOL_KINDS)[number];

@@ -27,8 +27,7 @@ export interface FixtureAgent {
 
 type PromptParams = { sessionId?: string; prompt?: Array<{ type?: string; text?: string }> };
 
-const promptText = (params: PromptParams): string =>
-  (params.prompt ?? []).map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : "")).join("\n");
+const promptText = (params: PromptParams): string => (params.prompt ?? []).map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : "")).join("\n");
 
 /** The state of one fixture agent process: its sessions, the prompt it is answering, the script entries used. */
 class FixtureAgentState implements StepContext {

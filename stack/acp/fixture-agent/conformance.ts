@@ -43,7 +43,11 @@ export function fixtureConformanceScript(): FixtureScriptInput {
  * A launch spec running the fixture agent at `fixtureMainPath` (the compiled
  * `stack/acp/fixture-agent/main.js`) with `script` inline, under `nodePath` (default: this node).
  */
-export function fixtureLaunchSpec(fixtureMainPath: string, script: FixtureScriptInput = fixtureConformanceScript(), nodePath = process.execPath): {
+export function fixtureLaunchSpec(
+  fixtureMainPath: string,
+  script: FixtureScriptInput = fixtureConformanceScript(),
+  nodePath = process.execPath,
+): {
   displayName: string;
   command: string;
   args: string[];

@@ -11,14 +11,7 @@
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
-import {
-  AcpPermissionRequestSchema,
-  CANCELLED_PERMISSION,
-  availableDecisions,
-  localFullModeOption,
-  outcomeForDecision,
-  type AcpPermissionOutcome,
-} from "./permission-options.js";
+import { AcpPermissionRequestSchema, CANCELLED_PERMISSION, availableDecisions, localFullModeOption, outcomeForDecision, type AcpPermissionOutcome } from "./permission-options.js";
 import { askRuntimeInteraction } from "./runtime-interaction.js";
 import { emitDeltas, type AcpSession } from "../session/session.js";
 import { noteAgentActivity } from "../session/agent-turns.js";

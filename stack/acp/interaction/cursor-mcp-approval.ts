@@ -33,7 +33,11 @@ export interface AcpMcpServerEntry {
 
 /** True when the agent command is Cursor's (`cursor-agent`, any case, `.exe/.cmd/.bat` ignored). */
 export function isCursorAgentCommand(command: string): boolean {
-  return basename(command).replace(/\.(exe|cmd|bat)$/i, "").toLowerCase() === "cursor-agent";
+  return (
+    basename(command)
+      .replace(/\.(exe|cmd|bat)$/i, "")
+      .toLowerCase() === "cursor-agent"
+  );
 }
 
 /** The project slug of a root path. */
@@ -44,7 +48,9 @@ export function cursorProjectSlug(root: string): string {
 /** The approval id of `server` in project `root`. */
 export function cursorMcpApprovalId(root: string, server: AcpMcpServerEntry): string {
   const env = Object.fromEntries(server.env.map((pair) => [pair.name, pair.value]));
-  const digest = createHash("sha256").update(JSON.stringify({ path: root, server: { command: server.command, args: server.args, env } })).digest("hex");
+  const digest = createHash("sha256")
+    .update(JSON.stringify({ path: root, server: { command: server.command, args: server.args, env } }))
+    .digest("hex");
   return `${DYNAMIC_TOOL_SERVER_NAME}-${digest.slice(0, 16)}`;
 }
 
@@ -77,7 +83,10 @@ async function withLock<T>(file: string, scheduler: Scheduler, body: () => Promi
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const age = await stat(lock).then((s) => scheduler.now() - s.mtimeMs, () => 0);
+      const age = await stat(lock).then(
+        (s) => scheduler.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > CURSOR_APPROVAL_LOCK_STALE_MS) {
         await rmdir(lock).catch(() => undefined);
         continue;
@@ -153,7 +162,11 @@ export async function installCursorMcpApproval(input: {
       revoked = true;
       await withLock(file, scheduler, async () => {
         const ids = await readIds(file);
-        if (ids.includes(id)) await writeIds(file, ids.filter((v) => v !== id));
+        if (ids.includes(id))
+          await writeIds(
+            file,
+            ids.filter((v) => v !== id),
+          );
       }).catch(() => undefined);
     },
   };

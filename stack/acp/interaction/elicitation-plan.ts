@@ -32,10 +32,7 @@ export type PlannedField =
  * - `unshowable`: URL mode, an unknown mode, a malformed form, too many fields or a field type
  *   bb cannot ask; `reason` says which (for logs).
  */
-export type ElicitationPlan =
-  | { kind: "confirm"; payload: UserQuestionPayload }
-  | { kind: "form"; payload: UserQuestionPayload; fields: PlannedField[] }
-  | { kind: "unshowable"; reason: string };
+export type ElicitationPlan = { kind: "confirm"; payload: UserQuestionPayload } | { kind: "form"; payload: UserQuestionPayload; fields: PlannedField[] } | { kind: "unshowable"; reason: string };
 
 /** The ACP answer to an elicitation (spec 30 §6.3; ACP `CreateElicitationResponse`). */
 export type ElicitationResponse = { action: "accept"; content?: Record<string, ElicitationContentValue> } | { action: "decline" } | { action: "cancel" };
@@ -67,7 +64,15 @@ function planField(id: string, schema: ElicitationPropertySchema, required: bool
     }
     case "boolean":
       return {
-        question: { ...base, multiSelect: false, options: [{ value: "true", label: "Yes" }, { value: "false", label: "No" }], allowFreeText: false },
+        question: {
+          ...base,
+          multiSelect: false,
+          options: [
+            { value: "true", label: "Yes" },
+            { value: "false", label: "No" },
+          ],
+          allowFreeText: false,
+        },
         field: { id, required, kind: "boolean" },
       };
     case "number":

@@ -30,8 +30,7 @@ export type AcpPermissionOutcome = { outcome: { outcome: "cancelled" } } | { out
 /** The `cancelled` outcome. */
 export const CANCELLED_PERMISSION: AcpPermissionOutcome = { outcome: { outcome: "cancelled" } };
 
-const byKind = (options: ReadonlyArray<AcpPermissionOption>, kind: string): AcpPermissionOption | undefined =>
-  options.find((option) => option.kind === kind);
+const byKind = (options: ReadonlyArray<AcpPermissionOption>, kind: string): AcpPermissionOption | undefined => options.find((option) => option.kind === kind);
 
 /**
  * `availableDecisions` (spec 20 §3.8 step 3): `allow_once` if an `allow_once` option exists,

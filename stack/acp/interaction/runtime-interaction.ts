@@ -22,13 +22,7 @@ export function questionsCancelledNow(session: AcpSession): boolean {
  * nothing, while {@link questionsCancelledNow}. Never rejects; a reply after the settlement is
  * ignored.
  */
-export function askRuntimeInteraction<T>(
-  rt: AcpBridgeRuntime,
-  session: AcpSession,
-  payload: Record<string, unknown>,
-  answerOf: (reply: unknown) => T,
-  cancelled: T,
-): Promise<T> {
+export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSession, payload: Record<string, unknown>, answerOf: (reply: unknown) => T, cancelled: T): Promise<T> {
   if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
   return new Promise<T>((resolve) => {
     let settled = false;

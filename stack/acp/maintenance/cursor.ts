@@ -68,9 +68,7 @@ export async function readCursorSignIn(io: AcpMaintenanceIo): Promise<AcpSignInE
   return { signedIn: false, source: path };
 }
 
-const centsSchema = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)])
-  .refine((n) => Number.isSafeInteger(n));
+const centsSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]).refine((n) => Number.isSafeInteger(n));
 
 const CursorUsageResponseSchema = z.looseObject({
   /** Epoch ms the billing cycle ends. */

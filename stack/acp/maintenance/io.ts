@@ -39,10 +39,7 @@ export async function readSmallTextFile(path: string): Promise<string | null> {
 }
 
 /** The maintenance env (spec 30 §6.5): the bridge's raw env overlaid by the launch spec env. */
-export function maintenanceEnv(
-  bridgeEnv: Readonly<Record<string, string | undefined>>,
-  specEnv: Readonly<Record<string, string>> | undefined,
-): Record<string, string | undefined> {
+export function maintenanceEnv(bridgeEnv: Readonly<Record<string, string | undefined>>, specEnv: Readonly<Record<string, string>> | undefined): Record<string, string | undefined> {
   return { ...bridgeEnv, ...(specEnv ?? {}) };
 }
 

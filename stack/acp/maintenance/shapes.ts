@@ -101,10 +101,7 @@ export const ProviderUsageSchema = z.discriminatedUnion("status", [
 export type ProviderUsage = z.infer<typeof ProviderUsageSchema>;
 
 /** `provider/usage` result: `{supported:false}` or `{supported:true, usage}` (spec 20 §1.2). */
-export const ProviderUsageResultSchema = z.union([
-  z.strictObject({ supported: z.literal(false) }),
-  z.strictObject({ supported: z.literal(true), usage: ProviderUsageSchema }),
-]);
+export const ProviderUsageResultSchema = z.union([z.strictObject({ supported: z.literal(false) }), z.strictObject({ supported: z.literal(true), usage: ProviderUsageSchema })]);
 /** `provider/usage` result. */
 export type ProviderUsageResult = z.infer<typeof ProviderUsageResultSchema>;
 

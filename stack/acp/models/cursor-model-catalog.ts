@@ -61,13 +61,7 @@ export function composeParameterizedModelId(id: ParameterizedModelId): string {
   return `${id.base}[${id.params.map(([k, v]) => (v === "" ? k : `${k}=${v}`)).join(",")}]`;
 }
 
-const tokenKey = (id: string): string =>
-  id
-    .toLowerCase()
-    .split(/[-.]/)
-    .filter(Boolean)
-    .sort()
-    .join("\u0000");
+const tokenKey = (id: string): string => id.toLowerCase().split(/[-.]/).filter(Boolean).sort().join("\u0000");
 
 /**
  * The base id a CLI family key maps to (module doc steps 1–2): the key without a `cursor-` prefix

@@ -86,12 +86,17 @@ export async function resolveLaunchArgs(rt: AcpBridgeRuntime, spec: AcpLaunchSpe
  */
 export async function selectSetupSettings(rt: AcpBridgeRuntime, session: AcpSession, result: unknown, options: ExecutionOptions | undefined): Promise<void> {
   session.nativeSettings = readNativeSettingsState(result, options?.serviceTier);
-  await selectNativeSettings(rt, session, {
-    model: options?.model,
-    reasoningLevel: options?.reasoningLevel,
-    serviceTier: options?.serviceTier,
-    picker: parameterizedPickerEnabled(options?.providerOptions),
-  }, "setup");
+  await selectNativeSettings(
+    rt,
+    session,
+    {
+      model: options?.model,
+      reasoningLevel: options?.reasoningLevel,
+      serviceTier: options?.serviceTier,
+      picker: parameterizedPickerEnabled(options?.providerOptions),
+    },
+    "setup",
+  );
 }
 
 function currentTier(session: AcpSession): string | undefined {
@@ -138,11 +143,16 @@ export async function reconcileNativeSettings(rt: AcpBridgeRuntime, session: Acp
   if (session.nativeSettings) session.nativeSettings.serviceTier = serviceTier;
   const changed = { ...(model !== undefined ? { model } : {}), ...(reasoningLevel !== undefined ? { reasoningLevel } : {}), ...(serviceTier !== undefined ? { serviceTier } : {}) };
   session.origin.options = { ...(session.origin.options ?? {}), ...changed };
-  await selectNativeSettings(rt, session, {
-    model,
-    reasoningLevel,
-    serviceTier,
-    picker: parameterizedPickerEnabled(session.origin.options.providerOptions),
-    explicitConfigIds: new Set(Object.keys(options?.sessionOptions ?? {})),
-  }, "turn");
+  await selectNativeSettings(
+    rt,
+    session,
+    {
+      model,
+      reasoningLevel,
+      serviceTier,
+      picker: parameterizedPickerEnabled(session.origin.options.providerOptions),
+      explicitConfigIds: new Set(Object.keys(options?.sessionOptions ?? {})),
+    },
+    "turn",
+  );
 }

@@ -160,8 +160,7 @@ export function groupModelFamilies(models: ReadonlyArray<RawModel>): ModelFamily
       if (mediumFast) collapsed.fastId = mediumFast.raw.id;
     }
     const nonFast = effective.filter((m) => !m.fast);
-    const chosen =
-      nonFast.find((m) => m.level === "medium") ?? effective.find((m) => m.level !== "none") ?? effective[0]!;
+    const chosen = nonFast.find((m) => m.level === "medium") ?? effective.find((m) => m.level !== "none") ?? effective[0]!;
     const ordered = ACP_REASONING_LEVELS.filter((level) => levels.has(level));
     const displayName = cleanDisplayName(chosen.raw.name ?? chosen.raw.id, chosen.hadEffortToken);
     families.push({
@@ -172,7 +171,9 @@ export function groupModelFamilies(models: ReadonlyArray<RawModel>): ModelFamily
       supportedReasoningEfforts: ordered.map((level) => ({ reasoningEffort: level, description: levels.get(level)!.name })),
       defaultReasoningEffort: chosen.level,
       isDefault: families.length === 0,
-      variants: Object.fromEntries(ordered.map((level) => [level, { ...(levels.get(level)!.id ? { id: levels.get(level)!.id } : {}), ...(levels.get(level)!.fastId ? { fastId: levels.get(level)!.fastId } : {}) }])),
+      variants: Object.fromEntries(
+        ordered.map((level) => [level, { ...(levels.get(level)!.id ? { id: levels.get(level)!.id } : {}), ...(levels.get(level)!.fastId ? { fastId: levels.get(level)!.fastId } : {}) }]),
+      ),
     });
   }
   return families;

@@ -50,15 +50,10 @@ function runListCommand(rt: AcpBridgeRuntime, spec: AcpLaunchSpec, listArgs: str
   const env = buildAgentEnv({ inherited: rt.ctx.env, sanitize: rt.options.sanitizeEnv, specEnv: spec.env });
   return new Promise((resolve) => {
     // modelListTimeoutMs on the bridge's scheduler: SIGTERM, as execFile's own timeout would send.
-    const child = execFile(
-      spec.command,
-      listArgs,
-      { cwd: spec.cwd, env, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true },
-      (error, stdout, stderr) => {
-        stopTimer();
-        resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null });
-      },
-    );
+    const child = execFile(spec.command, listArgs, { cwd: spec.cwd, env, maxBuffer: MODEL_LIST_MAX_BUFFER_BYTES, windowsHide: true }, (error, stdout, stderr) => {
+      stopTimer();
+      resolve({ stdout: String(stdout), stderr: String(stderr), error: error as NodeJS.ErrnoException | null });
+    });
     const stopTimer = killAfter(rt.options.scheduler, child, rt.options.modelListTimeoutMs);
   });
 }

@@ -85,7 +85,9 @@ export async function withThrowawaySession<T>(rt: AcpBridgeRuntime, req: ModelLi
   let authMethods: AcpAuthMethodInfo[] = [];
   try {
     const clientCapabilities = withParameterizedPickerMeta(DISCOVERY_CLIENT_CAPABILITIES, req.extras.parameterizedModelPicker);
-    const init = (await connection.request("initialize", { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities }, { timeoutMs })) as { authMethods?: unknown } | null;
+    const init = (await connection.request("initialize", { protocolVersion: ACP_PROTOCOL_VERSION, clientInfo: ACP_CLIENT_INFO, clientCapabilities }, { timeoutMs })) as {
+      authMethods?: unknown;
+    } | null;
     authMethods = readAuthMethods(init?.authMethods);
     const authMethod = headlessAuthMethod(authMethods, env);
     if (authMethod) await connection.request("authenticate", { methodId: authMethod, _meta: { headless: true } }, { timeoutMs });
@@ -159,12 +161,19 @@ async function probeReasoning(rt: AcpBridgeRuntime, session: ThrowawaySession, m
   if (!target) return models;
   const deadline = rt.options.now() + REASONING_PROBE_BUDGET_MS;
   const out = [...models];
-  for (const index of reasoningProbeOrder(models.map((m) => m.id), priorityIds)) {
+  for (const index of reasoningProbeOrder(
+    models.map((m) => m.id),
+    priorityIds,
+  )) {
     const remaining = deadline - rt.options.now();
     if (remaining <= 0) break;
     const model = models[index]!;
     try {
-      const answer = await session.request("session/set_config_option", { sessionId: target.sessionId, configId: target.configId, value: model.id }, Math.min(remaining, rt.options.modelListTimeoutMs));
+      const answer = await session.request(
+        "session/set_config_option",
+        { sessionId: target.sessionId, configId: target.configId, value: model.id },
+        Math.min(remaining, rt.options.modelListTimeoutMs),
+      );
       const levels = readThoughtLevels(answer);
       if (levels) {
         out[index] = {
@@ -197,7 +206,12 @@ async function discoverModelsNow(rt: AcpBridgeRuntime, req: ModelListRequest): P
     const { options } = rememberSessionOptions(rt, req, session.result);
     const models = nativeModelsOf(session.result);
     if (models.length === 0) return withSessionOptions({ models: [syntheticModel()], selectedOnlyModels: [] }, options);
-    const described = await probeReasoning(rt, session, models.map((m, i) => describe(m.id, m.name, i === 0)), req.extras.reasoningProbePriorityModelIds);
+    const described = await probeReasoning(
+      rt,
+      session,
+      models.map((m, i) => describe(m.id, m.name, i === 0)),
+      req.extras.reasoningProbePriorityModelIds,
+    );
     return withSessionOptions({ models: described, selectedOnlyModels: [] }, options);
   });
 }

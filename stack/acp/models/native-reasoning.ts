@@ -127,7 +127,10 @@ function withLevels<T extends ReasoningEffortsView>(model: T, levels: readonly A
  * agent-managed `medium` (models with probed or CLI levels keep theirs). An empty `supportedLevels`
  * changes nothing. Pure; returns a new list.
  */
-export function overlayReasoningEfforts<T extends ReasoningEffortsView>(list: { models: T[]; selectedOnlyModels: T[] }, spec: Pick<AcpLaunchSpec, "reasoningCli" | "nativeReasoning">): { models: T[]; selectedOnlyModels: T[] } {
+export function overlayReasoningEfforts<T extends ReasoningEffortsView>(
+  list: { models: T[]; selectedOnlyModels: T[] },
+  spec: Pick<AcpLaunchSpec, "reasoningCli" | "nativeReasoning">,
+): { models: T[]; selectedOnlyModels: T[] } {
   const declared = spec.reasoningCli ?? spec.nativeReasoning;
   if (!declared) return list;
   const levels = ACP_REASONING_LEVELS.filter((level) => declared.supportedLevels.includes(level));

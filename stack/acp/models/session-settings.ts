@@ -55,4 +55,3 @@ export function readNativeSettingsState(result: unknown, serviceTier: string | u
     serviceTier,
   };
 }
-

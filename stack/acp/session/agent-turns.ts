@@ -11,13 +11,17 @@ import { createPromptRun, emitDeltas, isAnnounced, type AcpSession, type PromptR
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
   const { scheduler } = rt.options;
   scheduler.cancel(run.quietTimer);
-  run.quietTimer = scheduler.schedule(rt.options.agentTurnQuietMs, () => {
-    run.quietTimer = undefined;
-    if (session.prompt !== run || run.done || run.kind !== "agent") return;
-    // Open tool calls or a pending approval mean the agent is still working: wait another period.
-    if (session.translator.activity().openToolCount > 0 || session.pending.size > 0) armQuietTimer(rt, session, run);
-    else finishAgentTurn(rt, session, run, "end_turn");
-  }, { keepAlive: false });
+  run.quietTimer = scheduler.schedule(
+    rt.options.agentTurnQuietMs,
+    () => {
+      run.quietTimer = undefined;
+      if (session.prompt !== run || run.done || run.kind !== "agent") return;
+      // Open tool calls or a pending approval mean the agent is still working: wait another period.
+      if (session.translator.activity().openToolCount > 0 || session.pending.size > 0) armQuietTimer(rt, session, run);
+      else finishAgentTurn(rt, session, run, "end_turn");
+    },
+    { keepAlive: false },
+  );
 }
 
 /**

@@ -4,8 +4,7 @@
 import type { SkillsRoot } from "../bridge-runtime.js";
 
 /** Opening paragraph of the skills block. */
-export const SKILLS_BLOCK_INTRO =
-  "bb skills are reusable instructions stored as SKILL.md files. When a task matches a skill, read its SKILL.md and follow it.";
+export const SKILLS_BLOCK_INTRO = "bb skills are reusable instructions stored as SKILL.md files. When a task matches a skill, read its SKILL.md and follow it.";
 
 function cleanDescription(text: string): string {
   const cleaned = text.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();

@@ -5,10 +5,7 @@ import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 
 /** One ACP content block as the bridge sends it. */
-export type AcpPromptBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "resource_link"; uri: string; name: string };
+export type AcpPromptBlock = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string } | { type: "resource_link"; uri: string; name: string };
 
 /** The standalone builtin that runs the maintenance (compaction) prompt. */
 export const COMPACT_COMMAND = "/compact";
@@ -77,11 +74,7 @@ export function isCompactInput(input: ReadonlyArray<Record<string, unknown>>): b
  * `<skill>` is a bb skill the agent does not advertise as its own command (spec 30 §6.2), so the
  * agent does not reject an unknown slash command. Other input passes through unchanged.
  */
-export function rewriteUnknownSkillCommand(
-  input: ReadonlyArray<Record<string, unknown>>,
-  skillNames: ReadonlySet<string>,
-  agentCommands: ReadonlySet<string>,
-): Array<Record<string, unknown>> {
+export function rewriteUnknownSkillCommand(input: ReadonlyArray<Record<string, unknown>>, skillNames: ReadonlySet<string>, agentCommands: ReadonlySet<string>): Array<Record<string, unknown>> {
   const first = input[0];
   if (!first || first.type !== "text" || typeof first.text !== "string") return [...input];
   const match = /^\/([^\s/]+)(.*)$/s.exec(first.text);

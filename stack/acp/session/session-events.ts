@@ -68,9 +68,5 @@ export function handleAgentExit(rt: AcpBridgeRuntime, session: AcpSession, exit:
 function noteAgentCommands(session: AcpSession, update: object): void {
   const u = update as { sessionUpdate?: unknown; availableCommands?: unknown };
   if (u.sessionUpdate !== "available_commands_update" || !Array.isArray(u.availableCommands)) return;
-  session.agentCommands = new Set(
-    u.availableCommands
-      .map((c) => (c && typeof c === "object" ? (c as { name?: unknown }).name : undefined))
-      .filter((name): name is string => typeof name === "string"),
-  );
+  session.agentCommands = new Set(u.availableCommands.map((c) => (c && typeof c === "object" ? (c as { name?: unknown }).name : undefined)).filter((name): name is string => typeof name === "string"));
 }

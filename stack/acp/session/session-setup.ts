@@ -38,9 +38,7 @@ export const ACP_FORK_CAPABILITY = "tip";
 
 /** What kind of construction (spec 20 §2.3 step 6). */
 export type AcpConstructMode =
-  | { kind: "start" }
-  | { kind: "resume"; providerThreadId: string }
-  | { kind: "fork"; sourceProviderThreadId: string; sourceProviderCheckpointId?: string | null | undefined };
+  { kind: "start" } | { kind: "resume"; providerThreadId: string } | { kind: "fork"; sourceProviderThreadId: string; sourceProviderCheckpointId?: string | null | undefined };
 
 /** The request facts a construction needs (from `thread/start|resume|fork` params). */
 export interface AcpConstructRequest {

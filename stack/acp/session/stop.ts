@@ -7,7 +7,6 @@ import { settleWithin } from "../../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "../bridge-runtime.js";
 import { agentSessionId, cancelPendingAgentRequests, emitDeltas, moveSessionPhase, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
 
-
 /** The interrupted-settle step (spec 30 §5 step 4): flush, open tools `interrupted`, `turn.boundary interrupted`. */
 function settleInterrupted(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
   if (session.prompt !== run || run.done) return;
@@ -74,5 +73,9 @@ export async function stopAllSessions(rt: AcpBridgeRuntime): Promise<void> {
   await Promise.all([...rt.sessions.values()].map((session) => stopSession(rt, session, "interrupt")));
   const host = rt.toolHost;
   rt.toolHost = null;
-  if (host) await host.then((h) => h.close(), () => undefined);
+  if (host)
+    await host.then(
+      (h) => h.close(),
+      () => undefined,
+    );
 }

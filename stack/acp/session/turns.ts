@@ -13,17 +13,7 @@ import { AcpAgentExitedError } from "../connection/connection.js";
 import { STOP_REASON_STATUS } from "../translate/index.js";
 import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
 import { staleTurnError, toRequestError } from "../recovery.js";
-import {
-  agentSessionId,
-  cancelPendingAgentRequests,
-  createPromptRun,
-  emitDeltas,
-  emitSessionError,
-  moveSessionPhase,
-  type AcpSession,
-  type PromptRun,
-  type QueuedSteer,
-} from "./session.js";
+import { agentSessionId, cancelPendingAgentRequests, createPromptRun, emitDeltas, emitSessionError, moveSessionPhase, type AcpSession, type PromptRun, type QueuedSteer } from "./session.js";
 import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
 import { stopSession } from "./stop.js";
 import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";

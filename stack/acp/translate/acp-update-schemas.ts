@@ -83,9 +83,7 @@ export function readToolCallFields(update: unknown): AcpToolCallEvent | undefine
   if (fields.status !== undefined) event.status = fields.status;
   if (fields.content != null) event.content = validEntries(ToolCallContentSchema, fields.content) as AcpToolCallContent[];
   if (fields.locations != null) {
-    event.locations = validEntries(LocationSchema, fields.locations).map((location) =>
-      location.line == null ? { path: location.path } : { path: location.path, line: location.line },
-    );
+    event.locations = validEntries(LocationSchema, fields.locations).map((location) => (location.line == null ? { path: location.path } : { path: location.path, line: location.line }));
   }
   if (fields.rawInput !== undefined && fields.rawInput !== null) event.rawInput = fields.rawInput;
   if (fields.rawOutput !== undefined && fields.rawOutput !== null) event.rawOutput = fields.rawOutput;

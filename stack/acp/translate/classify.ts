@@ -9,10 +9,7 @@ import { genericToolPresentation, shapePresentation } from "../dialects/presenta
 import { isRecord } from "../../protocol/json-value.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
-export type AcpOperation =
-  | { type: "command"; command: string }
-  | { type: "fileChange"; kind: "update" | "delete"; paths: string[] }
-  | { type: "generic"; paths: string[] };
+export type AcpOperation = { type: "command"; command: string } | { type: "fileChange"; kind: "update" | "delete"; paths: string[] } | { type: "generic"; paths: string[] };
 
 function nonBlank(value: unknown): string | undefined {
   return typeof value === "string" && value.trim().length > 0 ? value : undefined;

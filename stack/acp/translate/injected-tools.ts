@@ -77,10 +77,7 @@ export function createInjectedToolBindings(tools: readonly InjectedToolDefinitio
         }
       }
       const unbound = [...candidates.entries()].filter(([, entry]) => entry.tool === undefined);
-      const pick =
-        unbound.find(([, entry]) => entry.title.includes(toolName)) ??
-        unbound.find(([, entry]) => /\bmcp\b/i.test(entry.title)) ??
-        unbound[0];
+      const pick = unbound.find(([, entry]) => entry.title.includes(toolName)) ?? unbound.find(([, entry]) => /\bmcp\b/i.test(entry.title)) ?? unbound[0];
       if (pick === undefined) {
         awaiting.push(toolName);
         return null;

@@ -2,33 +2,14 @@
  * Translation of one ACP `session/update` by kind (spec 20 §3.2, with spec 30 §6.3 thread state).
  */
 import type { JsonValue, PlanStep, ThreadDelta } from "../../protocol/thread-delta.js";
-import {
-  AcpChunkUpdateSchema,
-  AcpPlanUpdateSchema,
-  AcpUsageUpdateSchema,
-  readToolCallFields,
-} from "./acp-update-schemas.js";
-import {
-  ASSISTANT_CHANNEL,
-  closeAssistant,
-  closeThought,
-  suppressedUpdate,
-  THOUGHT_CHANNEL,
-  unhandledUpdate,
-  updateFallback,
-} from "./envelopes.js";
+import { AcpChunkUpdateSchema, AcpPlanUpdateSchema, AcpUsageUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
+import { ASSISTANT_CHANNEL, closeAssistant, closeThought, suppressedUpdate, THOUGHT_CHANNEL, unhandledUpdate, updateFallback } from "./envelopes.js";
 import { shapePresentation } from "../dialects/presentation.js";
 import type { SessionStateModel } from "./session-state.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 
 /** Update kinds that count as turn output (spec 30 §6.2, zero-output turns and pre-prompt drops). */
-export const TURN_OUTPUT_UPDATE_KINDS: readonly string[] = Object.freeze([
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "tool_call",
-  "tool_call_update",
-  "plan",
-]);
+export const TURN_OUTPUT_UPDATE_KINDS: readonly string[] = Object.freeze(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
 
 /** Update kinds that produce nothing on the timeline (spec 20 §3.2 "noise"). */
 export const NOISE_UPDATE_KINDS: readonly string[] = Object.freeze(["user_message_chunk", "session_info_update"]);

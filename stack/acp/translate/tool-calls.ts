@@ -66,9 +66,7 @@ function defersUnfilledOpens(dialect: AcpDialect): boolean {
 
 /** The `fileChange` change of a client write. */
 export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "add" | "update"; oldText?: string; newText: string } {
-  return write.oldText === null
-    ? { path: write.path, kind: "add", newText: write.newText }
-    : { path: write.path, kind: "update", oldText: write.oldText, newText: write.newText };
+  return write.oldText === null ? { path: write.path, kind: "add", newText: write.newText } : { path: write.path, kind: "update", oldText: write.oldText, newText: write.newText };
 }
 
 /**
@@ -79,11 +77,7 @@ export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "a
 function delegationChanged(before: ClassifiedToolCall, after: ClassifiedToolCall): boolean {
   if (after.item.type !== "delegation") return false;
   if (before.item.type !== "delegation") return true;
-  return (
-    before.item.childRef !== after.item.childRef ||
-    before.item.label !== after.item.label ||
-    before.presentation.detail !== after.presentation.detail
-  );
+  return before.item.childRef !== after.item.childRef || before.item.label !== after.item.label || before.presentation.detail !== after.presentation.detail;
 }
 
 /** The tool-call state of one session translator. */
@@ -180,13 +174,7 @@ const changeKey = (path: string, newText: string | undefined): string => `${path
  * without a code gets 1). A denied command never ran: it printed nothing and has no exit code (the
  * agent's refusal text is not its output); a denied call of another type keeps its result text.
  */
-function closingOutput(
-  dialect: AcpDialect,
-  event: AcpToolCallEvent,
-  item: ClassifiedToolCall["item"],
-  status: ItemStatus,
-  denied: boolean,
-): { output?: string; exitCode?: number } {
+function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: ClassifiedToolCall["item"], status: ItemStatus, denied: boolean): { output?: string; exitCode?: number } {
   if (denied && item.type === "command") return {};
   let output: string | undefined;
   let exitCode: number | undefined;
@@ -305,9 +293,7 @@ class ToolCallCache implements ToolCallTracker {
     const previous = this.cache.get(fields.toolCallId);
     const event = previous ? mergeToolCall(previous.event, fields) : fields;
     if (previous === undefined) this.announce(event);
-    const entry: CachedToolCall = previous
-      ? { ...previous, event, announced: previous.announced || announced, permissionOnly: false }
-      : { event, announced, writes: [] };
+    const entry: CachedToolCall = previous ? { ...previous, event, announced: previous.announced || announced, permissionOnly: false } : { event, announced, writes: [] };
     return { entry, previous };
   }
 

@@ -39,11 +39,7 @@ export function isInjectedToolCandidate(event: AcpToolCallEvent): boolean {
  * else the dialect's `classifyToolCall`; else the shared classifier. `event` must already carry
  * the identity fill ({@link withToolIdentity}).
  */
-export function classifyToolCall(
-  dialect: AcpDialect,
-  event: AcpToolCallEvent,
-  boundTool: InjectedToolDefinition | undefined,
-): ClassifiedToolCall {
+export function classifyToolCall(dialect: AcpDialect, event: AcpToolCallEvent, boundTool: InjectedToolDefinition | undefined): ClassifiedToolCall {
   if (boundTool !== undefined && isInjectedToolCandidate(event)) {
     return {
       item: { type: "tool", tool: boundTool.name, server: "bb" },

@@ -84,10 +84,7 @@ export function turnCompleted(tools: ToolCallTracker, stopReason: string, turnOu
 export function compactionStarted(tools: ToolCallTracker): ThreadDelta[] {
   tools.clear();
   tools.newTurn();
-  return [
-    { kind: "turn.open" },
-    { kind: "item.open", key: { channel: COMPACTION_CHANNEL }, item: { type: "compaction" }, presentation: compactionPresentation() },
-  ];
+  return [{ kind: "turn.open" }, { kind: "item.open", key: { channel: COMPACTION_CHANNEL }, item: { type: "compaction" }, presentation: compactionPresentation() }];
 }
 
 /** How a compaction prompt ended: its stop reason, or the rejection's error text. */

@@ -16,8 +16,7 @@ export interface WhitespaceStreamSettler {
 /** Creates the pass for one translator instance. */
 export function createWhitespaceStreamSettler(): WhitespaceStreamSettler {
   const accumulated = new Map<string, string>();
-  const keyOf = (delta: { key: { channel?: string | undefined; providerItemId?: string | undefined } }): string =>
-    `${delta.key.providerItemId ?? ""}\u001f${delta.key.channel ?? ""}`;
+  const keyOf = (delta: { key: { channel?: string | undefined; providerItemId?: string | undefined } }): string => `${delta.key.providerItemId ?? ""}\u001f${delta.key.channel ?? ""}`;
   return {
     settle(deltas) {
       return deltas.map((delta) => {

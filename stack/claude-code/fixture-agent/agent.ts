@@ -40,8 +40,7 @@ export function createFixtureClaude(script: FixtureScript, launch: FixtureLaunch
   let stdinClosed = false;
   const queue: string[] = [];
 
-  const controlSuccess = (requestId: unknown, response: object = {}) =>
-    send({ type: "control_response", response: { subtype: "success", request_id: requestId, response } });
+  const controlSuccess = (requestId: unknown, response: object = {}) => send({ type: "control_response", response: { subtype: "success", request_id: requestId, response } });
 
   const runTurn = async (text: string) => {
     send(initLine(ctx, launch.cwd, state.mode));

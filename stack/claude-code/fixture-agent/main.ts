@@ -33,13 +33,17 @@ function main(): void {
     process.exit(2);
   }
   const sessionId = flag(argv, "--resume") ?? flag(argv, "--session-id") ?? randomUUID();
-  const fixture = createFixtureClaude(script, { sessionId, cwd: process.cwd() }, {
-    write: (line) => process.stdout.write(`${line}\n`),
-    exit: (code) => {
-      process.exitCode = code;
-      process.stdin.destroy();
+  const fixture = createFixtureClaude(
+    script,
+    { sessionId, cwd: process.cwd() },
+    {
+      write: (line) => process.stdout.write(`${line}\n`),
+      exit: (code) => {
+        process.exitCode = code;
+        process.stdin.destroy();
+      },
     },
-  });
+  );
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => fixture.onLine(line));
   lines.on("close", () => fixture.onEnd());

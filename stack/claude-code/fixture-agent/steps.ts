@@ -48,7 +48,11 @@ export async function runFixtureStep(state: FixtureState, step: FixtureStep): Pr
     state.permissions += 1;
     const requestId = `fixture-permission-${state.permissions}`;
     const answer = new Promise<Json>((resolve) => state.answers.set(requestId, resolve));
-    send({ type: "control_request", request_id: requestId, request: { subtype: "can_use_tool", tool_name: step.tool.name, input: step.tool.input, permission_suggestions: [], tool_use_id: toolUseId } });
+    send({
+      type: "control_request",
+      request_id: requestId,
+      request: { subtype: "can_use_tool", tool_name: step.tool.name, input: step.tool.input, permission_suggestions: [], tool_use_id: toolUseId },
+    });
     return answer;
   };
 
@@ -56,7 +60,10 @@ export async function runFixtureStep(state: FixtureState, step: FixtureStep): Pr
     const toolUseId = `toolu_fixture_${state.messages}`;
     send(assistantLine(ctx, messageId, { type: "tool_use", id: toolUseId, name: step.tool.name, input: step.tool.input }));
     const answer = step.ask && state.mode !== "bypassPermissions" ? await askPermission(step, toolUseId) : { behavior: "allow" };
-    const steer = state.absorbed.splice(0).map((text) => `\n\nThe user sent a new message while you were working:\n${text}`).join("");
+    const steer = state.absorbed
+      .splice(0)
+      .map((text) => `\n\nThe user sent a new message while you were working:\n${text}`)
+      .join("");
     if (answer.behavior !== "allow") {
       send(toolResultLine(ctx, toolUseId, String(answer.message ?? "denied"), true, undefined));
       return;
@@ -64,22 +71,26 @@ export async function runFixtureStep(state: FixtureState, step: FixtureStep): Pr
     send(toolResultLine(ctx, toolUseId, step.result.content + steer, step.result.isError, step.result.structured));
   };
 
-    state.messages += 1;
-    const messageId = `msg_fixture_${state.messages}`;
-    send({ type: "system", subtype: "status", status: "requesting", session_id: ctx.sessionId });
-    if ("apiError" in step) {
-      // The CLI's own message for an API error: model "<synthetic>", no stream events (spec 60 "Turn end").
-      const synthetic = assistantLine(ctx, messageId, { type: "text", text: `API Error: ${step.apiError.status} ${step.apiError.message}` }, { error: "unknown" }) as { message: Record<string, unknown> };
-      synthetic.message.model = "<synthetic>";
-      send(synthetic);
-      send(resultLine(ctx, { isError: true, subtype: "success", result: `API Error: ${step.apiError.status} ${step.apiError.message}`, terminalReason: "api_error", apiErrorStatus: step.apiError.status }));
-      return "apiError";
-    }
-    send(streamEvent(ctx, { type: "message_start", message: { id: messageId, type: "message", role: "assistant", content: [] } }));
-    if ("text" in step) await streamText(messageId, "text", step.text, false);
-    else if ("thinking" in step) await streamText(messageId, "thinking", step.thinking, false);
-    else if ("hold" in step) await streamText(messageId, "text", "holding", true);
-    else await runTool(step, messageId);
-    send(streamEvent(ctx, { type: "message_stop" }));
-    return "hold" in step ? "interrupted" : undefined;
+  state.messages += 1;
+  const messageId = `msg_fixture_${state.messages}`;
+  send({ type: "system", subtype: "status", status: "requesting", session_id: ctx.sessionId });
+  if ("apiError" in step) {
+    // The CLI's own message for an API error: model "<synthetic>", no stream events (spec 60 "Turn end").
+    const synthetic = assistantLine(ctx, messageId, { type: "text", text: `API Error: ${step.apiError.status} ${step.apiError.message}` }, { error: "unknown" }) as {
+      message: Record<string, unknown>;
+    };
+    synthetic.message.model = "<synthetic>";
+    send(synthetic);
+    send(
+      resultLine(ctx, { isError: true, subtype: "success", result: `API Error: ${step.apiError.status} ${step.apiError.message}`, terminalReason: "api_error", apiErrorStatus: step.apiError.status }),
+    );
+    return "apiError";
+  }
+  send(streamEvent(ctx, { type: "message_start", message: { id: messageId, type: "message", role: "assistant", content: [] } }));
+  if ("text" in step) await streamText(messageId, "text", step.text, false);
+  else if ("thinking" in step) await streamText(messageId, "thinking", step.thinking, false);
+  else if ("hold" in step) await streamText(messageId, "text", "holding", true);
+  else await runTool(step, messageId);
+  send(streamEvent(ctx, { type: "message_stop" }));
+  return "hold" in step ? "interrupted" : undefined;
 }

@@ -24,7 +24,10 @@ type Json = Record<string, unknown>;
 
 /** The session id a `--session <file or id>` argument names (a file `<iso>_<id>.jsonl`, or the id itself). */
 export function sessionIdOfRef(ref: string): string {
-  const base = ref.split("/").pop()!.replace(/\.jsonl$/, "");
+  const base = ref
+    .split("/")
+    .pop()!
+    .replace(/\.jsonl$/, "");
   return base.includes("_") ? base.slice(base.lastIndexOf("_") + 1) : base;
 }
 
@@ -163,7 +166,10 @@ async function runCall(wire: Wire, call: FixtureCall, n: number): Promise<"next"
   if (state.aborted) return endCall(wire, content, { stopReason: "aborted", errorMessage: "Request was aborted" });
   const ids = call.tools.map((_t, i) => `call_fixture_${n}_${i + 1}`);
   call.tools.forEach((t, i) => content.push({ type: "toolCall", id: ids[i], name: t.name, arguments: t.args }));
-  const message = wire.assistant(content, { stopReason: call.tools.length ? "toolUse" : "stop", usage: { input: call.usage.input, output: call.usage.output, cacheRead: 0, cacheWrite: 0, totalTokens: call.usage.input + call.usage.output } });
+  const message = wire.assistant(content, {
+    stopReason: call.tools.length ? "toolUse" : "stop",
+    usage: { input: call.usage.input, output: call.usage.output, cacheRead: 0, cacheWrite: 0, totalTokens: call.usage.input + call.usage.output },
+  });
   emit({ type: "message_end", message });
   state.messageCount++;
   for (const [i, tool] of call.tools.entries()) await runTool(wire, tool, ids[i]!);
@@ -207,7 +213,8 @@ function commandsOf(wire: Wire, script: FixtureScript, session: { sessionId: str
       respond(m.id, "set_model", { data: modelOf(script, state) });
     },
     prompt: (m) => {
-      if (script.refusePrompts || state.streaming) return emit({ id: m.id, type: "response", command: "prompt", success: false, error: state.streaming ? "Agent is already processing." : "refused by the fixture script" });
+      if (script.refusePrompts || state.streaming)
+        return emit({ id: m.id, type: "response", command: "prompt", success: false, error: state.streaming ? "Agent is already processing." : "refused by the fixture script" });
       respond(m.id, "prompt");
       state.streaming = true;
       state.aborted = false;
