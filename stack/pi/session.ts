@@ -125,6 +125,20 @@ export async function openPiSession(deps: PiSessionDeps, req: PiSessionRequest):
   return session.ready();
 }
 
+/**
+ * The deltas that fail a running turn when pi ends under it: a `provider.error` (category
+ * `internal`) and a failed `turn.boundary`, both naming pi's exit code (or signal) and the last
+ * three lines of its stderr.
+ */
+function unexpectedExitDeltas(code: number | null, signal: string | null, stderrTail: string): ThreadDelta[] {
+  const tail = stderrTail.trim();
+  const message = `pi exited unexpectedly (code ${String(code ?? signal)})${tail ? `: ${tail.split("\n").slice(-3).join(" | ")}` : ""}`;
+  return [
+    { kind: "provider.error", message, category: "internal" },
+    { kind: "turn.boundary", status: "failed", error: { message } },
+  ];
+}
+
 interface SessionCore {
   ready(): Promise<PiSession>;
 }
@@ -159,8 +173,7 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     t.end();
   };
 
-  const onUiRequest = (event: PiEvent) =>
-    answerUiRequest(event, { ctx, threadId, providerThreadId, cwd: req.cwd, stopping, rpc, deny: (toolCallId) => turn?.translator.deny(toolCallId) });
+  const onUiRequest = (event: PiEvent) => answerUiRequest(event, { ctx, threadId, providerThreadId, cwd: req.cwd, stopping, rpc, deny: (toolCallId) => turn?.translator.deny(toolCallId) });
 
   const onEvent = (event: PiEvent) => {
     if (event.type === "extension_ui_request") return onUiRequest(event);
@@ -175,11 +188,10 @@ function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildP
     onEvent,
     onExit: (code, signal, stderrTail) => {
       if (!turn || stopping) return;
-      const message = `pi exited unexpectedly (code ${String(code ?? signal)})${stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-3).join(" | ")}` : ""}`;
       const t = turn;
       turn = undefined;
       openTurn(t);
-      notify([{ kind: "provider.error", message, category: "internal" }, { kind: "turn.boundary", status: "failed", error: { message } }]);
+      notify(unexpectedExitDeltas(code, signal, stderrTail));
       t.end();
     },
     onNoise: (line) => ctx.log(`pi ${threadId}: non-JSON line: ${line.slice(0, 200)}`),
