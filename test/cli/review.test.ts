@@ -247,6 +247,43 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
   }, 120_000);
 
+  it("after a local check, parity review walks the .pending files it left and starts no bridge; with none, it runs the gate once (issue 28)", async () => {
+    const { module, spawns } = await countingBridge();
+    const cwd = await project();
+    expect((await runCli(["check", "--module", module], { cwd })).code).toBe(1);
+    const checkAlone = spawns();
+    expect(checkAlone).toBeGreaterThan(0);
+    const reviewed = async (dir: string, answers: string[]) => {
+      let out = "";
+      const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
+      const code = await command.run({ module }, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd: dir });
+      return { code, out };
+    };
+    const r = await reviewed(cwd, ["a", "a"]);
+    expect(r.code, r.out).toBe(0);
+    expect(spawns()).toBe(checkAlone);
+    expect(r.out).toContain("2 cells have pending results from an earlier parity check: reviewing them as they are (nothing replayed");
+    expect(r.out).toContain("2 changed cells to review.");
+    // The same differences the gate showed, worked out from the files it left.
+    const resumeAt = r.out.indexOf("── echo/resume (1/2) ──\nFAIL echo/resume ");
+    const turnAt = r.out.indexOf("── echo/turn (2/2) ──\nFAIL echo/turn ");
+    expect(resumeAt).toBeGreaterThan(-1);
+    expect(turnAt).toBeGreaterThan(resumeAt);
+    expect(r.out.slice(resumeAt, turnAt)).toMatch(/against oracle and recording \(they agree\): 4 differences/);
+    expect(r.out.slice(resumeAt, turnAt)).toContain('"word " → "WORD "');
+    expect(r.out).toContain(`  accepted: lanes/echo/resume.json, recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}\n`);
+    expect(r.out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
+    expect(Object.keys(hashes(cwd)).filter((f) => f.endsWith(".pending"))).toEqual([]);
+    expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
+    // No pending results: the review runs the gate, once (as many bridges as the check alone).
+    const fresh = await project();
+    const before = spawns();
+    const again = await reviewed(fresh, ["q"]);
+    expect(again.out).not.toContain("pending results from an earlier parity check");
+    expect(again.out).toContain("2 changed cells to review.");
+    expect(spawns() - before).toBe(checkAlone);
+  }, 240_000);
+
   it("check --update renames the gate's pending results: it starts no more bridges than the check alone", async () => {
     const { module, spawns } = await countingBridge();
     const plain = await project();
