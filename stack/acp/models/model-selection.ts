@@ -36,15 +36,14 @@
  * so an agent that selects through `session/set_model` alone is not checked for drift. With the
  * picker the level and tier ride in the model id: a `thought_level` option beside it is not set.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { agentSessionId, emitDeltas, type AcpSession } from "../session/session.js";
+import { CONFIG_CALL_TIMEOUT_MS, type AcpBridgeRuntime } from "../state/runtime.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "../state/session.js";
 import { ACP_DEFAULT_MODEL_ID } from "../agents/launch-args.js";
-import { CONFIG_CALL_TIMEOUT_MS } from "../session/session-options.js";
-import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
-import { readModelProviderOptions } from "./model-catalog.js";
-import { findConfigOption, readConfigOptions } from "./config-options.js";
-import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "./native-reasoning.js";
-import { choicesOf, type NativeSettingsState } from "./session-settings.js";
+import { composeParameterizedModelId, parseParameterizedModelId } from "../model-data/cursor-model-catalog.js";
+import { readModelProviderOptions } from "../model-data/model-catalog.js";
+import { findConfigOption, readConfigOptions } from "../model-data/config-options.js";
+import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "../model-data/native-reasoning.js";
+import { choicesOf, type NativeSettingsState } from "../model-data/session-settings.js";
 
 /**
  * Replaces the tracked options with a full `configOptions` list (a `config_option_update`, or a

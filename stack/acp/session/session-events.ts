@@ -2,11 +2,11 @@
  * What the agent does on its own: `session/update` notifications and process exit
  * (spec 20 §2.5, §3.5; spec 30 §6.2, §6.3).
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import type { AgentExitInfo } from "../connection/connection.js";
-import { cancelPendingAgentRequests, emitDeltas, emitSessionError, isAnnounced, moveSessionPhase, revokeApprovals, type AcpSession } from "./session.js";
+import { cancelPendingAgentRequests, emitDeltas, emitSessionError, isAnnounced, moveSessionPhase, revokeApprovals, type AcpSession } from "../state/session.js";
 import { isTurnOutputUpdate, isWhitespaceOnlyChunk } from "../translate/index.js";
-import { noteAgentActivity } from "./agent-turns.js";
+import { noteAgentActivity } from "../state/agent-turns.js";
 import { noteEditBaselines } from "../interaction/edit-baselines.js";
 
 /**
