@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "model-data": ["agents"],
   state: ["connection", "dialects", "translate", "agents", "model-data"],
   "dynamic-tools": ["state"],
-  models: ["connection", "dialects", "agents", "model-data", "state"],
+  models: ["connection", "dialects", "translate", "agents", "model-data", "state"],
   interaction: ["connection", "state", "dynamic-tools"],
   session: ["connection", "dialects", "translate", "agents", "model-data", "state", "dynamic-tools", "models", "interaction"],
   ".": ["connection", "maintenance", "dialects", "translate", "agents", "model-data", "state", "dynamic-tools", "models", "interaction", "session"],

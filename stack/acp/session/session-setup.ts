@@ -21,7 +21,7 @@ import { emitDeltas, isSessionRestorable, moveSessionPhase, revokeApprovals, typ
 import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
-import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
+import { createAcpTranslator, readSessionNotification, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "../dynamic-tools/calls.js";
 import { readSessionOptionState } from "../model-data/session-settings.js";
@@ -182,8 +182,11 @@ async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spe
     onNote: (text) => rt.ctx.log(text),
     onNotification: (method, params) => {
       if (method !== "session/update" || !holder.session) return;
-      noteNativeSettingsUpdate(holder.session, params);
-      handleSessionUpdate(rt, holder.session, params);
+      // Read once here; the native-settings tracker, the session and the translator share it.
+      const notification = readSessionNotification(params);
+      if (notification === undefined) return;
+      noteNativeSettingsUpdate(holder.session, notification);
+      handleSessionUpdate(rt, holder.session, notification);
     },
     onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params),
     onExit: (exit: AgentExitInfo) => {

@@ -5,12 +5,13 @@
  */
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
-import { AcpSessionUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
+import { readToolCallFields } from "./acp-update-schemas.js";
+import { AcpUpdate } from "./acp-update.js";
 import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
 import { createInjectedToolBindings, type InjectedToolBindings, type InjectedToolDefinition } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
-import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate, type SessionUpdateContext } from "./session-updates.js";
+import { translateSessionUpdate, type SessionUpdateContext } from "./session-updates.js";
 import { createSessionStateModel, type SessionStateModel } from "./session-state.js";
 import { createToolCallTracker, fsWriteDelta, type ToolCallTracker } from "./tool-calls.js";
 import type { CompactionEnd } from "./turns.js";
@@ -65,8 +66,11 @@ export interface AcpTranslator {
   compactionStarted(): ThreadDelta[];
   /** `acp/compaction/completed` from the prompt's stop reason or rejection text (spec 20 §3.5, 30 §1.5). */
   compactionCompleted(end: CompactionEnd): ThreadDelta[];
-  /** One `session/update`'s `update` object; unparseable (no string `sessionUpdate`) → `[]`. */
-  update(update: unknown): ThreadDelta[];
+  /**
+   * One `session/update`'s `update`: as read where it entered the bridge (an {@link AcpUpdate}), or
+   * a raw object, read here; unparseable (no string `sessionUpdate`) → `[]`.
+   */
+  update(update: AcpUpdate | unknown): ThreadDelta[];
   /**
    * `acp/fs/write`: a completed `fileChange` close on channel `fs-write` (spec 20 §3.1), unless
    * an edit call claims it. `claimant` is `writeClaimant(path)` taken when the request arrived:
@@ -94,7 +98,7 @@ export interface AcpTranslator {
    */
   sessionSetup(result: unknown, options: { restored: boolean }): ThreadDelta[];
   /** An update replayed during `session/load|resume`: feeds session state, keeps the last usage. */
-  restoreUpdate(update: unknown): void;
+  restoreUpdate(update: AcpUpdate | unknown): void;
   /** After the restore's snapshot: the kept last `usage_update` as `contextWindow` (spec 20 §2.3 step 6). */
   restoreSettled(): ThreadDelta[];
   /** A `session/prompt` result: the dialect's context accounting (grok, spec 30 §1.4); else `[]`. */
@@ -121,30 +125,24 @@ export interface AcpTranslator {
    * True for a `tool_call_update` of a call that already settled (the agent reported more after
    * the turn ended): it is not new work and opens no agent-initiated turn.
    */
-  isLateToolUpdate(update: unknown): boolean;
+  isLateToolUpdate(update: AcpUpdate | unknown): boolean;
 }
 
 /**
  * True when an update counts as turn output (spec 30 §6.2): chunks, tool calls, plans. An empty
  * text chunk (a usage-only chunk) is not output: it adds nothing to the timeline.
  */
-export function isTurnOutputUpdate(update: unknown): boolean {
-  const parsed = AcpSessionUpdateSchema.safeParse(update);
-  if (!parsed.success || !TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate)) return false;
-  const content = (parsed.data as { content?: { type?: unknown; text?: unknown } }).content;
-  return !(parsed.data.sessionUpdate.endsWith("_chunk") && content?.type === "text" && content.text === "");
+export function isTurnOutputUpdate(update: AcpUpdate | unknown): boolean {
+  return AcpUpdate.read(update)?.turnOutput ?? false;
 }
 
 /**
  * More about a call that already settled: a `tool_call_update` of a settled call, or a
  * `tool_call` of a call settled by its denial (an agent that asked first may report it after).
  */
-function isLateToolUpdateOf(tools: ToolCallTracker, update: Record<string, unknown>): boolean {
-  const kind = update.sessionUpdate;
-  if (kind !== "tool_call_update" && kind !== "tool_call") return false;
-  const fields = readToolCallFields(update);
-  if (fields === undefined) return false;
-  return kind === "tool_call_update" ? tools.isSettled(fields.toolCallId) : tools.isSettledDenial(fields.toolCallId);
+function isLateToolUpdateOf(tools: ToolCallTracker, update: AcpUpdate): boolean {
+  if (update.toolCall === undefined) return false;
+  return update.kind === "tool_call_update" ? tools.isSettled(update.toolCall.toolCallId) : tools.isSettledDenial(update.toolCall.toolCallId);
 }
 
 /**
@@ -168,7 +166,7 @@ class SessionTranslator implements AcpTranslator {
   private compacting = false;
   private compactionReply = "";
   private contextSize: number | null = null;
-  private restoredUsage: Record<string, unknown> | undefined = undefined;
+  private restoredUsage: AcpUpdate | undefined = undefined;
 
   constructor(options: AcpTranslatorOptions) {
     this.threadId = options.threadId;
@@ -229,15 +227,15 @@ class SessionTranslator implements AcpTranslator {
     return this.emit(deltas);
   }
 
-  update(update: unknown): ThreadDelta[] {
-    const parsed = AcpSessionUpdateSchema.safeParse(update);
-    if (!parsed.success) return this.emit([]);
+  update(update: AcpUpdate | unknown): ThreadDelta[] {
+    const read = AcpUpdate.read(update);
+    if (read === undefined) return this.emit([]);
     this.lastUpdateAt = this.now();
     // More about a call that already settled: kept as the raw update (in the turn when one is
     // open, else thread-scoped), never a new item of a call the lane already closed.
-    if (isLateToolUpdateOf(this.tools, parsed.data)) return this.emit([unhandledUpdate(this.threadId, parsed.data)]);
-    if (isTurnOutputUpdate(parsed.data)) this.turnOutputSeen = true;
-    return this.emit(translateSessionUpdate(this.updateContext, parsed.data));
+    if (isLateToolUpdateOf(this.tools, read)) return this.emit([unhandledUpdate(this.threadId, read.value)]);
+    if (read.turnOutput) this.turnOutputSeen = true;
+    return this.emit(translateSessionUpdate(this.updateContext, read));
   }
 
   fsWrite(write: AcpFsWrite, claimant?: string): ThreadDelta[] {
@@ -285,11 +283,11 @@ class SessionTranslator implements AcpTranslator {
     return this.emit(deltas);
   }
 
-  restoreUpdate(update: unknown): void {
-    const parsed = AcpSessionUpdateSchema.safeParse(update);
-    if (!parsed.success) return;
-    if (parsed.data.sessionUpdate === "usage_update") this.restoredUsage = parsed.data;
-    else this.state.observeUpdate(parsed.data);
+  restoreUpdate(update: AcpUpdate | unknown): void {
+    const read = AcpUpdate.read(update);
+    if (read === undefined) return;
+    if (read.kind === "usage_update") this.restoredUsage = read;
+    else this.state.observeUpdate(read.value);
   }
 
   restoreSettled(): ThreadDelta[] {
@@ -335,8 +333,9 @@ class SessionTranslator implements AcpTranslator {
     return this.emit(this.tools.deny(toolCallId));
   }
 
-  isLateToolUpdate(update: unknown): boolean {
-    return isLateToolUpdateOf(this.tools, update as Record<string, unknown>);
+  isLateToolUpdate(update: AcpUpdate | unknown): boolean {
+    const read = AcpUpdate.read(update);
+    return read !== undefined && isLateToolUpdateOf(this.tools, read);
   }
 }
 
