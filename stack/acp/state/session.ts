@@ -2,8 +2,9 @@
  * One ACP session of one bb thread: the live agent connection, its translator, the active prompt,
  * queued steers and pending agent requests (spec 20 §2.3–§3.8, spec 30 §5–§6).
  *
- * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
- * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
+ * A session is plain state plus the emit helpers every concern shares (state below, lifecycle
+ * above): the behaviour lives in the rooms above, `session/` (session-setup.ts construction,
+ * turns.ts prompts and steers, stop.ts) and `interaction/` (client-requests.ts).
  */
 import type { BridgeIo } from "../../bridge-kit/io.js";
 import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
