@@ -2,21 +2,29 @@
  * One ACP session of one bb thread: the live agent connection, its translator, the active prompt,
  * queued steers and pending agent requests (spec 20 §2.3–§3.8, spec 30 §5–§6).
  *
- * A session is plain state plus the emit helpers every concern shares; the behaviour lives in
- * session-setup.ts (construction), turns.ts (prompts and steers), stop.ts, client-requests.ts.
+ * A session is plain state plus the emit helpers every concern shares (state below, lifecycle
+ * above): the behaviour lives in the rooms above, `session/` (session-setup.ts construction,
+ * turns.ts prompts and steers, stop.ts) and `interaction/` (client-requests.ts).
  */
-import type { EditBaselines } from "../interaction/edit-baselines.js";
 import type { BridgeIo } from "../../bridge-kit/io.js";
 import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "../connection/connection.js";
-import type { CursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
-import type { NativeSettingsState, SessionOptionState } from "../models/session-settings.js";
+import type { NativeSettingsState, SessionOptionState } from "../model-data/session-settings.js";
 import type { AcpDialect } from "../dialects/index.js";
 import type { AcpLaunchSpec } from "../agents/launch-spec.js";
 import type { AcpPermissionMode } from "../agents/launch-args.js";
 import type { AcpTranslator } from "../translate/index.js";
+
+/** Old texts of files an agent announced it will edit: absolute path → old text (`null`: the file did not exist); kept by `interaction/edit-baselines.ts`. */
+export type EditBaselines = Map<string, string | null>;
+
+/** An approval the session installed for its agent (Cursor's MCP approvals file, `interaction/cursor-mcp-approval.ts`); revoked when the session ends. */
+export interface InstalledApproval {
+  /** Removes the approval if this bridge added it (idempotent, never rejects). */
+  revoke(): Promise<void>;
+}
 
 /**
  * What kind of prompt is running (spec 20 §3.5, spec 30 §6.2): a runtime `turn`, a `compaction`,
@@ -152,7 +160,7 @@ export interface AcpSession {
    */
   deferred: ThreadDelta[] | null;
   /** Cursor MCP approvals this session installed; revoked when it ends (spec 20 §2.7). */
-  approvals: CursorMcpApproval[];
+  approvals: InstalledApproval[];
   /** Modes and config options the agent offered, for per-turn `sessionOptions` (spec 30 §6.2). */
   optionState: SessionOptionState;
   /** Native model / reasoning / tier state beside `optionState` (model-selection.ts); set once the session is created. */

@@ -7,9 +7,9 @@
  * session setup / model list requests and `staleTurn` on a steer with no active turn. Never both
  * carriers for one event: everything here builds thrown errors, nothing here notifies.
  */
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../protocol/index.js";
-import { AcpAgentRequestError } from "./connection/connection.js";
-import type { AcpAuthMethodInfo } from "./connection/acp-client.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../../protocol/index.js";
+import { AcpAgentRequestError } from "./connection.js";
+import type { AcpAuthMethodInfo } from "./acp-client.js";
 
 /** The message and recovery text of a steer with nothing to steer (spec 30 §4). */
 export const NO_ACTIVE_TURN_TO_STEER = "No active turn to steer";

@@ -5,7 +5,7 @@
  * calls. `turn/start` finishes it first (`cancelled` when work is still open); `turn/steer` prompts
  * inside it.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "./runtime.js";
 import { createPromptRun, emitDeltas, isAnnounced, type AcpSession, type PromptRun } from "./session.js";
 
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
