@@ -58,7 +58,20 @@ function summary(m: Measured) {
     processes: median(m.runs.map((r) => r.processes)),
     failedRuns: m.runs.filter((r) => r.exitCode !== 0).length,
     nodeProcesses: median(m.runs.map((r) => r.nodeProcesses)),
+    cpuSplitMs: medianSplit(m.runs),
   };
+}
+
+/** Per kind of process (`ProcessRun.cpuByKind`), the median over the runs (a run without that kind counts 0). */
+function medianSplit(runs: readonly ProcessRun[]): Record<string, number> {
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.cpuByKind)))];
+  return Object.fromEntries(kinds.map((kind) => [kind, median(runs.map((r) => r.cpuByKind[kind] ?? 0))]));
+}
+
+/** `self 1.20 s · node 0.60 s · perl 0.10 s`: the command's own process first, then the largest. */
+function splitText(split: Record<string, number>): string {
+  const entries = Object.entries(split).sort(([a, x], [b, y]) => (a === "self" ? -1 : b === "self" ? 1 : y - x));
+  return entries.length === 0 ? "n/a" : entries.map(([kind, ms]) => `${kind} ${seconds(ms)}`).join(" · ");
 }
 
 /** Thread and process cells under the project's `recordings/` (the committed matrix). */
@@ -158,12 +171,12 @@ function judge(rows: readonly Row[], cells: number): Verdict {
 function ratioTable(rows: readonly Row[], verdict: Verdict): string[] {
   const bare = verdict.bare;
   return [
-    "| command (whole process, from outside) | wall ÷ `node -e 0` | CPU ÷ `node -e 0` | wall, median (min–max) | CPU user+sys | peak RSS, process tree | processes (of them Node) | target |",
-    "|---|---|---|---|---|---|---|---|",
+    "| command (whole process, from outside) | wall ÷ `node -e 0` | CPU ÷ `node -e 0` | wall, median (min–max) | CPU user+sys | CPU by process, sampled | peak RSS, process tree | processes (of them Node) | target |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) => {
       const cpu = r.cpuMs === undefined || bare.cpuMs === undefined ? "n/a" : times(ratio(r.cpuMs, bare.cpuMs));
       const failed = r.failedRuns > 0 ? ` (exit 1 in ${r.failedRuns} of ${r.runs} runs: cells failed)` : "";
-      return `| ${r.label}${failed} | **${times(ratio(r.wallMs, bare.wallMs))}** | **${cpu}** | ${seconds(r.wallMs)} (${seconds(r.minMs)}–${seconds(r.maxMs)}) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} (${r.nodeProcesses}) | ${verdict.targetOf(r)} |`;
+      return `| ${r.label}${failed} | **${times(ratio(r.wallMs, bare.wallMs))}** | **${cpu}** | ${seconds(r.wallMs)} (${seconds(r.minMs)}–${seconds(r.maxMs)}) | ${r.cpuMs === undefined ? "n/a" : seconds(r.cpuMs)} | ${splitText(r.cpuSplitMs)} | ${mib(r.peakTreeRssBytes)} | ${r.processes} (${r.nodeProcesses}) | ${verdict.targetOf(r)} |`;
     }),
   ];
 }
@@ -190,7 +203,8 @@ function syntheticTable(synthetic: ReadonlyArray<ProcessRun & { lines: number }>
  * drifting during the bench hits all of them alike. Prints a Markdown table (the README's
  * whole-process table) headed by the date, Node version, cores and the load average at the
  * start and the end, every figure first as a ratio to `node -e 0` of the same rounds (wall and
- * CPU). Targets: `parity --version` wall ≤ 2×; the seven real cursor cells wall ≤ 7× and CPU
+ * CPU), and beside each row the CPU by kind of process (`ProcessRun.cpuByKind`: the command
+ * itself, the bridges, the relays). Targets: `parity --version` wall ≤ 2×; the seven real cursor cells wall ≤ 7× and CPU
  * ≤ 10×, ≤ 12 processes; the committed matrix wall ≤ 25× per 30 cells, ≤ 120 processes. Then
  * `parity check` of synthetic echo recordings of `--cli-lines` (10 000, 50 000, 200 000; `none`
  * skips them) lines, one run each; `--cli-shared <dir>` (default `../shared/recordings`) holds the

@@ -22,6 +22,14 @@ export interface ProcessRun {
    * looks at least (not a fork on its way to exec something else): each pays a Node start-up.
    */
   nodeProcesses: number;
+  /**
+   * Where the CPU went, ms, by kind of process: `self` (the command's own process) and its
+   * descendants by command name (`node`, `perl`, …). Each process counts with the last
+   * `/proc/<pid>/stat` sample taken of it, so each misses up to one sampling interval (its
+   * last moments before exit): a lower bound, for the split, while {@link ProcessRun.cpuMs} is
+   * the kernel's exact total. Empty off Linux.
+   */
+  cpuByKind: Record<string, number>;
   exitCode: number | null;
   /** The tail of stderr, for an error message when the run failed. */
   stderrTail: string;
@@ -45,6 +53,31 @@ function childrenCpuMs(): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU one process has used so far, ms (`/proc/<pid>/stat` utime + stime, 100 Hz ticks), or undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of proc(5) (utime, stime) are 11 and 12 after the command name.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sums each process's last CPU sample by kind: `self` for `root`, the command name for every
+ * other pid (`unknown` when never named).
+ */
+export function cpuByKind(root: number, lastCpuMs: ReadonlyMap<number, number>, names: ReadonlyMap<number, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [pid, ms] of lastCpuMs) {
+    const kind = pid === root ? "self" : (names.get(pid) ?? "unknown");
+    out[kind] = (out[kind] ?? 0) + ms;
+  }
+  return out;
 }
 
 /** Direct children of `pid` over all its threads (`/proc/<pid>/task/<tid>/children`); [] once it is gone. */
@@ -107,7 +140,8 @@ export function sampleTreeRss(root: number, seen: Set<number>, names?: Map<numbe
 /**
  * Runs one command as a user would (its own process, stdio discarded except a stderr tail)
  * and measures it from outside: wall from spawn to exit, CPU of the tree it waited for, and
- * the peak of the tree's summed RSS sampled every `sampleMs` ms (Linux `/proc`; 0 elsewhere).
+ * the peak of the tree's summed RSS sampled every `sampleMs` ms (Linux `/proc`; 0 elsewhere), and
+ * the CPU split by kind of process from the same samples ({@link ProcessRun.cpuByKind}).
  */
 export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promise<ProcessRun> {
   const cpuBefore = childrenCpuMs();
@@ -123,6 +157,7 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
   // Looks that found each pid running Node: a process forked by a Node process shows `node` until
   // it execs (well under a sampling interval), so only a pid seen as Node twice counts as one.
   const nodeLooks = new Map<number, number>();
+  const lastCpu = new Map<number, number>();
   let peak = 0;
   const sample = (): void => {
     if (child.pid === undefined || child.exitCode !== null) return;
@@ -131,6 +166,8 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
     for (const [pid, name] of now) {
       names.set(pid, name);
       if (name === "node") nodeLooks.set(pid, (nodeLooks.get(pid) ?? 0) + 1);
+      const cpu = processCpuMs(pid);
+      if (cpu !== undefined) lastCpu.set(pid, cpu);
     }
   };
   sample();
@@ -148,6 +185,7 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
     peakTreeRssBytes: peak,
     processes: seen.size,
     nodeProcesses: [...names].filter(([pid, name]) => name === "node" && (nodeLooks.get(pid) ?? 0) >= 2).length,
+    cpuByKind: child.pid === undefined ? {} : cpuByKind(child.pid, lastCpu, names),
     exitCode,
     stderrTail,
   };

@@ -33,16 +33,24 @@ export interface RerecordOptions {
   modulePath?: string;
   /** `--redact` patterns as typed. */
   redact: string[];
-  verify: boolean;
   alwaysCurrent: boolean;
   json: boolean;
 }
 
 /**
+ * Why `--no-verify` is refused: the verify replay is the guarantee that a refreshed recording replays, and it is
+ * also what picks where the bridge's new lines go (after the agent line that caused them, or after the runtime's
+ * line where that does not replay); without it rerecord could write a `.current` every later check fails on.
+ */
+export const NO_VERIFY_REFUSAL =
+  "--no-verify: rerecord always replays each refreshed recording before writing it, so it never writes a .current that cannot replay (that replay also chooses where the bridge's new lines go); drop the flag";
+
+/**
  * `parity rerecord`: `--out`, `--lanes`, `--timeout`, then the selection.
- * @throws UsageError naming the flag
+ * @throws UsageError naming the flag (`--no-verify`: {@link NO_VERIFY_REFUSAL})
  */
 export function resolveRerecordOptions(args: ParsedFlags, cwd: string): RerecordOptions {
+  if (args.verify === false) throw new UsageError(NO_VERIFY_REFUSAL);
   const out = stringFlag(args, "out");
   const outDir = out === undefined ? undefined : path.resolve(cwd, out);
   const lanes = stringFlag(args, "lanes");
@@ -59,7 +67,6 @@ export function resolveRerecordOptions(args: ParsedFlags, cwd: string): Rerecord
     ...(ceilingMs !== undefined ? { ceilingMs } : {}),
     ...(module !== undefined ? { modulePath: path.resolve(cwd, module) } : {}),
     redact: stringsFlag(args, "redact"),
-    verify: args.verify !== false,
     alwaysCurrent: booleanFlag(args, "alwaysCurrent"),
     json: booleanFlag(args, "json"),
   };
@@ -87,11 +94,8 @@ export const rerecordCommand: ParityCommand = {
         describe:
           "Write bridge→runtime.current.ndjson beside each recording even when the recorded bridge lane still assembles to the live thread lane (by default it is written only when the bridge's output changed)",
       })
-      .option("verify", {
-        type: "boolean",
-        default: true,
-        describe: "Replay each refreshed recording once before writing; one that diverges is refused (nothing written, exit 1) (--no-verify skips that replay and its guarantee)",
-      })
+      // Declared only so that --no-verify gets its own refusal (NO_VERIFY_REFUSAL), not "unknown argument".
+      .option("verify", { type: "boolean", hidden: true })
       .example("$0 rerecord --provider echo", "Refresh every echo cell: .current beside each recording, oracles in lanes/")
       .example("$0 rerecord --provider acp-opencode --cell turn-tools", "One cell")
       .example(
@@ -100,6 +104,7 @@ export const rerecordCommand: ParityCommand = {
       )
       .epilogue(
         "Each cell is replayed first; on any divergence nothing is written for it and the exit code is 1; a replay that hits the wall-clock ceiling (--timeout) writes nothing for its cell and the exit code is 4. " +
+          "The refreshed recording is then replayed once more, in memory, before anything is written: one that would not replay is REFUSED (exit 1, nothing written), so a written .current always replays (there is no --no-verify). " +
           "Under CI=true the project's recordings and oracles are never written: refused without --out, or with --out/--lanes inside the working directory; " +
           "an --out outside it (e.g. a temp dir) is allowed, as for record. Without --out, refused for a read-only recording directory (exit 2).",
       ),
@@ -123,7 +128,6 @@ export const rerecordCommand: ParityCommand = {
       outDir,
       lanesDir,
       redactor,
-      verify: options.verify,
       alwaysWriteCurrent: options.alwaysCurrent,
       replay: replayOptionsOf(options),
       onOutcome: (outcome) => {

@@ -27,12 +27,6 @@ export interface RerecordCellOptions {
   redactor: Redactor;
   /** Passed to `replayRecording`. */
   replay?: ReplayRecordingOptions;
-  /**
-   * Replay the recording with the new current lane once before writing, and refuse the cell
-   * (nothing written) when it diverges, so a refreshed recording always replays (default true;
-   * false skips that replay and its guarantee).
-   */
-  verify?: boolean;
   /** Write the current lane beside the recording even when the bridge's output did not change (default false). */
   alwaysWriteCurrent?: boolean;
   /**
@@ -199,8 +193,7 @@ function notReplayable(provider: string, cell: string, failure: string): Rerecor
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;
  * then checks that the recording with this current lane assembles to exactly the live thread
- * lane (else `refused`, exit 1: the oracle and the recording would disagree), unless `verify`
- * is false replays it once planned from the new lane, in memory (a divergence or another thread
+ * lane (else `refused`, exit 1: the oracle and the recording would disagree), replays it once planned from the new lane, in memory (a divergence or another thread
  * lane there → `refused`, exit 1, naming the seq and what diverged: a refreshed recording always
  * replays, issue 24), and writes the current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is, and beside a recording
@@ -272,12 +265,14 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     }
 
     // The gate plans later replays from this lane: replay it once, in memory, before writing.
-    const replanned = options.verify === false ? null : await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
+    // Always: this replay is both the guarantee (a refreshed recording replays) and what chooses the
+    // anchoring below, so no mode skips it (rerecord has no --no-verify).
+    const replanned = await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
     let replayFailure: string | undefined;
-    if (replanned !== null && replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
-    if (replanned !== null && !replanned.ok) {
+    if (replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
+    if (!replanned.ok) {
       replayFailure = `a replay of the refreshed recording diverges at ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
-    } else if (replanned !== null && laneFingerprint(replanned.lane).text !== live.text) {
+    } else if (laneFingerprint(replanned.lane).text !== live.text) {
       replayFailure = "a replay of the refreshed recording gives a different thread lane than the oracle";
     }
     return { text, replayFailure, lines: reread.length };

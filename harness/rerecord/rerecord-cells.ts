@@ -17,8 +17,6 @@ export interface RerecordCellsOptions extends TargetOptions {
   redactor: Redactor;
   /** Passed to every replay (e.g. `modulePath`, `timeouts`). */
   replay?: ReplayRecordingOptions;
-  /** See `RerecordCellOptions.verify` (default true). */
-  verify?: boolean;
   /** See `RerecordCellOptions.alwaysWriteCurrent` (default false). */
   alwaysWriteCurrent?: boolean;
   /** Called with each outcome as soon as its cell is done (progress output). */
@@ -81,7 +79,6 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
             targets: item.targets,
             redactor: options.redactor,
             ...(options.replay ? { replay: options.replay } : {}),
-            ...(options.verify !== undefined ? { verify: options.verify } : {}),
             ...(options.alwaysWriteCurrent === true ? { alwaysWriteCurrent: true } : {}),
           });
     outcomes.push(outcome);

@@ -132,6 +132,31 @@ describe("fixture agent behaviour", () => {
     expect(silent.out).toEqual([]);
   });
 
+  it("names the session's own cwd and id where a step says {{cwd}} and {{sessionId}}, JSON-escaped; a prompt result carries `usage`", async () => {
+    const a = drive({
+      prompts: [{ steps: [{ request: { method: "fs/read_text_file", params: { sessionId: "{{sessionId}}", path: "{{cwd}}/notes.txt" } } }, { end: "end_turn", usage: { inputTokens: 7 } }] }],
+    });
+    a.send({ id: 1, method: "session/new", params: { cwd: '/w/a "quoted" dir', mcpServers: [] } });
+    a.send({ id: 2, method: "session/prompt", params: { sessionId: "fixture-session-1", prompt: [] } });
+    const read = await a.until((m) => m.method === "fs/read_text_file");
+    expect(read.params).toEqual({ sessionId: "fixture-session-1", path: '/w/a "quoted" dir/notes.txt' });
+    a.send({ id: read.id, result: { content: "x" } });
+    expect((await a.until((m) => m.id === 2)).result).toEqual({ stopReason: "end_turn", usage: { inputTokens: 7 } });
+
+    // A session the agent never saw made: its cwd is unknown, so `{{cwd}}` stays as written.
+    const b = drive({ prompts: [{ steps: [{ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "{{cwd}} {{sessionId}}" } } }] }] });
+    b.send({ id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [] } });
+    await b.until((m) => m.id === 1);
+    expect(b.out[0].params.update.content.text).toBe("{{cwd}} s");
+  });
+
+  it("sends load.after updates after the session/resume answer and load.replay ones before it", () => {
+    const update = (text: string) => ({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    const a = drive({ resumeSession: true, load: { replay: [update("replayed")], after: [update("after")] } });
+    a.send({ id: 1, method: "session/resume", params: { sessionId: "old", cwd: "/w", mcpServers: [] } });
+    expect(a.out.map((m) => m.params?.update?.content.text ?? `answer ${m.id}`)).toEqual(["replayed", "answer 1", "after"]);
+  });
+
   it("matches prompts by `when` and reuses entries marked reuse", async () => {
     const a = drive(fixtureConformanceScript());
     for (const [id, text] of [

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { measureProcess, median, sampleTreeRss } from "../../bench/process-tree.js";
+import { cpuByKind, measureProcess, median, processCpuMs, sampleTreeRss } from "../../bench/process-tree.js";
 
 // The whole-process bench reads the process tree from /proc; these run only where it exists.
 const linux = process.platform === "linux";
@@ -50,6 +50,40 @@ describe.runIf(linux)("process-tree measurement", () => {
     expect(seen.size).toBe(2);
     expect(names.get(child.pid!)).toBe("node");
     expect([...names.values()].sort()).toEqual(["node", "sh"]);
+  });
+
+  it("reads the CPU a live process has used from /proc (what the split by kind sums)", async () => {
+    // Burns 300 ms of CPU (user + system, measured by the child itself), then says "ready" and waits on stdin.
+    const burn = `const t=process.cpuUsage();for(;;){const u=process.cpuUsage(t);if(u.user+u.system>=300000)break}process.stdout.write("ready\\n");process.stdin.resume();process.stdin.on("end",()=>process.exit(0))`;
+    const child = spawn(process.execPath, ["-e", burn], { stdio: ["pipe", "pipe", "inherit"] });
+    child.stdout.setEncoding("utf8");
+    let out = "";
+    while (!out.includes("ready")) out += (await once(child.stdout, "data"))[0] as string;
+    const cpu = processCpuMs(child.pid!);
+    child.stdin.end();
+    await once(child, "exit");
+    // The kernel counts in 10 ms ticks: at least the 300 ms the child measured, less one tick.
+    expect(cpu).toBeGreaterThanOrEqual(290);
+    expect(processCpuMs(child.pid!)).toBeUndefined();
+  });
+
+  it("splits CPU by kind: the root as self, every other pid by its command name", () => {
+    const last = new Map([
+      [10, 500],
+      [11, 300],
+      [12, 200],
+      [13, 40],
+      [14, 30],
+      [15, 5],
+    ]);
+    const names = new Map([
+      [10, "node"],
+      [11, "node"],
+      [12, "node"],
+      [13, "perl"],
+      [14, "perl"],
+    ]);
+    expect(cpuByKind(10, last, names)).toEqual({ self: 500, node: 500, perl: 70, unknown: 5 });
   });
 
   it("takes the median of odd and even counts", () => {

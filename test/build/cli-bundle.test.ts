@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -50,5 +50,16 @@ describe("the bundled CLI", () => {
     expect(loaded).toContain(bundle);
     expect(loaded.some((f) => f.includes("/dist/harness/"))).toBe(false);
     expect(readFileSync(bin, "utf8")).not.toMatch(/statSync|mtime|dist\/harness/);
+  });
+
+  it("keeps zod's English locale only, in the CLI bundle and in every spawned bundle (build/bundle.ts, zodEnglishOnly)", () => {
+    const dist = path.join(repoRoot, "dist");
+    const bundles = readdirSync(dist, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".js") && (file.startsWith(`bundle${path.sep}`) || file.endsWith(".bundle.js")))
+      .map((file) => path.join(dist, file));
+    // esbuild heads each bundled module with a `// <its path>` comment line.
+    const locales = new Set(bundles.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/^\/\/ node_modules\/zod\/v4\/locales\/(\S+)$/gm)].map((m) => m[1]!)));
+    expect(bundles.length).toBeGreaterThan(10);
+    expect([...locales]).toEqual(["en.js"]);
   });
 });

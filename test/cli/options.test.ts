@@ -58,7 +58,8 @@ describe("options resolved once: each command's argv becomes one complete, typed
 
   it("rerecord's oracles default to lanes/, or <out>/lanes with --out", () => {
     expect(resolveRerecordOptions({}, repoRoot).lanesDir).toBe(path.join(repoRoot, "lanes"));
-    expect(resolveRerecordOptions({ out: "/tmp/rr" }, repoRoot)).toMatchObject({ outDir: "/tmp/rr", lanesDir: "/tmp/rr/lanes", verify: true, alwaysCurrent: false });
+    expect(resolveRerecordOptions({ out: "/tmp/rr" }, repoRoot)).toMatchObject({ outDir: "/tmp/rr", lanesDir: "/tmp/rr/lanes", alwaysCurrent: false });
+    expect(() => resolveRerecordOptions({ verify: false }, repoRoot)).toThrow(/^--no-verify: rerecord always replays/);
   });
 
   it("record: defaults from harness/defaults.ts; an unknown --network is refused naming the valid modes", () => {

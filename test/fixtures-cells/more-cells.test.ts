@@ -73,10 +73,10 @@ describe("acp-grok web-search: web tools named through x.ai/tool", () => {
 });
 
 describe("interrupt, resume and zero work on the fixture agents", () => {
-  it("acp-omp-fixture stop-interrupt: session/cancel, the turn settles interrupted before the stop answer; the resumed agent loads the session", async () => {
+  it("acp-omp-fixture stop-interrupt: session/cancel, the turn settles interrupted before the stop answer; the resumed agent is restored by session/resume, as the real omp is", async () => {
     const c = await fixtureCell("acp-omp-fixture", "stop-interrupt");
     const toAgent = laneMessages(c.recording, "bridge→provider");
-    expect(toAgent.map((m) => m.method).filter(Boolean)).toEqual(["initialize", "session/new", "session/prompt", "session/cancel", "initialize", "session/load", "session/prompt"]);
+    expect(toAgent.map((m) => m.method).filter(Boolean)).toEqual(["initialize", "session/new", "session/prompt", "session/cancel", "initialize", "session/resume", "session/prompt"]);
     expect(c.oracle.filter((e) => e.type === "turn/completed").map((e) => e.status)).toEqual(["interrupted", "completed"]);
     const bridgeLines = c.recording.lanes["bridge→runtime"];
     const stopId = laneMessages(c.recording, "runtime→bridge").find((m) => m.method === "thread/stop")?.id;

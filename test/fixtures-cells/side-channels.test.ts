@@ -106,9 +106,14 @@ describe('grok (spec 30 §1.4): _meta["x.ai/tool"], spawn_subagent and context a
 describe("omp (spec 30 §1.5): bash rawOutput.details", async () => {
   const t = await fixtureCell("acp-omp-fixture", "turn-tools");
 
-  it("the agent's execute results carry content text and details {exitCode, wallTimeMs}, none of the generic keys", () => {
-    const done = agentUpdates(t.recording).filter((u) => u.sessionUpdate === "tool_call_update" && u.rawOutput?.details?.wallTimeMs !== undefined);
-    expect(done.map((u) => u.rawOutput.details.exitCode)).toEqual([0, 1]);
+  it("the agent's finished execute results carry content text and details {timeoutSeconds, wallTimeMs}, exitCode only on failure, none of the generic keys", () => {
+    const done = agentUpdates(t.recording).filter(
+      (u) => u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") && u.rawOutput?.details?.wallTimeMs !== undefined,
+    );
+    expect(done.map((u) => [u.status, u.rawOutput.details.exitCode, u.rawOutput.isError])).toEqual([
+      ["completed", undefined, undefined],
+      ["failed", 1, true],
+    ]);
     for (const u of done) for (const key of ["exitCode", "exit_code", "stdout", "stderr"]) expect(u.rawOutput[key]).toBeUndefined();
     expect(done[0]!.rawOutput.content[0].text).toContain("Wall time: 0.01 seconds");
     expect(done[1]!.rawOutput.content[0].text).toContain("Command exited with code 1");

@@ -7,9 +7,17 @@
  * exits 1 naming the seq and what diverged, and the recording and oracle root are left as they
  * were (fixtures/extra-on-first-run.mjs: a bridge whose output differs between its first
  * process and the later ones, so the verify replay misses a line the refresh saw).
+ * And the anchoring itself (a line the new bridge writes goes after the agent line that caused it,
+ * not only after the runtime's line before it): a cell made here paces the omp fixture agent's one
+ * message over three chunks, each after a round trip to the bridge, recorded through a bridge that
+ * lost the first text line (fixtures/first-text-lost-bridge.mjs). Anchored after the runtime's line
+ * only, that line would be aligned onto the next text line's place, behind the agent's second
+ * chunk, and the refreshed recording diverges (checked by forcing runtime-only anchoring in
+ * rerecord-cell.ts: REFUSED, "expected … thread/delta [item.textClose, item.textDelta]; the bridge
+ * went idle without it"); anchored after the agent's first chunk, it replays.
  * Spawns the compiled bridges (fresh `dist/` needed).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,12 +35,39 @@ const CURRENT = "bridge→runtime.current.ndjson";
 const PROVIDER = "acp-hermes-agent";
 const OLDER_BRIDGE = path.join(repoRoot, "test", "rerecord", "fixtures", "older-acp-bridge.mjs");
 
-/** The ACP family, except that its fixture agent records through the older bridge variant. */
-function olderBridgeFamily(): BridgeFamily {
+/** The ACP family, except that `provider`'s fixture agent records through the bridge module `older`. */
+function olderBridgeFamily(provider = PROVIDER, older = OLDER_BRIDGE): BridgeFamily {
   const acp = BRIDGE_FAMILIES.find((f) => f.id === "acp")!;
-  const fixture = FIXTURE_RECORD_PROVIDERS[PROVIDER]!;
-  return { ...acp, recordProviders: () => ({ fixtures: { [PROVIDER]: { ...fixture, modulePath: OLDER_BRIDGE } } }) };
+  const fixture = FIXTURE_RECORD_PROVIDERS[provider]!;
+  return { ...acp, recordProviders: () => ({ fixtures: { [provider]: { ...fixture, modulePath: older } } }) };
 }
+
+const OMP = "acp-omp-fixture";
+const PACED = "paced-message";
+const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: "fx-omp-msg-1" } });
+// A round trip the agent waits for (omp reads through the client), so the next chunk comes only after the bridge handled this one.
+const roundTrip = { request: { method: "fs/read_text_file", params: { sessionId: "{{sessionId}}", path: "{{cwd}}/notes.txt" } } };
+
+/** A cells root holding one cell: the omp fixture agent answers in one message of three chunks, each followed by a round trip. */
+function pacedCells(root: string): string {
+  const cells = path.join(root, "cells");
+  const dir = path.join(cells, PACED);
+  mkdirSync(path.join(dir, "agents"), { recursive: true });
+  mkdirSync(path.join(dir, "workspace"), { recursive: true });
+  writeFileSync(path.join(dir, "workspace", "notes.txt"), "status: draft\n");
+  const steps = [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "Tell me about notes.txt in three parts." }];
+  writeFileSync(path.join(dir, "cell.json"), JSON.stringify({ description: "One agent message in three paced chunks.", threadId: "thr_paced", options: { permissionMode: "full" }, steps }));
+  const prompts = [{ steps: [chunk("One, "), roundTrip, chunk("two, "), roundTrip, chunk("three."), roundTrip, { end: "end_turn" }] }];
+  writeFileSync(path.join(dir, "agents", `${OMP}.json`), JSON.stringify({ prompts }));
+  return cells;
+}
+
+/** The seq of the agent's chunk saying `text`. */
+const chunkSeq = (agentLane: string, text: string) =>
+  agentLane
+    .split("\n")
+    .filter((l) => l.includes('\\"agent_message_chunk\\"') && l.includes(`\\"text\\":\\"${text}\\"`))
+    .map((l) => JSON.parse(l).seq as number)[0]!;
 
 const agentTextLines = (file: string) =>
   readFileSync(file, "utf8")
@@ -74,6 +109,31 @@ describe("rerecord then check, on recordings an older bridge made with the fixtu
     },
     240_000,
   );
+
+  it("a line the new bridge writes is anchored after the agent line that caused it, not only after the runtime's: the paced message replays", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "rerecord-anchor-"));
+    temps.push(root);
+    const recordings = path.join(root, "recordings");
+    const lanes = path.join(root, "lanes");
+    const older = path.join(repoRoot, "test", "rerecord", "fixtures", "first-text-lost-bridge.mjs");
+    await recordCell({ providerId: OMP, cell: PACED, cellsRoot: pacedCells(root), outRoot: recordings, lanesRoot: lanes, redact: [], now: Date.now, families: [olderBridgeFamily(OMP, older)] });
+    const dir = path.join(recordings, OMP, PACED);
+    // The older bridge lost the first chunk's line: two text lines for three chunks.
+    expect(agentTextLines(path.join(dir, "bridge→runtime.ndjson"))).toHaveLength(2);
+
+    const rerecord = await runCli(["rerecord", "--recordings", recordings, "--lanes", lanes, "--provider", OMP, "--cell", PACED]);
+    expect(rerecord.code, rerecord.out + rerecord.err).toBe(0);
+    expect(rerecord.out).toContain("1 rerecorded, 0 diverged, 0 refused");
+    const check = await runCli(["check", "--recordings", recordings, "--lanes", lanes, "--provider", OMP, "--cell", PACED]);
+    expect(check.code, check.out + check.err).toBe(0);
+    expect(check.out).toMatch(/^PASS /m);
+
+    // The regained line sits after the agent's first chunk and before its second.
+    const agentLane = readFileSync(path.join(dir, "provider→bridge.ndjson"), "utf8");
+    const [first] = agentTextLines(path.join(dir, CURRENT)).map((l) => JSON.parse(l).seq as number);
+    expect(first).toBeGreaterThan(chunkSeq(agentLane, "One, "));
+    expect(first).toBeLessThan(chunkSeq(agentLane, "two, "));
+  }, 240_000);
 
   it("a refreshed recording that would not replay is refused: exit 1, the seq and what diverged, nothing written", async () => {
     const box = await sandbox();

@@ -6,6 +6,7 @@ import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../..
 import { CURRENT_BRIDGE_LANE_FILE, compareLaneEntries, type LaneEntry } from "../../harness/recording/lane-entry.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
+import { NO_VERIFY_REFUSAL } from "../../harness/cli/rerecord.js";
 import { copyCell, cursorRecordings, hashes, parity, readEntries, repoRoot, sandbox, tree, type Sandbox } from "./helpers.js";
 
 const boxes: Sandbox[] = [];
@@ -197,6 +198,20 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     expect(existsSync(b.lanes)).toBe(false);
   });
 
+  it("--no-verify is refused (exit 2, one line saying why), nothing written: no mode writes a .current that was not replayed", async () => {
+    const b = await box();
+    const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
+    const before = await hashes(dir);
+    const run = await rerecord(b, "echo", "turn", ["--no-verify", "--always-current"]);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(`parity: ${NO_VERIFY_REFUSAL}\n`);
+    expect(run.out).toBe("");
+    expect(await hashes(dir)).toEqual(before);
+    expect(existsSync(b.lanes)).toBe(false);
+    // The help lists no such option.
+    expect((await parity(["rerecord", "--help"])).out).not.toMatch(/^\s+--(no-)?verify\b/m);
+  });
+
   it("a target that cannot be written is an input error naming it (exit 2), the recording untouched", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(repoRoot, "recordings", "echo", "turn"));
@@ -311,7 +326,7 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     const b = await box();
     const dir = await copyCell(b, path.join(cursorRecordings, "turn-tools"));
     const before = await hashes(dir);
-    const run = await rerecord(b, "acp-cursor", "turn-tools", ["--no-verify"]);
+    const run = await rerecord(b, "acp-cursor", "turn-tools");
     expect(run.err).toBe("");
     expect(run.code).toBe(0);
     const after = await hashes(dir);

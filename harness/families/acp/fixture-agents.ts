@@ -59,6 +59,8 @@ export interface FixtureAgentProfile {
   dialect: string;
   /** Which vendor CLI the fixture stands in for (manifest text). */
   standsInFor: string;
+  /** Why a fixture records these cells (manifest text); default "<standsInFor> cannot run here". */
+  whyFixture?: string;
   /** Script fields shared by every cell (no `prompts`). */
   base: Omit<FixtureScriptInput, "prompts">;
 }
@@ -68,6 +70,43 @@ const commands = (names: string[]) => ({
   sessionUpdate: "available_commands_update",
   availableCommands: names.map((name) => ({ name, description: `${name} (fixture command)`, input: null })),
 });
+
+const OMP_MODES = [
+  { value: "default", name: "Default", description: "Standard ACP headless mode" },
+  { value: "plan", name: "Plan", description: "Read-only planning mode that drafts a plan to a markdown file before any code changes" },
+];
+
+/** What omp 18.2.3 answers `session/new` with besides its id (recordings/acp-omp/: config options, then modes). */
+const OMP_SESSION_RESULT: NonNullable<FixtureScriptInput["sessionResult"]> = {
+  configOptions: [
+    { id: "mode", name: "Mode", category: "mode", type: "select", currentValue: "default", options: OMP_MODES },
+    { id: "model", name: "Model", category: "model", type: "select", currentValue: "parity/scripted", options: [{ value: "parity/scripted", name: "scripted", description: "parity/scripted" }] },
+    {
+      id: "thinking",
+      name: "Thinking",
+      category: "thought_level",
+      type: "select",
+      currentValue: "off",
+      options: [
+        { value: "off", name: "Off" },
+        { value: "auto", name: "Auto", description: "Auto-detect per prompt" },
+      ],
+    },
+  ],
+  modes: { availableModes: OMP_MODES.map(({ value, ...rest }) => ({ id: value, ...rest })), currentModeId: "default" },
+};
+
+/** What omp sends once a session is made or resumed: its commands (`input.hint` where one takes input), then the session's info. */
+const OMP_SESSION_ANNOUNCEMENTS: NonNullable<FixtureScriptInput["afterNew"]> = [
+  {
+    sessionUpdate: "available_commands_update",
+    availableCommands: [
+      { name: "compact", description: "Compact the conversation", input: { hint: "[soft|remote|snapcompact] [focus]" } },
+      { name: "model", description: "Show current model selection" },
+    ],
+  },
+  { sessionUpdate: "session_info_update", updatedAt: "2026-12-01T00:00:00.000Z" },
+];
 
 /**
  * The four fixture agents (spec 30 §2.1 table; dialects §1.3–1.5, §1.7). Session results are
@@ -118,18 +157,31 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
     },
   },
   // The fixture stand-in for omp's dialect cells (subagent and side channels the real omp does
-  // not send offline); the real omp records as `acp-omp` (agent-profiles.ts).
+  // not send offline); the real omp records as `acp-omp` (agent-profiles.ts). Its session shapes
+  // are the real omp 18.2.3's (spec 50 "omp (oh-my-pi), the ninth"; recordings/acp-omp/): both
+  // restore capabilities, so the bridge resumes by `session/resume`; the session's config options
+  // and modes; its commands and a `session_info_update` only after `session/new` or the resume is
+  // answered. Two of its 45 commands stand for all of them; `updatedAt` is fixed.
   "acp-omp-fixture": {
     providerId: "acp-omp-fixture",
     shippedAgentId: "acp-omp",
     dialect: "omp",
     standsInFor: "omp acp",
+    whyFixture:
+      "the real omp records as provider acp-omp; this scripted stand-in plays omp 18.2.3's recorded shapes for the dialect cells the real one cannot show offline (a subagent, a second failing command)",
     base: {
       loadSession: true,
+      resumeSession: true,
       fork: true,
+      promptImage: true,
+      authMethods: [
+        { id: "agent", name: "Use existing local credentials", description: "Authenticate via the provider keys/OAuth state already configured under ~/.omp." },
+        { type: "terminal", id: "terminal", name: "Set up Oh My Pi in terminal", description: "Launch the omp TUI to add provider keys and select models.", args: ["--acp-terminal-auth"] },
+      ],
       sessionIdPrefix: "fixture-omp-",
-      afterNew: [commands(["compact", "plan"])],
-      load: { replay: [commands(["compact", "plan"])] },
+      sessionResult: OMP_SESSION_RESULT,
+      afterNew: OMP_SESSION_ANNOUNCEMENTS,
+      load: { after: OMP_SESSION_ANNOUNCEMENTS },
     },
   },
   "acp-hermes-agent": {
@@ -293,7 +345,7 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
         options: { providerOptions: { ...(launch.providerOptions as Record<string, unknown>), acpDialect: profile.dialect } },
         cliVersion,
         note:
-          `Recorded against the project's scripted ${FIXTURE_AGENT_MARKER}, NOT a real capture: ${profile.standsInFor} cannot run here. ` +
+          `Recorded against the project's scripted ${FIXTURE_AGENT_MARKER}, NOT a real capture: ${profile.whyFixture ?? `${profile.standsInFor} cannot run here`}. ` +
           `Its script (cells/<cell>/agents/${profile.providerId}.json, written by this project from spec 30) sends the ${profile.dialect} dialect's side channels.`,
       };
     },

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { FixtureAgentIo, FixtureMcpServer } from "./agent-io.js";
 import { FixtureWire } from "./agent-wire.js";
-import type { FixtureScript } from "./script.js";
+import { fillSessionPlaceholders, type FixtureScript } from "./script.js";
 import { runSteps, type ActivePrompt, type StepContext } from "./steps.js";
 
 /**
@@ -33,6 +33,8 @@ const promptText = (params: PromptParams): string => (params.prompt ?? []).map((
 class FixtureAgentState implements StepContext {
   readonly wire: FixtureWire;
   readonly mcpServers = new Map<string, FixtureMcpServer[]>();
+  /** Each session's working directory, as its `session/new|load|resume|fork` named it (steps' `{{cwd}}`). */
+  private readonly cwds = new Map<string, string>();
   private sessionCount = 0;
   private readonly usedPrompts = new Set<number>();
   private active: ActivePrompt | null = null;
@@ -44,8 +46,9 @@ class FixtureAgentState implements StepContext {
     this.wire = new FixtureWire(script, (line) => io.write(line));
   }
 
-  private rememberServers(sessionId: string, params: Record<string, unknown>): void {
+  private rememberSession(sessionId: string, params: Record<string, unknown>): void {
     if (Array.isArray(params.mcpServers)) this.mcpServers.set(sessionId, params.mcpServers as FixtureMcpServer[]);
+    if (typeof params.cwd === "string") this.cwds.set(sessionId, params.cwd);
   }
 
   // A stand-in for a real agent, which mints its own ids: entropy here is the agent's, not the bridge's.
@@ -53,10 +56,10 @@ class FixtureAgentState implements StepContext {
     return `${this.script.sessionIdPrefix}${this.script.sessionIds === "uuid" ? randomUUID() : ++this.sessionCount}`;
   }
 
-  finishPrompt(prompt: ActivePrompt, stopReason: string, answerTwice = false, meta?: Record<string, unknown>): void {
+  finishPrompt(prompt: ActivePrompt, stopReason: string, answerTwice = false, meta?: Record<string, unknown>, usage?: Record<string, unknown>): void {
     if (prompt.done) return;
     prompt.done = true;
-    const body = { stopReason, ...(meta ? { _meta: meta } : {}) };
+    const body = { stopReason, ...(usage ? { usage } : {}), ...(meta ? { _meta: meta } : {}) };
     this.wire.result(prompt.requestId, body);
     if (answerTwice) this.wire.result(prompt.requestId, body);
     if (this.active === prompt) this.active = null;
@@ -79,7 +82,7 @@ class FixtureAgentState implements StepContext {
     this.active = prompt;
     const text = promptText(params);
     const index = script.prompts.findIndex((entry, i) => !this.usedPrompts.has(i) && (entry.when === undefined || text.includes(entry.when)));
-    const steps = index === -1 ? [] : script.prompts[index]!.steps;
+    const steps = index === -1 ? [] : fillSessionPlaceholders(script.prompts[index]!.steps, { sessionId: prompt.sessionId, cwd: this.cwds.get(prompt.sessionId) });
     if (index !== -1 && !script.prompts[index]!.reuse) this.usedPrompts.add(index);
     void runSteps(this, prompt, steps).then((outcome) => {
       if (outcome === "continue") this.finishPrompt(prompt, script.defaultStopReason);
@@ -112,7 +115,7 @@ class FixtureAgentState implements StepContext {
   private async answerNewSession(id: string | number, params: Record<string, unknown>): Promise<void> {
     for (const ask of this.script.beforeNewAnswer) await this.wire.request(ask.method, ask.params);
     const sessionId = this.newSession();
-    this.rememberServers(sessionId, params);
+    this.rememberSession(sessionId, params);
     this.wire.result(id, { ...this.sessionResult(sessionId), ...(this.script.echoEnvAsModels.length ? this.envModels() : {}) });
     for (const value of this.script.afterNew) this.wire.update(sessionId, value);
   }
@@ -140,16 +143,17 @@ class FixtureAgentState implements StepContext {
     if (!supported) return this.wire.error(id, AGENT_ERRORS.methodNotFound, `Method not found: ${method}`);
     if (script.load.error !== undefined) return this.wire.error(id, AGENT_ERRORS.serverError, script.load.error);
     const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
-    this.rememberServers(sessionId, params);
+    this.rememberSession(sessionId, params);
     for (const value of script.load.replay) this.wire.update(sessionId, value);
     this.wire.result(id, this.sessionResult());
+    for (const value of script.load.after) this.wire.update(sessionId, value);
   }
 
   private answerFork(id: string | number, params: Record<string, unknown>): void {
     if (!this.script.fork) return this.wire.error(id, AGENT_ERRORS.methodNotFound, "Method not found: session/fork");
     // A fork is a new session: real agents (opencode) announce its commands right after it too.
     const sessionId = this.newSession();
-    this.rememberServers(sessionId, params);
+    this.rememberSession(sessionId, params);
     this.wire.result(id, this.sessionResult(sessionId));
     for (const value of this.script.afterNew) this.wire.update(sessionId, value);
   }

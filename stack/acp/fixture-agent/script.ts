@@ -26,7 +26,7 @@ export type FixtureStep =
   | { echoEnv: string[] }
   | { mcpCall: { server?: string; tool: string; arguments?: Record<string, unknown> } }
   | { exit: number }
-  | { end: string; answerTwice?: boolean; meta?: Record<string, unknown>; after?: Record<string, unknown>[] }
+  | { end: string; answerTwice?: boolean; meta?: Record<string, unknown>; usage?: Record<string, unknown>; after?: Record<string, unknown>[] }
   | { fail: { code: number; message: string; data?: unknown } };
 
 /** Schema of {@link FixtureStep} (recursive through permission outcomes). */
@@ -49,8 +49,11 @@ export const fixtureStepSchema: z.ZodType<FixtureStep> = z.lazy(() =>
     /** Calls a tool of an MCP server the client passed in `mcpServers`; the result comes back as a message chunk (JSON). */
     z.strictObject({ mcpCall: z.strictObject({ server: z.string().optional(), tool: z.string().min(1), arguments: jsonObject.optional() }) }),
     z.strictObject({ exit: z.number().int() }),
-    /** Answers the prompt; `after` updates follow the answer (agent-initiated work while idle). */
-    z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional(), after: z.array(jsonObject).optional() }),
+    /**
+     * Answers the prompt; `usage` is the answer's token counts (omp's `{inputTokens, outputTokens, totalTokens}`), `after`
+     * updates follow the answer (agent-initiated work while idle).
+     */
+    z.strictObject({ end: z.string().min(1), answerTwice: z.boolean().optional(), meta: jsonObject.optional(), usage: jsonObject.optional(), after: z.array(jsonObject).optional() }),
     z.strictObject({ fail: z.strictObject({ code: z.number().int(), message: z.string(), data: z.json().optional() }) }),
   ]),
 );
@@ -85,8 +88,11 @@ export const fixtureScriptSchema = z.strictObject({
   sessionIdPrefix: z.string().min(1).default("fixture-session-"),
   /** `counter` (default, deterministic for recordings) or `uuid`: `<prefix><random uuid>`, unique across processes as real agents' ids are. */
   sessionIds: z.enum(["counter", "uuid"]).default("counter"),
-  /** `session/load`: `replay` updates sent before the result, or `error` to refuse. */
-  load: z.strictObject({ replay: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [] }),
+  /**
+   * `session/load` and `session/resume`: `replay` updates sent before the result, `after` updates sent after it (omp announces
+   * its commands only once a resume is answered), or `error` to refuse.
+   */
+  load: z.strictObject({ replay: z.array(jsonObject).default([]), after: z.array(jsonObject).default([]), error: z.string().optional() }).default({ replay: [], after: [] }),
   /** Config option / mode ids whose `session/set_config_option` or `session/set_mode` the agent refuses. */
   refuseOptions: z.array(z.string()).default([]),
   /** Model ids whose `session/set_model` the agent refuses (-32000); any other id is accepted `{}`. */
@@ -137,6 +143,28 @@ export const fixtureScriptSchema = z.strictObject({
 export type FixtureScript = z.output<typeof fixtureScriptSchema>;
 /** A fixture script as written. */
 export type FixtureScriptInput = z.input<typeof fixtureScriptSchema>;
+
+/** What a prompt's steps may name as `{{cwd}}` and `{{sessionId}}`: the session's own, as the agent learnt them. */
+export interface SessionPlaceholders {
+  /** The `cwd` of the `session/new|load|resume|fork` that made or restored the session; absent → `{{cwd}}` stays as written. */
+  cwd?: string;
+  sessionId: string;
+}
+
+/**
+ * `steps` with every `{{cwd}}` and `{{sessionId}}` inside a string replaced by the session's own. A real agent
+ * names absolute paths under the workspace it was given (omp's `fs/read_text_file {sessionId, path}`), which a
+ * static script cannot know; the recorder rewrites the workspace back to its placeholder path afterwards.
+ */
+export function fillSessionPlaceholders(steps: FixtureStep[], session: SessionPlaceholders): FixtureStep[] {
+  const text = JSON.stringify(steps);
+  if (!text.includes("{{")) return steps;
+  // Inside a JSON string: the replacement is JSON-escaped, so a path with quotes or backslashes stays one string.
+  const escaped = (value: string) => JSON.stringify(value).slice(1, -1);
+  let filled = text.replaceAll("{{sessionId}}", escaped(session.sessionId));
+  if (session.cwd !== undefined) filled = filled.replaceAll("{{cwd}}", escaped(session.cwd));
+  return JSON.parse(filled) as FixtureStep[];
+}
 
 /** Parses a script object; throws a one-line error naming each bad path. */
 export function parseFixtureScript(value: unknown, source = "fixture script"): FixtureScript {

@@ -23,7 +23,7 @@ export interface StepContext {
   /** The MCP servers a session was given, by session id. */
   mcpServers: Map<string, FixtureMcpServer[]>;
   /** Answers the prompt once (see `end` steps). */
-  finishPrompt(prompt: ActivePrompt, stopReason: string, answerTwice?: boolean, meta?: Record<string, unknown>): void;
+  finishPrompt(prompt: ActivePrompt, stopReason: string, answerTwice?: boolean, meta?: Record<string, unknown>, usage?: Record<string, unknown>): void;
   /** Answers the prompt with an error once (see `fail` steps). */
   failPrompt(prompt: ActivePrompt, code: number, message: string, data?: unknown): void;
 }
@@ -93,7 +93,7 @@ function runStep(ctx: StepContext, prompt: ActivePrompt, step: FixtureStep): Ste
     return "ended";
   }
   if ("end" in step) {
-    ctx.finishPrompt(prompt, step.end, step.answerTwice, step.meta);
+    ctx.finishPrompt(prompt, step.end, step.answerTwice, step.meta, step.usage);
     for (const value of step.after ?? []) ctx.wire.update(prompt.sessionId, value);
     return "ended";
   }
