@@ -3,7 +3,7 @@
  * arrive; between them the bridge's process tree is sampled until it is idle (or blocked),
  * never judged by how long it took. Only the wall-clock ceiling bounds the wait.
  */
-import { settlementOf } from "./idleness.js";
+import { settlementOf } from "../idleness.js";
 import type { Settlement } from "./schedule-types.js";
 import { handleEvent } from "./walk-lines.js";
 import type { ScheduleWalk } from "./walk-state.js";

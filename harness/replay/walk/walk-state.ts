@@ -4,13 +4,13 @@
  * notes so far, and the walk's position in the recording. One instance per walk; the
  * modules `walk-lines.ts`, `walk-inputs.ts` and `walk-settle.ts` act on it.
  */
-import type { JsonRpcId } from "../../stack/protocol/json-rpc.js";
-import type { ReplayChildLink } from "./child-channel.js";
+import type { JsonRpcId } from "../../../stack/protocol/json-rpc.js";
+import type { ReplayChildLink } from "../stand-ins/child-channel.js";
 import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import { fitOf } from "./matching.js";
-import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "./plan.js";
+import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "../plan/plan.js";
 import type { LiveBridgeLine, ScheduleIo, ScheduleOutcome, ScheduleTimeouts, Settlement } from "./schedule-types.js";
-import { describeShape, type WireShape } from "./wire.js";
+import { describeShape, type WireShape } from "../plan/wire.js";
 
 /** Recorded id key (`typeof:id`) → the live id the bridge minted for the same request. */
 export type IdMap = Map<string, JsonRpcId>;

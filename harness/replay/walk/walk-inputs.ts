@@ -3,9 +3,9 @@
  * input, deciding when it may be written, and writing it with live ids to the bridge or to
  * the agent process it belongs to.
  */
-import type { ReplayStep } from "./plan.js";
+import type { ReplayStep } from "../plan/plan.js";
 import { channelOf, type ScheduleWalk } from "./walk-state.js";
-import { withId } from "./wire.js";
+import { withId } from "../plan/wire.js";
 
 /** Reads the plan up to the next input (or its end): expectations become open on the way. */
 export async function fill(walk: ScheduleWalk): Promise<void> {

@@ -1,4 +1,4 @@
-import type { LaneEntry } from "../recording/lane-entry.js";
+import type { LaneEntry } from "../../recording/lane-entry.js";
 import { shapeOfLine } from "./wire.js";
 
 /** Longest lanes {@link alignCurrentLane} aligns by a weighted common subsequence when their shapes differ (cells = n·m). */

@@ -1,4 +1,4 @@
-import type { Direction } from "../recording/lane-entry.js";
+import type { Direction } from "../../recording/lane-entry.js";
 
 /**
  * Kinds of replay divergence (00-product.md, Determinism; spec 10 §5):
@@ -8,10 +8,12 @@ import type { Direction } from "../recording/lane-entry.js";
  * - `no-handshake`: the bridge did not answer (or refused) the harness's `initialize`;
  * - `no-exit`: the bridge did not exit after its stdin closed and was killed;
  * - `child-protocol`: a replay child broke the private channel's frame protocol;
+ * - `line-too-long`: the bridge wrote a line over the harness's bound (64 MiB by default,
+ *   harness/runtime/bridge-process.ts); the line is not kept and the bridge is stopped;
  * - `answer-differs`: the bridge answered an agent's request (`fs/read_text_file`,
  *   `session/request_permission`, …) with a different result than recorded.
  */
-export type ReplayDivergenceKind = "unexpected-line" | "missing-expectation" | "bridge-exited" | "no-handshake" | "no-exit" | "child-protocol" | "answer-differs";
+export type ReplayDivergenceKind = "unexpected-line" | "missing-expectation" | "bridge-exited" | "no-handshake" | "no-exit" | "child-protocol" | "answer-differs" | "line-too-long";
 
 /**
  * One divergence between a recording and the live bridge. `seq`/`run`/`dir` name the

@@ -1,5 +1,5 @@
-import { BRIDGE_FAMILIES, type ReplayAdapter } from "../families/index.js";
-import { isRecord } from "../../stack/protocol/json-value.js";
+import { BRIDGE_FAMILIES, type ReplayAdapter } from "../../families/index.js";
+import { isRecord } from "../../../stack/protocol/json-value.js";
 
 /**
  * Where the replay points a bridge: the replay child's command line, the workspace that

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 /**
  * The repository root this module belongs to: the nearest ancestor directory whose
  * `package.json` is named `bridge-parity`. Works both from the TypeScript sources
- * (`harness/replay/`) and from the compiled tree (`dist/harness/replay/`).
+ * (`harness/replay/bridge/`) and from the compiled tree (`dist/harness/replay/bridge/`).
  *
  * @throws Error when no such directory exists (a broken install)
  */
@@ -42,7 +42,7 @@ export function spawnedModule(file: string): string {
 export interface ReplayArtifacts {
   /** `dist/stack/bridge-kit/bootstrap.js` */
   bootstrap: string;
-  /** `dist/harness/replay/replay-child.js` */
+  /** `dist/harness/replay/stand-ins/replay-child.js` */
   child: string;
 }
 
@@ -56,7 +56,7 @@ export interface ReplayArtifacts {
 export function replayArtifacts(root: string): ReplayArtifacts {
   const artifacts = {
     bootstrap: join(root, "dist", "stack", "bridge-kit", "bootstrap.js"),
-    child: join(root, "dist", "harness", "replay", "replay-child.js"),
+    child: join(root, "dist", "harness", "replay", "stand-ins", "replay-child.js"),
   };
   for (const file of Object.values(artifacts)) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npx tsc -p tsconfig.build.json\` first`);

@@ -1,4 +1,4 @@
-import { jsonRpcIdKey, jsonRpcKindOf, type JsonRpcId } from "../../stack/protocol/json-rpc.js";
+import { jsonRpcIdKey, jsonRpcKindOf, type JsonRpcId } from "../../../stack/protocol/json-rpc.js";
 
 /**
  * What the replay scheduler needs to know about one wire line (spec 10 §5.2, "Dialects",

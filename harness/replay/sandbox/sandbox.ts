@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { cp, mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { RECORDED_PATHS } from "../recording/recorded-paths.js";
+import { RECORDED_PATHS } from "../../recording/recorded-paths.js";
 import { createPathMap, type PathMap } from "./path-map.js";
 
 /** The directory a cell's fixture files live in, below `cells/<cell>/` (harness/runtime/cells.ts). */

@@ -1,10 +1,10 @@
-import type { BridgeProcessEvent, ReplayBridgeProcess } from "./bridge-process.js";
-import type { ChildChannelEvent } from "./child-channel.js";
+import type { BridgeProcessEvent, SpawnedBridge } from "../../runtime/bridge-process.js";
+import type { ChildChannelEvent } from "../stand-ins/child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import type { EventQueue } from "./event-queue.js";
-import type { ReplayStep } from "./plan.js";
+import type { ReplayStep } from "../plan/plan.js";
 
-/** Every live event the scheduler consumes, from the bridge or the private channel. */
+/** Every live event the scheduler consumes, from the bridge (harness/runtime/bridge-process.ts) or an agent stand-in. */
 export type ReplayEvent = BridgeProcessEvent | ChildChannelEvent;
 
 /** Id of the handshake the harness sends when the recording holds none (spec 10 §5.1 step 2). */
@@ -80,7 +80,7 @@ export interface ScheduleOutcome {
 /** What the scheduler drives. */
 export interface ScheduleIo {
   queue: EventQueue<ReplayEvent>;
-  bridge: ReplayBridgeProcess;
+  bridge: SpawnedBridge;
   /**
    * Rewrites a runtime line of `step` before it is written (launch spec, cwd, PATH; spec 10
    * §5.1 g), after {@link ScheduleIo.toLive}; the step tells a batch which cell's workspace
@@ -115,7 +115,7 @@ export interface ScheduleIo {
    * walk falls back to {@link ScheduleTimeouts.fallbackQuietMs} of silence. With `untilBusy`
    * it may stop at the first thread found awake (see `TreeSampler.sample`).
    */
-  sampleTree?: (options?: { untilBusy?: boolean }) => import("./idleness.js").TreeSample | undefined;
+  sampleTree?: (options?: { untilBusy?: boolean }) => import("../idleness.js").TreeSample | undefined;
   /** True while a line written to the bridge or a replay child still sits in this process's buffers. */
   writesPending?: () => boolean;
   /** Monotonic clock in ms for the wall-clock ceiling (injected; default `performance.now`). */

@@ -8,9 +8,8 @@
  * replay begins, so nothing a verdict depends on changes.
  */
 import { rm } from "node:fs/promises";
-import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
-import type { BridgeLaunch } from "./bridge-process.js";
-import { replayBridgeLaunch, startBridge, type PrestartedBridges, type ReplayOptions, type StartedBridge } from "./live-replay.js";
+import { createRealScheduler, type Scheduler } from "../../../stack/bridge-kit/scheduler.js";
+import { replayBridgeLaunch, startBridge, type BridgeLaunchOptions, type PrestartedBridges, type ReplayLaunch, type StartedBridge } from "./launch.js";
 
 /** Bridges started ahead; a replay given the pool as `ReplayOptions.bridges` takes a matching one. */
 export interface BridgePool extends PrestartedBridges {
@@ -18,27 +17,27 @@ export interface BridgePool extends PrestartedBridges {
    * Starts, now, the bridge a replay of `provider` with `options` would start. A provider the
    * replay cannot handle starts nothing (its replay reports that itself).
    */
-  start(provider: string, options?: ReplayOptions): void;
+  start(provider: string, options?: BridgeLaunchOptions): void;
   /**
    * As {@link BridgePool.start}, unless a bridge started exactly so is already waiting: a
    * bridge asked for ahead of a batch that an earlier guess already started is not started twice.
    */
-  ensureWaiting(provider: string, options?: ReplayOptions): void;
+  ensureWaiting(provider: string, options?: BridgeLaunchOptions): void;
   /** Stops every bridge no replay took and removes its directory; awaits their exits. */
   close(): Promise<void>;
 }
 
 /** The launch as a comparable text: everything but the data directory, the environment's entries sorted. */
-function keyOf(launch: Omit<BridgeLaunch, "dataDir">): string {
+function keyOf(launch: ReplayLaunch): string {
   const env = Object.entries(launch.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([launch.bootstrapPath, launch.modulePath, launch.providerId, launch.cwd, env]);
+  return JSON.stringify([launch.bootstrapPath, launch.modulePath, launch.providerId, launch.cwd, env, launch.maxLineBytes ?? null]);
 }
 
 /** An empty {@link BridgePool}; its bridges' event queues wait on `scheduler` (default the real one). */
 export function createBridgePool(scheduler: Scheduler = createRealScheduler()): BridgePool {
   const waiting: Array<{ key: string; started: Promise<StartedBridge> }> = [];
-  const start = (provider: string, options: ReplayOptions, unlessWaiting: boolean): void => {
-    let launch: Omit<BridgeLaunch, "dataDir">;
+  const start = (provider: string, options: BridgeLaunchOptions, unlessWaiting: boolean): void => {
+    let launch: ReplayLaunch;
     try {
       launch = replayBridgeLaunch(provider, options);
     } catch {

@@ -1,5 +1,5 @@
-import type { ReplayStep } from "./plan.js";
-import type { WireShape } from "./wire.js";
+import type { ReplayStep } from "../plan/plan.js";
+import type { WireShape } from "../plan/wire.js";
 
 /**
  * How closely a live line fits a recorded expectation (00-product.md flow 2: matched by

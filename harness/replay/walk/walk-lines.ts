@@ -4,11 +4,11 @@
  * note), or diverges; a replay child's line likewise, and a bridge answer to an agent request
  * is compared with the recorded one.
  */
-import type { ReplayChildLink } from "./child-channel.js";
+import type { ReplayChildLink } from "../stand-ins/child-channel.js";
 import { answerDifference, COMPARED_ANSWER_METHODS } from "./answers.js";
 import { HARNESS_INITIALIZE_ID, type ReplayEvent } from "./schedule-types.js";
 import { placeOf, type ScheduleWalk } from "./walk-state.js";
-import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "./wire.js";
+import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "../plan/wire.js";
 
 /** True when `line` answers the harness's own `initialize` (recorded on the walk, not part of the lane). */
 function takeHandshakeAnswer(walk: ScheduleWalk, shape: WireShape, line: string): boolean {
@@ -121,6 +121,9 @@ export function handleEvent(walk: ScheduleWalk, event: ReplayEvent): void {
   switch (event.type) {
     case "bridge-line":
       onBridgeLine(walk, event.line);
+      return;
+    case "bridge-line-too-long":
+      walk.diverge({ kind: "line-too-long", ...walk.walkedSeq(), expected: null, got: `a line over ${event.error.maxLineBytes} bytes`, message: event.error.message });
       return;
     case "bridge-exit":
       walk.exit = { code: event.code, signal: event.signal };

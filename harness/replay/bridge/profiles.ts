@@ -1,5 +1,5 @@
-import { BRIDGE_FAMILIES, type ReplayAdapter } from "../families/index.js";
-import { UsageError } from "../errors.js";
+import { BRIDGE_FAMILIES, type ReplayAdapter } from "../../families/index.js";
+import { UsageError } from "../../errors.js";
 
 /**
  * How the harness replays one provider's recordings (spec 10 §5.1 Profiles): the bridge

@@ -1,4 +1,4 @@
-import type { LaneEntry } from "../recording/lane-entry.js";
+import type { LaneEntry } from "../../recording/lane-entry.js";
 import type { LiveBridgeLine } from "./schedule-types.js";
 
 /**

@@ -1,10 +1,10 @@
-import type { StepSource } from "./plan.js";
+import type { StepSource } from "../plan/plan.js";
 import { HARNESS_INITIALIZE_ID, HARNESS_INITIALIZE_PARAMS, type ScheduleIo, type ScheduleOutcome, type ScheduleTimeouts } from "./schedule-types.js";
 import { fill, needsBarrier, takeInput, waitedFor } from "./walk-inputs.js";
 import { handleEvent } from "./walk-lines.js";
 import { drainQueue, settle } from "./walk-settle.js";
 import { placeOf, ScheduleWalk, WalkAbort } from "./walk-state.js";
-import { describeShape } from "./wire.js";
+import { describeShape } from "../plan/wire.js";
 
 export * from "./schedule-types.js";
 export { anchorBridgeLines } from "./bridge-lane.js";

@@ -1,4 +1,4 @@
-import type { ScheduledHandle, Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import type { ScheduledHandle, Scheduler } from "../../../stack/bridge-kit/scheduler.js";
 
 /**
  * A FIFO of live events with one consumer (the scheduler). `next(timeoutMs)` resolves
