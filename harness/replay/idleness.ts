@@ -64,20 +64,26 @@ export function epollTimeoutOfSyscall(text: string, arch: string = process.arch)
 }
 
 /**
- * Reads a `/proc` file by a descriptor kept open across samples (a `pread` at offset 0 renders
- * it afresh): a replay samples the same few hundred files of its bridge's tree hundreds of
- * times, and opening and closing each one cost most of the sampling's CPU.
+ * The part of `/proc` a sampler reads: a file's text and a directory's entries, each undefined
+ * when gone. The real one ({@link createProcSource}) keeps descriptors open; a test passes a
+ * scripted one to put a thread's wake-up between any two reads of a look.
  */
-interface ProcReader {
+export interface ProcSource {
   read(file: string): string | undefined;
-  /** Closes every descriptor kept. */
+  list(dir: string): string[] | undefined;
+  /** Releases whatever the source keeps open. */
   close(): void;
 }
 
 /** Descriptors kept at most; past that all are closed and reopened on demand (threads come and go). */
 const MAX_KEPT_FDS = 1024;
 
-function createProcReader(): ProcReader {
+/**
+ * The real `/proc`, read by descriptors kept open across samples (a `pread` at offset 0 renders
+ * a file afresh): a replay samples the same few hundred files of its bridge's tree hundreds of
+ * times, and opening and closing each one cost most of the sampling's CPU.
+ */
+export function createProcSource(): ProcSource {
   const fds = new Map<string, number>();
   const buffer = Buffer.allocUnsafe(4096);
   const forget = (file: string): void => {
@@ -109,6 +115,13 @@ function createProcReader(): ProcReader {
         return undefined;
       }
     },
+    list(dir) {
+      try {
+        return readdirSync(dir);
+      } catch {
+        return undefined;
+      }
+    },
     close() {
       for (const file of [...fds.keys()]) forget(file);
     },
@@ -129,17 +142,34 @@ export interface TreeSampler {
   close(): void;
 }
 
-/** A {@link TreeSampler} of `root` and its descendants (Linux `/proc`). */
-export function createTreeSampler(root: number): TreeSampler {
-  const proc = createProcReader();
+/**
+ * The timeout of the epoll wait `root`'s main thread sleeps in (see {@link TreeSample.rootTimerMs}).
+ */
+function rootTimerOf(proc: ProcSource, root: number, arch: string): TreeSample["rootTimerMs"] {
+  const text = proc.read(`/proc/${root}/task/${root}/syscall`);
+  if (text === undefined || EPOLL_SYSCALLS[arch] === undefined) return undefined;
+  return epollTimeoutOfSyscall(text, arch) ?? "other";
+}
+
+/**
+ * A {@link TreeSampler} of `root` and its descendants (Linux `/proc`, or `options.proc`; `arch`
+ * names the syscall table, default this process's).
+ *
+ * The root's wait is read first, before any thread's state and run count. A thread that woke
+ * after its run count was read (its timer fired, say) and went back to sleep before a later
+ * read of its wait would otherwise pair the old run count with the new wait: a bridge that
+ * had a 3 ms timer due, ran it, wrote its last line and then slept without one looked idle
+ * while that line was still unread (test/gate/determinism.test.ts under load; issue 25). Read
+ * in this order, a wait is only trusted when the run count read after it has not moved since
+ * the first look ({@link settlementOf}), so the thread slept in that very wait throughout.
+ */
+export function createTreeSampler(root: number, options: { proc?: ProcSource; arch?: string } = {}): TreeSampler {
+  const proc = options.proc ?? createProcSource();
+  const arch = options.arch ?? process.arch;
   return {
-    sample(options = {}) {
+    sample(sampleOptions = {}) {
+      const rootTimerMs = rootTimerOf(proc, root, arch);
       const tasks: TaskSample[] = [];
-      const rootTimer = (): TreeSample["rootTimerMs"] => {
-        const text = proc.read(`/proc/${root}/task/${root}/syscall`);
-        if (text === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return undefined;
-        return epollTimeoutOfSyscall(text) ?? "other";
-      };
       // Breadth first from the root, each process's threads in /proc's order; a process's
       // children are listed under the thread that started them.
       const seen = new Set<number>();
@@ -148,10 +178,8 @@ export function createTreeSampler(root: number): TreeSampler {
         const pid = queue.shift()!;
         if (seen.has(pid)) continue;
         seen.add(pid);
-        let tids: string[];
-        try {
-          tids = readdirSync(`/proc/${pid}/task`);
-        } catch {
+        const tids = proc.list(`/proc/${pid}/task`);
+        if (tids === undefined) {
           if (pid === root) return undefined;
           continue;
         }
@@ -159,13 +187,13 @@ export function createTreeSampler(root: number): TreeSampler {
           const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
           if (state !== undefined && state !== "Z" && state !== "X") {
             tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
-            if (options.untilBusy === true && state !== "S") return { tasks, rootTimerMs: rootTimer() };
+            if (sampleOptions.untilBusy === true && state !== "S") return { tasks, rootTimerMs };
           }
           const children = proc.read(`/proc/${pid}/task/${tid}/children`);
           if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
         }
       }
-      return { tasks, rootTimerMs: rootTimer() };
+      return { tasks, rootTimerMs };
     },
     close: () => proc.close(),
   };
