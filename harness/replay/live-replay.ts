@@ -339,7 +339,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
         ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
-        writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
+        writesPending: () => bridge.buffered > 0 || channel.unannounced > 0 || channel.children.some((child) => child.buffered > 0),
         now: () => scheduler.now(),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),

@@ -116,7 +116,11 @@ export interface ScheduleIo {
    * it may stop at the first thread found awake (see `TreeSampler.sample`).
    */
   sampleTree?: (options?: { untilBusy?: boolean }) => import("./idleness.js").TreeSample | undefined;
-  /** True while a line written to the bridge or a replay child still sits in this process's buffers. */
+  /**
+   * True while a line written to the bridge or a replay child still sits in this process's buffers,
+   * or a replay child connected and its announcement is not read yet (`ChildChannel.unannounced`):
+   * either way the tree's next move depends on this process, and no look at it can judge it idle.
+   */
   writesPending?: () => boolean;
   /** Monotonic clock in ms for the wall-clock ceiling (injected; default `performance.now`). */
   now?: () => number;
