@@ -46,7 +46,7 @@ export interface BridgeLaunch {
 export function spawnReplayBridge(launch: BridgeLaunch, onEvent: (event: BridgeProcessEvent) => void): ReplayBridgeProcess {
   // V8's memory reducer arms an 8 s timer on the bridge's event loop after activity; it is
   // indistinguishable from the bridge's own timers, which the replay waits for when judging
-  // idleness (harness/replay/idleness.ts). It only schedules garbage collection.
+  // idleness (harness/replay/idleness/). It only schedules garbage collection.
   const child: ChildProcess = spawn(process.execPath, ["--no-memory-reducer", launch.bootstrapPath, launch.modulePath, launch.providerId, launch.dataDir], {
     cwd: launch.cwd,
     env: launch.env,

@@ -12,7 +12,7 @@ import { CONNECT_FLAG } from "./child-wire.js";
 import { openChildChannel, type ChildChannel, type ReplayChildLink } from "./child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import { createEventQueue, type EventQueue } from "./event-queue.js";
-import { createTreeSampler } from "./idleness.js";
+import { chooseIdlenessJudge } from "./idleness/index.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
 import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./stream-plan.js";
 
@@ -327,7 +327,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     path: process.env.PATH,
   }));
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
-  const sampler = bridge.pid !== undefined && process.platform === "linux" ? createTreeSampler(bridge.pid) : undefined;
+  const idleness = chooseIdlenessJudge({ pid: bridge.pid, platform: process.platform, timerHorizonMs: timeouts.timerHorizonMs, fallbackQuietMs: timeouts.fallbackQuietMs });
   try {
     const outcome = await runSchedule(
       steps,
@@ -338,7 +338,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
-        ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
+        idleness,
         writesPending: () => bridge.buffered > 0 || channel.unannounced > 0 || channel.children.some((child) => child.buffered > 0),
         now: () => scheduler.now(),
         ...(options.trace ? { trace: options.trace } : {}),
@@ -351,7 +351,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     pids.push(...outcome.childPids);
     return { outcome, pids, stderr: bridge.stderr() };
   } finally {
-    sampler?.close();
+    idleness.close();
     await reap(bridge, channel.children, timeouts.exitMs, scheduler);
     await channel.close();
     for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);

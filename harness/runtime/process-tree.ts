@@ -1,3 +1,11 @@
+/**
+ * A process tree as Linux `/proc` shows it: the root and every descendant, each thread's
+ * scheduler state and run count, and the wait the root's main thread sleeps in. Read by the
+ * replay's idleness judgement (harness/replay/idleness/proc-judge.ts: is the bridge idle?) and
+ * by the conformance waits' patience (patient-scheduler.ts: did the bridge run at all?), so the
+ * tree is walked one way only: through `/proc/<pid>/task/<tid>/children`, never a scan of
+ * every process on the machine.
+ */
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:fs";
 
 /**
@@ -215,27 +223,10 @@ export function sampleTree(root: number): TreeSample | undefined {
 }
 
 /**
- * How settled a process tree is, judged from two snapshots taken with the caller's own input
- * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
- * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
- *   snapshots, or the tree changed, or the root's main thread sleeps in something other
- *   than its event loop's wait (say a `write` to a full pipe);
- * - `blocked`: every thread slept through both snapshots, but the root waits on a timer
- *   due within `timerHorizonMs` — it has consumed its input and will act on its own soon;
- * - `idle`: every thread slept through both, and the root has no timer due within the
- *   horizon: nothing will happen until someone writes to it.
- * A runnable thread the kernel has not yet scheduled shows `R` and counts as busy: CPU time
- * that did not move proves nothing on a loaded machine.
+ * A value that changes whenever any thread of the tree ran (or the tree gained or lost one):
+ * each thread's id and run count, in tree order; undefined when `sample` is. Exact, unlike CPU
+ * ticks of 10 ms, which a short run may not move.
  */
-export function settlementOf(first: TreeSample, second: TreeSample, timerHorizonMs: number): "busy" | "blocked" | "idle" {
-  if (first.tasks.length !== second.tasks.length) return "busy";
-  for (let i = 0; i < first.tasks.length; i += 1) {
-    const a = first.tasks[i]!;
-    const b = second.tasks[i]!;
-    if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices) return "busy";
-  }
-  const timer = second.rootTimerMs;
-  if (timer === "other" || first.rootTimerMs === "other") return "busy";
-  if (timer !== undefined && timer >= 0 && timer <= timerHorizonMs) return "blocked";
-  return "idle";
+export function treeProgress(sample: TreeSample | undefined): string | undefined {
+  return sample?.tasks.map((t) => `${t.tid}:${t.timeslices}`).join(" ");
 }

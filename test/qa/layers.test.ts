@@ -20,7 +20,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // A family describes a bridge of stack/ (any package: a new family's bridge needs no line here).
   families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
   record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
-  replay: ["recording", "lanes", "families", "stack/protocol", "stack/bridge-kit"],
+  replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
   check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "stack/protocol"],

@@ -1,12 +1,14 @@
 /**
- * How the replay tells an idle bridge from a busy one (harness/replay/idleness.ts;
+ * How the replay tells an idle bridge from a busy one (harness/runtime/process-tree.ts samples,
+ * harness/replay/idleness/proc-judge.ts judges;
  * 00-product.md, Determinism): the /proc parsers on real text, and the judgement on real
  * processes — one blocked on its stdin, one spinning, one whose event loop always has a timer
  * due. Each process is polled until its state shows; no assertion depends on how long that takes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, settlementOf, stateOfStat, timeslicesOfSchedstat, type ProcSource, type TreeSample } from "../../harness/replay/idleness.js";
+import { settlementOf } from "../../harness/replay/idleness/index.js";
+import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, stateOfStat, timeslicesOfSchedstat, type ProcSource, type TreeSample } from "../../harness/runtime/process-tree.js";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
