@@ -104,7 +104,7 @@ export interface CheckCellsResult {
  * @throws InputError `file:line: oracle is not valid JSON (…)` (line where JSON.parse stopped), or
  *   naming only the file for an unreadable file or another shape.
  */
-async function readOracleLeg(file: string): Promise<ParityLeg & { text: string }> {
+export async function readOracleLeg(file: string): Promise<ParityLeg & { text: string }> {
   let value: unknown;
   let text: string;
   try {

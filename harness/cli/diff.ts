@@ -96,7 +96,7 @@ export const diffCommand: ParityCommand = {
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
     }
-    const paired = diffLaneSets(left, right, { context });
+    const paired = await diffLaneSets(left, right, { context });
     const diff = left.kind === "file" ? labelFilePair(paired, a, b) : paired;
     // The page is written before anything is printed, so an unwritable --html is one line, exit 2.
     let wrote: string | undefined;

@@ -1,6 +1,8 @@
 /**
- * `parity review` (in the manner of `cargo insta review`): runs the gate, then walks each
- * changed cell — its summary line, then its diff — and asks what to do with it:
+ * `parity review` (in the manner of `cargo insta review`): walks the pending results an earlier
+ * `parity check` left (review-pending.ts; nothing is replayed), or, when none are there, runs the
+ * gate once; then it walks each changed cell — its summary line, then its diff — and asks what
+ * to do with it:
  *
  * - **accept**: rename the cell's pending results over the accepted files (its oracle, and its
  *   `bridge→runtime.current.ndjson` only when the bridge's output changed), which the gate wrote
@@ -20,13 +22,19 @@ import type { CellResult } from "../report/check-report.js";
 import { cellAllowPaths } from "../report/suggest.js";
 import { renderCellText } from "../report/text.js";
 import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
-import { runGate, type GateRun } from "../check/gate.js";
+import { runGate } from "../check/gate.js";
+import type { PendingResult } from "../check/pending.js";
 import { acceptPending, rejectPending, resolveWritePolicy } from "../check/write-policy.js";
+import { loadAllowlists } from "../compare/allowlist.js";
+import { selectRecordings } from "../recording/select.js";
+import type { RunFlags } from "../report/advice.js";
 import { appendAllowlistEntry } from "./allow.js";
 import { gateContextOf, resolveGateOptions } from "./check.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { FLAGS, stringsFlag } from "./options.js";
+import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";
+import { requireDirectoryFlag } from "./path-checks.js";
+import { pendingCellsOnDisk } from "./review-pending.js";
 import picomatch from "picomatch";
 import { PR_PATTERN } from "../compare/allowlist.js";
 import { ORACLES_DIR } from "../defaults.js";
@@ -56,6 +64,42 @@ function answerReader(input: NodeJS.ReadableStream): { next(prompt: string, out:
   };
 }
 
+/**
+ * What a review walks: the checked cells (from the gate, or the cells with pending results on
+ * disk), the pending results by `provider/cell`, how many cells were looked at, and the run's flags.
+ */
+interface ReviewSet {
+  cells: CellResult[];
+  pending: Map<string, PendingResult>;
+  total: number;
+  flags?: RunFlags;
+}
+
+/**
+ * The review set: the pending results of an earlier check when any selected cell has some
+ * (said in one line; nothing is replayed, so the replay flags `--module`, `--timeout`, `--jobs`
+ * and `--cells` are not even loaded), else one gate run under the `pending` write policy.
+ * @throws UsageError for a bad flag (the selection and `--lanes` first; the gate's own when it runs)
+ */
+async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliContext): Promise<ReviewSet> {
+  const selection = resolveSelection(args, ctx.cwd);
+  const lanes = stringFlag(args, "lanes");
+  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(ctx.cwd, lanes));
+  const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
+  const locations = await selectRecordings(selection.roots, selection.filter);
+  const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
+  const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
+  if (onDisk.length > 0) {
+    ctx.out(
+      `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from an earlier parity check: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
+    );
+    return { cells: onDisk.map((p) => p.cell), pending: new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending])), total: locations.length };
+  }
+  const flags = await resolveGateOptions(args, ctx.cwd);
+  const gate = await runGate({ ...flags, allowlist, write: resolveWritePolicy({ ci: ctx.ci, update: false, command: "review" }) }, gateContextOf(ctx));
+  return { cells: gate.run.cells, pending: gate.pending, total: gate.run.cells.length, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) };
+}
+
 /** Builds `parity review` reading its answers from `options.input`. */
 export function createReviewCommand(options: ReviewCommandOptions = {}): ParityCommand {
   return {
@@ -80,11 +124,10 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
     async run(args, ctx) {
       if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
       const match = stringsFlag(args, "match");
-      const flags = await resolveGateOptions(args, ctx.cwd);
-      const gate = await runGate({ ...flags, write: resolveWritePolicy({ ci: ctx.ci, update: false, command: "review" }) }, gateContextOf(ctx));
+      const set = await reviewSet(args, ctx);
       const reader = answerReader(options.input ?? process.stdin);
       try {
-        return await review(gate, ctx, reader, match);
+        return await review(set, ctx, reader, match);
       } finally {
         reader.close();
       }
@@ -95,12 +138,12 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
 /** `parity review` on standard input. */
 export const reviewCommand: ParityCommand = createReviewCommand();
 
-async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof answerReader>, match: readonly string[]): Promise<number> {
+async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeof answerReader>, match: readonly string[]): Promise<number> {
   // `--match` globs over `provider/cell`: cells outside them are neither reviewed nor reported.
   const matches = match.length === 0 ? () => true : picomatch([...match]);
-  const failing = gate.run.cells.filter((c) => (c.status === "fail" || c.status === "error") && matches(`${c.provider}/${c.cell}`));
+  const failing = gate.cells.filter((c) => (c.status === "fail" || c.status === "error") && matches(`${c.provider}/${c.cell}`));
   // A timed-out cell has no verdict: nothing to review or write for it, and the run is not green.
-  const timedOut = gate.run.cells.filter((c) => c.status === "timeout" && matches(`${c.provider}/${c.cell}`));
+  const timedOut = gate.cells.filter((c) => c.status === "timeout" && matches(`${c.provider}/${c.cell}`));
   for (const cell of timedOut) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
   const endCode = (open: boolean) => (open ? EXIT_CODES.parityFailure : timedOut.length > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok);
   const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
@@ -109,7 +152,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
     if (why !== undefined) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
   }
   if (reviewable.length === 0) {
-    ctx.out(failing.length === 0 && timedOut.length === 0 ? `nothing to review: ${gate.run.cells.length} cells, none changed\n` : "nothing to review\n");
+    ctx.out(failing.length === 0 && timedOut.length === 0 ? `nothing to review: ${gate.total} cells, none changed\n` : "nothing to review\n");
     return endCode(failing.length > 0);
   }
   ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
@@ -124,7 +167,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
       continue;
     }
     ctx.out(`\n── ${cell.provider}/${cell.cell} (${index + 1}/${reviewable.length}) ──\n`);
-    ctx.out(renderCellText(cell, { color: ctx.color, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) }));
+    ctx.out(renderCellText(cell, { color: ctx.color, ...(gate.flags !== undefined ? { flags: gate.flags } : {}) }));
     for (;;) {
       const answer = acceptAll ? "a" : await reader.next(`${cell.provider}/${cell.cell}: accept, accept all, reject, allow, skip or quit? [a/A/r/l/s/q] `, ctx.out);
       if (answer === "A") acceptAll = true;
@@ -178,7 +221,7 @@ async function review(gate: GateRun, ctx: CliContext, reader: ReturnType<typeof 
  * Accepts the cell by renaming its pending results over the accepted files (no replay); the
  * files written, or undefined when there was nothing to accept (already said why).
  */
-async function accept(cell: CellResult, gate: GateRun, ctx: CliContext): Promise<string[] | undefined> {
+async function accept(cell: CellResult, gate: ReviewSet, ctx: CliContext): Promise<string[] | undefined> {
   const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
   const outcome = pending?.outcome;
   if (pending === undefined || pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {

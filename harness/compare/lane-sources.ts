@@ -10,16 +10,24 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { globby } from "globby";
 import { InputError, UsageError } from "../errors.js";
+import { readOracleEvents } from "../lanes/oracle-stream.js";
 import { parseJsonFile } from "./json-file.js";
 
 const run = promisify(execFile);
 
-/** One lane as read: its key, a label naming where it came from (file path or `ref:path`), and its text. */
+/**
+ * One lane of a source: its key, a label naming where it came from (file path or `ref:path`),
+ * and how to get its text — read only when the lane is diffed, so two long lanes are never held
+ * as text at once (issue 25: the lane diff's memory). `file` is set for a lane on disk, whose
+ * events `readLaneEvents` streams without holding the text at all.
+ */
 export interface LaneText {
   key: string;
   label: string;
-  /** The file's text; `diffLaneSets` empties it once parsed (a lane is parsed once). */
-  text: string;
+  /** The lane file (absolute), for file and directory sources. */
+  file?: string;
+  /** Reads the lane's text (the file, or `git show <ref>:<path>`). */
+  text(): Promise<string>;
 }
 
 /** A set of lanes from one source. `kind` says which form the argument took. */
@@ -48,6 +56,30 @@ export function parseLaneText(text: string, label: string): ParsedLane {
   throw new InputError('a lane file must be a JSON array of thread events or an object with an "events" array', {
     file: label,
   });
+}
+
+/**
+ * A lane's events, parsed once: a lane file that is one JSON array is read in chunks and each
+ * event parsed from its own text (`readOracleEvents`: exactly the elements `JSON.parse` of the
+ * whole file gives), so neither the file's text nor one whole-file parse is ever held; any other
+ * form (the `{events}` object, invalid JSON, a git ref's text) is read whole by `parseLaneText`,
+ * which also gives the error.
+ * @throws InputError naming the lane's label for bad JSON or another shape.
+ */
+export async function readLaneEvents(lane: LaneText): Promise<unknown[]> {
+  if (lane.file !== undefined) {
+    const events: unknown[] = [];
+    const stream = readOracleEvents(lane.file);
+    for (;;) {
+      const next = await stream.next();
+      if (next.done) {
+        if (next.value) return events;
+        break;
+      }
+      events.push(next.value);
+    }
+  }
+  return parseLaneText(await lane.text(), lane.label).events;
 }
 
 /** The key of a lane file relative to its lanes directory: `acp-cursor/turn-tools.json` → `acp-cursor/turn-tools`. */
@@ -83,7 +115,7 @@ async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
     .sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
-    lanes.push({ key: laneKey(file.slice("lanes/".length)), label: `${ref}:${file}`, text: await git(top, ["show", `${ref}:${file}`]) });
+    lanes.push({ key: laneKey(file.slice("lanes/".length)), label: `${ref}:${file}`, text: () => git(top, ["show", `${ref}:${file}`]) });
   }
   return lanes;
 }
@@ -112,7 +144,7 @@ async function readDirectoryLanes(dir: string): Promise<LaneText[]> {
   const lanes: LaneText[] = [];
   for (const file of files) {
     const full = path.join(base, file);
-    lanes.push({ key: laneKey(file), label: full, text: await readFile(full, "utf8") });
+    lanes.push({ key: laneKey(file), label: full, file: full, text: () => readFile(full, "utf8") });
   }
   return lanes;
 }
@@ -126,7 +158,7 @@ export async function readLaneSource(spec: string, cwd: string): Promise<LaneSou
   const resolved = path.resolve(cwd, spec);
   const info = await stat(resolved).catch(() => undefined);
   if (info?.isFile()) {
-    return { kind: "file", spec, lanes: [{ key: laneKey(path.basename(resolved)), label: resolved, text: await readFile(resolved, "utf8") }] };
+    return { kind: "file", spec, lanes: [{ key: laneKey(path.basename(resolved)), label: resolved, file: resolved, text: () => readFile(resolved, "utf8") }] };
   }
   if (info?.isDirectory()) return { kind: "directory", spec, lanes: await readDirectoryLanes(resolved) };
   if (await isGitRef(cwd, spec)) return { kind: "git", spec, lanes: await readGitLanes(cwd, spec) };

@@ -217,35 +217,62 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     return { module, spawns: () => readFileSync(spawnsFile, "utf8").split("\n").filter(Boolean).length };
   }
 
-  it("parity review accepts a cell by renaming what the gate left pending: no bridge starts after the gate", async () => {
-    const cwd = await project();
+  it("after a local check, parity review walks the .pending files it left and starts no bridge; with none, it runs the gate once (issue 28)", async () => {
     const { module, spawns } = await countingBridge();
+    const cwd = await project();
+    expect((await runCli(["check", "--module", module], { cwd })).code).toBe(1);
+    const checkAlone = spawns();
+    expect(checkAlone).toBeGreaterThan(0);
     let atFirstPrompt: number | undefined;
-    let out = "";
-    const command = createReviewCommand({ input: Readable.from(["a\n", "a\n"]) });
-    const code = await command.run(
-      { module },
-      {
-        out: (t) => {
-          out += t;
-          if (atFirstPrompt === undefined && t.includes("accept, accept all, reject")) atFirstPrompt = spawns();
+    const reviewed = async (dir: string, answers: string[]) => {
+      let out = "";
+      atFirstPrompt = undefined;
+      const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
+      const code = await command.run(
+        { module },
+        {
+          out: (t) => {
+            out += t;
+            if (atFirstPrompt === undefined && t.includes("accept, accept all, reject")) atFirstPrompt = spawns();
+          },
+          err: (t) => void (out += t),
+          color: false,
+          verbose: false,
+          ci: false,
+          cwd: dir,
         },
-        err: (t) => void (out += t),
-        color: false,
-        verbose: false,
-        ci: false,
-        cwd,
-      },
-    );
-    expect(code, out).toBe(0);
-    expect(out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
-    // The gate ran bridges; the two accepts after it started none.
-    expect(atFirstPrompt).toBeGreaterThan(0);
-    expect(spawns()).toBe(atFirstPrompt);
-    // What was accepted is exactly what a gate replay makes of the cells: the gate now passes, and nothing is left pending.
+      );
+      return { code, out };
+    };
+    const r = await reviewed(cwd, ["a", "a"]);
+    expect(r.code, r.out).toBe(0);
+    expect(spawns()).toBe(checkAlone);
+    expect(r.out).toContain("2 cells have pending results from an earlier parity check: reviewing them as they are (nothing replayed");
+    expect(r.out).toContain("2 changed cells to review.");
+    // The same differences the gate showed, worked out from the files it left.
+    const resumeAt = r.out.indexOf("── echo/resume (1/2) ──\nFAIL echo/resume ");
+    const turnAt = r.out.indexOf("── echo/turn (2/2) ──\nFAIL echo/turn ");
+    expect(resumeAt).toBeGreaterThan(-1);
+    expect(turnAt).toBeGreaterThan(resumeAt);
+    expect(r.out.slice(resumeAt, turnAt)).toMatch(/against oracle and recording \(they agree\): 4 differences/);
+    expect(r.out.slice(resumeAt, turnAt)).toContain('"word " → "WORD "');
+    expect(r.out).toContain(`  accepted: lanes/echo/resume.json, recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}\n`);
+    expect(r.out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
     expect(Object.keys(hashes(cwd)).filter((f) => f.endsWith(".pending"))).toEqual([]);
     expect((await runCli(["check", "--module", shout], { cwd, ci: true })).code).toBe(0);
-  }, 120_000);
+    // No pending results: the review runs the gate, once (as many bridges as the check alone), and
+    // its accepts start none after it (this covered "accepting in review replays nothing" alone before).
+    const fresh = await project();
+    const before = spawns();
+    const again = await reviewed(fresh, ["a", "a"]);
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).not.toContain("pending results from an earlier parity check");
+    expect(again.out).toContain("reviewed: 2 accepted, 0 allowed, 0 rejected, 0 skipped\n");
+    expect(atFirstPrompt! - before).toBe(checkAlone);
+    expect(spawns()).toBe(atFirstPrompt);
+    expect(Object.keys(hashes(fresh)).filter((f) => f.endsWith(".pending"))).toEqual([]);
+    expect(changedAccepted(hashes(cwd), hashes(fresh)).filter((f) => f.startsWith("lanes/"))).toEqual([]);
+  }, 240_000);
 
   it("check --update renames the gate's pending results: it starts no more bridges than the check alone", async () => {
     const { module, spawns } = await countingBridge();

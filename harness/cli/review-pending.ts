@@ -1,0 +1,99 @@
+/**
+ * The pending results an earlier local `parity check` left on disk (harness/check/pending.ts:
+ * `lanes/<provider>/<cell>.json.pending` and `<recording>/bridge→runtime.current.ndjson.pending`),
+ * made into the cells `parity review` walks without replaying anything — as `cargo insta review`
+ * walks the `.snap.new` files a test run left (issue 28 point 2).
+ *
+ * A pending cell's differences are worked out from files alone, as the gate worked them out from
+ * its replay: the live leg is what accepting would make the oracle (the pending oracle, or the
+ * oracle itself when only the current bridge lane is pending), compared under today's allowlists
+ * with the committed oracle and with the recording's own lane assembled as it stands. A pending
+ * oracle holds events only, so a difference in the `provider/unhandled` count or the grammar
+ * drops alone shows no difference here (`whyNotAcceptable` says so; `parity check` again
+ * refreshes such a cell).
+ */
+import path from "node:path";
+import { readOracleLeg } from "../check/check-cells.js";
+import { pendingFile } from "../check/write-policy.js";
+import type { PendingResult } from "../check/pending.js";
+import { recordedLeg } from "../compare/cell-legs.js";
+import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { compareParity, type ParityLeg } from "../compare/parity.js";
+import { InputError } from "../errors.js";
+import { fileState } from "../recording/file-state.js";
+import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { readRecording, type RecordingLocation } from "../recording/reader.js";
+import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
+
+/** One cell with pending results on disk: the cell as the review shows it, and its pending files. */
+export interface PendingCell {
+  cell: CellResult;
+  pending: PendingResult;
+}
+
+/** Where the pending files are looked for and what they are compared with (paths absolute). */
+export interface PendingCellsOptions {
+  /** The oracles directory (`lanes/`). */
+  lanesDir: string;
+  /** The project: the cell's report names its files relative to it. */
+  repoRoot: string;
+  allowlist: readonly LoadedAllowlistEntry[];
+}
+
+/** The accepted files of `location` that have a `.pending` beside them (absolute), oracle first. */
+async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Promise<string[]> {
+  const candidates = [path.join(lanesDir, location.provider, `${location.cell}.json`), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+  const found: string[] = [];
+  for (const file of candidates) if ((await fileState(pendingFile(file))) === "file") found.push(file);
+  return found;
+}
+
+/** An oracle file as a leg (its text let go). */
+async function legOf(file: string): Promise<ParityLeg> {
+  const { text: _text, ...leg } = await readOracleLeg(file);
+  return leg;
+}
+
+/** The review's cell for one location with pending files (see the module comment). @throws InputError for a file that cannot be read */
+async function pendingCell(location: RecordingLocation, files: string[], options: PendingCellsOptions): Promise<CellResult> {
+  const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
+  const hasOracle = (await fileState(oracleFile)) === "file";
+  const pendingOracle = files.includes(oracleFile);
+  const oracle = hasOracle ? await legOf(oracleFile) : null;
+  // The live lane's events only: a pending oracle holds no counts, and the oracle's own are no live ones.
+  const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
+  const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+  const recorded = await recordedLeg(recording).load();
+  const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
+  const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
+  const shown = files.map((f) => path.relative(options.repoRoot, pendingFile(f))).join(", ");
+  cell.detail = {
+    ...cell.detail,
+    pending: files,
+    error: `pending from an earlier parity check (not replayed again): ${shown}`,
+    ...(hasOracle ? {} : { missingOracle: true }),
+  };
+  return cell;
+}
+
+/**
+ * The cells among `locations` that have pending results on disk, in their order, each with the
+ * differences its pending files make (see the module comment); none when no `.pending` file is
+ * there. A file that cannot be read makes that cell an `error` (its one line), never a throw.
+ * @throws what is not an input error
+ */
+export async function pendingCellsOnDisk(locations: readonly RecordingLocation[], options: PendingCellsOptions): Promise<PendingCell[]> {
+  const out: PendingCell[] = [];
+  for (const location of locations) {
+    const files = await pendingFilesOf(location, options.lanesDir);
+    if (files.length === 0) continue;
+    try {
+      out.push({ cell: await pendingCell(location, files, options), pending: { files } });
+    } catch (thrown) {
+      if (!(thrown instanceof InputError)) throw thrown;
+      const cell = erroredCell({ provider: location.provider, cell: location.cell, message: thrown.message, ms: 0, ...(thrown.file !== undefined ? { file: thrown.file } : {}) });
+      out.push({ cell, pending: { files, problem: thrown.message } });
+    }
+  }
+  return out;
+}
