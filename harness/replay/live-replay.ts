@@ -8,7 +8,7 @@ import { readRecording, type Recording } from "../recording/reader.js";
 import type { SpawnedBridge } from "../runtime/bridge-process.js";
 import type { ChildChannel, ReplayChildLink } from "./stand-ins/child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./walk/divergence.js";
-import { createTreeSampler } from "./idleness.js";
+import { chooseIdlenessJudge } from "./idleness/index.js";
 import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan/plan.js";
 import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./plan/stream-plan.js";
 
@@ -253,7 +253,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     path: process.env.PATH,
   }));
   const pids: number[] = bridge.pid === undefined ? [] : [bridge.pid];
-  const sampler = bridge.pid !== undefined && process.platform === "linux" ? createTreeSampler(bridge.pid) : undefined;
+  const idleness = chooseIdlenessJudge({ pid: bridge.pid, platform: process.platform, timerHorizonMs: timeouts.timerHorizonMs, fallbackQuietMs: timeouts.fallbackQuietMs });
   try {
     const outcome = await runSchedule(
       steps,
@@ -264,8 +264,8 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
         toLive: (line, step) => sandbox.toLive(line, cellOf(step)),
         toRecorded: (line) => sandbox.toRecorded(line),
         keepBridgeLines: options.keepBridgeLane ?? true,
-        ...(sampler ? { sampleTree: (o?: { untilBusy?: boolean }) => sampler.sample(o) } : {}),
-        writesPending: () => bridge.buffered > 0 || channel.children.some((child) => child.buffered > 0),
+        idleness,
+        writesPending: () => bridge.buffered > 0 || channel.unannounced > 0 || channel.children.some((child) => child.buffered > 0),
         now: () => scheduler.now(),
         ...(options.trace ? { trace: options.trace } : {}),
         ...(options.sink ? { sink: options.sink } : {}),
@@ -277,7 +277,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
     pids.push(...outcome.childPids);
     return { outcome, pids, stderr: bridge.stderr() };
   } finally {
-    sampler?.close();
+    idleness.close();
     await reap(bridge, channel.children, timeouts.exitMs, scheduler);
     await channel.close();
     for (const child of channel.children) if (!pids.includes(child.pid)) pids.push(child.pid);

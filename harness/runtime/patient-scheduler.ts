@@ -7,8 +7,8 @@
  * getting CPU, the wait goes on. A bridge that sleeps without answering still fails after
  * `timeoutMs`; one that has crashed ends every wait at once through its channel.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { ScheduledHandle, ScheduleOptions, Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import { sampleTree, treeProgress } from "./process-tree.js";
 
 /**
  * How many periods a timer may be put off in all: bounds a bridge that spins without ever
@@ -54,40 +54,11 @@ export function patientScheduler(base: Scheduler, progress: ProgressProbe): Sche
   };
 }
 
-/** The `/proc/<pid>/stat` fields after the command name (which may hold spaces and parentheses). */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The progress of the process tree rooted at `pid` as `/proc` shows it (Linux): each process's
- * user + system CPU ticks, in tree order; undefined when the root is gone or `/proc` is not there.
+ * The progress of the process tree rooted at `pid` as `/proc` shows it (Linux): every thread's
+ * run count, in tree order ({@link treeProgress} of one {@link sampleTree} look, the same walk
+ * the replay's idleness judgement uses); undefined when the root is gone or `/proc` is not there.
  */
 export function processTreeProgress(pid: number): string | undefined {
-  const root = statFields(pid);
-  if (root === undefined) return undefined;
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return undefined;
-  }
-  for (const name of entries) {
-    const parent = Number(statFields(Number(name))?.[1]);
-    if (Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
-  }
-  const ticks: string[] = [];
-  const visit = (node: number, fields: string[] | undefined): void => {
-    // utime and stime: fields 14 and 15 of stat, 11 and 12 after the command name.
-    if (fields !== undefined) ticks.push(`${node}:${fields[11]}+${fields[12]}`);
-    for (const child of children.get(node) ?? []) visit(child, statFields(child));
-  };
-  visit(pid, root);
-  return ticks.join(" ");
+  return treeProgress(sampleTree(pid));
 }

@@ -50,7 +50,7 @@ export function createRealScheduler(): Scheduler {
     // is cleared: the event loop still wakes when the cleared timer was due, for nothing, and until
     // then the process looks, from outside, like one that will act on its own soon. A replay judges
     // a bridge idle by exactly that (the timeout of its event loop's wait,
-    // harness/replay/idleness.ts) and would sit out every cancelled timer (a second after each
+    // harness/replay/idleness/) and would sit out every cancelled timer (a second after each
     // agent it stops). A no-op 0 ms timer makes Node re-arm its libuv timer for the next live
     // callback, or stop it, a millisecond later.
     cancel(handle) {

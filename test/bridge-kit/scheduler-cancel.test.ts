@@ -1,14 +1,15 @@
 /**
  * The real Scheduler's `cancel` (stack/bridge-kit/scheduler.ts) on real processes: a timer
  * cleared with `clearTimeout` leaves Node's event loop waiting on it (the replay would judge such
- * a bridge about to act and wait it out, harness/replay/idleness.ts); one cancelled through the
+ * a bridge about to act and wait it out, harness/replay/idleness/); one cancelled through the
  * Scheduler does not. Each process is polled until its state shows; no assertion depends on how long that takes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { sampleTree, settlementOf, type TreeSample } from "../../harness/replay/idleness.js";
+import { settlementOf } from "../../harness/replay/idleness/index.js";
+import { sampleTree, type TreeSample } from "../../harness/runtime/process-tree.js";
 
 const scheduler = pathToFileURL(path.resolve("dist/stack/bridge-kit/scheduler.js")).href;
 const started: ChildProcess[] = [];

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChildChannelEvent } from "../../harness/replay/stand-ins/child-channel.js";
@@ -160,6 +161,26 @@ describe.runIf(process.platform === "linux" && findRelayTools() !== undefined)("
       live = livingMembers(late.child.pid!);
     }
     expect(live).toEqual([]);
+  });
+
+  // Issue 25: accepting a connection and reading its first line take two turns of the event
+  // loop, and a relay sleeps right after announcing itself; until its line is read the walk
+  // must not judge the tree idle (ScheduleIo.writesPending), so the channel counts such connections.
+  it("counts a connection as unannounced from its accept until its pid line is read, or until it closes", async () => {
+    const { relays, next } = await channel();
+    const quiet = connect(relays.address);
+    while (relays.unannounced === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(relays.unannounced).toBe(1);
+    // A pid no process has (above the kernel's limit): the channel's close signals it in vain.
+    quiet.write(`${2 ** 22 + 12345}\n`);
+    await next("child-hello");
+    expect(relays.unannounced).toBe(0);
+    const silent = connect(relays.address);
+    while (relays.unannounced === 0) await new Promise((resolve) => setImmediate(resolve));
+    silent.destroy();
+    while (relays.unannounced !== 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(relays.children.length).toBe(1);
+    quiet.destroy();
   });
 
   it("is found on PATH by absolute path, and not at all on Windows or without perl", () => {

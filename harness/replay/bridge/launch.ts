@@ -21,7 +21,7 @@ export const MAX_BRIDGE_STDERR_CHARS = 64 * 1024;
 /**
  * Node flags of a replayed bridge. V8's memory reducer arms an 8 s timer on the bridge's event
  * loop after activity; it is indistinguishable from the bridge's own timers, which the replay
- * waits for when judging idleness (harness/replay/idleness.ts). It only schedules garbage collection.
+ * waits for when judging idleness (harness/replay/idleness/). It only schedules garbage collection.
  */
 const REPLAY_NODE_FLAGS = ["--no-memory-reducer"];
 

@@ -35,6 +35,13 @@ export interface ChildChannel {
   readonly address: string;
   /** Every child that said hello, in order. */
   readonly children: readonly ReplayChildLink[];
+  /**
+   * Connections accepted whose announcement (hello) has not been read yet. A child writes it
+   * right after connecting and then sleeps, so such a connection is input of this process still
+   * unread, which a look at the bridge's process tree cannot see: the accept and the first read
+   * of a new socket take two turns of this process's event loop (walk-settle.ts).
+   */
+  readonly unannounced: number;
   /** Stops accepting, ends every child and closes the server. */
   close(): Promise<void>;
 }
@@ -51,12 +58,20 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
   const address = join(dir, "child.sock");
   const children: ReplayChildLink[] = [];
   const sockets = new Set<Socket>();
+  let unannounced = 0;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
+    unannounced += 1;
+    let announced = false;
+    const announce = (): void => {
+      if (!announced) unannounced -= 1;
+      announced = true;
+    };
     socket.setEncoding("utf8");
     let link: (ReplayChildLink & { closed: boolean; markClosed(): void }) | undefined;
     const frames = createInterface({ input: socket, crlfDelay: Infinity });
     frames.on("line", (text) => {
+      announce();
       let frame;
       try {
         frame = ChildToSchedulerFrameSchema.parse(JSON.parse(text));
@@ -105,6 +120,7 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
     // close below reports the end, so an error here must not crash the whole check.
     frames.on("error", () => undefined);
     socket.on("close", () => {
+      announce();
       sockets.delete(socket);
       if (link) {
         link.closed = true;
@@ -123,6 +139,9 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
   return {
     address,
     children,
+    get unannounced() {
+      return unannounced;
+    },
     async close() {
       for (const child of children) child.end();
       for (const socket of sockets) socket.destroy();

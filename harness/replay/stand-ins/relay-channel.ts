@@ -153,11 +153,20 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
   await writeFile(script, relayScript(address));
   const children: ReplayChildLink[] = [];
   const sockets = new Set<Socket>();
+  // Accepted relays whose pid line was not read yet (see ChildChannel.unannounced).
+  let unannounced = 0;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
+    unannounced += 1;
+    let announced = false;
+    const announce = (): void => {
+      if (!announced) unannounced -= 1;
+      announced = true;
+    };
     let link: ReturnType<typeof relayLink> | undefined;
     const lines = createInterface({ input: socket, crlfDelay: Infinity });
     lines.on("line", (line) => {
+      announce();
       if (link) onEvent({ type: "child-line", child: link, line });
       else if (/^[1-9][0-9]*$/.test(line)) {
         link = relayLink(socket, Number(line), children.length, onEvent);
@@ -175,6 +184,7 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
     // process destroyed (`end`) only closes. Whichever comes first reports the end, once.
     let done = false;
     const finish = (): void => {
+      announce();
       sockets.delete(socket);
       if (done || !link) return;
       done = true;
@@ -197,6 +207,9 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
     children,
     command: tools.perl,
     args: [script],
+    get unannounced() {
+      return unannounced;
+    },
     async close() {
       for (const child of children) child.end();
       for (const socket of sockets) socket.destroy();

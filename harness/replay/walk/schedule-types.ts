@@ -2,6 +2,7 @@ import type { BridgeProcessEvent, SpawnedBridge } from "../../runtime/bridge-pro
 import type { ChildChannelEvent } from "../stand-ins/child-channel.js";
 import type { ReplayDivergence, ReplayNote } from "./divergence.js";
 import type { EventQueue } from "./event-queue.js";
+import type { IdlenessJudge } from "../idleness/index.js";
 import type { ReplayStep } from "../plan/plan.js";
 
 /** Every live event the scheduler consumes, from the bridge (harness/runtime/bridge-process.ts) or an agent stand-in. */
@@ -20,7 +21,7 @@ export const HARNESS_INITIALIZE_PARAMS = {
 /**
  * The bounds of a schedule (00-product.md, Determinism). None of them paces a replay or
  * decides a parity verdict: divergence is judged when the bridge is idle (see
- * {@link ScheduleIo.settle}); these only bound the impossible.
+ * {@link ScheduleIo.idleness}); these only bound the impossible.
  */
 export interface ScheduleTimeouts {
   /**
@@ -43,8 +44,8 @@ export interface ScheduleTimeouts {
   fallbackQuietMs: number;
 }
 
-/** How settled the bridge and its agents are (see harness/replay/idleness.ts). */
-export type Settlement = "busy" | "blocked" | "idle";
+/** How settled the bridge and its agents are (see harness/replay/idleness/judge.ts). */
+export type { Settlement } from "../idleness/index.js";
 
 /** One line the live bridge wrote to the runtime during the walk. */
 export interface LiveBridgeLine {
@@ -110,13 +111,16 @@ export interface ScheduleIo {
   /** Told of every expectation the bridge met (a batch replay counts them per cell). */
   onMet?: (step: ReplayStep) => void;
   /**
-   * Samples how settled the bridge process tree is, after the caller has drained its own
-   * input (see `settlementOf`); undefined when the platform cannot tell. Where absent the
-   * walk falls back to {@link ScheduleTimeouts.fallbackQuietMs} of silence. With `untilBusy`
-   * it may stop at the first thread found awake (see `TreeSampler.sample`).
+   * Tells how settled the bridge and its agents are (harness/replay/idleness/: the `/proc`
+   * judge on Linux, else a quiet window of {@link ScheduleTimeouts.fallbackQuietMs}); the walk
+   * closes it at its end.
    */
-  sampleTree?: (options?: { untilBusy?: boolean }) => import("../idleness.js").TreeSample | undefined;
-  /** True while a line written to the bridge or a replay child still sits in this process's buffers. */
+  idleness: IdlenessJudge;
+  /**
+   * True while a line written to the bridge or a replay child still sits in this process's buffers,
+   * or a replay child connected and its announcement is not read yet (`ChildChannel.unannounced`):
+   * either way the tree's next move depends on this process, and no look at it can judge it idle.
+   */
   writesPending?: () => boolean;
   /** Monotonic clock in ms for the wall-clock ceiling (injected; default `performance.now`). */
   now?: () => number;

@@ -30,9 +30,9 @@ const MAX_FRUITLESS_JUDGEMENTS = 3;
  *   nothing recorded between them for the second to wait on are written in recorded order
  *   only after the bridge consumed the first: the bridge and its agents are all blocked.
  * - **Divergence by idleness.** An open expectation is missing only when no input can be
- *   written and the bridge and every replay child are idle ({@link ScheduleIo.sampleTree}:
- *   every thread asleep through two looks with this process's input drained between them,
- *   nothing buffered for them here, no bridge timer due within the horizon). A busy or
+ *   written and the bridge and every replay child are idle ({@link ScheduleIo.idleness}; on
+ *   Linux every thread asleep through two looks with this process's input drained between
+ *   them, nothing buffered for them here, no bridge timer due within the horizon). A busy or
  *   starved bridge is waited for, however long, up to the one wall-clock ceiling, which is
  *   an infrastructure timeout and not a parity verdict.
  * - **Answers are compared.** A bridge response to an agent's request must carry the

@@ -9,7 +9,7 @@ import type { ReplayChildLink } from "../stand-ins/child-channel.js";
 import { MAX_KEPT_DIVERGENCES, type ReplayDivergence, type ReplayNote } from "./divergence.js";
 import { fitOf } from "./matching.js";
 import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } from "../plan/plan.js";
-import type { LiveBridgeLine, ScheduleIo, ScheduleOutcome, ScheduleTimeouts, Settlement } from "./schedule-types.js";
+import type { LiveBridgeLine, ScheduleIo, ScheduleOutcome, ScheduleTimeouts } from "./schedule-types.js";
 import { describeShape, type WireShape } from "../plan/wire.js";
 
 /** Recorded id key (`typeof:id`) → the live id the bridge minted for the same request. */
@@ -70,8 +70,6 @@ export class ScheduleWalk {
   acceptingLane = true;
   /** Idle judgements in a row with no expectation met in between. */
   fruitless = 0;
-  /** The settlement traced last (so a trace line is written only when it changes). */
-  lastSettlement: Settlement | undefined;
   /**
    * Unmet request expectations per (side, method): a live request the rest of the recording
    * still expects is out of order (a divergence); one it never expects is new behaviour

@@ -1,12 +1,14 @@
 /**
- * How the replay tells an idle bridge from a busy one (harness/replay/idleness.ts;
+ * How the replay tells an idle bridge from a busy one (harness/runtime/process-tree.ts samples,
+ * harness/replay/idleness/proc-judge.ts judges;
  * 00-product.md, Determinism): the /proc parsers on real text, and the judgement on real
  * processes — one blocked on its stdin, one spinning, one whose event loop always has a timer
  * due. Each process is polled until its state shows; no assertion depends on how long that takes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, settlementOf, stateOfStat, timeslicesOfSchedstat, type TreeSample } from "../../harness/replay/idleness.js";
+import { settlementOf } from "../../harness/replay/idleness/index.js";
+import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, stateOfStat, timeslicesOfSchedstat, type ProcSource, type TreeSample } from "../../harness/runtime/process-tree.js";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -165,5 +167,60 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
     const child = startNode(withWorker("for (;;) {}"));
     await ready(child);
     for (let i = 0; i < 20; i += 1) expect(await judge(child.pid!)).toBe("busy");
+  });
+});
+
+/**
+ * A scripted `/proc`: a bridge of two threads whose main thread sleeps in `epoll_wait` with a
+ * 3 ms timer due (world A), and the same bridge after that timer fired, the main thread wrote
+ * its last line and went back to sleep with no timer (world B: run count one higher, an
+ * infinite wait). The wake-up happens after the `wakeAfter`-th read of the second look.
+ */
+function scriptedProc(wakeAfter: number): { proc: ProcSource; startSecondLook(): void } {
+  const world = (awake: boolean): Record<string, string> => ({
+    "/proc/100/task/100/stat": "100 (node) S 1 100 100 0 -1",
+    "/proc/100/task/100/schedstat": `1000 2000 ${awake ? 11 : 10}\n`,
+    "/proc/100/task/100/children": "",
+    "/proc/100/task/100/syscall": `232 0x5 0x7ffc 0x400 ${awake ? "0xffffffffffffffff" : "0x3"} 0x0 0x0 0x7ffc 0x7f00`,
+    "/proc/100/task/101/stat": "101 (node) S 1 100 100 0 -1",
+    "/proc/100/task/101/schedstat": "500 100 5\n",
+    "/proc/100/task/101/children": "",
+  });
+  let reads: number | undefined;
+  const now = (): Record<string, string> => {
+    const woke = reads !== undefined && reads >= wakeAfter;
+    if (reads !== undefined) reads += 1;
+    return world(woke);
+  };
+  return {
+    proc: {
+      read: (file) => now()[file],
+      list: (dir) => (now(), dir === "/proc/100/task" ? ["100", "101"] : undefined),
+      close: () => undefined,
+    },
+    startSecondLook: () => {
+      reads = 0;
+    },
+  };
+}
+
+describe("a look is never fooled by a wake-up during it (issue 25: a load-dependent verdict)", () => {
+  it("a bridge that ran its due timer while being looked at is never judged idle, wherever the wake-up falls", () => {
+    const seen = new Set<string>();
+    // Every read of a look is a point the bridge's timer may fire at; one more: after the look.
+    for (let wakeAfter = 0; wakeAfter <= 8; wakeAfter += 1) {
+      for (const untilBusy of [false, true]) {
+        const { proc, startSecondLook } = scriptedProc(wakeAfter);
+        const sampler = createTreeSampler(100, { proc, arch: "x64" });
+        const first = sampler.sample({ untilBusy })!;
+        expect(first.rootTimerMs).toBe(3);
+        startSecondLook();
+        const verdict = settlementOf(first, sampler.sample({ untilBusy })!, 10_000);
+        seen.add(verdict);
+        expect(verdict, `woke after read ${wakeAfter} of the second look`).not.toBe("idle");
+      }
+    }
+    // Both outcomes occur: the wake-up seen (busy) and the timer still due (blocked).
+    expect([...seen].sort()).toEqual(["blocked", "busy"]);
   });
 });

@@ -1,3 +1,11 @@
+/**
+ * A process tree as Linux `/proc` shows it: the root and every descendant, each thread's
+ * scheduler state and run count, and the wait the root's main thread sleeps in. Read by the
+ * replay's idleness judgement (harness/replay/idleness/proc-judge.ts: is the bridge idle?) and
+ * by the conformance waits' patience (patient-scheduler.ts: did the bridge run at all?), so the
+ * tree is walked one way only: through `/proc/<pid>/task/<tid>/children`, never a scan of
+ * every process on the machine.
+ */
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:fs";
 
 /**
@@ -64,20 +72,26 @@ export function epollTimeoutOfSyscall(text: string, arch: string = process.arch)
 }
 
 /**
- * Reads a `/proc` file by a descriptor kept open across samples (a `pread` at offset 0 renders
- * it afresh): a replay samples the same few hundred files of its bridge's tree hundreds of
- * times, and opening and closing each one cost most of the sampling's CPU.
+ * The part of `/proc` a sampler reads: a file's text and a directory's entries, each undefined
+ * when gone. The real one ({@link createProcSource}) keeps descriptors open; a test passes a
+ * scripted one to put a thread's wake-up between any two reads of a look.
  */
-interface ProcReader {
+export interface ProcSource {
   read(file: string): string | undefined;
-  /** Closes every descriptor kept. */
+  list(dir: string): string[] | undefined;
+  /** Releases whatever the source keeps open. */
   close(): void;
 }
 
 /** Descriptors kept at most; past that all are closed and reopened on demand (threads come and go). */
 const MAX_KEPT_FDS = 1024;
 
-function createProcReader(): ProcReader {
+/**
+ * The real `/proc`, read by descriptors kept open across samples (a `pread` at offset 0 renders
+ * a file afresh): a replay samples the same few hundred files of its bridge's tree hundreds of
+ * times, and opening and closing each one cost most of the sampling's CPU.
+ */
+export function createProcSource(): ProcSource {
   const fds = new Map<string, number>();
   const buffer = Buffer.allocUnsafe(4096);
   const forget = (file: string): void => {
@@ -109,6 +123,13 @@ function createProcReader(): ProcReader {
         return undefined;
       }
     },
+    list(dir) {
+      try {
+        return readdirSync(dir);
+      } catch {
+        return undefined;
+      }
+    },
     close() {
       for (const file of [...fds.keys()]) forget(file);
     },
@@ -129,17 +150,34 @@ export interface TreeSampler {
   close(): void;
 }
 
-/** A {@link TreeSampler} of `root` and its descendants (Linux `/proc`). */
-export function createTreeSampler(root: number): TreeSampler {
-  const proc = createProcReader();
+/**
+ * The timeout of the epoll wait `root`'s main thread sleeps in (see {@link TreeSample.rootTimerMs}).
+ */
+function rootTimerOf(proc: ProcSource, root: number, arch: string): TreeSample["rootTimerMs"] {
+  const text = proc.read(`/proc/${root}/task/${root}/syscall`);
+  if (text === undefined || EPOLL_SYSCALLS[arch] === undefined) return undefined;
+  return epollTimeoutOfSyscall(text, arch) ?? "other";
+}
+
+/**
+ * A {@link TreeSampler} of `root` and its descendants (Linux `/proc`, or `options.proc`; `arch`
+ * names the syscall table, default this process's).
+ *
+ * The root's wait is read first, before any thread's state and run count. A thread that woke
+ * after its run count was read (its timer fired, say) and went back to sleep before a later
+ * read of its wait would otherwise pair the old run count with the new wait: a bridge that
+ * had a 3 ms timer due, ran it, wrote its last line and then slept without one looked idle
+ * while that line was still unread (test/gate/determinism.test.ts under load; issue 25). Read
+ * in this order, a wait is only trusted when the run count read after it has not moved since
+ * the first look ({@link settlementOf}), so the thread slept in that very wait throughout.
+ */
+export function createTreeSampler(root: number, options: { proc?: ProcSource; arch?: string } = {}): TreeSampler {
+  const proc = options.proc ?? createProcSource();
+  const arch = options.arch ?? process.arch;
   return {
-    sample(options = {}) {
+    sample(sampleOptions = {}) {
+      const rootTimerMs = rootTimerOf(proc, root, arch);
       const tasks: TaskSample[] = [];
-      const rootTimer = (): TreeSample["rootTimerMs"] => {
-        const text = proc.read(`/proc/${root}/task/${root}/syscall`);
-        if (text === undefined || EPOLL_SYSCALLS[process.arch] === undefined) return undefined;
-        return epollTimeoutOfSyscall(text) ?? "other";
-      };
       // Breadth first from the root, each process's threads in /proc's order; a process's
       // children are listed under the thread that started them.
       const seen = new Set<number>();
@@ -148,10 +186,8 @@ export function createTreeSampler(root: number): TreeSampler {
         const pid = queue.shift()!;
         if (seen.has(pid)) continue;
         seen.add(pid);
-        let tids: string[];
-        try {
-          tids = readdirSync(`/proc/${pid}/task`);
-        } catch {
+        const tids = proc.list(`/proc/${pid}/task`);
+        if (tids === undefined) {
           if (pid === root) return undefined;
           continue;
         }
@@ -159,13 +195,13 @@ export function createTreeSampler(root: number): TreeSampler {
           const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
           if (state !== undefined && state !== "Z" && state !== "X") {
             tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
-            if (options.untilBusy === true && state !== "S") return { tasks, rootTimerMs: rootTimer() };
+            if (sampleOptions.untilBusy === true && state !== "S") return { tasks, rootTimerMs };
           }
           const children = proc.read(`/proc/${pid}/task/${tid}/children`);
           if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
         }
       }
-      return { tasks, rootTimerMs: rootTimer() };
+      return { tasks, rootTimerMs };
     },
     close: () => proc.close(),
   };
@@ -187,27 +223,10 @@ export function sampleTree(root: number): TreeSample | undefined {
 }
 
 /**
- * How settled a process tree is, judged from two snapshots taken with the caller's own input
- * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
- * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
- *   snapshots, or the tree changed, or the root's main thread sleeps in something other
- *   than its event loop's wait (say a `write` to a full pipe);
- * - `blocked`: every thread slept through both snapshots, but the root waits on a timer
- *   due within `timerHorizonMs` — it has consumed its input and will act on its own soon;
- * - `idle`: every thread slept through both, and the root has no timer due within the
- *   horizon: nothing will happen until someone writes to it.
- * A runnable thread the kernel has not yet scheduled shows `R` and counts as busy: CPU time
- * that did not move proves nothing on a loaded machine.
+ * A value that changes whenever any thread of the tree ran (or the tree gained or lost one):
+ * each thread's id and run count, in tree order; undefined when `sample` is. Exact, unlike CPU
+ * ticks of 10 ms, which a short run may not move.
  */
-export function settlementOf(first: TreeSample, second: TreeSample, timerHorizonMs: number): "busy" | "blocked" | "idle" {
-  if (first.tasks.length !== second.tasks.length) return "busy";
-  for (let i = 0; i < first.tasks.length; i += 1) {
-    const a = first.tasks[i]!;
-    const b = second.tasks[i]!;
-    if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices) return "busy";
-  }
-  const timer = second.rootTimerMs;
-  if (timer === "other" || first.rootTimerMs === "other") return "busy";
-  if (timer !== undefined && timer >= 0 && timer <= timerHorizonMs) return "blocked";
-  return "idle";
+export function treeProgress(sample: TreeSample | undefined): string | undefined {
+  return sample?.tasks.map((t) => `${t.tid}:${t.timeslices}`).join(" ");
 }
