@@ -33,9 +33,9 @@ export { registerAcpDialect, selectAcpDialect, resolveAcpDialect } from "./stack
 export type { AcpDialect, AcpToolIdentity, AcpClassifiedToolCall, AcpClientRequestOutcome, AcpDelegationReport, AcpDialectMaintenance } from "./stack/acp/dialects/index.js";
 export type { AcpLaunchSpec, AcpAgentProfile } from "./stack/acp/agents/launch-spec.js";
 export { acpAgentProbeSchema, type AcpAgentProbe } from "./stack/acp/agents/probe.js";
-export { describeAcpSignIn } from "./stack/acp/recovery.js";
+export { describeAcpSignIn } from "./stack/acp/connection/recovery.js";
 export { planAcpElicitation } from "./stack/acp/interaction/elicitation-plan.js";
-export { buildCursorParameterizedModelCatalog } from "./stack/acp/models/cursor-model-catalog.js";
+export { buildCursorParameterizedModelCatalog } from "./stack/acp/model-data/cursor-model-catalog.js";
 export { CURSOR_ACP_MAINTENANCE } from "./stack/acp/maintenance/cursor.js";
 import { acpProviderBridge } from "./stack/acp/bridge.js";
 import { acpLaunchSpecSchema } from "./stack/acp/agents/launch-spec.js";

@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { LANE_DIRECTIONS, laneFileName, type Direction, type LaneEntry } from "../harness/recording/lane-entry.js";
 import { MANIFEST_FILE } from "../harness/recording/manifest.js";
 import type { Recording } from "../harness/recording/reader.js";
-import { shapeOfLine, withId } from "../harness/replay/wire.js";
+import { shapeOfLine, withId } from "../harness/replay/plan/wire.js";
 
 /**
  * Grows a small real echo recording into a synthetic one of at least `lines` entries for the

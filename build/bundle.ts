@@ -21,7 +21,7 @@
  * the Node replay child, and every bridge module `dist/stack/<family>/bridge.js` — found by
  * that name, so a bridge family added under `stack/` is bundled without being listed here. A
  * bridge loads about 200 modules unbundled; the replay spawns the bundle when it exists
- * (harness/replay/repo-paths.ts) and the unbundled entry otherwise. Being beside its entry, a
+ * (harness/replay/bridge/repo-paths.ts) and the unbundled entry otherwise. Being beside its entry, a
  * bundle may also hold modules of the entry's own folder that find files through
  * `import.meta.url` (the ACP bridge's MCP proxy script).
  */
@@ -34,7 +34,7 @@ import { fileURLToPath } from "node:url";
  * Modules that use `import.meta.url` but find the package from any directory under `dist/`: as
  * compiled (the spawned entries' bundles) and as sources (the CLI bundle).
  */
-const LOCATION_INDEPENDENT = ["dist/harness/replay/repo-paths.js", "dist/harness/runtime/spawn-bridge.js", "harness/replay/repo-paths.ts", "harness/runtime/spawn-bridge.ts"];
+const LOCATION_INDEPENDENT = ["dist/harness/replay/bridge/repo-paths.js", "dist/harness/runtime/spawn-bridge.js", "harness/replay/bridge/repo-paths.ts", "harness/runtime/spawn-bridge.ts"];
 
 /**
  * zod's locales other than English, left out of every bundle: zod exports all its locales
@@ -72,7 +72,7 @@ function locationDependentInputs(metafile: Metafile, root: string): string[] {
 export const BRIDGE_BUNDLE_SUFFIX = ".bundle.js";
 
 /** Entries the replay spawns as processes of their own, relative to the package root. */
-const SPAWNED_ENTRIES = ["dist/stack/bridge-kit/bootstrap.js", "dist/harness/replay/replay-child.js"];
+const SPAWNED_ENTRIES = ["dist/stack/bridge-kit/bootstrap.js", "dist/harness/replay/stand-ins/replay-child.js"];
 
 /** Every bridge module by convention, `dist/stack/<family>/bridge.js`, plus {@link SPAWNED_ENTRIES}. */
 function spawnedEntries(root: string): string[] {

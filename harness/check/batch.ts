@@ -1,8 +1,8 @@
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
-import type { ReplayDivergence, ReplayNote } from "../replay/divergence.js";
+import type { ReplayDivergence, ReplayNote } from "../replay/walk/divergence.js";
 import { driveBridge, isRecording, type ReplaySource } from "../replay/live-replay.js";
-import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan.js";
+import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan/plan.js";
 import { openLiveLane, replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
 
 const entryKey = (entry: { run: number; seq: number }): string => `${entry.run}:${entry.seq}`;

@@ -14,7 +14,7 @@ import type { RecordingLocation } from "../recording/reader.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
 import type { RunFlags } from "../report/advice.js";
 import type { CellStatus } from "../report/check-report.js";
-import { createBridgePool } from "../replay/bridge-pool.js";
+import { createBridgePool } from "../replay/bridge/bridge-pool.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { firstBatchProviders } from "./batch-plan.js";
 import { cellTimesFile, readCellTimes, writeCellTimes } from "./cell-times.js";

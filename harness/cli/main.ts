@@ -2,7 +2,7 @@ import yargs, { type MiddlewareFunction } from "yargs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
-import { findRepoRoot } from "../replay/repo-paths.js";
+import { findRepoRoot } from "../replay/bridge/repo-paths.js";
 import type { ParityCommand } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";

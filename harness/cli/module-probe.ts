@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
-import { findRepoRoot } from "../replay/repo-paths.js";
+import { findRepoRoot } from "../replay/bridge/repo-paths.js";
 import { MODULE_LOAD_TIMEOUT_MS } from "../defaults.js";
 
 /** What loading the module in the child showed. */

@@ -6,7 +6,7 @@ import { readRecording } from "../recording/reader.js";
 import { selectRecordings } from "../recording/select.js";
 import { renderTimeline } from "../report/timeline.js";
 import { INFRASTRUCTURE_TIMEOUT_EXIT } from "../report/check-report.js";
-import { formatDivergenceSummary, replayTrouble } from "../replay/divergence.js";
+import { formatDivergenceSummary, replayTrouble } from "../replay/walk/divergence.js";
 import { replayRecording, type ReplayResult } from "../replay/replay-recording.js";
 import type { ParityCommand } from "./command.js";
 import { replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-checks.js";

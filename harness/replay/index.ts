@@ -6,8 +6,8 @@
  */
 export { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "./replay-recording.js";
 export { runLiveReplay, type LiveReplay, type ReplayOptions } from "./live-replay.js";
-export { formatDivergenceSummary, type ReplayDivergence, type ReplayDivergenceKind, type ReplayNote } from "./divergence.js";
-export { buildReplayPlan, type ReplayPlan, type ReplayStep } from "./plan.js";
-export { replayProfileFor, type ReplayProfile } from "./profiles.js";
-export { createReplaySandbox, CELL_FIXTURE_DIR, type ReplaySandbox, type ReplaySandboxOptions } from "./sandbox.js";
-export { createPathMap, type PathMap, type PathRewriteRule } from "./path-map.js";
+export { formatDivergenceSummary, type ReplayDivergence, type ReplayDivergenceKind, type ReplayNote } from "./walk/divergence.js";
+export { buildReplayPlan, type ReplayPlan, type ReplayStep } from "./plan/plan.js";
+export { replayProfileFor, type ReplayProfile } from "./bridge/profiles.js";
+export { createReplaySandbox, CELL_FIXTURE_DIR, type ReplaySandbox, type ReplaySandboxOptions } from "./sandbox/sandbox.js";
+export { createPathMap, type PathMap, type PathRewriteRule } from "./sandbox/path-map.js";

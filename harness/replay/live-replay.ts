@@ -1,20 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createRealScheduler, type ScheduledHandle, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
-import type { ReplayAdapter } from "../families/index.js";
 import { CELL_CEILING_MS } from "../defaults.js";
 import type { LaneEntry } from "../recording/lane-entry.js";
 import type { Manifest } from "../recording/manifest.js";
 import { readRecording, type Recording } from "../recording/reader.js";
-import { spawnReplayBridge, type BridgeLaunch, type ReplayBridgeProcess } from "./bridge-process.js";
-import { CONNECT_FLAG } from "./child-wire.js";
-import { openChildChannel, type ChildChannel, type ReplayChildLink } from "./child-channel.js";
-import type { ReplayDivergence, ReplayNote } from "./divergence.js";
-import { createEventQueue, type EventQueue } from "./event-queue.js";
+import type { SpawnedBridge } from "../runtime/bridge-process.js";
+import type { ChildChannel, ReplayChildLink } from "./stand-ins/child-channel.js";
+import type { ReplayDivergence, ReplayNote } from "./walk/divergence.js";
 import { createTreeSampler } from "./idleness.js";
-import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan.js";
-import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./stream-plan.js";
+import { buildReplayPlan, planSource, type ReplayStep, type StepSource } from "./plan/plan.js";
+import { canStreamRecording, openStreamingPlan, type CountedRecordingDir } from "./plan/stream-plan.js";
 
 /**
  * What a replay is given: a recording directory (streamed when it has no current lane), a
@@ -32,27 +28,22 @@ export function isRecording(source: ReplaySource): source is Recording {
 export function replaySourceDir(source: ReplaySource): string {
   return typeof source === "string" ? source : source.dir;
 }
-import { replayProfileFor } from "./profiles.js";
-import { findRepoRoot, replayArtifacts, spawnedModule } from "./repo-paths.js";
-import { findRelayTools, openRelayChannel } from "./relay-channel.js";
-import { rewriteRuntimeLine } from "./rewrite.js";
-import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox.js";
-import { anchorBridgeLines, runSchedule, type LiveLineSink, type ReplayEvent, type ScheduleOutcome, type ScheduleTimeouts } from "./scheduler.js";
+import { replayProfileFor } from "./bridge/profiles.js";
+import { bridgeLaunchOf, startBridge, type BridgeLaunchOptions, type PrestartedBridges } from "./bridge/launch.js";
+import { findRepoRoot, replayArtifacts } from "./bridge/repo-paths.js";
+import { chooseStandIn, type StandInKind } from "./stand-ins/stand-in.js";
+import { rewriteRuntimeLine } from "./sandbox/rewrite.js";
+import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox/sandbox.js";
+import { anchorBridgeLines, runSchedule, type LiveLineSink, type ScheduleOutcome, type ScheduleTimeouts } from "./walk/scheduler.js";
 
 /** Options of {@link replayRecording}. Every field is optional. */
-export interface ReplayOptions {
-  /** Repository whose `dist/` holds the bootstrap, the replay child and the bridges (default: this one). */
-  repoRoot?: string;
-  /** Bridge module to load instead of the provider's profile module (absolute or relative to `repoRoot`). */
-  modulePath?: string;
-  /**
-   * The bridge families the replay knows (harness/adapters): the provider's adapter gives the
-   * bridge module, and every adapter's hook re-points the agent launch a runtime line carries
-   * at the replay child (default: the shipped ones, `acp-*` and `echo`).
+export interface ReplayOptions extends BridgeLaunchOptions {
+  /*
+   * From BridgeLaunchOptions (bridge/launch.ts): `repoRoot`, `modulePath`, `providerId`, `env`,
+   * and `adapters`: the bridge families the replay knows; the provider's gives the bridge
+   * module, and every family's hook re-points the agent launch a runtime line carries at the
+   * agent stand-in (default: the shipped ones).
    */
-  adapters?: readonly ReplayAdapter[];
-  /** Provider id passed to the bootstrap (default: the manifest's provider). */
-  providerId?: string;
   /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
   useCurrent?: boolean;
   /**
@@ -67,21 +58,19 @@ export interface ReplayOptions {
   keepBridgeLane?: boolean;
   /** Receives a line per scheduler event (diagnosis; `--verbose`). */
   trace?: (text: string) => void;
-  /** Extra environment for the bridge process. */
-  env?: NodeJS.ProcessEnv;
   /**
-   * What the bridge spawns as its agent: `relay` (default where `perl` is found: one process
-   * per agent session, see relay-channel.ts) or `node`, the Node replay child (replay-child.ts; the default
-   * elsewhere).
+   * What the bridge spawns as its agent (stand-ins/stand-in.ts): `relay` (default where `perl`
+   * is found: one process per agent session, see relay-channel.ts) or `node`, the Node replay
+   * child (replay-child.ts; the default elsewhere).
    */
-  agentProcess?: "relay" | "node";
+  agentProcess?: StandInKind;
   /**
    * Cells root whose `<cell>/workspace/` seeds each replayed cell's fresh workspace
    * (default: `cells/` of `repoRoot`; see harness/replay/sandbox.ts).
    */
   cellsRoot?: string;
   /**
-   * Bridges started ahead of their replays (bridge-pool.ts): a replay whose bridge would be
+   * Bridges started ahead of their replays (bridge/bridge-pool.ts): a replay whose bridge would be
    * started exactly so takes one instead of spawning its own.
    */
   bridges?: PrestartedBridges;
@@ -91,22 +80,6 @@ export interface ReplayOptions {
    * a bridge taken from `bridges` keeps the scheduler its pool started it with.
    */
   scheduler?: Scheduler;
-}
-
-/** A bridge process started through the bootstrap with its private directories and event queue, not yet driven. */
-export interface StartedBridge {
-  /** The replay's private temporary directory (the bridge's data directory is inside). */
-  base: string;
-  queue: EventQueue<ReplayEvent>;
-  bridge: ReplayBridgeProcess;
-  /** What the bridge was started with; a replay takes it only when its own launch is the same. */
-  launch: BridgeLaunch;
-}
-
-/** Where {@link driveBridge} looks for a bridge already started like the one it needs. */
-export interface PrestartedBridges {
-  /** Removes and returns a started bridge whose launch equals `launch` but for its data directory, or undefined. */
-  take(launch: Omit<BridgeLaunch, "dataDir">): Promise<StartedBridge> | undefined;
 }
 
 /** What one live replay produced, before its thread lane is assembled (spec 10 §5.1 Result). */
@@ -211,45 +184,6 @@ export async function runLiveReplay(source: ReplaySource, options: ReplayOptions
   };
 }
 
-/** How {@link driveBridge} starts the bridge of `provider`, but for its data directory (made per start). */
-function bridgeLaunchOf(root: string, provider: string, modulePath: string, options: ReplayOptions): Omit<BridgeLaunch, "dataDir"> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  delete env.BB_PROVIDER_BRIDGE_RECORD_DIR;
-  return { bootstrapPath: replayArtifacts(root).bootstrap, modulePath: spawnedModule(modulePath), providerId: options.providerId ?? provider, cwd: root, env };
-}
-
-/**
- * Starts a bridge as {@link driveBridge} would (spec 10 §5.1 "Bridge process": through the
- * bootstrap, exactly as a runtime starts it), in a fresh private directory; its events wait in
- * the returned queue (its quiet waits on `scheduler`) until a walk reads them.
- */
-export async function startBridge(launch: Omit<BridgeLaunch, "dataDir">, scheduler: Scheduler): Promise<StartedBridge> {
-  const base = await mkdtemp(join(tmpdir(), "pr-"));
-  let dataDir: string;
-  try {
-    dataDir = await mkdtemp(join(base, "data-"));
-  } catch (error) {
-    await rm(base, { recursive: true, force: true });
-    throw error;
-  }
-  const queue = createEventQueue<ReplayEvent>(scheduler);
-  const full: BridgeLaunch = { ...launch, dataDir };
-  const bridge = spawnReplayBridge(full, (event) => queue.push(event));
-  return { base, queue, bridge, launch: full };
-}
-
-/**
- * The bridge launch of a replay of `provider` with `options` (see {@link driveBridge}), for
- * starting one ahead of it.
- *
- * @throws UsageError for a provider with no replay profile; Error when artifacts are missing
- */
-export function replayBridgeLaunch(provider: string, options: ReplayOptions = {}): Omit<BridgeLaunch, "dataDir"> {
-  const root = options.repoRoot ?? findRepoRoot();
-  const modulePathRel = options.modulePath ?? replayProfileFor(provider, options.adapters).modulePath;
-  return bridgeLaunchOf(root, provider, isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel), options);
-}
-
 /** What {@link driveBridge} returns: the walk's outcome, every pid it started, the bridge's stderr tail. */
 export interface DrivenBridge {
   outcome: ScheduleOutcome;
@@ -282,7 +216,7 @@ export interface DriveOptions extends ReplayOptions {
  */
 export async function driveBridge(steps: StepSource, provider: string, options: DriveOptions): Promise<DrivenBridge> {
   const root = options.repoRoot ?? findRepoRoot();
-  const artifacts = replayArtifacts(root);
+  const standIn = chooseStandIn(options.agentProcess, replayArtifacts(root).child);
   const profile = options.modulePath === undefined ? replayProfileFor(provider, options.adapters) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
@@ -305,15 +239,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
       cellsRoot: options.cellsRoot ?? join(root, "cells"),
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
-    const relayTools = options.agentProcess === "node" ? undefined : findRelayTools();
-    if (relayTools) {
-      const relays = await openRelayChannel(base, relayTools, (event) => queue.push(event));
-      channel = relays;
-      agent = { command: relays.command, args: relays.args };
-    } else {
-      channel = await openChildChannel(base, (event) => queue.push(event));
-      agent = { command: process.execPath, args: [artifacts.child, CONNECT_FLAG, channel.address] };
-    }
+    ({ channel, ...agent } = await standIn.open(base, (event) => queue.push(event)));
   } catch (error) {
     bridge.kill();
     await bridge.whenExited();
@@ -364,7 +290,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
  * exit awaited; each replay child is told to end and given `graceMs` (on `scheduler`) to close
  * its socket; one still alive after that is SIGKILLed by pid.
  */
-async function reap(bridge: ReplayBridgeProcess, children: readonly ReplayChildLink[], graceMs: number, scheduler: Scheduler): Promise<void> {
+async function reap(bridge: SpawnedBridge, children: readonly ReplayChildLink[], graceMs: number, scheduler: Scheduler): Promise<void> {
   bridge.kill();
   await bridge.whenExited();
   await Promise.all(

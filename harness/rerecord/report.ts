@@ -3,7 +3,7 @@
  * detail, then what to do). Colour only when asked.
  */
 import { Chalk } from "chalk";
-import { formatDivergenceSummary } from "../replay/divergence.js";
+import { formatDivergenceSummary } from "../replay/walk/divergence.js";
 import type { RerecordOutcome } from "./rerecord-cells.js";
 
 /** How {@link formatRerecordOutcome} renders. */

@@ -13,9 +13,9 @@ import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording
 import type { Recording } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
 import { sweepFileText, type RedactionSurvivor } from "../recording/redact-verify.js";
-import { formatDivergenceSummary, type ReplayDivergence, type ReplayNote } from "../replay/divergence.js";
+import { formatDivergenceSummary, type ReplayDivergence, type ReplayNote } from "../replay/walk/divergence.js";
 import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
-import { HARNESS_INITIALIZE_ID } from "../replay/scheduler.js";
+import { HARNESS_INITIALIZE_ID } from "../replay/walk/scheduler.js";
 import { buildCurrentBridgeLane, runtimeAnchors, serializeLaneEntries, type LiveBridgeLine } from "./current-lane.js";
 import type { RerecordTargets } from "./targets.js";
 

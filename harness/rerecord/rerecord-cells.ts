@@ -5,7 +5,7 @@
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
-import { replayProfileFor } from "../replay/profiles.js";
+import { replayProfileFor } from "../replay/bridge/profiles.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";
 import { rerecordTargets, type RerecordTargets, type TargetOptions } from "./targets.js";

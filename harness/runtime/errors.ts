@@ -58,3 +58,24 @@ export class BridgeRefusedError extends ParityError {
     super("E_BRIDGE_REFUSED", `bridge ${bridge} refused: ${reason}`, EXIT_CODES.parityFailure);
   }
 }
+
+/**
+ * A bridge wrote a line longer than the harness's bound (harness/runtime/bridge-process.ts,
+ * default 64 MiB) on `lane`. The line is not kept (memory stays bounded) and the bridge is
+ * stopped; `bytes` is how many bytes of the line had arrived when it crossed the bound.
+ */
+export class BridgeLineTooLongError extends ParityError {
+  /** The lane the line was written on (`bridge→runtime`). */
+  readonly lane: string;
+  /** Bytes of the line seen when it crossed the bound (its full length is never read). */
+  readonly bytes: number;
+  /** The bound, in bytes. */
+  readonly maxLineBytes: number;
+
+  constructor(bridge: string, lane: string, bytes: number, maxLineBytes: number) {
+    super("E_BRIDGE_LINE_TOO_LONG", `bridge ${bridge} wrote a line on ${lane} longer than ${maxLineBytes} bytes (${bytes} bytes of it read); the bridge was stopped`, EXIT_CODES.parityFailure);
+    this.lane = lane;
+    this.bytes = bytes;
+    this.maxLineBytes = maxLineBytes;
+  }
+}

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createBoundedLineSplitter } from "../../stack/bridge-kit/line-splitter.js";
 import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import { spawnBridgeProcess, type BridgeExit, type BridgeProcessEvent } from "./bridge-process.js";
 import { createChannelEnd, createListeners, type BridgeChannel } from "./channel.js";
+import type { BridgeLineTooLongError } from "./errors.js";
 import { createJsonRpcClient, type JsonRpcClient } from "./json-rpc-client.js";
 
 /** Most stderr kept per bridge process, in characters (the tail is kept). */
@@ -35,15 +35,13 @@ export interface SpawnBridgeOptions {
    * args), e.g. one that starts it in a network namespace of its own. Absent: run directly.
    */
   launcher?: { command: string; args: readonly string[] };
+  /** Bound on one stdout line in bytes (harness/runtime/bridge-process.ts); default 64 MiB. */
+  maxLineBytes?: number;
   /** Timers of the close grace (and of the client's request timeouts). Absent: the real scheduler. */
   scheduler?: Scheduler;
 }
 
-/** How a bridge process ended: its exit code, or the signal that ended it. */
-export interface BridgeExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+export type { BridgeExit } from "./bridge-process.js";
 
 /** What a spawned bridge process itself tells, on its channel and on its client alike. */
 export interface BridgeProcessFacts {
@@ -57,6 +55,8 @@ export interface BridgeProcessFacts {
   stderr(): string;
   /** Resolves when the process has exited. */
   readonly exited: Promise<BridgeExit>;
+  /** The error of a stdout line over the bound, once one came (the bridge is then stopped). */
+  lineTooLong(): BridgeLineTooLongError | undefined;
 }
 
 /**
@@ -95,10 +95,11 @@ export function defaultBootstrapPath(): string {
 }
 
 /**
- * Spawns a bridge exactly as a runtime does (00-product.md flow 2; stack/bridge-kit/README.md):
- * `node <bootstrap> <module> <providerId> <dataDir>`, stdio piped, and returns its line
- * channel. The process's exit (after stdout drained) closes the channel, with a reason
- * naming the exit code or signal and the stderr tail. `close()` ends stdin and waits,
+ * Spawns a bridge exactly as a runtime does (00-product.md flow 2; stack/bridge-kit/README.md)
+ * through the one spawner (`spawnBridgeProcess`, bridge-process.ts: `node <bootstrap> <module>
+ * <providerId> <dataDir>`, stdio piped, stdout lines bounded) and returns its line channel. The
+ * process's exit (after stdout drained) closes the channel, with a reason naming the exit code
+ * or signal, a line over the bound ({@link BridgeLineTooLongError}) and the stderr tail. `close()` ends stdin and waits,
  * SIGKILLing after {@link CLOSE_GRACE_MS}.
  */
 export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessChannel {
@@ -107,66 +108,57 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   const ownDataDir = options.dataDir === undefined;
   const scheduler = options.scheduler ?? createRealScheduler();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-bridge-"));
-  const bootstrap = options.bootstrapPath ?? defaultBootstrapPath();
-  const own = [process.execPath, bootstrap, modulePath, options.providerId, dataDir];
-  const [command, ...args] = options.launcher ? [options.launcher.command, ...options.launcher.args, ...own] : own;
-  const child: ChildProcessWithoutNullStreams = spawn(command!, args, {
-    cwd,
-    env: options.env ?? process.env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const name = `${options.providerId} (${path.basename(modulePath)}, pid ${child.pid ?? "?"})`;
-
-  let stderrTail = "";
   const lineListeners = createListeners<string>();
   const channelEnd = createChannelEnd();
-  // Uncapped: the runtime records every byte a bridge writes, and a dropped line would hide the bug.
-  const splitter = createBoundedLineSplitter({ onLine: (line) => lineListeners.emit(line), maxLineBytes: Infinity });
-
-  child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS);
-    options.onStderr?.(text);
-  });
-  // A bridge that exits while we still write gets EPIPE; the exit handler reports it.
-  child.stdin.on("error", () => undefined);
-
-  const exited = new Promise<BridgeExit>((resolve) => {
-    const finish = (exit: BridgeExit, why: string) => {
-      if (channelEnd.closed) return;
-      splitter.end();
-      const tail = stderrTail.trim().split("\n").slice(-5).join(" | ");
-      channelEnd.end(tail ? `${why}; stderr: ${tail}` : why);
+  let lineTooLong: BridgeLineTooLongError | undefined;
+  let markExited: (exit: BridgeExit) => void = () => undefined;
+  const exited = new Promise<BridgeExit>((resolve) => (markExited = resolve));
+  const onEvent = (event: BridgeProcessEvent): void => {
+    if (event.type === "bridge-line") lineListeners.emit(event.line);
+    else if (event.type === "bridge-line-too-long") lineTooLong = event.error;
+    else {
+      const why = event.startError !== undefined ? `could not start: ${event.startError}` : event.signal ? `killed by ${event.signal}` : `exited with code ${event.code ?? "?"}`;
+      const tail = bridge.stderr().trim().split("\n").slice(-5).join(" | ");
+      const reason = lineTooLong ? `${lineTooLong.message}; ${why}` : why;
+      channelEnd.end(tail ? `${reason}; stderr: ${tail}` : reason);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-      resolve(exit);
-    };
-    child.on("error", (error) => finish({ code: null, signal: null }, `could not start: ${error.message}`));
-    // `close` (not `exit`): stdout is fully drained before the channel ends.
-    child.on("close", (code, signal) => finish({ code, signal }, signal ? `killed by ${signal}` : `exited with code ${code ?? "?"}`));
-  });
-
-  const kill = () => {
-    if (!channelEnd.closed) child.kill("SIGKILL");
+      markExited({ code: event.code, signal: event.signal });
+    }
   };
+  const bridge = spawnBridgeProcess(
+    {
+      bootstrapPath: options.bootstrapPath ?? defaultBootstrapPath(),
+      modulePath,
+      providerId: options.providerId,
+      dataDir,
+      cwd,
+      env: options.env ?? process.env,
+      stderrTailChars: STDERR_TAIL_CHARS,
+      ...(options.launcher ? { launcher: options.launcher } : {}),
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+    },
+    onEvent,
+  );
 
   const close = async (): Promise<BridgeExit> => {
-    if (!channelEnd.closed) child.stdin.end();
-    const grace = scheduler.schedule(CLOSE_GRACE_MS, kill);
+    if (!channelEnd.closed) bridge.endInput();
+    const grace = scheduler.schedule(CLOSE_GRACE_MS, bridge.kill);
     const exit = await exited;
     scheduler.cancel(grace);
     return exit;
   };
 
   return {
-    name,
+    name: bridge.name,
     providerId: options.providerId,
     modulePath,
-    pid: child.pid,
-    stderr: () => stderrTail,
+    pid: bridge.pid,
+    stderr: () => bridge.stderr(),
     exited,
+    lineTooLong: () => lineTooLong,
     send(line) {
-      if (!channelEnd.closed && child.stdin.writable) child.stdin.write(`${line}\n`);
+      if (!channelEnd.closed) bridge.write(line);
     },
     onLine: (listener) => lineListeners.add(listener),
     onClose: channelEnd.onClose,
@@ -174,7 +166,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
       return channelEnd.closed;
     },
     close: async () => void (await close()),
-    kill,
+    kill: bridge.kill,
   };
 }
 
@@ -193,6 +185,7 @@ export function spawnBridge(options: SpawnBridgeOptions): BridgeProcess {
     pid: channel.pid,
     stderr: channel.stderr,
     exited: channel.exited,
+    lineTooLong: channel.lineTooLong,
     close: async () => {
       await channel.close();
       return channel.exited;

@@ -5,18 +5,14 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { BridgeContext } from "../bridge-kit/define.js";
 import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/connection.js";
-import type { DynamicToolHost } from "./dynamic-tools/host.js";
-import type { AcpFsScope } from "./interaction/fs-scope.js";
-import type { AcpModelListResult } from "./models/model-list-result.js";
-import type { DiscoveryCache, DiscoveryInFlight } from "./models/model-discovery-cache.js";
-import type { SessionOptionsCache } from "./models/model-session-options.js";
-import type { AcpSession } from "./session/session.js";
+import type { AcpFsScope, ResolvedAcpBridgeOptions } from "./state/runtime.js";
+
+export { createAcpBridgeRuntime, type AcpBridgeRuntime, type ResolvedAcpBridgeOptions, type SkillsRoot } from "./state/runtime.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
 export const ACP_BRIDGE_DEFAULTS = {
@@ -78,28 +74,6 @@ export interface AcpBridgeOptions {
   fsScope?: AcpFsScope;
 }
 
-/** {@link AcpBridgeOptions} with every default filled in. */
-export interface ResolvedAcpBridgeOptions {
-  scheduler: Scheduler;
-  now: () => number;
-  initializeTimeoutMs: number;
-  authenticateTimeoutMs: number;
-  sessionSetupTimeoutMs: number;
-  cancelSettleTimeoutMs: number;
-  agentTurnQuietMs: number;
-  busyRetryPollMs: number;
-  busyRetryMaxWaitMs: number;
-  maxAgentLineBytes: number;
-  modelListTimeoutMs: number;
-  spawn: AcpBridgeOptions["spawn"];
-  recordChild: (child: ChildProcess, threadId: string | null) => void;
-  sanitizeEnv: (env: Record<string, string | undefined>) => Record<string, string>;
-  dialects: AcpDialectRegistry;
-  randomToken: () => string;
-  mcpProxy: { command: string; args: string[] };
-  fsScope: AcpFsScope;
-}
-
 /** Resolves options once (spec 40 §5). A non-positive or non-finite timeout, or an unknown `fsScope`, is a TypeError naming it. */
 export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): ResolvedAcpBridgeOptions {
   const pick = (name: keyof typeof ACP_BRIDGE_DEFAULTS): number => {
@@ -129,50 +103,5 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     randomToken: options.randomToken ?? (() => randomBytes(32).toString("hex")),
     mcpProxy: options.mcpProxy ?? { command: process.execPath, args: [fileURLToPath(new URL("./dynamic-tools/mcp-main.js", import.meta.url))] },
     fsScope,
-  };
-}
-
-/** A skills root latched by `skills/configure` (spec 20 §1.2). */
-export interface SkillsRoot {
-  id: string;
-  path: string;
-  skills: Array<{ name: string; description: string }>;
-}
-
-/** Everything one bridge instance serving one runtime holds. */
-export interface AcpBridgeRuntime {
-  readonly ctx: BridgeContext;
-  readonly options: ResolvedAcpBridgeOptions;
-  /** Live sessions by bb thread id. */
-  readonly sessions: Map<string, AcpSession>;
-  /** Sessions still being set up, by bb thread id (a stop aborts them). */
-  readonly settingUp: Map<string, AcpSession>;
-  /** Latched by `skills/configure`; used at the next session construction. */
-  skills: SkillsRoot[];
-  /** The dynamic-tool host, once a session with dynamic tools started it. */
-  toolHost: Promise<DynamicToolHost> | null;
-  /** Last CLI model catalog per list command (JSON of command + list args), the fallback of a failed run. */
-  readonly modelCatalogs: Map<string, AcpModelListResult>;
-  /** Declared session options per launch spec, read by `model/list` (spec 30 §6.4, 60 s on `options.now`). */
-  readonly sessionOptionsCache: SessionOptionsCache;
-  /** ACP-native discovery results per launch spec, read by `model/list` (spec 20 §3.11 step 2, 60 s on `options.now`). */
-  readonly discoveryCache: DiscoveryCache;
-  /** ACP-native discoveries still running per launch spec, shared by concurrent `model/list` requests (spec 20 §3.11 step 2). */
-  readonly discoveryInFlight: DiscoveryInFlight;
-}
-
-/** Creates the per-context state. */
-export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpBridgeOptions): AcpBridgeRuntime {
-  return {
-    ctx,
-    options,
-    sessions: new Map(),
-    settingUp: new Map(),
-    skills: [],
-    toolHost: null,
-    modelCatalogs: new Map(),
-    sessionOptionsCache: new Map(),
-    discoveryCache: new Map(),
-    discoveryInFlight: new Map(),
   };
 }

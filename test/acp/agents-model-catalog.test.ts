@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { shippedAcpAgents } from "../../stack/acp/agents/agents.js";
-import { cleanDisplayName, groupModelFamilies, parseModelId, readModelProviderOptions, splitPrimaryFamilies } from "../../stack/acp/models/model-catalog.js";
+import { cleanDisplayName, groupModelFamilies, parseModelId, readModelProviderOptions, splitPrimaryFamilies } from "../../stack/acp/model-data/model-catalog.js";
 import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
 
 const LIST = [

@@ -17,7 +17,7 @@ import {
   parameterizedBase,
   parseParameterizedModelId,
   withParameterizedPickerMeta,
-} from "../../stack/acp/models/cursor-model-catalog.js";
+} from "../../stack/acp/model-data/cursor-model-catalog.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
 import { composeParameterizedSelection } from "../../stack/acp/models/model-selection.js";

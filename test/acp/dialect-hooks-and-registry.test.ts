@@ -9,7 +9,7 @@ import { createAcpDialectRegistry, cursorAcpDialect, defaultAcpDialectRegistry, 
 import type { AcpDialect, AcpToolCallEvent } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 import { AcpAgentRequestError } from "../../stack/acp/connection/connection.js";
-import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, withGuidance } from "../../stack/acp/recovery.js";
+import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, withGuidance } from "../../stack/acp/connection/recovery.js";
 
 let bridge: InProcessBridge | undefined;
 afterEach(async () => {

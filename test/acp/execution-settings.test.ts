@@ -10,7 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/models/model-catalog.js";
+import { groupModelFamilies, resolveModelVariant } from "../../stack/acp/model-data/model-catalog.js";
 import { parseModelListOutput } from "../../stack/acp/models/model-list.js";
 import { agentReceived, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage, recordingSpawn } from "./bridge-harness.js";
 

@@ -11,19 +11,25 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 const acpRoot = path.join(repoRoot, "stack", "acp");
 /** What every room may import from outside stack/acp (beside libraries). */
 const STACK = ["stack/protocol", "stack/bridge-kit"];
-/** The rooms of stack/acp (`.` = its root modules) and the rooms each may import. */
+/**
+ * The rooms of stack/acp (`.` = its root modules), lowest first, and the rooms each may import.
+ * A room may import only rooms listed before it (checked below): the table is the layer order,
+ * with no exception, so no import inside stack/acp runs up.
+ */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   connection: [],
   maintenance: [],
+  "fixture-agent": [],
   dialects: ["maintenance"],
   translate: ["dialects"],
   agents: ["connection", "dialects"],
-  "fixture-agent": [],
-  "dynamic-tools": [".", "session"],
-  models: [".", "agents", "connection", "dialects", "session"],
-  interaction: [".", "connection", "session", "dynamic-tools"],
-  session: [".", "agents", "connection", "dialects", "translate", "models", "interaction", "dynamic-tools"],
-  ".": ["agents", "connection", "dialects", "dynamic-tools", "interaction", "maintenance", "models", "session", "translate"],
+  "model-data": ["agents"],
+  state: ["connection", "dialects", "translate", "agents", "model-data"],
+  "dynamic-tools": ["state"],
+  models: ["connection", "dialects", "translate", "agents", "model-data", "state"],
+  interaction: ["connection", "state", "dynamic-tools"],
+  session: ["connection", "dialects", "translate", "agents", "model-data", "state", "dynamic-tools", "models", "interaction"],
+  ".": ["connection", "maintenance", "dialects", "translate", "agents", "model-data", "state", "dynamic-tools", "models", "interaction", "session"],
 };
 
 function sourcesOf(dir: string): string[] {
@@ -56,6 +62,12 @@ describe("stack/acp rooms import down their layers", () => {
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
     expect(rooms.filter((room) => !(room in MAY_IMPORT))).toEqual([]);
+  });
+
+  it("the table points down: every room may import only rooms listed before it, and nothing imports the root", () => {
+    const order = Object.keys(MAY_IMPORT);
+    const upward = Object.entries(MAY_IMPORT).flatMap(([room, allowed]) => allowed.filter((target) => order.indexOf(target) >= order.indexOf(room)).map((target) => `${room} may import ${target}`));
+    expect(upward).toEqual([]);
   });
 
   it("the root holds at most 15 modules", () => {

@@ -4,7 +4,7 @@
  * not cached. Agents are counted by the argv the bridge launches (`recordingSpawn`).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { DISCOVERY_CACHE_TTL_MS } from "../../stack/acp/models/model-discovery-cache.js";
+import { DISCOVERY_CACHE_TTL_MS } from "../../stack/acp/model-data/model-discovery-cache.js";
 import { agentReceived, fixtureLaunchSpec, advertisingModels, listModelsOf, recordingSpawn, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

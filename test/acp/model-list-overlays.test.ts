@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
-import { overlayReasoningEfforts, type ReasoningEffortsView } from "../../stack/acp/models/native-reasoning.js";
+import { overlayReasoningEfforts, type ReasoningEffortsView } from "../../stack/acp/model-data/native-reasoning.js";
 import { fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

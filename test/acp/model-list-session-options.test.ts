@@ -5,7 +5,7 @@
  * (the CLI path's own throwaway session: model-list-cli-session-options.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { readDeclaredSessionOptions, SESSION_OPTIONS_TTL_MS } from "../../stack/acp/models/model-session-options.js";
+import { readDeclaredSessionOptions, SESSION_OPTIONS_TTL_MS } from "../../stack/acp/model-data/model-session-options.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, type InProcessBridge } from "./bridge-harness.js";
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { findShippedAcpAgent } from "../../stack/acp/agents/agents.js";
 import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
-import { findNativeReasoningOption, reasoningValueFor, REASONING_VALUE_CANDIDATES, type NativeReasoningOption } from "../../stack/acp/models/native-reasoning.js";
+import { findNativeReasoningOption, reasoningValueFor, REASONING_VALUE_CANDIDATES, type NativeReasoningOption } from "../../stack/acp/model-data/native-reasoning.js";
 import { agentReceived, fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge, recordingSpawn } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;

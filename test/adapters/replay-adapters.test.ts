@@ -1,14 +1,14 @@
 import path from "node:path";
-import { findRelayTools } from "../../harness/replay/relay-channel.js";
+import { findRelayTools } from "../../harness/replay/stand-ins/relay-channel.js";
 import { describe, expect, it } from "vitest";
 import { acpFamily as acpReplayAdapter } from "../../harness/families/acp/index.js";
 import { acpLaunchOptions } from "../../harness/families/acp/launch.js";
 import { BRIDGE_FAMILIES as SHIPPED_REPLAY_ADAPTERS, type AgentCommand, type ReplayAdapter } from "../../harness/families/index.js";
 import { UsageError } from "../../harness/errors.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { replayProfileFor } from "../../harness/replay/profiles.js";
+import { replayProfileFor } from "../../harness/replay/bridge/profiles.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
-import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
+import { rewriteRuntimeLine } from "../../harness/replay/sandbox/rewrite.js";
 import { repoRoot } from "../replay/helpers.js";
 
 // Synthetic lines and a made-up bridge family ("tube") for these tests (no recorded content).

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkCells } from "../../harness/check/check-cells.js";
 import { selectRecordings } from "../../harness/recording/select.js";
-import { createBridgePool } from "../../harness/replay/bridge-pool.js";
+import { createBridgePool } from "../../harness/replay/bridge/bridge-pool.js";
 import { repoRoot } from "../replay/helpers.js";
 
 describe("bridges started ahead of their batches", () => {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { entryApplies, loadAllowlists } from "../../harness/compare/allowlist.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
+import { rewriteRuntimeLine } from "../../harness/replay/sandbox/rewrite.js";
 import type { CheckReport } from "../../harness/report/check-report.js";
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 

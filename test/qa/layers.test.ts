@@ -20,7 +20,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // A family describes a bridge of stack/ (any package: a new family's bridge needs no line here).
   families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
   record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
-  replay: ["recording", "lanes", "families", "stack/protocol", "stack/bridge-kit"],
+  replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
   check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "stack/protocol"],
@@ -143,4 +143,52 @@ describe("harness/ imports point down its layers", () => {
     for (const node of [...graph.keys()].sort()) visit(node, []);
     expect(cycles).toEqual([]);
   });
+});
+
+// The rooms of harness/replay (harness/replay/README.md): the causal walk on the plan, the agent
+// stand-ins, the bridge process and the idleness judge; the bridge side (launch, pool) on the
+// walk's queue; the root (live-replay, replay-recording, index) composes them all. The idleness
+// judge is one room whether it is the root module `idleness.ts` or the folder `idleness/`.
+const REPLAY_ROOT = path.join(repoRoot, "harness", "replay");
+const REPLAY_ROOMS: Record<string, readonly string[]> = {
+  plan: [],
+  sandbox: [],
+  "stand-ins": [],
+  idleness: [],
+  walk: ["plan", "stand-ins", "idleness"],
+  bridge: ["walk"],
+  ".": ["plan", "sandbox", "stand-ins", "idleness", "walk", "bridge"],
+};
+
+/** The room of a module of harness/replay (`.` for a root module), or undefined outside it. */
+function replayRoomOf(file: string): string | undefined {
+  const rel = path.relative(REPLAY_ROOT, file.replace(/\.js$/, ".ts")).split(path.sep);
+  if (rel[0] === ".." || path.isAbsolute(rel[0]!)) return undefined;
+  if (rel.length === 1) return rel[0] === "idleness.ts" ? "idleness" : ".";
+  return rel[0];
+}
+
+describe("harness/replay rooms import down their layers", () => {
+  const files = walk(REPLAY_ROOT);
+
+  it("every room of harness/replay has a place in the table", () => {
+    const rooms = readdirSync(REPLAY_ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(rooms.filter((room) => !(room in REPLAY_ROOMS))).toEqual([]);
+  });
+
+  for (const [room, allowedRooms] of Object.entries(REPLAY_ROOMS)) {
+    it(`${room} imports only ${allowedRooms.join(", ") || "nothing"} of harness/replay beside itself`, () => {
+      const wrong: string[] = [];
+      for (const file of files.filter((f) => replayRoomOf(f) === room)) {
+        for (const target of importedFiles(file)) {
+          const to = replayRoomOf(path.join(repoRoot, target));
+          if (to === undefined || to === room || allowedRooms.includes(to)) continue;
+          wrong.push(`${path.relative(repoRoot, file)} imports ${target} (room ${to})`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
 });

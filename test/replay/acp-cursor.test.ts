@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildThreadLane } from "../../harness/lanes/index.js";
 import { readRecording } from "../../harness/recording/reader.js";
-import { buildReplayPlan } from "../../harness/replay/plan.js";
+import { buildReplayPlan } from "../../harness/replay/plan/plan.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
 import { CURSOR_THREAD_CELLS, cursorRecordings, isAlive } from "./helpers.js";
 

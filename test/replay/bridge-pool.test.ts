@@ -9,8 +9,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRecording } from "../../harness/recording/reader.js";
-import { createBridgePool } from "../../harness/replay/bridge-pool.js";
-import { replayBridgeLaunch } from "../../harness/replay/live-replay.js";
+import { createBridgePool } from "../../harness/replay/bridge/bridge-pool.js";
+import { replayBridgeLaunch } from "../../harness/replay/bridge/launch.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
 import { cursorRecordings, isAlive } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
-import type { ReplayDivergence } from "../../harness/replay/divergence.js";
+import type { ReplayDivergence } from "../../harness/replay/walk/divergence.js";
 import { runCli } from "../cli/run-cli.js";
 import { copyRecording, cursorRecordings, editLane, isAlive, messageOf, readLane, repoRoot } from "./helpers.js";
 

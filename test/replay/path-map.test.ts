@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RECORDED_PATHS } from "../../harness/recording/recorded-paths.js";
-import { createPathMap } from "../../harness/replay/path-map.js";
-import { createReplaySandbox } from "../../harness/replay/sandbox.js";
+import { createPathMap } from "../../harness/replay/sandbox/path-map.js";
+import { createReplaySandbox } from "../../harness/replay/sandbox/sandbox.js";
 
 const RECORDED = RECORDED_PATHS.workspace;
 const LIVE = "/tmp/pr-Ab12/ws-0";

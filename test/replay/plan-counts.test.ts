@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listRecordings, validateRecording } from "../../harness/recording/reader.js";
-import { canStreamRecording, createPlanCounter, openStreamingPlan } from "../../harness/replay/stream-plan.js";
+import { canStreamRecording, createPlanCounter, openStreamingPlan } from "../../harness/replay/plan/stream-plan.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChildChannelEvent } from "../../harness/replay/child-channel.js";
-import { findRelayTools, openRelayChannel, type RelayChannel } from "../../harness/replay/relay-channel.js";
+import type { ChildChannelEvent } from "../../harness/replay/stand-ins/child-channel.js";
+import { findRelayTools, openRelayChannel, type RelayChannel } from "../../harness/replay/stand-ins/relay-channel.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LaneEntry } from "../../harness/recording/lane-entry.js";
 import type { Recording } from "../../harness/recording/reader.js";
-import { alignCurrentLane } from "../../harness/replay/current-lane.js";
-import { mergedForReplay } from "../../harness/replay/plan.js";
-import { createEventQueue } from "../../harness/replay/event-queue.js";
+import { alignCurrentLane } from "../../harness/replay/plan/current-lane.js";
+import { mergedForReplay } from "../../harness/replay/plan/plan.js";
+import { createEventQueue } from "../../harness/replay/walk/event-queue.js";
 import { createFakeScheduler } from "../helpers/fake-scheduler.js";
-import { rewriteRuntimeLine } from "../../harness/replay/rewrite.js";
-import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/wire.js";
+import { rewriteRuntimeLine } from "../../harness/replay/sandbox/rewrite.js";
+import { describeShape, genericAnswer, shapeOfLine, withId } from "../../harness/replay/plan/wire.js";
 
 // Synthetic lines made up for these tests (no recorded content).
 const entry = (seq: number, line: unknown, ts = 1000 + seq): LaneEntry => ({ ts, run: 7, seq, dir: "bridge→runtime", line: JSON.stringify(line) });

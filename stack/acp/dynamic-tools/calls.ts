@@ -5,8 +5,8 @@
  * then gets `notifications/cancelled {requestId}` and the proxy an error.
  */
 import type { McpServerStdio } from "@agentclientprotocol/sdk";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import type { AcpSession } from "../session/session.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
+import type { AcpSession } from "../state/session.js";
 import { DYNAMIC_TOOL_ENV, DYNAMIC_TOOL_SERVER_NAME, toolResultToMcp, type ToolCallMessage, type ToolCallReply } from "./protocol.js";
 import { startDynamicToolHost, type DynamicToolHost } from "./host.js";
 

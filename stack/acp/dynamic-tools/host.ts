@@ -4,16 +4,11 @@
  * answers with one JSON line. Bad JSON or a bad token → `{ok:false, error}`.
  */
 import { createServer, type Server, type Socket } from "node:net";
+import type { DynamicToolHost } from "../state/runtime.js";
 import { DYNAMIC_TOOL_HOST, DYNAMIC_TOOL_MAX_LINE_BYTES, ToolCallMessageSchema, type ToolCallMessage, type ToolCallReply } from "./protocol.js";
 
-/** A running tool host. */
-export interface DynamicToolHost {
-  readonly host: string;
-  readonly port: number;
-  readonly token: string;
-  /** Stops listening and ends open connections. */
-  close(): Promise<void>;
-}
+// A running tool host: its shape is the bridge state's (state/runtime.ts), which holds it.
+export type { DynamicToolHost };
 
 /** Serves one call; never rejects (failures are `{ok:false, error}`). */
 export type DynamicToolCallHandler = (call: ToolCallMessage) => Promise<ToolCallReply>;

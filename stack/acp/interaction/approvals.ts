@@ -8,13 +8,13 @@
  *   `cancelled` and the runtime's late answer is ignored (no `notifications/cancelled`, as the
  *   reference bridge sends none for approvals).
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
 import { AcpPermissionRequestSchema, CANCELLED_PERMISSION, availableDecisions, localFullModeOption, outcomeForDecision, type AcpPermissionOutcome } from "./permission-options.js";
 import { askRuntimeInteraction } from "./runtime-interaction.js";
-import { emitDeltas, type AcpSession } from "../session/session.js";
-import { noteAgentActivity } from "../session/agent-turns.js";
+import { emitDeltas, type AcpSession } from "../state/session.js";
+import { noteAgentActivity } from "../state/agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
 export const ACP_APPROVAL_ENFORCED_BY = "runtime";

@@ -7,13 +7,13 @@
 import { takeEditBaseline } from "./edit-baselines.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
 import { isInsideWorkspace, resolveAgentPath } from "./fs-scope.js";
 import { handlePermissionRequest } from "./approvals.js";
 import { handleElicitation } from "./elicitation.js";
-import { emitDeltas, type AcpSession } from "../session/session.js";
+import { emitDeltas, type AcpSession } from "../state/session.js";
 
 /** The agent→client methods every session accepts (spec 30 §1.1). */
 export const CORE_CLIENT_METHODS = ["session/request_permission", "fs/read_text_file", "fs/write_text_file", "elicitation/create"] as const;

@@ -9,13 +9,14 @@
  * stable baseline; a write with no baseline still reads the disk.
  */
 import { readFileSync, statSync } from "node:fs";
+import type { EditBaselines } from "../state/session.js";
 import { isPathInside, resolveAgentPath } from "./fs-scope.js";
 
 /** Largest file whose text is kept as a baseline (bytes); larger files read the disk at write time. */
 export const EDIT_BASELINE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Baselines of one session: absolute path → old text (`null`: the file did not exist). */
-export type EditBaselines = Map<string, string | null>;
+/** Baselines of one session: absolute path → old text (`null`: the file did not exist); the session record's type. */
+export type { EditBaselines };
 
 /**
  * Follows one `session/update`: an edit `tool_call` or in-progress `tool_call_update` (kind

@@ -9,10 +9,10 @@
  * - An answer that does not fit its field (not an option, not a number) → warning
  *   "The answer to the agent's question could not be sent" and `{action:"cancel"}`.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { askRuntimeInteraction } from "./runtime-interaction.js";
-import { emitDeltas, type AcpSession } from "../session/session.js";
-import { noteAgentActivity } from "../session/agent-turns.js";
+import { emitDeltas, type AcpSession } from "../state/session.js";
+import { noteAgentActivity } from "../state/agent-turns.js";
 import { ElicitationAnswerError, elicitationResponseOf, planAcpElicitation, type ElicitationResponse } from "./elicitation-plan.js";
 
 export { USER_QUESTION_MAX_FIELDS, type ElicitationResponse } from "./elicitation-plan.js";

@@ -10,9 +10,10 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { AcpFsScope } from "../state/runtime.js";
 
-/** `any`: the reference's policy (default); `workspace`: fs requests confined to the session's roots. */
-export type AcpFsScope = "workspace" | "any";
+/** `any`: the reference's policy (default); `workspace`: fs requests confined to the session's roots (declared with the bridge options it is one of). */
+export type { AcpFsScope };
 
 /** True when `path` is `root` or below it (both absolute, lexical). */
 export function isPathInside(root: string, path: string): boolean {

@@ -3,8 +3,8 @@
  * `interaction/request` to the runtime, held as a pending agent request of the session so a
  * stop, steer or compaction can answer the agent at once and ignore the runtime's late reply.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import type { AcpSession, PendingAgentRequest } from "../session/session.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
+import type { AcpSession, PendingAgentRequest } from "../state/session.js";
 
 /**
  * True while a question arriving now would only be cancelled (spec 30 §6.2, §5): the session is

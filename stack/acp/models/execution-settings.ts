@@ -19,15 +19,15 @@
  * whether the resolved variant id actually differs.
  */
 import type { ExecutionOptions } from "../../protocol/methods.js";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import type { AcpSession } from "../session/session.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
+import type { AcpSession } from "../state/session.js";
 import { ACP_DEFAULT_MODEL_ID, resolveAgentArgs, type AcpPermissionMode, type ResolvedAgentArgs } from "../agents/launch-args.js";
 import type { AcpLaunchSpec } from "../agents/launch-spec.js";
-import { resolveModelVariant, type ModelFamily } from "./model-catalog.js";
+import { resolveModelVariant, type ModelFamily } from "../model-data/model-catalog.js";
 import { cliModelCatalog } from "./model-list.js";
 import { parameterizedPickerEnabled, selectNativeSettings } from "./model-selection.js";
-import { readNativeSettingsState } from "./session-settings.js";
-import { isAcpReasoningLevel } from "./native-reasoning.js";
+import { readNativeSettingsState } from "../model-data/session-settings.js";
+import { isAcpReasoningLevel } from "../model-data/native-reasoning.js";
 
 /** The warning of a pinned model without a variant at the level (spec 20 §2.1), verbatim. */
 export function missingVariantWarning(model: string, level: string): string {

@@ -13,16 +13,16 @@
  */
 import { execFile } from "node:child_process";
 import { killAfter } from "../../bridge-kit/scheduler.js";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { buildAgentEnv } from "../agents/launch-args.js";
 import { acpAgentLabel, type AcpLaunchSpec } from "../agents/launch-spec.js";
-import { authRequiredError, isAuthRequiredText } from "../recovery.js";
+import { authRequiredError, isAuthRequiredText } from "../connection/recovery.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
-import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type RawModel } from "./model-catalog.js";
-import { freshSessionOptions, sessionOptionsCacheKey, type SessionOptionsCacheEntry } from "./model-session-options.js";
-import { buildCursorParameterizedModelCatalog } from "./cursor-model-catalog.js";
+import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type RawModel } from "../model-data/model-catalog.js";
+import { freshSessionOptions, sessionOptionsCacheKey, type SessionOptionsCacheEntry } from "../model-data/model-session-options.js";
+import { buildCursorParameterizedModelCatalog } from "../model-data/cursor-model-catalog.js";
 import { rememberSessionOptions, withThrowawaySession } from "./model-discovery.js";
-import { syntheticModel, withSessionOptions, type AcpModelListResult, type ModelListRequest } from "./model-list-result.js";
+import { syntheticModel, withSessionOptions, type AcpModelListResult, type ModelListRequest } from "../model-data/model-list-result.js";
 
 /** Output cap of the CLI list command, in bytes. */
 export const MODEL_LIST_MAX_BUFFER_BYTES = 1024 * 1024;

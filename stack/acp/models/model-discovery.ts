@@ -11,17 +11,17 @@
  * synthetic model. The CLI path (model-cli.ts) borrows the throwaway session for its options read.
  */
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
-import { availableModelsOf, configOptionsOf, findConfigOption } from "./config-options.js";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import { availableModelsOf, configOptionsOf, findConfigOption } from "../model-data/config-options.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { AcpAgentTimeoutError, AcpClientReplyError, connectAcpAgent } from "../connection/connection.js";
 import { buildAgentEnv } from "../agents/launch-args.js";
 import { ACP_REASONING_LEVELS, acpAgentLabel, type AcpReasoningLevel } from "../agents/launch-spec.js";
-import { describeAcpSignIn, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
+import { describeAcpSignIn, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../connection/recovery.js";
 import { ACP_CLIENT_INFO, ACP_PROTOCOL_VERSION, DISCOVERY_CLIENT_CAPABILITIES, headlessAuthMethod, type AcpAgentMethod, type AcpAgentMethodParams } from "../connection/acp-client.js";
-import { discoveryCacheKey, sharedDiscovery } from "./model-discovery-cache.js";
-import { sessionOptionsCacheKey, sessionOptionsEntry, type SessionOptionsCacheEntry } from "./model-session-options.js";
-import { parameterizedBase, withParameterizedPickerMeta } from "./cursor-model-catalog.js";
-import { syntheticModel, withSessionOptions, type AcpModelDescriptor, type AcpModelListResult, type ModelListRequest } from "./model-list-result.js";
+import { discoveryCacheKey, sharedDiscovery } from "../model-data/model-discovery-cache.js";
+import { sessionOptionsCacheKey, sessionOptionsEntry, type SessionOptionsCacheEntry } from "../model-data/model-session-options.js";
+import { parameterizedBase, withParameterizedPickerMeta } from "../model-data/cursor-model-catalog.js";
+import { syntheticModel, withSessionOptions, type AcpModelDescriptor, type AcpModelListResult, type ModelListRequest } from "../model-data/model-list-result.js";
 
 /** The error text of a discovery that timed out (spec 30 §6.4). */
 export const DISCOVERY_TIMEOUT_MESSAGE = "The agent did not answer within 30 seconds while bb asked it for its models";

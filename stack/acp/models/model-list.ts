@@ -20,16 +20,16 @@
  * specified there either; Cursor's sessions offer no `thought_level` option); discovery of a
  * picker-enabled agent lists its parameterized ids as they are rather than re-keyed to bases.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { acpLaunchSpecSchema } from "../agents/launch-spec.js";
-import { readModelProviderOptions } from "./model-catalog.js";
+import { readModelProviderOptions } from "../model-data/model-catalog.js";
 import { selectAcpDialect } from "../dialects/index.js";
-import { overlayReasoningEfforts } from "./native-reasoning.js";
+import { overlayReasoningEfforts } from "../model-data/native-reasoning.js";
 import { listFromCli } from "./model-cli.js";
 import { discoverModels } from "./model-discovery.js";
-import { syntheticModel, type AcpModelListResult, type ModelListRequest } from "./model-list-result.js";
+import { syntheticModel, type AcpModelListResult, type ModelListRequest } from "../model-data/model-list-result.js";
 
-export { syntheticModel, withSessionOptions, type AcpListedModel, type AcpModelDescriptor, type AcpModelListResult, type ModelListRequest } from "./model-list-result.js";
+export { syntheticModel, withSessionOptions, type AcpListedModel, type AcpModelDescriptor, type AcpModelListResult, type ModelListRequest } from "../model-data/model-list-result.js";
 export { MODEL_LIST_MAX_BUFFER_BYTES, NOT_AUTHENTICATED_MESSAGE, cliModelCatalog, parseModelListOutput } from "./model-cli.js";
 export { DISCOVERY_TIMEOUT_MESSAGE, REASONING_PROBE_BUDGET_MS, readThoughtLevels, reasoningProbeOrder } from "./model-discovery.js";
 

@@ -36,15 +36,15 @@
  * so an agent that selects through `session/set_model` alone is not checked for drift. With the
  * picker the level and tier ride in the model id: a `thought_level` option beside it is not set.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { agentSessionId, emitDeltas, type AcpSession } from "../session/session.js";
+import { CONFIG_CALL_TIMEOUT_MS, type AcpBridgeRuntime } from "../state/runtime.js";
+import type { AcpSessionNotification } from "../translate/index.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "../state/session.js";
 import { ACP_DEFAULT_MODEL_ID } from "../agents/launch-args.js";
-import { CONFIG_CALL_TIMEOUT_MS } from "../session/session-options.js";
-import { composeParameterizedModelId, parseParameterizedModelId } from "./cursor-model-catalog.js";
-import { readModelProviderOptions } from "./model-catalog.js";
-import { findConfigOption, readConfigOptions } from "./config-options.js";
-import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "./native-reasoning.js";
-import { choicesOf, type NativeSettingsState } from "./session-settings.js";
+import { composeParameterizedModelId, parseParameterizedModelId } from "../model-data/cursor-model-catalog.js";
+import { readModelProviderOptions } from "../model-data/model-catalog.js";
+import { findConfigOption, readConfigOptions } from "../model-data/config-options.js";
+import { findNativeReasoningOption, reasoningValueFor, type ConfigOptionChoices } from "../model-data/native-reasoning.js";
+import { choicesOf, type NativeSettingsState } from "../model-data/session-settings.js";
 
 /**
  * Replaces the tracked options with a full `configOptions` list (a `config_option_update`, or a
@@ -63,16 +63,16 @@ function noteConfigOptions(session: AcpSession, raw: unknown, keep?: { id: strin
 }
 
 /**
- * Feeds a `session/update` to the tracked state (spec 30 §6.3 "Thread state"): a
+ * Feeds a `session/update` (read once where it entered, `readSessionNotification`) to the tracked state (spec 30 §6.3 "Thread state"): a
  * `config_option_update` with a `configOptions` list replaces the tracked options. Updates for
  * another session id or while stopping are ignored; anything else is not this module's. Never throws.
  */
-export function noteNativeSettingsUpdate(session: AcpSession, params: unknown): void {
-  if (session.phase === "stopping" || !params || typeof params !== "object") return;
-  const { sessionId, update } = params as { sessionId?: unknown; update?: unknown };
+export function noteNativeSettingsUpdate(session: AcpSession, notification: AcpSessionNotification): void {
+  if (session.phase === "stopping") return;
+  const { sessionId, update } = notification;
   if (session.providerThreadId !== null && sessionId !== session.providerThreadId) return;
-  const u = (update && typeof update === "object" ? update : {}) as { sessionUpdate?: unknown; configOptions?: unknown };
-  if (u.sessionUpdate === "config_option_update" && Array.isArray(u.configOptions)) noteConfigOptions(session, u.configOptions);
+  const configOptions = update.value.configOptions;
+  if (update.kind === "config_option_update" && Array.isArray(configOptions)) noteConfigOptions(session, configOptions);
 }
 
 /** True when the request's `providerOptions` enable Cursor's parameterized picker (spec 30 §6.3, §6.4). */

@@ -4,10 +4,10 @@
  * between two polls and no unfinished tool calls). It gives up on stop, exit or cancel, and after
  * `busyRetryMaxWaitMs`.
  */
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { AcpAgentRequestError } from "../connection/connection.js";
 import { ACP_AGENT_ERRORS } from "../connection/acp-client.js";
-import type { AcpSession, PromptRun } from "./session.js";
+import type { AcpSession, PromptRun } from "../state/session.js";
 
 /** Most re-sends of one prompt. */
 export const BUSY_RETRY_LIMIT = 3;

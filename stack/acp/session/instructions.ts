@@ -1,7 +1,7 @@
 /**
  * Session instructions injected into the first prompt of a fresh session (spec 20 §2.3, spec 30 §6.3).
  */
-import type { SkillsRoot } from "../bridge-runtime.js";
+import type { SkillsRoot } from "../state/runtime.js";
 
 /** Opening paragraph of the skills block. */
 export const SKILLS_BLOCK_INTRO = "bb skills are reusable instructions stored as SKILL.md files. When a task matches a skill, read its SKILL.md and follow it.";

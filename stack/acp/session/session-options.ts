@@ -6,11 +6,10 @@
  * config option is called `mode`). A failure becomes the warning "The agent did not apply <name>".
  */
 import type { SetSessionConfigOptionRequest } from "@agentclientprotocol/sdk";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { agentSessionId, emitDeltas, type AcpSession } from "./session.js";
+import { CONFIG_CALL_TIMEOUT_MS, type AcpBridgeRuntime } from "../state/runtime.js";
+import { agentSessionId, emitDeltas, type AcpSession } from "../state/session.js";
 
-/** Timeout of one config call, in ms (spec 30 §6.3). */
-export const CONFIG_CALL_TIMEOUT_MS = 60_000;
+export { CONFIG_CALL_TIMEOUT_MS };
 
 /**
  * The `session/set_config_option` params for `value` (spec 30 §6.2): a boolean option sends

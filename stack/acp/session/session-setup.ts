@@ -10,24 +10,24 @@
 import { isAbsolute, resolve } from "node:path";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { handleClientRequest } from "../interaction/client-requests.js";
 import { AcpAgentRequestError, connectAcpAgent, type AgentExitInfo } from "../connection/connection.js";
 import { selectAcpDialect } from "../dialects/index.js";
 import { agentLaunch, buildAgentEnv, type AcpPermissionMode } from "../agents/launch-args.js";
 import { acpAgentLabel, parseAcpLaunchSpec, type AcpLaunchSpec } from "../agents/launch-spec.js";
-import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../recovery.js";
-import { emitDeltas, isSessionRestorable, moveSessionPhase, revokeApprovals, type AcpSession } from "./session.js";
+import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError, type AcpAuthMethodInfo } from "../connection/recovery.js";
+import { emitDeltas, isSessionRestorable, moveSessionPhase, revokeApprovals, type AcpSession } from "../state/session.js";
 import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
 import { composeInstructions } from "./instructions.js";
-import { createAcpTranslator, type InjectedToolDefinition } from "../translate/index.js";
+import { createAcpTranslator, readSessionNotification, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
 import { mcpServersFor } from "../dynamic-tools/calls.js";
-import { readSessionOptionState } from "../models/session-settings.js";
+import { readSessionOptionState } from "../model-data/session-settings.js";
 import { noteNativeSettingsUpdate, parameterizedPickerEnabled } from "../models/model-selection.js";
 import { resolveLaunchArgs, selectSetupSettings } from "../models/execution-settings.js";
-import { withParameterizedPickerMeta } from "../models/cursor-model-catalog.js";
+import { withParameterizedPickerMeta } from "../model-data/cursor-model-catalog.js";
 
 // The client identity, capabilities and headless auth choice live in acp-client.ts (shared with
 // discovery and the probe); re-exported for the modules and tests that know them from here.
@@ -182,8 +182,11 @@ async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spe
     onNote: (text) => rt.ctx.log(text),
     onNotification: (method, params) => {
       if (method !== "session/update" || !holder.session) return;
-      noteNativeSettingsUpdate(holder.session, params);
-      handleSessionUpdate(rt, holder.session, params);
+      // Read once here; the native-settings tracker, the session and the translator share it.
+      const notification = readSessionNotification(params);
+      if (notification === undefined) return;
+      noteNativeSettingsUpdate(holder.session, notification);
+      handleSessionUpdate(rt, holder.session, notification);
     },
     onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params),
     onExit: (exit: AgentExitInfo) => {

@@ -4,8 +4,8 @@
  */
 import type { ThreadStopParams } from "../../protocol/methods.js";
 import { settleWithin } from "../../bridge-kit/scheduler.js";
-import type { AcpBridgeRuntime } from "../bridge-runtime.js";
-import { agentSessionId, cancelPendingAgentRequests, emitDeltas, moveSessionPhase, revokeApprovals, type AcpSession, type PromptRun } from "./session.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
+import { agentSessionId, cancelPendingAgentRequests, emitDeltas, moveSessionPhase, revokeApprovals, type AcpSession, type PromptRun } from "../state/session.js";
 
 /** The interrupted-settle step (spec 30 §5 step 4): flush, open tools `interrupted`, `turn.boundary interrupted`. */
 function settleInterrupted(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {

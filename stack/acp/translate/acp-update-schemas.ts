@@ -14,6 +14,8 @@ export type AcpSessionUpdate = z.infer<typeof AcpSessionUpdateSchema>;
 
 /** An ACP content block (`text`, `image`, `resource_link`, …). */
 export const AcpContentBlockSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+/** A parsed content block. */
+export type AcpContentBlock = z.infer<typeof AcpContentBlockSchema>;
 
 /** `agent_message_chunk` / `agent_thought_chunk` / `user_message_chunk`. */
 export const AcpChunkUpdateSchema = z.looseObject({ sessionUpdate: z.string(), content: AcpContentBlockSchema });

@@ -10,4 +10,5 @@ export { readCommandResult, toolOutputText, boundToolPayload, TOOL_PAYLOAD_MAX_B
 export { readToolCallFields, mergeToolCall } from "./acp-update-schemas.js";
 export { PROVIDER_COMMANDS_EXTENSION, SESSION_OPTIONS_EXTENSION } from "./session-state.js";
 export { TURN_OUTPUT_UPDATE_KINDS, isWhitespaceOnlyChunk } from "./session-updates.js";
+export { AcpUpdate, readSessionNotification, type AcpSessionNotification } from "./acp-update.js";
 export type { InjectedToolDefinition } from "./injected-tools.js";

@@ -2,14 +2,14 @@
  * Translation of one ACP `session/update` by kind (spec 20 §3.2, with spec 30 §6.3 thread state).
  */
 import type { JsonValue, PlanStep, ThreadDelta } from "../../protocol/thread-delta.js";
-import { AcpChunkUpdateSchema, AcpPlanUpdateSchema, AcpUsageUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
+import { AcpPlanUpdateSchema, AcpUsageUpdateSchema, type AcpContentBlock } from "./acp-update-schemas.js";
+import { AcpUpdate, TURN_OUTPUT_UPDATE_KINDS } from "./acp-update.js";
 import { ASSISTANT_CHANNEL, closeAssistant, closeThought, suppressedUpdate, THOUGHT_CHANNEL, unhandledUpdate, updateFallback } from "./envelopes.js";
 import { shapePresentation } from "../dialects/presentation.js";
 import type { SessionStateModel } from "./session-state.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 
-/** Update kinds that count as turn output (spec 30 §6.2, zero-output turns and pre-prompt drops). */
-export const TURN_OUTPUT_UPDATE_KINDS: readonly string[] = Object.freeze(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+export { TURN_OUTPUT_UPDATE_KINDS };
 
 /** Update kinds that produce nothing on the timeline (spec 20 §3.2 "noise"). */
 export const NOISE_UPDATE_KINDS: readonly string[] = Object.freeze(["user_message_chunk", "session_info_update"]);
@@ -51,23 +51,23 @@ function messageBoundary(ctx: SessionUpdateContext, channel: string, update: Rec
   return [channel === ASSISTANT_CHANNEL ? closeAssistant() : closeThought()];
 }
 
-/** A chunk's text; `null` for a well-formed non-text chunk (suppressed); `undefined` when unparseable (dropped). */
-function textChunk(update: Record<string, unknown>, blocks = false): string | null | undefined {
-  const parsed = AcpChunkUpdateSchema.safeParse(update);
-  if (!parsed.success) return undefined;
-  if (parsed.data.content.type !== "text") return blocks ? contentBlockText(parsed.data.content) : null;
-  if (typeof parsed.data.content.text !== "string") return null;
-  return parsed.data.content.text;
+/** A chunk's text from its content block (read once, acp-update.ts); `null` for a well-formed non-text chunk (suppressed); `undefined` when it had none (dropped). */
+function textChunk(content: AcpContentBlock | undefined, blocks = false): string | null | undefined {
+  if (content === undefined) return undefined;
+  if (content.type !== "text") return blocks ? contentBlockText(content) : null;
+  if (typeof content.text !== "string") return null;
+  return content.text;
 }
 
 /**
  * True for an `agent_message_chunk` or `agent_thought_chunk` whose text is non-empty and only
  * whitespace (pi-acp's `"\n"` right after `session/new`, spec 50): no work of the agent's, so
- * while no turn is open it opens none.
+ * while no turn is open it opens none. A raw update is read first ({@link AcpUpdate.read}).
  */
-export function isWhitespaceOnlyChunk(update: Record<string, unknown>): boolean {
-  if (update.sessionUpdate !== "agent_message_chunk" && update.sessionUpdate !== "agent_thought_chunk") return false;
-  const text = textChunk(update);
+export function isWhitespaceOnlyChunk(update: AcpUpdate | Record<string, unknown>): boolean {
+  const read = AcpUpdate.read(update);
+  if (read === undefined || (read.kind !== "agent_message_chunk" && read.kind !== "agent_thought_chunk")) return false;
+  const text = textChunk(read.chunk);
   return typeof text === "string" && text.length > 0 && text.trim().length === 0;
 }
 
@@ -134,11 +134,12 @@ function planSteps(ctx: SessionUpdateContext, update: Record<string, unknown>): 
  * required fields is unparseable and dropped (spec 20 §2.5); state kinds feed the session model and
  * publish changed `extension.state`.
  */
-export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record<string, unknown>): ThreadDelta[] {
-  const kind = update.sessionUpdate as string;
+export function translateSessionUpdate(ctx: SessionUpdateContext, read: AcpUpdate): ThreadDelta[] {
+  const update = read.value;
+  const kind = read.kind;
   switch (kind) {
     case "agent_message_chunk": {
-      const text = textChunk(update, true);
+      const text = textChunk(read.chunk, true);
       if (text === undefined) return [];
       if (text === null) return [suppressedUpdate(ctx.threadId, update)];
       // An empty chunk (qwen sends one carrying only `_meta.usage` after each model call) adds no
@@ -152,7 +153,7 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
       ];
     }
     case "agent_thought_chunk": {
-      const text = textChunk(update);
+      const text = textChunk(read.chunk);
       if (text === undefined) return [];
       if (text === null) return [suppressedUpdate(ctx.threadId, update)];
       if (text === "") return [];
@@ -164,7 +165,7 @@ export function translateSessionUpdate(ctx: SessionUpdateContext, update: Record
     case "tool_call":
     case "tool_call_update": {
       // Without a toolCallId the update is unparseable, and unparseable updates are dropped (spec 20 §2.5).
-      const fields = readToolCallFields(update);
+      const fields = read.toolCall;
       if (fields === undefined) return [];
       return kind === "tool_call" ? ctx.tools.toolCall(update, fields) : ctx.tools.toolCallUpdate(update, fields);
     }

@@ -5,15 +5,15 @@
  */
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
-import { AcpSessionUpdateSchema, readToolCallFields } from "./acp-update-schemas.js";
+import { readToolCallFields } from "./acp-update-schemas.js";
+import { AcpUpdate } from "./acp-update.js";
 import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
-import type { InjectedToolDefinition } from "./injected-tools.js";
-import { createInjectedToolBindings } from "./injected-tools.js";
+import { createInjectedToolBindings, type InjectedToolBindings, type InjectedToolDefinition } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
-import { TURN_OUTPUT_UPDATE_KINDS, translateSessionUpdate } from "./session-updates.js";
-import { createSessionStateModel } from "./session-state.js";
-import { createToolCallTracker, fsWriteDelta } from "./tool-calls.js";
+import { translateSessionUpdate, type SessionUpdateContext } from "./session-updates.js";
+import { createSessionStateModel, type SessionStateModel } from "./session-state.js";
+import { createToolCallTracker, fsWriteDelta, type ToolCallTracker } from "./tool-calls.js";
 import type { CompactionEnd } from "./turns.js";
 import * as turns from "./turns.js";
 import { createWhitespaceStreamSettler } from "./whitespace-streams.js";
@@ -66,8 +66,11 @@ export interface AcpTranslator {
   compactionStarted(): ThreadDelta[];
   /** `acp/compaction/completed` from the prompt's stop reason or rejection text (spec 20 §3.5, 30 §1.5). */
   compactionCompleted(end: CompactionEnd): ThreadDelta[];
-  /** One `session/update`'s `update` object; unparseable (no string `sessionUpdate`) → `[]`. */
-  update(update: unknown): ThreadDelta[];
+  /**
+   * One `session/update`'s `update`: as read where it entered the bridge (an {@link AcpUpdate}), or
+   * a raw object, read here; unparseable (no string `sessionUpdate`) → `[]`.
+   */
+  update(update: AcpUpdate | unknown): ThreadDelta[];
   /**
    * `acp/fs/write`: a completed `fileChange` close on channel `fs-write` (spec 20 §3.1), unless
    * an edit call claims it. `claimant` is `writeClaimant(path)` taken when the request arrived:
@@ -95,7 +98,7 @@ export interface AcpTranslator {
    */
   sessionSetup(result: unknown, options: { restored: boolean }): ThreadDelta[];
   /** An update replayed during `session/load|resume`: feeds session state, keeps the last usage. */
-  restoreUpdate(update: unknown): void;
+  restoreUpdate(update: AcpUpdate | unknown): void;
   /** After the restore's snapshot: the kept last `usage_update` as `contextWindow` (spec 20 §2.3 step 6). */
   restoreSettled(): ThreadDelta[];
   /** A `session/prompt` result: the dialect's context accounting (grok, spec 30 §1.4); else `[]`. */
@@ -122,244 +125,221 @@ export interface AcpTranslator {
    * True for a `tool_call_update` of a call that already settled (the agent reported more after
    * the turn ended): it is not new work and opens no agent-initiated turn.
    */
-  isLateToolUpdate(update: unknown): boolean;
+  isLateToolUpdate(update: AcpUpdate | unknown): boolean;
 }
 
 /**
  * True when an update counts as turn output (spec 30 §6.2): chunks, tool calls, plans. An empty
  * text chunk (a usage-only chunk) is not output: it adds nothing to the timeline.
  */
-export function isTurnOutputUpdate(update: unknown): boolean {
-  const parsed = AcpSessionUpdateSchema.safeParse(update);
-  if (!parsed.success || !TURN_OUTPUT_UPDATE_KINDS.includes(parsed.data.sessionUpdate)) return false;
-  const content = (parsed.data as { content?: { type?: unknown; text?: unknown } }).content;
-  return !(parsed.data.sessionUpdate.endsWith("_chunk") && content?.type === "text" && content.text === "");
-}
-
-/** The mutable state one session's translator methods share. */
-interface TranslatorState {
-  readonly threadId: string;
-  readonly dialect: AcpTranslatorOptions["dialect"];
-  readonly now: AcpTranslatorOptions["now"];
-  readonly bindings: ReturnType<typeof createInjectedToolBindings>;
-  readonly tools: ReturnType<typeof createToolCallTracker>;
-  readonly state: ReturnType<typeof createSessionStateModel>;
-  readonly updateContext: Parameters<typeof translateSessionUpdate>[0];
-  lastUpdateAt: number | null;
-  turnOutputSeen: boolean;
-  compacting: boolean;
-  compactionReply: string;
-  contextSize: number | null;
-  restoredUsage: Record<string, unknown> | undefined;
-}
-
-function createTranslatorState(options: AcpTranslatorOptions): TranslatorState {
-  const { threadId, dialect, now } = options;
-  const bindings = createInjectedToolBindings(options.injectedTools ?? []);
-  const tools = createToolCallTracker({ threadId, dialect, bindings });
-  const state = createSessionStateModel();
-  const s: TranslatorState = {
-    threadId,
-    dialect,
-    now,
-    bindings,
-    tools,
-    state,
-    updateContext: {
-      threadId,
-      tools,
-      state,
-      onAgentText(text: string) {
-        if (s.compacting) s.compactionReply += text;
-      },
-      messageIds: new Map(),
-    },
-    lastUpdateAt: null,
-    turnOutputSeen: false,
-    compacting: false,
-    compactionReply: "",
-    contextSize: null,
-    restoredUsage: undefined,
-  };
-  return s;
-}
-
-function contextWindow(s: TranslatorState, used: number): ThreadDelta {
-  return { kind: "contextWindow", used, size: s.contextSize, estimated: false, attach: "open" };
-}
-
-/** Turn and compaction boundaries. */
-function turnMethods(s: TranslatorState): Pick<AcpTranslator, "turnStarted" | "agentTurnStarted" | "turnCompleted" | "compactionStarted" | "compactionCompleted"> {
-  const startTurn = (): ThreadDelta[] => {
-    s.turnOutputSeen = false;
-    s.compacting = false;
-    return turns.turnStarted(s.tools);
-  };
-  return {
-    turnStarted: startTurn,
-    agentTurnStarted: startTurn,
-    turnCompleted(stopReason, promptResult) {
-      return turns.turnCompleted(s.tools, stopReason, s.turnOutputSeen, turns.promptResultDetail(promptResult));
-    },
-    compactionStarted() {
-      s.compacting = true;
-      s.compactionReply = "";
-      s.turnOutputSeen = false;
-      return turns.compactionStarted(s.tools);
-    },
-    compactionCompleted(end) {
-      const deltas = turns.compactionCompleted(s.tools, end, s.dialect, s.compactionReply);
-      s.compacting = false;
-      s.compactionReply = "";
-      return deltas;
-    },
-  };
+export function isTurnOutputUpdate(update: AcpUpdate | unknown): boolean {
+  return AcpUpdate.read(update)?.turnOutput ?? false;
 }
 
 /**
  * More about a call that already settled: a `tool_call_update` of a settled call, or a
  * `tool_call` of a call settled by its denial (an agent that asked first may report it after).
  */
-function isLateToolUpdateOf(tools: TranslatorState["tools"], update: Record<string, unknown>): boolean {
-  const kind = update.sessionUpdate;
-  if (kind !== "tool_call_update" && kind !== "tool_call") return false;
-  const fields = readToolCallFields(update);
-  if (fields === undefined) return false;
-  return kind === "tool_call_update" ? tools.isSettled(fields.toolCallId) : tools.isSettledDenial(fields.toolCallId);
+function isLateToolUpdateOf(tools: ToolCallTracker, update: AcpUpdate): boolean {
+  if (update.toolCall === undefined) return false;
+  return update.kind === "tool_call_update" ? tools.isSettled(update.toolCall.toolCallId) : tools.isSettledDenial(update.toolCall.toolCallId);
 }
 
-/** Agent updates, client writes, warnings and errors as they come. */
-function updateMethods(s: TranslatorState): Pick<AcpTranslator, "update" | "fsWrite" | "writeClaimant" | "warning" | "sessionError" | "unhandled" | "delegationReport"> {
-  const { threadId, tools } = s;
-  return {
-    update(update) {
-      const parsed = AcpSessionUpdateSchema.safeParse(update);
-      if (!parsed.success) return [];
-      s.lastUpdateAt = s.now();
-      if (isLateToolUpdateOf(tools, parsed.data)) {
-        // More about a call that already settled: kept as the raw update (in the turn when one is
-        // open, else thread-scoped), never a new item of a call the lane already closed.
-        return [unhandledUpdate(threadId, parsed.data)];
-      }
-      if (isTurnOutputUpdate(parsed.data)) s.turnOutputSeen = true;
-      return translateSessionUpdate(s.updateContext, parsed.data);
-    },
-    fsWrite(write, claimant) {
-      // One edit is one fileChange: a write made by an in-flight edit call settles with that call,
-      // a write repeating a change a settled call of this turn reported is not a second edit, and
-      // neither is a write whose call (claimant when the request arrived) settled meanwhile.
-      const claimed = tools.claimWrite(write);
-      if (claimed !== false) return [];
-      if (claimant !== undefined && tools.isSettled(claimant)) return [];
-      return [fsWriteDelta(threadId, write)];
-    },
-    writeClaimant: (path) => tools.writeClaimant(path),
-    warning(warning) {
-      const delta: ThreadDelta = { kind: "provider.warning", summary: warning.summary, vouchedTurn: true };
-      if (warning.details !== undefined) delta.details = warning.details;
-      return [delta];
-    },
-    sessionError(detail) {
-      // The error settles the turn: its streamed text and its open tool calls settle first (a
-      // message left started would never complete; spec 20 §3.1 left tools unclosed).
-      const deltas = turns.flush(tools, "failed");
-      const writes = tools.clear();
-      return [...deltas, ...writes.map((write) => fsWriteDelta(threadId, write)), { kind: "provider.error", message: "Provider error", detail, settlesTurn: true }];
-    },
-    unhandled(method, params) {
-      return [{ kind: "unhandled", raw: internalEnvelope(method, params), rawType: method, vouchedTurn: true }];
-    },
-    delegationReport: (report) => tools.delegationReport(report),
-  };
-}
+/**
+ * The translator of one ACP session: it owns the translation state (the tool-call cache, the
+ * session model, the injected-tool bindings, turn and compaction facts), and every delta batch it
+ * returns leaves through {@link SessionTranslator.emit}, which passes the whitespace-stream settler
+ * in emission order (whitespace-streams.ts). A public method never calls another public one, so
+ * no batch is settled twice.
+ */
+class SessionTranslator implements AcpTranslator {
+  private readonly threadId: string;
+  private readonly dialect: AcpDialect;
+  private readonly now: () => number;
+  private readonly bindings: InjectedToolBindings;
+  private readonly tools: ToolCallTracker;
+  private readonly state: SessionStateModel;
+  private readonly updateContext: SessionUpdateContext;
+  private readonly settler = createWhitespaceStreamSettler();
+  private lastUpdateAt: number | null = null;
+  private turnOutputSeen = false;
+  private compacting = false;
+  private compactionReply = "";
+  private contextSize: number | null = null;
+  private restoredUsage: AcpUpdate | undefined = undefined;
 
-/** Session setup, restore and what a prompt's result says about the context window. */
-function sessionMethods(s: TranslatorState): Pick<AcpTranslator, "sessionSetup" | "restoreUpdate" | "restoreSettled" | "promptResult"> {
-  const { dialect, state } = s;
-  return {
-    sessionSetup(result, { restored }) {
-      state.observeSetup(result);
-      const deltas = state.publish();
-      if (dialect.contextWindow !== undefined) {
-        s.contextSize = dialect.contextWindow.sizeFromSetup(result) ?? s.contextSize;
-        if (!restored) deltas.push(contextWindow(s, 0));
-      }
-      return deltas;
-    },
-    restoreUpdate(update) {
-      const parsed = AcpSessionUpdateSchema.safeParse(update);
-      if (!parsed.success) return;
-      if (parsed.data.sessionUpdate === "usage_update") s.restoredUsage = parsed.data;
-      else state.observeUpdate(parsed.data);
-    },
-    restoreSettled() {
-      const usage = s.restoredUsage;
-      s.restoredUsage = undefined;
-      const deltas = state.publish();
-      if (usage !== undefined) deltas.push(...translateSessionUpdate(s.updateContext, usage));
-      return deltas;
-    },
-    promptResult(result) {
-      if (dialect.contextWindow === undefined) return [];
-      const used = dialect.contextWindow.usedFromPromptResult(result);
-      return used === undefined ? [] : [contextWindow(s, used)];
-    },
-  };
-}
+  constructor(options: AcpTranslatorOptions) {
+    this.threadId = options.threadId;
+    this.dialect = options.dialect;
+    this.now = options.now;
+    this.bindings = createInjectedToolBindings(options.injectedTools ?? []);
+    this.tools = createToolCallTracker({ threadId: this.threadId, dialect: this.dialect, bindings: this.bindings });
+    this.state = createSessionStateModel();
+    this.updateContext = {
+      threadId: this.threadId,
+      tools: this.tools,
+      state: this.state,
+      onAgentText: (text: string) => {
+        if (this.compacting) this.compactionReply += text;
+      },
+      messageIds: new Map(),
+    };
+  }
 
-/** Permissions, injected tools and the quiet-detection facts. */
-function callMethods(
-  s: TranslatorState,
-): Pick<AcpTranslator, "permissionSubject" | "bindInjectedToolCall" | "activity" | "notePermissionToolCall" | "permissionDecided" | "permissionDenied" | "isLateToolUpdate"> {
-  const { tools, bindings } = s;
-  return {
-    permissionSubject: (toolCall) => permissionSubject(tools, toolCall),
-    bindInjectedToolCall: (toolName) => bindings.proxiedCall(toolName),
-    activity: () => ({ openToolCount: tools.openCount(), lastUpdateAt: s.lastUpdateAt, turnOutputSeen: s.turnOutputSeen }),
-    notePermissionToolCall(toolCall) {
-      const fields = readToolCallFields(toolCall);
-      if (fields === undefined) return;
-      // A request's text content describes the request (codex-acp: "Proposed Amendment: …
-      // Available Decisions: …"), not what the call printed: only its diffs are kept.
-      const content = fields.content?.filter((entry) => entry.type !== "content");
-      tools.notePermissionToolCall({ ...fields, status: undefined, content: content?.length ? content : undefined } as typeof fields);
-    },
-    permissionDecided: (toolCallId, message) => tools.progressNote(toolCallId, message),
-    permissionDenied: (toolCallId) => tools.deny(toolCallId),
-    isLateToolUpdate: (update) => isLateToolUpdateOf(tools, update as Record<string, unknown>),
-  };
+  /** The one way out for deltas: the batch after the whitespace-stream settler. */
+  private emit(deltas: ThreadDelta[]): ThreadDelta[] {
+    return this.settler.settle(deltas);
+  }
+
+  private startTurn(): ThreadDelta[] {
+    this.turnOutputSeen = false;
+    this.compacting = false;
+    return this.emit(turns.turnStarted(this.tools));
+  }
+
+  private contextWindow(used: number): ThreadDelta {
+    return { kind: "contextWindow", used, size: this.contextSize, estimated: false, attach: "open" };
+  }
+
+  turnStarted(): ThreadDelta[] {
+    return this.startTurn();
+  }
+
+  agentTurnStarted(): ThreadDelta[] {
+    return this.startTurn();
+  }
+
+  turnCompleted(stopReason: string, promptResult?: unknown): ThreadDelta[] {
+    return this.emit(turns.turnCompleted(this.tools, stopReason, this.turnOutputSeen, turns.promptResultDetail(promptResult)));
+  }
+
+  compactionStarted(): ThreadDelta[] {
+    this.compacting = true;
+    this.compactionReply = "";
+    this.turnOutputSeen = false;
+    return this.emit(turns.compactionStarted(this.tools));
+  }
+
+  compactionCompleted(end: CompactionEnd): ThreadDelta[] {
+    const deltas = turns.compactionCompleted(this.tools, end, this.dialect, this.compactionReply);
+    this.compacting = false;
+    this.compactionReply = "";
+    return this.emit(deltas);
+  }
+
+  update(update: AcpUpdate | unknown): ThreadDelta[] {
+    const read = AcpUpdate.read(update);
+    if (read === undefined) return this.emit([]);
+    this.lastUpdateAt = this.now();
+    // More about a call that already settled: kept as the raw update (in the turn when one is
+    // open, else thread-scoped), never a new item of a call the lane already closed.
+    if (isLateToolUpdateOf(this.tools, read)) return this.emit([unhandledUpdate(this.threadId, read.value)]);
+    if (read.turnOutput) this.turnOutputSeen = true;
+    return this.emit(translateSessionUpdate(this.updateContext, read));
+  }
+
+  fsWrite(write: AcpFsWrite, claimant?: string): ThreadDelta[] {
+    // One edit is one fileChange: a write made by an in-flight edit call settles with that call,
+    // a write repeating a change a settled call of this turn reported is not a second edit, and
+    // neither is a write whose call (claimant when the request arrived) settled meanwhile.
+    if (this.tools.claimWrite(write) !== false) return this.emit([]);
+    if (claimant !== undefined && this.tools.isSettled(claimant)) return this.emit([]);
+    return this.emit([fsWriteDelta(this.threadId, write)]);
+  }
+
+  writeClaimant(path: string): string | undefined {
+    return this.tools.writeClaimant(path);
+  }
+
+  warning(warning: { summary: string; details?: string }): ThreadDelta[] {
+    const delta: ThreadDelta = { kind: "provider.warning", summary: warning.summary, vouchedTurn: true };
+    if (warning.details !== undefined) delta.details = warning.details;
+    return this.emit([delta]);
+  }
+
+  sessionError(detail: string): ThreadDelta[] {
+    // The error settles the turn: its streamed text and its open tool calls settle first (a
+    // message left started would never complete; spec 20 §3.1 left tools unclosed).
+    const deltas = turns.flush(this.tools, "failed");
+    const writes = this.tools.clear().map((write) => fsWriteDelta(this.threadId, write));
+    return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, settlesTurn: true }]);
+  }
+
+  unhandled(method: string, params: unknown): ThreadDelta[] {
+    return this.emit([{ kind: "unhandled", raw: internalEnvelope(method, params), rawType: method, vouchedTurn: true }]);
+  }
+
+  delegationReport(report: AcpDelegationReport): ThreadDelta[] {
+    return this.emit(this.tools.delegationReport(report));
+  }
+
+  sessionSetup(result: unknown, { restored }: { restored: boolean }): ThreadDelta[] {
+    this.state.observeSetup(result);
+    const deltas = this.state.publish();
+    if (this.dialect.contextWindow !== undefined) {
+      this.contextSize = this.dialect.contextWindow.sizeFromSetup(result) ?? this.contextSize;
+      if (!restored) deltas.push(this.contextWindow(0));
+    }
+    return this.emit(deltas);
+  }
+
+  restoreUpdate(update: AcpUpdate | unknown): void {
+    const read = AcpUpdate.read(update);
+    if (read === undefined) return;
+    if (read.kind === "usage_update") this.restoredUsage = read;
+    else this.state.observeUpdate(read.value);
+  }
+
+  restoreSettled(): ThreadDelta[] {
+    const usage = this.restoredUsage;
+    this.restoredUsage = undefined;
+    const deltas = this.state.publish();
+    if (usage !== undefined) deltas.push(...translateSessionUpdate(this.updateContext, usage));
+    return this.emit(deltas);
+  }
+
+  promptResult(result: unknown): ThreadDelta[] {
+    if (this.dialect.contextWindow === undefined) return this.emit([]);
+    const used = this.dialect.contextWindow.usedFromPromptResult(result);
+    return this.emit(used === undefined ? [] : [this.contextWindow(used)]);
+  }
+
+  permissionSubject(toolCall: unknown): AcpPermissionSubject {
+    return permissionSubject(this.tools, toolCall);
+  }
+
+  bindInjectedToolCall(toolName: string): string | null {
+    return this.bindings.proxiedCall(toolName);
+  }
+
+  activity(): AcpTranslatorActivity {
+    return { openToolCount: this.tools.openCount(), lastUpdateAt: this.lastUpdateAt, turnOutputSeen: this.turnOutputSeen };
+  }
+
+  notePermissionToolCall(toolCall: unknown): void {
+    const fields = readToolCallFields(toolCall);
+    if (fields === undefined) return;
+    // A request's text content describes the request (codex-acp: "Proposed Amendment: …
+    // Available Decisions: …"), not what the call printed: only its diffs are kept.
+    const content = fields.content?.filter((entry) => entry.type !== "content");
+    this.tools.notePermissionToolCall({ ...fields, status: undefined, content: content?.length ? content : undefined } as typeof fields);
+  }
+
+  permissionDecided(toolCallId: string, message: string): ThreadDelta[] {
+    return this.emit(this.tools.progressNote(toolCallId, message));
+  }
+
+  permissionDenied(toolCallId: string): ThreadDelta[] {
+    return this.emit(this.tools.deny(toolCallId));
+  }
+
+  isLateToolUpdate(update: AcpUpdate | unknown): boolean {
+    const read = AcpUpdate.read(update);
+    return read !== undefined && isLateToolUpdateOf(this.tools, read);
+  }
 }
 
 /** Creates the translator of one ACP session (spec 20 §3, spec 30). */
 export function createAcpTranslator(options: AcpTranslatorOptions): AcpTranslator {
-  const s = createTranslatorState(options);
-  const translator: AcpTranslator = { ...turnMethods(s), ...updateMethods(s), ...sessionMethods(s), ...callMethods(s) };
-  // Every batch passes the whitespace-stream settler in emission order (whitespace-streams.ts).
-  const settler = createWhitespaceStreamSettler();
-  const settled = { ...translator } as Record<string, unknown>;
-  for (const [name, value] of Object.entries(translator)) {
-    if (typeof value !== "function" || !DELTA_METHODS.has(name)) continue;
-    settled[name] = (...args: unknown[]) => settler.settle((value as (...a: unknown[]) => ThreadDelta[])(...args));
-  }
-  return settled as unknown as AcpTranslator;
+  return new SessionTranslator(options);
 }
-
-/** The translator methods that return deltas (each batch passes the whitespace-stream settler). */
-const DELTA_METHODS: ReadonlySet<string> = new Set([
-  "turnStarted",
-  "agentTurnStarted",
-  "turnCompleted",
-  "compactionStarted",
-  "compactionCompleted",
-  "update",
-  "fsWrite",
-  "warning",
-  "sessionError",
-  "unhandled",
-  "delegationReport",
-  "sessionSetup",
-  "restoreSettled",
-  "promptResult",
-  "permissionDecided",
-  "permissionDenied",
-]);

@@ -1,0 +1,144 @@
+/**
+ * What the walk makes of each live event (see `runSchedule` in scheduler.ts): a bridge line
+ * meets the earliest open expectation of its pipe it fits, or is answered generically (a
+ * note), or diverges; a replay child's line likewise, and a bridge answer to an agent request
+ * is compared with the recorded one.
+ */
+import type { ReplayChildLink } from "../stand-ins/child-channel.js";
+import { answerDifference, COMPARED_ANSWER_METHODS } from "./answers.js";
+import { HARNESS_INITIALIZE_ID, type ReplayEvent } from "./schedule-types.js";
+import { placeOf, type ScheduleWalk } from "./walk-state.js";
+import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "../plan/wire.js";
+
+/** True when `line` answers the harness's own `initialize` (recorded on the walk, not part of the lane). */
+function takeHandshakeAnswer(walk: ScheduleWalk, shape: WireShape, line: string): boolean {
+  if (walk.handshakeAnswered || shape.kind !== "response" || shape.id !== HARNESS_INITIALIZE_ID) return false;
+  walk.handshakeAnswered = true;
+  if (line.includes('"error"')) walk.handshakeError = line.slice(0, 200);
+  return true;
+}
+
+/** A `bridge→runtime` line no open expectation takes: answered generically, noted, or a divergence. */
+function unmatchedBridgeLine(walk: ScheduleWalk, shape: WireShape): void {
+  const { io } = walk;
+  if (shape.kind === "request" && shape.id !== undefined && !walk.expectedLater("runtime", shape)) {
+    io.bridge.write(genericAnswer(shape.id));
+    walk.note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
+  } else if (shape.deltaKinds !== undefined) {
+    // An extra thread/delta is a lane difference: the lane comparison judges it (and an
+    // allowlist entry may explain it), so the walk notes it instead of failing twice.
+    walk.note(`extra bridge→runtime ${describeShape(shape)}: nothing recorded here expects it (judged by the lane comparison)`);
+  } else {
+    // Out of order or not recorded at all; a request still gets an answer so the bridge does not hang.
+    if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
+    walk.diverge({
+      kind: "unexpected-line",
+      ...walk.openSeq("runtime", -1),
+      expected: walk.describeOpen("runtime", -1),
+      got: describeShape(shape),
+      message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${walk.describeOpen("runtime", -1)})`,
+    });
+  }
+}
+
+/** One line the bridge wrote to the runtime. */
+export function onBridgeLine(walk: ScheduleWalk, emitted: string): void {
+  const { io } = walk;
+  const line = io.toRecorded ? io.toRecorded(emitted) : emitted;
+  const shape = shapeOfLine(line);
+  if (takeHandshakeAnswer(walk, shape, line)) return;
+  if (!walk.acceptingLane) {
+    walk.note(`after the bridge's stdin closed it wrote ${describeShape(shape)}; not part of the lane`);
+    return;
+  }
+  const index = walk.findExpectation("runtime", -1, shape, line);
+  let laneLine = line;
+  let lineAnchor = walk.anchor;
+  if (index !== -1) {
+    const met = walk.meet(index, shape, walk.runtimeIds);
+    lineAnchor = met.anchor;
+    if (shape.kind === "request" && met.step.shape.id !== undefined) laneLine = withId(line, met.step.shape.id);
+  } else {
+    unmatchedBridgeLine(walk, shape);
+  }
+  io.sink?.bridgeLine(line, walk.laneClock);
+  if (walk.keepBridgeLines) walk.bridgeLines.push({ line: laneLine, clock: walk.laneClock, anchor: lineAnchor });
+}
+
+/** Compares the bridge's answer `line` to an agent request with the recorded answer of `index`'s step. */
+function compareAnswer(walk: ScheduleWalk, child: ReplayChildLink, index: number, shape: WireShape, line: string): void {
+  const { step } = walk.meet(index, shape, walk.providerIds(child.index));
+  const asked = step.shape.idKey === undefined ? undefined : walk.agentRequests.get(`${child.index}|${step.shape.idKey}`);
+  if (shape.kind !== "response" || asked === undefined || !COMPARED_ANSWER_METHODS.has(asked)) return;
+  const difference = answerDifference(step.entry.line, line);
+  if (!difference) return;
+  walk.diverge({
+    kind: "answer-differs",
+    ...placeOf(step),
+    expected: difference.expected,
+    got: difference.got,
+    message: `the bridge answered the agent's ${asked} (${describeShape(step.shape)}) with ${difference.got}; the recording has ${difference.expected}`,
+  });
+}
+
+/** One line the bridge wrote to an agent (a replay child). */
+export function onChildLine(walk: ScheduleWalk, child: ReplayChildLink, emitted: string): void {
+  const { io } = walk;
+  const line = io.toRecorded ? io.toRecorded(emitted) : emitted;
+  const shape = shapeOfLine(line);
+  const isRequest = shape.kind === "request" && shape.id !== undefined;
+  if (child.index >= walk.source.segments) {
+    if (isRequest) child.send(genericAnswer(shape.id!));
+    walk.note(`agent process #${child.index + 1} has no recorded segment; ${isRequest ? "answered" : "dropped"} ${describeShape(shape)}${isRequest ? " generically" : ""}`);
+    return;
+  }
+  const index = walk.acceptingLane ? walk.findExpectation("provider", child.index, shape, line) : -1;
+  if (index !== -1) {
+    compareAnswer(walk, child, index, shape, line);
+  } else if (isRequest && !(walk.acceptingLane && walk.expectedLater("provider", shape))) {
+    child.send(genericAnswer(shape.id!));
+    walk.note(`answered bridge→provider ${describeShape(shape)} generically: nothing recorded answers it`);
+  } else if (walk.acceptingLane) {
+    if (isRequest) child.send(genericAnswer(shape.id!));
+    walk.diverge({
+      kind: "unexpected-line",
+      ...walk.openSeq("provider", child.index),
+      expected: walk.describeOpen("provider", child.index),
+      got: describeShape(shape),
+      message: `bridge→provider ${describeShape(shape)} (agent #${child.index + 1}) matches no recorded output here (expected ${walk.describeOpen("provider", child.index)})`,
+    });
+  }
+}
+
+/** Handles one live event from the bridge or the replay children's channel. */
+export function handleEvent(walk: ScheduleWalk, event: ReplayEvent): void {
+  const { io } = walk;
+  if (io.trace) {
+    const text = "line" in event ? ` ${event.line.slice(0, 160)}` : "";
+    const who = "child" in event ? ` #${event.child.index + 1}` : "";
+    io.trace(`<- ${event.type}${who}${text}`);
+  }
+  switch (event.type) {
+    case "bridge-line":
+      onBridgeLine(walk, event.line);
+      return;
+    case "bridge-line-too-long":
+      walk.diverge({ kind: "line-too-long", ...walk.walkedSeq(), expected: null, got: `a line over ${event.error.maxLineBytes} bytes`, message: event.error.message });
+      return;
+    case "bridge-exit":
+      walk.exit = { code: event.code, signal: event.signal };
+      return;
+    case "child-hello":
+      walk.children.push(event.child);
+      return;
+    case "child-line":
+      onChildLine(walk, event.child, event.line);
+      return;
+    case "child-eof":
+    case "child-closed":
+      return;
+    case "child-protocol-error":
+      walk.diverge({ kind: "child-protocol", ...walk.walkedSeq(), expected: null, got: null, message: event.reason });
+      return;
+  }
+}
