@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
@@ -10,13 +10,13 @@ import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { fileState } from "../recording/file-state.js";
-import { readRecording, validateRecording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
+import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines, oracleFieldLines } from "../report/oracle-lines.js";
 import { replayTrouble, type ReplayDivergence, type ReplayNote } from "../replay/walk/divergence.js";
 import { isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { replayProfileFor } from "../replay/bridge/profiles.js";
-import { createPlanCounter, type PlanCounts } from "../replay/plan/stream-plan.js";
+import { createPlanCounter, type CountedRecordingDir } from "../replay/plan/stream-plan.js";
 import { replayBatch } from "./batch.js";
 import { cellStatus, type OracleState, type ReplayOutcome } from "./cell-status.js";
 import { pendingFile, type WritePolicy } from "./write-policy.js";
@@ -173,8 +173,10 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * A missing oracle of an in-repo recording follows `options.write` (write-policy.ts): written
  * from a clean replay (temp file + rename) in place or as `<oracle>.pending`, or, under `never`
  * (CI), not at all; only an oracle written in place lets the cell pass (cell-status.ts).
- * Memory does not grow with a cell's length when no allowlist entry applies to it: its
- * recording is validated without being held and (replayed alone) read as the walk goes, its
+ * A recording of at most {@link HELD_RECORDING_BYTES} is read and parsed once, at validation,
+ * and that parse feeds the replay and the recorded leg. Memory does not grow with a larger
+ * cell's length when no allowlist entry applies to it: its recording is validated without
+ * being held and (replayed alone) read as the walk goes, its
  * live lane is normalized and spilled to a temporary file as it is assembled, and the lanes are
  * compared event by event (`compareParityBySide`); whole lanes are loaded only for a side with
  * a difference to show, an applying entry, `--dump-dir` or an oracle to write.
@@ -186,15 +188,13 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
   // Every recording is validated before any replay; an unreadable one is that cell's error, and
-  // every other cell is still checked. Validation holds no entries: a cell replayed alone streams
-  // its recording from the directory, a batch reads its (small, real) recordings when it starts.
-  const recordings: Array<(ValidatedRecording & { counts: PlanCounts }) | undefined> = await Promise.all(
+  // every other cell is still checked. A small recording (every real one) is read, parsed and
+  // held once here and handed on to the replay and the recorded leg; a larger one is validated
+  // without holding its entries and streamed from its directory as the walk goes.
+  const recordings: Array<CheckedRecording | undefined> = await Promise.all(
     options.locations.map(async (location, index) => {
       try {
-        // The replay plan's counts are taken on the way, so a streamed replay reads the lanes once less.
-        const counter = createPlanCounter();
-        const validated = await validateRecording(location.dir, { expect: { provider: location.provider, cell: location.cell }, onEntry: counter.take });
-        return { ...validated, counts: counter.result() };
+        return await checkRecording(location);
       } catch (thrown) {
         if (!(thrown instanceof InputError)) throw thrown;
         results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
@@ -235,10 +235,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       if (ahead) options.startBridge?.(options.locations[ahead[0]!]!.provider);
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
-      const sources: ReplaySource[] =
-        task.length === 1
-          ? [{ dir: options.locations[task[0]!]!.dir, counts: recordings[task[0]!]!.counts }]
-          : await Promise.all(task.map((i) => readRecording(options.locations[i]!.dir, { expect: { provider: options.locations[i]!.provider, cell: options.locations[i]!.cell } })));
+      const sources: ReplaySource[] = task.length === 1 ? [recordings[task[0]!]!.source] : await Promise.all(task.map((i) => heldSource(recordings[i]!.source, options.locations[i]!)));
       const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { keepBridgeLane: false, ...options.replay, laneEvents: (dir) => spills!.open(dir) }, now);
       const share = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
@@ -275,6 +272,46 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   }
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
   return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
+}
+
+/**
+ * Largest recording, its lane files' bytes together, that `checkCells` reads once and holds
+ * from validation to comparison: 1 MiB (real recordings are under 100 KiB). A larger one is
+ * validated streamed and read again by the walk, so memory does not grow with it.
+ */
+export const HELD_RECORDING_BYTES = 1024 * 1024;
+
+/** A recording that passed validation, with what its replay starts from. */
+type CheckedRecording = ValidatedRecording & { source: Recording | CountedRecordingDir };
+
+/**
+ * Validates one recording (spec 10 §4): read and parsed once and held when its lane files
+ * together are at most {@link HELD_RECORDING_BYTES}, else streamed with the replay plan's counts
+ * taken on the way (the walk then streams it again).
+ *
+ * @throws InputError as `readRecording`
+ */
+async function checkRecording(location: RecordingLocation): Promise<CheckedRecording> {
+  const expect = { provider: location.provider, cell: location.cell };
+  if ((await laneBytes(location.dir)) <= HELD_RECORDING_BYTES) {
+    const recording = await readRecording(location.dir, { expect });
+    return { dir: location.dir, manifest: recording.manifest, hasCurrentBridgeLane: recording.currentBridgeLane !== null, source: recording };
+  }
+  const counter = createPlanCounter();
+  const validated = await validateRecording(location.dir, { expect, onEntry: counter.take });
+  return { ...validated, source: { dir: location.dir, counts: counter.result() } };
+}
+
+/** The bytes of a recording directory's `.ndjson` files together (0 for a directory that cannot be listed: validation names it). */
+async function laneBytes(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const sizes = await Promise.all(names.filter((name) => name.endsWith(".ndjson")).map(async (name) => (await stat(path.join(dir, name)).catch(() => undefined))?.size ?? 0));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** A batch's cells share one bridge only when each is held: a streamed one is read whole here. */
+async function heldSource(source: Recording | CountedRecordingDir, location: RecordingLocation): Promise<Recording> {
+  return isRecording(source) ? source : readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
 }
 
 /** A cell whose recording or oracle could not be read (status `error`, see `erroredCell`). */
