@@ -239,7 +239,7 @@ export async function driveBridge(steps: StepSource, provider: string, options: 
       cellsRoot: options.cellsRoot ?? join(root, "cells"),
       fixtures: options.recordingDirs?.map((dir) => join(dir, CELL_FIXTURE_DIR)),
     });
-    ({ channel, ...agent } = await standIn.open(base, (event) => queue.push(event)));
+    ({ channel, ...agent } = await standIn.open(base, (event) => queue.push(event), options.maxLineBytes));
   } catch (error) {
     bridge.kill();
     await bridge.whenExited();

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from "node:net";
-import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { ChildToSchedulerFrameSchema, encodeFrame } from "./child-frames.js";
+import { CONNECT_FLAG, MAX_LINE_FLAG } from "./child-wire.js";
+import { readSocketLines, STAND_IN_LINE_BOUND_BYTES, standInLineTooLong } from "./socket-lines.js";
 
 /** One connected replay child, in connection order (`index` 0 = the first agent process). */
 export interface ReplayChildLink {
@@ -21,13 +22,18 @@ export interface ReplayChildLink {
   whenClosed(): Promise<void>;
 }
 
+/** Bytes a frame adds to its line besides escaping (`{"t":"line","line":""}` and the newline, with room to spare). */
+const FRAME_OVERHEAD_BYTES = 64;
+
 /** What the private channel reports to the scheduler, in arrival order. */
 export type ChildChannelEvent =
   | { type: "child-hello"; child: ReplayChildLink }
   | { type: "child-line"; child: ReplayChildLink; line: string }
   | { type: "child-eof"; child: ReplayChildLink }
   | { type: "child-closed"; child: ReplayChildLink }
-  | { type: "child-protocol-error"; reason: string };
+  | { type: "child-protocol-error"; reason: string }
+  /** A line over the stand-in's bound (what the bridge wrote to its agent); the stand-in is stopped (socket-lines.ts). */
+  | { type: "child-line-too-long"; child: ReplayChildLink | undefined; maxLineBytes: number; message: string };
 
 /** The scheduler's end of the private channel (a Unix domain socket). */
 export interface ChildChannel {
@@ -49,12 +55,15 @@ export interface ChildChannel {
 /**
  * Opens the private channel replay children report to (00-product.md flow 2): a Unix
  * domain socket `<dir>/child.sock`. Every frame becomes one event passed to `onEvent`
- * synchronously, so the scheduler sees children's lines in the order they arrived.
+ * synchronously, so the scheduler sees children's lines in the order they arrived. A line over
+ * `maxLineBytes` (met by the child on its stdin, or a frame over it here) is one
+ * `child-line-too-long` event naming the child, and the child is stopped (socket-lines.ts);
+ * {@link childArgs} passes the same bound to the child.
  *
  * @param dir a private temporary directory (its path must be short: Unix socket paths are
  *   limited to about 100 bytes)
  */
-export async function openChildChannel(dir: string, onEvent: (event: ChildChannelEvent) => void): Promise<ChildChannel> {
+export async function openChildChannel(dir: string, onEvent: (event: ChildChannelEvent) => void, maxLineBytes = STAND_IN_LINE_BOUND_BYTES): Promise<ChildChannel> {
   const address = join(dir, "child.sock");
   const children: ReplayChildLink[] = [];
   const sockets = new Set<Socket>();
@@ -67,10 +76,11 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
       if (!announced) unannounced -= 1;
       announced = true;
     };
-    socket.setEncoding("utf8");
     let link: (ReplayChildLink & { closed: boolean; markClosed(): void }) | undefined;
-    const frames = createInterface({ input: socket, crlfDelay: Infinity });
-    frames.on("line", (text) => {
+    const who = (): string => (link ? `agent #${link.index + 1} (Node replay child, pid ${link.pid})` : "a Node replay child not yet announced");
+    const tooLong = (bytesSeen: number, bound = maxLineBytes, what = "bridge→provider"): void =>
+      onEvent({ type: "child-line-too-long", child: link, maxLineBytes: bound, message: standInLineTooLong(who(), what, bytesSeen, bound) });
+    const onFrame = (text: string): void => {
       announce();
       let frame;
       try {
@@ -111,14 +121,21 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
         onEvent({ type: "child-protocol-error", reason: "a replay child sent a frame before hello" });
       } else if (frame.t === "line") {
         onEvent({ type: "child-line", child: link, line: frame.line });
+      } else if (frame.t === "too-long") {
+        // The child met the line on its stdin and dropped it; it is stopped as the relay is.
+        tooLong(frame.bytes);
+        socket.destroy();
       } else {
         onEvent({ type: "child-eof", child: link });
       }
-    });
+    };
+    // A frame holds one line of at most `maxLineBytes`, JSON-escaped: quotes and backslashes
+    // double, so a frame over twice the bound did not come from a well-behaved child (or held raw
+    // control characters, six bytes each). It is reported the same way; the socket is destroyed
+    // and the child exits on its close.
+    const frameBound = 2 * maxLineBytes + FRAME_OVERHEAD_BYTES;
+    readSocketLines(socket, frameBound, { onLine: onFrame, onOverflow: (bytesSeen) => tooLong(bytesSeen, frameBound, "its socket (a frame)"), onEnd: () => undefined });
     socket.on("error", () => undefined);
-    // readline re-emits its input's errors (an EPIPE once the child is gone): the socket's
-    // close below reports the end, so an error here must not crash the whole check.
-    frames.on("error", () => undefined);
     socket.on("close", () => {
       announce();
       sockets.delete(socket);
@@ -148,4 +165,9 @@ export async function openChildChannel(dir: string, onEvent: (event: ChildChanne
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The replay child's arguments after its module: the channel's socket and the line bound (child-wire.ts). */
+export function childArgs(channel: ChildChannel, maxLineBytes = STAND_IN_LINE_BOUND_BYTES): string[] {
+  return [CONNECT_FLAG, channel.address, MAX_LINE_FLAG, String(maxLineBytes)];
 }

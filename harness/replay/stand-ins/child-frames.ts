@@ -9,7 +9,9 @@ import { z } from "zod";
  * Child → scheduler:
  * - `hello {pid}` once, on connect (the pid lets the scheduler make sure it is gone);
  * - `line {line}` for every line the bridge wrote to the child's stdin (`bridge→provider`);
- * - `eof` when the bridge closed the child's stdin.
+ * - `eof` when the bridge closed the child's stdin;
+ * - `too-long {bytes}` when the bridge wrote a stdin line over the child's bound (`--max-line-bytes`):
+ *   the line is dropped unread, `bytes` of it were seen.
  *
  * Scheduler → child:
  * - `line {line}`: write this line to stdout (`provider→bridge`);
@@ -19,6 +21,7 @@ export const ChildToSchedulerFrameSchema = z.discriminatedUnion("t", [
   z.object({ t: z.literal("hello"), pid: z.number().int() }),
   z.object({ t: z.literal("line"), line: z.string() }),
   z.object({ t: z.literal("eof") }),
+  z.object({ t: z.literal("too-long"), bytes: z.number().int() }),
 ]);
 
 /** A frame a replay child sends (see {@link ChildToSchedulerFrameSchema}). */
@@ -30,4 +33,4 @@ export const SchedulerToChildFrameSchema = z.discriminatedUnion("t", [z.object({
 /** A frame the scheduler sends (see {@link SchedulerToChildFrameSchema}). */
 export type SchedulerToChildFrame = z.infer<typeof SchedulerToChildFrameSchema>;
 
-export { CONNECT_FLAG, encodeFrame } from "./child-wire.js";
+export { CONNECT_FLAG, MAX_LINE_FLAG, encodeFrame } from "./child-wire.js";

@@ -8,6 +8,9 @@
 /** The child's argv flag naming the socket path (`--connect <path>`). */
 export const CONNECT_FLAG = "--connect";
 
+/** The child's argv flag giving its bound on one stdin line in bytes (`--max-line-bytes <n>`; default 64 MiB). */
+export const MAX_LINE_FLAG = "--max-line-bytes";
+
 /** Serializes one frame (`{t, …}`) as a newline-terminated line. */
 export function encodeFrame(frame: { t: string; [key: string]: unknown }): string {
   return `${JSON.stringify(frame)}\n`;

@@ -18,8 +18,8 @@ import { accessSync, constants } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
-import { createInterface } from "node:readline";
 import type { ChildChannel, ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
+import { readSocketLines, STAND_IN_LINE_BOUND_BYTES, standInLineTooLong } from "./socket-lines.js";
 
 /** Absolute paths of the programs the relay runs. */
 export interface RelayTools {
@@ -143,11 +143,13 @@ function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event:
  * (its pid) makes it a {@link ReplayChildLink}, numbered in connection order; its lines, end and
  * close become events passed to `onEvent` synchronously, as `openChildChannel` does for Node
  * replay children. A link's `end` closes its socket and stops the relay's process group (the
- * relay holds no state worth a graceful end).
+ * relay holds no state worth a graceful end). A line over `maxLineBytes` (what the bridge wrote
+ * to its agent) is not held: it is one `child-line-too-long` event naming the relay, and the
+ * relay is stopped (socket-lines.ts).
  *
  * @param dir a private temporary directory (short: Unix socket paths are limited to about 100 bytes)
  */
-export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: (event: ChildChannelEvent) => void): Promise<RelayChannel> {
+export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: (event: ChildChannelEvent) => void, maxLineBytes = STAND_IN_LINE_BOUND_BYTES): Promise<RelayChannel> {
   const address = join(dir, "relay.sock");
   const script = join(dir, "relay.pl");
   await writeFile(script, relayScript(address));
@@ -164,24 +166,9 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
       announced = true;
     };
     let link: ReturnType<typeof relayLink> | undefined;
-    const lines = createInterface({ input: socket, crlfDelay: Infinity });
-    lines.on("line", (line) => {
-      announce();
-      if (link) onEvent({ type: "child-line", child: link, line });
-      else if (/^[1-9][0-9]*$/.test(line)) {
-        link = relayLink(socket, Number(line), children.length, onEvent);
-        children.push(link);
-        onEvent({ type: "child-hello", child: link });
-      } else {
-        onEvent({ type: "child-protocol-error", reason: `malformed announcement from a replay relay: ${line.slice(0, 80)}` });
-        socket.destroy();
-      }
-    });
-    // readline re-emits its input's errors (an EPIPE once the relay is gone): the close reports the end.
-    lines.on("error", () => undefined);
     socket.on("error", () => undefined);
-    // The input's end (the relay ended) closes readline after its last line; a socket this
-    // process destroyed (`end`) only closes. Whichever comes first reports the end, once.
+    // The socket's end (the relay ended) comes after its last line; a socket this process
+    // destroyed (`end`, a line over the bound) only closes. Whichever comes first reports the end, once.
     let done = false;
     const finish = (): void => {
       announce();
@@ -192,7 +179,26 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
       link.markClosed();
       onEvent({ type: "child-closed", child: link });
     };
-    lines.on("close", finish);
+    readSocketLines(socket, maxLineBytes, {
+      onLine: (line) => {
+        announce();
+        if (link) onEvent({ type: "child-line", child: link, line });
+        else if (/^[1-9][0-9]*$/.test(line)) {
+          link = relayLink(socket, Number(line), children.length, onEvent);
+          children.push(link);
+          onEvent({ type: "child-hello", child: link });
+        } else {
+          onEvent({ type: "child-protocol-error", reason: `malformed announcement from a replay relay: ${line.slice(0, 80)}` });
+          socket.destroy();
+        }
+      },
+      onOverflow: (bytesSeen) => {
+        const who = link ? `agent #${link.index + 1} (replay relay, pid ${link.pid})` : "a replay relay not yet announced";
+        onEvent({ type: "child-line-too-long", child: link, maxLineBytes, message: standInLineTooLong(who, "bridge→provider", bytesSeen, maxLineBytes) });
+        link?.end();
+      },
+      onEnd: finish,
+    });
     socket.on("close", finish);
   });
   await new Promise<void>((resolve, reject) => {

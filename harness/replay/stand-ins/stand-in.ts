@@ -5,8 +5,7 @@
  * and the Node replay child (`replay-child.ts` over `child-channel.ts`). A replay chooses one,
  * once, with {@link chooseStandIn}; the walk sees only {@link ChildChannel} events.
  */
-import { openChildChannel, type ChildChannel, type ChildChannelEvent } from "./child-channel.js";
-import { CONNECT_FLAG } from "./child-wire.js";
+import { childArgs, openChildChannel, type ChildChannel, type ChildChannelEvent } from "./child-channel.js";
 import { findRelayTools, openRelayChannel } from "./relay-channel.js";
 
 /** What a replay asks for: the relay where `perl` exists (default), or the Node replay child. */
@@ -25,9 +24,10 @@ export interface AgentStandIn {
   /**
    * Opens its channel in `dir` (a private directory with a short path: Unix socket paths are
    * limited to about 100 bytes); each stand-in process's hello, lines, end and close become
-   * events passed to `onEvent` synchronously, in arrival order.
+   * events passed to `onEvent` synchronously, in arrival order. A line over `maxLineBytes`
+   * (default 64 MiB, socket-lines.ts) is a `child-line-too-long` event and stops its stand-in.
    */
-  open(dir: string, onEvent: (event: ChildChannelEvent) => void): Promise<OpenStandIn>;
+  open(dir: string, onEvent: (event: ChildChannelEvent) => void, maxLineBytes?: number): Promise<OpenStandIn>;
 }
 
 /**
@@ -40,17 +40,17 @@ export function chooseStandIn(wanted: StandInKind | undefined, childModule: stri
   if (tools) {
     return {
       kind: "relay",
-      async open(dir, onEvent) {
-        const channel = await openRelayChannel(dir, tools, onEvent);
+      async open(dir, onEvent, maxLineBytes) {
+        const channel = await openRelayChannel(dir, tools, onEvent, maxLineBytes);
         return { channel, command: channel.command, args: channel.args };
       },
     };
   }
   return {
     kind: "node",
-    async open(dir, onEvent) {
-      const channel = await openChildChannel(dir, onEvent);
-      return { channel, command: process.execPath, args: [childModule, CONNECT_FLAG, channel.address] };
+    async open(dir, onEvent, maxLineBytes) {
+      const channel = await openChildChannel(dir, onEvent, maxLineBytes);
+      return { channel, command: process.execPath, args: [childModule, ...childArgs(channel, maxLineBytes)] };
     },
   };
 }

@@ -9,7 +9,8 @@ import type { Direction } from "../../recording/lane-entry.js";
  * - `no-exit`: the bridge did not exit after its stdin closed and was killed;
  * - `child-protocol`: a replay child broke the private channel's frame protocol;
  * - `line-too-long`: the bridge wrote a line over the harness's bound (64 MiB by default,
- *   harness/runtime/bridge-process.ts); the line is not kept and the bridge is stopped;
+ *   harness/runtime/bridge-process.ts), on its stdout or to an agent stand-in
+ *   (stand-ins/socket-lines.ts); the line is not kept and the bridge or the stand-in is stopped;
  * - `answer-differs`: the bridge answered an agent's request (`fs/read_text_file`,
  *   `session/request_permission`, …) with a different result than recorded.
  */

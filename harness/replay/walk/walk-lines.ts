@@ -115,7 +115,7 @@ export function handleEvent(walk: ScheduleWalk, event: ReplayEvent): void {
   const { io } = walk;
   if (io.trace) {
     const text = "line" in event ? ` ${event.line.slice(0, 160)}` : "";
-    const who = "child" in event ? ` #${event.child.index + 1}` : "";
+    const who = "child" in event && event.child ? ` #${event.child.index + 1}` : "";
     io.trace(`<- ${event.type}${who}${text}`);
   }
   switch (event.type) {
@@ -136,6 +136,9 @@ export function handleEvent(walk: ScheduleWalk, event: ReplayEvent): void {
       return;
     case "child-eof":
     case "child-closed":
+      return;
+    case "child-line-too-long":
+      walk.diverge({ kind: "line-too-long", ...walk.walkedSeq(), expected: null, got: `a line over ${event.maxLineBytes} bytes`, message: event.message });
       return;
     case "child-protocol-error":
       walk.diverge({ kind: "child-protocol", ...walk.walkedSeq(), expected: null, got: null, message: event.reason });
