@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { childrenOf, createProcSource, type ProcSource } from "../harness/runtime/process-tree.js";
 
 /** Page size `/proc/<pid>/statm` counts in (every Linux this runs on uses 4 KiB pages). */
 const PAGE_BYTES = 4096;
@@ -80,61 +81,42 @@ export function cpuByKind(root: number, lastCpuMs: ReadonlyMap<number, number>, 
   return out;
 }
 
-/** Direct children of `pid` over all its threads (`/proc/<pid>/task/<tid>/children`); [] once it is gone. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const tid of tasks) {
-    try {
-      for (const word of readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ")) if (word !== "") out.push(Number(word));
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return out;
-}
-
 /** Resident bytes of one process, or 0 once it is gone. */
-function rssOf(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * PAGE_BYTES;
-  } catch {
-    return 0;
-  }
+function rssOf(proc: ProcSource, pid: number): number {
+  const text = proc.read(`/proc/${pid}/statm`);
+  return text === undefined ? 0 : Number(text.split(" ")[1]) * PAGE_BYTES;
 }
 
 /** The command name of a process (`/proc/<pid>/comm`), or undefined once it is gone. */
-function commOf(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-  } catch {
-    return undefined;
-  }
+function commOf(proc: ProcSource, pid: number): string | undefined {
+  return proc.read(`/proc/${pid}/comm`)?.trim();
 }
 
 /**
  * Sums the resident memory of `root` and all its descendants now, adding every pid seen to
  * `seen` and, when given, its current command name to `names` (a forked child shows its
  * parent's name until it execs, so the last name seen wins). A process that starts and ends
- * between two samples is not counted: the sampling interval bounds what can be missed.
+ * between two samples is not counted: the sampling interval bounds what can be missed. The tree
+ * is walked by the runtime's one walk (`childrenOf` of harness/runtime/process-tree.ts) through
+ * `proc` (default: a fresh `/proc` source, closed after the look).
  */
-export function sampleTreeRss(root: number, seen: Set<number>, names?: Map<number, string>): number {
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    seen.add(pid);
-    const name = names ? commOf(pid) : undefined;
-    if (name !== undefined) names!.set(pid, name);
-    total += rssOf(pid);
-    stack.push(...childrenOf(pid));
+export function sampleTreeRss(root: number, seen: Set<number>, names?: Map<number, string>, proc?: ProcSource): number {
+  const source = proc ?? createProcSource();
+  try {
+    let total = 0;
+    const stack = [root];
+    while (stack.length > 0) {
+      const pid = stack.pop()!;
+      seen.add(pid);
+      const name = names ? commOf(source, pid) : undefined;
+      if (name !== undefined) names!.set(pid, name);
+      total += rssOf(source, pid);
+      stack.push(...childrenOf(source, pid));
+    }
+    return total;
+  } finally {
+    if (!proc) source.close();
   }
-  return total;
 }
 
 /**
@@ -159,10 +141,12 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
   const nodeLooks = new Map<number, number>();
   const lastCpu = new Map<number, number>();
   let peak = 0;
+  // One source for the whole run: its descriptors stay open between samples (harness/runtime/process-tree.ts).
+  const proc = createProcSource();
   const sample = (): void => {
     if (child.pid === undefined || child.exitCode !== null) return;
     const now = new Map<number, string>();
-    peak = Math.max(peak, sampleTreeRss(child.pid, seen, now));
+    peak = Math.max(peak, sampleTreeRss(child.pid, seen, now, proc));
     for (const [pid, name] of now) {
       names.set(pid, name);
       if (name === "node") nodeLooks.set(pid, (nodeLooks.get(pid) ?? 0) + 1);
@@ -172,12 +156,17 @@ export async function measureProcess(cmd: ProcessCommand, sampleMs = 10): Promis
   };
   sample();
   const timer = setInterval(sample, sampleMs);
-  const exitCode = await new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("exit", (code) => resolve(code));
-  });
+  let exitCode: number | null;
+  try {
+    exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("exit", (code) => resolve(code));
+    });
+  } finally {
+    clearInterval(timer);
+    proc.close();
+  }
   const wallMs = performance.now() - started;
-  clearInterval(timer);
   const cpuAfter = childrenCpuMs();
   return {
     wallMs,

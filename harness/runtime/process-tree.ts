@@ -83,6 +83,30 @@ export interface ProcSource {
   close(): void;
 }
 
+/**
+ * The pids one thread `tid` of `pid` started (`/proc/<pid>/task/<tid>/children`, read through
+ * `proc`): the one parse of that file, for the sampler and {@link childrenOf}. [] when gone.
+ */
+export function taskChildren(proc: ProcSource, pid: number, tid: number | string): number[] {
+  const text = proc.read(`/proc/${pid}/task/${tid}/children`);
+  if (!text) return [];
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "")
+    .map(Number);
+}
+
+/**
+ * The direct children of `pid` over all its threads (a process's children are listed under the
+ * thread that started them), read through `proc`; [] once `pid` is gone. The tree is walked this
+ * way only, never by a scan of every process on the machine (see the module comment). Used by
+ * the bench's whole-process measurement (bench/process-tree.ts).
+ */
+export function childrenOf(proc: ProcSource, pid: number): number[] {
+  return (proc.list(`/proc/${pid}/task`) ?? []).flatMap((tid) => taskChildren(proc, pid, tid));
+}
+
 /** Descriptors kept at most; past that all are closed and reopened on demand (threads come and go). */
 const MAX_KEPT_FDS = 1024;
 
@@ -197,8 +221,7 @@ export function createTreeSampler(root: number, options: { proc?: ProcSource; ar
             tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
             if (sampleOptions.untilBusy === true && state !== "S") return { tasks, rootTimerMs };
           }
-          const children = proc.read(`/proc/${pid}/task/${tid}/children`);
-          if (children) for (const child of children.trim().split(/\s+/)) if (child !== "") queue.push(Number(child));
+          queue.push(...taskChildren(proc, pid, tid));
         }
       }
       return { tasks, rootTimerMs };

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { cpuByKind, measureProcess, median, processCpuMs, sampleTreeRss } from "../../bench/process-tree.js";
+import type { ProcSource } from "../../harness/runtime/process-tree.js";
 
 // The whole-process bench reads the process tree from /proc; these run only where it exists.
 const linux = process.platform === "linux";
@@ -84,6 +85,32 @@ describe.runIf(linux)("process-tree measurement", () => {
       [14, "perl"],
     ]);
     expect(cpuByKind(10, last, names)).toEqual({ self: 500, node: 500, perl: 70, unknown: 5 });
+  });
+
+  it("walks the tree through the runtime's one walk over the /proc source it is given (issue 28)", () => {
+    // root 10 (two threads; its second thread started 12), child 11 (started grandchild 13), and 12 gone since the listing.
+    const files: Record<string, string> = {
+      "/proc/10/task/10/children": "11",
+      "/proc/10/task/14/children": "12",
+      "/proc/10/statm": "900 100 0 0 0 0 0",
+      "/proc/10/comm": "node\n",
+      "/proc/11/task/11/children": "13 ",
+      "/proc/11/statm": "900 20 0 0 0 0 0",
+      "/proc/11/comm": "perl\n",
+      "/proc/13/task/13/children": "",
+      "/proc/13/statm": "900 3 0 0 0 0 0",
+      "/proc/13/comm": "sh\n",
+    };
+    const tasks: Record<string, string[]> = { "/proc/10/task": ["10", "14"], "/proc/11/task": ["11"], "/proc/13/task": ["13"] };
+    let closed = 0;
+    const proc: ProcSource = { read: (file) => files[file], list: (dir) => tasks[dir], close: () => void (closed += 1) };
+    const seen = new Set<number>();
+    const names = new Map<number, string>();
+    expect(sampleTreeRss(10, seen, names, proc)).toBe((100 + 20 + 3) * 4096);
+    expect([...seen].sort()).toEqual([10, 11, 12, 13]);
+    expect(Object.fromEntries(names)).toEqual({ 10: "node", 11: "perl", 13: "sh" });
+    // A source it is given stays open: the caller (measureProcess) keeps it across samples.
+    expect(closed).toBe(0);
   });
 
   it("takes the median of odd and even counts", () => {

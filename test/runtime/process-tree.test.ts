@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { settlementOf } from "../../harness/replay/idleness/index.js";
-import { createTreeSampler, epollTimeoutOfSyscall, sampleTree, stateOfStat, timeslicesOfSchedstat, type ProcSource, type TreeSample } from "../../harness/runtime/process-tree.js";
+import { childrenOf, createTreeSampler, epollTimeoutOfSyscall, sampleTree, stateOfStat, timeslicesOfSchedstat, type ProcSource, type TreeSample } from "../../harness/runtime/process-tree.js";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -222,5 +222,56 @@ describe("a look is never fooled by a wake-up during it (issue 25: a load-depend
     }
     // Both outcomes occur: the wake-up seen (busy) and the timer still due (blocked).
     expect([...seen].sort()).toEqual(["blocked", "busy"]);
+  });
+});
+
+/** A `/proc` frozen as `files` (a directory listing is every entry under it), counting reads. */
+function fixedProc(files: Record<string, string>): ProcSource & { reads: string[] } {
+  const reads: string[] = [];
+  return {
+    reads,
+    read: (file) => (reads.push(file), files[file]),
+    list: (dir) => {
+      const names = Object.keys(files)
+        .filter((file) => file.startsWith(`${dir}/`))
+        .map((file) => file.slice(dir.length + 1).split("/")[0]!);
+      return names.length === 0 ? undefined : [...new Set(names)];
+    },
+    close: () => undefined,
+  };
+}
+
+// One process-tree walk (issue 28): the bench walks the tree with the runtime's childrenOf, and the
+// sampler reads each thread's children file through the same parse (taskChildren).
+describe("childrenOf: a process's children over all its threads", () => {
+  const tree = {
+    "/proc/100/task/100/stat": "100 (node) S 1 100 100 0 -1",
+    "/proc/100/task/100/schedstat": "1 1 1\n",
+    "/proc/100/task/100/children": "200 201 ",
+    "/proc/100/task/107/stat": "107 (node) S 1 100 100 0 -1",
+    "/proc/100/task/107/schedstat": "1 1 1\n",
+    "/proc/100/task/107/children": "300\n",
+    "/proc/200/task/200/stat": "200 (perl) S 100 200 200 0 -1",
+    "/proc/200/task/200/schedstat": "1 1 2\n",
+    "/proc/200/task/200/children": "",
+    // 201's thread is listed but its files are gone (it exited between the listing and the read).
+    "/proc/201/task/201/gone": "",
+    "/proc/300/task/300/stat": "300 (sh) S 107 300 300 0 -1",
+    "/proc/300/task/300/schedstat": "1 1 3\n",
+    "/proc/300/task/300/children": "",
+  };
+
+  it("lists the pids every thread started, in thread order; [] for a process without children or one that is gone", () => {
+    const proc = fixedProc(tree);
+    expect(childrenOf(proc, 100)).toEqual([200, 201, 300]);
+    expect(childrenOf(proc, 200)).toEqual([]);
+    expect(childrenOf(proc, 201)).toEqual([]);
+    expect(childrenOf(proc, 999)).toEqual([]);
+    expect(proc.reads).toEqual(["/proc/100/task/100/children", "/proc/100/task/107/children", "/proc/200/task/200/children", "/proc/201/task/201/children"]);
+  });
+
+  it("the sampler walks the same tree: every live thread, children found under the thread that started them", () => {
+    const sample = createTreeSampler(100, { proc: fixedProc(tree), arch: "x64" }).sample();
+    expect(sample?.tasks.map((t) => t.tid)).toEqual([100, 107, 200, 300]);
   });
 });
