@@ -10,6 +10,7 @@ import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { fileState } from "../recording/file-state.js";
+import { isInside } from "../recording/paths.js";
 import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult, type CheckRunResult, type Divergence } from "../report/check-report.js";
 import { oracleEventLines, oracleFieldLines } from "../report/oracle-lines.js";
@@ -135,11 +136,6 @@ function toReportDivergence(d: ReplayDivergence): Divergence {
     expected: d.expected === null ? d.message : `${where}${d.expected}`,
     actual: d.got,
   };
-}
-
-function isInside(root: string, dir: string): boolean {
-  const rel = path.relative(root, dir);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
 function skipped(location: RecordingLocation, reason: string): CellResult {
@@ -385,7 +381,7 @@ async function compareCell(
   extras.notes = result.notes;
   extras.stderr = result.stderr;
 
-  const inRepo = options.oraclesForEveryRecording === true || isInside(options.repoRoot, location.dir);
+  const inRepo = options.oraclesForEveryRecording === true || (path.resolve(location.dir) !== path.resolve(options.repoRoot) && isInside(options.repoRoot, location.dir));
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
   const state = await oracleStateOf(inRepo ? oracleFile : undefined, result.ok, options.write);
   let oracle: CellLeg | null = null;

@@ -21,6 +21,7 @@ import { cellTimesFile, readCellTimes, writeCellTimes } from "./cell-times.js";
 import { checkCells, shardCells, type CheckCellsResult } from "./check-cells.js";
 import { writePendingResults, type PendingResult } from "./pending.js";
 import type { WritePolicy } from "./write-policy.js";
+import { isInside } from "../recording/paths.js";
 
 /** Everything a gate run takes, resolved (paths absolute). */
 export interface GateOptions {
@@ -86,8 +87,7 @@ export interface GateRun extends CheckCellsResult {
  */
 function refuseProjectDumpDir(value: string, resolved: string, protectedDirs: readonly string[]): void {
   for (const dir of protectedDirs) {
-    const rel = path.relative(dir, resolved);
-    if (rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))) {
+    if (isInside(dir, resolved)) {
       throw new UsageError(`--dump-dir ${value}: CI=true: the gate never writes into ${dir} (oracles and recordings); point it at a temp dir`);
     }
   }

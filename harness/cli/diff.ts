@@ -19,6 +19,7 @@ import { renderLaneSetJson, renderLaneSetText } from "../report/lane-set.js";
 import type { ParityCommand } from "./command.js";
 import { nonNegativeIntegerFlag, outputFlagError } from "./flag-checks.js";
 import { booleanFlag, stringFlag, type ParsedFlags } from "./options.js";
+import { shownPath } from "../recording/paths.js";
 
 /**
  * Two lane files pair up under the first file's key, so the patch header names that file on
@@ -107,8 +108,7 @@ export const diffCommand: ParityCommand = {
       } catch (thrown) {
         throw outputFlagError("html", value, file, thrown);
       }
-      const shown = path.relative(ctx.cwd, file);
-      wrote = shown.startsWith("..") || path.isAbsolute(shown) ? file : shown;
+      wrote = shownPath(file, ctx.cwd);
     }
     if (options.json) ctx.out(renderLaneSetJson(diff, { a, b }));
     else ctx.out(renderLaneSetText(diff, { color: ctx.color, a, b, full: options.full, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}) }));

@@ -1,4 +1,3 @@
-import { realpath } from "node:fs/promises";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import path from "node:path";
 import { Chalk } from "chalk";
@@ -6,6 +5,7 @@ import type { Argv } from "yargs";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { isInside, realPathOf } from "../recording/paths.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
@@ -171,30 +171,4 @@ export function invalidDeltasNote(recorded: boolean): string {
   return recorded
     ? `${what}; recorded bridge lanes from an older bridge use grammar v2 (message.delta/message.close, spec 20 §4), the current lanes (bridge→runtime.current.ndjson, used without --recorded) are the v3 ones`
     : `${what}; in a current lane (bridge→runtime.current.ndjson) they mean the recorded bridge broke grammar v3`;
-}
-
-/**
- * The real path of `file` with symbolic links resolved, even when its last parts do not exist
- * yet: the nearest existing ancestor is resolved and the rest appended.
- */
-async function realPathOf(file: string): Promise<string> {
-  const tail: string[] = [];
-  let at = path.resolve(file);
-  for (;;) {
-    try {
-      const real = await realpath(at);
-      return path.join(real, ...[...tail].reverse());
-    } catch {
-      const parent = path.dirname(at);
-      if (parent === at) return path.join(at, ...[...tail].reverse());
-      tail.push(path.basename(at));
-      at = parent;
-    }
-  }
-}
-
-/** True when `dir` is `root` or below it (both absolute). */
-function isInside(root: string, dir: string): boolean {
-  const rel = path.relative(root, dir);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

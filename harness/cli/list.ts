@@ -4,6 +4,7 @@ import path from "node:path";
 import { Chalk } from "chalk";
 import type { Argv } from "yargs";
 import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
+import { isInside } from "../recording/paths.js";
 import { readRecording } from "../recording/reader.js";
 import { selectRecordings } from "../recording/select.js";
 import { formatTable } from "../report/table.js";
@@ -64,12 +65,6 @@ export async function listRows(roots: readonly string[], lanesDir: string, filte
     });
   }
   return rows;
-}
-
-/** True when `dir` is `root` or lies below it (both absolute). */
-function isInside(root: string, dir: string): boolean {
-  const rel = path.relative(path.resolve(root), path.resolve(dir));
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**

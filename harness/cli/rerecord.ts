@@ -20,6 +20,7 @@ import type { ParityCommand } from "./command.js";
 import { positiveIntegerFlag, replayOptionsOf } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags, type Selection } from "./options.js";
+import { shownPath } from "../recording/paths.js";
 
 /** `parity rerecord`'s options. */
 export interface RerecordOptions {
@@ -116,10 +117,7 @@ export const rerecordCommand: ParityCommand = {
     const roots = selection.roots;
     const locations = await selectRecordings(roots, selection.filter);
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
-    const showPath = (file: string) => {
-      const rel = path.relative(ctx.cwd, file);
-      return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
-    };
+    const showPath = (file: string) => shownPath(file, ctx.cwd);
     // Each cell replays for seconds, a matrix for minutes: a live count on a terminal's stderr (the
     // outcome lines on stdout are the log elsewhere; nothing with --json).
     const progress = ctx.progress?.isTTY === true && !options.json ? createCheckProgress(ctx.progress, locations.length) : undefined;

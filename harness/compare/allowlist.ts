@@ -9,6 +9,7 @@ import { globby } from "globby";
 import { z } from "zod";
 import { ALLOWLISTS_DIR } from "../defaults.js";
 import { InputError } from "../errors.js";
+import { isInside } from "../recording/paths.js";
 import { allowlistPathProblem } from "./pointer.js";
 import { parseJsonFile } from "./json-file.js";
 
@@ -121,11 +122,6 @@ export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<Lo
   const entries: LoadedAllowlistEntry[] = [];
   for (const file of [...new Set(files)]) entries.push(...(await readAllowlistFile(file, options.cwd)));
   return entries;
-}
-
-function isInside(root: string, dir: string): boolean {
-  const rel = path.relative(root, dir);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**

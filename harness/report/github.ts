@@ -19,6 +19,7 @@ import type { ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { toCheckReport } from "./check-report.js";
 import { diffHunks, truncate } from "./text.js";
+import { shownPath } from "../recording/paths.js";
 
 /** Longest annotation message, in characters, before escaping. */
 export const MAX_ANNOTATION_CHARS = 400;
@@ -56,8 +57,7 @@ export function escapeCommandProperty(text: string): string {
 /** `file` relative to `cwd` with `/` separators when inside it, else as given. */
 export function repoRelative(file: string, cwd: string): string {
   if (!path.isAbsolute(file)) return file.split(path.sep).join("/");
-  const rel = path.relative(cwd, file);
-  return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
+  return shownPath(file, cwd).split(path.sep).join("/");
 }
 
 interface Annotation {

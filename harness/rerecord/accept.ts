@@ -4,7 +4,6 @@
  * `bridge→runtime.current.ndjson` only when the bridge's output changed (see `rerecordCell`) —
  * and say which files to commit.
  */
-import path from "node:path";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import { shellQuote } from "../report/suggest.js";
@@ -12,6 +11,7 @@ import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { rerecordRedactor } from "./redaction.js";
 import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";
 import { rerecordTargets } from "./targets.js";
+import { shownPath } from "../recording/paths.js";
 
 /**
  * Why a checked cell cannot be accepted by rerecording it, or undefined when it can: it failed
@@ -66,9 +66,6 @@ export function writtenFiles(outcome: RerecordCellOutcome): string[] {
 /** One line per accepted cell's files and the `git add` that commits them, relative to `cwd`; "" for none. */
 export function commitHint(files: readonly string[], cwd: string): string {
   if (files.length === 0) return "";
-  const rel = files.map((f) => {
-    const r = path.relative(cwd, f);
-    return r.startsWith("..") || path.isAbsolute(r) ? f : r;
-  });
+  const rel = files.map((f) => shownPath(f, cwd));
   return `to commit:\n  git add ${rel.map(shellQuote).join(" ")}\n`;
 }

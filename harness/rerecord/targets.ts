@@ -3,9 +3,10 @@
  * spec 40 §8: recordings are never rewritten, a change is written beside, CI writes nothing).
  */
 import { constants } from "node:fs";
-import { access, realpath, stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { isInside, realPathOf } from "../recording/paths.js";
 import { InputError, UsageError } from "../errors.js";
 
 /** The two files one cell's rerecord writes (absolute paths). */
@@ -56,34 +57,12 @@ export async function refuseInCi(ci: boolean, where: CiWriteCheck): Promise<void
     ["--out", where.outDir],
     ["--lanes", where.lanesDir],
   ] as const) {
-    if (isWithin(cwd, await realPathOf(dir))) {
+    if (isInside(cwd, await realPathOf(dir))) {
       throw new UsageError(
         `${flag} ${dir} is inside the working directory ${where.cwd}, and under CI=true nothing writes the project's recordings or oracles; point --out (and --lanes) outside it, e.g. a temp dir`,
       );
     }
   }
-}
-
-/** `file` with symbolic links resolved, even when its last parts do not exist yet (the nearest existing ancestor is resolved). */
-async function realPathOf(file: string): Promise<string> {
-  const tail: string[] = [];
-  let at = path.resolve(file);
-  for (;;) {
-    try {
-      return path.join(await realpath(at), ...tail);
-    } catch {
-      const parent = path.dirname(at);
-      if (parent === at) return path.join(at, ...tail);
-      tail.unshift(path.basename(at));
-      at = parent;
-    }
-  }
-}
-
-/** True when `dir` is `root` or below it (both absolute). */
-function isWithin(root: string, dir: string): boolean {
-  const rel = path.relative(root, dir);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**
