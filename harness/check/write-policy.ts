@@ -9,9 +9,17 @@
  *   written beside the accepted file as `<file>.pending`; `parity review` and `check --update`
  *   accept it by renaming and reject it by deleting, without replaying again;
  * - `in-place`: the pending results are accepted as soon as they are written (`check --update`).
+ *
+ * A local `check` writes pending results only into the project it runs in (the working
+ * directory), as cargo-insta writes `.snap.new` files only in its workspace and jest writes
+ * snapshots only in the project's own snapshot directories: a check pointed at oracles or
+ * recordings outside it (`--lanes ../shared/reference-lanes`, `--recordings ../shared/recordings`)
+ * is a reader of lanes it does not own, so its policy is `never`, and it says so in one line
+ * ({@link nothingWrittenNotice}). `--update` is the explicit request to write them in place.
  */
 import { rename, rm } from "node:fs/promises";
 import { fileState } from "../recording/file-state.js";
+import { isInside, realPathOf } from "../recording/paths.js";
 
 /** The write policy of a gate run (see the module comment). */
 export type WritePolicy = "never" | "pending" | "in-place";
@@ -26,13 +34,40 @@ export type GateCommand = "check" | "review";
 export const PENDING_SUFFIX = ".pending";
 
 /**
- * The one place a write policy is worked out from CI, `--update` and the command: under CI
- * nothing writes; `check --update` writes in place; `check` and `review` write pending results.
- * `--update` under CI is refused before this is asked (harness/cli/check.ts).
+ * The one place a write policy is worked out from CI, `--update`, the command and where the run
+ * would write: under CI nothing writes; `check --update` writes in place; `check` writes pending
+ * results when the oracles and recordings it would write lie in the project, else nothing
+ * (`outsideProject`, from {@link firstOutsideProject}); `review` (whose purpose is to accept)
+ * writes pending results. `--update` under CI is refused before this is asked (harness/cli/check.ts).
  */
-export function resolveWritePolicy(input: { ci: boolean; update: boolean; command: GateCommand }): WritePolicy {
+export function resolveWritePolicy(input: { ci: boolean; update: boolean; command: GateCommand; outsideProject?: ProjectOutsider | undefined }): WritePolicy {
   if (input.ci) return "never";
-  return input.command === "check" && input.update ? "in-place" : "pending";
+  if (input.command === "check" && input.update) return "in-place";
+  if (input.command === "check" && input.outsideProject !== undefined) return "never";
+  return "pending";
+}
+
+/** A directory a run would write that lies outside the project, and the flag that named it. */
+export interface ProjectOutsider {
+  /** `--lanes` or `--recordings`. */
+  flag: string;
+  /** The directory, absolute, as the flag resolved it. */
+  dir: string;
+}
+
+/**
+ * The first of `dirs` (the oracles directory, then the recordings roots; absolute) that does not
+ * lie in the project `cwd` once symbolic links are resolved, or undefined when all do.
+ */
+export async function firstOutsideProject(cwd: string, dirs: readonly ProjectOutsider[]): Promise<ProjectOutsider | undefined> {
+  const project = await realPathOf(cwd);
+  for (const entry of dirs) if (!isInside(project, await realPathOf(entry.dir))) return entry;
+  return undefined;
+}
+
+/** The one line a local `check` prints when its cells failed and it wrote nothing because of `outsider`. */
+export function nothingWrittenNotice(outsider: ProjectOutsider): string {
+  return `parity: nothing written (no ${PENDING_SUFFIX} results): ${outsider.flag} ${outsider.dir} lies outside the working directory, and a check writes only the project's own oracles and recordings; run it from the project that owns them, or pass --update to write them in place\n`;
 }
 
 /** The pending file beside an accepted one (absolute in, absolute out): `<file>.pending`. */

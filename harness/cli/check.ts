@@ -12,7 +12,7 @@ import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
 import { parseShard, type CellExtras } from "../check/check-cells.js";
 import { runGate, type GateContext, type GateOptions, type GateRun } from "../check/gate.js";
-import { acceptPending, PENDING_SUFFIX, resolveWritePolicy } from "../check/write-policy.js";
+import { acceptPending, firstOutsideProject, nothingWrittenNotice, PENDING_SUFFIX, resolveWritePolicy } from "../check/write-policy.js";
 import { ORACLES_DIR, REPORTER } from "../defaults.js";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
 import type { ParityCommand } from "./command.js";
@@ -248,8 +248,12 @@ export const checkCommand: ParityCommand = {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
     const reporter = selectReporter(options.reporter);
-    const gate = await runGate({ ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check" }) }, gateContextOf(ctx));
+    // Pending results only where the project owns the files (write-policy.ts); `--update` and CI decide alone.
+    const writes = [{ flag: "--lanes", dir: options.lanesDir }, ...options.selection.roots.map((dir) => ({ flag: "--recordings", dir }))];
+    const outsideProject = ctx.ci || options.update ? undefined : await firstOutsideProject(ctx.cwd, writes);
+    const gate = await runGate({ ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check", outsideProject }) }, gateContextOf(ctx));
     const { run, extras } = gate;
+    if (outsideProject !== undefined && run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject));
     const workspace = ctx.env?.GITHUB_WORKSPACE;
     ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
     if (options.reporter === "github") await appendStepSummary(run, ctx);

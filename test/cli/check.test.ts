@@ -63,6 +63,45 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     expect(second.out).toMatch(/4 passed, 0 failed, 0 skipped \(4 cells\)/);
   });
 
+  // Last session a hand-run check with --lanes naming shared reference lanes wrote 7 .pending files
+  // into them: a local check writes pending results only into the project it runs in.
+  it("a local check with --lanes outside the working directory writes nothing there and says why in one line; -u still writes in place", async () => {
+    const cwd = await project();
+    const outside = path.join(work, `lanes-outside-${projects}`);
+    await mkdir(outside);
+    const r = await runCli(["check", "--cell", "turn", "--lanes", outside], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL echo\/turn/);
+    expect(await readdir(outside)).toEqual([]);
+    expect(existsSync(path.join(cwd, "lanes"))).toBe(false);
+    const notice = r.err.split("\n").filter((line) => line.startsWith("parity: nothing written"));
+    expect(notice).toEqual([
+      `parity: nothing written (no .pending results): --lanes ${outside} lies outside the working directory, and a check writes only the project's own oracles and recordings; run it from the project that owns them, or pass --update to write them in place`,
+    ]);
+    expect(r.err).not.toContain("wrote pending oracle");
+
+    const update = await runCli(["check", "--cell", "turn", "--lanes", outside, "-u"], { cwd });
+    expect(update.code).toBe(0);
+    expect(await readdir(outside)).toEqual(["echo"]);
+    expect(await readdir(path.join(outside, "echo"))).toEqual(["turn.json"]);
+  });
+
+  it("a local check of recordings outside the working directory (with --lanes inside it) writes nothing and says so; the same lanes inside, with the project's own recordings, get their .pending", async () => {
+    const owner = await project();
+    const cwd = path.join(work, `reader-${projects}`);
+    await mkdir(path.join(cwd, "lanes"), { recursive: true });
+    const r = await runCli(["check", "--recordings", path.join(owner, "recordings"), "--cell", "turn", "--lanes", "lanes"], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`parity: nothing written (no .pending results): --recordings ${path.join(owner, "recordings")} lies outside the working directory`);
+    expect(await readdir(path.join(cwd, "lanes"))).toEqual([]);
+    expect(await readdir(path.join(owner, "recordings", "echo", "turn"))).not.toContain("bridge→runtime.current.ndjson.pending");
+
+    const own = await runCli(["check", "--cell", "turn", "--lanes", "lanes"], { cwd: owner });
+    expect(own.code).toBe(1);
+    expect(own.err).not.toContain("parity: nothing written");
+    expect(own.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "turn.json.pending")}`);
+  });
+
   it("in CI a missing oracle fails its cell and nothing is written", async () => {
     const cwd = await project();
     const r = await runCli(["check", "--cell", "turn"], { cwd, ci: true });
