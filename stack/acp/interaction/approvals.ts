@@ -12,9 +12,8 @@ import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { AcpClientReplyError } from "../connection/connection.js";
 import { AcpPermissionRequestSchema, CANCELLED_PERMISSION, availableDecisions, localFullModeOption, outcomeForDecision, type AcpPermissionOutcome } from "./permission-options.js";
-import { askRuntimeInteraction } from "./runtime-interaction.js";
+import { askRuntimeInteraction, type ClientRequestPorts } from "./runtime-interaction.js";
 import { emitDeltas, type AcpSession } from "../state/session.js";
-import { noteAgentActivity } from "../state/agent-turns.js";
 
 /** Who enforces approvals, as the handshake reports it: the runtime (spec 20 §1.3). */
 export const ACP_APPROVAL_ENFORCED_BY = "runtime";
@@ -40,7 +39,7 @@ function approvalSubject(session: AcpSession, toolCall: unknown): Record<string,
  * Handles one permission request and resolves with the ACP outcome for the agent.
  * @throws AcpClientReplyError -32602 `Invalid session/request_permission params`.
  */
-export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): Promise<AcpPermissionOutcome> {
+export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: AcpSession, params: unknown, ports: ClientRequestPorts): Promise<AcpPermissionOutcome> {
   const parsed = AcpPermissionRequestSchema.safeParse(params);
   if (!parsed.success) throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.invalidParams, "Invalid session/request_permission params");
   const { options, toolCall } = parsed.data;
@@ -56,7 +55,7 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
   }
 
   // A request the runtime must answer while the session is idle is agent-initiated work (spec 30 §6.2).
-  noteAgentActivity(rt, session);
+  ports.noteAgentActivity();
   const payload = {
     kind: "approval",
     subject: approvalSubject(session, toolCall ?? undefined),

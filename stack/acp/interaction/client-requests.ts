@@ -13,6 +13,7 @@ import { AcpClientReplyError } from "../connection/connection.js";
 import { isInsideWorkspace, resolveAgentPath } from "./fs-scope.js";
 import { handlePermissionRequest } from "./approvals.js";
 import { handleElicitation } from "./elicitation.js";
+import type { ClientRequestPorts } from "./runtime-interaction.js";
 import { emitDeltas, type AcpSession } from "../state/session.js";
 
 /** The agent→client methods every session accepts (spec 30 §1.1). */
@@ -95,20 +96,20 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
 }
 
 /**
- * Answers one agent→client request for `session` (see module doc).
+ * Answers one agent→client request for `session` (see module doc); `ports` reach the session's lifecycle (an approval or question marks agent activity).
  * @throws AcpClientReplyError for every error reply (the connection turns it into `error`).
  */
-export async function handleClientRequest(rt: AcpBridgeRuntime, session: AcpSession, method: string, params: unknown): Promise<unknown> {
+export async function handleClientRequest(rt: AcpBridgeRuntime, session: AcpSession, method: string, params: unknown, ports: ClientRequestPorts): Promise<unknown> {
   const p = (params && typeof params === "object" ? params : {}) as Record<string, unknown>;
   switch (method) {
     case "session/request_permission":
-      return handlePermissionRequest(rt, session, params);
+      return handlePermissionRequest(rt, session, params, ports);
     case "fs/read_text_file":
       return readTextFile(rt, session, p);
     case "fs/write_text_file":
       return writeTextFile(rt, session, p);
     case "elicitation/create":
-      return handleElicitation(rt, session, params);
+      return handleElicitation(rt, session, params, ports);
     default:
       break;
   }

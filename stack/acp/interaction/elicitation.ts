@@ -10,9 +10,8 @@
  *   "The answer to the agent's question could not be sent" and `{action:"cancel"}`.
  */
 import type { AcpBridgeRuntime } from "../state/runtime.js";
-import { askRuntimeInteraction } from "./runtime-interaction.js";
+import { askRuntimeInteraction, type ClientRequestPorts } from "./runtime-interaction.js";
 import { emitDeltas, type AcpSession } from "../state/session.js";
-import { noteAgentActivity } from "../state/agent-turns.js";
 import { ElicitationAnswerError, elicitationResponseOf, planAcpElicitation, type ElicitationResponse } from "./elicitation-plan.js";
 
 export { USER_QUESTION_MAX_FIELDS, type ElicitationResponse } from "./elicitation-plan.js";
@@ -23,7 +22,7 @@ export const UNSHOWABLE_QUESTION_WARNING = "The agent asked a question bb could 
 export const UNSENDABLE_ANSWER_WARNING = "The answer to the agent's question could not be sent";
 
 /** Handles one `elicitation/create` and resolves with the agent's answer (never rejects). */
-export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSession, params: unknown): Promise<ElicitationResponse> {
+export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSession, params: unknown, ports: ClientRequestPorts): Promise<ElicitationResponse> {
   if (session.phase === "stopping") return { action: "cancel" };
   const plan = planAcpElicitation(params);
   if (plan.kind === "unshowable") {
@@ -32,7 +31,7 @@ export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSessio
     emitDeltas(rt.ctx.io, session, session.translator.warning({ summary: UNSHOWABLE_QUESTION_WARNING, details: typeof message === "string" && message ? message : undefined }));
     return { action: "decline" };
   }
-  noteAgentActivity(rt, session);
+  ports.noteAgentActivity();
   const answerOf = (reply: unknown): ElicitationResponse => {
     try {
       return elicitationResponseOf(plan, reply);

@@ -7,6 +7,19 @@ import type { AcpBridgeRuntime } from "../state/runtime.js";
 import type { AcpSession, PendingAgentRequest } from "../state/session.js";
 
 /**
+ * What an agent→client request tells the session's lifecycle above (`session/`), which passes it
+ * in (session-setup.ts): a port, so this room never imports the lifecycle.
+ */
+export interface ClientRequestPorts {
+  /**
+   * The agent asks the runtime something (a permission or a question not auto-answered): while
+   * the session is idle that is agent-initiated work, which opens an agent turn or keeps one open
+   * (spec 30 §6.2; `session/agent-turns.ts`). Called before the question is sent.
+   */
+  noteAgentActivity(): void;
+}
+
+/**
  * True while a question arriving now would only be cancelled (spec 30 §6.2, §5): the session is
  * stopping, a `session/cancel` for a steer is outstanding, or a compaction runs.
  */

@@ -3,10 +3,12 @@
  * (turn output, or a permission/elicitation request not auto-answered) opens a turn of kind
  * `agent`; it ends `end_turn` once the agent has been quiet for `agentTurnQuietMs` with no open tool
  * calls. `turn/start` finishes it first (`cancelled` when work is still open); `turn/steer` prompts
- * inside it.
+ * inside it. Part of the session's lifecycle: `interaction/` reports a question the agent asks
+ * through the `noteAgentActivity` port `handleClientRequest` is given (session-setup.ts), and
+ * never imports this module.
  */
-import type { AcpBridgeRuntime } from "./runtime.js";
-import { createPromptRun, emitDeltas, isAnnounced, type AcpSession, type PromptRun } from "./session.js";
+import type { AcpBridgeRuntime } from "../state/runtime.js";
+import { createPromptRun, emitDeltas, isAnnounced, type AcpSession, type PromptRun } from "../state/session.js";
 
 function armQuietTimer(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun): void {
   const { scheduler } = rt.options;

@@ -6,7 +6,7 @@ import type { AcpBridgeRuntime } from "../state/runtime.js";
 import type { AgentExitInfo } from "../connection/connection.js";
 import { cancelPendingAgentRequests, emitDeltas, emitSessionError, isAnnounced, moveSessionPhase, revokeApprovals, type AcpSession } from "../state/session.js";
 import { isWhitespaceOnlyChunk, type AcpSessionNotification, type AcpUpdate } from "../translate/index.js";
-import { noteAgentActivity } from "../state/agent-turns.js";
+import { noteAgentActivity } from "./agent-turns.js";
 import { noteEditBaselines } from "../interaction/edit-baselines.js";
 
 /**

@@ -20,6 +20,7 @@ import { describeAcpSignIn, isAuthRequiredText, readAuthMethods, toRequestError,
 import { emitDeltas, isSessionRestorable, moveSessionPhase, revokeApprovals, type AcpSession } from "../state/session.js";
 import { installCursorMcpApproval } from "../interaction/cursor-mcp-approval.js";
 import { handleAgentExit, handleSessionUpdate } from "./session-events.js";
+import { noteAgentActivity } from "./agent-turns.js";
 import { composeInstructions } from "./instructions.js";
 import { createAcpTranslator, readSessionNotification, type InjectedToolDefinition } from "../translate/index.js";
 import { stopSession } from "./stop.js";
@@ -188,7 +189,7 @@ async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spe
       noteNativeSettingsUpdate(holder.session, notification);
       handleSessionUpdate(rt, holder.session, notification);
     },
-    onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params),
+    onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params, { noteAgentActivity: () => noteAgentActivity(rt, holder.session!) }),
     onExit: (exit: AgentExitInfo) => {
       if (holder.session) handleAgentExit(rt, holder.session, exit);
     },

@@ -16,7 +16,7 @@ import { staleTurnError, toRequestError } from "../connection/recovery.js";
 import { agentSessionId, cancelPendingAgentRequests, createPromptRun, emitDeltas, emitSessionError, moveSessionPhase, type AcpSession, type PromptRun, type QueuedSteer } from "../state/session.js";
 import { constructSession, permissionModeOf, writeRootsOf } from "./session-setup.js";
 import { stopSession } from "./stop.js";
-import { finishAgentTurnForRuntimeTurn } from "../state/agent-turns.js";
+import { finishAgentTurnForRuntimeTurn } from "./agent-turns.js";
 import { applySessionOptions } from "./session-options.js";
 import { launchSettingsChanged, reconcileNativeSettings } from "../models/execution-settings.js";
 import { BUSY_RETRY_LIMIT, isSessionBusyError, waitForAgentQuiet } from "./busy-retry.js";
