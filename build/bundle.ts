@@ -29,6 +29,7 @@ import { build, type Metafile, type Plugin } from "esbuild";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { lazyStringWidth } from "./lazy-string-width.js";
 
 /**
  * Modules that use `import.meta.url` but find the package from any directory under `dist/`: as
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
     // CommonJS packages inside the bundle call `require`; an ES module has none of its own.
     banner: { js: 'import { createRequire as __parityRequire } from "node:module"; const require = __parityRequire(import.meta.url);' },
     metafile: true,
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, lazyStringWidth],
     logLevel: "warning",
   });
   const stray = locationDependentInputs(result.metafile, root);

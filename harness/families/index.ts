@@ -114,11 +114,4 @@ export function resolveBridgeTarget(bridge: string, options: BridgeTargetOptions
 export { bridgeModulePath } from "./record-provider.js";
 export { withoutRecordProfiles } from "./custom-agents-file.js";
 
-/**
- * True when a recorded `bridge→provider` line starts a new agent process: a JSON-RPC
- * `initialize` request (`isInitialize`, decided by the caller from the line's shape), or a line
- * a family's `startsAgent` hook claims (agent-launch.ts).
- */
-export function startsAgentProcess(line: string, isInitialize: boolean, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): boolean {
-  return isInitialize || families.some((family) => family.startsAgent?.(line) === true);
-}
+export { REPLAY_ADAPTERS, startsAgentProcess } from "./replay-adapters.js";

@@ -1,8 +1,7 @@
 import path from "node:path";
 import { findRelayTools } from "../../harness/replay/stand-ins/relay-channel.js";
 import { describe, expect, it } from "vitest";
-import { acpFamily as acpReplayAdapter } from "../../harness/families/acp/index.js";
-import { acpLaunchOptions } from "../../harness/families/acp/launch.js";
+import { acpLaunchOptions, acpLaunchSeam as acpReplayAdapter } from "../../harness/families/acp/launch.js";
 import { BRIDGE_FAMILIES as SHIPPED_REPLAY_ADAPTERS, type AgentCommand, type ReplayAdapter } from "../../harness/families/index.js";
 import { UsageError } from "../../harness/errors.js";
 import { readRecording } from "../../harness/recording/reader.js";

@@ -3,7 +3,7 @@
  * agent's command line (`providerOptions.acpLaunchSpec`), written for a recording, read for
  * redaction, re-pointed for a replay.
  */
-import { selectAcpDialect } from "../../../stack/acp/dialects/index.js";
+import { dialectIdOfCommand } from "../../../stack/acp/dialects/commands.js";
 import { isRecord } from "../../../stack/protocol/json-value.js";
 import type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "../agent-launch.js";
 
@@ -26,8 +26,8 @@ export function pointAcpLaunchSpecAt(params: Record<string, unknown>, agent: Age
   if (!isRecord(providerOptions) || !isRecord(providerOptions.acpLaunchSpec)) return false;
   const spec: Record<string, unknown> = { ...providerOptions.acpLaunchSpec };
   if (providerOptions.acpDialect === undefined && typeof spec.command === "string") {
-    const implied = selectAcpDialect({ command: spec.command });
-    if (implied.id !== "acp") providerOptions.acpDialect = implied.id;
+    const implied = dialectIdOfCommand(spec.command);
+    if (implied !== undefined) providerOptions.acpDialect = implied;
   }
   delete spec.modelCli;
   delete spec.cwd;

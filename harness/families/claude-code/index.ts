@@ -9,19 +9,11 @@ import { agentsDir, bridgeModulePath } from "../record-provider.js";
 import type { BridgeFamily } from "../family.js";
 import { CLAUDE_CODE_PROFILE } from "./agent-profiles.js";
 import { claudeCodeConform } from "./conform.js";
-import { CLAUDE_CODE_BRIDGE_MODULE, claudeCodeLaunchEnv, claudeCodeLaunchOptions, pointClaudeCodeLaunchAt, startsClaudeCodeProcess } from "./launch.js";
+import { CLAUDE_CODE_BRIDGE_MODULE, claudeCodeLaunchOptions, claudeCodeLaunchSeam } from "./launch.js";
 
 /** The claude-code family. */
 export const claudeCodeFamily: BridgeFamily = {
-  id: "claude-code",
-  providers: "claude-code",
-  handles: (provider) => provider === "claude-code",
-  modulePath: CLAUDE_CODE_BRIDGE_MODULE,
-  launchMarker: '"claudeCodeLaunch"',
-  pointAgentAt: pointClaudeCodeLaunchAt,
-  launchOptions: claudeCodeLaunchOptions,
-  launchEnv: claudeCodeLaunchEnv,
-  startsAgent: startsClaudeCodeProcess,
+  ...claudeCodeLaunchSeam,
   recordProviders: () => ({
     agents: {
       "claude-code": profileRecordProvider(CLAUDE_CODE_PROFILE, {

@@ -1,5 +1,5 @@
 import { isRecord } from "../../../stack/protocol/json-value.js";
-import type { AgentCommand, AgentLaunch } from "../agent-launch.js";
+import type { AgentCommand, AgentLaunch, ReplayAdapter } from "../agent-launch.js";
 
 /** The bridge module, relative to the repository root: the one place its path is written. */
 export const CLAUDE_CODE_BRIDGE_MODULE = "dist/stack/claude-code/bridge.js";
@@ -55,3 +55,16 @@ export function startsClaudeCodeProcess(line: string): boolean {
     return false;
   }
 }
+
+/** The Claude Code family's replay and launch seam: provider `claude-code`, its bridge, its launch re-pointed, `initialize` starting each CLI process. */
+export const claudeCodeLaunchSeam: ReplayAdapter = {
+  id: "claude-code",
+  providers: "claude-code",
+  handles: (provider) => provider === "claude-code",
+  modulePath: CLAUDE_CODE_BRIDGE_MODULE,
+  launchMarker: `"${LAUNCH_OPTION}"`,
+  pointAgentAt: pointClaudeCodeLaunchAt,
+  launchOptions: claudeCodeLaunchOptions,
+  launchEnv: claudeCodeLaunchEnv,
+  startsAgent: startsClaudeCodeProcess,
+};

@@ -8,9 +8,7 @@ import { spawnOptions, withLaunchSpec } from "../../conformance/target.js";
 import { childProcessTransport } from "../../conformance/transport.js";
 import type { BridgeFamily } from "../family.js";
 import { baseEnv, bridgeModulePath, isolatedHomeEnv, type RecordProvider } from "../record-provider.js";
-
-/** The echo bridge module, relative to the repository root: the one place it is written. */
-const ECHO_BRIDGE_MODULE = "dist/stack/echo/bridge.js";
+import { ECHO_BRIDGE_MODULE, echoLaunchSeam } from "./launch.js";
 
 /** `parity record --provider echo`: the bridge alone, in an isolated home. */
 const echoRecordProvider: RecordProvider = {
@@ -29,10 +27,7 @@ const echoRecordProvider: RecordProvider = {
 
 /** The echo bridge family: no agent, so no launch hooks. */
 export const echoFamily: BridgeFamily = {
-  id: "echo",
-  providers: "echo",
-  handles: (provider) => provider === "echo",
-  modulePath: ECHO_BRIDGE_MODULE,
+  ...echoLaunchSeam,
   recordProviders: () => ({ bridges: { echo: echoRecordProvider } }),
   conform: {
     name: "echo",

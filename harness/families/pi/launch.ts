@@ -7,7 +7,7 @@ import { isRecord } from "../../../stack/protocol/json-value.js";
 
 /** The pi bridge module, relative to the repository root: the one place it is written. */
 export const PI_BRIDGE_MODULE = "dist/stack/pi/bridge.js";
-import type { AgentCommand, AgentLaunch } from "../agent-launch.js";
+import type { AgentCommand, AgentLaunch, ReplayAdapter } from "../agent-launch.js";
 
 /**
  * Points the pi launch spec at `params.options.providerOptions.piLaunchSpec` at `agent` (spec 10
@@ -37,3 +37,17 @@ export function piLaunchEnv(options: Readonly<Record<string, unknown>>): Record<
   const env = providerOptions.piLaunchSpec.env;
   return isRecord(env) ? env : {};
 }
+
+/** The pi family's replay and launch seam: provider `pi`, its bridge, its launch spec re-pointed, `get_state` starting each pi process. */
+export const piLaunchSeam: ReplayAdapter = {
+  id: "pi",
+  providers: "pi",
+  handles: (provider) => provider === "pi",
+  modulePath: PI_BRIDGE_MODULE,
+  launchMarker: '"piLaunchSpec"',
+  pointAgentAt: pointPiLaunchSpecAt,
+  launchOptions: (agent) => piLaunchOptions(agent),
+  launchEnv: piLaunchEnv,
+  // The bridge's first command to every pi process is `get_state` with id `pi-1` (stack/pi/rpc.ts counts ids per process).
+  startsAgent: (line) => line.startsWith('{"id":"pi-1","type":"get_state"'),
+};

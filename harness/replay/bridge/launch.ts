@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Scheduler } from "../../../stack/bridge-kit/scheduler.js";
-import type { ReplayAdapter } from "../../families/index.js";
+import type { ReplayAdapter } from "../../families/agent-launch.js";
 import { spawnBridgeProcess, type BridgeLaunch, type SpawnedBridge } from "../../runtime/bridge-process.js";
 import { createEventQueue, type EventQueue } from "../walk/event-queue.js";
 import type { ReplayEvent } from "../walk/schedule-types.js";

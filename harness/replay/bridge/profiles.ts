@@ -1,4 +1,4 @@
-import { BRIDGE_FAMILIES, type ReplayAdapter } from "../../families/index.js";
+import { REPLAY_ADAPTERS, type ReplayAdapter } from "../../families/replay-adapters.js";
 import { UsageError } from "../../errors.js";
 
 /**
@@ -19,7 +19,7 @@ export interface ReplayProfile {
  *
  * @throws UsageError for a provider no adapter handles (exit 2), naming the replayable ones (sorted)
  */
-export function replayProfileFor(provider: string, adapters: readonly ReplayAdapter[] = BRIDGE_FAMILIES): ReplayProfile {
+export function replayProfileFor(provider: string, adapters: readonly ReplayAdapter[] = REPLAY_ADAPTERS): ReplayProfile {
   const adapter = adapters.find((a) => a.handles(provider));
   if (adapter) return { modulePath: adapter.modulePath, adapter };
   throw new UsageError(

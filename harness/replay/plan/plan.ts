@@ -1,6 +1,6 @@
 import type { Recording } from "../../recording/reader.js";
 import { compareLaneEntries, type Direction, type LaneEntry } from "../../recording/lane-entry.js";
-import { startsAgentProcess } from "../../families/index.js";
+import { startsAgentProcess } from "../../families/replay-adapters.js";
 import { alignCurrentLane } from "./current-lane.js";
 import { shapeOfLine, type WireShape } from "./wire.js";
 

@@ -4,7 +4,7 @@ import { InputError } from "../../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, type Direction, type LaneEntry } from "../../recording/lane-entry.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "../../recording/manifest.js";
 import { mergeLaneStreams, readLaneEntries } from "../../recording/reader.js";
-import { startsAgentProcess } from "../../families/index.js";
+import { startsAgentProcess } from "../../families/replay-adapters.js";
 import { countStep, createStepClassifier, type ReplayStep, type StepSource } from "./plan.js";
 import { shapeOfLine } from "./wire.js";
 

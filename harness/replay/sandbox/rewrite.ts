@@ -1,4 +1,4 @@
-import { BRIDGE_FAMILIES, type ReplayAdapter } from "../../families/index.js";
+import { REPLAY_ADAPTERS, type ReplayAdapter } from "../../families/replay-adapters.js";
 import { isRecord } from "../../../stack/protocol/json-value.js";
 
 /**
@@ -27,7 +27,7 @@ export interface RuntimeLineRewrite {
  *
  * @param adapters the bridge families whose agent launches are re-pointed (default: the shipped ones)
  */
-export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite, adapters: readonly ReplayAdapter[] = BRIDGE_FAMILIES): string {
+export function rewriteRuntimeLine(line: string, rewrite: RuntimeLineRewrite, adapters: readonly ReplayAdapter[] = REPLAY_ADAPTERS): string {
   const launches = adapters.filter((adapter) => adapter.pointAgentAt !== undefined && (adapter.launchMarker === undefined || line.includes(adapter.launchMarker)));
   if (!line.includes('"cwd"') && !line.includes('"PATH"') && launches.length === 0) return line;
   let value: unknown;

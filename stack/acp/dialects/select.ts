@@ -2,19 +2,13 @@
  * Dialect selection (spec 30 §1.2): an explicit `providerOptions.acpDialect` wins; otherwise the
  * basename of the launch command through the command table; anything else is generic.
  */
-import { basename } from "node:path";
 import { genericAcpDialect } from "./acp.js";
+import { dialectIdOfCommand } from "./commands.js";
 import type { AcpDialectRegistry } from "./registry.js";
 import { defaultAcpDialectRegistry } from "./registry.js";
 import type { AcpDialect } from "./types.js";
 
-/** Exact command basenames that imply a dialect (spec 30 §1.2 step 2; `.exe` is not stripped). */
-export const ACP_DIALECT_COMMANDS: Readonly<Record<string, string>> = Object.freeze({
-  "cursor-agent": "cursor",
-  grok: "grok",
-  omp: "omp",
-  opencode: "opencode",
-});
+export { ACP_DIALECT_COMMANDS } from "./commands.js";
 
 /** Input of {@link selectAcpDialect}. */
 export interface SelectAcpDialectInput {
@@ -33,7 +27,7 @@ export function selectAcpDialect(input: SelectAcpDialectInput, registry: AcpDial
   if (typeof input.explicit === "string" && input.explicit.length > 0) {
     return registry.get(input.explicit) ?? genericAcpDialect;
   }
-  const byCommand = ACP_DIALECT_COMMANDS[basename(input.command)];
+  const byCommand = dialectIdOfCommand(input.command);
   return (byCommand !== undefined ? registry.get(byCommand) : undefined) ?? genericAcpDialect;
 }
 

@@ -1,0 +1,58 @@
+/**
+ * What `parity check` loads before it replays (issue 25, start-up): the static import closure of
+ * the command's module, followed through the sources as the bundler follows it (`import … from`
+ * and `export … from`, type imports left out, since they are erased; `await import()` is lazy and
+ * not followed). The gate replays through the families' replay seams only
+ * (harness/families/replay-adapters.ts): the record, conform and probe code of every family, the
+ * conformance sessions, the model server and the ACP bridge's own modules stay unloaded.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** Repository-relative `.ts` files `file` imports at run time (relative specifiers; `import type` skipped). */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(path.join(repoRoot, file), "utf8");
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(import|export)(\s+type\b)?[^"'`;]*?\bfrom\s+["'](\.[^"']+)["']|^\s*import\s+["'](\.[^"']+)["']/gm)) {
+    if (match[2] !== undefined) continue;
+    const spec = match[3] ?? match[4]!;
+    found.push(path.relative(repoRoot, path.resolve(path.dirname(path.join(repoRoot, file)), spec)).replace(/\.js$/, ".ts"));
+  }
+  return found.filter((f) => existsSync(path.join(repoRoot, f)));
+}
+
+/** Every module reached from `entry` through run-time imports, each with the chain that reached it. */
+function closure(entry: string): Map<string, string[]> {
+  const seen = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const next of runtimeImports(file)) {
+      if (seen.has(next)) continue;
+      seen.set(next, [...seen.get(file)!, next]);
+      queue.push(next);
+    }
+  }
+  return seen;
+}
+
+describe("the check command's load path", () => {
+  const loaded = closure("harness/cli/check.ts");
+
+  it("reaches the replay seams of every shipped family (the check replays them all)", () => {
+    expect([...loaded.keys()]).toEqual(expect.arrayContaining(["harness/families/replay-adapters.ts", "harness/families/acp/launch.ts", "harness/families/pi/launch.ts"]));
+  });
+
+  it("loads no family list, record, conform or probe code, conformance, model server or ACP bridge module", () => {
+    const heavy = (file: string): boolean =>
+      file === "harness/families/index.ts" ||
+      /^harness\/families\/[^/]+\/(index|conform|probe|profiles?|agent-profiles|fixture-agents|custom-agents|record)\.ts$/.test(file) ||
+      /^harness\/(conformance|model-server|record)\//.test(file) ||
+      (file.startsWith("stack/acp/") && file !== "stack/acp/dialects/commands.ts");
+    const chains = [...loaded].filter(([file]) => heavy(file)).map(([, chain]) => chain.join(" → "));
+    expect(chains).toEqual([]);
+  });
+});
