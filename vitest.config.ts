@@ -1,8 +1,30 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files that run in a fresh worker each (vitest's default isolation). Every other file shares
+ * its worker, and so its module cache, with the files run before it: importing the bridges and the
+ * harness from source costs about 2 s of CPU per file, more than most files' tests.
+ * - `test/check/one-read.test.ts` replaces `node:fs` with `vi.mock`, which must not reach a file
+ *   run after it in the same worker.
+ * - The end-to-end files below spend their time in the bridges, agents and CLI runs they start, not
+ *   in imports, so sharing gains them little; they stay as they were.
+ */
+export const ISOLATED = [
+  "test/check/one-read.test.ts",
+  "test/gate/determinism.test.ts",
+  "test/record/real-agents.test.ts",
+  "test/record/opencode-live.test.ts",
+  "test/qa/readme-tour.test.ts",
+  "test/cli/review.test.ts",
+  "test/report/github-ci.test.ts",
+  "test/report/run-page.test.ts",
+  "test/report/html-page.test.ts",
+  "test/recording/bad-input.test.ts",
+  "test/rerecord/**/*.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Child-process tests spawn bridges; keep the pool small on 2-core machines.
     pool: "forks",
     // Two workers even on 2 cores (vitest's default would be cores − 1 = 1): most of a test's
@@ -11,5 +33,16 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The fixture agents and the MCP proxy are bundled once per run, not once per test.
+    globalSetup: ["test/helpers/bundles-setup.ts"],
+    // A file that shares its worker must not leave env stubs or spies behind for the next file:
+    // they are undone after each test, whatever the test itself does (test/qa/test-isolation.test.ts
+    // refuses the changes this cannot undo outside ISOLATED).
+    setupFiles: ["test/helpers/undo-stubs.ts"],
+    // `extends: true` concatenates arrays, so each project names its own files (none at the root).
+    projects: [
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
+    ],
   },
 });

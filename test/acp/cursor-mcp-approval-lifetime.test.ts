@@ -6,19 +6,16 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { fixtureLaunchSpec, startInProcessBridge, threadStartParams, type InProcessBridge } from "./bridge-harness.js";
 import { mcpProxyMain } from "./fixture-agent-build.js";
 
 const TOOL = { name: "noop_tool", description: "Unused.", inputSchema: { type: "object", properties: {} } };
 
 let bridge: InProcessBridge | undefined;
-const savedDataDir = process.env.CURSOR_DATA_DIR;
 afterEach(async () => {
   await bridge?.close();
   bridge = undefined;
-  if (savedDataDir === undefined) delete process.env.CURSOR_DATA_DIR;
-  else process.env.CURSOR_DATA_DIR = savedDataDir;
 });
 
 /** Ids in every approvals file under `dataDir`. */
@@ -35,8 +32,8 @@ describe("Cursor MCP approval lifetime (spec 20 §2.7, spec 30 §5 step 5)", () 
   for (const intent of ["interrupt", "release"] as const) {
     it(`thread/stop ${intent} revokes the approval the session installed`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "acp-cursor-data-"));
-      // The harness passes process.env to the bridge as its context env.
-      process.env.CURSOR_DATA_DIR = dataDir;
+      // The harness passes process.env to the bridge as its context env (the stub is undone after the test).
+      vi.stubEnv("CURSOR_DATA_DIR", dataDir);
       bridge = startInProcessBridge({ mcpProxy: { command: process.execPath, args: [mcpProxyMain()] }, randomToken: () => "t0ken" });
       const { spec } = fixtureLaunchSpec(bridge.dir, {});
       const link = join(bridge.dir, "cursor-agent");

@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createProbeCommand } from "../../harness/cli/probe.js";
 import { PROBE_MODEL_ANSWER } from "../../harness/cli/probe-provider.js";
 import { formatProbe } from "../../harness/families/acp/probe.js";
@@ -69,8 +69,7 @@ describe("probing the real opencode agent", () => {
       // The user's HOME for this run is a fresh empty directory of its own: any write there is
       // the probe's (snapshotting the machine's real HOME also saw other processes' npm logs).
       const userHome = temp("probe-user-home-");
-      const savedHome = process.env.HOME;
-      process.env.HOME = userHome;
+      vi.stubEnv("HOME", userHome);
       const parent = temp("probe-temp-parent-");
       const workspace = temp("probe-workspace-");
       const out: string[] = [];
@@ -81,8 +80,7 @@ describe("probing the real opencode agent", () => {
       try {
         code = await command.run({ provider: "acp-opencode", json: true, prompt: "Say hello.", network: "auto", "timeout-ms": PROBE_TIMEOUT_MS }, ctx);
       } finally {
-        if (savedHome === undefined) delete process.env.HOME;
-        else process.env.HOME = savedHome;
+        vi.unstubAllEnvs();
       }
       const answer = JSON.parse(out.join("")) as Record<string, unknown>;
       expect(code, JSON.stringify(answer)).toBe(0);

@@ -11,7 +11,7 @@ import type { BridgeContext } from "../../stack/bridge-kit/define.js";
 import { createBridgeIo } from "../../stack/bridge-kit/io.js";
 import { createPiBridge, type PiBridgeOptions } from "../../stack/pi/bridge.js";
 import type { FixtureScriptInput } from "../../stack/pi/fixture-agent/script.js";
-import { bundleEntry, REPO_ROOT } from "../acp/fixture-agent-build.js";
+import { bundled } from "../acp/fixture-agent-build.js";
 
 /** One parsed bridge→runtime message. */
 export type Wire = { id?: number; method?: string; params?: any; result?: any; error?: any };
@@ -20,7 +20,7 @@ const GUARD_MS = 20_000;
 
 /** The bundled pi fixture agent's entry. */
 export function piFixtureMain(): string {
-  return bundleEntry(join(REPO_ROOT, "stack/pi/fixture-agent/main.ts"), "pi-fixture");
+  return bundled("pi-fixture");
 }
 
 /** An in-process pi bridge and its runtime side. */

@@ -1,9 +1,9 @@
 /**
  * The fixture agent's MCP client: launches one stdio MCP server from an ACP `mcpServers` entry,
- * calls one tool and closes it (for `mcpCall` script steps). Uses `@modelcontextprotocol/sdk`.
+ * calls one tool and closes it (for `mcpCall` script steps). Uses `@modelcontextprotocol/sdk`,
+ * imported on the first call only: loading the SDK costs about 0.35 s of CPU, more than the rest of
+ * the agent's start-up, and most scripts never make an MCP call.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { FixtureMcpServer } from "./agent-io.js";
 
 /**
@@ -15,6 +15,7 @@ export async function callMcpTool(server: FixtureMcpServer, tool: string, args: 
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   for (const pair of server.env) env[pair.name] = pair.value;
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/client/stdio.js")]);
   const transport = new StdioClientTransport({ command: server.command, args: server.args, env, stderr: "inherit" });
   const client = new Client({ name: "fixture-agent", version: "1.0.0" });
   await client.connect(transport);
