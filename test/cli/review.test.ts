@@ -52,6 +52,26 @@ async function project(): Promise<string> {
   return dir;
 }
 
+/**
+ * A copy of a project whose local `check` (the shouting bridge) left pending results for
+ * echo/resume and echo/turn: one gate run shared by the review tests of answers (reject, quit,
+ * A, the PR check), whose review walks those files and replays nothing. The review that runs the
+ * gate itself is covered by "walks each changed cell", --match and the write-policy tests.
+ */
+let checked: Promise<string> | undefined;
+async function checkedProject(): Promise<string> {
+  checked ??= project().then(async (dir) => {
+    const r = await runCli(["check", "--module", shout], { cwd: dir });
+    if (r.code !== 1) throw new Error(`the shared local check exited ${r.code}: ${r.err}`);
+    return dir;
+  });
+  const template = await checked;
+  n += 1;
+  const dir = path.join(work, `p${n}`);
+  await cp(template, dir, { recursive: true });
+  return dir;
+}
+
 /** sha256 of every file under `dir`, by relative path. */
 function hashes(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -156,7 +176,7 @@ describe("parity review", { timeout: 120_000 }, () => {
   });
 
   it("reject and quit write nothing and leave the gate red (exit 1); reject deletes the pending results, quit leaves them; an unknown answer repeats the choices", async () => {
-    const cwd = await project();
+    const cwd = await checkedProject();
     const before = hashes(cwd);
     const r = await reviewIn(cwd, ["x", "r", "q"]);
     expect(r.code).toBe(1);
@@ -164,11 +184,16 @@ describe("parity review", { timeout: 120_000 }, () => {
     expect(r.out).toContain("rejected: left as is");
     expect(r.out).toContain("reviewed: 0 accepted, 0 allowed, 1 rejected, 1 skipped\nnothing written\n");
     // echo/resume was rejected (its pending files deleted); echo/turn, left by quit, keeps them for a later review.
-    expect(changed(before, hashes(cwd))).toEqual([`lanes/echo/turn.json.pending`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
+    expect(changed(before, hashes(cwd))).toEqual([`lanes/echo/resume.json.pending`, `recordings/echo/resume/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
+    expect(
+      Object.keys(hashes(cwd))
+        .filter((f) => f.endsWith(".pending"))
+        .sort(),
+    ).toEqual([`lanes/echo/turn.json.pending`, `recordings/echo/turn/${CURRENT_BRIDGE_LANE_FILE}.pending`]);
   });
 
   it("A accepts this cell and every one after it without asking again (issue 27)", async () => {
-    const cwd = await project();
+    const cwd = await checkedProject();
     const r = await reviewIn(cwd, ["A"]);
     expect(r.code).toBe(0);
     expect(r.out.match(/accept, accept all, reject, allow, skip or quit\?/g)).toHaveLength(1);
@@ -187,7 +212,7 @@ describe("parity review", { timeout: 120_000 }, () => {
   });
 
   it("checks the PR before asking for the reason (issue 27)", async () => {
-    const cwd = await project();
+    const cwd = await checkedProject();
     const before = hashes(cwd);
     const r = await reviewIn(cwd, ["s", "l", "42", "q"]);
     expect(r.out).toContain('  not allowed: PR "42" is not "#" and a number (e.g. #42)\n');

@@ -4,7 +4,7 @@ import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { MAX_ERROR_EXCERPT_CHARS } from "../../harness/recording/lane-entry.js";
 import { validEntries, writeRecording, type FixtureEntry } from "./fixture.js";
 import { repoRoot, runCli, type CliResult } from "../helpers/run-cli.js";
@@ -235,12 +235,9 @@ describe("bad recordings: one line, exit 2, nothing written", () => {
   });
 });
 
+// The executable `npm test` built before the suite (its `npm run build`): no compile of its own here,
+// which cost a whole `tsc` and rewrote dist/ under the other test files running beside this one.
 describe("bad recordings through the real executable", () => {
-  beforeAll(async () => {
-    // Emits even when another engineer's file has a type error; only the emitted CLI matters here.
-    await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: repoRoot }).catch(() => undefined);
-  }, 240_000);
-
   const work: string[] = [];
   afterAll(async () => {
     for (const dir of work) await rm(dir, { recursive: true, force: true });

@@ -97,6 +97,23 @@ async function headless(args: string[]): Promise<string> {
   }
 }
 
+/**
+ * The page's DOM as headless Chromium renders it, read once for both Chromium tests (one browser
+ * start instead of two): a probe copy of the page (the page itself has no script) whose one added
+ * script records on <body> where the index and the first change end on the first screen.
+ */
+let rendered: Promise<{ file: string; dom: string }> | undefined;
+function renderProbe(): Promise<{ file: string; dom: string }> {
+  rendered ??= (async () => {
+    const file = await page();
+    const probe = path.join(dir, "probe.html");
+    const measure = `<script>const b=(s)=>document.querySelector(s).getBoundingClientRect().bottom;document.body.setAttribute("data-first-screen",JSON.stringify({index:b("#index"),change:b("#change-1"),height:innerHeight}));</script>`;
+    await writeFile(probe, (await readFile(file, "utf8")).replace("</body>", `${measure}</body>`));
+    return { file, dom: await headless(["--dump-dom", `file://${probe}`]) };
+  })();
+  return rendered;
+}
+
 describe("parity diff --html page", () => {
   it("is self-contained: no script, no external resource", async () => {
     expect(LANES).toHaveLength(9);
@@ -109,8 +126,7 @@ describe("parity diff --html page", () => {
     "renders in headless Chromium: index of the 9 lanes, the change grouped once with its lanes and allow line, word-level highlights",
     async () => {
       expect(chromium, "CI=true: install Debian's chromium (apt-get install -y chromium)").toBeDefined();
-      const file = await page();
-      const dom = await headless(["--dump-dom", `file://${file}`]);
+      const { dom } = await renderProbe();
       const index = /<ul class="index" id="index">([\s\S]*?)<\/ul>/.exec(dom)![1]!;
       const links = [...index.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]!);
       expect(links).toHaveLength(9);
@@ -139,12 +155,8 @@ describe("parity diff --html page", () => {
   it.skipIf(chromium === undefined && !ci)(
     "shows the index and the grouped change on the first screen (1280×800), and takes a screenshot",
     async () => {
-      const file = await page();
-      // A probe copy of the page (the page itself has no script) measures where the parts end.
-      const probe = path.join(dir, "probe.html");
-      const measure = `<script>const b=(s)=>document.querySelector(s).getBoundingClientRect().bottom;document.body.setAttribute("data-first-screen",JSON.stringify({index:b("#index"),change:b("#change-1"),height:innerHeight}));</script>`;
-      await writeFile(probe, (await readFile(file, "utf8")).replace("</body>", `${measure}</body>`));
-      const dom = await headless(["--dump-dom", `file://${probe}`]);
+      expect(chromium, "CI=true: install Debian's chromium (apt-get install -y chromium)").toBeDefined();
+      const { file, dom } = await renderProbe();
       const figures = JSON.parse(/data-first-screen="([^"]+)"/.exec(dom)![1]!.replace(/&quot;/g, '"')) as { index: number; change: number; height: number };
       expect(figures.height).toBeGreaterThan(500);
       expect(figures.index).toBeLessThanOrEqual(figures.height);

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.js";
+
+// The thorough end-to-end files (`test/**/*.ci.ts`) that `.ci/run` runs after `npm test`, with
+// `npm run test:ci`: the README tour in a fresh clone, every real ACP agent recorded live, and the
+// whole-matrix determinism soak. Each repeats work of the whole matrix or of every agent; `npm test`
+// keeps the bursty/broken determinism pair and two live recordings (README, "Tests"); the tour runs
+// only here.
+// One file at a time: the soak's busy loops are there to load its own replays, not the tour's or
+// the agents' (beside them, at load 20, the tour's 600 s hang bound was reached).
+export default defineConfig({ ...base, test: { ...base.test, include: ["test/**/*.ci.ts"], fileParallelism: false } });
