@@ -8,4 +8,7 @@ import base from "./vitest.config.js";
 // only here.
 // One file at a time: the soak's busy loops are there to load its own replays, not the tour's or
 // the agents' (beside them, at load 20, the tour's 600 s hang bound was reached).
-export default defineConfig({ ...base, test: { ...base.test, include: ["test/**/*.ci.ts"], fileParallelism: false } });
+// The base config's `projects` name their own files (every `*.test.ts`): left out here, so the
+// include below is the one that counts.
+const { projects: _projects, ...shared } = base.test ?? {};
+export default defineConfig({ ...base, test: { ...shared, include: ["test/**/*.ci.ts"], fileParallelism: false } });

@@ -12,9 +12,8 @@ import { defineConfig } from "vitest/config";
 export const ISOLATED = [
   "test/check/one-read.test.ts",
   "test/gate/determinism.test.ts",
-  "test/record/real-agents.test.ts",
+  "test/record/outside-cell.test.ts",
   "test/record/opencode-live.test.ts",
-  "test/qa/readme-tour.test.ts",
   "test/cli/review.test.ts",
   "test/report/github-ci.test.ts",
   "test/report/run-page.test.ts",

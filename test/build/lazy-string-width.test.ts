@@ -28,14 +28,16 @@ const SAMPLES = ["", "abc", "古池や", "\u001B[31mred\u001B[39m", "👩‍👩
 /** Counts `new Intl.Segmenter()` from now on (the subclass stands in for the global one). */
 function countSegmenters(): { count: () => number; restore: () => void } {
   const original = Intl.Segmenter;
+  // Intl's members are writable at run time; its TypeScript declaration says read-only.
+  const intl = Intl as { Segmenter: typeof Intl.Segmenter };
   let made = 0;
-  Intl.Segmenter = class extends original {
+  intl.Segmenter = class extends original {
     constructor(...args: ConstructorParameters<typeof Intl.Segmenter>) {
       super(...args);
       made += 1;
     }
   };
-  return { count: () => made, restore: () => void (Intl.Segmenter = original) };
+  return { count: () => made, restore: () => void (intl.Segmenter = original) };
 }
 
 describe("lazyStringWidth", () => {
