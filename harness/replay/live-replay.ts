@@ -31,7 +31,7 @@ export function replaySourceDir(source: ReplaySource): string {
 import { replayProfileFor } from "./bridge/profiles.js";
 import { bridgeLaunchOf, startBridge, type BridgeLaunchOptions, type PrestartedBridges } from "./bridge/launch.js";
 import { findRepoRoot, replayArtifacts } from "./bridge/repo-paths.js";
-import { chooseStandIn, type StandInKind } from "./stand-ins/stand-in.js";
+import { chooseStandIn } from "./stand-ins/stand-in.js";
 import { rewriteRuntimeLine } from "./sandbox/rewrite.js";
 import { CELL_FIXTURE_DIR, createReplaySandbox, type ReplaySandbox } from "./sandbox/sandbox.js";
 import { anchorBridgeLines, runSchedule, type LiveLineSink, type ScheduleOutcome, type ScheduleTimeouts } from "./walk/scheduler.js";
@@ -42,7 +42,10 @@ export interface ReplayOptions extends BridgeLaunchOptions {
    * From BridgeLaunchOptions (bridge/launch.ts): `repoRoot`, `modulePath`, `providerId`, `env`,
    * and `adapters`: the bridge families the replay knows; the provider's gives the bridge
    * module, and every family's hook re-points the agent launch a runtime line carries at the
-   * agent stand-in (default: the shipped ones).
+   * agent stand-in (default: the shipped ones); `maxLineBytes`; and `agentProcess`, what the
+   * bridge spawns as its agent: `in-process` (default: the relay, served inside the bridge by
+   * its bootstrap where it can, else a perl relay process), `relay` (a perl relay process per
+   * agent session) or `node` (the Node replay child; the default where `perl` is missing).
    */
   /** Plan the expectations from the current bridge lane when present (default true; spec 10 §5.1 Planning). */
   useCurrent?: boolean;
@@ -58,12 +61,6 @@ export interface ReplayOptions extends BridgeLaunchOptions {
   keepBridgeLane?: boolean;
   /** Receives a line per scheduler event (diagnosis; `--verbose`). */
   trace?: (text: string) => void;
-  /**
-   * What the bridge spawns as its agent (stand-ins/stand-in.ts): `relay` (default where `perl`
-   * is found: one process per agent session, see relay-channel.ts) or `node`, the Node replay
-   * child (replay-child.ts; the default elsewhere).
-   */
-  agentProcess?: StandInKind;
   /**
    * Cells root whose `<cell>/workspace/` seeds each replayed cell's fresh workspace
    * (default: `cells/` of `repoRoot`; see harness/replay/sandbox.ts).
@@ -216,7 +213,8 @@ export interface DriveOptions extends ReplayOptions {
  */
 export async function driveBridge(steps: StepSource, provider: string, options: DriveOptions): Promise<DrivenBridge> {
   const root = options.repoRoot ?? findRepoRoot();
-  const standIn = chooseStandIn(options.agentProcess, replayArtifacts(root).child);
+  // `in-process` is the relay stand-in too: the bridge's bootstrap serves its spawns (bridge/launch.ts).
+  const standIn = chooseStandIn(options.agentProcess === "node" ? "node" : "relay", replayArtifacts(root).child);
   const profile = options.modulePath === undefined ? replayProfileFor(provider, options.adapters) : undefined;
   const modulePathRel = options.modulePath ?? profile!.modulePath;
   const modulePath = isAbsolute(modulePathRel) ? modulePathRel : resolve(root, modulePathRel);
@@ -299,7 +297,7 @@ async function reap(bridge: SpawnedBridge, children: readonly ReplayChildLink[],
       let timer: ScheduledHandle | undefined;
       await Promise.race([child.whenClosed(), new Promise<void>((r) => (timer = scheduler.schedule(graceMs, r)))]);
       scheduler.cancel(timer);
-      if (isAlive(child.pid)) {
+      if (!child.inProcess && isAlive(child.pid)) {
         try {
           process.kill(child.pid, "SIGKILL");
         } catch {

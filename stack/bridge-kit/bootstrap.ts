@@ -5,7 +5,8 @@
  *
  * Order matters: the stdout guard and the recorder exist before the bridge module is
  * loaded, so nothing the module does at import time can reach the protocol stream or escape
- * the recording. Exit codes: 0 after stdin closes or SIGTERM/SIGINT (once `onClose` ran),
+ * the recording; so does the in-process relay (`BB_PROVIDER_BRIDGE_RELAY_DIR`, set by a replay:
+ * spawns of its relay script are served in this process, bootstrap-relay-spawn.ts). Exit codes: 0 after stdin closes or SIGTERM/SIGINT (once `onClose` ran),
  * 2 on bad arguments, 1 when the module cannot be loaded or its `start` fails.
  */
 import fs from "node:fs";
@@ -16,6 +17,8 @@ import { RECORD_DIR_ENV_VAR } from "./child-env.js";
 import { PROVIDER_BRIDGE_EXPORT_NAME, providerBridgeOf, type ProviderBridge } from "./define.js";
 import { createBridgeHost } from "./host.js";
 import { MAX_LINE_BYTES, createBoundedLineSplitter } from "./line-splitter.js";
+import { serveRelaysInProcess } from "./bootstrap-relay-spawn.js";
+import { RELAY_DIR_ENV_VAR } from "./bootstrap-relay-wire.js";
 import { installProcessRecorder } from "./record-process.js";
 import { createBridgeRecorder, type BridgeRecorder } from "./recorder.js";
 import { installStdoutGuard } from "./stdout-guard.js";
@@ -40,6 +43,13 @@ function takeRecordDir(): string | null {
   return value ? path.resolve(value) : null;
 }
 
+/** Reads the replay's relay directory (bootstrap-relay-wire.ts) and removes it from this process's env, so no child inherits it. */
+function takeRelayDir(): string | null {
+  const value = process.env[RELAY_DIR_ENV_VAR]?.trim();
+  delete process.env[RELAY_DIR_ENV_VAR];
+  return value ? path.resolve(value) : null;
+}
+
 async function main(argv: string[]): Promise<void> {
   const guard = installStdoutGuard(process.stdout, process.stderr);
   const [moduleArg, providerId, dataDirArg] = argv;
@@ -59,6 +69,10 @@ async function main(argv: string[]): Promise<void> {
     });
     installProcessRecorder(recorder);
   }
+
+  // Before the bridge module is imported, so its `child_process` bindings see the wrapper.
+  const relayDir = takeRelayDir();
+  if (relayDir) serveRelaysInProcess(relayDir);
 
   const modulePath = path.resolve(moduleArg);
   const dataDir = path.resolve(dataDirArg);

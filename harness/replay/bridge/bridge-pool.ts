@@ -30,7 +30,7 @@ export interface BridgePool extends PrestartedBridges {
 /** The launch as a comparable text: everything but the data directory, the environment's entries sorted. */
 function keyOf(launch: ReplayLaunch): string {
   const env = Object.entries(launch.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([launch.bootstrapPath, launch.modulePath, launch.providerId, launch.cwd, env, launch.maxLineBytes ?? null]);
+  return JSON.stringify([launch.bootstrapPath, launch.modulePath, launch.providerId, launch.cwd, env, launch.maxLineBytes ?? null, launch.relayInProcess ?? false]);
 }
 
 /** An empty {@link BridgePool}; its bridges' event queues wait on `scheduler` (default the real one). */

@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { RELAY_DIR_ENV_VAR } from "../../../stack/bridge-kit/bootstrap-relay-wire.js";
 import type { Scheduler } from "../../../stack/bridge-kit/scheduler.js";
 import type { ReplayAdapter } from "../../families/agent-launch.js";
 import { spawnBridgeProcess, type BridgeLaunch, type SpawnedBridge } from "../../runtime/bridge-process.js";
@@ -25,8 +26,22 @@ export const MAX_BRIDGE_STDERR_CHARS = 64 * 1024;
  */
 const REPLAY_NODE_FLAGS = ["--no-memory-reducer"];
 
-/** A replay's bridge launch, but for its data directory (made per start). */
-export type ReplayLaunch = Omit<BridgeLaunch, "dataDir">;
+/**
+ * A replay's bridge launch, but for its data directory (made per start); `relayInProcess`: the
+ * bootstrap is told the replay's relay directory and serves spawns of its relay script itself.
+ */
+export type ReplayLaunch = Omit<BridgeLaunch, "dataDir"> & { relayInProcess?: boolean };
+
+/**
+ * What the bridge spawns as its agent during a replay (harness/replay/stand-ins/):
+ * - `in-process` (default): the relay, served inside the bridge process by the bootstrap
+ *   (stack/bridge-kit/bootstrap-relay-spawn.ts) wherever the bridge spawns it as given, else a
+ *   perl relay process;
+ * - `relay`: a perl relay process for every agent session;
+ * - `node`: the Node replay child.
+ * The relay kinds need `perl` on PATH; without it the Node replay child is used.
+ */
+export type AgentProcessKind = "in-process" | "relay" | "node";
 
 /** The options of a replay that decide how its bridge starts (part of `ReplayOptions`). */
 export interface BridgeLaunchOptions {
@@ -42,6 +57,8 @@ export interface BridgeLaunchOptions {
   env?: NodeJS.ProcessEnv;
   /** Bound on one line the bridge writes, in bytes (default 64 MiB, harness/runtime/bridge-process.ts); a longer line is a `line-too-long` divergence. */
   maxLineBytes?: number;
+  /** What the bridge spawns as its agent ({@link AgentProcessKind}; default `in-process`). */
+  agentProcess?: AgentProcessKind;
 }
 
 /** A bridge process started through the bootstrap with its private directories and event queue, not yet driven. */
@@ -73,6 +90,7 @@ export function bridgeLaunchOf(root: string, provider: string, modulePath: strin
     nodeFlags: REPLAY_NODE_FLAGS,
     stderrTailChars: MAX_BRIDGE_STDERR_CHARS,
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    relayInProcess: (options.agentProcess ?? "in-process") === "in-process",
   };
 }
 
@@ -90,7 +108,9 @@ export async function startBridge(launch: ReplayLaunch, scheduler: Scheduler): P
     throw error;
   }
   const queue = createEventQueue<ReplayEvent>(scheduler);
-  const full: BridgeLaunch = { ...launch, dataDir };
+  // The relay directory is this replay's own (`base`): the stand-in writes its script and socket there.
+  const env = launch.relayInProcess ? { ...launch.env, [RELAY_DIR_ENV_VAR]: base } : launch.env;
+  const full: BridgeLaunch = { ...launch, dataDir, env };
   const bridge = spawnBridgeProcess(full, (event) => queue.push(event));
   return { base, queue, bridge, launch: full };
 }

@@ -8,8 +8,13 @@ import { readSocketLines, STAND_IN_LINE_BOUND_BYTES, standInLineTooLong } from "
 export interface ReplayChildLink {
   /** 0-based connection order; the scheduler plays segment `index` to it. */
   index: number;
-  /** The child's pid from its `hello` frame. */
+  /** The child's pid from its `hello` frame (or a relay's announcement). */
   pid: number;
+  /**
+   * True for a relay served inside the bridge process (relay-channel.ts): its pid names no
+   * process, so nothing signals it or looks it up; it ends with the bridge or its socket.
+   */
+  readonly inProcess?: boolean;
   /** Makes the child write `line` to its stdout (to the bridge). */
   send(line: string): void;
   /** Bytes sent to the child that still sit in this process's buffers. */

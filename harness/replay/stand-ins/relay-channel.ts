@@ -13,11 +13,17 @@
  * Needs `perl` (found on PATH, used by absolute path: the bridge may give its agent another
  * PATH); {@link findRelayTools} says when it is missing, and the replay then uses the Node
  * replay child (`replay-child.ts`).
+ *
+ * A bridge started through the project's bootstrap with the relay directory named
+ * (`stack/bridge-kit/bootstrap-relay-spawn.ts`) serves a spawn of the relay script itself, with
+ * no process: that relay speaks the same protocol on the same socket, its announcement marked
+ * `in-process` and its pid one that names no process, so this side never signals it.
  */
 import { accessSync, constants } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
+import { readRelayAnnouncement, relayPaths } from "../../../stack/bridge-kit/bootstrap-relay-wire.js";
 import type { ChildChannel, ChildChannelEvent, ReplayChildLink } from "./child-channel.js";
 import { readSocketLines, STAND_IN_LINE_BOUND_BYTES, standInLineTooLong } from "./socket-lines.js";
 
@@ -105,7 +111,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
  * The link of one connected relay whose first line announced `pid`: its later lines, end and
  * close become events passed to `onEvent` synchronously, in arrival order.
  */
-function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event: ChildChannelEvent) => void): ReplayChildLink & { markClosed(): void } {
+function relayLink(socket: Socket, pid: number, inProcess: boolean, index: number): ReplayChildLink & { markClosed(): void } {
   let closed = false;
   let ended = false;
   let markClosed: () => void = () => undefined;
@@ -113,6 +119,7 @@ function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event:
   const link = {
     index,
     pid,
+    inProcess,
     send(line: string) {
       if (!closed && !ended && !socket.destroyed) socket.write(`${line}\n`);
     },
@@ -123,7 +130,8 @@ function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event:
       if (ended) return;
       ended = true;
       // The signal first: a relay that saw its socket end first would exit 0 instead, as if it chose to.
-      signalGroup(pid, "SIGTERM");
+      // An in-process relay has no process to signal; it ends with the bridge, or when its socket closes.
+      if (!inProcess) signalGroup(pid, "SIGTERM");
       socket.destroy();
     },
     get closed() {
@@ -140,18 +148,18 @@ function relayLink(socket: Socket, pid: number, index: number, _onEvent: (event:
 
 /**
  * Opens the channel relays report to: a Unix socket `<dir>/relay.sock`. Each relay's first line
- * (its pid) makes it a {@link ReplayChildLink}, numbered in connection order; its lines, end and
- * close become events passed to `onEvent` synchronously, as `openChildChannel` does for Node
- * replay children. A link's `end` closes its socket and stops the relay's process group (the
- * relay holds no state worth a graceful end). A line over `maxLineBytes` (what the bridge wrote
- * to its agent) is not held: it is one `child-line-too-long` event naming the relay, and the
- * relay is stopped (socket-lines.ts).
+ * (its pid, marked `in-process` for a relay the bridge serves itself) makes it a
+ * {@link ReplayChildLink}, numbered in connection order; its lines, end and close become events
+ * passed to `onEvent` synchronously, as `openChildChannel` does for Node replay children. A
+ * link's `end` closes its socket and stops the relay's process group (the relay holds no state
+ * worth a graceful end; an in-process relay has no process and ends when its socket closes). A
+ * line over `maxLineBytes` (what the bridge wrote to its agent) is not held: it is one
+ * `child-line-too-long` event naming the relay, and the relay is stopped (socket-lines.ts).
  *
  * @param dir a private temporary directory (short: Unix socket paths are limited to about 100 bytes)
  */
 export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: (event: ChildChannelEvent) => void, maxLineBytes = STAND_IN_LINE_BOUND_BYTES): Promise<RelayChannel> {
-  const address = join(dir, "relay.sock");
-  const script = join(dir, "relay.pl");
+  const { socket: address, script } = relayPaths(dir);
   await writeFile(script, relayScript(address));
   const children: ReplayChildLink[] = [];
   const sockets = new Set<Socket>();
@@ -182,9 +190,10 @@ export async function openRelayChannel(dir: string, tools: RelayTools, onEvent: 
     readSocketLines(socket, maxLineBytes, {
       onLine: (line) => {
         announce();
+        const hello = link ? undefined : readRelayAnnouncement(line);
         if (link) onEvent({ type: "child-line", child: link, line });
-        else if (/^[1-9][0-9]*$/.test(line)) {
-          link = relayLink(socket, Number(line), children.length, onEvent);
+        else if (hello) {
+          link = relayLink(socket, hello.pid, hello.inProcess, children.length);
           children.push(link);
           onEvent({ type: "child-hello", child: link });
         } else {
