@@ -8,8 +8,9 @@ import { repoRoot, sharedRecordings } from "./run-cli.js";
 
 // Issue 26: a signal to the pid of a running `check` alone (how kill, systemd and CI runners stop
 // jobs), or to its whole process group, leaves no temp directory and no process: not the bridge,
-// not the ACP relay (a `perl` process, formerly an `sh` with two `cat`s) the bridge started in its
-// own process group.
+// nor anything it started. (Since issue 25 the bridge's bootstrap serves the agent's relay inside
+// the bridge process, so the bridge is the one process the check starts; a perl relay in its own
+// process group is covered by test/bridge-kit/in-process-relay.test.ts.)
 // Checked with `ps` by process group once parity has exited.
 
 // The real cursor recordings, read by path (in a worktree under /work/wt/ they sit one level further up).
@@ -21,8 +22,8 @@ beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "parity-stop-mod-"));
   scratch.push(dir);
   // The real ACP bridge, except that it never answers turn/start and keeps a timer due, so the
-  // replay never judges it idle: the check waits (up to the long --timeout) with the agent's
-  // relay running, until it is stopped.
+  // replay never judges it idle: the check waits (up to the long --timeout) with the bridge
+  // running, until it is stopped.
   stuckBridge = path.join(dir, "stuck-acp.mjs");
   await writeFile(
     stuckBridge,
@@ -66,10 +67,10 @@ const tree = (dir: string) => readdirSync(dir, { recursive: true }).map(String);
 
 /**
  * Starts `parity check` on a real cursor cell through the stuck bridge, in its own process group,
- * waits (by cause: the relay process is there) until the agent's relay runs, sends `signal` to
- * the pid alone or to the group, and returns the exit and the process groups seen.
+ * waits (by cause: the bridge process is there) until the bridge runs, sends `signal` to the pid
+ * alone or to the group, and returns the exit and the process groups seen.
  */
-async function stopWhileRelayRuns(signal: NodeJS.Signals, to: "pid" | "group") {
+async function stopWhileBridgeRuns(signal: NodeJS.Signals, to: "pid" | "group") {
   const tmp = await mkdtemp(path.join(os.tmpdir(), "parity-stop-"));
   scratch.push(tmp);
   const args = ["check", "--recordings", cursorRoot, "--provider", "acp-cursor", "--cell", "approval-allow", "--module", stuckBridge, "--timeout", "600000"];
@@ -83,15 +84,14 @@ async function stopWhileRelayRuns(signal: NodeJS.Signals, to: "pid" | "group") {
   child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
   child.stdout.resume();
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  let relay: Row | undefined;
+  let bridge: Row | undefined;
   for (;;) {
-    relay = ps().find((r) => /relay\.(sh|pl)/.test(r.args) && r.args.includes(tmp) && !r.stat.startsWith("Z"));
-    if (relay !== undefined) break;
+    bridge = ps().find((r) => r.args.includes("bootstrap.") && r.args.includes(stuckBridge) && r.args.includes(tmp) && !r.stat.startsWith("Z"));
+    if (bridge !== undefined) break;
     const done = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
-    if (done) throw new Error(`parity exited before the relay ran: ${stderr}`);
+    if (done) throw new Error(`parity exited before the bridge ran: ${stderr}`);
   }
-  const groups = [child.pid!, relay.pgid];
-  expect(relay.pgid).not.toBe(child.pid);
+  const groups = [child.pid!, bridge.pgid];
   if (to === "pid") process.kill(child.pid!, signal);
   else process.kill(-child.pid!, signal);
   const code = await exited;
@@ -101,7 +101,7 @@ async function stopWhileRelayRuns(signal: NodeJS.Signals, to: "pid" | "group") {
 
 describe("every way of stopping a check ends its processes and removes its temp files", () => {
   it("SIGTERM to the pid alone: exit 143, no process of either group left, TMPDIR empty", async () => {
-    const r = await stopWhileRelayRuns("SIGTERM", "pid");
+    const r = await stopWhileBridgeRuns("SIGTERM", "pid");
     expect(r.code).toBe(143);
     expect(r.stderr).toBe("parity: interrupted (SIGTERM): stopped; temp files removed\n");
     expect(r.left).toEqual([]);
@@ -109,14 +109,14 @@ describe("every way of stopping a check ends its processes and removes its temp 
   });
 
   it("SIGINT to the pid alone: exit 130, nothing left", async () => {
-    const r = await stopWhileRelayRuns("SIGINT", "pid");
+    const r = await stopWhileBridgeRuns("SIGINT", "pid");
     expect(r.code).toBe(130);
     expect(r.left).toEqual([]);
     expect(tree(r.tmp)).toEqual([]);
   });
 
   it("SIGTERM to the process group (Ctrl-C or a job stop reaches the bridge too): nothing left", async () => {
-    const r = await stopWhileRelayRuns("SIGTERM", "group");
+    const r = await stopWhileBridgeRuns("SIGTERM", "group");
     expect(r.code).toBe(143);
     expect(r.left).toEqual([]);
     expect(tree(r.tmp)).toEqual([]);
