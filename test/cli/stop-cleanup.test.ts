@@ -18,23 +18,28 @@ const cursorRoot = existsSync(sharedRecordings) ? sharedRecordings : path.resolv
 
 const scratch: string[] = [];
 let stuckBridge = "";
+let modDir = "";
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "parity-stop-mod-"));
   scratch.push(dir);
+  modDir = dir;
   // The real ACP bridge, except that it never answers turn/start and keeps a timer due, so the
-  // replay never judges it idle: the check waits (up to the long --timeout) with the bridge
-  // running, until it is stopped.
+  // replay never judges it idle: the check waits (up to the long --timeout) with the bridge and its
+  // agent session running, until it is stopped.
   stuckBridge = path.join(dir, "stuck-acp.mjs");
   await writeFile(
     stuckBridge,
-    `import { acpProviderBridge as acp } from ${JSON.stringify(path.join(repoRoot, "dist/stack/acp/bridge.js"))};
+    `import { writeFileSync } from "node:fs";
+import { acpProviderBridge as acp } from ${JSON.stringify(path.join(repoRoot, "dist/stack/acp/bridge.js"))};
 setInterval(() => undefined, 1000);
 export const experimental_providerBridge = {
   protocolVersion: 2,
   ...(acp.start ? { start: (ctx) => acp.start(ctx) } : {}),
   ...(acp.onClose ? { onClose: (ctx) => acp.onClose(ctx) } : {}),
   handleLine(line, ctx, message) {
-    if (line.includes('"method":"turn/start"')) return;
+    // The turn the check waits on: its agent session runs (served by the bootstrap's relay). Says so
+    // in a file named after this process, the cause the test waits for before it signals.
+    if (line.includes('"method":"turn/start"')) return void writeFileSync(${JSON.stringify(dir)} + "/stuck-" + process.pid, "");
     return acp.handleLine(line, ctx, message);
   },
 };
@@ -67,7 +72,7 @@ const tree = (dir: string) => readdirSync(dir, { recursive: true }).map(String);
 
 /**
  * Starts `parity check` on a real cursor cell through the stuck bridge, in its own process group,
- * waits (by cause: the bridge process is there) until the bridge runs, sends `signal` to the pid
+ * waits (by cause: the bridge's file saying it holds a turn) until the bridge holds the turn with its agent session running, sends `signal` to the pid
  * alone or to the group, and returns the exit and the process groups seen.
  */
 async function stopWhileBridgeRuns(signal: NodeJS.Signals, to: "pid" | "group") {
@@ -87,7 +92,7 @@ async function stopWhileBridgeRuns(signal: NodeJS.Signals, to: "pid" | "group") 
   let bridge: Row | undefined;
   for (;;) {
     bridge = ps().find((r) => r.args.includes("bootstrap.") && r.args.includes(stuckBridge) && r.args.includes(tmp) && !r.stat.startsWith("Z"));
-    if (bridge !== undefined) break;
+    if (bridge !== undefined && existsSync(path.join(modDir, `stuck-${bridge.pid}`))) break;
     const done = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
     if (done) throw new Error(`parity exited before the bridge ran: ${stderr}`);
   }
