@@ -80,8 +80,8 @@ function noSuchProcess(): NodeJS.ErrnoException {
 export function serveRelaysInProcess(dir: string, target: Pick<NodeJS.Process, "kill"> = process): InProcessRelays {
   const { script, socket } = relayPaths(dir);
   const live = new Map<number, InProcessRelay>();
+  // Each served relay takes the next pid, so the pids handed out also count the relays served.
   let nextPid = FIRST_IN_PROCESS_PID;
-  let served = 0;
   const nodeSpawn = childProcess.spawn as SpawnFn;
   const nodeKill = target.kill as KillFn;
 
@@ -90,7 +90,6 @@ export function serveRelaysInProcess(dir: string, target: Pick<NodeJS.Process, "
     if (!relay) return nodeSpawn.call(this, command, argsOrOptions, maybeOptions);
     const pid = nextPid;
     nextPid += 1;
-    served += 1;
     const child = new InProcessRelay({ pid, socketPath: socket, command, args: relay.args, detached: relay.options.detached === true, onExit: (gone) => live.delete(gone) });
     live.set(pid, child);
     return asChildProcess(child);
@@ -109,7 +108,7 @@ export function serveRelaysInProcess(dir: string, target: Pick<NodeJS.Process, "
   syncBuiltinESMExports();
   return {
     get served() {
-      return served;
+      return nextPid - FIRST_IN_PROCESS_PID;
     },
     uninstall() {
       (childProcess as { spawn: SpawnFn }).spawn = nodeSpawn;
