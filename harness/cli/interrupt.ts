@@ -19,6 +19,7 @@ import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js
 import { requireFreeSpace } from "./path-checks.js";
 import { currentSelf, endStrays } from "./strays.js";
 import { shownPath } from "../recording/paths.js";
+import { shellQuote } from "../../stack/protocol/text.js";
 
 /** Signals a run is stopped by (SIGHUP also stands for the parent process gone). */
 export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
@@ -87,9 +88,8 @@ export function exitCodeOfSignal(signal: StopSignal): number {
  */
 export function writtenLine(files: readonly string[], cwd: string): string {
   if (files.length === 0) return "";
-  const quote = (s: string) => (/^[\w@%+=:,./→-]+$/u.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
   const rel = [...new Set(files)].map((f) => shownPath(f, cwd));
-  return `parity: written before the stop (complete files): git add ${rel.map(quote).join(" ")}\n`;
+  return `parity: written before the stop (complete files): git add ${rel.map(shellQuote).join(" ")}\n`;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
 import { UsageError } from "../errors.js";
+import { escapeRegExp } from "../../stack/protocol/text.js";
 
 /** Strings longer than this many characters are trimmed by the structural pass (spec 10 §4). */
 export const TRIM_OVER_CHARS = 2000;
@@ -66,7 +67,6 @@ export interface TextRule {
   replace: (match: string, ...groups: string[]) => string;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // A path ends where a path-name character cannot continue it (so /home/al does not hit /home/alice).
 const PATH_END = "(?![A-Za-z0-9_.-])";
 

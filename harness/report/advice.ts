@@ -13,7 +13,7 @@
  * - `stale-entry`: only allowlist entries that mask nothing fail it;
  * - `missing-oracle`: the cell has no committed oracle (under CI; elsewhere its live lane is pending).
  */
-import { shellQuote } from "./suggest.js";
+import { shellQuote } from "../../stack/protocol/text.js";
 
 /** The failure kinds a failing cell is advised for (see the module comment). */
 export type FailureKind = "lane-change" | "divergence" | "dead-bridge" | "crashed-bridge" | "stale-entry" | "missing-oracle";

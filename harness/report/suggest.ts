@@ -6,11 +6,7 @@ import path from "node:path";
 import { allowlistPathProblem } from "../compare/pointer.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { formatPointer, parsePointer } from "../compare/pointer.js";
-
-/** Quotes one shell word for POSIX shells when it holds anything beyond safe characters. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from "../../stack/protocol/text.js";
 
 /**
  * The event selector (allowlists/README.md, "Event selectors") that names a whole added or

@@ -6,7 +6,7 @@
  */
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
-import { shellQuote } from "../report/suggest.js";
+import { shellQuote } from "../../stack/protocol/text.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { rerecordRedactor } from "./redaction.js";
 import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";

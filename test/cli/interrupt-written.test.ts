@@ -30,7 +30,7 @@ describe("a stopped run lists what it wrote", () => {
     expect(code).toBe(130);
     expect(exits).toEqual([130]);
     expect(err).toBe(
-      "parity: interrupted (SIGINT): stopped; temp files removed\nparity: written before the stop (complete files): git add lanes/echo/turn.json recordings/echo/turn/bridge→runtime.current.ndjson\n",
+      "parity: interrupted (SIGINT): stopped; temp files removed\nparity: written before the stop (complete files): git add lanes/echo/turn.json 'recordings/echo/turn/bridge→runtime.current.ndjson'\n",
     );
   });
 

@@ -1,3 +1,5 @@
+import { escapeRegExp } from "../../../stack/protocol/text.js";
+
 /**
  * One directory rewrite of the replay sandbox: every path at or below `from` becomes the
  * same path below `to` (spec 10 §5.1 g, extended from `params.cwd` to every path the
@@ -26,10 +28,6 @@ export interface PathMap {
 
 /** Characters that continue a path segment: an occurrence followed by one is a different name. */
 const SEGMENT_CHAR = /[\w.\-~]/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;

@@ -10,6 +10,7 @@
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../../protocol/index.js";
 import { AcpAgentRequestError } from "./connection.js";
 import type { AcpAuthMethodInfo } from "./acp-client.js";
+import { shellQuote } from "../../protocol/text.js";
 
 /** The message and recovery text of a steer with nothing to steer (spec 30 §4). */
 export const NO_ACTIVE_TURN_TO_STEER = "No active turn to steer";
@@ -47,10 +48,6 @@ export function readAuthMethods(value: unknown): AcpAuthMethodInfo[] {
     });
   }
   return out;
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

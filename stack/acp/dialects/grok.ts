@@ -6,23 +6,19 @@
 import { delegationPresentation } from "./presentation.js";
 import type { AcpDialect, AcpToolCallEvent, AcpToolIdentity } from "./types.js";
 import { isAcpToolKind } from "./types.js";
-import { isRecord } from "../../protocol/json-value.js";
+import { isRecord, nonEmptyString } from "../../protocol/json-value.js";
 
 /** The `_meta` key of Grok's tool side channel. */
 export const GROK_TOOL_META_KEY = "x.ai/tool";
 /** Grok's sub-agent tool name. */
 export const GROK_SUBAGENT_TOOL = "spawn_subagent";
 
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
 /** `_meta["x.ai/tool"]` → `{name?, kind?}`: a non-empty name, only a valid ACP kind; else undefined. */
 export function grokToolIdentity(event: AcpToolCallEvent): AcpToolIdentity | undefined {
   const meta = event._meta?.[GROK_TOOL_META_KEY];
   if (!isRecord(meta)) return undefined;
   const identity: AcpToolIdentity = {};
-  const name = nonEmpty(meta.name);
+  const name = nonEmptyString(meta.name);
   if (name !== undefined) identity.name = name;
   if (isAcpToolKind(meta.kind)) identity.kind = meta.kind;
   return identity.name === undefined && identity.kind === undefined ? undefined : identity;
@@ -69,10 +65,10 @@ export const grokAcpDialect: AcpDialect = Object.freeze({
     const name = event.name ?? grokToolIdentity(event)?.name;
     if (name !== GROK_SUBAGENT_TOOL) return undefined;
     const input = isRecord(event.rawInput) ? event.rawInput : {};
-    const label = nonEmpty(input.description) ?? nonEmpty(input.prompt) ?? event.title ?? "Subagent";
+    const label = nonEmptyString(input.description) ?? nonEmptyString(input.prompt) ?? event.title ?? "Subagent";
     return {
       item: { type: "delegation" as const, childRef: event.toolCallId, label, background: false },
-      presentation: delegationPresentation(label, nonEmpty(input.subagent_type)),
+      presentation: delegationPresentation(label, nonEmptyString(input.subagent_type)),
     };
   },
   maintenance: GROK_ACP_MAINTENANCE,

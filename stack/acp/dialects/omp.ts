@@ -4,13 +4,10 @@
  */
 import type { AcpCommandResult, AcpCompactionOutcome, AcpDialect, AcpToolCallEvent } from "./types.js";
 import { isRecord } from "../../protocol/json-value.js";
+import { escapeRegExp } from "../../protocol/text.js";
 
 /** Keys of the shared result shape; when any is present omp's reader steps aside. */
 const GENERIC_RESULT_KEYS = ["exitCode", "exit_code", "stdout", "stderr", "output_for_prompt"] as const;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /**
  * omp's command result (spec 30 §1.5): only for `execute` calls with a non-blank, non-`async`

@@ -6,17 +6,13 @@
  */
 import { delegationPresentation } from "./presentation.js";
 import type { AcpClassifiedToolCall, AcpDialect, AcpToolCallEvent } from "./types.js";
-import { isRecord } from "../../protocol/json-value.js";
+import { isRecord, nonEmptyString } from "../../protocol/json-value.js";
 
 /** Extra environment of an opencode session agent (spec 30 §1.6). */
 export const OPENCODE_CHILD_ENV: Readonly<Record<string, string>> = Object.freeze({
   OPENCODE_CLIENT: "acp",
   OPENCODE_ENABLE_QUESTION_TOOL: "false",
 });
-
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
 
 /**
  * Adds `stdout` (from string `output`, else `metadata.output`) and `exitCode` (from
@@ -53,7 +49,7 @@ export const OPENCODE_DEFAULT_TASK_LABEL = "Subagent";
 export function isOpencodeTaskCall(event: AcpToolCallEvent): boolean {
   if (event.kind !== "think") return false;
   const input = isRecord(event.rawInput) ? event.rawInput : {};
-  if (nonEmpty(input.subagent_type) !== undefined) return true;
+  if (nonEmptyString(input.subagent_type) !== undefined) return true;
   return event.title === OPENCODE_TASK_TOOL && input.thought === undefined && input.thinking === undefined;
 }
 
@@ -66,13 +62,13 @@ export function isOpencodeTaskCall(event: AcpToolCallEvent): boolean {
 export function classifyOpencodeTask(event: AcpToolCallEvent): AcpClassifiedToolCall | undefined {
   if (!isOpencodeTaskCall(event)) return undefined;
   const input = isRecord(event.rawInput) ? event.rawInput : {};
-  const title = event.title !== OPENCODE_TASK_TOOL ? nonEmpty(event.title) : undefined;
-  const label = nonEmpty(input.description) ?? nonEmpty(input.prompt) ?? title ?? OPENCODE_DEFAULT_TASK_LABEL;
+  const title = event.title !== OPENCODE_TASK_TOOL ? nonEmptyString(event.title) : undefined;
+  const label = nonEmptyString(input.description) ?? nonEmptyString(input.prompt) ?? title ?? OPENCODE_DEFAULT_TASK_LABEL;
   const metadata = isRecord(event.rawOutput) && isRecord(event.rawOutput.metadata) ? event.rawOutput.metadata : {};
-  const childRef = nonEmpty(metadata.sessionId) ?? event.toolCallId;
+  const childRef = nonEmptyString(metadata.sessionId) ?? event.toolCallId;
   return {
     item: { type: "delegation" as const, childRef, label, background: input.background === true },
-    presentation: delegationPresentation(label, nonEmpty(input.subagent_type)),
+    presentation: delegationPresentation(label, nonEmptyString(input.subagent_type)),
   };
 }
 
