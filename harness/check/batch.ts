@@ -4,6 +4,8 @@ import type { ReplayDivergence, ReplayNote } from "../replay/walk/divergence.js"
 import { driveBridge, isRecording, type ReplaySource } from "../replay/live-replay.js";
 import { createStepClassifier, mergedForReplay, planSource, type ReplayStep } from "../replay/plan/plan.js";
 import { openLiveLane, replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
+import { anchorBridgeLines } from "../replay/walk/bridge-lane.js";
+import type { LiveBridgeLine } from "../replay/walk/schedule-types.js";
 
 const entryKey = (entry: { run: number; seq: number }): string => `${entry.run}:${entry.seq}`;
 
@@ -92,6 +94,24 @@ function perCell(
   return { divergences, notes };
 }
 
+/**
+ * The batch's live bridge lines as one `bridge→runtime` lane per cell, each anchored as a replay
+ * of that cell alone anchors its own (`anchorBridgeLines` from the cell's first entry): a line
+ * goes to the cell its `threadId` names, else to the cell of the input written before it (a line
+ * before any input: the first cell). A rerecord takes a changed cell's lane from here
+ * (harness/check/pending.ts), and checks it as it checks its own: it must assemble to the cell's
+ * live thread lane, and a lane to be written must replay.
+ */
+function bridgeLanesOf(lines: readonly LiveBridgeLine[], cells: readonly BatchCell[], cellOfEntry: ReadonlyMap<string, number>, cellOfThread: ReadonlyMap<string, number>): LaneEntry[][] {
+  const perCell: LiveBridgeLine[][] = cells.map(() => []);
+  for (const live of lines) {
+    const threadId = threadIdOf(live.line);
+    const index = (threadId === undefined ? undefined : cellOfThread.get(threadId)) ?? (live.anchor === null ? 0 : (cellOfEntry.get(entryKey(live.anchor)) ?? 0));
+    perCell[index]!.push(live);
+  }
+  return perCell.map((own, index) => anchorBridgeLines(cells[index]!.entries[0], own));
+}
+
 /** Replays every cell from the first one the batch failed on again alone, each with a note saying why. */
 async function replayFailedAlone(results: ReplayResult[], cells: readonly BatchCell[], timedAlone: (recording: Recording) => Promise<ReplayResult>): Promise<void> {
   const firstBad = results.findIndex((r) => !r.ok || r.expectationsMet !== r.expectationsTotal);
@@ -119,7 +139,8 @@ async function replayFailedAlone(results: ReplayResult[], cells: readonly BatchC
  * one on is replayed again alone, so a cell's report never depends on another cell's
  * failure. Each cell keeps its own sandbox workspace, seeded with its own fixture (a step's
  * lines are path-mapped to its cell's workspace). Results come back in the order given.
- * Batched results carry no `bridgeLane`. A recording given as its directory (see
+ * Batched results carry a `bridgeLane` only when `keepBridgeLane: true` is asked (one per cell,
+ * see `bridgeLanesOf`); a cell replayed again alone carries its own. A recording given as its directory (see
  * `ReplaySource`) is streamed (`replayRecording`), so a batch holding one replays alone.
  *
  * @throws as `replayRecording`
@@ -151,9 +172,10 @@ export async function replayBatch(sources: readonly ReplaySource[], options: Rep
   // output (or the batch start) to its own last one; the last cell also gets the bridge's exit.
   const lastMetAt = cells.map(() => undefined as number | undefined);
   const batchStarted = now();
+  const keepBridgeLane = options.keepBridgeLane === true;
   const { outcome, pids, stderr } = await driveBridge(planSource({ steps, segments, recordsInitialize: false }), provider, {
     ...options,
-    keepBridgeLane: false,
+    keepBridgeLane,
     cells: cells.map((cell) => cell.recording.manifest.cell),
     recordingDirs: cells.map((cell) => cell.recording.dir),
     cellOfStep: (step) => cellOfEntry.get(entryKey(step.entry)) ?? 0,
@@ -177,6 +199,7 @@ export async function replayBatch(sources: readonly ReplaySource[], options: Rep
     return Math.max(0, to - from);
   });
   const { divergences, notes } = perCell(outcome, cells.length, cellOfEntry, steps);
+  const bridgeLanes = keepBridgeLane ? bridgeLanesOf(outcome.bridgeLines, cells, cellOfEntry, cellOfThread) : undefined;
   const results: ReplayResult[] = cells.map((cell, index) => ({
     provider,
     cell: cell.recording.manifest.cell,
@@ -186,7 +209,7 @@ export async function replayBatch(sources: readonly ReplaySource[], options: Rep
     divergences: divergences[index]!,
     divergenceCount: divergences[index]!.length,
     notes: notes[index]!,
-    bridgeLane: [],
+    bridgeLane: bridgeLanes?.[index] ?? [],
     manifest: cell.recording.manifest,
     expectationsMet: met[index]!,
     expectationsTotal: expectations[index]!,

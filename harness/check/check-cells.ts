@@ -22,6 +22,8 @@ import { replayBatch } from "./batch.js";
 import { cellStatus, type OracleState, type ReplayOutcome } from "./cell-status.js";
 import { pendingFile, type WritePolicy } from "./write-policy.js";
 import { planBatches } from "./batch-plan.js";
+import { whyNotAcceptable } from "../rerecord/accept.js";
+import { liveThreadLaneOfLeg, type ReplayedCell } from "../rerecord/replayed-cell.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
@@ -98,6 +100,13 @@ export interface CellExtras {
 export interface CheckCellsResult {
   run: CheckRunResult;
   extras: CellExtras[];
+  /**
+   * Under a write policy other than `never`, the replay of each changed cell that can be accepted
+   * (`whyNotAcceptable`), by `provider/cell`: what its pending results are made from
+   * (pending.ts), so they need no replay of the cell. Empty under `never`: no cell's bridge lines
+   * are kept then, and an unchanged cell's are let go once it is compared.
+   */
+  replayed: Map<string, ReplayedCell>;
 }
 
 /**
@@ -183,6 +192,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
   const now = options.now ?? (() => performance.now());
   const started = now();
   const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
+  const replayed = new Map<string, ReplayedCell>();
   // Every recording is validated before any replay; an unreadable one is that cell's error, and
   // every other cell is still checked. A small recording (every real one) is read, parsed and
   // held once here and handed on to the replay and the recorded leg; a larger one is validated
@@ -232,7 +242,9 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
       const taskStarted = now();
       for (const index of task) options.progress?.started(index);
       const sources: ReplaySource[] = task.length === 1 ? [recordings[task[0]!]!.source] : await Promise.all(task.map((i) => heldSource(recordings[i]!.source, options.locations[i]!)));
-      const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { keepBridgeLane: false, ...options.replay, laneEvents: (dir) => spills!.open(dir) }, now);
+      // The live bridge lines are kept only when this run may write pending results from them.
+      const keepBridgeLane = options.write !== "never";
+      const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { ...options.replay, keepBridgeLane, laneEvents: (dir) => spills!.open(dir) }, now);
       const share = (now() - taskStarted) / task.length;
       for (const [k, index] of task.entries()) {
         // The recorded leg is built (or, streamed, opened) and the recording let go before
@@ -251,6 +263,9 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
           const compared = await compareCell(location, replay, live, recorded, replayMs, options);
           compared.cell.ms = replayMs + (now() - compareStarted);
           results[index] = compared;
+          if (keepBridgeLane && whyNotAcceptable(compared.cell) === undefined && compared.cell.detail?.missingOracle !== true) {
+            replayed.set(`${location.provider}/${location.cell}`, { ...replayedParts(replay), live: liveThreadLaneOfLeg(await live.load()) });
+          }
         } catch (thrown) {
           if (!(thrown instanceof InputError)) throw thrown;
           results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
@@ -267,7 +282,7 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     if (spillDir !== undefined) await rm(spillDir, { recursive: true, force: true });
   }
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
-  return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras) };
+  return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras), replayed };
 }
 
 /**
@@ -308,6 +323,12 @@ async function laneBytes(dir: string): Promise<number> {
 /** A batch's cells share one bridge only when each is held: a streamed one is read whole here. */
 async function heldSource(source: Recording | CountedRecordingDir, location: RecordingLocation): Promise<Recording> {
   return isRecording(source) ? source : readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+}
+
+/** What a rerecord takes from a cell's replay besides its live thread lane (`ReplayedCell`). */
+function replayedParts(replay: Omit<ReplayResult, "lane">): Omit<ReplayedCell, "live"> {
+  const { ok, infrastructureTimeout, divergences, divergenceCount, notes, bridgeLane } = replay;
+  return { ok, infrastructureTimeout, divergences, divergenceCount, notes, bridgeLane };
 }
 
 /** A cell whose recording or oracle could not be read (status `error`, see `erroredCell`). */

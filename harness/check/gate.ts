@@ -71,7 +71,7 @@ export interface GateContext {
 }
 
 /** What {@link runGate} ran and how: the run, per-cell extras, the selected cells, the oracles directory, the replay options and the write policy. */
-export interface GateRun extends CheckCellsResult {
+export interface GateRun extends Omit<CheckCellsResult, "replayed"> {
   locations: RecordingLocation[];
   lanesDir: string;
   replay: ReplayRecordingOptions;
@@ -138,7 +138,7 @@ export async function runGate(options: GateOptions, ctx: GateContext): Promise<G
     }));
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
-  const { run, extras } = await checkCells({
+  const { run, extras, replayed } = await checkCells({
     locations,
     repoRoot: ctx.cwd,
     lanesDir,
@@ -167,6 +167,7 @@ export async function runGate(options: GateOptions, ctx: GateContext): Promise<G
     run.total = selected.length;
     run.positions = locations.map((l) => selected.indexOf(l));
   }
-  const pending = options.write === "never" ? new Map<string, PendingResult>() : await writePendingResults(run.cells, locations, { lanesDir, replay });
+  // From the gate's own replays (checkCells kept each changed cell's): no cell is replayed again.
+  const pending = options.write === "never" ? new Map<string, PendingResult>() : await writePendingResults(run.cells, locations, replayed, { lanesDir, replay });
   return { run, extras, locations, lanesDir, replay, write: options.write, pending };
 }

@@ -2,8 +2,11 @@
  * Pending results of a gate run under the `pending` and `in-place` write policies
  * (write-policy.ts): for each changed cell that can be accepted (`whyNotAcceptable`), what
  * accepting it would write — its oracle, and its `bridge→runtime.current.ndjson` only when the
- * bridge's output changed (`rerecordCell`) — is written now as `<file>.pending`, so `parity review`
- * and `check --update` accept it by renaming and reject it by deleting, with no replay of their own.
+ * bridge's output changed (`rerecordFromReplay`, as `parity rerecord` writes them) — is written
+ * now as `<file>.pending`, made from the gate's own replay of the cell (`checkCells` keeps it),
+ * so `parity review` and `check --update` accept it by renaming and reject it by deleting, and
+ * nothing replays the cell again. A current lane to be written is replayed once to verify it,
+ * as `parity rerecord` does (the recording it would make must replay).
  */
 import path from "node:path";
 import { InputError } from "../errors.js";
@@ -12,6 +15,9 @@ import type { RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { acceptCell, whyNotAcceptable, writtenFiles } from "../rerecord/accept.js";
+import { rerecordRedactor } from "../rerecord/redaction.js";
+import type { ReplayedCell } from "../rerecord/replayed-cell.js";
+import type { Redactor } from "../recording/redact.js";
 import type { RerecordCellOutcome } from "../rerecord/rerecord-cell.js";
 import { pendingFile, rejectPending } from "./write-policy.js";
 
@@ -27,17 +33,22 @@ export interface PendingResult {
 }
 
 /**
- * Writes the pending results of `cells` (see the module comment) and returns them by
- * `provider/cell`; each such cell's `detail.pending` lists its files. A cell that passed has any
- * pending results of an earlier run deleted: nothing is left to accept there.
+ * Writes the pending results of `cells` (see the module comment) from `replayed` (the gate's
+ * replay of each changed cell, by `provider/cell`; `checkCells`) and returns them by
+ * `provider/cell`; each such cell's `detail.pending` lists its files. A changed cell with no
+ * replay there gets none. A cell that passed has any pending results of an earlier run deleted:
+ * nothing is left to accept there.
  * @throws what is not an input error (a recording that cannot be read becomes `problem`)
  */
 export async function writePendingResults(
   cells: CellResult[],
   locations: readonly RecordingLocation[],
+  replayed: ReadonlyMap<string, ReplayedCell>,
   options: { lanesDir: string; replay: ReplayRecordingOptions },
 ): Promise<Map<string, PendingResult>> {
   const out = new Map<string, PendingResult>();
+  // One redactor per run (redaction.ts), as `parity rerecord` makes it; made once a cell needs it.
+  let redactor: Redactor | undefined;
   for (const cell of cells) {
     const name = `${cell.provider}/${cell.cell}`;
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
@@ -50,9 +61,10 @@ export async function writePendingResults(
       out.set(name, { files: cell.detail.pending });
       continue;
     }
-    if (whyNotAcceptable(cell) !== undefined) continue;
+    const replay = replayed.get(name);
+    if (whyNotAcceptable(cell) !== undefined || replay === undefined) continue;
     try {
-      const outcome = await acceptCell(location, { lanesDir: options.lanesDir, replay: options.replay, writeTo: pendingFile });
+      const outcome = await acceptCell(location, replay, { lanesDir: options.lanesDir, replay: options.replay, writeTo: pendingFile, redactor: (redactor ??= rerecordRedactor({ patterns: [] })) });
       const files = writtenFiles(outcome);
       out.set(name, { files, outcome });
       cell.detail = { ...cell.detail, pending: files };

@@ -1,6 +1,6 @@
 /**
  * Accepting a changed cell after a failing `parity check` (`check --update`, `parity review`):
- * rerecord just that cell beside its recording — its oracle, and its
+ * rerecord just that cell beside its recording, from the check's own replay of it — its oracle, and its
  * `bridge→runtime.current.ndjson` only when the bridge's output changed (see `rerecordCell`) —
  * and say which files to commit.
  */
@@ -9,7 +9,9 @@ import type { CellResult } from "../report/check-report.js";
 import { shellQuote } from "../../stack/protocol/text.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { rerecordRedactor } from "./redaction.js";
-import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";
+import { rerecordFromReplay, type RerecordCellOutcome } from "./rerecord-cell.js";
+import type { ReplayedCell } from "./replayed-cell.js";
+import type { Redactor } from "../recording/redact.js";
 import { rerecordTargets } from "./targets.js";
 import { shownPath } from "../recording/paths.js";
 
@@ -32,23 +34,27 @@ export function whyNotAcceptable(cell: CellResult): string | undefined {
 export interface AcceptOptions {
   /** The oracles directory (`lanes/`), absolute. */
   lanesDir: string;
-  /** Passed to the replay (the check's own `--timeout`, `--module`). */
+  /** Passed to the replay that verifies a current lane before it is written (the check's own `--timeout`, `--module`). */
   replay?: ReplayRecordingOptions;
   /** Where each changed file goes (see `RerecordCellOptions.writeTo`); default the file itself. */
   writeTo?: (target: string) => string;
+  /** Redaction of the current lane (default `rerecordRedactor` with no user pattern; made once per run by the caller). */
+  redactor?: Redactor;
 }
 
 /**
- * Rerecords one cell beside its recording: its oracle, and its current bridge lane only when
- * the bridge's output changed. Never touches the recorded lanes or the manifest.
+ * Rerecords one cell beside its recording from the gate's own replay of it (`replayed`, see
+ * `rerecordFromReplay`: the cell is not replayed again): its oracle, and its current bridge lane
+ * only when the bridge's output changed (that lane replayed once to verify it). Never touches
+ * the recorded lanes or the manifest.
  * @throws InputError for a bad or read-only recording.
  */
-export async function acceptCell(location: RecordingLocation, options: AcceptOptions): Promise<RerecordCellOutcome> {
+export async function acceptCell(location: RecordingLocation, replayed: ReplayedCell, options: AcceptOptions): Promise<RerecordCellOutcome> {
   const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
   const targets = await rerecordTargets(location.dir, location, { lanesDir: options.lanesDir });
-  return rerecordCell(recording, {
+  return rerecordFromReplay(recording, replayed, {
     targets,
-    redactor: rerecordRedactor({ patterns: [] }),
+    redactor: options.redactor ?? rerecordRedactor({ patterns: [] }),
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
     ...(options.writeTo !== undefined ? { writeTo: options.writeTo } : {}),
   });

@@ -15,7 +15,8 @@ export {
   type LiveBridgeLine,
 } from "./current-lane.js";
 export { MIN_SECRET_VALUE_CHARS, rerecordRedactor, type RerecordRedactionOptions } from "./redaction.js";
-export { liveLinesOf, rerecordCell, withCurrentBridgeLane, type FileChange, type RerecordCellOptions, type RerecordCellOutcome } from "./rerecord-cell.js";
+export { liveLinesOf, rerecordCell, rerecordFromReplay, withCurrentBridgeLane, type FileChange, type RerecordCellOptions, type RerecordCellOutcome } from "./rerecord-cell.js";
+export { liveThreadLaneOf, liveThreadLaneOfLeg, replayedCellOf, type LiveThreadLane, type ReplayedCell } from "./replayed-cell.js";
 export { rerecordCells, rerecordExitCode, skipReason, type RerecordCellsOptions, type RerecordOutcome, type RerecordSkip } from "./rerecord-cells.js";
 export { formatRerecordOutcome, formatRerecordSummary, type RerecordReportOptions } from "./report.js";
 export { isReadOnlyDir, refuseInCi, rerecordTargets, type CiWriteCheck, type RerecordTargets, type TargetOptions } from "./targets.js";

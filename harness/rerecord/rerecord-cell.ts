@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { EXIT_CODES } from "../errors.js";
-import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { buildThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { fileState } from "../recording/file-state.js";
 import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording/lane-entry.js";
@@ -15,6 +15,7 @@ import type { Redactor } from "../recording/redact.js";
 import { sweepFileText, type RedactionSurvivor } from "../recording/redact-verify.js";
 import { formatDivergenceSummary, type ReplayDivergence, type ReplayNote } from "../replay/walk/divergence.js";
 import { replayRecording, type ReplayRecordingOptions, type ReplayResult } from "../replay/replay-recording.js";
+import { liveThreadLaneOf, replayedCellOf, type ReplayedCell } from "./replayed-cell.js";
 import { HARNESS_INITIALIZE_ID } from "../replay/walk/scheduler.js";
 import { buildCurrentBridgeLane, runtimeAnchors, serializeLaneEntries, type LiveBridgeLine } from "./current-lane.js";
 import type { RerecordTargets } from "./targets.js";
@@ -127,12 +128,6 @@ export function withCurrentBridgeLane(recording: Recording, lane: LaneEntry[]): 
   };
 }
 
-/** The normalized, serialized thread lane and its parity counts: what an oracle and the gate see. */
-function laneFingerprint(lane: ReturnType<typeof buildThreadLane>): { text: string; counts: string } {
-  const counts = `${lane.unhandled} unhandled, grammar drops ${lane.grammarDrops.map((d) => `${d.rule}:${d.eventType}`).join(",") || "none"}`;
-  return { text: serializeThreadLane(normalizeThreadLane(lane.events)), counts };
-}
-
 async function changeOf(file: string, text: string): Promise<FileChange> {
   // Only nothing at the path is "new": a link loop or a directory there is an error naming it.
   const old = (await fileState(file)) === "missing" ? null : await readFile(file, "utf8");
@@ -195,7 +190,7 @@ function notReplayable(provider: string, cell: string, failure: string): Rerecor
  * then checks that the recording with this current lane assembles to exactly the live thread
  * lane (else `refused`, exit 1: the oracle and the recording would disagree), replays it once planned from the new lane, in memory (a divergence or another thread
  * lane there → `refused`, exit 1, naming the seq and what diverged: a refreshed recording always
- * replays, issue 24), and writes the current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
+ * replays, issue 24; a lane that will not be written is not replayed, see {@link rerecordFromReplay}), and writes the current lane and the oracle (`serializeThreadLane` of the normalized live lane), each with
  * temp file + rename; a file whose content is unchanged is left as is, and beside a recording
  * the current lane is written only when the recording's own bridge lane no longer assembles
  * to the live thread lane (`not needed` otherwise).
@@ -206,97 +201,56 @@ function notReplayable(provider: string, cell: string, failure: string): Rerecor
  *   UsageError for a provider with no replay profile
  */
 export async function rerecordCell(recording: Recording, options: RerecordCellOptions): Promise<RerecordCellOutcome> {
-  const { provider, cell } = recording.manifest;
   // The live bridge lane is this command's whole input: ask for it whatever the default.
   const result = await replayRecording(recording, { ...options.replay, keepBridgeLane: true });
+  return rerecordFromReplay(recording, replayedCellOf(result), options);
+}
+
+/**
+ * Steps 1–5 of {@link rerecordCell} from a replay already run (`replayed`: `rerecordCell`'s own,
+ * or the gate's replay of a changed cell, harness/check/pending.ts): the one way a replay becomes
+ * a current lane and an oracle. Replays only to verify a current lane it would write (or, after a
+ * replay that lost recorded notifications, any): where the bridge's output did not change, the
+ * recording stays as it is — the one `replayed` just replayed — and only the oracle is written.
+ *
+ * @throws as {@link rerecordCell}, except that the cell is not replayed here
+ */
+export async function rerecordFromReplay(recording: Recording, replayed: ReplayedCell, options: RerecordCellOptions): Promise<RerecordCellOutcome> {
+  const { provider, cell } = recording.manifest;
   // A timed-out replay's lane is cut short: it is no verdict, never an oracle (checked first,
   // since such a replay has no divergence and would otherwise look whole).
-  if (result.infrastructureTimeout !== null) return timedOut(provider, cell, result);
-  if (!result.ok && !onlyDroppedNotifications(result.divergences, result.divergenceCount)) {
-    return { status: "diverged", provider, cell, divergences: result.divergences, divergenceCount: result.divergenceCount, notes: result.notes };
+  if (replayed.infrastructureTimeout !== null) return timedOut(provider, cell, replayed);
+  if (!replayed.ok && !onlyDroppedNotifications(replayed.divergences, replayed.divergenceCount)) {
+    return { status: "diverged", provider, cell, divergences: replayed.divergences, divergenceCount: replayed.divergenceCount, notes: replayed.notes };
   }
   // A bridge that now sends fewer notifications than the recorded lane (its behaviour changed) is
   // what a rerecord is for: the walk went on past each, so the live lane is whole; each is listed.
-  const noLongerSent = result.ok ? [] : result.divergences.map((d) => `seq ${d.seq}: ${d.expected ?? d.message}`);
-  const notes = result.notes;
-
-  /** The current lane built with `inputs` as anchors, redacted, checked and replayed once; or why not. */
-  const candidateLane = async (inputs: readonly LaneEntry[]): Promise<RerecordCellOutcome | { text: string; replayFailure: string | undefined; lines: number }> => {
-    const built = buildCurrentBridgeLane(liveLinesOf(result, inputs), {
-      runtimeLane: recording.lanes["runtime→bridge"],
-      recordedBridgeLane: recording.lanes["bridge→runtime"],
-      harnessInitializeId: HARNESS_INITIALIZE_ID,
-    });
-    const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
-    const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
-    const text = serializeLaneEntries(redacted);
-    const { currentLaneFile } = options.targets;
-    const survivors = sweepFileText(currentLaneFile, text, options.redactor);
-    if (survivors.length > 0) {
-      return {
-        status: "refused",
-        provider,
-        cell,
-        reason: `${survivors.length} secret pattern(s) survived redaction of the current lane (${survivors.map((s) => `line ${s.line}: ${s.rule}`).join("; ")}); nothing written`,
-        exitCode: EXIT_CODES.secretSurvived,
-        survivors,
-      };
-    }
-    // What a reader will see once written: parse it back, so a lane we could not read is never written.
-    const reread = text
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
-
-    const rewritten = withCurrentBridgeLane(recording, reread);
-    const live = laneFingerprint(result.lane);
-    const assembled = laneFingerprint(buildThreadLane(rewritten, { useCurrent: true }));
-    if (assembled.text !== live.text || assembled.counts !== live.counts) {
-      return {
-        status: "refused",
-        provider,
-        cell,
-        reason:
-          redactedLines.length > 0
-            ? `redaction rewrote ${redactedLines.length} line(s) of the live bridge output (first: line ${redactedLines[0]} of the current lane), so the recording would no longer assemble to the live thread lane and the gate would fail; nothing written. Keep secrets and home paths out of what the bridge writes`
-            : "the recording with the new current lane would not assemble to the live thread lane; nothing written",
-        exitCode: EXIT_CODES.parityFailure,
-      };
-    }
-
-    // The gate plans later replays from this lane: replay it once, in memory, before writing.
-    // Always: this replay is both the guarantee (a refreshed recording replays) and what chooses the
-    // anchoring below, so no mode skips it (rerecord has no --no-verify).
-    const replanned = await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
-    let replayFailure: string | undefined;
-    if (replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
-    if (!replanned.ok) {
-      replayFailure = `a replay of the refreshed recording diverges at ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
-    } else if (laneFingerprint(replanned.lane).text !== live.text) {
-      replayFailure = "a replay of the refreshed recording gives a different thread lane than the oracle";
-    }
-    return { text, replayFailure, lines: reread.length };
-  };
-  // Anchor each new line after the input — runtime or agent line — sent before it, so a line a
-  // changed bridge now writes stays after the agent line that caused it; where the lane so built
-  // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
-  // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
-  // either does; where neither does, nothing is written (the gate would fail on what it wrote).
-  const anchorings = [[...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]], recording.lanes["runtime→bridge"]];
-  const chosen = await firstReplayable(anchorings, candidateLane);
-  if ("status" in chosen) return chosen;
-  if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);
-  const { text, lines } = chosen;
+  const noLongerSent = replayed.ok ? [] : replayed.divergences.map((d) => `seq ${d.seq}: ${d.expected ?? d.message}`);
   const { currentLaneFile, oracleFile } = options.targets;
-  const live = laneFingerprint(result.lane);
+  const { live } = replayed;
 
   // Beside a recording, a current lane is written only when the bridge's output changed: when
   // the recording's own bridge lane (its current one if any) still assembles to the live thread
   // lane, a new file would be noise to commit (its lines differ only in minted ids and times).
   const besideRecording = path.resolve(path.dirname(currentLaneFile)) === path.resolve(recording.dir);
-  const own = laneFingerprint(buildThreadLane(recording, { useCurrent: true }));
+  const own = liveThreadLaneOf(buildThreadLane(recording, { useCurrent: true }));
   const bridgeLaneChanged = own.text !== live.text || own.counts !== live.counts;
-  const currentLane: FileChange = besideRecording && !bridgeLaneChanged && options.alwaysWriteCurrent !== true ? "not needed" : await changeOf(currentLaneFile, text);
+  const currentNeeded = !besideRecording || bridgeLaneChanged || options.alwaysWriteCurrent === true;
+
+  // Anchor each new line after the input — runtime or agent line — sent before it, so a line a
+  // changed bridge now writes stays after the agent line that caused it; where the lane so built
+  // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
+  // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
+  // either does; where neither does, nothing is written (the gate would fail on what it wrote).
+  // A lane that is not written needs no replay: the recording that stays just replayed cleanly.
+  const verify = currentNeeded || !replayed.ok;
+  const anchorings = [[...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]], recording.lanes["runtime→bridge"]];
+  const chosen = await firstReplayable(anchorings, (inputs) => candidateLane(recording, replayed, inputs, { ...options, verify }));
+  if ("status" in chosen) return chosen;
+  if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);
+  const { text, lines } = chosen;
+
+  const currentLane: FileChange = currentNeeded ? await changeOf(currentLaneFile, text) : "not needed";
   const oracle = await changeOf(oracleFile, live.text);
   const writeTo = options.writeTo ?? ((target: string) => target);
   if (currentLane === "new" || currentLane === "updated") await writeFileAtomic(writeTo(currentLaneFile), text);
@@ -306,12 +260,81 @@ export async function rerecordCell(recording: Recording, options: RerecordCellOp
     provider,
     cell,
     lines,
-    events: result.lane.events.length,
+    events: live.events,
     currentLaneFile,
     currentLane,
     oracleFile,
     oracle,
-    notes,
+    notes: replayed.notes,
     noLongerSent,
   };
+}
+
+/**
+ * The current lane built from `replayed` with `inputs` as anchors, redacted and swept, checked to
+ * assemble to the live thread lane and, with `verify`, replayed once in memory; or the outcome
+ * that stops the rerecord (a surviving secret, a lane that would not assemble, a timeout).
+ */
+async function candidateLane(
+  recording: Recording,
+  replayed: ReplayedCell,
+  inputs: readonly LaneEntry[],
+  options: RerecordCellOptions & { verify: boolean },
+): Promise<RerecordCellOutcome | { text: string; replayFailure: string | undefined; lines: number }> {
+  const { provider, cell } = recording.manifest;
+  const built = buildCurrentBridgeLane(liveLinesOf(replayed, inputs), {
+    runtimeLane: recording.lanes["runtime→bridge"],
+    recordedBridgeLane: recording.lanes["bridge→runtime"],
+    harnessInitializeId: HARNESS_INITIALIZE_ID,
+  });
+  const redacted = built.map((entry) => ({ ...entry, line: options.redactor.redactLine(entry.line) }));
+  const redactedLines = redacted.flatMap((e, i) => (e.line === built[i]!.line ? [] : [i + 1]));
+  const text = serializeLaneEntries(redacted);
+  const { currentLaneFile } = options.targets;
+  const survivors = sweepFileText(currentLaneFile, text, options.redactor);
+  if (survivors.length > 0) {
+    return {
+      status: "refused",
+      provider,
+      cell,
+      reason: `${survivors.length} secret pattern(s) survived redaction of the current lane (${survivors.map((s) => `line ${s.line}: ${s.rule}`).join("; ")}); nothing written`,
+      exitCode: EXIT_CODES.secretSurvived,
+      survivors,
+    };
+  }
+  // What a reader will see once written: parse it back, so a lane we could not read is never written.
+  const reread = text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l, i) => parseLaneEntry(l, "bridge→runtime", { file: currentLaneFile, line: i + 1 }));
+
+  const rewritten = withCurrentBridgeLane(recording, reread);
+  const { live } = replayed;
+  const assembled = liveThreadLaneOf(buildThreadLane(rewritten, { useCurrent: true }));
+  if (assembled.text !== live.text || assembled.counts !== live.counts) {
+    return {
+      status: "refused",
+      provider,
+      cell,
+      reason:
+        redactedLines.length > 0
+          ? `redaction rewrote ${redactedLines.length} line(s) of the live bridge output (first: line ${redactedLines[0]} of the current lane), so the recording would no longer assemble to the live thread lane and the gate would fail; nothing written. Keep secrets and home paths out of what the bridge writes`
+          : "the recording with the new current lane would not assemble to the live thread lane; nothing written",
+      exitCode: EXIT_CODES.parityFailure,
+    };
+  }
+  if (!options.verify) return { text, replayFailure: undefined, lines: reread.length };
+
+  // The gate plans later replays from this lane: replay it once, in memory, before writing.
+  // Always, for a lane to be written: this replay is both the guarantee (a refreshed recording
+  // replays) and what chooses the anchoring, so no mode skips it (rerecord has no --no-verify).
+  const replanned = await replayRecording(rewritten, { ...options.replay, useCurrent: true, keepBridgeLane: false });
+  if (replanned.infrastructureTimeout !== null) return timedOut(provider, cell, replanned);
+  let replayFailure: string | undefined;
+  if (!replanned.ok) {
+    replayFailure = `a replay of the refreshed recording diverges at ${formatDivergenceSummary(`${provider}/${cell}`, replanned.divergences, replanned.divergenceCount)}`;
+  } else if (liveThreadLaneOf(replanned.lane).text !== live.text) {
+    replayFailure = "a replay of the refreshed recording gives a different thread lane than the oracle";
+  }
+  return { text, replayFailure, lines: reread.length };
 }
