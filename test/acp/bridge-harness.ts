@@ -22,8 +22,11 @@ export type WireMessage = { jsonrpc?: string; id?: string | number; method?: str
 /** True for a `thread/delta` notification carrying a `turn.boundary` delta (a turn settling). */
 export const isBoundary = (m: WireMessage): boolean => m.method === "thread/delta" && m.params.deltas.some((d: any) => d.kind === "turn.boundary");
 
-/** Guard timeout for waits, in ms: only detects a hang, never paces a test. */
-export const WAIT_GUARD_MS = 15_000;
+/**
+ * Guard timeout for waits, in ms: only detects a hang (and names what the bridge wrote), never
+ * paces a test; below vitest's 180 s test timeout, far above a healthy wait at load 15+.
+ */
+export const WAIT_GUARD_MS = 120_000;
 
 /** Loose record type for parsed wire messages and deltas in assertions. */
 export type AnyRecord = Record<string, any>;

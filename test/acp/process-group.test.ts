@@ -50,7 +50,7 @@ describe.skipIf(process.platform === "win32")("agent process groups", () => {
       args: [wrapper],
       cwd: dir,
       env: { LOOPBACK_AGENT_GRANDCHILD: pidFile },
-      timeoutMs: 20_000,
+      timeoutMs: 120_000,
       isolateHome: false,
     });
     expect(result.reachable).toBe(true);
@@ -63,7 +63,7 @@ describe.skipIf(process.platform === "win32")("agent process groups", () => {
   it.skipIf(!existsSync(codexWrapper) && process.env.CI !== "true")("probing codex-acp through its npm wrapper returns and leaves its native binary behind in no case", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "parity-pgroup-codex-"));
     dirs.push(dir);
-    const result = await probeAcpAgent({ command: codexWrapper, args: [], cwd: dir, env: { CODEX_HOME: dir }, timeoutMs: 20_000, isolateHome: true, tempDir: dir });
+    const result = await probeAcpAgent({ command: codexWrapper, args: [], cwd: dir, env: { CODEX_HOME: dir }, timeoutMs: 120_000, isolateHome: true, tempDir: dir });
     expect(result.reachable).toBe(true);
     const left = processesWorkingIn(dir);
     for (const pid of left) expect(await gone(pid), `pid ${pid}`).toBe(true);

@@ -85,7 +85,7 @@ describe("a family defined only in a test goes through the flows", () => {
   it("conforms by its name", async () => {
     const target = resolveBridgeTarget("tube", { cwd: work }, families);
     expect(target.modulePath).toBe(bridgeFile);
-    const report = await runBridgeConformance({ transport: target.transport, session: target.session, timeoutMs: 30_000 });
+    const report = await runBridgeConformance({ transport: target.transport, session: target.session, timeoutMs: 90_000 });
     expect(report.results.filter((r) => r.status === "fail")).toEqual([]);
   }, 120_000);
 });

@@ -16,7 +16,9 @@ import { bundled } from "../acp/fixture-agent-build.js";
 /** One parsed bridge→runtime message. */
 export type Wire = { id?: number; method?: string; params?: any; result?: any; error?: any };
 
-const GUARD_MS = 20_000;
+// Guard for waits, in ms: only reports a hang (with what the bridge wrote), below vitest's 180 s
+// test timeout; at load 15+ a fixture agent's start alone has taken seconds.
+const GUARD_MS = 120_000;
 
 /** The bundled pi fixture agent's entry. */
 export function piFixtureMain(): string {

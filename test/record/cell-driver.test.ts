@@ -6,6 +6,7 @@ import { CellStepSchema, runCellScript, type CellScript, type InteractionAnswer 
 import { openInProcessBridge } from "../../harness/runtime/in-process.js";
 import { createJsonRpcClient, type JsonRpcClient } from "../../harness/runtime/json-rpc-client.js";
 import { withSessionWaits } from "../../harness/record/record-cell.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 
 /**
  * A small scripted bridge: every session request is answered with a fixed provider thread id;
@@ -71,13 +72,18 @@ function scriptedBridge(seen: Array<[string, unknown]>, held: Array<() => void> 
   });
 }
 
+// The driver's and the clients' waits run on a fake clock that no test advances: a wait ends on
+// its cause (the answer, the event, the bridge closing, the abort), never on how busy the machine
+// is; a hang ends at vitest's test timeout.
+const never = createFakeScheduler();
+
 const clients: JsonRpcClient[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.channel.close();
 });
 
 function open(seen: Array<[string, unknown]>, held: Array<() => void> = []): JsonRpcClient {
-  const client = createJsonRpcClient(openInProcessBridge(scriptedBridge(seen, held), { providerId: "scripted" }));
+  const client = createJsonRpcClient(openInProcessBridge(scriptedBridge(seen, held), { providerId: "scripted" }), never);
   clients.push(client);
   return client;
 }
@@ -90,7 +96,7 @@ const script = (list: unknown[], answers: InteractionAnswer[] = []): CellScript 
   steps: steps(list),
   answers,
 });
-const run = { timeoutMs: 5_000, now: () => 0 };
+const run = { timeoutMs: 5_000, now: () => 0, scheduler: never };
 
 describe("cell script driver", () => {
   it("answers an approval from the cell, in order, and the agent sees the decision", async () => {
@@ -179,6 +185,7 @@ describe("cell script driver", () => {
     const waiting = runCellScript(second, script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold" }]), {
       timeoutMs: 60_000,
       now: () => 0,
+      scheduler: never,
       onStep: (i) => i === 2 && setImmediate(() => void second.channel.close()),
     });
     await expect(waiting).rejects.toThrow(/closed/);
@@ -221,7 +228,7 @@ describe("cell script driver", () => {
         });
       },
     });
-    const client = createJsonRpcClient(openInProcessBridge(bad, { providerId: "bad" }));
+    const client = createJsonRpcClient(openInProcessBridge(bad, { providerId: "bad" }), never);
     clients.push(client);
     const result = await runCellScript(client, script([{ op: "initialize" }, { op: "thread/start" }]), run);
     expect(result.providerThreadIds).toEqual({ thr_a: "prov-x" });
@@ -234,6 +241,7 @@ describe("cell script driver", () => {
     const waiting = runCellScript(open([]), script([{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "hold" }]), {
       timeoutMs: 60_000,
       now: () => 0,
+      scheduler: never,
       signal: controller.signal,
       onStep: (i) => i === 2 && setImmediate(() => controller.abort(new Error("stop now"))),
     });

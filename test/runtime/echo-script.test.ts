@@ -11,6 +11,7 @@ import { BridgeRefusedError } from "../../harness/runtime/errors.js";
 import { openInProcessBridge } from "../../harness/runtime/in-process.js";
 import { createJsonRpcClient } from "../../harness/runtime/json-rpc-client.js";
 import { createEchoBridge } from "../../stack/echo/bridge.js";
+import { createFakeScheduler } from "../helpers/fake-scheduler.js";
 
 // The runtime script driver (harness/runtime/cell-driver.ts) and the record flow
 // (harness/record/record-cell.ts) against the echo bridge and its committed recordings: the one
@@ -21,8 +22,12 @@ const cellsRoot = path.join(repoRoot, "cells");
 const scratch = mkdtempSync(path.join(tmpdir(), "echo-script-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const run = { timeoutMs: 5_000, now: () => 0 };
-const echoClient = () => createJsonRpcClient(openInProcessBridge(createEchoBridge(), { providerId: "echo" }));
+// The driver's and the client's waits run on a fake clock that no test advances: a wait ends on
+// its cause (the answer, the event, the bridge closing), never on how busy the machine is; a hang
+// ends at vitest's test timeout.
+const never = createFakeScheduler();
+const run = { timeoutMs: 5_000, now: () => 0, scheduler: never };
+const echoClient = () => createJsonRpcClient(openInProcessBridge(createEchoBridge(), { providerId: "echo" }), never);
 const script = (threadId: string, steps: CellScript["steps"]): CellScript => ({ threadId, cwd: scratch, options: {}, steps, answers: [] });
 async function echoCellScript(cell: string): Promise<CellScript> {
   const { definition } = await loadCell(cellsRoot, cell, "echo");
