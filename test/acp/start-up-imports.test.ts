@@ -45,10 +45,12 @@ describe("the ACP bridge's start-up imports", () => {
   it("the elicitation guards loaded on first use are the SDK's own", async () => {
     const sdk = await import("@agentclientprotocol/sdk");
     const guards = elicitationRequestGuards();
-    const form = { sessionId: "s", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+    // Requests as an agent may send them: read as the guards' parameter, malformed ones included.
+    const asRequest = (value: unknown) => value as Parameters<typeof guards.isForm>[0];
+    const form = asRequest({ sessionId: "s", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
     expect(guards.isForm(form)).toBe(sdk.CreateElicitationRequest.isForm(form));
     expect(guards.isForm(form)).toBe(true);
-    expect(guards.isUrl({ sessionId: "s", mode: "url", message: "Open", url: "https://example.invalid/x", elicitationId: "e1" })).toBe(true);
-    expect(guards.isForm({ sessionId: "s", mode: "form", message: 3 })).toBe(false);
+    expect(guards.isUrl(asRequest({ sessionId: "s", mode: "url", message: "Open", url: "https://example.invalid/x", elicitationId: "e1" }))).toBe(true);
+    expect(guards.isForm(asRequest({ sessionId: "s", mode: "form", message: 3 }))).toBe(false);
   });
 });
