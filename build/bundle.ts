@@ -38,7 +38,15 @@ import { lazyStringWidth } from "./lazy-string-width.js";
  * Modules that use `import.meta.url` but find the package from any directory under `dist/`: as
  * compiled (the spawned entries' bundles) and as sources (the CLI bundle).
  */
-const LOCATION_INDEPENDENT = ["dist/harness/replay/bridge/repo-paths.js", "dist/harness/runtime/spawn-bridge.js", "harness/replay/bridge/repo-paths.ts", "harness/runtime/spawn-bridge.ts"];
+const LOCATION_INDEPENDENT = [
+  "dist/harness/replay/bridge/repo-paths.js",
+  "dist/harness/runtime/spawn-bridge.js",
+  "harness/replay/bridge/repo-paths.ts",
+  "harness/runtime/spawn-bridge.ts",
+  // `createRequire(import.meta.url)` for a package: resolved through `node_modules` from any folder of the package.
+  "dist/stack/acp/interaction/elicitation-guards.js",
+  "stack/acp/interaction/elicitation-guards.ts",
+];
 
 /**
  * zod's locales other than English, left out of every bundle: zod exports all its locales

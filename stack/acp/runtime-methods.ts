@@ -4,7 +4,8 @@
  * `runBridgeRequest` (the handshake reports them unsupported).
  */
 import type { BridgeRequestHandlers } from "../bridge-kit/run-request.js";
-import { PROVIDER_BRIDGE_PROTOCOL_VERSION, THREAD_DELTA_GRAMMAR_V3, type ThreadForkParams, type ThreadResumeParams, type ThreadStartParams } from "../protocol/index.js";
+import { PROVIDER_BRIDGE_PROTOCOL_VERSION, THREAD_DELTA_GRAMMAR_V3 } from "../protocol/handshake.js";
+import type { ThreadForkParams, ThreadResumeParams, ThreadStartParams } from "../protocol/methods.js";
 import { ACP_APPROVAL_ENFORCED_BY } from "./interaction/approvals.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { maintenanceHostOf, providerHealth, providerInstallationRun, providerInstallationStatus, providerUsage } from "./maintenance-requests.js";

@@ -7,7 +7,8 @@
  * session setup / model list requests and `staleTurn` on a steer with no active turn. Never both
  * carriers for one event: everything here builds thrown errors, nothing here notifies.
  */
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, BridgeRecoveryError } from "../../protocol/index.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/errors.js";
+import { BridgeRecoveryError } from "../../protocol/recovery.js";
 import { AcpAgentRequestError } from "./connection.js";
 import type { AcpAuthMethodInfo } from "./acp-client.js";
 import { shellQuote } from "../../protocol/text.js";

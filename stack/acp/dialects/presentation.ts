@@ -4,7 +4,7 @@
  * hooks, so it sits in the dialect layer the translator imports (never the other way round).
  */
 import type { ItemShape, Presentation } from "../../protocol/thread-delta.js";
-import { PRESENTATION_DETAIL_MAX_CHARS } from "../../protocol/thread-delta.js";
+import { PRESENTATION_DETAIL_MAX_CHARS } from "../../protocol/thread-delta-blocks.js";
 import type { AcpToolKind } from "./types.js";
 
 /** Longest title, in characters, before it is cut and ends with `…` (spec 20 §3.3). */

@@ -5,9 +5,11 @@
  *
  * Pure: no I/O, no session. The request is read through the official ACP SDK's types and its
  * validating guards (`CreateElicitationRequest.isForm` / `isUrl`), so a malformed form is refused
- * the way the SDK's wire validation would refuse it.
+ * the way the SDK's wire validation would refuse it; the guards are loaded on the first plan
+ * (elicitation-guards.ts), not when the bridge starts.
  */
-import { CreateElicitationRequest, type ElicitationContentValue, type ElicitationPropertySchema, type EnumOption } from "@agentclientprotocol/sdk";
+import type { CreateElicitationRequest, ElicitationContentValue, ElicitationPropertySchema, EnumOption } from "@agentclientprotocol/sdk";
+import { elicitationRequestGuards } from "./elicitation-guards.js";
 import type { UserQuestion, UserQuestionOption, UserQuestionPayload } from "../../protocol/user-question.js";
 import { UserAnswerResolutionSchema, type UserAnswer } from "../../protocol/user-question.js";
 
@@ -100,8 +102,9 @@ function planField(id: string, schema: ElicitationPropertySchema, required: bool
 export function planAcpElicitation(params: unknown): ElicitationPlan {
   if (!params || typeof params !== "object") return { kind: "unshowable", reason: "params are not an object" };
   const request = ("mode" in params ? params : { ...params, mode: "form" }) as CreateElicitationRequest;
-  if (CreateElicitationRequest.isUrl(request)) return { kind: "unshowable", reason: "URL mode" };
-  if (!CreateElicitationRequest.isForm(request)) return { kind: "unshowable", reason: request.mode === "form" ? "a malformed form" : `mode "${String(request.mode)}"` };
+  const guards = elicitationRequestGuards();
+  if (guards.isUrl(request)) return { kind: "unshowable", reason: "URL mode" };
+  if (!guards.isForm(request)) return { kind: "unshowable", reason: request.mode === "form" ? "a malformed form" : `mode "${String(request.mode)}"` };
   const message = request.message;
   const properties = Object.entries(request.requestedSchema.properties ?? {});
   if (properties.length === 0) {

@@ -17,7 +17,7 @@ import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { buildAgentEnv } from "../agents/launch-args.js";
 import { acpAgentLabel, type AcpLaunchSpec } from "../agents/launch-spec.js";
 import { authRequiredError, isAuthRequiredText } from "../connection/recovery.js";
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/errors.js";
 import { groupModelFamilies, readModelProviderOptions, splitPrimaryFamilies, type RawModel } from "../model-data/model-catalog.js";
 import { freshSessionOptions, sessionOptionsCacheKey, type SessionOptionsCacheEntry } from "../model-data/model-session-options.js";
 import { buildCursorParameterizedModelCatalog } from "../model-data/cursor-model-catalog.js";

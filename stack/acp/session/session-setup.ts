@@ -8,7 +8,7 @@
  * (`authRequired` hint when it was an auth failure).
  */
 import { isAbsolute, resolve } from "node:path";
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/index.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/errors.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
 import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { handleClientRequest } from "../interaction/client-requests.js";

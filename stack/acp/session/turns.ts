@@ -5,7 +5,8 @@
  * Acceptance timing (spec 20 §8.1): `turn.open` → write `session/prompt` → `input.accepted` → reply.
  * A steer is replied to at once and accepted only when its re-prompt is written.
  */
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError, type JsonRpcId } from "../../protocol/index.js";
+import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/errors.js";
+import type { JsonRpcId } from "../../protocol/json-rpc.js";
 import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../../protocol/methods.js";
 import type { ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpBridgeRuntime } from "../state/runtime.js";
