@@ -65,8 +65,9 @@ export function ranNsOfSchedstat(text: string): number {
 }
 
 /**
- * The number of threads in the text of a process's `/proc/<pid>/stat` (its 20th field), or
- * undefined when malformed. A cheap question whether a thread listing still holds.
+ * The number of threads of a process in the text of its `/proc/<pid>/stat` or of any of its
+ * threads' `/proc/<pid>/task/<tid>/stat` (the 20th field), or undefined when malformed: whether a
+ * thread listing still holds, told by a file a look reads anyway.
  */
 export function threadCountOfStat(text: string): number | undefined {
   const close = text.lastIndexOf(")");
@@ -226,8 +227,9 @@ interface WalkedProcess {
  *
  * A tree that slept through is looked at again without walking it (issue 25: the looks were
  * most of what the CLI read from `/proc`). After a whole walk in which every thread slept, the
- * next look reads only each process's thread count (`/proc/<pid>/stat`) and each thread's state
- * and `schedstat`, in the walk's order. When every count matches and every thread still sleeps
+ * next look reads only each thread's state and `schedstat`, in the walk's order, each process's
+ * main thread first: its `stat` also gives the process's thread count, and a thread read after
+ * it existed when the count was read. When every count matches and every thread still sleeps
  * with the same `schedstat` — put on no CPU (run count) and taken off none (run time) since it
  * was read before its children were — no thread of the tree ran in between, so none started a
  * process or a thread, none ended, and no orphan was handed to a process of the tree: the tree
@@ -284,10 +286,12 @@ export function createTreeSampler(root: number, options: { proc?: ProcSource; ar
     const rootTimerMs = rootTimerOf(proc, root, arch);
     const tasks: TaskSample[] = [];
     for (const { pid, threads } of tree) {
-      if (threadCountOfStat(proc.read(`/proc/${pid}/stat`) ?? "") !== threads.length) return undefined;
+      // The main thread comes first in a listing; its stat also tells the process's thread count.
+      if (threads[0]?.tid !== String(pid)) return undefined;
       for (const { tid, schedstat: before } of threads) {
-        const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
-        if (state === undefined) return undefined;
+        const stat = proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "";
+        const state = stateOfStat(stat);
+        if (state === undefined || (tid === String(pid) && threadCountOfStat(stat) !== threads.length)) return undefined;
         const schedstat = proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "";
         tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(schedstat), ranNs: ranNsOfSchedstat(schedstat) });
         // Awake: the look can only judge the tree busy, whatever else changed.

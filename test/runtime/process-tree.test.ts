@@ -133,17 +133,18 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
     expect(seen).not.toContain("blocked");
   });
 
-  it("a process's thread count in its stat is the length of its thread listing", async () => {
+  it("a process's thread count in its main thread's stat is the length of its thread listing", async () => {
     const child = startNode(withWorker("require('node:worker_threads').parentPort.on('message', () => {});"));
     await ready(child);
     const proc = createProcSource();
     try {
       // Node's own threads may still start; the two agree once they stop changing.
-      let count = threadCountOfStat(proc.read(`/proc/${child.pid}/stat`)!);
+      const statOfMain = `/proc/${child.pid}/task/${child.pid}/stat`;
+      let count = threadCountOfStat(proc.read(statOfMain)!);
       let listed = proc.list(`/proc/${child.pid}/task`)!.length;
       for (let tries = 0; count !== listed && tries < 100; tries += 1) {
         await turn();
-        count = threadCountOfStat(proc.read(`/proc/${child.pid}/stat`)!);
+        count = threadCountOfStat(proc.read(statOfMain)!);
         listed = proc.list(`/proc/${child.pid}/task`)!.length;
       }
       expect(count).toBe(listed);
@@ -246,9 +247,8 @@ describe.runIf(process.platform === "linux")("judging real processes", () => {
  */
 function scriptedProc(wakeAfter: number, withThreadCount = false): { proc: ProcSource; startSecondLook(): void } {
   const world = (awake: boolean): Record<string, string> => ({
-    // The process's own stat, whose thread count (2) lets a look skip the walk of a tree that slept.
-    ...(withThreadCount ? { "/proc/100/stat": `100 (node) S 1 100 100 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 1` } : {}),
-    "/proc/100/task/100/stat": "100 (node) S 1 100 100 0 -1",
+    // With the thread count (2) in the main thread's stat, a look may skip the walk of a tree that slept.
+    "/proc/100/task/100/stat": withThreadCount ? "100 (node) S 1 100 100 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 1" : "100 (node) S 1 100 100 0 -1",
     "/proc/100/task/100/schedstat": `1000 2000 ${awake ? 11 : 10}\n`,
     "/proc/100/task/100/children": "",
     "/proc/100/task/100/syscall": `232 0x5 0x7ffc 0x400 ${awake ? "0xffffffffffffffff" : "0x3"} 0x0 0x0 0x7ffc 0x7f00`,
@@ -361,15 +361,14 @@ function changingProc(files: Record<string, string>): ProcSource & { reads: stri
   };
 }
 
-/** A process stat text saying `threads` threads (its 20th field). */
-const processStat = (pid: number, threads: number): string => `${pid} (node) S 1 ${pid} ${pid} 0 -1 0 0 0 0 0 0 0 0 0 20 0 ${threads} 0 1`;
+/** A stat text of thread `tid` saying its process has `threads` threads (the 20th field). */
+const threadStat = (tid: number, threads: number, state = "S"): string => `${tid} (node) ${state} 1 ${tid} ${tid} 0 -1 0 0 0 0 0 0 0 0 0 20 0 ${threads} 0 1`;
 
 // Issue 25: the looks were most of what the CLI read from /proc. A tree that slept through is
 // looked at again by its threads' states and schedstat alone; anything that ran walks it afresh.
 describe("a tree that slept through is looked at again without walking it", () => {
   const sleeping = (): Record<string, string> => ({
-    "/proc/100/stat": processStat(100, 2),
-    "/proc/100/task/100/stat": "100 (node) S 1 100 100 0 -1",
+    "/proc/100/task/100/stat": threadStat(100, 2),
     "/proc/100/task/100/schedstat": "1000 2000 10\n",
     "/proc/100/task/100/children": "",
     "/proc/100/task/100/syscall": "232 0x5 0x7ffc 0x400 0xffffffffffffffff 0x0 0x0 0x7ffc 0x7f00",
@@ -385,7 +384,7 @@ describe("a tree that slept through is looked at again without walking it", () =
     const first = sampler.sample()!;
     proc.reads.length = 0;
     const second = sampler.sample()!;
-    expect(proc.reads).toEqual(["/proc/100/task/100/syscall", "/proc/100/stat", "/proc/100/task/100/stat", "/proc/100/task/100/schedstat", "/proc/100/task/101/stat", "/proc/100/task/101/schedstat"]);
+    expect(proc.reads).toEqual(["/proc/100/task/100/syscall", "/proc/100/task/100/stat", "/proc/100/task/100/schedstat", "/proc/100/task/101/stat", "/proc/100/task/101/schedstat"]);
     expect(second).toEqual(first);
     expect(settlementOf(first, second, 10_000)).toBe("idle");
   });
@@ -397,8 +396,7 @@ describe("a tree that slept through is looked at again without walking it", () =
     sampler.sample();
     files["/proc/100/task/101/schedstat"] = "900 100 6\n";
     files["/proc/100/task/101/children"] = "200";
-    files["/proc/200/stat"] = processStat(200, 1);
-    files["/proc/200/task/200/stat"] = "200 (sh) S 100 200 200 0 -1";
+    files["/proc/200/task/200/stat"] = threadStat(200, 1);
     files["/proc/200/task/200/schedstat"] = "10 10 1\n";
     files["/proc/200/task/200/children"] = "";
     expect(sampler.sample()!.tasks.map((t) => t.tid)).toEqual([100, 101, 200]);
@@ -409,14 +407,14 @@ describe("a tree that slept through is looked at again without walking it", () =
     const proc = changingProc(files);
     const sampler = createTreeSampler(100, { proc, arch: "x64" });
     sampler.sample();
-    files["/proc/100/stat"] = processStat(100, 3);
+    files["/proc/100/task/100/stat"] = threadStat(100, 3);
     files["/proc/100/task/102/stat"] = "102 (node) S 1 100 100 0 -1";
     files["/proc/100/task/102/schedstat"] = "1 1 1\n";
     files["/proc/100/task/102/children"] = "";
     expect(sampler.sample()!.tasks.map((t) => t.tid)).toEqual([100, 101, 102]);
     // As many threads as before, but one of them is another: the gone one cannot be read.
     for (const name of ["stat", "schedstat", "children"]) delete files[`/proc/100/task/101/${name}`];
-    files["/proc/100/stat"] = processStat(100, 2);
+    files["/proc/100/task/100/stat"] = threadStat(100, 2);
     expect(sampler.sample()!.tasks.map((t) => t.tid)).toEqual([100, 102]);
   });
 
@@ -425,7 +423,7 @@ describe("a tree that slept through is looked at again without walking it", () =
     const proc = changingProc(files);
     const sampler = createTreeSampler(100, { proc, arch: "x64" });
     sampler.sample();
-    files["/proc/100/task/100/stat"] = "100 (node) R 1 100 100 0 -1";
+    files["/proc/100/task/100/stat"] = threadStat(100, 2, "R");
     expect(sampler.sample({ untilBusy: true })!.tasks.map((t) => t.state)).toEqual(["R"]);
     proc.reads.length = 0;
     expect(sampler.sample()!.tasks.map((t) => t.state)).toEqual(["R", "S"]);
