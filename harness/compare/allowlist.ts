@@ -9,7 +9,7 @@ import { globby } from "globby";
 import { z } from "zod";
 import { ALLOWLISTS_DIR } from "../defaults.js";
 import { InputError } from "../errors.js";
-import { isInside } from "../recording/paths.js";
+import { isInsideResolved } from "../recording/paths.js";
 import { allowlistPathProblem } from "./pointer.js";
 import { parseJsonFile } from "./json-file.js";
 
@@ -128,14 +128,15 @@ export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<Lo
  * True when `entry` applies to `(provider, cell)`: each field equal or `*` (spec 10 §6.4). An
  * entry with a `recordings` root applies only when `recordingDir` (the cell's recording
  * directory, absolute) is given and lies under that root (`recordingsRoot` when loaded, else
- * `recordings` resolved against the process's cwd).
+ * `recordings` resolved against the process's cwd), symbolic links resolved when the names differ
+ * (`isInsideResolved`: a root named through a link covers the recordings reached by their real path).
  */
 export function entryApplies(entry: AllowlistEntry, provider: string, cell: string, recordingDir?: string): boolean {
   if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
   if (entry.recordings === undefined) return true;
   if (recordingDir === undefined) return false;
   const root = (entry as Partial<LoadedAllowlistEntry>).recordingsRoot ?? path.resolve(entry.recordings);
-  return isInside(root, path.resolve(recordingDir));
+  return isInsideResolved(root, path.resolve(recordingDir));
 }
 
 /**

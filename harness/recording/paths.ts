@@ -4,6 +4,7 @@
  * counts as the repository's, where a rerecord or a check may write (rerecord/targets.ts,
  * check/write-policy.ts), where `parity lanes` may overwrite.
  */
+import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 
@@ -15,6 +16,24 @@ import path from "node:path";
 export function isInside(root: string, dir: string): boolean {
   const rel = path.relative(path.resolve(root), path.resolve(dir));
   return rel === "" || (rel.split(path.sep)[0] !== ".." && !path.isAbsolute(rel));
+}
+
+/**
+ * {@link isInside}, and when the lexical test says no, the same test on both paths with symbolic
+ * links resolved (each as far as it exists): `/work/shared/recordings/x` lies in a root named
+ * through a link to `/work/shared`, as macOS's `/tmp/…` lies in `/private/tmp`. Synchronous, for
+ * the per-cell tests of allowlist roots; at most two `realpath` calls, only when the lexical test fails.
+ */
+export function isInsideResolved(root: string, dir: string): boolean {
+  if (isInside(root, dir)) return true;
+  const real = (file: string): string => {
+    try {
+      return realpathSync.native(path.resolve(file));
+    } catch {
+      return path.resolve(file);
+    }
+  };
+  return isInside(real(root), real(dir));
 }
 
 /**

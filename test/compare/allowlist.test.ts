@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, rm, writeFile, mkdir, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -73,6 +73,27 @@ describe("entryApplies", () => {
     expect(Object.keys(plainEntry(scoped!))).toEqual(["provider", "cell", "recordings", "layer", "path", "pr", "reason"]);
     expect(Object.keys(plainEntry({ ...good, layer: "events" }))).not.toContain("recordings");
     expect(() => parseAllowlist([{ ...good, recordings: " " }], "a.json")).toThrow(/entry 0: recordings: /);
+  });
+
+  it("a root named through a symbolic link covers recordings reached by their real path, and the other way round", async () => {
+    // Found by running `parity check --recordings /work/shared/recordings` from a checkout whose
+    // `../shared` is a link to /work/shared: the lexical test missed every acp-cursor entry and
+    // six cells failed that pass through `--recordings ../shared/recordings`.
+    const base = await mkdtemp(path.join(os.tmpdir(), "parity-allowlist-link-"));
+    try {
+      await mkdir(path.join(base, "real", "recordings", "acp-cursor", "turn-tools"), { recursive: true });
+      await mkdir(path.join(base, "proj"));
+      await symlink(path.join(base, "real"), path.join(base, "shared"));
+      const [scoped] = parseAllowlist([{ ...good, recordings: "../shared/recordings" }], "a.json", path.join(base, "proj"));
+      expect(entryApplies(scoped!, "acp-cursor", "turn-tools", path.join(base, "real", "recordings", "acp-cursor", "turn-tools"))).toBe(true);
+      expect(entryApplies(scoped!, "acp-cursor", "turn-tools", path.join(base, "shared", "recordings", "acp-cursor", "turn-tools"))).toBe(true);
+      const [real] = parseAllowlist([{ ...good, recordings: "../real/recordings" }], "a.json", path.join(base, "proj"));
+      expect(entryApplies(real!, "acp-cursor", "turn-tools", path.join(base, "shared", "recordings", "acp-cursor", "turn-tools"))).toBe(true);
+      // A link elsewhere is still elsewhere.
+      expect(entryApplies(scoped!, "acp-cursor", "turn-tools", path.join(base, "proj", "recordings", "acp-cursor", "turn-tools"))).toBe(false);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 
