@@ -1,17 +1,15 @@
 /**
  * `npm run build`'s second step (after `tsc`): bundles the `parity` CLI from its TypeScript
- * sources (`harness/cli/main.ts`) into one script, `dist/bundle/cli.script.js`, with esbuild, and
- * writes V8's code cache of it beside it (build/code-cache.ts). `bin/parity.js` runs only this
- * script: built from the sources, it never lags behind a compiled tree that a later bare `tsc`
- * rewrote, so there is no second entry to choose.
+ * sources (`harness/cli/main.ts`) into `dist/bundle/` with esbuild, one file per command plus
+ * shared chunks (code splitting keeps the per-command lazy imports of `harness/cli/commands.ts`).
+ * `bin/parity.js` imports only this bundle: built from the sources, it never lags behind a
+ * compiled tree that a later bare `tsc` rewrote, so there is no second entry to choose.
  *
  * Why: Node 20 has no compile cache for ES modules (`module.enableCompileCache` is Node 22),
  * and resolving, reading and linking the ~400 small modules of a command and its packages
- * (yargs, zod, the ACP and MCP SDKs) cost more than compiling them; then compiling the bundle
- * was the largest part of start-up left (build/README.md), which a code cache saves and which
- * only a script (`vm.Script`), not an ES module, can be given in Node 20. A command's modules are
- * still evaluated only when it runs: esbuild wraps a lazily imported module in a function run on
- * its first import. The library export (`dist/index.js`) keeps the unbundled tree.
+ * (yargs, zod, the ACP and MCP SDKs) cost more than compiling them. One bundle per command
+ * loads in about a third of the time. The library export (`dist/index.js`) and the processes
+ * a replay spawns keep the unbundled tree, so what a runtime loads is unchanged.
  *
  * A bundled module that finds files next to itself through `import.meta.url` would look in
  * `dist/bundle/` instead: the build fails unless every such module is known to resolve from
@@ -31,7 +29,6 @@ import { build, type Metafile, type Plugin } from "esbuild";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLI_SCRIPT, CLI_SCRIPT_HEAD, CLI_SCRIPT_TAIL, writeCodeCache } from "./code-cache.js";
 import { lazyStringWidth } from "./lazy-string-width.js";
 
 /**
@@ -68,6 +65,9 @@ export const zodEnglishOnly: Plugin = {
     }));
   },
 };
+
+/** The bundled CLI entry `bin/parity.js` imports, relative to the package root. */
+export const CLI_BUNDLE = "dist/bundle/cli.js";
 
 /** Project modules in the bundle that read `import.meta.url` and are not known to be location-independent. */
 function locationDependentInputs(metafile: Metafile, root: string): string[] {
@@ -129,29 +129,26 @@ async function bundleSpawned(root: string, entries: readonly string[]): Promise<
 
 async function main(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  // Spawned chunk names carry a content hash: a stale chunk of an earlier build would stay forever.
-  rmSync(path.join(root, path.dirname(CLI_SCRIPT)), { recursive: true, force: true });
-  const script = await build({
+  // Chunk names carry a content hash: a stale chunk of an earlier build would stay forever.
+  rmSync(path.join(root, path.dirname(CLI_BUNDLE)), { recursive: true, force: true });
+  const result = await build({
     absWorkingDir: root,
-    entryPoints: ["harness/cli/main.ts"],
+    entryPoints: { cli: "harness/cli/main.ts" },
     tsconfig: "tsconfig.build.json",
-    outfile: CLI_SCRIPT,
+    outdir: path.dirname(CLI_BUNDLE),
     bundle: true,
-    // One CommonJS file: esbuild wraps a module that is only imported lazily (the commands,
-    // harness/cli/commands.ts) in a function run on its first import, so a command's module
-    // bodies still run only when it is named; the whole file is one script for one code cache.
-    format: "cjs",
+    splitting: true,
+    format: "esm",
     platform: "node",
     target: "node20",
-    define: { "import.meta.url": "__parityModuleUrl" },
-    banner: { js: `${CLI_SCRIPT_HEAD}\nconst __parityModuleUrl = require("node:url").pathToFileURL(__filename).href;` },
-    footer: { js: CLI_SCRIPT_TAIL },
+    chunkNames: "chunks/[name]-[hash]",
+    // CommonJS packages inside the bundle call `require`; an ES module has none of its own.
+    banner: { js: 'import { createRequire as __parityRequire } from "node:module"; const require = __parityRequire(import.meta.url);' },
     metafile: true,
     plugins: [zodEnglishOnly, lazyStringWidth],
     logLevel: "warning",
   });
-  const stray = locationDependentInputs(script.metafile, root);
-  if (stray.length === 0) await writeCodeCache(path.join(root, CLI_SCRIPT));
+  const stray = locationDependentInputs(result.metafile, root);
   const entries = spawnedEntries(root);
   for (const entry of entries) rmSync(path.join(root, entry.replace(/\.js$/, BRIDGE_BUNDLE_SUFFIX)), { force: true });
   stray.push(...(await bundleSpawned(root, entries)));

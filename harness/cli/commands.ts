@@ -3,8 +3,7 @@ import type { ParityCommand } from "./command.js";
 /**
  * One sub-command as `main` knows it before it is loaded: its word and how to import it.
  * Commands are imported only when run (or for the top-level `--help`), so `parity --version`
- * and `parity list` do not evaluate the replay engine, the bridges' code or the comparators
- * (in the bundled script too: build/bundle.ts).
+ * and `parity list` do not load the replay engine, the bridges' code or the comparators.
  */
 export interface CommandEntry {
   /** The command word, e.g. `"diff"` (the first word of the module's yargs command string). */
