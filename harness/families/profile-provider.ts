@@ -20,8 +20,12 @@ import type { AgentLaunch } from "./agent-launch.js";
 import { fillProfileTemplate, spellModelScript, type AgentRecordProfile } from "./agent-profile.js";
 import type { RecordDirs, RecordProvider } from "./record-provider.js";
 
-/** Longest wait for an agent's version command (ms); it only bounds a hung agent. */
-const VERSION_TIMEOUT_MS = 30_000;
+/**
+ * Longest wait for an agent's version command (ms); it only bounds a hung agent. Generous so the
+ * load never decides a recording: at 30 s, opencode's `--version` beside two busy loops at load
+ * 26–34 ran out and the live record failed with a usage error.
+ */
+const VERSION_TIMEOUT_MS = 120_000;
 /** What a version's text must contain: the first version-like word. */
 const DEFAULT_VERSION_PATTERN = /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]*[0-9A-Za-z])?/;
 

@@ -23,8 +23,12 @@ import { profileRecordProvider } from "../profile-provider.js";
 import type { FamilyCustomAgents } from "../family.js";
 import path from "node:path";
 
-/** Longest wait for `<agent> --version` when filling the manifest's `cliVersion` (ms). */
-const VERSION_TIMEOUT_MS = 10_000;
+/**
+ * Longest wait for `<agent> --version` when filling the manifest's `cliVersion` (ms): it only
+ * bounds a hung agent, generous so a loaded machine does not record "unknown version" for an
+ * agent that answers (as profile-provider.ts's limit).
+ */
+const VERSION_TIMEOUT_MS = 120_000;
 
 /**
  * The agents of a `customAgents` file's text (a JSON array of entries, spec 30 §2.2).
