@@ -10,17 +10,13 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:f
 
 /**
  * One thread of a process as `/proc/<pid>/task/<tid>/` shows it: its scheduler state letter
- * (`R` running or runnable, `S` sleeping, `D` uninterruptible wait, `Z` zombie, …), how
- * many times the kernel put it on a CPU (third field of `schedstat`; -1 when unknown) and how
- * long it ran in all (first field, ns; -1 when unknown). The run count moves when the thread
- * is put on a CPU, the run time when it leaves one (the kernel adds the slice then), so the two
- * together move for any run that began or ended between two looks.
+ * (`R` running or runnable, `S` sleeping, `D` uninterruptible wait, `Z` zombie, …) and how
+ * many times the kernel put it on a CPU (third field of `schedstat`; -1 when unknown).
  */
 export interface TaskSample {
   tid: number;
   state: string;
   timeslices: number;
-  ranNs: number;
 }
 
 /**
@@ -55,26 +51,6 @@ export function stateOfStat(text: string): string | undefined {
 export function timeslicesOfSchedstat(text: string): number {
   const value = Number(text.trim().split(/\s+/)[2]);
   return Number.isFinite(value) ? value : -1;
-}
-
-/** How long a thread ran in all, in ns (first field of `/proc/…/schedstat`), or -1. */
-export function ranNsOfSchedstat(text: string): number {
-  const field = text.trim().split(/\s+/)[0] ?? "";
-  const value = Number(field);
-  return field !== "" && Number.isFinite(value) ? value : -1;
-}
-
-/**
- * The number of threads of a process in the text of its `/proc/<pid>/stat` or of any of its
- * threads' `/proc/<pid>/task/<tid>/stat` (the 20th field), or undefined when malformed: whether a
- * thread listing still holds, told by a file a look reads anyway.
- */
-export function threadCountOfStat(text: string): number | undefined {
-  const close = text.lastIndexOf(")");
-  if (close === -1) return undefined;
-  // Fields after the command name start with the state, the 3rd field: the 20th is 17 further on.
-  const value = Number(text.slice(close + 2).split(" ")[17]);
-  return Number.isInteger(value) ? value : undefined;
 }
 
 /**
@@ -207,12 +183,6 @@ function rootTimerOf(proc: ProcSource, root: number, arch: string): TreeSample["
   return epollTimeoutOfSyscall(text, arch) ?? "other";
 }
 
-/** One process of a walked tree: its pid and its threads' ids with the `schedstat` text read. */
-interface WalkedProcess {
-  pid: number;
-  threads: Array<{ tid: string; schedstat: string }>;
-}
-
 /**
  * A {@link TreeSampler} of `root` and its descendants (Linux `/proc`, or `options.proc`; `arch`
  * names the syscall table, default this process's).
@@ -224,94 +194,39 @@ interface WalkedProcess {
  * while that line was still unread (test/gate/determinism.test.ts under load; issue 25). Read
  * in this order, a wait is only trusted when the run count read after it has not moved since
  * the first look ({@link settlementOf}), so the thread slept in that very wait throughout.
- *
- * A tree that slept through is looked at again without walking it (issue 25: the looks were
- * most of what the CLI read from `/proc`). After a whole walk in which every thread slept, the
- * next look reads only each thread's state and `schedstat`, in the walk's order, each process's
- * main thread first: its `stat` also gives the process's thread count, and a thread read after
- * it existed when the count was read. When every count matches and every thread still sleeps
- * with the same `schedstat` — put on no CPU (run count) and taken off none (run time) since it
- * was read before its children were — no thread of the tree ran in between, so none started a
- * process or a thread, none ended, and no orphan was handed to a process of the tree: the tree
- * is the one walked, and the look is as good as a walk. Anything else (a thread awake, a count
- * or `schedstat` moved, a thread gone) walks the tree afresh, its wait read again first.
  */
 export function createTreeSampler(root: number, options: { proc?: ProcSource; arch?: string } = {}): TreeSampler {
   const proc = options.proc ?? createProcSource();
   const arch = options.arch ?? process.arch;
-  /** The last whole walk's tree, when every thread of it slept; undefined otherwise. */
-  let asleep: WalkedProcess[] | undefined;
-
-  /**
-   * The tree walked afresh: breadth first from the root, each process's threads in /proc's
-   * order; a process's children are listed under the thread that started them.
-   */
-  const walk = (untilBusy: boolean): TreeSample | undefined => {
-    asleep = undefined;
-    const rootTimerMs = rootTimerOf(proc, root, arch);
-    const tasks: TaskSample[] = [];
-    const walked: WalkedProcess[] = [];
-    let allAsleep = true;
-    const seen = new Set<number>();
-    const queue = [root];
-    while (queue.length > 0) {
-      const pid = queue.shift()!;
-      if (seen.has(pid)) continue;
-      seen.add(pid);
-      const tids = proc.list(`/proc/${pid}/task`);
-      if (tids === undefined) {
-        if (pid === root) return undefined;
-        continue;
-      }
-      const threads: WalkedProcess["threads"] = [];
-      walked.push({ pid, threads });
-      for (const tid of tids) {
-        const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
-        if (state !== "S") allAsleep = false;
-        if (state !== undefined && state !== "Z" && state !== "X") {
-          const schedstat = proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "";
-          threads.push({ tid, schedstat });
-          tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(schedstat), ranNs: ranNsOfSchedstat(schedstat) });
-          if (untilBusy && state !== "S") return { tasks, rootTimerMs };
-        }
-        queue.push(...taskChildren(proc, pid, tid));
-      }
-    }
-    if (allAsleep) asleep = walked;
-    return { tasks, rootTimerMs };
-  };
-
-  /** The tree of `asleep` looked at again (see above); undefined when it cannot vouch for it. */
-  const again = (tree: WalkedProcess[], untilBusy: boolean): TreeSample | undefined => {
-    const rootTimerMs = rootTimerOf(proc, root, arch);
-    const tasks: TaskSample[] = [];
-    for (const { pid, threads } of tree) {
-      // The main thread comes first in a listing; its stat also tells the process's thread count.
-      if (threads[0]?.tid !== String(pid)) return undefined;
-      for (const { tid, schedstat: before } of threads) {
-        const stat = proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "";
-        const state = stateOfStat(stat);
-        if (state === undefined || (tid === String(pid) && threadCountOfStat(stat) !== threads.length)) return undefined;
-        const schedstat = proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "";
-        tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(schedstat), ranNs: ranNsOfSchedstat(schedstat) });
-        // Awake: the look can only judge the tree busy, whatever else changed.
-        if (untilBusy && state !== "S") return { tasks, rootTimerMs };
-        if (state !== "S" || schedstat !== before || schedstat === "") return undefined;
-      }
-    }
-    return { tasks, rootTimerMs };
-  };
-
   return {
     sample(sampleOptions = {}) {
-      const untilBusy = sampleOptions.untilBusy === true;
-      const tree = asleep;
-      return (tree && again(tree, untilBusy)) ?? walk(untilBusy);
+      const rootTimerMs = rootTimerOf(proc, root, arch);
+      const tasks: TaskSample[] = [];
+      // Breadth first from the root, each process's threads in /proc's order; a process's
+      // children are listed under the thread that started them.
+      const seen = new Set<number>();
+      const queue = [root];
+      while (queue.length > 0) {
+        const pid = queue.shift()!;
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        const tids = proc.list(`/proc/${pid}/task`);
+        if (tids === undefined) {
+          if (pid === root) return undefined;
+          continue;
+        }
+        for (const tid of tids) {
+          const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
+          if (state !== undefined && state !== "Z" && state !== "X") {
+            tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
+            if (sampleOptions.untilBusy === true && state !== "S") return { tasks, rootTimerMs };
+          }
+          queue.push(...taskChildren(proc, pid, tid));
+        }
+      }
+      return { tasks, rootTimerMs };
     },
-    close: () => {
-      asleep = undefined;
-      proc.close();
-    },
+    close: () => proc.close(),
   };
 }
 
