@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_BRIDGE_LANE_FILE } from "../../harness/recording/lane-entry.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
+import { copyProviderProject } from "../helpers/provider-project.js";
 
 // A local failing `parity check` writes each changed cell's pending results from its own replay of
 // that cell (harness/check/pending.ts), on the real acp-cursor recordings: the files are byte for
@@ -23,10 +24,7 @@ let n = 0;
 /** A project holding a copy of the committed acp-cursor recordings and oracles. */
 async function project(): Promise<string> {
   n += 1;
-  const dir = path.join(work, `p${n}`);
-  await cp(path.join(repoRoot, "recordings/acp-cursor"), path.join(dir, "recordings/acp-cursor"), { recursive: true });
-  await cp(path.join(repoRoot, "lanes/acp-cursor"), path.join(dir, "lanes/acp-cursor"), { recursive: true });
-  return dir;
+  return copyProviderProject(repoRoot, "acp-cursor", path.join(work, `p${n}`));
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReviewCommand } from "../../harness/cli/review.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../../harness/recording/lane-entry.js";
 import { repoRoot, runCli } from "./run-cli.js";
+import { copyProviderProject } from "../helpers/provider-project.js";
 
 // Accepting changes after a failing check: `check --update` (everything) and `parity review`
 // (cell by cell). A bridge that shouts "word" stands in for a deliberate bridge change.
@@ -46,10 +47,7 @@ afterAll(async () => {
 let n = 0;
 async function project(): Promise<string> {
   n += 1;
-  const dir = path.join(work, `p${n}`);
-  await cp(path.join(repoRoot, "recordings/echo"), path.join(dir, "recordings/echo"), { recursive: true });
-  await cp(path.join(repoRoot, "lanes/echo"), path.join(dir, "lanes/echo"), { recursive: true });
-  return dir;
+  return copyProviderProject(repoRoot, "echo", path.join(work, `p${n}`));
 }
 
 /**
