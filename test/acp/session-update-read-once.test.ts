@@ -2,10 +2,12 @@
  * Each `session/update` is read once where it enters the bridge (`readSessionNotification`,
  * stack/acp/translate/acp-update.ts): the session's handling, the native-settings tracker and the
  * translator share that read, so the lenient schemas parse each update once, not once per reader
- * (issue 28: it was up to three times).
+ * (issue 28: it was up to three times). The common shape is read by hand in front of the schemas
+ * (acp-update-shape.ts): an update is read by one of them, once.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AcpChunkUpdateSchema, AcpSessionUpdateSchema, AcpToolCallFieldsSchema } from "../../stack/acp/translate/acp-update-schemas.js";
+import { acpUpdateShape } from "../../stack/acp/translate/acp-update-shape.js";
 import { chunk, fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge } from "./bridge-harness.js";
 
 let bridge: InProcessBridge | undefined;
@@ -21,10 +23,12 @@ function updatesParsedBy(spy: { mock: { calls: unknown[][] } }): unknown[] {
 }
 
 describe("a session/update is read once", () => {
-  it("parses each update once with the update schema, each tool update's fields once, each chunk's content once, and translates them all", async () => {
+  it("reads each update once (by hand, the schema never), each tool update's fields once, each chunk's content once, and translates them all", async () => {
     const sessionSpy = vi.spyOn(AcpSessionUpdateSchema, "safeParse");
     const toolSpy = vi.spyOn(AcpToolCallFieldsSchema, "safeParse");
     const chunkSpy = vi.spyOn(AcpChunkUpdateSchema, "safeParse");
+    const shapeSpy = vi.spyOn(acpUpdateShape, "update");
+    const blockSpy = vi.spyOn(acpUpdateShape, "contentBlock");
     bridge = startInProcessBridge();
     const updates = [
       { update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "thinking" } } },
@@ -40,9 +44,12 @@ describe("a session/update is read once", () => {
     await bridge.waitFor(isBoundary);
 
     const kinds = updates.map((step) => step.update.sessionUpdate);
-    expect(updatesParsedBy(sessionSpy).map((u) => (u as { sessionUpdate: string }).sessionUpdate)).toEqual(kinds);
+    // Every update here is the common shape: read by hand once each, never by the schemas it replaces.
+    expect(updatesParsedBy(shapeSpy).map((u) => (u as { sessionUpdate: string }).sessionUpdate)).toEqual(kinds);
+    expect(updatesParsedBy(sessionSpy)).toEqual([]);
     expect(updatesParsedBy(toolSpy).map((u) => (u as { sessionUpdate: string }).sessionUpdate)).toEqual(["tool_call", "tool_call_update"]);
-    expect(updatesParsedBy(chunkSpy).map((u) => (u as { sessionUpdate: string }).sessionUpdate)).toEqual(["agent_thought_chunk", "agent_message_chunk", "agent_message_chunk"]);
+    expect(blockSpy.mock.calls.map((call) => (call[0] as { text?: string }).text)).toEqual(["thinking", "Hello", " world"]);
+    expect(updatesParsedBy(chunkSpy)).toEqual([]);
 
     // The one read carries everything the translator needs: the turn has its text and its command.
     const deltas = bridge.deltas("thr_a");

@@ -8,6 +8,7 @@
  */
 import type { AcpToolCallEvent } from "../dialects/types.js";
 import { AcpChunkUpdateSchema, AcpSessionUpdateSchema, readToolCallFields, type AcpContentBlock, type AcpSessionUpdate } from "./acp-update-schemas.js";
+import { acpUpdateShape } from "./acp-update-shape.js";
 
 /** Update kinds that count as turn output (spec 30 §6.2, zero-output turns and pre-prompt drops). */
 export const TURN_OUTPUT_UPDATE_KINDS: readonly string[] = Object.freeze(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
@@ -29,12 +30,12 @@ export class AcpUpdate {
    */
   static read(raw: unknown): AcpUpdate | undefined {
     if (raw instanceof AcpUpdate) return raw;
-    const parsed = AcpSessionUpdateSchema.safeParse(raw);
-    if (!parsed.success) return undefined;
-    const value = parsed.data;
+    // The common shape is read by hand, else by the schema: the same value either way (acp-update-shape.ts).
+    const value = acpUpdateShape.update(raw) ?? AcpSessionUpdateSchema.safeParse(raw).data;
+    if (value === undefined) return undefined;
     const kind = value.sessionUpdate;
     const toolCall = kind === "tool_call" || kind === "tool_call_update" ? readToolCallFields(value) : undefined;
-    const chunk = kind.endsWith("_chunk") ? AcpChunkUpdateSchema.safeParse(value).data?.content : undefined;
+    const chunk = kind.endsWith("_chunk") ? (acpUpdateShape.contentBlock(value.content) ?? AcpChunkUpdateSchema.safeParse(value).data?.content) : undefined;
     return new AcpUpdate(value, toolCall, chunk);
   }
 
