@@ -10,13 +10,17 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:f
 
 /**
  * One thread of a process as `/proc/<pid>/task/<tid>/` shows it: its scheduler state letter
- * (`R` running or runnable, `S` sleeping, `D` uninterruptible wait, `Z` zombie, …) and how
- * many times the kernel put it on a CPU (third field of `schedstat`; -1 when unknown).
+ * (`R` running or runnable, `S` sleeping, `D` uninterruptible wait, `Z` zombie, …), how
+ * many times the kernel put it on a CPU (third field of `schedstat`; -1 when unknown) and how
+ * long it ran in all (first field, ns; -1 when unknown). The count moves when the thread is put
+ * on a CPU, the run time when it leaves one, so together they move for any run that began or
+ * ended between two looks.
  */
 export interface TaskSample {
   tid: number;
   state: string;
   timeslices: number;
+  ranNs: number;
 }
 
 /**
@@ -51,6 +55,13 @@ export function stateOfStat(text: string): string | undefined {
 export function timeslicesOfSchedstat(text: string): number {
   const value = Number(text.trim().split(/\s+/)[2]);
   return Number.isFinite(value) ? value : -1;
+}
+
+/** How long a thread ran in all, in ns (first field of `/proc/…/schedstat`), or -1. */
+export function ranNsOfSchedstat(text: string): number {
+  const field = text.trim().split(/\s+/)[0] ?? "";
+  const value = Number(field);
+  return field !== "" && Number.isFinite(value) ? value : -1;
 }
 
 /**
@@ -218,7 +229,8 @@ export function createTreeSampler(root: number, options: { proc?: ProcSource; ar
         for (const tid of tids) {
           const state = stateOfStat(proc.read(`/proc/${pid}/task/${tid}/stat`) ?? "");
           if (state !== undefined && state !== "Z" && state !== "X") {
-            tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "") });
+            const schedstat = proc.read(`/proc/${pid}/task/${tid}/schedstat`) ?? "";
+            tasks.push({ tid: Number(tid), state, timeslices: timeslicesOfSchedstat(schedstat), ranNs: ranNsOfSchedstat(schedstat) });
             if (sampleOptions.untilBusy === true && state !== "S") return { tasks, rootTimerMs };
           }
           queue.push(...taskChildren(proc, pid, tid));

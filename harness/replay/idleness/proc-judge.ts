@@ -15,7 +15,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * How settled a process tree is, judged from two snapshots taken with the caller's own input
  * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
  * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
- *   snapshots, or the tree changed, or the root's main thread sleeps in something other
+ *   snapshots (its run count moved: put on a CPU; or its run time: taken off one, so a run
+ *   already begun when the first snapshot read its count is seen too), or the tree changed, or the root's main thread sleeps in something other
  *   than its event loop's wait (say a `write` to a full pipe);
  * - `blocked`: every thread slept through both snapshots, but the root waits on a timer
  *   due within `timerHorizonMs` — it has consumed its input and will act on its own soon;
@@ -30,7 +31,7 @@ export function settlementOf(first: TreeSample, second: TreeSample, timerHorizon
   for (let i = 0; i < first.tasks.length; i += 1) {
     const a = first.tasks[i]!;
     const b = second.tasks[i]!;
-    if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices) return "busy";
+    if (a.tid !== b.tid || a.state !== "S" || b.state !== "S" || a.timeslices !== b.timeslices || a.ranNs !== b.ranNs) return "busy";
   }
   const timer = second.rootTimerMs;
   if (timer === "other" || first.rootTimerMs === "other") return "busy";
