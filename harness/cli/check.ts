@@ -1,20 +1,15 @@
-import { appendFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { EXIT_CODES, UsageError } from "../errors.js";
-import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
-import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
+import { UsageError } from "../errors.js";
 import type { CliContext } from "./context.js";
-import { selectReporter } from "../report/reporters.js";
-import { renderGithubStepSummary } from "../report/github.js";
 import type { RunFlags } from "../report/advice.js";
 import { createCheckProgress } from "../progress/check-progress.js";
-import { parseShard, type CellExtras } from "../check/check-cells.js";
-import { runGate, type GateContext, type GateOptions, type GateRun } from "../check/gate.js";
-import { acceptPending, firstOutsideProject, nothingWrittenNotice, PENDING_SUFFIX, resolveWritePolicy } from "../check/write-policy.js";
+import { parseShard } from "../check/shard.js";
+import { startGate, type GateContext, type GateOptions } from "../check/gate-start.js";
+import { firstOutsideProject, resolveWritePolicy } from "../check/write-policy.js";
 import { ORACLES_DIR, REPORTER } from "../defaults.js";
-import { REPORTER_NAMES, type ReporterName } from "../report/reporters.js";
+import { REPORTER_NAMES, type ReporterName } from "../report/reporter-names.js";
 import type { ParityCommand } from "./command.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
@@ -104,23 +99,6 @@ export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): P
   return { reporter, explain: booleanFlag(args, "explain"), update, ...gate };
 }
 
-/** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
-export function renderExplain(extras: readonly CellExtras[]): string {
-  let out = "";
-  for (const cell of extras) {
-    if (cell.masked.length === 0) continue;
-    out += `${cell.provider}/${cell.cell}:\n`;
-    for (const m of cell.masked) {
-      const sides = [`live ${m.live}`];
-      if (m.oracle !== undefined) sides.push(`oracle ${m.oracle}`);
-      if (m.recording !== undefined) sides.push(`recording ${m.recording}`);
-      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
-      out += `    ${m.entry.reason}\n`;
-    }
-  }
-  return out === "" ? "no allowlist entry applied\n" : out;
-}
-
 /**
  * The gate's context from the CLI's: progress on standard error when it is shown, and a
  * `--dump-dir` that cannot be created reported as one line naming the flag.
@@ -133,67 +111,6 @@ export function gateContextOf(ctx: CliContext): GateContext {
     createDumpDir: (value, dir) => createOutputDirFlag("dump-dir", value, dir),
     ...(stream !== undefined ? { progress: (total: number) => createCheckProgress(stream, total) } : {}),
   };
-}
-
-/**
- * `check --update`: accepts every changed cell of the run (see `whyNotAcceptable`) by renaming
- * the pending results the gate wrote for it (harness/check/pending.ts; no replay of its own),
- * prints per cell what was written, then the `git add` of every written file. A cell that timed
- * out (in the check or in its pending rerecord) has no verdict: nothing is written for it.
- * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
- * timed out, else 0 (every failing cell accepted).
- */
-async function updateChangedCells(gate: GateRun, ctx: CliContext, out: (text: string) => void): Promise<number> {
-  const rel = (file: string) => path.relative(ctx.cwd, file);
-  const written: string[] = [];
-  let stillFailing = 0;
-  let timedOut = 0;
-  for (const cell of gate.run.cells) {
-    if (cell.status === "timeout") {
-      timedOut += 1;
-      out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
-    }
-    if (cell.status !== "fail") continue;
-    const why = whyNotAcceptable(cell);
-    const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
-    if (why !== undefined || pending === undefined) {
-      stillFailing += 1;
-      out(`not updated ${cell.provider}/${cell.cell}: ${why ?? "not selected"}\n`);
-      continue;
-    }
-    const { outcome } = pending;
-    if (pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {
-      if (outcome?.status === "timeout") timedOut += 1;
-      else stillFailing += 1;
-      const reason = pending.problem ?? (outcome !== undefined && "reason" in outcome ? outcome.reason : undefined);
-      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome?.status ?? "refused"}${reason !== undefined ? ` (${reason})` : ""}\n`);
-      continue;
-    }
-    const files = await acceptPending(pending.files);
-    written.push(...files);
-    for (const file of files) ctx.wrote?.(file);
-    if (cell.stale.length > 0) stillFailing += 1;
-    out(`updated ${cell.provider}/${cell.cell}: ${files.map(rel).join(", ") || "nothing changed on disk"}${cell.stale.length > 0 ? "; its stale allowlist entries remain" : ""}\n`);
-  }
-  out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
-  if (gate.run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
-  if (stillFailing > 0) return EXIT_CODES.parityFailure;
-  return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
-}
-
-/**
- * Appends the run's Markdown job summary to `$GITHUB_STEP_SUMMARY` (GitHub shows it on the run's
- * page), when that variable names a file. A summary that cannot be written is said on stderr and
- * changes no verdict.
- */
-async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<void> {
-  const file = ctx.env?.GITHUB_STEP_SUMMARY;
-  if (!file) return;
-  try {
-    await appendFile(file, renderGithubStepSummary(run));
-  } catch (thrown) {
-    ctx.err(`parity: could not append the job summary to GITHUB_STEP_SUMMARY (${file}): ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}\n`);
-  }
 }
 
 /**
@@ -247,24 +164,21 @@ export const checkCommand: ParityCommand = {
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
-    const reporter = selectReporter(options.reporter);
     // Pending results only where the project owns the files (write-policy.ts); `--update` and CI decide alone.
     const writes = [{ flag: "--lanes", dir: options.lanesDir }, ...options.selection.roots.map((dir) => ({ flag: "--recordings", dir }))];
     const outsideProject = ctx.ci || options.update ? undefined : await firstOutsideProject(ctx.cwd, writes);
-    const gate = await runGate({ ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check", outsideProject }) }, gateContextOf(ctx));
-    const { run, extras } = gate;
-    if (outsideProject !== undefined && run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject));
-    const workspace = ctx.env?.GITHUB_WORKSPACE;
-    ctx.out(reporter(run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
-    if (options.reporter === "github") await appendStepSummary(run, ctx);
-    const textual = options.reporter === "text";
-    if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
-    for (const cell of extras) {
-      if (cell.wroteOracle) ctx.err(`wrote ${cell.wroteOracle.endsWith(PENDING_SUFFIX) ? "pending oracle" : "oracle"} ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
-      if (!ctx.verbose) continue;
-      for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
+    const gateOptions: GateOptions = { ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check", outsideProject }) };
+    const gateCtx = gateContextOf(ctx);
+    // The bridges are spawned before the rest of the gate, the comparators and the reporters are
+    // loaded (check-finish.ts, imported only now): their start-up overlaps that loading (issue 25).
+    const started = await startGate(gateOptions, gateCtx);
+    let finish: typeof import("./check-finish.js");
+    try {
+      finish = await import("./check-finish.js");
+    } catch (thrown) {
+      await started.bridges.close();
+      throw thrown;
     }
-    if (options.update) return updateChangedCells(gate, ctx, textual ? ctx.out : ctx.err);
-    return checkExitCode(run);
+    return finish.finishCheck({ options, gateOptions, gateCtx, started, outsideProject }, ctx);
   },
 };

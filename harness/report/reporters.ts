@@ -8,10 +8,9 @@ import { renderTextReport } from "./text.js";
 import { renderRunHtml } from "./run-html.js";
 import { renderBlob } from "./blob.js";
 
-/** Valid `--reporter` names. */
-export const REPORTER_NAMES = ["text", "json", "junit", "github", "html", "blob"] as const;
-/** One reporter name. */
-export type ReporterName = (typeof REPORTER_NAMES)[number];
+import { REPORTER_NAMES, type ReporterName } from "./reporter-names.js";
+
+export { REPORTER_NAMES, type ReporterName } from "./reporter-names.js";
 
 /**
  * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`

@@ -23,6 +23,12 @@ export interface BridgePool extends PrestartedBridges {
    * bridge asked for ahead of a batch that an earlier guess already started is not started twice.
    */
   ensureWaiting(provider: string, options?: BridgeLaunchOptions): void;
+  /**
+   * Resolves once every bridge started so far has its process spawned (or failed to start): a
+   * start makes the bridge's directories before it spawns, so a caller about to block its event
+   * loop (loading modules) waits for this first, or the spawn waits for it.
+   */
+  spawned(): Promise<void>;
   /** Stops every bridge no replay took and removes its directory; awaits their exits. */
   close(): Promise<void>;
 }
@@ -57,6 +63,9 @@ export function createBridgePool(scheduler: Scheduler = createRealScheduler()): 
       const key = keyOf(launch);
       const at = waiting.findIndex((w) => w.key === key);
       return at === -1 ? undefined : waiting.splice(at, 1)[0]!.started;
+    },
+    async spawned() {
+      await Promise.allSettled(waiting.map((w) => w.started));
     },
     async close() {
       const left = waiting.splice(0);

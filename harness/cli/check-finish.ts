@@ -1,0 +1,133 @@
+/**
+ * `parity check` once its bridges are spawned (check.ts): the gate run from its start
+ * (`runGate` with the `GateStart`), the report, `--explain`, the job summary and `--update`. A
+ * module of its own, imported by `check` only after `startGate` spawned the bridges, since it
+ * loads the replay engine, the comparators, the allowlists' globbing and the reporters: loading
+ * them overlaps the bridges' start-up (issue 25).
+ */
+import { appendFile } from "node:fs/promises";
+import path from "node:path";
+import { EXIT_CODES } from "../errors.js";
+import { checkExitCode, type CheckRunResult } from "../report/check-report.js";
+import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
+import type { CliContext } from "./context.js";
+import { selectReporter } from "../report/reporters.js";
+import { renderGithubStepSummary } from "../report/github.js";
+import type { CellExtras } from "../check/check-cells.js";
+import { runGate, type GateContext, type GateOptions, type GateRun, type GateStart } from "../check/gate.js";
+import { acceptPending, nothingWrittenNotice, PENDING_SUFFIX, type ProjectOutsider } from "../check/write-policy.js";
+import type { ReporterName } from "../report/reporter-names.js";
+
+/** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
+export function renderExplain(extras: readonly CellExtras[]): string {
+  let out = "";
+  for (const cell of extras) {
+    if (cell.masked.length === 0) continue;
+    out += `${cell.provider}/${cell.cell}:\n`;
+    for (const m of cell.masked) {
+      const sides = [`live ${m.live}`];
+      if (m.oracle !== undefined) sides.push(`oracle ${m.oracle}`);
+      if (m.recording !== undefined) sides.push(`recording ${m.recording}`);
+      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
+      out += `    ${m.entry.reason}\n`;
+    }
+  }
+  return out === "" ? "no allowlist entry applied\n" : out;
+}
+
+/**
+ * `check --update`: accepts every changed cell of the run (see `whyNotAcceptable`) by renaming
+ * the pending results the gate wrote for it (harness/check/pending.ts; no replay of its own),
+ * prints per cell what was written, then the `git add` of every written file. A cell that timed
+ * out (in the check or in its pending rerecord) has no verdict: nothing is written for it.
+ * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
+ * timed out, else 0 (every failing cell accepted).
+ */
+async function updateChangedCells(gate: GateRun, ctx: CliContext, out: (text: string) => void): Promise<number> {
+  const rel = (file: string) => path.relative(ctx.cwd, file);
+  const written: string[] = [];
+  let stillFailing = 0;
+  let timedOut = 0;
+  for (const cell of gate.run.cells) {
+    if (cell.status === "timeout") {
+      timedOut += 1;
+      out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
+    }
+    if (cell.status !== "fail") continue;
+    const why = whyNotAcceptable(cell);
+    const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
+    if (why !== undefined || pending === undefined) {
+      stillFailing += 1;
+      out(`not updated ${cell.provider}/${cell.cell}: ${why ?? "not selected"}\n`);
+      continue;
+    }
+    const { outcome } = pending;
+    if (pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {
+      if (outcome?.status === "timeout") timedOut += 1;
+      else stillFailing += 1;
+      const reason = pending.problem ?? (outcome !== undefined && "reason" in outcome ? outcome.reason : undefined);
+      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome?.status ?? "refused"}${reason !== undefined ? ` (${reason})` : ""}\n`);
+      continue;
+    }
+    const files = await acceptPending(pending.files);
+    written.push(...files);
+    for (const file of files) ctx.wrote?.(file);
+    if (cell.stale.length > 0) stillFailing += 1;
+    out(`updated ${cell.provider}/${cell.cell}: ${files.map(rel).join(", ") || "nothing changed on disk"}${cell.stale.length > 0 ? "; its stale allowlist entries remain" : ""}\n`);
+  }
+  out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
+  if (gate.run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
+  if (stillFailing > 0) return EXIT_CODES.parityFailure;
+  return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
+}
+
+/**
+ * Appends the run's Markdown job summary to `$GITHUB_STEP_SUMMARY` (GitHub shows it on the run's
+ * page), when that variable names a file. A summary that cannot be written is said on stderr and
+ * changes no verdict.
+ */
+async function appendStepSummary(run: CheckRunResult, ctx: CliContext): Promise<void> {
+  const file = ctx.env?.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, renderGithubStepSummary(run));
+  } catch (thrown) {
+    ctx.err(`parity: could not append the job summary to GITHUB_STEP_SUMMARY (${file}): ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}\n`);
+  }
+}
+
+/** What `check` resolved and started before loading this module (check.ts). */
+export interface CheckStarted {
+  /** `check`'s own flags (check.ts, `CheckOptions`). */
+  options: { reporter: ReporterName; explain: boolean; update: boolean };
+  /** The gate's options (`options` with the write policy) and context, as `started` was started with. */
+  gateOptions: GateOptions;
+  gateCtx: GateContext;
+  started: GateStart;
+  /** The first `--lanes`/`--recordings` outside the project (write-policy.ts), when a local check writes nothing there. */
+  outsideProject: ProjectOutsider | undefined;
+}
+
+/**
+ * Runs the gate from `run.started` and reports it on `ctx` (`checkCommand` in check.ts says the
+ * exit codes). Every bridge the run started is ended before this returns or throws (`runGate`).
+ */
+export async function finishCheck(run: CheckStarted, ctx: CliContext): Promise<number> {
+  const { options, outsideProject } = run;
+  const gate = await runGate(run.gateOptions, run.gateCtx, run.started);
+  const reporter = selectReporter(options.reporter);
+  const { extras } = gate;
+  if (outsideProject !== undefined && gate.run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject));
+  const workspace = ctx.env?.GITHUB_WORKSPACE;
+  ctx.out(reporter(gate.run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
+  if (options.reporter === "github") await appendStepSummary(gate.run, ctx);
+  const textual = options.reporter === "text";
+  if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
+  for (const cell of extras) {
+    if (cell.wroteOracle) ctx.err(`wrote ${cell.wroteOracle.endsWith(PENDING_SUFFIX) ? "pending oracle" : "oracle"} ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
+    if (!ctx.verbose) continue;
+    for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
+  }
+  if (options.update) return updateChangedCells(gate, ctx, textual ? ctx.out : ctx.err);
+  return checkExitCode(gate.run);
+}
