@@ -71,8 +71,9 @@ export function normalizeThreadLane(list: readonly unknown[], options: Normalize
  * The streaming form of {@link normalizeThreadLane}: returns a function that normalizes one
  * element at a time with one interner for the whole lane, so feeding a lane's elements in order
  * gives exactly the elements `normalizeThreadLane` returns for the whole list, without ever
- * holding the lane (or its JSON text) at once. Each element gets its own JSON round trip; an
- * element JSON cannot represent (`undefined`, a function) becomes `null`, as inside an array.
+ * holding the lane (or its JSON text) at once. Each element is normalized as its own JSON round
+ * trip would give it (plain data skips the round trip: {@link isPlainJson}); an element JSON
+ * cannot represent (`undefined`, a function) becomes `null`, as inside an array.
  */
 export function createLaneNormalizer(options: NormalizeOptions = {}): (element: unknown) => unknown {
   const idFields = new Set(options.idFields ?? EVENT_ID_FIELDS);
@@ -88,30 +89,55 @@ export function createLaneNormalizer(options: NormalizeOptions = {}): (element: 
     return id;
   };
 
-  const walk = (value: Json, parentKey: string | undefined): Json => {
-    if (Array.isArray(value)) return value.map((element) => walk(element, undefined));
+  // `top` marks the element itself, whose non-null `threadId` and `providerThreadId` read as "".
+  const walk = (value: Json, parentKey: string | undefined, top: boolean): Json => {
+    if (Array.isArray(value)) return value.map((element) => walk(element, undefined, false));
     if (value === null || typeof value !== "object") return value;
     const out: { [key: string]: Json } = {};
-    for (const [key, child] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
+      let child = value[key] as Json;
+      if (top && child !== null && (key === "threadId" || key === "providerThreadId")) child = "";
       if (key === "providerCheckpointId") continue;
       if (idFields.has(key) && typeof child === "string") out[key] = intern(child);
       else if (key === "id" && parentKey === "rawEvent" && typeof child === "number") out[key] = intern(child);
       else if (timeFields.has(key) && (typeof child === "number" || typeof child === "string")) out[key] = 0;
-      else out[key] = walk(child, key);
+      else out[key] = walk(child, key, false);
     }
     return out;
   };
 
   return (input) => {
+    // The walk copies, so plain JSON data needs no round trip first; anything else (undefined,
+    // a Date, -0, …) takes the round trip, which gives what JSON.stringify makes of it.
+    if (isPlainJson(input)) return walk(input, undefined, true);
     const text = JSON.stringify(input) as string | undefined;
-    const element = (text === undefined ? null : JSON.parse(text)) as Json;
-    if (element !== null && typeof element === "object" && !Array.isArray(element)) {
-      for (const key of ["threadId", "providerThreadId"]) {
-        if (key in element && element[key] !== null) element[key] = "";
-      }
-    }
-    return walk(element, undefined);
+    return walk((text === undefined ? null : JSON.parse(text)) as Json, undefined, true);
   };
+}
+
+/**
+ * True when `value` is data a JSON round trip returns unchanged: null, booleans, strings, finite
+ * numbers other than -0, and arrays without holes and plain objects (prototype `Object.prototype`
+ * or null) holding only such data. The assembler's events are (built from parsed lines); the
+ * check spares the normalizer a `JSON.stringify` and a `JSON.parse` per event.
+ */
+export function isPlainJson(value: unknown): value is Json {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i += 1) {
+      if (!(i in value) || !isPlainJson(value[i])) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) {
+    if (!isPlainJson((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
