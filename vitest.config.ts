@@ -3,24 +3,14 @@ import { defineConfig } from "vitest/config";
 /**
  * Test files that run in a fresh worker each (vitest's default isolation). Every other file shares
  * its worker, and so its module cache, with the files run before it: importing the bridges and the
- * harness from source costs about 2 s of CPU per file, more than most files' tests.
+ * harness from source costs about 1.5–2 s of CPU per file, more than most files' tests.
  * - `test/check/one-read.test.ts` replaces `node:fs` with `vi.mock`, which must not reach a file
  *   run after it in the same worker.
- * - The end-to-end files below spend their time in the bridges, agents and CLI runs they start, not
- *   in imports, so sharing gains them little; they stay as they were.
+ * The end-to-end files (determinism, review, the reports, rerecord, outside-cell, the live
+ * recordings) were isolated too, out of caution; none leaks what sharing cannot undo
+ * (test/qa/test-isolation.test.ts), and each fresh worker cost its import again, so they share.
  */
-export const ISOLATED = [
-  "test/check/one-read.test.ts",
-  "test/gate/determinism.test.ts",
-  "test/record/outside-cell.test.ts",
-  "test/record/opencode-live.test.ts",
-  "test/cli/review.test.ts",
-  "test/report/github-ci.test.ts",
-  "test/report/run-page.test.ts",
-  "test/report/html-page.test.ts",
-  "test/recording/bad-input.test.ts",
-  "test/rerecord/**/*.test.ts",
-];
+export const ISOLATED = ["test/check/one-read.test.ts"];
 
 export default defineConfig({
   test: {

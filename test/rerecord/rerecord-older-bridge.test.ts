@@ -20,7 +20,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { BRIDGE_FAMILIES, type BridgeFamily } from "../../harness/families/index.js";
 import { FIXTURE_RECORD_PROVIDERS } from "../../harness/families/acp/fixture-agents.js";
 import { recordCell } from "../../harness/record/record-cell.js";
@@ -141,14 +141,15 @@ describe("rerecord then check, on recordings an older bridge made with the fixtu
     const dir = await copyCell(box, path.join(repoRoot, "recordings", "echo", "turn"));
     const before = await hashes(dir);
     const mark = path.join(box.root, "first-run");
-    process.env.PARITY_TEST_FIRST_RUN_MARK = mark;
+    // Stubbed, not written: the stub is undone even if this file shares its worker (vitest.config.ts).
+    vi.stubEnv("PARITY_TEST_FIRST_RUN_MARK", mark);
     try {
       const run = await runCli(["rerecord", "--recordings", box.recordings, "--lanes", box.lanes, "--provider", "echo", "--cell", "turn", "--module", "test/rerecord/fixtures/extra-on-first-run.mjs"]);
       expect(run.code).toBe(1);
       expect(run.out).toMatch(/^REFUSED echo\/turn: a replay of the refreshed recording diverges at echo\/turn: seq [\d.]+ \(bridge→runtime\): .+; nothing written/m);
       expect(run.out).toContain("0 rerecorded, 0 diverged, 1 refused");
     } finally {
-      delete process.env.PARITY_TEST_FIRST_RUN_MARK;
+      vi.unstubAllEnvs();
     }
     expect(existsSync(mark)).toBe(true);
     expect(await hashes(dir)).toEqual(before);

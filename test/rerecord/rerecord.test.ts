@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../../harness/lanes/index.js";
 import { CURRENT_BRIDGE_LANE_FILE, compareLaneEntries, type LaneEntry } from "../../harness/recording/lane-entry.js";
 import { readRecording } from "../../harness/recording/reader.js";
@@ -172,13 +172,14 @@ describe("parity rerecord on a copy of the committed echo/turn recording", () =>
     const b = await box();
     const dir = await echoSaying(b, "Echo zq9-secret-value-77 sentence back, word by word.");
     const before = await hashes(dir);
-    process.env.PARITY_TEST_SERVICE_TOKEN = "zq9-secret-value-77";
+    // Stubbed, not written: the stub is undone even if this file shares its worker (vitest.config.ts).
+    vi.stubEnv("PARITY_TEST_SERVICE_TOKEN", "zq9-secret-value-77");
     try {
       const run = await rerecord(b, "echo", "turn");
       expect(run.code).toBe(1);
       expect(run.out).toMatch(/^REFUSED echo\/turn: redaction rewrote \d+ line\(s\) of the live bridge output \(first: line \d+ of the current lane\)/m);
     } finally {
-      delete process.env.PARITY_TEST_SERVICE_TOKEN;
+      vi.unstubAllEnvs();
     }
     expect(await hashes(dir)).toEqual(before);
     expect(existsSync(b.lanes)).toBe(false);
