@@ -85,13 +85,20 @@ const VALID: Record<string, unknown>[] = [
   { kind: "contextWindow", used: null, size: 200000, estimated: true, attach: "currentOrLast", providerTurnId: "t1" },
 ];
 
-/** A copy of `delta` with `key` set to `value` (at a dotted path) or, for `undefined` with `remove`, deleted. */
+/** The `index`-th of {@link VALID}. */
+function valid(index: number): Record<string, unknown> {
+  const delta = VALID[index];
+  if (!delta) throw new Error(`no VALID[${index}]`);
+  return delta;
+}
+
+/** A copy of `delta` with the field at the dotted path set to `value`, or deleted when `remove`. */
 function withField(delta: Record<string, unknown>, dotted: string, value: unknown, remove = false): Record<string, unknown> {
   const copy = structuredClone(delta);
   const parts = dotted.split(".");
+  const last = parts.pop() ?? dotted;
   let target = copy;
-  for (const part of parts.slice(0, -1)) target = target[part] as Record<string, unknown>;
-  const last = parts[parts.length - 1];
+  for (const part of parts) target = target[part] as Record<string, unknown>;
   if (remove) delete target[last];
   else target[last] = value;
   return copy;
@@ -149,34 +156,34 @@ describe("the common-shape read of thread/delta deltas", () => {
       [],
       { kind: "message.delta", channel: "agentMessage", streamKey: "s", text: "t" },
       { kind: "item.open", key: {}, item: { type: "agentMessage", text: "" } },
-      withField(VALID[0], "text", 5),
-      withField(VALID[0], "text", "", true),
-      withField(VALID[0], "text", undefined),
-      withField(VALID[0], "channel", "command"),
-      withField(VALID[0], "key", "k"),
-      withField(VALID[0], "key.channel", ""),
-      withField(VALID[0], "key.providerItemId", "a\u001fb"),
-      withField(VALID[0], "providerTurnId", ""),
-      withField(VALID[0], "noTurnFallback.raw.jsonrpc", "1.0"),
-      withField(VALID[0], "noTurnFallback.raw.params", NaN),
-      withField(VALID[0], "noTurnFallback.raw.params", { a: undefined }),
-      withField(VALID[0], "noTurnFallback.rawType", null),
-      withField(VALID[2], "text", null),
-      withField(VALID[3], "channel", "agentMessage"),
-      withField(VALID[5], "clientRequestId", "creq_0000000000"),
-      withField(VALID[6], "parentRef", 1),
-      withField(VALID[7], "status", "pending"),
-      withField(VALID[7], "error", { message: 1 }),
-      withField(VALID[7], "claimIfIdle", "yes"),
-      withField(VALID[8], "vouchedTurn", undefined, true),
-      withField(VALID[8], "raw.id", Infinity),
-      withField(VALID[8], "raw.id", true),
-      withField(VALID[9], "extensionKind", "Bad/Kind"),
-      withField(VALID[9], "payload", { f: () => 1 }),
-      withField(VALID[10], "used", NaN),
-      withField(VALID[10], "size", "big"),
-      withField(VALID[10], "attach", "later"),
-      Object.assign(Object.create(null) as object, VALID[4]),
+      withField(valid(0), "text", 5),
+      withField(valid(0), "text", "", true),
+      withField(valid(0), "text", undefined),
+      withField(valid(0), "channel", "command"),
+      withField(valid(0), "key", "k"),
+      withField(valid(0), "key.channel", ""),
+      withField(valid(0), "key.providerItemId", "a\u001fb"),
+      withField(valid(0), "providerTurnId", ""),
+      withField(valid(0), "noTurnFallback.raw.jsonrpc", "1.0"),
+      withField(valid(0), "noTurnFallback.raw.params", NaN),
+      withField(valid(0), "noTurnFallback.raw.params", { a: undefined }),
+      withField(valid(0), "noTurnFallback.rawType", null),
+      withField(valid(2), "text", null),
+      withField(valid(3), "channel", "agentMessage"),
+      withField(valid(5), "clientRequestId", "creq_0000000000"),
+      withField(valid(6), "parentRef", 1),
+      withField(valid(7), "status", "pending"),
+      withField(valid(7), "error", { message: 1 }),
+      withField(valid(7), "claimIfIdle", "yes"),
+      withField(valid(8), "vouchedTurn", undefined, true),
+      withField(valid(8), "raw.id", Infinity),
+      withField(valid(8), "raw.id", true),
+      withField(valid(9), "extensionKind", "Bad/Kind"),
+      withField(valid(9), "payload", { f: () => 1 }),
+      withField(valid(10), "used", NaN),
+      withField(valid(10), "size", "big"),
+      withField(valid(10), "attach", "later"),
+      Object.assign(Object.create(null) as object, valid(4)),
       new (class {
         kind = "session.reset";
       })(),
@@ -187,9 +194,9 @@ describe("the common-shape read of thread/delta deltas", () => {
     }
     // An item.open extension without presentation: a refinement the reader never sees (it declines item.open); zod rejects it.
     const extension = { kind: "item.open", key: { providerItemId: "e" }, item: { type: "extension", kind: "bb/x", payload: {} } };
-    expect(readCommonDeltas([VALID[4], extension])).toBeUndefined();
-    expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [VALID[4], extension] })).toThrow(/deltas\.1\.presentation: an extension item requires a presentation/);
-    expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [VALID[0], withField(VALID[0], "text", 5)] })).toThrow(/deltas\.1\.text/);
+    expect(readCommonDeltas([valid(4), extension])).toBeUndefined();
+    expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [valid(4), extension] })).toThrow(/deltas\.1\.presentation: an extension item requires a presentation/);
+    expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [valid(0), withField(valid(0), "text", 5)] })).toThrow(/deltas\.1\.text/);
   });
 
   it("parseThreadDeltaParams returns the hand-read deltas for a common batch and keeps its own threadId rule", () => {
