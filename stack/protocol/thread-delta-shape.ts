@@ -1,0 +1,199 @@
+/**
+ * A hand-written read of the common `thread/delta` delta kinds, in front of the zod schemas of
+ * `thread-delta.ts`: the assembler and the conformance collector parse every `thread/delta` a
+ * bridge sends, and the per-delta zod parse was about a third of the CLI's own work in the cursor
+ * check (bench/README.md).
+ *
+ * {@link readCommonDeltas} either declines the whole batch (`undefined`: zod decides and writes
+ * every error message, as before) or returns exactly what the kind's schema returns for each
+ * delta: a fresh object per `z.object` with the declared keys in the schema's order, optional
+ * keys only when present, unknown keys (an own `__proto__` too) left out, leaves as they are
+ * (a JSON value such as `payload` or `raw.params` passed through, not copied). It accepts only
+ * plain objects (prototype `Object.prototype`, as `JSON.parse` makes them) whose declared values
+ * are defined, so zod's handling of prototypes, getters and `undefined` never has to be
+ * reproduced. The kinds read here are the text and output streams, the turn's open, boundary and
+ * input acknowledgement, `session.reset`, `unhandled`, `extension.state` and `contextWindow`: the
+ * most common in the recorded bridge→runtime lanes; item open/close and the rest go to zod.
+ * `test/protocol/thread-delta-shape.test.ts` checks the output against the schemas over every
+ * recorded `thread/delta` and hand-made bad input.
+ */
+import { KEY_PART_SEPARATOR, OUTPUT_CHANNELS, TEXT_CHANNELS, isJsonValue } from "./thread-delta-blocks.js";
+
+type Plain = Record<string, unknown>;
+/** A delta as the schema outputs it (typed by the caller). */
+type DeltaOut = Plain;
+
+/** The reader's "decline": the whole batch goes to zod. */
+const DECLINE = Symbol("decline");
+type Read<T> = T | typeof DECLINE;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+function isKeyPart(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && !value.includes(KEY_PART_SEPARATOR);
+}
+
+const TEXT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(TEXT_CHANNELS);
+const OUTPUT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(OUTPUT_CHANNELS);
+const TURN_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(["completed", "failed", "interrupted"]);
+const ATTACH_SET: ReadonlySet<unknown> = new Set<unknown>(["open", "currentOrLast"]);
+const CLIENT_REQUEST_ID = /^creq_[23456789abcdefghijkmnpqrstuvwxyz]{10}$/;
+const EXTENSION_KIND = /^[a-z0-9-]+\/[a-z0-9-]+$/;
+
+/**
+ * Copies an optional field that passes `test` into `out` (absent stays absent); `false` when it
+ * is present and fails (`undefined` counts as failing: decline rather than mimic zod on it).
+ */
+function optional(input: Plain, key: string, test: (value: unknown) => boolean, out: Plain): boolean {
+  if (!(key in input)) return true;
+  const value = input[key];
+  if (!test(value)) return false;
+  out[key] = value;
+  return true;
+}
+
+const isString = (value: unknown): boolean => typeof value === "string";
+const isBoolean = (value: unknown): boolean => typeof value === "boolean";
+const isFiniteNumber = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
+const isFiniteOrNull = (value: unknown): boolean => value === null || isFiniteNumber(value);
+
+/** `ThreadDeltaKeySchema`: `{providerItemId?, channel?, parentRef?}`. */
+function readKey(input: unknown): Read<Plain> {
+  if (!isPlain(input)) return DECLINE;
+  const out: Plain = {};
+  if (!optional(input, "providerItemId", isKeyPart, out)) return DECLINE;
+  if (!optional(input, "channel", isKeyPart, out)) return DECLINE;
+  if (!optional(input, "parentRef", isKeyPart, out)) return DECLINE;
+  return out;
+}
+
+/** `ProviderRawEventSchema`: `{jsonrpc: "2.0", id?, method, params?}`. */
+function readRaw(input: unknown): Read<Plain> {
+  if (!isPlain(input) || input.jsonrpc !== "2.0" || typeof input.method !== "string") return DECLINE;
+  const out: Plain = { jsonrpc: "2.0" };
+  if (!optional(input, "id", (value) => typeof value === "string" || isFiniteNumber(value), out)) return DECLINE;
+  out.method = input.method;
+  if (!optional(input, "params", isJsonValue, out)) return DECLINE;
+  return out;
+}
+
+/** `NoTurnFallbackSchema`: `{raw, rawType}`. */
+function readFallback(input: unknown): Read<Plain> {
+  if (!isPlain(input) || typeof input.rawType !== "string") return DECLINE;
+  const raw = readRaw(input.raw);
+  if (raw === DECLINE) return DECLINE;
+  return { raw, rawType: input.rawType };
+}
+
+/** Appends the trailing `providerTurnId?` (and `noTurnFallback?` when `withFallback`) in schema order. */
+function readTurnTail(input: Plain, out: Plain, withFallback: boolean): boolean {
+  if (!optional(input, "providerTurnId", isKeyPart, out)) return false;
+  if (!withFallback || !("noTurnFallback" in input)) return true;
+  const fallback = readFallback(input.noTurnFallback);
+  if (fallback === DECLINE) return false;
+  out.noTurnFallback = fallback;
+  return true;
+}
+
+/** `item.textDelta` (text required), `item.textClose` (text optional), `item.outputDelta`: kind, key, channel, text, providerTurnId?, noTurnFallback?. */
+function readStream(input: Plain, channels: ReadonlySet<unknown>, textRequired: boolean): Read<DeltaOut> {
+  const key = readKey(input.key);
+  if (key === DECLINE || !channels.has(input.channel)) return DECLINE;
+  const out: DeltaOut = { kind: input.kind, key, channel: input.channel };
+  if (textRequired) {
+    if (typeof input.text !== "string") return DECLINE;
+    out.text = input.text;
+  } else if (!optional(input, "text", isString, out)) return DECLINE;
+  return readTurnTail(input, out, true) ? out : DECLINE;
+}
+
+/** One delta of a handled kind as its schema outputs it, or {@link DECLINE}. */
+function readDelta(input: unknown): Read<DeltaOut> {
+  if (!isPlain(input)) return DECLINE;
+  switch (input.kind) {
+    case "item.textDelta":
+      return readStream(input, TEXT_CHANNEL_SET, true);
+    case "item.textClose":
+      return readStream(input, TEXT_CHANNEL_SET, false);
+    case "item.outputDelta":
+      return readStream(input, OUTPUT_CHANNEL_SET, true);
+    case "session.reset":
+      return { kind: "session.reset" };
+    case "input.accepted": {
+      if (typeof input.clientRequestId !== "string" || !CLIENT_REQUEST_ID.test(input.clientRequestId)) return DECLINE;
+      const out: DeltaOut = { kind: "input.accepted", clientRequestId: input.clientRequestId };
+      return readTurnTail(input, out, false) ? out : DECLINE;
+    }
+    case "turn.open": {
+      const out: DeltaOut = { kind: "turn.open" };
+      if (!optional(input, "providerTurnId", isKeyPart, out)) return DECLINE;
+      return optional(input, "parentRef", isKeyPart, out) ? out : DECLINE;
+    }
+    case "turn.boundary":
+      return readTurnBoundary(input);
+    case "unhandled":
+      return readUnhandled(input);
+    case "extension.state": {
+      const { extensionKind, payload } = input;
+      if (typeof extensionKind !== "string" || !EXTENSION_KIND.test(extensionKind) || !isJsonValue(payload)) return DECLINE;
+      return { kind: "extension.state", extensionKind, payload };
+    }
+    case "contextWindow":
+      return readContextWindow(input);
+    default:
+      return DECLINE;
+  }
+}
+
+/** `turn.boundary`: kind, status, error?, providerCheckpointId?, claimIfIdle?, providerTurnId?. */
+function readTurnBoundary(input: Plain): Read<DeltaOut> {
+  if (!TURN_STATUS_SET.has(input.status)) return DECLINE;
+  const out: DeltaOut = { kind: "turn.boundary", status: input.status };
+  if ("error" in input) {
+    const error = input.error;
+    if (!isPlain(error) || typeof error.message !== "string") return DECLINE;
+    out.error = { message: error.message };
+  }
+  if (!optional(input, "providerCheckpointId", isString, out)) return DECLINE;
+  if (!optional(input, "claimIfIdle", isBoolean, out)) return DECLINE;
+  return readTurnTail(input, out, false) ? out : DECLINE;
+}
+
+/** `unhandled`: kind, raw, rawType, vouchedTurn, onlyIfNoTurn?, parentRef?, providerTurnId?. */
+function readUnhandled(input: Plain): Read<DeltaOut> {
+  const raw = readRaw(input.raw);
+  if (raw === DECLINE || typeof input.rawType !== "string" || typeof input.vouchedTurn !== "boolean") return DECLINE;
+  const out: DeltaOut = { kind: "unhandled", raw, rawType: input.rawType, vouchedTurn: input.vouchedTurn };
+  if (!optional(input, "onlyIfNoTurn", isBoolean, out)) return DECLINE;
+  if (!optional(input, "parentRef", isKeyPart, out)) return DECLINE;
+  return readTurnTail(input, out, false) ? out : DECLINE;
+}
+
+/** `contextWindow`: kind, used, size?, estimated, attach, providerTurnId?. */
+function readContextWindow(input: Plain): Read<DeltaOut> {
+  if (!isFiniteOrNull(input.used)) return DECLINE;
+  const out: DeltaOut = { kind: "contextWindow", used: input.used };
+  if (!optional(input, "size", isFiniteOrNull, out)) return DECLINE;
+  if (typeof input.estimated !== "boolean" || !ATTACH_SET.has(input.attach)) return DECLINE;
+  out.estimated = input.estimated;
+  out.attach = input.attach;
+  return readTurnTail(input, out, false) ? out : DECLINE;
+}
+
+/**
+ * The parsed deltas of a `thread/delta` batch when every delta is of a kind and shape read here,
+ * each exactly as its zod schema (spec 10 §1.3) would output it; `undefined` when any one is not
+ * (then the caller parses the whole batch with zod, which also writes the error messages).
+ * Never throws; does not modify or keep `deltas`.
+ */
+export function readCommonDeltas(deltas: readonly unknown[]): DeltaOut[] | undefined {
+  const out: DeltaOut[] = [];
+  for (const delta of deltas) {
+    const read = readDelta(delta);
+    if (read === DECLINE) return undefined;
+    out.push(read);
+  }
+  return out;
+}
