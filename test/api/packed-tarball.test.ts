@@ -62,7 +62,10 @@ afterAll(async () => {
 describe("the packed tarball in a user's project", () => {
   it("exports ./vitest and ./package.json, and a vitest suite using checkCell and toMatchParityOracle passes", () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "NODE_OPTIONS" && key !== "TEST"));
-    const r = spawnSync(process.execPath, [path.join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project, "--reporter", "verbose"], {
+    // --testTimeout only bounds a hang (under this file's own 180 s, so a hang shows its output):
+    // vitest's default 5 s per test fired once at load 25+ while the packaged replays were still
+    // running, which is the machine's share, not the package's.
+    const r = spawnSync(process.execPath, [path.join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project, "--reporter", "verbose", "--testTimeout", "120000"], {
       cwd: project,
       env: { ...env, CI: "true", NO_COLOR: "1" },
       encoding: "utf8",
