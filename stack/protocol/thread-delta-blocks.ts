@@ -162,10 +162,12 @@ export const ErrorCategorySchema = z.enum([
 export type ErrorCategory = z.infer<typeof ErrorCategorySchema>;
 
 /** `creq_` + 10 characters of `23456789abcdefghijkmnpqrstuvwxyz` (spec 10 §1.2). */
-export const ClientRequestIdSchema = z.string().regex(/^creq_[23456789abcdefghijkmnpqrstuvwxyz]{10}$/);
+export const CLIENT_REQUEST_ID_PATTERN = /^creq_[23456789abcdefghijkmnpqrstuvwxyz]{10}$/;
+export const ClientRequestIdSchema = z.string().regex(CLIENT_REQUEST_ID_PATTERN);
 
 /** `<vendor>/<name>`, lower-case letters, digits and dashes (spec 10 §1.2). */
-export const ExtensionKindSchema = z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/);
+export const EXTENSION_KIND_PATTERN = /^[a-z0-9-]+\/[a-z0-9-]+$/;
+export const ExtensionKindSchema = z.string().regex(EXTENSION_KIND_PATTERN);
 
 /** Token usage breakdown (spec 10 §1.2). */
 export const UsageBreakdownSchema = z.object({

@@ -17,7 +17,8 @@
  * `test/protocol/thread-delta-shape.test.ts` checks the output against the schemas over every
  * recorded `thread/delta` and hand-made bad input.
  */
-import { KEY_PART_SEPARATOR, OUTPUT_CHANNELS, TEXT_CHANNELS, isJsonValue } from "./thread-delta-blocks.js";
+import { isPlainObject as isPlain } from "./json-value.js";
+import { AttachSchema, CLIENT_REQUEST_ID_PATTERN, EXTENSION_KIND_PATTERN, KEY_PART_SEPARATOR, OUTPUT_CHANNELS, TEXT_CHANNELS, TurnStatusSchema, isJsonValue } from "./thread-delta-blocks.js";
 
 type Plain = Record<string, unknown>;
 /** A delta as the schema outputs it (typed by the caller). */
@@ -27,20 +28,14 @@ type DeltaOut = Plain;
 const DECLINE = Symbol("decline");
 type Read<T> = T | typeof DECLINE;
 
-function isPlain(value: unknown): value is Plain {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
 function isKeyPart(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && !value.includes(KEY_PART_SEPARATOR);
 }
 
 const TEXT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(TEXT_CHANNELS);
 const OUTPUT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(OUTPUT_CHANNELS);
-const TURN_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(["completed", "failed", "interrupted"]);
-const ATTACH_SET: ReadonlySet<unknown> = new Set<unknown>(["open", "currentOrLast"]);
-const CLIENT_REQUEST_ID = /^creq_[23456789abcdefghijkmnpqrstuvwxyz]{10}$/;
-const EXTENSION_KIND = /^[a-z0-9-]+\/[a-z0-9-]+$/;
+const TURN_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(TurnStatusSchema.options);
+const ATTACH_SET: ReadonlySet<unknown> = new Set<unknown>(AttachSchema.options);
 
 /**
  * Copies an optional field that passes `test` into `out` (absent stays absent); `false` when it
@@ -122,7 +117,7 @@ function readDelta(input: unknown): Read<DeltaOut> {
     case "session.reset":
       return { kind: "session.reset" };
     case "input.accepted": {
-      if (typeof input.clientRequestId !== "string" || !CLIENT_REQUEST_ID.test(input.clientRequestId)) return DECLINE;
+      if (typeof input.clientRequestId !== "string" || !CLIENT_REQUEST_ID_PATTERN.test(input.clientRequestId)) return DECLINE;
       const out: DeltaOut = { kind: "input.accepted", clientRequestId: input.clientRequestId };
       return readTurnTail(input, out, false) ? out : DECLINE;
     }
@@ -137,7 +132,7 @@ function readDelta(input: unknown): Read<DeltaOut> {
       return readUnhandled(input);
     case "extension.state": {
       const { extensionKind, payload } = input;
-      if (typeof extensionKind !== "string" || !EXTENSION_KIND.test(extensionKind) || !isJsonValue(payload)) return DECLINE;
+      if (typeof extensionKind !== "string" || !EXTENSION_KIND_PATTERN.test(extensionKind) || !isJsonValue(payload)) return DECLINE;
       return { kind: "extension.state", extensionKind, payload };
     }
     case "contextWindow":

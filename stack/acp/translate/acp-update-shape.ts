@@ -14,11 +14,9 @@
  * recording and hand-made bad input.
  */
 
-type PlainObject = Record<string, unknown>;
+import { isPlainObject } from "../../protocol/json-value.js";
 
-function isPlainObject(value: unknown): value is PlainObject {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
+type PlainObject = Record<string, unknown>;
 
 /** zod's loose-object output for `input` whose declared keys (`declared`, in shape order; those present) are passed through; `undefined` when any value is `undefined`. */
 function looseCopy(input: PlainObject, declared: readonly string[]): PlainObject | undefined {
