@@ -510,6 +510,3 @@ function explainOutcome(cell: CellResult, at: { replay: ReplayOutcome; state: Or
     cell.detail = { ...cell.detail, error: `${cell.detail?.error ? `${cell.detail.error}\n  ` : ""}${trouble}` };
   }
 }
-
-// `--shard` lives in shard.ts (light: `parity check` parses it before loading this module); exported here as before.
-export { parseShard, shardCells } from "./shard.js";

@@ -4,6 +4,7 @@
  * allowlist, and turned into cell results for the reporters. `parity check`, `parity review`
  * and `bridge-parity/vitest` drive it.
  */
-export { checkCells, parseShard, shardCells, type CheckCellsOptions, type CheckCellsResult, type CellExtras } from "./check-cells.js";
+export { parseShard, shardCells } from "./shard.js";
+export { checkCells, type CheckCellsOptions, type CheckCellsResult, type CellExtras } from "./check-cells.js";
 export { replayBatch } from "./batch.js";
 export { planBatches } from "./batch-plan.js";

@@ -9,7 +9,7 @@ import { parseShard } from "../check/shard.js";
 import { startGate, type GateContext, type GateOptions } from "../check/gate-start.js";
 import { firstOutsideProject, resolveWritePolicy } from "../check/write-policy.js";
 import { ORACLES_DIR, REPORTER } from "../defaults.js";
-import { REPORTER_NAMES, type ReporterName } from "../report/reporter-names.js";
+import { reporterNameOf, type ReporterName } from "../report/reporter-names.js";
 import type { ParityCommand } from "./command.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
@@ -80,10 +80,7 @@ export function resolveReporter(args: ParsedFlags): ReporterName {
   const named = stringFlag(args, "reporter") ?? REPORTER;
   if (booleanFlag(args, "json") && named !== "text" && named !== "json") throw new UsageError(`--json and --reporter ${named} disagree; give one of them`);
   const name = booleanFlag(args, "json") ? "json" : named;
-  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`unknown reporter "${name}": use one of ${REPORTER_NAMES.join(", ")} (--reporter)`);
-  }
-  return name as ReporterName;
+  return reporterNameOf(name);
 }
 
 /**

@@ -8,6 +8,7 @@ export * from "./json.js";
 export * from "./junit.js";
 export * from "./github.js";
 export * from "./reporters.js";
+export * from "./reporter-names.js";
 export * from "./timeline.js";
 export * from "./lane-set.js";
 export * from "./html.js";

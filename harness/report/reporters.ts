@@ -1,5 +1,4 @@
 /** The closed set of `--reporter` values and how each renders a run (00-product.md, `check`). */
-import { UsageError } from "../errors.js";
 import type { CheckRunResult } from "./check-report.js";
 import { renderGithubReport } from "./github.js";
 import { renderJsonReport } from "./json.js";
@@ -8,9 +7,7 @@ import { renderTextReport } from "./text.js";
 import { renderRunHtml } from "./run-html.js";
 import { renderBlob } from "./blob.js";
 
-import { REPORTER_NAMES, type ReporterName } from "./reporter-names.js";
-
-export { REPORTER_NAMES, type ReporterName } from "./reporter-names.js";
+import { reporterNameOf, type ReporterName } from "./reporter-names.js";
 
 /**
  * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
@@ -33,8 +30,5 @@ const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
  * @throws UsageError naming the valid reporters for anything else.
  */
 export function selectReporter(name: string): Reporter {
-  if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`unknown reporter "${name}": use one of ${REPORTER_NAMES.join(", ")} (--reporter)`);
-  }
-  return REPORTERS[name as ReporterName];
+  return REPORTERS[reporterNameOf(name)];
 }

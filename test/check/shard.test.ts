@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseShard, shardCells } from "../../harness/check/check-cells.js";
+import { parseShard, shardCells } from "../../harness/check/shard.js";
 
 describe("--shard", () => {
   it("partitions the cells: every cell in exactly one shard", () => {
