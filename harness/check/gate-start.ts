@@ -13,7 +13,7 @@ import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { isInside } from "../recording/paths.js";
-import type { RecordingLocation } from "../recording/reader.js";
+import type { RecordingLocation } from "../recording/locations.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
 import type { RunFlags } from "../report/advice.js";
 import type { CellStatus } from "../report/check-report.js";
