@@ -2,7 +2,8 @@
  * The first part of the gate (`runGate` in gate.ts): the cells selected (`--recordings`,
  * `--provider`, `--cell`, `--shard`), the `--dump-dir` checked and made, the cell times read and
  * the bridges the workers start with spawned. A module graph of its own, light (the selection, the
- * batch plan, the bridge pool; no comparator, assembler, allowlist, replay walk or reporter), so
+ * batch plan, the bridge pool; no comparator, assembler, allowlist, replay walk or reporter, and no
+ * zod: cells are found by their files' names, harness/recording/locations.ts), so
  * `parity check` spawns its bridges before it loads the rest (harness/cli/check.ts): a bridge's
  * start-up, the longest wait before a replay writes its first line, overlaps the CLI's own loading
  * and reading (issue 25).
@@ -13,7 +14,7 @@ import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { isInside } from "../recording/paths.js";
-import type { RecordingLocation } from "../recording/reader.js";
+import type { RecordingLocation } from "../recording/locations.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
 import type { RunFlags } from "../report/advice.js";
 import type { CellStatus } from "../report/check-report.js";

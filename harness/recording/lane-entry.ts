@@ -1,29 +1,14 @@
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
+import { LANE_DIRECTIONS, type Direction } from "./lane-names.js";
 
-/**
- * The four wire lanes of a recording, in the order spec 10 §4 names them. Each is used
- * verbatim as a file name: `<direction>.ndjson`.
- */
-export const LANE_DIRECTIONS = ["runtime→bridge", "bridge→runtime", "provider→bridge", "bridge→provider"] as const;
-
-/** One direction of one boundary (spec 10 §4, "Direction names"). */
-export type Direction = (typeof LANE_DIRECTIONS)[number];
+// The lanes' names live in lane-names.ts (no zod there: finding recordings needs only them);
+// they are exported here too, beside the entry they name.
+export { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, laneFileName, type Direction } from "./lane-names.js";
 
 /** zod schema of a {@link Direction}. */
 export const DirectionSchema = z.enum(LANE_DIRECTIONS);
-
-/**
- * File name of the bridge lane written by rerecord beside a recording (spec 10 §4,
- * "`bridge→runtime.current.ndjson`"). Holds only `bridge→runtime` entries; `seq` may be fractional.
- */
-export const CURRENT_BRIDGE_LANE_FILE = "bridge→runtime.current.ndjson";
-
-/** File name of a recorded lane: `<direction>.ndjson` (spec 10 §4, Layout). */
-export function laneFileName(direction: Direction): string {
-  return `${direction}.ndjson`;
-}
 
 /**
  * One lane entry (spec 10 §4, "Entry fields"): `ts` (ms since the epoch when the line was

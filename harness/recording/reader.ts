@@ -1,10 +1,13 @@
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, compareLaneEntries, laneFileName, parseLaneEntry, type Direction, type LaneEntry } from "./lane-entry.js";
 import { readLines } from "./line-reader.js";
+import { kindOf, listDir } from "./locations.js";
 import { MANIFEST_FILE, readManifest, type Manifest } from "./manifest.js";
+
+// Finding recordings (locations.ts) needs no schema; exported here too, beside reading them.
+export { listRecordings, type RecordingLocation } from "./locations.js";
 
 /**
  * A recording read from `recordings/<provider>/<cell>/` (spec 10 §4; 00-product.md, Words):
@@ -139,15 +142,6 @@ async function readLaneFile(
   return { entries, count };
 }
 
-/** What a directory entry is, following a symbolic link (a recordings tree may be linked in). */
-async function kindOf(dir: string, dirent: Dirent): Promise<"file" | "dir" | "other"> {
-  if (dirent.isFile()) return "file";
-  if (dirent.isDirectory()) return "dir";
-  if (!dirent.isSymbolicLink()) return "other";
-  const target = await stat(join(dir, dirent.name)).catch(() => undefined);
-  return target?.isFile() ? "file" : target?.isDirectory() ? "dir" : "other";
-}
-
 /** Why a lane file or manifest name that is not a regular file cannot be read. */
 async function notAFileProblem(file: string, kind: "dir" | "other"): Promise<string> {
   if (kind === "dir") return "is a directory, not a file";
@@ -159,16 +153,6 @@ async function notAFileProblem(file: string, kind: "dir" | "other"): Promise<str
     if (code === "ELOOP") return "is a symbolic link loop (ELOOP), not a file";
     if (code === "ENOENT") return "is a symbolic link to nothing (dangling), not a file";
     return `cannot be read (${code ?? String(thrown)})`;
-  }
-}
-
-async function listDir(dir: string): Promise<Dirent[]> {
-  try {
-    return await readdir(dir, { withFileTypes: true });
-  } catch (thrown) {
-    const code = (thrown as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "directory not found" : code === "ENOTDIR" ? "not a directory" : `cannot read (${code ?? String(thrown)})`;
-    throw new InputError(reason, { file: dir });
   }
 }
 
@@ -320,42 +304,4 @@ export async function* readMergedEntries(dir: string, options: { useCurrent?: bo
     return names.has(name) ? [readLaneEntries(join(dir, name), direction, options)] : [];
   });
   yield* mergeLaneStreams(lanes);
-}
-
-/** One recording directory found by {@link listRecordings}. */
-export interface RecordingLocation {
-  provider: string;
-  cell: string;
-  /** `<root>/<provider>/<cell>` */
-  dir: string;
-}
-
-/**
- * Finds the `<root>/<provider>/<cell>/` directories that hold at least one of the four lane
- * files (spec 10 §4, `listRecordedCells`), sorted by provider, cell, then directory. Names
- * starting with `.` are skipped; symbolic links are followed. Nothing is validated here; use
- * {@link readRecording}.
- *
- * @throws InputError naming a root that does not exist or is not a directory.
- */
-export async function listRecordings(roots: string[]): Promise<RecordingLocation[]> {
-  const found: RecordingLocation[] = [];
-  const laneFiles = new Set(LANE_DIRECTIONS.map(laneFileName));
-  for (const root of roots) {
-    for (const providerDirent of await listDir(root)) {
-      if (providerDirent.name.startsWith(".") || (await kindOf(root, providerDirent)) !== "dir") continue;
-      const providerDir = join(root, providerDirent.name);
-      for (const cellDirent of await listDir(providerDir)) {
-        if (cellDirent.name.startsWith(".") || (await kindOf(providerDir, cellDirent)) !== "dir") continue;
-        const cellDir = join(providerDir, cellDirent.name);
-        const files = (await listDir(cellDir)).filter((f) => laneFiles.has(f.name));
-        const kinds = await Promise.all(files.map((f) => kindOf(cellDir, f)));
-        if (kinds.includes("file")) {
-          found.push({ provider: providerDirent.name, cell: cellDirent.name, dir: cellDir });
-        }
-      }
-    }
-  }
-  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return found.sort((a, b) => byText(a.provider, b.provider) || byText(a.cell, b.cell) || byText(a.dir, b.dir));
 }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError, UsageError } from "../errors.js";
-import { listRecordings, type RecordingLocation } from "./reader.js";
+import { listRecordings, type RecordingLocation } from "./locations.js";
 
 /**
  * Resolves `--recordings` values against `cwd` (00-product.md, CLI). With no values, the

@@ -89,8 +89,22 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Modules of the bundle that only the replays, comparisons and reports need (harness/cli/check-finish.ts and what it loads). */
-const LATE_MODULES = ["harness/compare/allowlist.ts", "stack/assembler/assembler.ts", "harness/report/reporters.ts", "harness/replay/walk/walk-lines.ts", "harness/cli/check-finish.ts"];
+/**
+ * Modules of the bundle that only the replays, comparisons and reports need (harness/cli/check-finish.ts
+ * and what it loads); zod (its schema classes) and the schemas built on import of the recording
+ * reader: the selection finds cells by their files' names alone (harness/recording/locations.ts).
+ */
+const LATE_MODULES = [
+  "harness/compare/allowlist.ts",
+  "stack/assembler/assembler.ts",
+  "harness/report/reporters.ts",
+  "harness/replay/walk/walk-lines.ts",
+  "harness/cli/check-finish.ts",
+  "node_modules/zod/v4/classic/schemas.js",
+  "harness/recording/lane-entry.ts",
+  "harness/recording/manifest.ts",
+  "harness/recording/reader.ts",
+];
 
 /** Which of {@link LATE_MODULES} a loaded bundle file holds (esbuild marks each module with a `// <path>` comment). */
 function lateModulesIn(url: string): string[] {
@@ -100,7 +114,7 @@ function lateModulesIn(url: string): string[] {
 }
 
 describe("parity check spawns its bridge before it loads the rest of the gate (issue 25)", () => {
-  it("the bridge is spawned before any comparator, assembler, allowlist, replay walk or reporter is loaded; the check passes", async () => {
+  it("the bridge is spawned before any comparator, assembler, allowlist, replay walk, reporter, zod or schema of the recording reader is loaded; the check passes", async () => {
     const run = await logged(["--recordings", cursorRoot, "--provider", "acp-cursor", "--cell", "fork"]);
     expect(run.stderr).not.toMatch(/^parity:/m);
     expect(run.code).toBe(0);

@@ -24,6 +24,18 @@ function runtimeImports(file: string): string[] {
   return found.filter((f) => existsSync(path.join(repoRoot, f)));
 }
 
+/** The packages `file` imports at run time (bare specifiers, `node:` built-ins left out; `import type` skipped). */
+function runtimePackages(file: string): string[] {
+  const text = readFileSync(path.join(repoRoot, file), "utf8");
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(import|export)(\s+type\b)?[^"'`;]*?\bfrom\s+["']([^."'][^"']*)["']|^\s*import\s+["']([^."'][^"']*)["']/gm)) {
+    if (match[2] !== undefined) continue;
+    const spec = match[3] ?? match[4]!;
+    if (!spec.startsWith("node:")) found.push(spec);
+  }
+  return found;
+}
+
 /** Every module reached from `entry` through run-time imports, each with the chain that reached it. */
 function closure(entry: string): Map<string, string[]> {
   const seen = new Map<string, string[]>([[entry, [entry]]]);
@@ -69,7 +81,15 @@ describe("the check command's load path", () => {
       file === "harness/cli/check-finish.ts";
     const chains = [...early].filter(([file]) => late(file)).map(([, chain]) => chain.join(" → "));
     expect(chains).toEqual([]);
+    // Nor zod, nor any schema built on import (the recording reader's, a bridge's launch schema):
+    // the selection finds cells by their files' names (harness/recording/locations.ts).
+    const packages = [...early].flatMap(([file, chain]) => runtimePackages(file).map((spec) => `${chain.join(" → ")} → ${spec}`));
+    expect(packages.filter((chain) => /→ zod(\/|$)/.test(chain))).toEqual([]);
+    expect([...early.keys()]).toEqual(expect.arrayContaining(["harness/recording/locations.ts", "harness/families/codex/launch.ts"]));
+    expect([...early.keys()].filter((file) => /^harness\/recording\/(reader|lane-entry|manifest)\.ts$|^stack\/codex\/launch\.ts$/.test(file))).toEqual([]);
     // The late part is loaded by check-finish.ts: the pattern above finds it (this test can fail).
     expect([...loaded.keys()].filter(late)).toEqual(expect.arrayContaining(["harness/compare/allowlist.ts", "harness/check/gate.ts", "harness/report/reporters.ts"]));
+    // …and zod with it: the package pattern above finds it there (this test can fail too).
+    expect([...loaded.keys()].some((file) => file.endsWith(".ts") && runtimePackages(file).includes("zod"))).toBe(true);
   });
 });
