@@ -13,12 +13,24 @@
  * are defined, so zod's handling of prototypes, getters and `undefined` never has to be
  * reproduced. The kinds read here are the text and output streams, the turn's open, boundary and
  * input acknowledgement, `session.reset`, `unhandled`, `extension.state` and `contextWindow`: the
- * most common in the recorded bridge→runtime lanes; item open/close and the rest go to zod.
+ * most common in the recorded bridge→runtime lanes, and `item.open`/`item.close` of the item shapes
+ * `item-shape-read.ts` reads; the rest go to zod.
  * `test/protocol/thread-delta-shape.test.ts` checks the output against the schemas over every
  * recorded `thread/delta` and hand-made bad input.
  */
 import { isPlainObject as isPlain } from "./json-value.js";
-import { AttachSchema, CLIENT_REQUEST_ID_PATTERN, EXTENSION_KIND_PATTERN, KEY_PART_SEPARATOR, OUTPUT_CHANNELS, TEXT_CHANNELS, TurnStatusSchema, isJsonValue } from "./thread-delta-blocks.js";
+import { readItemShape, readPresentation } from "./item-shape-read.js";
+import {
+  AttachSchema,
+  CLIENT_REQUEST_ID_PATTERN,
+  EXTENSION_KIND_PATTERN,
+  ItemStatusSchema,
+  KEY_PART_SEPARATOR,
+  OUTPUT_CHANNELS,
+  TEXT_CHANNELS,
+  TurnStatusSchema,
+  isJsonValue,
+} from "./thread-delta-blocks.js";
 
 type Plain = Record<string, unknown>;
 /** A delta as the schema outputs it (typed by the caller). */
@@ -36,6 +48,7 @@ const TEXT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(TEXT_CHANNELS);
 const OUTPUT_CHANNEL_SET: ReadonlySet<unknown> = new Set<unknown>(OUTPUT_CHANNELS);
 const TURN_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(TurnStatusSchema.options);
 const ATTACH_SET: ReadonlySet<unknown> = new Set<unknown>(AttachSchema.options);
+const ITEM_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(ItemStatusSchema.options);
 
 /**
  * Copies an optional field that passes `test` into `out` (absent stays absent); `false` when it
@@ -128,6 +141,10 @@ function readDelta(input: unknown): Read<DeltaOut> {
     }
     case "turn.boundary":
       return readTurnBoundary(input);
+    case "item.open":
+      return readItemOpen(input);
+    case "item.close":
+      return readItemClose(input);
     case "unhandled":
       return readUnhandled(input);
     case "extension.state": {
@@ -154,6 +171,47 @@ function readTurnBoundary(input: Plain): Read<DeltaOut> {
   if (!optional(input, "providerCheckpointId", isString, out)) return DECLINE;
   if (!optional(input, "claimIfIdle", isBoolean, out)) return DECLINE;
   return readTurnTail(input, out, false) ? out : DECLINE;
+}
+
+/** Appends `item` (a shape of `item-shape-read.ts`) and `presentation?`; `false` to decline. */
+function readItemAndPresentation(input: Plain, out: Plain): boolean {
+  const item = readItemShape(input.item);
+  if (item === undefined) return false;
+  out.item = item;
+  if (!("presentation" in input)) return true;
+  const presentation = readPresentation(input.presentation);
+  if (presentation === undefined) return false;
+  out.presentation = presentation;
+  return true;
+}
+
+/**
+ * `item.open`: kind, key, item, presentation?, attach?, providerTurnId?, noTurnFallback?. The
+ * schema's extension rule (presentation required) never applies: the extension shape is declined.
+ */
+function readItemOpen(input: Plain): Read<DeltaOut> {
+  const key = readKey(input.key);
+  if (key === DECLINE) return DECLINE;
+  const out: DeltaOut = { kind: "item.open", key };
+  if (!readItemAndPresentation(input, out)) return DECLINE;
+  if (!optional(input, "attach", (value) => ATTACH_SET.has(value), out)) return DECLINE;
+  return readTurnTail(input, out, true) ? out : DECLINE;
+}
+
+/**
+ * `item.close`: kind, key, status, resultText?, exitCode?, aggregatedOutput?, approvalStatus?
+ * ("denied"), item, presentation?, providerTurnId?, noTurnFallback?.
+ */
+function readItemClose(input: Plain): Read<DeltaOut> {
+  const key = readKey(input.key);
+  if (key === DECLINE || !ITEM_STATUS_SET.has(input.status)) return DECLINE;
+  const out: DeltaOut = { kind: "item.close", key, status: input.status };
+  if (!optional(input, "resultText", isString, out)) return DECLINE;
+  if (!optional(input, "exitCode", isFiniteNumber, out)) return DECLINE;
+  if (!optional(input, "aggregatedOutput", isString, out)) return DECLINE;
+  if (!optional(input, "approvalStatus", (value) => value === "denied", out)) return DECLINE;
+  if (!readItemAndPresentation(input, out)) return DECLINE;
+  return readTurnTail(input, out, true) ? out : DECLINE;
 }
 
 /** `unhandled`: kind, raw, rawType, vouchedTurn, onlyIfNoTurn?, parentRef?, providerTurnId?. */

@@ -83,6 +83,44 @@ const VALID: Record<string, unknown>[] = [
   { kind: "unhandled", raw: { jsonrpc: "2.0", id: 3, method: "m", params: [1, "a"] }, rawType: "m", vouchedTurn: false, onlyIfNoTurn: true, parentRef: "p", providerTurnId: "t1" },
   { kind: "extension.state", extensionKind: "bb/session-options", payload: { a: [1, null, { b: "c" }] } },
   { kind: "contextWindow", used: null, size: 200000, estimated: true, attach: "currentOrLast", providerTurnId: "t1" },
+  {
+    kind: "item.open",
+    key: { providerItemId: "i2" },
+    item: { type: "command", command: "ls", cwd: "/w", aggregatedOutput: "o", exitCode: 0, durationMs: 1.5 },
+    presentation: { label: { pending: "Running", completed: "Ran" }, icon: { glyph: "$" }, title: "t", detail: "d", suppress: false, tint: { light: "#000", dark: "#fff" } },
+    attach: "open",
+    providerTurnId: "t1",
+    noTurnFallback: fallback,
+  },
+  {
+    kind: "item.close",
+    key: { providerItemId: "i3" },
+    status: "failed",
+    resultText: "r",
+    exitCode: 1,
+    aggregatedOutput: "a",
+    approvalStatus: "denied",
+    item: { type: "tool", tool: "Read", server: "s", args: { a: [1, { b: null }] }, result: [1], error: null, durationMs: 3 },
+    presentation: { label: { pending: "p", completed: "c" }, icon: { glyph: "g" } },
+    providerTurnId: "t1",
+    noTurnFallback: fallback,
+  },
+  {
+    kind: "item.close",
+    key: {},
+    status: "completed",
+    item: {
+      type: "fileChange",
+      changes: [
+        { path: "a", kind: "update", movePath: "b", diff: "d", oldText: "o", newText: "n" },
+        { path: "c", kind: "add" },
+      ],
+    },
+  },
+  { kind: "item.open", key: {}, item: { type: "agentMessage", text: "" } },
+  { kind: "item.open", key: { providerItemId: "f" }, item: { type: "fileRead", path: "p", cmd: "cat p" }, attach: "currentOrLast" },
+  { kind: "item.close", key: { channel: "c" }, status: "interrupted", item: { type: "fileChange", changes: [] } },
+  { kind: "item.open", key: {}, item: { type: "tool", tool: "t" } },
 ];
 
 /** The `index`-th of {@link VALID}. */
@@ -116,6 +154,8 @@ describe("the common-shape read of thread/delta deltas", () => {
       }
       // Declined: some delta is of a kind the reader leaves to zod, or zod rejects it.
       const handled = new Set([
+        "item.open",
+        "item.close",
         "item.textDelta",
         "item.textClose",
         "item.outputDelta",
@@ -127,7 +167,11 @@ describe("the common-shape read of thread/delta deltas", () => {
         "extension.state",
         "contextWindow",
       ]);
-      const reason = batch.some((delta) => !handled.has((delta as { kind: string }).kind) || !ThreadDeltaSchema.safeParse(delta).success);
+      // item.open/item.close are read for the item shapes of stack/protocol/item-shape-read.ts only.
+      const handledItems = new Set<unknown>(["command", "tool", "fileChange", "agentMessage", "fileRead"]);
+      const other = (delta: { kind: string; item?: { type?: unknown } }): boolean =>
+        !handled.has(delta.kind) || ((delta.kind === "item.open" || delta.kind === "item.close") && !handledItems.has(delta.item?.type));
+      const reason = batch.some((delta) => other(delta as { kind: string }) || !ThreadDeltaSchema.safeParse(delta).success);
       expect(reason, JSON.stringify(batch).slice(0, 300)).toBe(true);
     }
     // Most recorded batches are read by hand (that is the point).
@@ -139,6 +183,11 @@ describe("the common-shape read of thread/delta deltas", () => {
     expect(expectSameAsSchema(VALID)).toBe(true);
   });
 
+  it("reads a presentation detail of exactly the limit and declines one unit more, as the schema decides", () => {
+    expect(expectSameAsSchema([withField(valid(11), "presentation.detail", "x".repeat(280))])).toBe(true);
+    expect(ThreadDeltaSchema.safeParse(withField(valid(11), "presentation.detail", "x".repeat(281))).success).toBe(false);
+  });
+
   it("strips unknown keys (an own __proto__ too) as zod does, at every level", () => {
     const extra = JSON.parse(
       '{"kind":"item.textDelta","zzz":1,"__proto__":{"polluted":true},"key":{"channel":"c","extra":2,"__proto__":{"x":1}},"channel":"agentMessage","text":"t",' +
@@ -147,6 +196,12 @@ describe("the common-shape read of thread/delta deltas", () => {
     expect(expectSameAsSchema([extra])).toBe(true);
     const boundary = { extra: true, status: "completed", kind: "turn.boundary", error: { message: "m", code: 5 } };
     expect(expectSameAsSchema([boundary])).toBe(true);
+    const item = JSON.parse(
+      '{"item":{"cwd":"/","z":1,"command":"c","type":"command","__proto__":{"p":1}},"key":{},"kind":"item.open","presentation":{"x":1,"icon":{"glyph":"g","y":2},"label":{"completed":"c","pending":"p","z":3},"tint":{"dark":"d","light":"l","w":4}},"status":"pending"}',
+    ) as unknown;
+    expect(expectSameAsSchema([item])).toBe(true);
+    const change = JSON.parse('{"kind":"item.close","status":"completed","key":{},"item":{"changes":[{"kind":"delete","path":"p","x":1,"__proto__":{}}],"type":"fileChange","q":2}}') as unknown;
+    expect(expectSameAsSchema([change])).toBe(true);
   });
 
   it("declines the whole batch when one delta is invalid or of another kind, and zod still names the problem", () => {
@@ -155,7 +210,6 @@ describe("the common-shape read of thread/delta deltas", () => {
       "item.textDelta",
       [],
       { kind: "message.delta", channel: "agentMessage", streamKey: "s", text: "t" },
-      { kind: "item.open", key: {}, item: { type: "agentMessage", text: "" } },
       withField(valid(0), "text", 5),
       withField(valid(0), "text", "", true),
       withField(valid(0), "text", undefined),
@@ -183,6 +237,45 @@ describe("the common-shape read of thread/delta deltas", () => {
       withField(valid(10), "used", NaN),
       withField(valid(10), "size", "big"),
       withField(valid(10), "attach", "later"),
+      withField(valid(11), "key", undefined, true),
+      withField(valid(11), "item", undefined, true),
+      withField(valid(11), "item", null),
+      withField(valid(11), "item.command", 1),
+      withField(valid(11), "item.cwd", undefined, true),
+      withField(valid(11), "item.aggregatedOutput", undefined),
+      withField(valid(11), "item.exitCode", "0"),
+      withField(valid(11), "item.durationMs", NaN),
+      withField(valid(11), "presentation", null),
+      withField(valid(11), "presentation.label.pending", ""),
+      withField(valid(11), "presentation.label", undefined, true),
+      withField(valid(11), "presentation.icon", undefined, true),
+      withField(valid(11), "presentation.icon.glyph", 7),
+      withField(valid(11), "presentation.title", 1),
+      withField(valid(11), "presentation.detail", "x".repeat(281)),
+      withField(valid(11), "presentation.suppress", "no"),
+      withField(valid(11), "presentation.tint.dark", ""),
+      withField(valid(11), "presentation.tint", "#fff"),
+      withField(valid(11), "attach", "later"),
+      withField(valid(11), "providerTurnId", "a\u001fb"),
+      withField(valid(12), "status", "done"),
+      withField(valid(12), "status", undefined, true),
+      withField(valid(12), "approvalStatus", "approved"),
+      withField(valid(12), "resultText", 5),
+      withField(valid(12), "exitCode", Infinity),
+      withField(valid(12), "item.tool", undefined, true),
+      withField(valid(12), "item.server", null),
+      withField(valid(12), "item.args", { f: undefined }),
+      withField(valid(12), "item.result", undefined),
+      withField(valid(12), "item.durationMs", "3"),
+      withField(valid(13), "item.changes", "x"),
+      withField(valid(13), "item.changes.0.kind", "rename"),
+      withField(valid(13), "item.changes.0.path", undefined, true),
+      withField(valid(13), "item.changes.0.diff", 1),
+      withField(valid(13), "item.changes.1", null),
+      withField(valid(13), "item.changes.1", Object.assign(Object.create(null) as object, { path: "c", kind: "add" })),
+      withField(valid(14), "item.text", undefined, true),
+      withField(valid(15), "item.path", 1),
+      withField(valid(15), "item.cmd", null),
       Object.assign(Object.create(null) as object, valid(4)),
       new (class {
         kind = "session.reset";
@@ -192,7 +285,13 @@ describe("the common-shape read of thread/delta deltas", () => {
       expect(readCommonDeltas([delta]), JSON.stringify(delta) ?? String(delta)).toBeUndefined();
       expect(readCommonDeltas([...VALID, delta])).toBeUndefined();
     }
-    // An item.open extension without presentation: a refinement the reader never sees (it declines item.open); zod rejects it.
+    // Item shapes the reader leaves to zod (valid ones too): the batch is declined, zod reads it.
+    for (const item of [{ type: "compaction" }, { type: "plan", text: "p" }, { type: "extension", kind: "bb/x", payload: {} }]) {
+      const delta = { ...valid(11), item };
+      expect(readCommonDeltas([delta]), item.type).toBeUndefined();
+      expect(ThreadDeltaSchema.safeParse(delta).success, item.type).toBe(true);
+    }
+    // An item.open extension without presentation: a refinement the reader never sees (it declines the extension shape); zod rejects it.
     const extension = { kind: "item.open", key: { providerItemId: "e" }, item: { type: "extension", kind: "bb/x", payload: {} } };
     expect(readCommonDeltas([valid(4), extension])).toBeUndefined();
     expect(() => parseThreadDeltaParams({ threadId: "t", deltas: [valid(4), extension] })).toThrow(/deltas\.1\.presentation: an extension item requires a presentation/);

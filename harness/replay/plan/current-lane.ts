@@ -4,14 +4,26 @@ import { shapeOfLine } from "./wire.js";
 /** Longest lanes {@link alignCurrentLane} aligns by a weighted common subsequence when their shapes differ (cells = n·m). */
 export const MAX_ALIGN_CELLS = 25_000_000;
 
-function shapeKey(line: string): string {
-  const shape = shapeOfLine(line);
-  return `${shape.kind}|${shape.method ?? ""}|${shape.idKey ?? ""}`;
-}
-
-/** Delta kinds of a line, or undefined when it is not a `thread/delta`. */
-function deltaKindsOf(line: string): readonly string[] | undefined {
-  return shapeOfLine(line).deltaKinds;
+/**
+ * Each line's shape key (kind, method, id key) as a small integer (equal keys, equal numbers,
+ * through `ids`, shared by both lanes) and its delta kinds: one `shapeOfLine` per line, and
+ * integer compares in the alignment table.
+ */
+function shapesOf(lane: readonly LaneEntry[], ids: Map<string, number>): { keys: Int32Array; kinds: (readonly string[] | undefined)[] } {
+  const keys = new Int32Array(lane.length);
+  const kinds: (readonly string[] | undefined)[] = [];
+  lane.forEach((entry, index) => {
+    const shape = shapeOfLine(entry.line);
+    const key = `${shape.kind}|${shape.method ?? ""}|${shape.idKey ?? ""}`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    keys[index] = id;
+    kinds.push(shape.deltaKinds);
+  });
+  return { keys, kinds };
 }
 
 const onlyExtensionState = (kinds: readonly string[]): boolean => kinds.length > 0 && kinds.every((k) => k === "extension.state");
@@ -46,24 +58,28 @@ function pairWeight(a: readonly string[] | undefined, b: readonly string[] | und
  * position. Returns new entries; order preserved.
  */
 export function alignCurrentLane(recorded: readonly LaneEntry[], current: readonly LaneEntry[]): LaneEntry[] {
-  const a = recorded.map((e) => shapeKey(e.line));
-  const b = current.map((e) => shapeKey(e.line));
+  const ids = new Map<string, number>();
+  const { keys: a, kinds: ak } = shapesOf(recorded, ids);
+  const { keys: b, kinds: bk } = shapesOf(current, ids);
   const pairs = new Int32Array(b.length).fill(-1);
   if (a.length === b.length && a.every((key, i) => key === b[i])) {
     for (let i = 0; i < b.length; i += 1) pairs[i] = i;
   } else if (a.length * b.length <= MAX_ALIGN_CELLS) {
     const n = a.length;
     const m = b.length;
-    const ak = recorded.map((e) => deltaKindsOf(e.line));
-    const bk = current.map((e) => deltaKindsOf(e.line));
     const weight = (i: number, j: number): number => (a[i] === b[j] ? pairWeight(ak[i], bk[j]) : 0);
     const table = new Uint32Array((n + 1) * (m + 1));
     const at = (i: number, j: number) => i * (m + 1) + j;
+    // The same recurrence as the traceback below, on flat row offsets: row i starts at
+    // i·(m+1), so (i+1, j) is `below + j` and (i, j+1) is `row + j + 1`.
     for (let i = n - 1; i >= 0; i -= 1) {
+      const row = i * (m + 1);
+      const below = row + m + 1;
+      const key = a[i]!;
       for (let j = m - 1; j >= 0; j -= 1) {
-        const w = weight(i, j);
-        const skip = Math.max(table[at(i + 1, j)]!, table[at(i, j + 1)]!);
-        table[at(i, j)] = w > 0 ? Math.max(skip, table[at(i + 1, j + 1)]! + w) : skip;
+        const skip = Math.max(table[below + j]!, table[row + j + 1]!);
+        const w = key === b[j] ? pairWeight(ak[i], bk[j]) : 0;
+        table[row + j] = w > 0 ? Math.max(skip, table[below + j + 1]! + w) : skip;
       }
     }
     let i = 0;
