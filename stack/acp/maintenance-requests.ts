@@ -13,7 +13,7 @@
  * command), usage never reaches a vendor API unless a host injects a transport, `unauthenticated`
  * only from local evidence a dialect reads (Cursor: its saved token file), no account email.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Scheduler } from "../bridge-kit/scheduler.js";
 import type { AcpBridgeRuntime } from "./bridge-runtime.js";
 import { findShippedAcpAgent } from "./agents/agents.js";

@@ -8,7 +8,7 @@
  * runs `BB_CODEX_BRIDGE_APP_SERVER_COMMAND` with the JSON array `BB_CODEX_BRIDGE_APP_SERVER_ARGS`
  * (the reference's variables), else `codex app-server` from PATH.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ExecutionOptions } from "../protocol/methods.js";
 
 /** The key of `providerOptions` that carries the launch. */

@@ -5,7 +5,7 @@
  * newer app-server that adds fields is not rejected. Lines are JSON-RPC 2.0 without the
  * `"jsonrpc"` field; server→client requests count their ids from 0.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Client → server request methods the bridge sends. */
 export const CODEX_REQUESTS = {

@@ -5,7 +5,7 @@
  * extension and the session to resume. A replay re-points `command`/`args` at the replay child,
  * which ignores the appended flags.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import type { ExecutionOptions } from "../protocol/methods.js";
 

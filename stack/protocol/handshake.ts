@@ -2,7 +2,7 @@
  * The `initialize` handshake, bridge capabilities and grammar negotiation (spec 10 §1.1,
  * spec 20 §1.3, spec 30 §6.1).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Protocol version covering the envelope and method set (spec 10 §1.1). */
 export const PROVIDER_BRIDGE_PROTOCOL_VERSION = 2;

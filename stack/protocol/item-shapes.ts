@@ -2,7 +2,7 @@
  * Item shapes of grammar v3 (spec 10 §1.4) and progress snapshots (spec 10 §1.3).
  * Re-exported by `thread-delta.ts`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BackgroundTaskStatusSchema, ExtensionKindSchema, ItemStatusSchema, JsonValueSchema, KeyPartSchema, PlanStepSchema, SearchModeSchema } from "./thread-delta-blocks.js";
 
 /** `command` shape. */

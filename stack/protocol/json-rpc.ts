@@ -6,7 +6,7 @@
  * also carries `id`), and a response when it carries `id` but no `method`. The kind is never
  * inferred from the shape of a result. Unknown envelope keys pass through.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The only `jsonrpc` value the protocol accepts. */
 export const JSON_RPC_VERSION = "2.0";

@@ -4,7 +4,7 @@
  * requests a bridge sends to the runtime. Every params and result schema here is lenient at
  * the edges: unknown keys pass through, so a newer peer is not rejected for adding fields.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { InitializeParamsSchema, InitializeResultSchema } from "./handshake.js";
 import { ProviderRecoveryParamsSchema } from "./recovery.js";
 

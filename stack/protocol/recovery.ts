@@ -5,7 +5,7 @@
  * request, or the notification `provider/recovery {threadId?, …hint}` when no request is
  * there to reject. Never both for one event.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "./errors.js";
 
 /** The five recovery kinds (spec 30 §4). */

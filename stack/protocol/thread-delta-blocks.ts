@@ -3,7 +3,7 @@
  * no-turn fallback, channels, presentation, enums, client request ids, extension kinds, usage.
  * Re-exported by `thread-delta.ts`.
  */
-import { z } from "zod";
+import * as z from "zod";
 /** The separator the assembler joins key parts with; key parts may not contain it (spec 10 §1.2). */
 export const KEY_PART_SEPARATOR = "\u001f";
 

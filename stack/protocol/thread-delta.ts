@@ -5,7 +5,7 @@
  * Validation is non-strict (unknown keys are stripped), but one invalid delta invalidates the
  * whole batch: {@link parseThreadDeltaParams} either returns every delta or throws.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   AttachSchema,
   ClientRequestIdSchema,

@@ -5,7 +5,7 @@
  * Key order matters for parity (spec 10 §6.3) and is the assembler's job: it builds every event
  * and item in the field order of spec 10 §2.2–2.3, which the types below list in the same order.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   BackgroundTaskShapeSchema,
   CommandShapeSchema,

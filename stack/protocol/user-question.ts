@@ -7,7 +7,7 @@
  * a canonical `value` apart from their display `label`, and answers that always have a
  * `selected` slot plus an optional `freeText`, so one question can mix a pick and a typed note.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** One choice of a question: `value` is what answers carry, `label` what a person reads. */
 export const UserQuestionOptionSchema = z.looseObject({

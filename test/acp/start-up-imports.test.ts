@@ -3,7 +3,9 @@
  * module of stack/acp imports the ACP SDK's runtime values at import (its root module builds every
  * zod schema of ACP v1), nor `stack/protocol/index.js` (which builds the runtime's thread-event,
  * item and delta schemas); types are free. The SDK's elicitation guards are loaded on first use
- * (stack/acp/interaction/elicitation-guards.ts) and are the SDK's own.
+ * (stack/acp/interaction/elicitation-guards.ts) and are the SDK's own. Every module of stack/ and the
+ * replay child imports zod as a namespace (`import * as z from "zod"`): the spawned bundles then keep
+ * only the zod they use; one `import { z }` takes in the whole `z` object, all of zod (build/README.md).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,6 +14,9 @@ import { elicitationRequestGuards } from "../../stack/acp/interaction/elicitatio
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const acpRoot = path.join(repoRoot, "stack", "acp");
+const stackRoot = path.join(repoRoot, "stack");
+/** Spawned by the replay beside the bridges, so bundled into the same chunks (build/bundle.ts). */
+const replayChildSources = path.join(repoRoot, "harness", "replay", "stand-ins");
 
 function sourcesOf(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -38,6 +43,15 @@ describe("the ACP bridge's start-up imports", () => {
       valueImportsOf(readFileSync(file, "utf8"))
         .filter((specifier) => specifier.startsWith("@agentclientprotocol/sdk") || /(^|\/)protocol\/index\.js$/.test(specifier))
         .map((specifier) => `${path.relative(repoRoot, file)} imports ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("every module bundled for a bridge process imports zod's values as a namespace", () => {
+    const namedZod = /^import\s+(?!type\b)(?!\*\s+as\s)[^;]*?\bfrom\s+"zod(?:\/[^"]*)?";/gms;
+    expect('import { z } from "zod";\nimport * as y from "zod";\nimport type { z } from "zod";\n'.match(namedZod)).toEqual(['import { z } from "zod";']);
+    const offending = [...sourcesOf(stackRoot), ...sourcesOf(replayChildSources)].flatMap((file) =>
+      (readFileSync(file, "utf8").match(namedZod) ?? []).map((statement) => `${path.relative(repoRoot, file)}: ${statement}`),
     );
     expect(offending).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Frames of the private channel between the replay scheduler and a replay child

@@ -5,7 +5,7 @@
  * entry becomes a warning ("ACP custom agent setting: …") and is skipped, so one typo cannot hide
  * every other agent.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ACP_AGENT_FAMILY, findShippedAcpAgent, reservedAcpProviderIds, shippedAcpAgents, type AcpAgentDefinition, type AcpBridgeOptions } from "./agents.js";
 import { acpLaunchSpecSchema, acpModelCliSchema, acpNativeReasoningSchema, acpNativeSkillRootsSchema, acpPermissionCliSchema, acpReasoningCliSchema } from "./launch-spec.js";
 

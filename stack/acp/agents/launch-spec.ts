@@ -5,7 +5,7 @@
  * (and at `params.providerOptions.acpLaunchSpec` for `model/list`). The top level is strict: an
  * unknown key invalidates the whole spec, so a typo never silently launches the wrong thing.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The reasoning ladder bb speaks, lowest first (spec 20 §2.3 step 7, spec 30 §2.1). */
 export const ACP_REASONING_LEVELS = ["none", "low", "medium", "high", "xhigh", "ultracode", "max", "ultra"] as const;

@@ -7,7 +7,7 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { tmpdir } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import type { Scheduler } from "../../bridge-kit/scheduler.js";
 import { sanitizeInheritedChildProcessEnv } from "../../bridge-kit/child-env.js";

@@ -2,7 +2,7 @@
  * The Cursor dialect (spec 30 §1.3): the Task tool (`rawInput._toolName === "task"`) as a
  * `delegation`, and the vendor request `cursor/task` acknowledged with a sub-agent report.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CURSOR_ACP_MAINTENANCE } from "../maintenance/cursor.js";
 import { delegationPresentation } from "./presentation.js";
 import type { AcpClientRequestOutcome, AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "./types.js";

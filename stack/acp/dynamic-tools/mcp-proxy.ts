@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
 import { DYNAMIC_TOOL_ENV, DYNAMIC_TOOL_HEARTBEAT_MS, DYNAMIC_TOOL_SERVER_NAME, DynamicToolSchema, type DynamicTool, type ToolCallReply } from "./protocol.js";
 

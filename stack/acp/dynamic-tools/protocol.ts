@@ -3,7 +3,7 @@
  * way per TCP connection, authenticated by a per-bridge token, plus the env names that carry the
  * connection facts to the proxy.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Env names the proxy reads (ACP `{name, value}` pairs in the `mcpServers` entry). */
 export const DYNAMIC_TOOL_ENV = {

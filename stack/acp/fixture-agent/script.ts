@@ -8,7 +8,7 @@
  * answer twice, never answer).
  */
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 
 /** A JSON object. */
 const jsonObject = z.record(z.string(), z.json());

@@ -1,7 +1,7 @@
 /**
  * Pure mapping between ACP permission options and bb approval decisions (spec 20 §3.8 steps 2–4).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** One ACP `PermissionOption`: `{optionId, name?, kind}`. */
 export const AcpPermissionOptionSchema = z.looseObject({

@@ -13,7 +13,7 @@
  * - Not read: the account email in `state.vscdb` (needs SQLite, which Node 20 lacks).
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { AcpDialectMaintenance } from "./shapes.js";
 import type { AcpMaintenanceIo, AcpSignInEvidence, ProviderUsage, ProviderUsageResult, ProviderUsageWindow } from "./shapes.js";
 

@@ -6,7 +6,7 @@
  * The installation status key set is the one the reference bridge sent in the recorded
  * `acp-cursor/model-list` cell; the schemas are strict so a stray or missing key fails a parse.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const nullableText = z.string().min(1).nullable();
 

@@ -8,7 +8,7 @@
  * keeps one normal and one fast id. The family's default variant is the first non-fast at medium,
  * else the first not at `none`, else the first; its raw id is the family id.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ACP_REASONING_LEVELS, type AcpReasoningLevel } from "../agents/launch-spec.js";
 
 /**

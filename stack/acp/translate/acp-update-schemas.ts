@@ -3,7 +3,7 @@
  * v1, spec 20 §3.2). Agents send vendor keys and `null` for absent strings (pi-acp), so every
  * object is loose and `null` reads as "absent".
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { AcpToolCallContent, AcpToolCallEvent } from "../dialects/types.js";
 import { isAcpToolKind } from "../dialects/types.js";
 

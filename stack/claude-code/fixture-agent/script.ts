@@ -5,7 +5,7 @@
  * open until `interrupt`, or an API error (a synthetic assistant message and a failed `result`).
  */
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 
 /** One step of a scripted answer. */
 export const FixtureStepSchema = z.union([

@@ -4,7 +4,7 @@
  * "A fixture for tests"). A prompt is answered by the first entry whose `when` it starts with
  * (an entry without `when` takes any prompt); the entry's `calls` are its model calls in order.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** One tool call of a model call and what pi's tool reports. */
 export const FixtureToolSchema = z.strictObject({
