@@ -12,6 +12,16 @@ import { defineConfig } from "vitest/config";
  */
 export const ISOLATED = ["test/check/one-read.test.ts"];
 
+/**
+ * Global setup of `npm test`'s projects only (`npm run test:ci` leaves `projects` out, and its README
+ * tour runs `npm ci`): `NODE_EXTRA_CA_CERTS` is taken out of the env of the workers and of every
+ * process a test spawns. Each Node process parsed that CA bundle at start (~45 ms of CPU), and no
+ * test of `npm test` talks TLS; the file says why and gives `npm pack` the value back.
+ * Global setup runs in vitest's main process, not in a worker: test/qa/test-isolation.test.ts lets
+ * these files write process.env.
+ */
+export const GLOBAL_SETUP_NPM_TEST = ["test/helpers/no-extra-ca-certs.ts"];
+
 export default defineConfig({
   test: {
     // Child-process tests spawn bridges; keep the pool small on 2-core machines.
@@ -32,8 +42,8 @@ export default defineConfig({
     setupFiles: ["test/helpers/undo-stubs.ts"],
     // `extends: true` concatenates arrays, so each project names its own files (none at the root).
     projects: [
-      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false } },
-      { extends: true, test: { name: "isolated", include: ISOLATED } },
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false, globalSetup: GLOBAL_SETUP_NPM_TEST } },
+      { extends: true, test: { name: "isolated", include: ISOLATED, globalSetup: GLOBAL_SETUP_NPM_TEST } },
     ],
   },
 });

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { extraCaCertsEnv } from "../helpers/no-extra-ca-certs.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
 // The packed package in a scratch project: `npm pack`, unpack into node_modules/bridge-parity
@@ -17,8 +18,11 @@ beforeAll(async () => {
   project = path.join(work, "project");
   const installed = path.join(project, "node_modules", "bridge-parity");
   await mkdir(installed, { recursive: true });
-  // The suite runs after `npm run build`; --ignore-scripts packs that dist as is.
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" })) as Array<{ filename: string }>;
+  // The suite runs after `npm run build`; --ignore-scripts packs that dist as is. npm is the one
+  // registry client of the suite: it gets back the CA bundle the run took out (vitest.config.ts),
+  // though packing reads no network.
+  const env = { ...process.env, ...extraCaCertsEnv() };
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repoRoot, env, encoding: "utf8" })) as Array<{ filename: string }>;
   execFileSync("tar", ["-xzf", path.join(work, packed[0]!.filename), "-C", installed, "--strip-components=1"]);
   const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
   for (const name of [...Object.keys(manifest.dependencies), "vitest"]) {

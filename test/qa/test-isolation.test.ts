@@ -2,13 +2,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { ISOLATED } from "../../vitest.config.js";
+import { GLOBAL_SETUP_NPM_TEST, ISOLATED } from "../../vitest.config.js";
 
 // The shared vitest project (vitest.config.ts) runs its files one after another in one worker with
 // one module cache. Env stubs, global stubs and spies are undone after every test
 // (test/helpers/undo-stubs.ts); what that cannot undo must stay in a file of ISOLATED: a module
 // replaced with vi.mock / vi.doMock (the module cache is shared), a changed working directory, and
-// process.env written by hand (use vi.stubEnv, which is undone).
+// process.env written by hand (use vi.stubEnv, which is undone). A global setup file of the config
+// (GLOBAL_SETUP_NPM_TEST) runs once in vitest's main process before any worker, so its env writes
+// are the run's starting env, not a leak from one file to the next.
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const SELF = "test/qa/test-isolation.test.ts";
@@ -50,10 +52,14 @@ describe("test isolation: what the shared vitest project may not do", () => {
       .filter((file) => file !== SELF)
       .flatMap((file) => {
         const leaks = leaksOf(readFileSync(path.join(repoRoot, file), "utf8"));
-        const allowed = file.endsWith(".test.ts") && isIsolated(file);
+        const allowed = (file.endsWith(".test.ts") && isIsolated(file)) || GLOBAL_SETUP_NPM_TEST.includes(file);
         return leaks.length === 0 || allowed ? [] : [`${file}: ${leaks.join("; ")}`];
       });
     expect(offenders).toEqual([]);
+  });
+
+  it("each global setup file of npm test is a file under test/helpers", () => {
+    expect(GLOBAL_SETUP_NPM_TEST.filter((file) => !file.startsWith("test/helpers/") || !testSources().includes(file))).toEqual([]);
   });
 
   it("each ISOLATED entry names at least one test file", () => {
