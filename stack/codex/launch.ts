@@ -10,9 +10,7 @@
  */
 import * as z from "zod";
 import type { ExecutionOptions } from "../protocol/methods.js";
-
-/** The key of `providerOptions` that carries the launch. */
-export const CODEX_LAUNCH_OPTION = "codexAppServer";
+import { CODEX_LAUNCH_OPTION } from "./launch-option.js";
 /** The environment variables of the fallback launch. */
 export const CODEX_COMMAND_ENV = "BB_CODEX_BRIDGE_APP_SERVER_COMMAND";
 export const CODEX_ARGS_ENV = "BB_CODEX_BRIDGE_APP_SERVER_ARGS";

@@ -3,16 +3,9 @@
  * it (`options.providerOptions.codexAppServer = {command, args, env?, cwd?}`), written for a
  * recording, read for redaction, re-pointed at the replay child for a replay (spec 10 §5.1 g).
  */
+import { CODEX_LAUNCH_OPTION } from "../../../stack/codex/launch-option.js";
 import { isRecord } from "../../../stack/protocol/json-value.js";
 import type { AgentCommand, AgentLaunch, ReplayAdapter } from "../agent-launch.js";
-
-/**
- * The key of `providerOptions` that carries the launch: stack/codex/launch.ts's
- * `CODEX_LAUNCH_OPTION`, written here too because that module builds its zod schema on import and
- * this one is on `parity check`'s path to its first bridge spawn, which loads no zod (issue 25;
- * `test/families/codex-launch.test.ts` holds the two equal).
- */
-export const CODEX_LAUNCH_OPTION = "codexAppServer";
 
 /** The Codex bridge module, relative to the repository root: the one place it is written. */
 export const CODEX_BRIDGE_MODULE = "dist/stack/codex/bridge.js";
