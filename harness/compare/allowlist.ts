@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { globby } from "globby";
-import { z } from "zod";
+import * as z from "zod";
 import { ALLOWLISTS_DIR } from "../defaults.js";
 import { InputError } from "../errors.js";
 import { isInsideResolved } from "../recording/paths.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ThreadEventSchema } from "../../stack/protocol/thread-events.js";
 import type { RunContext } from "./context.js";
 import { result } from "./rules.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { TurnInputItemSchema } from "../../stack/protocol/methods.js";
 
 /** Thread id every conformance run uses (spec 10 §7 Fixed values). */

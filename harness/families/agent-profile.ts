@@ -23,7 +23,7 @@
  * - `normalize`: the same for values that must stay valid where they stand (a number the agent
  *   derives from the clock): each match becomes `replace`, and `why` goes into the manifest note.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { UntilSchema } from "../runtime/cell-driver.js";
 import { MODEL_APIS } from "../model-server/dialect.js";
 import type { ModelScript, ModelToolCall } from "../model-server/script.js";

@@ -4,7 +4,7 @@
  * (opencode). Requests without tools (opencode's session-title request) get `title`; every
  * other request takes the next response.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * One tool call the model asks for: a function call whose `arguments` are sent JSON-encoded, or

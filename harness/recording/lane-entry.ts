@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { InputError } from "../errors.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
 import { LANE_DIRECTIONS, type Direction } from "./lane-names.js";

@@ -8,7 +8,7 @@
  * Pacing is causal only: every step waits for the answer to its request and then for the
  * event it names; timeouts only detect a divergence.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { createDeltaAssembler } from "../../stack/assembler/index.js";
 import { createRealScheduler, type Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { ThreadSessionResultSchema } from "../../stack/protocol/methods.js";

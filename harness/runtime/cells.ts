@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { InputError, UsageError } from "../errors.js";
 import { excerpt } from "../recording/lane-entry.js";
 import { CellStepSchema, InteractionAnswerSchema } from "./cell-driver.js";

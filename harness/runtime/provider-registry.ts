@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ApprovalEnforcedBySchema, ForkCapabilitySchema, GrammarRangeSchema, SteerModeSchema, type GrammarRange, type ResolvedBridgeCapabilities } from "../../stack/protocol/handshake.js";
 import { InputError } from "../errors.js";
 

@@ -21,7 +21,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { findShippedAcpAgent } from "../../../stack/acp/agents/agents.js";
 import { fixturePromptSchema, parseFixtureScript, type FixtureScriptInput } from "../../../stack/acp/fixture-agent/script.js";
 import { acpLaunchOptions, ACP_BRIDGE_MODULE } from "./launch.js";
