@@ -82,13 +82,31 @@ describe("check's late part from a script with a V8 code cache (build/code-cache
     expect({ status: foreign.status, out: untimed(foreign.stdout), said: untimed(foreign.said) }).toEqual({ status: accepted.status, out: untimed(accepted.stdout), said: untimed(accepted.said) });
   });
 
-  it("holds no copy of a module check loaded before it: zod and the project's errors are asked for (one instance each)", () => {
+  it("holds no copy of a module check loaded before it: the project's errors are asked for (one instance)", () => {
     const text = readFileSync(script, "utf8");
     expect(text).toContain('__parityLoaded("harness/errors.ts")');
     expect(text).not.toContain("// harness/errors.ts\n");
-    expect(text).not.toMatch(/\/\/ node_modules\/zod\/v4\/core\/core\.js\n/);
     // Its own modules are in it (the markers are esbuild's: this test could fail).
     expect(text).toContain("// harness/compare/allowlist.ts\n");
+  });
+
+  it("zod is evaluated once in a check: the script holds it and no ES module chunk the check loads does", () => {
+    // check builds no schema before its first bridge spawn (test/qa/check-path.test.ts), so zod
+    // is one of the late modules; a second copy in an ES chunk would give two \`ZodError\` classes.
+    const zodCore = /\/\/ node_modules\/zod\/v4\/core\/core\.js\n/;
+    expect(readFileSync(script, "utf8")).toMatch(zodCore);
+    const hooks = path.join(dir, "load-hooks.mjs");
+    writeFileSync(hooks, `export async function load(url, context, next) { process._rawDebug("load " + url); return next(url, context); }\n`);
+    const register = path.join(dir, "register.mjs");
+    writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+    const run = spawnSync(process.execPath, ["--import", register, bin, ...CHECK], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", CI: "true" } });
+    expect(run.status).toBe(0);
+    const chunks = run.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("load file://") && l.includes("/dist/bundle/"))
+      .map((l) => l.slice("load file://".length));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.filter((file) => zodCore.test(readFileSync(file, "utf8")))).toEqual([]);
   });
 });
 
