@@ -18,24 +18,28 @@ import { PRESENTATION_DETAIL_MAX_CHARS, isJsonValue } from "./thread-delta-block
 
 type Plain = Record<string, unknown>;
 
-const isString = (value: unknown): boolean => typeof value === "string";
+export const isString = (value: unknown): boolean => typeof value === "string";
 const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value.length > 0;
-const isFiniteNumber = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
-const isBoolean = (value: unknown): boolean => typeof value === "boolean";
+export const isFiniteNumber = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
+export const isBoolean = (value: unknown): boolean => typeof value === "boolean";
 const isDetail = (value: unknown): boolean => typeof value === "string" && value.length <= PRESENTATION_DETAIL_MAX_CHARS;
 
 /**
- * Copies the optional fields `keys` (in that order) that pass `test` from `input` into `out`;
- * `false` when one is present and fails (`undefined` fails: decline rather than mimic zod).
+ * Copies the optional field `key` from `input` into `out` when present and passing `test`;
+ * `false` when it is present and fails (`undefined` fails: decline rather than mimic zod).
+ * Shared with `thread-delta-shape.ts`.
  */
-function optionals(input: Plain, keys: readonly string[], test: (value: unknown) => boolean, out: Plain): boolean {
-  for (const key of keys) {
-    if (!(key in input)) continue;
-    const value = input[key];
-    if (!test(value)) return false;
-    out[key] = value;
-  }
+export function optional(input: Plain, key: string, test: (value: unknown) => boolean, out: Plain): boolean {
+  if (!(key in input)) return true;
+  const value = input[key];
+  if (!test(value)) return false;
+  out[key] = value;
   return true;
+}
+
+/** {@link optional} for each of `keys`, in that order. */
+function optionals(input: Plain, keys: readonly string[], test: (value: unknown) => boolean, out: Plain): boolean {
+  return keys.every((key) => optional(input, key, test, out));
 }
 
 const COMMAND_OPTIONAL_STRINGS = ["aggregatedOutput"] as const;

@@ -19,7 +19,7 @@
  * recorded `thread/delta` and hand-made bad input.
  */
 import { isPlainObject as isPlain } from "./json-value.js";
-import { readItemShape, readPresentation } from "./item-shape-read.js";
+import { isBoolean, isFiniteNumber, isString, optional, readItemShape, readPresentation } from "./item-shape-read.js";
 import {
   AttachSchema,
   CLIENT_REQUEST_ID_PATTERN,
@@ -50,21 +50,6 @@ const TURN_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(TurnStatusSchema.
 const ATTACH_SET: ReadonlySet<unknown> = new Set<unknown>(AttachSchema.options);
 const ITEM_STATUS_SET: ReadonlySet<unknown> = new Set<unknown>(ItemStatusSchema.options);
 
-/**
- * Copies an optional field that passes `test` into `out` (absent stays absent); `false` when it
- * is present and fails (`undefined` counts as failing: decline rather than mimic zod on it).
- */
-function optional(input: Plain, key: string, test: (value: unknown) => boolean, out: Plain): boolean {
-  if (!(key in input)) return true;
-  const value = input[key];
-  if (!test(value)) return false;
-  out[key] = value;
-  return true;
-}
-
-const isString = (value: unknown): boolean => typeof value === "string";
-const isBoolean = (value: unknown): boolean => typeof value === "boolean";
-const isFiniteNumber = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
 const isFiniteOrNull = (value: unknown): boolean => value === null || isFiniteNumber(value);
 
 /** `ThreadDeltaKeySchema`: `{providerItemId?, channel?, parentRef?}`. */
