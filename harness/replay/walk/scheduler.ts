@@ -1,6 +1,6 @@
 import type { StepSource } from "../plan/plan.js";
 import { HARNESS_INITIALIZE_ID, HARNESS_INITIALIZE_PARAMS, type ScheduleIo, type ScheduleOutcome, type ScheduleTimeouts } from "./schedule-types.js";
-import { fill, needsBarrier, takeInput, waitedFor } from "./walk-inputs.js";
+import { barrierOf, fill, takeInput, waitedFor } from "./walk-inputs.js";
 import { handleEvent } from "./walk-lines.js";
 import { drainQueue, settle } from "./walk-settle.js";
 import { placeOf, ScheduleWalk, WalkAbort } from "./walk-state.js";
@@ -28,8 +28,9 @@ const MAX_FRUITLESS_JUDGEMENTS = 3;
  *   response waits for its request, a `turn/start` for the turn boundary before it, an
  *   agent's updates for the `session/prompt` they answer. Inputs on different pipes with
  *   nothing recorded between them for the second to wait on are written in recorded order
- *   only after the bridge consumed the first: the bridge and its agents are all blocked, or
- *   idle while an output recorded before the second is still owed on another pipe.
+ *   only after the bridge consumed the first: the bridge and its agents are all blocked. An input is never written
+ *   while an output recorded before it on another pipe is still owed, unless the bridge
+ *   is idle: an output met on its own pipe is evidence about that pipe only.
  * - **Divergence by idleness.** An open expectation is missing only when no input can be
  *   written and the bridge and every replay child are idle ({@link ScheduleIo.idleness}; on
  *   Linux every thread asleep through two looks with this process's input drained between
@@ -119,20 +120,6 @@ function judgeMissing(walk: ScheduleWalk): void {
   }
 }
 
-/**
- * What the barrier before a cross-pipe input waits for (see `runSchedule`). `blocked` (the
- * bridge consumed its input; only a timer of its own is due) is enough when nothing recorded
- * before the input is still owed. While an output recorded before it is still open on another
- * pipe (`waitedFor` leaves none on the input's own), the bridge may yet write that output on
- * its timer, and writing the input first would let the clock decide which of the two the bridge
- * sees first (acp-cursor/stop-interrupt: the answer to the agent's `session/request_permission`,
- * seq 381, and the runtime's `thread/stop`, seq 382; test/replay/barrier-order.test.ts): then only
- * `idle` will do — the output came (an event), or it never will and is judged missing later.
- */
-function barrierWants(walk: ScheduleWalk): "blocked" | "idle" {
-  return walk.open.length > 0 ? "idle" : "blocked";
-}
-
 /** Writes every input once its pipe's expectations are met, until the plan is played out. */
 async function walkPlan(walk: ScheduleWalk): Promise<void> {
   for (;;) {
@@ -140,8 +127,9 @@ async function walkPlan(walk: ScheduleWalk): Promise<void> {
     await fill(walk);
     const input = walk.nextInput;
     if (input && waitedFor(walk, input) && (input.side === "runtime" || walk.children[input.segment])) {
-      if (needsBarrier(walk, input)) {
-        const result = await settle(walk, barrierWants(walk));
+      const barrier = barrierOf(walk, input);
+      if (barrier !== "none") {
+        const result = await settle(walk, barrier);
         if (result === "ceiling") ceilingReached(walk);
         if (result === "event") continue;
       }

@@ -26,10 +26,23 @@ export function waitedFor(walk: ScheduleWalk, input: ReplayStep): boolean {
   return !walk.open.some((o) => channelOf(o.step) === channel);
 }
 
-/** True when `input` needs the bridge to have consumed the previous input first (see `runSchedule`). */
-export function needsBarrier(walk: ScheduleWalk, input: ReplayStep): boolean {
+/**
+ * What `input` waits for before it is written, once {@link waitedFor} holds (see `runSchedule`
+ * and walk/README.md, "Barriers between pipes"):
+ * - `idle` while an output recorded before it on another pipe is still open: it must come (an
+ *   event) or the bridge must be idle. An output met on the input's own pipe is evidence about
+ *   that pipe only: it does not show that the bridge consumed an input of another pipe
+ *   (a rerecorded acp-cursor/stop-interrupt anchors runtime lines caused by agent lines before
+ *   seq 380 after it; test/replay/barrier-evidence.test.ts).
+ * - `blocked` on a pipe switch with nothing recorded on the input's own pipe since the last
+ *   input: the bridge must have consumed that input (only a timer of its own may be due).
+ * - `none` otherwise.
+ */
+export function barrierOf(walk: ScheduleWalk, input: ReplayStep): "idle" | "blocked" | "none" {
   const channel = channelOf(input);
-  return walk.lastChannel !== undefined && walk.lastChannel !== channel && !walk.expectedSinceInput.has(channel);
+  if (walk.open.some((o) => channelOf(o.step) !== channel)) return "idle";
+  if (walk.lastChannel !== undefined && walk.lastChannel !== channel && !walk.expectedSinceInput.has(channel)) return "blocked";
+  return "none";
 }
 
 /** Writes a recorded runtime input to the bridge, its answer id mapped to the live request's. */
