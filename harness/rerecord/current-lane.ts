@@ -98,20 +98,22 @@ export function anchorAfterRuntime(lines: readonly LiveBridgeLine[], firstRuntim
 }
 
 /**
- * For each live bridge entry of a replay (in arrival order, positioned after the input written
- * before it), the last of the `sent` runtime entries that sorts before it by `(run, seq)` —
- * i.e. the runtime entry sent before the line arrived, since the harness writes inputs in
- * `(run, seq)` order. `sent` must be in the order written.
+ * For each live bridge entry of a replay (positioned by the replay after the input that caused
+ * it, `harness/replay/walk/bridge-lane.ts`), the last of the `sent` entries that sorts before it
+ * by `(run, seq)`: its anchor when `sent` holds every input, else the last of those sent before
+ * it. Found per entry (a binary search), so `liveBridge` may be in any order — arrival order is
+ * not anchor order when the bridge lags behind the inputs. `sent` must be sorted by `(run, seq)`.
  */
 export function runtimeAnchors(liveBridge: readonly LaneEntry[], sent: readonly LaneEntry[]): Array<LaneEntry | null> {
-  let i = 0;
-  let last: LaneEntry | null = null;
   return liveBridge.map((entry) => {
-    while (i < sent.length && compareLaneEntries(sent[i]!, entry) < 0) {
-      last = sent[i]!;
-      i += 1;
+    let low = 0;
+    let high = sent.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (compareLaneEntries(sent[mid]!, entry) < 0) low = mid + 1;
+      else high = mid;
     }
-    return last;
+    return low === 0 ? null : sent[low - 1]!;
   });
 }
 

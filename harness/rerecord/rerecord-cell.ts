@@ -99,11 +99,10 @@ export type RerecordCellOutcome =
 
 /**
  * The live bridge output of a replay as current-lane input: each line of `result.bridgeLane`
- * (arrival order, positioned by the replay after the input written before it) with the
- * recorded input entry — runtime or agent (`inputLane`: `runtime→bridge` and `provider→bridge`)
- * — sent before it. In a replay without divergence every recorded input up to the end of the
- * walk was sent, in `(run, seq)` order, so that entry is the last recorded one sorting before
- * the line's position. Anchoring after agent lines too (spec 10 §6.6 step 4 anchors after
+ * (arrival order, positioned by the replay after the input that caused it: the one its
+ * expectation was recorded after, or the cause of the live line before it) with that recorded
+ * input entry — runtime or agent (`inputLane`: `runtime→bridge` and `provider→bridge`): the
+ * last one sorting before the line's position, found per line. Anchoring after agent lines too (spec 10 §6.6 step 4 anchors after
  * runtime lines only) keeps a line the bridge now writes after the agent line that caused it:
  * a turn a pre-prompt agent chunk opens, a denial's item after the runtime's answer. The
  * replay merges such a lane as it is (plan.ts `needsAlignment`).
@@ -152,23 +151,6 @@ function timedOut(provider: string, cell: string, result: Pick<ReplayResult, "in
   const t = result.infrastructureTimeout!;
   const reason = `infrastructure timeout: the replay was still running after ${t.ceilingMs} ms of wall clock${t.seq === null ? "" : ` (last recorded entry walked: seq ${t.seq})`}; no verdict, nothing written — rerun on a less loaded machine or raise --timeout`;
   return { status: "timeout", provider, cell, reason, notes: result.notes };
-}
-
-/**
- * The first candidate lane, built per anchoring in order, whose replay does not diverge; an
- * outcome a build returned (a refusal, a timeout) at once; else the first replay failure.
- */
-async function firstReplayable<T extends { replayFailure: string | undefined }>(
-  anchorings: ReadonlyArray<readonly LaneEntry[]>,
-  build: (inputs: readonly LaneEntry[]) => Promise<RerecordCellOutcome | T>,
-): Promise<RerecordCellOutcome | T | { failure: string }> {
-  let failure: string | undefined;
-  for (const inputs of anchorings) {
-    const candidate = await build(inputs);
-    if ("status" in candidate || candidate.replayFailure === undefined) return candidate;
-    failure ??= candidate.replayFailure;
-  }
-  return { failure: failure ?? "no anchoring to try" };
 }
 
 /** The refusal of a refreshed recording that would not replay (exit 1, nothing written). */
@@ -237,17 +219,16 @@ export async function rerecordFromReplay(recording: Recording, replayed: Replaye
   const bridgeLaneChanged = own.text !== live.text || own.counts !== live.counts;
   const currentNeeded = !besideRecording || bridgeLaneChanged || options.alwaysWriteCurrent === true;
 
-  // Anchor each new line after the input — runtime or agent line — sent before it, so a line a
-  // changed bridge now writes stays after the agent line that caused it; where the lane so built
-  // does not replay (a real recording whose agent lines raced the runtime's), the runtime-only
-  // anchoring of spec 10 §6.6 step 4 is tried too: the lane written is one that replays when
-  // either does; where neither does, nothing is written (the gate would fail on what it wrote).
+  // One anchoring, the causal one: each line after the input — runtime or agent line — that
+  // caused it (the replay's anchors, harness/replay/walk/bridge-lane.ts). No other anchoring is
+  // tried when its replay diverges: a fallback chosen by which verify replay won would make the
+  // written file depend on the machine (issue 38). It is refused instead, naming the divergence.
   // A lane that is not written needs no replay: the recording that stays just replayed cleanly.
   const verify = currentNeeded || !replayed.ok;
-  const anchorings = [[...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]], recording.lanes["runtime→bridge"]];
-  const chosen = await firstReplayable(anchorings, (inputs) => candidateLane(recording, replayed, inputs, { ...options, verify }));
+  const inputs = [...recording.lanes["runtime→bridge"], ...recording.lanes["provider→bridge"]];
+  const chosen = await candidateLane(recording, replayed, inputs, { ...options, verify });
   if ("status" in chosen) return chosen;
-  if ("failure" in chosen) return notReplayable(provider, cell, chosen.failure);
+  if (chosen.replayFailure !== undefined) return notReplayable(provider, cell, chosen.replayFailure);
   const { text, lines } = chosen;
 
   const currentLane: FileChange = currentNeeded ? await changeOf(currentLaneFile, text) : "not needed";

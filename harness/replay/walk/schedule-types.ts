@@ -53,8 +53,15 @@ export interface LiveBridgeLine {
   line: string;
   /** The recording's clock when it arrived: the matched expectation's `ts`, else the last walked `ts` (ms). */
   clock: number;
-  /** `(run, seq)` of the last input written before it arrived; null before the first input. */
+  /**
+   * `(run, seq)` of the input it is anchored after (what caused it): for a line that met an
+   * expectation, the input that expectation was recorded after; for one that met none, the last
+   * input written before it arrived — only an upper bound of its cause, which
+   * `anchorBridgeLines` narrows. Null: before the first input.
+   */
   anchor: { run: number; seq: number } | null;
+  /** True when the line met a recorded expectation (its anchor is then the recorded one). */
+  met: boolean;
 }
 
 /** What one walk produced (before lane assembly). */

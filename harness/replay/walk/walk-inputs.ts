@@ -63,7 +63,6 @@ function writeRuntimeInput(walk: ScheduleWalk, step: ReplayStep, recorded: strin
   }
   io.bridge.write(line);
   io.sink?.runtimeLine(entry.line);
-  walk.anchor = { run: entry.run, seq: entry.seq };
 }
 
 /** Writes a recorded agent input to its replay child, its answer id mapped to the live request's. */
@@ -85,7 +84,6 @@ function writeProviderInput(walk: ScheduleWalk, step: ReplayStep, recorded: stri
   }
   if (shape.kind === "request" && shape.idKey !== undefined && shape.method !== undefined) walk.agentRequests.set(`${step.segment}|${shape.idKey}`, shape.method);
   child.send(line);
-  walk.anchor = { run: entry.run, seq: entry.seq };
 }
 
 /** Writes one recorded input (`runtime→bridge` or `provider→bridge`). */
@@ -93,6 +91,7 @@ export function writeInput(walk: ScheduleWalk, step: ReplayStep): void {
   const { io } = walk;
   walk.lastWalked = step;
   walk.lastChannel = channelOf(step);
+  walk.lastWritten = { run: step.entry.run, seq: step.entry.seq };
   io.trace?.(`-> seq ${step.entry.seq} ${step.entry.dir} ${step.entry.line.slice(0, 120)}`);
   // Paths first (on the recorded text), so a live value written below (the harness's
   // PATH, the replay child's launch spec) is never mistaken for a recorded path.

@@ -53,16 +53,22 @@ export function onBridgeLine(walk: ScheduleWalk, emitted: string): void {
   }
   const index = walk.findExpectation("runtime", -1, shape, line);
   let laneLine = line;
-  let lineAnchor = walk.anchor;
-  if (index !== -1) {
-    const met = walk.meet(index, shape, walk.runtimeIds);
-    lineAnchor = met.anchor;
-    if (shape.kind === "request" && met.step.shape.id !== undefined) laneLine = withId(line, met.step.shape.id);
+  // Anchored after what caused it (issue 38): a met line after the input its expectation was
+  // recorded after, never after the last input written when it arrived (under load, one the
+  // bridge had not read yet when it wrote the line: harness/rerecord/README.md). A line nothing
+  // recorded expects has no recorded cause: the last input written before it arrived, an upper
+  // bound that `anchorBridgeLines` narrows.
+  let lineAnchor = walk.lastWritten;
+  const met = index !== -1;
+  if (met) {
+    const expectation = walk.meet(index, shape, walk.runtimeIds);
+    lineAnchor = expectation.anchor;
+    if (shape.kind === "request" && expectation.step.shape.id !== undefined) laneLine = withId(line, expectation.step.shape.id);
   } else {
     unmatchedBridgeLine(walk, shape);
   }
   io.sink?.bridgeLine(line, walk.laneClock);
-  if (walk.keepBridgeLines) walk.bridgeLines.push({ line: laneLine, clock: walk.laneClock, anchor: lineAnchor });
+  if (walk.keepBridgeLines) walk.bridgeLines.push({ line: laneLine, clock: walk.laneClock, anchor: lineAnchor, met });
 }
 
 /** Compares the bridge's answer `line` to an agent request with the recorded answer of `index`'s step. */

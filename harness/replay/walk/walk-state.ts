@@ -61,8 +61,8 @@ export class ScheduleWalk {
   infrastructureTimeout: ScheduleOutcome["infrastructureTimeout"] = null;
   /** The recording clock of the lane: the latest runtime input written or runtime expectation met (ms). */
   laneClock: number;
-  /** `(run, seq)` of the last input written. */
-  anchor: LiveBridgeLine["anchor"] = null;
+  /** `(run, seq)` of the last input written (see `onBridgeLine`); null before the first. */
+  lastWritten: LiveBridgeLine["anchor"] = null;
   lastWalked: ReplayStep | undefined;
   handshakeAnswered: boolean;
   handshakeError: string | undefined;
