@@ -97,7 +97,7 @@ function perCell(
 /**
  * The batch's live bridge lines as one `bridge→runtime` lane per cell, each anchored as a replay
  * of that cell alone anchors its own (`anchorBridgeLines` from the cell's first entry): a line
- * goes to the cell its `threadId` names, else to the cell of the input written before it (a line
+ * goes to the cell its `threadId` names, else to the cell of the input it is anchored after (a line
  * before any input: the first cell). A rerecord takes a changed cell's lane from here
  * (harness/check/pending.ts), and checks it as it checks its own: it must assemble to the cell's
  * live thread lane, and a lane to be written must replay.
