@@ -59,5 +59,5 @@ describe("bootstrap serving the replay relay in the bridge process", () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  }, 60_000);
+  });
 });

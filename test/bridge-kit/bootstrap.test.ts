@@ -120,7 +120,7 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     expect(processIn).toHaveLength(3);
     expect(processIn[0]?.run).not.toBe(processIn[2]?.run);
     expect(processIn[2]?.seq).toBe(1);
-  }, 60_000);
+  });
 
   it("leaves every line written before a SIGKILL mid-turn readable", async () => {
     const recordDir = path.join(tmp, "rec");
@@ -144,7 +144,7 @@ describe("bootstrap in record mode (spec 10 §4)", () => {
     expect(into).toEqual(bridge.sentLines);
     expect(out.at(-1)).toContain('"interaction/request"');
     expect(entries.some((entry) => entry.dir === "bridge→provider")).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("bootstrap robustness", () => {
@@ -161,7 +161,7 @@ describe("bootstrap robustness", () => {
     bridge.child.stdin.end();
     expect((await bridge.exited).code).toBe(0);
     expect(bridge.stderr()).toContain("probe bridge closed");
-  }, 60_000);
+  });
 
   it("drops a 70 MB line with a note on stderr and keeps serving", async () => {
     const bridge = driveBridge({ providerId: "probe", dataDir: path.join(tmp, "data") });
@@ -174,7 +174,7 @@ describe("bootstrap robustness", () => {
     expect(bridge.stdoutLines.map((line) => JSON.parse(line).id)).toEqual([100]);
     bridge.child.stdin.end();
     expect((await bridge.exited).code).toBe(0);
-  }, 120_000);
+  });
 
   it("ignores non-JSON lines and answers invalid params, unknown methods and throwing handlers", async () => {
     const bridge = driveBridge({ providerId: "probe", dataDir: path.join(tmp, "data") });
@@ -196,7 +196,7 @@ describe("bootstrap robustness", () => {
     expect(noSession.error).toEqual({ code: -32000, message: "No active session" });
     bridge.child.stdin.end();
     expect((await bridge.exited).code).toBe(0);
-  }, 60_000);
+  });
 
   it("runs onClose and exits 0 on SIGTERM", async () => {
     const bridge = driveBridge({ providerId: "probe", dataDir: path.join(tmp, "data") });
@@ -205,7 +205,7 @@ describe("bootstrap robustness", () => {
     expect(await bridge.exited).toEqual({ code: 0, signal: null });
     expect(bridge.stderr()).toContain("probe bridge closed");
     expect(fs.existsSync(path.join(tmp, "data"))).toBe(true);
-  }, 60_000);
+  });
 
   it("refuses bad arguments with exit 2 and a module without a bridge with exit 1", async () => {
     const noArgs = driveBridge({ modulePath: "", providerId: "", dataDir: "" });
@@ -216,5 +216,5 @@ describe("bootstrap robustness", () => {
     const wrong = driveBridge({ modulePath: notABridge, providerId: "x", dataDir: path.join(tmp, "d") });
     expect((await wrong.exited).code).toBe(1);
     expect(wrong.stderr()).toContain("does not export experimental_providerBridge");
-  }, 60_000);
+  });
 });

@@ -32,7 +32,7 @@ describe("batch replay: a provider's cells through one bridge process, as check 
       expect(batch[i]!.lane.grammarDrops).toEqual(single.lane.grammarDrops);
     }
     expect(batch.flatMap((r) => r.pids).filter(isAlive)).toEqual([]);
-  }, 120_000);
+  });
 
   it("a divergent cell is replayed again alone: its report names its own seq, the cells before it keep their batch result", async () => {
     const broken = await copyRecording(path.join(cursorRecordings, "resume"));
@@ -48,5 +48,5 @@ describe("batch replay: a provider's cells through one bridge process, as check 
     expect(resume!.divergences[0]).toMatchObject({ kind: "missing-expectation", seq: expected.seq });
     expect(resume!.pids[0]).not.toBe(allow!.pids[0]);
     expect([...allow!.pids, ...resume!.pids].filter(isAlive)).toEqual([]);
-  }, 120_000);
+  });
 });

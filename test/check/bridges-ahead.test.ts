@@ -33,5 +33,5 @@ describe("bridges started ahead of their batches", () => {
     } finally {
       await pool.close();
     }
-  }, 120_000);
+  });
 });

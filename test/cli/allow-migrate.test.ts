@@ -36,7 +36,7 @@ describe("parity allow --migrate", () => {
     expect(result.out).toContain(`entry 0: /86/item/aggregatedOutput → ${migrated[0]!.path}`);
     expect(result.out).toContain("entry 2: /3/scope/kind kept: applies to several cells");
     expect(result.out).toMatch(/1 of 2 positional entries now use stable selectors; the rest still load as they are/);
-  }, 60_000);
+  });
 
   it("parity allow writes the selector for a position it can check on the cell's lanes", async () => {
     const file = path.join(dir, "new.json");
@@ -49,7 +49,7 @@ describe("parity allow --migrate", () => {
     const [entry] = JSON.parse(await readFile(file, "utf8")) as Array<{ path: string }>;
     expect(entry!.path).toMatch(COMMAND_OUTPUT);
     expect(result.out).toContain("is a position; writing the selector that masks the same values");
-  }, 60_000);
+  });
 
   it("refuses entry flags beside --migrate, and asks for them without it", async () => {
     const both = await runCli(["allow", "--migrate", "x.json", "--cell", "turn-tools"]);

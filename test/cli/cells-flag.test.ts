@@ -45,7 +45,7 @@ beforeAll(async () => {
   const manifestFile = path.join(dir, "manifest.json");
   const { workspace: _dropped, ...manifest } = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, unknown>;
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
-}, 120_000);
+});
 
 afterAll(() => {
   if (root !== "") rmSync(root, { recursive: true, force: true });
@@ -61,7 +61,7 @@ describe("--cells", () => {
     const without = await runCli(check, { cwd: root });
     expect(without.out).toMatch(/0 passed, 1 failed/);
     expect(without.code).toBe(1);
-  }, 120_000);
+  });
 
   it("replay seeds the workspace from the named cells root", async () => {
     const dir = path.join(out, "acp-loop", "read-notes");
@@ -71,7 +71,7 @@ describe("--cells", () => {
 
     const without = await runCli(["replay", dir], { cwd: root });
     expect(without.code).toBe(1);
-  }, 120_000);
+  });
 
   it("a missing cells root is one line naming the flag and value, exit 2, for check and replay", async () => {
     const missing = path.join(root, "no-such-cells");
@@ -87,5 +87,5 @@ describe("--cells", () => {
     const notDir = await runCli(["replay", path.join(out, "acp-loop", "read-notes"), "--cells", "agents.json"], { cwd: root });
     expect(notDir.code).toBe(2);
     expect(notDir.err).toContain(`--cells agents.json: not a directory (${path.join(root, "agents.json")})`);
-  }, 120_000);
+  });
 });

@@ -74,7 +74,7 @@ describe("check's refresh hint for a recording outside the project", () => {
     expect(treeDigest(path.join(repoRoot, "recordings/echo"))).toBe(projectRecordings);
     expect(treeDigest(path.join(repoRoot, "lanes/echo"))).toBe(projectLanes);
     // Five runs of the gate, record and rerecord included: a budget for a loaded machine, no verdict.
-  }, 120_000);
+  });
 
   it("without --lanes, an outside root's hint names <root>/lanes so the project's lanes/ is never written", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "parity-ux2-hint-"));

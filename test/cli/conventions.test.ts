@@ -26,7 +26,7 @@ describe("CLI conventions (issue 27 item 6)", () => {
     expect(on.out).toMatch(/\u001b\[32mPASS/);
     const off = await runCli(["check", "--provider", "echo", "--cell", "zero-work", "--no-color"], { color: true });
     expect(off.out).not.toMatch(/\u001b/);
-  }, 120_000);
+  });
 
   it("suggests a command for a typo by edit distance, swapped letters included", async () => {
     expect(editDistance("lsit", "list")).toBe(1);

@@ -89,7 +89,7 @@ function changed(before: Record<string, string>, after: Record<string, string>):
 const changedAccepted = (before: Record<string, string>, after: Record<string, string>) => changed(before, after).filter((f) => !f.endsWith(".pending"));
 
 // Each test runs the gate (and rerecords) several times: a budget for a loaded machine, no verdict.
-describe("check --update", { timeout: 120_000 }, () => {
+describe("check --update", () => {
   it("after a bridge change: rerecords only the changed cells (oracle + .current), prints the git add, and the gate passes", async () => {
     const cwd = await project();
     const before = hashes(cwd);
@@ -132,7 +132,7 @@ describe("check --update", { timeout: 120_000 }, () => {
   });
 });
 
-describe("github annotations after a bridge change", { timeout: 120_000 }, () => {
+describe("github annotations after a bridge change", () => {
   it("a recording that differs exactly as the oracle does is not annotated twice: every annotation is on the oracle, at a line", async () => {
     const cwd = await project();
     const r = await runCli(["check", "--module", shout, "--cell", "turn", "--reporter", "github"], { cwd, ci: true });
@@ -143,7 +143,7 @@ describe("github annotations after a bridge change", { timeout: 120_000 }, () =>
   });
 });
 
-describe("parity review", { timeout: 120_000 }, () => {
+describe("parity review", () => {
   const reviewIn = async (cwd: string, answers: string[], extra: Record<string, unknown> = {}) => {
     let out = "";
     const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`)) });
@@ -321,7 +321,7 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
       else expect(after[accepted], file).toBeDefined();
     }
     expect(Object.keys(after).filter((f) => f.endsWith(".pending"))).toEqual([]);
-  }, 120_000);
+  });
 
   it("a local check writes changed cells and a missing oracle as .pending only; the accepted files stay as they are", async () => {
     const cwd = await project();
@@ -333,7 +333,7 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect(changed(before, hashes(cwd))).toContain("lanes/echo/zero-work.json.pending");
     expect(r.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "zero-work.json.pending")}`);
     expect(r.out).toContain("FAIL echo/zero-work");
-  }, 120_000);
+  });
 
   it("under CI a check writes nothing, pending or accepted, for a changed cell or a missing oracle", async () => {
     const cwd = await project();
@@ -344,5 +344,5 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect(r.out).toContain("FAIL echo/turn");
     expect(r.out).toContain("FAIL echo/zero-work");
     expect(changed(before, hashes(cwd))).toEqual([]);
-  }, 120_000);
+  });
 });

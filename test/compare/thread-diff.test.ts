@@ -119,7 +119,7 @@ describe("the seven shared acp-cursor thread cells without an allowlist", () => 
       expect(cell.diffs.length, cell.cell).toBeLessThanOrEqual(8);
     }
     expect(thread.filter((c) => c.status === "fail").length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
 
 describe("diffSequences beyond the exact table", () => {

@@ -80,12 +80,12 @@ describe("a family defined only in a test goes through the flows", () => {
     expect(locations.map((l) => `${l.provider}/${l.cell}`)).toEqual(["tube/turn"]);
     const checked = await checkCells({ locations, repoRoot, oraclesForEveryRecording: true, lanesDir: lanes, allowlist: [], jobs: 1, write: "never", replay: { adapters: families } });
     expect(checked.run.cells.map((c) => [c.provider, c.cell, c.status])).toEqual([["tube", "turn", "pass"]]);
-  }, 120_000);
+  });
 
   it("conforms by its name", async () => {
     const target = resolveBridgeTarget("tube", { cwd: work }, families);
     expect(target.modulePath).toBe(bridgeFile);
     const report = await runBridgeConformance({ transport: target.transport, session: target.session, timeoutMs: 90_000 });
     expect(report.results.filter((r) => r.status === "fail")).toEqual([]);
-  }, 120_000);
+  });
 });

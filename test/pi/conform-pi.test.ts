@@ -14,5 +14,5 @@ describe("parity conform --bridge pi (the pi bridge over the pi fixture agent)",
     expect(lines.slice(0, 14).map((l) => l.split(/\s+/)[1])).toEqual(CONFORMANCE_RULE_IDS);
     expect(lines.slice(0, 14).every((l) => l.startsWith("pass  "))).toBe(true);
     expect(lines[14]).toMatch(/conformant — 14 passed, 0 failed, 0 skipped$/);
-  }, 120_000);
+  });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await cp(path.join(repoRoot, "dist"), path.join(clone, "dist"), { recursive: true });
   // The tour reads the shared real recordings at ../shared, as from the repository's own place.
   await symlink(path.resolve(repoRoot, "../shared"), path.join(work, "shared"), "dir");
-}, 120_000);
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });

@@ -57,5 +57,5 @@ describe("self-contained recordings", () => {
     const passed = await runCli(check, { cwd: root });
     expect(passed.out).toMatch(/1 passed, 0 failed/);
     expect(passed.code).toBe(0);
-  }, 120_000);
+  });
 });

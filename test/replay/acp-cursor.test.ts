@@ -32,7 +32,7 @@ describe("the real acp-cursor recordings replay through our ACP bridge (spec 10 
         expect(countOf(result.lane.events, type), type).toBe(countOf(own.events, type));
       }
       expect(result.pids.filter(isAlive)).toEqual([]);
-    }, 60_000);
+    });
   }
 
   it("resume replays the same with the Node replay child as the agent process (where no relay can run)", async () => {
@@ -43,5 +43,5 @@ describe("the real acp-cursor recordings replay through our ACP bridge (spec 10 
     expect(node.expectationsMet).toBe(node.expectationsTotal);
     expect(node.lane.events).toEqual(relayed.lane.events);
     expect(node.pids.filter(isAlive)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -30,7 +30,7 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  });
 
   it("a launch that differs (another provider id, another environment) takes nothing", async () => {
     const pool = createBridgePool();
@@ -48,7 +48,7 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  });
 
   it("ensureWaiting starts a bridge only when none started like it is waiting", async () => {
     const pool = createBridgePool();
@@ -65,7 +65,7 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  });
 
   it("close stops a bridge nobody took and removes its directory", async () => {
     const pool = createBridgePool();
@@ -80,7 +80,7 @@ describe.runIf(process.platform === "linux")("a pool of bridges started ahead", 
     await pool.close();
     expect(isAlive(pid)).toBe(false);
     expect(existsSync(path.dirname(dataDir))).toBe(false);
-  }, 60_000);
+  });
 });
 
 /** This process's children running the bridge bootstrap, with the data directory each was given (its last argument). */

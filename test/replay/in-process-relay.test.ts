@@ -34,6 +34,6 @@ describe("agent sessions served in the bridge process (the default where perl is
       expect(relayed.pids.filter(isInProcessPid)).toEqual([]);
       expect(inProcess.lane.events).toEqual(relayed.lane.events);
       expect(inProcess.exit).toEqual(relayed.exit);
-    }, 120_000);
+    });
   }
 });

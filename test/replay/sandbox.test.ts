@@ -78,5 +78,5 @@ describe("replay sandbox: acp-opencode/turn-tools", () => {
     pids.push(...second.pids);
 
     expect(pids.filter(isAlive)).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -48,7 +48,7 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     expect(next[1]).toContain(`1 cell changed the lane: if intended, review them one by one: parity review --lanes ${lanes} --timeout 60000`);
     expect(next[2]).toContain(`or accept them all (rerecords their oracles): parity check -u --lanes ${lanes} --timeout 60000`);
     await cp(path.join(repoRoot, "lanes", "echo", "turn.json"), oracle);
-  }, 120_000);
+  });
 
   it("a dead bridge (answers nothing) is told to look at the bridge, never to allowlist its events", async () => {
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--module", dead, "--timeout", "60000"]);
@@ -57,7 +57,7 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     expect(todo).toEqual([`    the bridge answered nothing; see why: parity replay --verbose --provider echo --cell turn --module ${dead} --timeout 60000`]);
     expect(r.out).not.toMatch(/parity allow|parity rerecord|check -u/);
     expect(next[1]).toBe("  1 cell: the bridge answered nothing; fix it, nothing to accept or allow");
-  }, 120_000);
+  });
 
   it("a crashing bridge is told to fix the bridge, never to rerecord; --module is kept", async () => {
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--module", crash]);
@@ -66,7 +66,7 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     expect(todo).toEqual([`    fix the bridge (it exited; its stderr is above), then: parity check --provider echo --cell turn --module ${crash}`]);
     expect(r.out).not.toMatch(/parity allow|parity rerecord|check -u/);
     expect(r.out).toContain("the bridge crashed");
-  }, 120_000);
+  });
 
   it("a divergence is told to trace the replay, with nothing to accept", async () => {
     const copy = await copyRecording(path.join(repoRoot, "recordings", "echo", "turn"));
@@ -80,7 +80,7 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     ]);
     expect(next[1]).toContain("the replay diverged from the recording");
     await rm(root, { recursive: true, force: true });
-  }, 120_000);
+  });
 
   it("a stale allowlist entry is told to delete it", async () => {
     const file = path.join(dir, "stale.json");
@@ -93,7 +93,7 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     const { todo, next } = advice(r.out);
     expect(todo).toEqual([`    delete the stale entries (or all at once: parity allow --prune --allowlist ${file})`]);
     expect(next[1]).toBe("  1 cell: only stale allowlist entries; delete them");
-  }, 120_000);
+  });
 
   it("a missing oracle under CI is told to write it locally", async () => {
     const empty = path.join(dir, "empty-lanes");
@@ -101,5 +101,5 @@ describe("advice that fits the failure (issue 27 item 1)", () => {
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--lanes", empty], { ci: true });
     expect(r.code).toBe(1);
     expect(advice(r.out).todo).toEqual([`    write its oracle locally and commit it: parity check -u --provider echo --cell turn --lanes ${empty}`]);
-  }, 120_000);
+  });
 });

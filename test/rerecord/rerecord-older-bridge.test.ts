@@ -155,5 +155,5 @@ describe("rerecord then check, on recordings an older bridge made with the fixtu
     expect(await hashes(dir)).toEqual(before);
     expect(existsSync(path.join(dir, CURRENT))).toBe(false);
     expect(existsSync(box.lanes)).toBe(false);
-  }, 120_000);
+  });
 });
