@@ -144,3 +144,85 @@ describe("an output met on the input's own pipe proves nothing about another pip
     expect(outcome.divergences.map((d) => [d.kind, d.seq])).toEqual([["answer-differs", 6]]);
   });
 });
+
+/**
+ * The other side of the rule: an output recorded after a line of the input's own pipe does not
+ * hold the input, since the bridge reads a pipe in order and cannot let the input overtake it.
+ * The shape of acp-copilot/committed command-fails (a bridge that lagged when it was recorded): the
+ * agent's chunks A, B, C, with A's runtime line recorded after B and the others after C. A bridge
+ * that writes a line per chunk at once, held back before C until A's line came, has written B's
+ * too, before anything recorded expects it; C's line then meets B's expectation and C's is missing.
+ */
+describe("an output recorded after a line of the input's own pipe (a lagging recording)", () => {
+  const chunk = (text: string) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { text } } } });
+  const delta = (text: string) => ({ jsonrpc: "2.0", method: "thread/delta", params: { threadId: "t", deltas: [{ kind: "item.textDelta", text }] } });
+  const lagging: Array<[LaneEntry["dir"], unknown]> = [
+    ["runtime→bridge", { jsonrpc: "2.0", method: "turn/start", params: { threadId: "t" } }],
+    ["bridge→provider", INITIALIZE],
+    ["provider→bridge", chunk("A")],
+    ["provider→bridge", chunk("B")],
+    ["bridge→runtime", delta("A")],
+    ["provider→bridge", chunk("C")],
+    ["bridge→runtime", delta("B")],
+    ["bridge→runtime", delta("C")],
+  ];
+
+  it("writes the agent's next line without waiting for it: every line meets its own expectation", async () => {
+    const scheduler = createFakeScheduler();
+    const queue = createEventQueue<ReplayEvent>(scheduler);
+    const link: ReplayChildLink = {
+      index: 0,
+      pid: 4_194_305,
+      inProcess: true,
+      send(line) {
+        const text = (JSON.parse(line) as { params?: { update?: { content?: { text?: string } } } }).params?.update?.content?.text;
+        if (text !== undefined) queue.push({ type: "bridge-line", line: JSON.stringify(delta(text)) });
+      },
+      buffered: 0,
+      end: () => undefined,
+      closed: false,
+      whenClosed: () => Promise.resolve(),
+    };
+    const bridge = {
+      name: "scripted bridge",
+      pid: undefined,
+      buffered: 0,
+      exited: false,
+      write(line: string) {
+        if (!line.includes("turn/start")) return;
+        queue.push({ type: "child-hello", child: link });
+        queue.push({ type: "child-line", child: link, line: JSON.stringify(INITIALIZE) });
+      },
+      endInput: () => queue.push({ type: "bridge-exit", code: 0, signal: null }),
+      kill: () => undefined,
+      whenExited: () => Promise.resolve({ code: 0, signal: null }),
+      stderr: () => "",
+    } as unknown as SpawnedBridge;
+    let looks = 0;
+    const idleness: IdlenessJudge = {
+      name: "proc",
+      look(): Promise<Settlement | "event"> {
+        looks += 1;
+        if (looks > MAX_LOOKS) throw new Error(`the walk looked ${looks} times without moving on`);
+        return Promise.resolve("idle");
+      },
+      pauseMs: () => 0,
+      close: () => undefined,
+    };
+    const classify = createStepClassifier();
+    const all = lagging.map(([dir, line], i) => classify({ ts: 1000 + i, run: 1, seq: i + 1, dir, line: JSON.stringify(line) }));
+    const outcome = await runSchedule(
+      planSource({ steps: all, segments: 1, recordsInitialize: false }),
+      { queue, bridge, idleness, rewriteRuntime: (line) => line, now: () => scheduler.now() },
+      { ceilingMs: 60_000, exitMs: 1000, timerHorizonMs: 10_000, fallbackQuietMs: 3000 },
+      false,
+    );
+    expect(outcome.divergences).toEqual([]);
+    expect(outcome.notes).toEqual([]);
+    expect(outcome.bridgeLines.map((l) => [JSON.parse(l.line).params.deltas[0].text, l.anchor?.seq])).toEqual([
+      ["A", 4],
+      ["B", 6],
+      ["C", 6],
+    ]);
+  });
+});

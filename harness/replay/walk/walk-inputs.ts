@@ -14,7 +14,7 @@ export async function fill(walk: ScheduleWalk): Promise<void> {
     if (!step) walk.sourceDone = true;
     else if (step.role === "input") walk.nextInput = step;
     else {
-      walk.open.push({ step, anchor: walk.lastInputRead });
+      walk.open.push({ step, anchor: walk.lastInputRead, cause: walk.lastInputReadChannel });
       walk.expectedSinceInput.add(channelOf(step));
     }
   }
@@ -29,18 +29,22 @@ export function waitedFor(walk: ScheduleWalk, input: ReplayStep): boolean {
 /**
  * What `input` waits for before it is written, once {@link waitedFor} holds (see `runSchedule`
  * and walk/README.md, "Barriers between pipes"):
- * - `idle` while an output recorded before it on another pipe is still open: it must come (an
- *   event) or the bridge must be idle. An output met on the input's own pipe is evidence about
- *   that pipe only: it does not show that the bridge consumed an input of another pipe
- *   (a rerecorded acp-cursor/stop-interrupt anchors runtime lines caused by agent lines before
- *   seq 380 after it; test/replay/barrier-evidence.test.ts).
+ * - `idle` while an output recorded before it on another pipe, after an input of another pipe
+ *   than its own, is still open: it must come (an event) or the bridge must be idle. An output
+ *   met on the input's own pipe is evidence about that pipe only: it does not show that the
+ *   bridge consumed an input of another pipe (a rerecorded acp-cursor/stop-interrupt anchors
+ *   runtime lines caused by agent lines before seq 380 after it;
+ *   test/replay/barrier-evidence.test.ts). An output recorded after a line of the input's own
+ *   pipe cannot be overtaken by it (the bridge reads a pipe in order), and waiting for it would
+ *   make a recording whose bridge lagged wrong (acp-copilot/command-fails: the agent's chunks
+ *   46–55 with some of their runtime lines recorded between them, the rest after).
  * - `blocked` on a pipe switch with nothing recorded on the input's own pipe since the last
  *   input: the bridge must have consumed that input (only a timer of its own may be due).
  * - `none` otherwise.
  */
 export function barrierOf(walk: ScheduleWalk, input: ReplayStep): "idle" | "blocked" | "none" {
   const channel = channelOf(input);
-  if (walk.open.some((o) => channelOf(o.step) !== channel)) return "idle";
+  if (walk.open.some((o) => channelOf(o.step) !== channel && o.cause !== channel)) return "idle";
   if (walk.lastChannel !== undefined && walk.lastChannel !== channel && !walk.expectedSinceInput.has(channel)) return "blocked";
   return "none";
 }
@@ -105,6 +109,7 @@ export function takeInput(walk: ScheduleWalk): void {
   const input = walk.nextInput!;
   walk.nextInput = undefined;
   walk.lastInputRead = { run: input.entry.run, seq: input.entry.seq };
+  walk.lastInputReadChannel = channelOf(input);
   walk.expectedSinceInput.clear();
   writeInput(walk, input);
 }

@@ -22,6 +22,8 @@ export class WalkAbort extends Error {}
 export interface OpenExpectation {
   step: ReplayStep;
   anchor: LiveBridgeLine["anchor"];
+  /** The pipe of that input (`channelOf`): where the bridge read what the expectation answers; undefined before the first input. */
+  cause: string | undefined;
 }
 
 /** Where in the recording a divergence sits: `seq`, `run` and `dir` of a recorded entry, or nulls. */
@@ -43,6 +45,8 @@ export class ScheduleWalk {
   sourceDone = false;
   /** The input read last from the plan (anchors the expectations read after it). */
   lastInputRead: LiveBridgeLine["anchor"] = null;
+  /** The pipe of {@link ScheduleWalk.lastInputRead}. */
+  lastInputReadChannel: string | undefined;
   /** Channels with an expectation recorded since the last input was read. */
   readonly expectedSinceInput = new Set<string>();
   lastChannel: string | undefined;
