@@ -99,6 +99,17 @@ export function describeErrno(code: string): string {
 }
 
 /**
+ * Something the run waited for took longer than the bound on the impossible (a user's bridge
+ * module still loading, say): no verdict, the machine's doing or the module's, never a usage
+ * error. `E_TIMEOUT`, exit 4 ({@link EXIT_CODES.infrastructureTimeout}).
+ */
+export class InfrastructureTimeoutError extends ParityError {
+  constructor(message: string) {
+    super("E_TIMEOUT", message, EXIT_CODES.infrastructureTimeout);
+  }
+}
+
+/**
  * A file, directory or stream the run could not read or write for a reason of the machine:
  * `<path or stream>: <what is wrong> (<ERRNO>)`. Exit code 5 ({@link EXIT_CODES.internalError}).
  */

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
-import { UsageError } from "../errors.js";
+import { InfrastructureTimeoutError, UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
 import { probeBridgeModule } from "./module-probe.js";
 import { stringFlag, type ParsedFlags } from "./options.js";
@@ -74,12 +74,15 @@ function wholeNumber(value: unknown): number | null {
  * top-level code never runs in the CLI: one that calls `process.exit` while loading is
  * reported here (exit 2), never taken as the CLI's own exit code.
  *
+ * @param loadTimeoutMs bound on the module's loading (default `MODULE_LOAD_TIMEOUT_MS`, ms).
  * @returns the absolute module path.
  * @throws UsageError `--module <value>: no such module (<abs>)`, `…: not a file`,
- *   `…: cannot load: <first line of the error>`, `…: its top level ended the process …`,
- *   `…: did not finish loading within …` or `…: does not export experimental_providerBridge`.
+ *   `…: cannot load: <first line of the error>`, `…: its top level ended the process …` or
+ *   `…: does not export experimental_providerBridge`;
+ *   InfrastructureTimeoutError (exit 4) `infrastructure timeout: --module <value>: did not finish
+ *   loading within …`: a bound on the impossible that a loaded machine can reach, no usage error.
  */
-export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module"): Promise<string> {
+export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module", loadTimeoutMs?: number): Promise<string> {
   const file = path.resolve(cwd, value);
   const where = `--${flag} ${value}`;
   let isFile: boolean;
@@ -89,7 +92,7 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
     throw new UsageError(`${where}: no such module (${file})`);
   }
   if (!isFile) throw new UsageError(`${where}: not a file (${file})`);
-  const probe = await probeBridgeModule(file, { cwd });
+  const probe = await probeBridgeModule(file, { cwd, ...(loadTimeoutMs === undefined ? {} : { timeoutMs: loadTimeoutMs }) });
   switch (probe.kind) {
     case "bridge":
       return file;
@@ -100,7 +103,9 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
       throw new UsageError(`${where}: its top level ended the process (${how}) while loading; a bridge module must not call process.exit`);
     }
     case "timeout":
-      throw new UsageError(`${where}: did not finish loading within ${probe.timeoutMs / 1000} s (a top-level await that never settles?)`);
+      throw new InfrastructureTimeoutError(
+        `infrastructure timeout: ${where}: did not finish loading within ${probe.timeoutMs / 1000} s (a top-level await that never settles, or a machine too loaded); no verdict`,
+      );
     case "no-bridge":
       throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
   }

@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkBridgeModuleFlag } from "../../harness/cli/flag-checks.js";
 import { probeBridgeModule } from "../../harness/cli/module-probe.js";
+import { EXIT_CODES, InfrastructureTimeoutError } from "../../harness/errors.js";
 import { repoRoot, runCli } from "./run-cli.js";
 
 // A user's --module / --bridge is loaded in a child process for the flag check: its top-level
@@ -64,5 +66,21 @@ describe("user modules load in a child process", () => {
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--module", path.join(dir, "noisy-bridge.mjs"), "--json"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).not.toContain("hello from the top level");
+  });
+});
+
+// Issue 38: the probe's bound on loading is a bound on the impossible, which a loaded machine can
+// reach: an infrastructure timeout (exit 4), not a usage error (exit 2). The module here never
+// finishes loading (a timer keeps its child alive under a top-level await that never settles), so
+// the bound is reached whatever the machine: it is set to 1 ms only to keep the test short.
+describe("a module that does not finish loading", () => {
+  it("is an infrastructure timeout: InfrastructureTimeoutError, exit code 4, one line naming the flag", async () => {
+    await writeFile(path.join(dir, "never-loads.mjs"), "setInterval(() => {}, 1000);\nawait new Promise(() => {});\n");
+    const thrown = await checkBridgeModuleFlag("never-loads.mjs", dir, "module", 1).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(InfrastructureTimeoutError);
+    expect((thrown as InfrastructureTimeoutError).exitCode).toBe(EXIT_CODES.infrastructureTimeout);
+    expect((thrown as Error).message).toBe(
+      "infrastructure timeout: --module never-loads.mjs: did not finish loading within 0.001 s (a top-level await that never settles, or a machine too loaded); no verdict",
+    );
   });
 });
