@@ -17,6 +17,7 @@ import { compileUserPatterns } from "../recording/redact.js";
 import type { ModelServer } from "../model-server/server.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { AgentLaunch } from "./agent-launch.js";
+import { missingHostProgramLine, missingHostPrograms, type HostProgram } from "./host-programs.js";
 import { fillProfileTemplate, spellModelScript, type AgentRecordProfile } from "./agent-profile.js";
 import type { RecordDirs, RecordProvider } from "./record-provider.js";
 
@@ -46,6 +47,8 @@ export interface ProfileLaunch {
   source: string;
   /** The family's bridge that runs the agent. */
   bridge: ProfileBridge;
+  /** Programs of the host the agent warns about when missing, checked before a recording starts (host-programs.ts). */
+  requires?: readonly HostProgram[];
 }
 
 /** What a family contributes to a profile provider: its bridge and how its options launch the agent. */
@@ -138,6 +141,9 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
         throw new UsageError(`${launch.id}: ${command} is not installed (install the agents with \`npm run agents:install\`, or fix the profile's command)`);
       }
       const env = { ...baseEnv(), ...homeEnv, TMPDIR: tmp, ...fillProfileTemplate(profile.env, vars) };
+      // What the agent warns about when missing would put the host into the lane: refused before it starts.
+      const [missing] = missingHostPrograms(launch.requires ?? [], (env as Record<string, string | undefined>).PATH);
+      if (missing !== undefined) throw new UsageError(missingHostProgramLine(launch.id, missing));
       for (const [target, content] of Object.entries(profile.files)) {
         const file = path.resolve(dirs.workspace, fillProfileTemplate(target, vars));
         // Config files go only into this run's own directories, never the user's.

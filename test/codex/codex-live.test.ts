@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
-import { CODEX_PROFILE } from "../../harness/families/codex/profile.js";
+import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "../../harness/families/codex/profile.js";
+import { missingHostPrograms } from "../../harness/families/host-programs.js";
 import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";
@@ -12,12 +13,13 @@ import { repoRoot } from "../cli/run-cli.js";
 // The real Codex CLI (agents/ lockfile, @openai/codex 0.171.0) recorded live, offline: a fresh
 // recording of turn-tools gives the committed oracle byte for byte, so everything that varies
 // between runs (times, ids, process ids, rollout paths, the workspace) is normalized or never
-// reaches the thread lane. Runs where the CLI is installed; under CI, where it always is, a
-// missing CLI fails.
+// reaches the thread lane. Runs where the CLI and what it needs of the host (bubblewrap: without
+// it Codex warns into the lane, issue 38) are installed; under CI, where they always are, a missing
+// one fails (record says which, in one line).
 
 const root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
+const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() })) && missingHostPrograms(CODEX_HOST_PROGRAMS, process.env.PATH).length === 0;
 
 describe("codex recorded live, offline", () => {
   it.skipIf(!installed && process.env.CI !== "true")(

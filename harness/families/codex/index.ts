@@ -9,7 +9,7 @@ import { agentsDir, bridgeModulePath } from "../record-provider.js";
 import type { BridgeFamily } from "../family.js";
 import { codexConform } from "./conform.js";
 import { codexLaunchOptions, codexLaunchSeam, CODEX_BRIDGE_MODULE } from "./launch.js";
-import { CODEX_PROFILE } from "./profile.js";
+import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "./profile.js";
 
 /** The Codex bridge family. */
 export const codexFamily: BridgeFamily = {
@@ -24,6 +24,7 @@ export const codexFamily: BridgeFamily = {
         agentsDir: agentsDir(),
         source: `npm ${CODEX_PROFILE.packages.join(" + ")}, its native binary`,
         bridge: { modulePath: bridgeModulePath({ modulePath: CODEX_BRIDGE_MODULE }), launchOptions: codexLaunchOptions },
+        requires: CODEX_HOST_PROGRAMS,
       }),
     },
   }),

@@ -7,6 +7,15 @@
  * update checks, analytics and history off. The profile is data (agent-profile.ts).
  */
 import type { ShippedAgentProfile } from "../agent-profile.js";
+import type { HostProgram } from "../host-programs.js";
+
+/**
+ * What Codex needs of the host: bubblewrap, its Linux sandbox for the commands it runs. Without
+ * `bwrap` on its PATH it warns "could not find bubblewrap on PATH" into the lane (issue 38).
+ */
+export const CODEX_HOST_PROGRAMS: readonly HostProgram[] = [
+  { program: "bwrap", debianPackage: "bubblewrap", why: "codex sandboxes its commands with it and writes a warning into the lane without it" },
+];
 
 /** Codex's `config.toml` for one offline run; `{{baseUrl}}` is the loopback endpoint. */
 export const CODEX_OFFLINE_CONFIG = `model = "gpt-5.5"

@@ -1,0 +1,63 @@
+/**
+ * What an agent CLI needs of the host is checked before a recording starts (issue 38): Codex
+ * without bubblewrap puts "could not find bubblewrap on PATH" into the lane, so `parity record`
+ * refuses in one line naming the Debian package. bwrap is hidden from PATH here, never
+ * uninstalled: the PATHs are temp dirs of symbolic links (the machine is shared).
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
+import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "../../harness/families/codex/profile.js";
+import { missingHostProgramLine, missingHostPrograms } from "../../harness/families/host-programs.js";
+import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
+import { runCli } from "../cli/run-cli.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "parity-host-programs-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A fresh PATH directory holding a link per name, each to an executable of this machine (node itself). */
+function pathDir(programs: string[]): string {
+  const dir = mkdtempSync(path.join(root, "path-"));
+  for (const program of programs) symlinkSync(process.execPath, path.join(dir, program));
+  return dir;
+}
+
+describe("host programs an agent CLI needs", () => {
+  it("codex needs bwrap from the Debian package bubblewrap", () => {
+    expect(CODEX_HOST_PROGRAMS.map((p) => [p.program, p.debianPackage])).toEqual([["bwrap", "bubblewrap"]]);
+  });
+
+  it("a PATH without bwrap misses it; one with an executable bwrap does not; empty PATH parts are ignored", () => {
+    const without = pathDir(["git"]);
+    const withIt = pathDir(["bwrap"]);
+    expect(missingHostPrograms(CODEX_HOST_PROGRAMS, without)).toEqual([...CODEX_HOST_PROGRAMS]);
+    expect(missingHostPrograms(CODEX_HOST_PROGRAMS, `${without}${path.delimiter}${path.delimiter}${withIt}`)).toEqual([]);
+    expect(missingHostPrograms(CODEX_HOST_PROGRAMS, undefined)).toEqual([...CODEX_HOST_PROGRAMS]);
+  });
+
+  it("the line names the provider, the program and the package to install", () => {
+    expect(missingHostProgramLine("codex", CODEX_HOST_PROGRAMS[0]!)).toBe(
+      "codex: bwrap is not on PATH (install the Debian package bubblewrap): codex sandboxes its commands with it and writes a warning into the lane without it",
+    );
+  });
+});
+
+const codexInstalled = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
+
+describe("parity record with a PATH that hides bwrap", () => {
+  // Needs the real Codex CLI (`npm run agents:install`): the check runs once the CLI is found.
+  it.skipIf(!codexInstalled)("codex: exit 2, the one line naming bubblewrap, nothing written", async () => {
+    const out = mkdtempSync(path.join(root, "rec-"));
+    vi.stubEnv("PATH", pathDir(["git"]));
+    try {
+      const run = await runCli(["record", "--provider", "codex", "--cell", "turn-tools", "--out", path.join(out, "rec"), "--lanes", path.join(out, "lanes")]);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain(`parity: ${missingHostProgramLine("codex", CODEX_HOST_PROGRAMS[0]!)}\n`);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
