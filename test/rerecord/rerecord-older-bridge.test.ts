@@ -12,8 +12,8 @@
  * message over three chunks, each after a round trip to the bridge, recorded through a bridge that
  * lost the first text line (fixtures/first-text-lost-bridge.mjs). Anchored after the runtime's line
  * only, that line would be aligned onto the next text line's place, behind the agent's second
- * chunk, and the refreshed recording diverges (checked by forcing runtime-only anchoring in
- * rerecord-cell.ts: REFUSED, "expected … thread/delta [item.textClose, item.textDelta]; the bridge
+ * chunk, and the refreshed recording diverges (checked by giving `liveLinesOf` in rerecord-cell.ts
+ * the runtime lane only: REFUSED, "expected … thread/delta [item.textClose, item.textDelta]; the bridge
  * went idle without it"); anchored after the agent's first chunk, it replays.
  * Spawns the compiled bridges (fresh `dist/` needed).
  */
