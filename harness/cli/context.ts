@@ -1,5 +1,6 @@
 import { EXIT_CODES, IoError } from "../errors.js";
 import { colorEnabled } from "./color.js";
+import { projectDir } from "./project-dir.js";
 import { terminalSafe } from "../report/visible.js";
 import { processInterruptHost, type InterruptHost } from "./interrupt.js";
 import type { ProgressStream } from "../progress/check-progress.js";
@@ -78,7 +79,9 @@ export function processContext(verbose: boolean, ownsProcess = false): CliContex
     color,
     verbose,
     ci: env.CI === "true" || env.CI === "1",
-    cwd: env.INIT_CWD ?? process.cwd(),
+    // npm and npx set INIT_CWD to where the user typed the command; from a subdirectory the run
+    // works from the project's root (project-dir.ts).
+    cwd: projectDir(env.INIT_CWD ?? process.cwd()),
     interrupts: processInterruptHost({ ownsProcess }),
     env,
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
