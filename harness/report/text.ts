@@ -7,7 +7,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.js";
 import type { LaneDiffLine } from "../compare/lane-diff.js";
-import type { ParityComparison, ParityDifference } from "../compare/parity.js";
+import { isClassWide, type ParityComparison, type ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
@@ -264,7 +264,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   }
   for (const entry of cell.stale) {
     out.push(
-      `  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${visibleLine(entry.path)} (${visibleLine(entry.pr)}) masks no difference in this cell (every value it selects is equal on both sides) — remove it: parity allow --prune`,
+      `  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${visibleLine(entry.path)} (${visibleLine(entry.pr)}) masks no difference ${isClassWide(entry) ? "in any selected cell it applies to" : "in this cell"} (every value it selects is equal on both sides) — remove it: parity allow --prune`,
     );
   }
   for (const divergence of cell.divergences) {
