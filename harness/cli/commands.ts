@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "record", load: async () => (await import("./record.js")).recordCommand },
   { name: "rerecord", load: async () => (await import("./rerecord.js")).rerecordCommand },
   { name: "import", load: async () => (await import("./import.js")).importCommand },
+  { name: "drift", load: async () => (await import("./drift.js")).driftCommand },
   { name: "merge-reports", load: async () => (await import("./merge-reports.js")).mergeReportsCommand },
   { name: "review", load: async () => (await import("./review.js")).reviewCommand },
   { name: "conform", load: async () => (await import("./conform.js")).conformCommand },
