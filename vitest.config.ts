@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { sharedExclusions } from "./test/helpers/shared-files.js";
 
 /**
  * Test files that run in a fresh worker each (vitest's default isolation). Every other file shares
@@ -22,6 +24,9 @@ export const ISOLATED = ["test/check/one-read.test.ts"];
  */
 export const GLOBAL_SETUP_NPM_TEST = ["test/helpers/no-extra-ca-certs.ts"];
 
+/** Left out in a clone with no sibling `../shared` (test/helpers/shared-files.ts); none under CI=true. */
+const NEEDS_SHARED = sharedExclusions(fileURLToPath(new URL(".", import.meta.url)));
+
 export default defineConfig({
   test: {
     // Child-process tests spawn bridges; keep the pool small on 2-core machines.
@@ -42,8 +47,8 @@ export default defineConfig({
     setupFiles: ["test/helpers/undo-stubs.ts"],
     // `extends: true` concatenates arrays, so each project names its own files (none at the root).
     projects: [
-      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false, globalSetup: GLOBAL_SETUP_NPM_TEST } },
-      { extends: true, test: { name: "isolated", include: ISOLATED, globalSetup: GLOBAL_SETUP_NPM_TEST } },
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: [...ISOLATED, ...NEEDS_SHARED], isolate: false, globalSetup: GLOBAL_SETUP_NPM_TEST } },
+      { extends: true, test: { name: "isolated", include: ISOLATED, exclude: NEEDS_SHARED, globalSetup: GLOBAL_SETUP_NPM_TEST } },
     ],
   },
 });

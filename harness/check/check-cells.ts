@@ -4,7 +4,7 @@ import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { createLiveLaneSpills, heldLeg, oracleLeg, recordedLeg, type CellLeg } from "../compare/cell-legs.js";
-import { compareParity, grammarDropKeys, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
+import { compareParity, grammarDropKeys, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
 import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError, UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
@@ -416,7 +416,8 @@ async function compareCell(
   }
   const writeOracle = state === "written" || state === "pending";
 
-  const input = { provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir };
+  // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
+  const input = { provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, judgedElsewhere: isClassWide };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
   // dump, an applying allowlist entry, or a difference to show.
   let verdict: ParityVerdict<LoadedAllowlistEntry> | undefined;

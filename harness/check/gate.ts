@@ -9,6 +9,7 @@ import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { writeCellTimes } from "./cell-times.js";
 import { checkCells, type CheckCellsResult } from "./check-cells.js";
+import { settleClassWideStaleness } from "./class-wide-stale.js";
 import { startGate, type GateContext, type GateOptions, type GateStart } from "./gate-start.js";
 import { writePendingResults, type PendingResult } from "./pending.js";
 import type { WritePolicy } from "./write-policy.js";
@@ -67,6 +68,8 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     progress?.end();
     await bridges.close();
   });
+  // A class-wide entry is stale only when it masked nothing in every selected cell (class-wide-stale.ts).
+  settleClassWideStaleness(run.cells, extras);
   if (keepTimes) {
     const replayed = run.cells.filter((c) => c.status === "pass" || c.status === "fail");
     await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));

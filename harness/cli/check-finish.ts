@@ -17,6 +17,7 @@ import type { CellExtras } from "../check/check-cells.js";
 import { runGate, type GateContext, type GateOptions, type GateRun, type GateStart } from "../check/gate.js";
 import { acceptPending, nothingWrittenNotice, PENDING_SUFFIX, type ProjectOutsider } from "../check/write-policy.js";
 import type { ReporterName } from "../report/reporter-names.js";
+import { visibleLine } from "../report/visible.js";
 
 /** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
 export function renderExplain(extras: readonly CellExtras[]): string {
@@ -28,8 +29,9 @@ export function renderExplain(extras: readonly CellExtras[]): string {
       const sides = [`live ${m.live}`];
       if (m.oracle !== undefined) sides.push(`oracle ${m.oracle}`);
       if (m.recording !== undefined) sides.push(`recording ${m.recording}`);
-      out += `  ${m.entry.layer} ${m.entry.path} (${m.entry.pr}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
-      out += `    ${m.entry.reason}\n`;
+      // Every field is the allowlist file's text, which a pull request can change: one line each, made visible.
+      out += `  ${visibleLine(m.entry.layer)} ${visibleLine(m.entry.path)} (${visibleLine(m.entry.pr)}): ${sides.join(", ")}${m.masksDifference ? "" : " — stale: masks no difference"}\n`;
+      out += `    ${visibleLine(m.entry.reason)}\n`;
     }
   }
   return out === "" ? "no allowlist entry applied\n" : out;

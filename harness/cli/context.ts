@@ -1,5 +1,7 @@
 import { EXIT_CODES, IoError } from "../errors.js";
 import { colorEnabled } from "./color.js";
+import { projectDir } from "./project-dir.js";
+import { terminalSafe } from "../report/visible.js";
 import { processInterruptHost, type InterruptHost } from "./interrupt.js";
 import type { ProgressStream } from "../progress/check-progress.js";
 
@@ -45,6 +47,14 @@ export interface CliContext {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+// The progress writers (harness/progress) start a live line with this: carriage return, erase line.
+const CLEAR_LINE = "\r\x1b[2K";
+
+/** A progress line through the terminal guard, keeping the progress writers' own line erase. */
+function progressSafe(text: string): string {
+  return text.startsWith(CLEAR_LINE) ? CLEAR_LINE + terminalSafe(text.slice(CLEAR_LINE.length), false) : terminalSafe(text, false);
+}
+
 /**
  * Builds the context of a real process run from its environment. `ownsProcess`: this process
  * is the `parity` executable (see `processInterruptHost`); then a failing standard output (a
@@ -60,13 +70,18 @@ export function processContext(verbose: boolean, ownsProcess = false): CliContex
       process.exit(EXIT_CODES.internalError);
     });
   }
+  const color = colorEnabled(env, Boolean(process.stdout.isTTY));
+  // Every byte a command writes passes the terminal guard (harness/report/visible.ts): text from
+  // a pull request's files cannot steer the reader's terminal even where no renderer escaped it.
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
-    color: colorEnabled(env, Boolean(process.stdout.isTTY)),
+    out: (text) => void process.stdout.write(terminalSafe(text, color)),
+    err: (text) => void process.stderr.write(terminalSafe(text, color)),
+    color,
     verbose,
     ci: env.CI === "true" || env.CI === "1",
-    cwd: env.INIT_CWD ?? process.cwd(),
+    // npm and npx set INIT_CWD to where the user typed the command; from a subdirectory the run
+    // works from the project's root (project-dir.ts).
+    cwd: projectDir(env.INIT_CWD ?? process.cwd()),
     interrupts: processInterruptHost({ ownsProcess }),
     env,
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
@@ -76,7 +91,7 @@ export function processContext(verbose: boolean, ownsProcess = false): CliContex
       get columns() {
         return process.stderr.columns;
       },
-      write: (text) => process.stderr.write(text),
+      write: (text) => process.stderr.write(progressSafe(text)),
     },
   };
 }

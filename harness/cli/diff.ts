@@ -89,6 +89,7 @@ export const diffCommand: ParityCommand = {
       .example("$0 diff main HEAD", "lanes/ of two git refs")
       .example("$0 diff ../old-checkout .", "lanes/ of two checkouts")
       .example("$0 diff old/turn-tools.json lanes/acp-cursor/turn-tools.json", "two lane files")
+      .example("$0 diff lanes/codex lanes/acp-codex", "two providers' oracles, cell by cell")
       .example("$0 diff main HEAD --html lane-diff.html", "a page for reviewers"),
   async run(args, ctx) {
     const options = resolveDiffOptions(args, ctx.cwd);
@@ -96,6 +97,21 @@ export const diffCommand: ParityCommand = {
     const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
+    }
+    // Two folders that share no lane compare nothing: an error, never a pass. A checkout without
+    // lanes/ is a state of the project (every lane of the other side added or removed); any other
+    // folder without lanes is the wrong folder.
+    if (left.kind === "directory" && right.kind === "directory") {
+      const empty = [left, right].find((source) => source.lanes.length === 0 && (source.checkout !== true || (left.lanes.length === 0 && right.lanes.length === 0)));
+      if (empty !== undefined) {
+        throw new UsageError(`"${empty.spec}" holds no lanes (looked for lanes/<provider>/<cell>.json, <provider>/<cell>.json and <cell>.json in it)`);
+      }
+      const keys = new Set(left.lanes.map((lane) => lane.key));
+      if (left.lanes.length > 0 && right.lanes.length > 0 && !right.lanes.some((lane) => keys.has(lane.key))) {
+        throw new UsageError(
+          `"${a}" (${left.lanes.length} lanes) and "${b}" (${right.lanes.length} lanes) have no lane in common: nothing to compare (give two checkouts, two lanes/ directories or two providers' directories)`,
+        );
+      }
     }
     const paired = await diffLaneSets(left, right, { context });
     const diff = left.kind === "file" ? labelFilePair(paired, a, b) : paired;

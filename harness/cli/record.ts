@@ -12,6 +12,8 @@ import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
+import { rerecordRedactor } from "../rerecord/redaction.js";
+import { replayCutRecording } from "./record-cut.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
@@ -177,9 +179,14 @@ export const recordCommand: ParityCommand = {
       );
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+      // A long string cut by redaction: the bridge lane is replayed from the cut inputs (record-cut.ts).
+      const cut = await replayCutRecording({ provider: result.manifest.provider, cell: result.manifest.cell, dir: result.dir }, lanes, rerecordRedactor({ patterns: redact }));
+      const cutFailed = cut.outcome !== undefined && cut.outcome.status !== "rerecorded";
       if (options.json) {
-        ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
-        return EXIT_CODES.ok;
+        ctx.out(
+          `${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile), cut: cut.cut, ...(cut.outcome !== undefined ? { cutReplay: cut.outcome.status } : {}) }, null, 2)}\n`,
+        );
+        return cutFailed ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
       }
       ctx.out(
         `recorded ${result.manifest.provider}/${result.manifest.cell}: ${Object.entries(result.manifest.lines)
@@ -188,6 +195,17 @@ export const recordCommand: ParityCommand = {
       );
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);
+      if (cut.cut > 0 && cut.outcome?.status === "rerecorded") {
+        const current = cut.outcome.currentLane === "not needed" ? "its own bridge lane still holds" : `replayed into ${rel(cut.outcome.currentLaneFile)}`;
+        ctx.out(
+          `  cut ${cut.cut} long ${cut.cut === 1 ? "string" : "strings"} once, marked ⟦redacted: N chars trimmed⟧ in the lanes; the bridge lane from the cut inputs: ${current}, oracle ${cut.outcome.oracle}\n`,
+        );
+      } else if (cutFailed) {
+        ctx.err(
+          `parity: ${rel(result.dir)}: the recording holds ${cut.cut} cut ${cut.cut === 1 ? "string" : "strings"} and its replay from the cut inputs ${cut.outcome!.status}: it will not pass its own check; run parity replay --trace on it\n`,
+        );
+        return EXIT_CODES.parityFailure;
+      }
       const projectDefault = out === path.resolve(ctx.cwd, RECORD_DEFAULT_OUT) && lanes === path.resolve(ctx.cwd, RECORD_DEFAULT_LANES);
       if (!projectDefault) {
         const which = `--recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${result.manifest.provider} --cell ${result.manifest.cell}`;

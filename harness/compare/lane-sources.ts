@@ -36,6 +36,8 @@ export interface LaneSource {
   /** The argument as given. */
   spec: string;
   lanes: LaneText[];
+  /** A directory that is a checkout (it has `package.json` or `.git`): one without `lanes/` is a known empty state, not a wrong folder. */
+  checkout?: boolean;
 }
 
 /** A parsed lane file: its events (from the array, or from the `events` key of an object form). */
@@ -130,17 +132,20 @@ async function exists(file: string): Promise<boolean> {
 
 /**
  * Lanes of a directory: `<dir>/lanes/<provider>/<cell>.json` when it is a checkout, else
- * `<dir>/<provider>/<cell>.json` when it is a lanes directory itself. Only that depth is read:
- * a directory is never walked at large (a checkout without `lanes/` would otherwise have its
- * allowlists, manifests and node_modules read as lanes). A checkout (it has `package.json` or
- * `.git`) without `lanes/` has no lanes.
+ * `<dir>/<provider>/<cell>.json` when it is a lanes directory itself, else `<dir>/<cell>.json`
+ * when it is one provider's oracles (`lanes/codex`): then each lane is keyed by its cell alone, so
+ * two providers' directories pair up cell by cell (`parity diff lanes/codex lanes/acp-codex`).
+ * Only those depths are read: a directory is never walked at large (a checkout without `lanes/`
+ * would otherwise have its allowlists, manifests and node_modules read as lanes). A checkout (it
+ * has `package.json` or `.git`) without `lanes/` has no lanes.
  */
 async function readDirectoryLanes(dir: string): Promise<LaneText[]> {
   const nested = path.join(dir, "lanes");
   let base = dir;
   if (await isDirectory(nested)) base = nested;
   else if ((await exists(path.join(dir, "package.json"))) || (await exists(path.join(dir, ".git")))) return [];
-  const files = (await globby("*/*.json", { cwd: base, onlyFiles: true })).sort();
+  let files = (await globby("*/*.json", { cwd: base, onlyFiles: true })).sort();
+  if (files.length === 0 && base === dir) files = (await globby("*.json", { cwd: base, onlyFiles: true })).sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
     const full = path.join(base, file);
@@ -160,7 +165,10 @@ export async function readLaneSource(spec: string, cwd: string): Promise<LaneSou
   if (info?.isFile()) {
     return { kind: "file", spec, lanes: [{ key: laneKey(path.basename(resolved)), label: resolved, file: resolved, text: () => readFile(resolved, "utf8") }] };
   }
-  if (info?.isDirectory()) return { kind: "directory", spec, lanes: await readDirectoryLanes(resolved) };
+  if (info?.isDirectory()) {
+    const checkout = (await exists(path.join(resolved, "package.json"))) || (await exists(path.join(resolved, ".git")));
+    return { kind: "directory", spec, lanes: await readDirectoryLanes(resolved), checkout };
+  }
   if (await isGitRef(cwd, spec)) return { kind: "git", spec, lanes: await readGitLanes(cwd, spec) };
   throw new UsageError(`"${spec}" is neither a lane file, a directory nor a git ref (resolved against ${cwd})`);
 }

@@ -97,6 +97,20 @@ export interface CompareParityInput<E extends AllowlistEntry> {
   allowlist: readonly E[];
   /** The cell's recording directory (absolute), for entries scoped to a recordings root. */
   recordingDir?: string;
+  /**
+   * Entries whose staleness this cell does not decide: a class-wide entry (`isClassWide`) is stale
+   * only when it masks no difference in any cell of the run, which the gate judges once all cells
+   * are compared (harness/check/class-wide-stale.ts). Default: every entry is judged here.
+   */
+  judgedElsewhere?: (entry: E) => boolean;
+}
+
+/**
+ * True for an entry that covers a class of cells (`provider` or `cell` is `"*"`): a budget of
+ * known differences across cells, judged stale over the whole selection, not per cell (issue 39).
+ */
+export function isClassWide(entry: AllowlistEntry): boolean {
+  return entry.provider === "*" || entry.cell === "*";
 }
 
 function compareLegs(
@@ -190,7 +204,7 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
   // and each side (nothing selected anywhere is the plain case). It would hide a later regression.
   // With no side to compare, an entry that masked something on the live lane is kept.
   if (sides.length === 0) for (const m of masked) m.masksDifference = m.count > 0;
-  const stale = masked.filter((m) => !m.masksDifference).map((m) => m.entry);
+  const stale = masked.filter((m) => !m.masksDifference && input.judgedElsewhere?.(m.entry) !== true).map((m) => m.entry);
   return {
     provider: input.provider,
     cell: input.cell,

@@ -28,6 +28,11 @@ export function trimMarker(removed: number): string {
 }
 const TRIM_MARKER_PATTERN = /⟦redacted: \d+ chars trimmed⟧/;
 
+/** How many cut marks ({@link trimMarker}) `text` holds: the strings redaction shortened. */
+export function countTrimMarkers(text: string): number {
+  return text.match(new RegExp(TRIM_MARKER_PATTERN.source, "g"))?.length ?? 0;
+}
+
 /** Keys of environment maps whose values are secrets (spec 10 §4), case-insensitive. */
 export const SECRET_KEY_PATTERN = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|AUTH/i;
 const ENV_MAP_KEYS = new Set(["env", "envVars", "environment"]);

@@ -20,6 +20,7 @@ import type { CellResult, CheckRunResult } from "./check-report.js";
 import { toCheckReport } from "./check-report.js";
 import { diffHunks, truncate } from "./text.js";
 import { shownPath } from "../recording/paths.js";
+import { visible } from "./visible.js";
 
 /** Longest annotation message, in characters, before escaping. */
 export const MAX_ANNOTATION_CHARS = 400;
@@ -46,7 +47,8 @@ export interface GithubOptions {
 
 /** Escapes a workflow-command message (`%`, CR, LF). */
 export function escapeCommandData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  // Then made visible (harness/report/visible.ts): any other control character from a file reaches the log as `\uXXXX`.
+  return visible(text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 /** Escapes a workflow-command property value (message escapes plus `:` and `,`). */

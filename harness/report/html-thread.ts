@@ -9,10 +9,15 @@ import { laneAddresses, type EventAddress } from "../compare/address.js";
 import type { LaneDifference, LaneDiff } from "../compare/lane-diff.js";
 import { parsePointer } from "../compare/pointer.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
+import { visible } from "./visible.js";
 
-/** Escapes text for HTML element content and double-quoted attributes. */
+/**
+ * Escapes text for HTML element content and double-quoted attributes; a direction override or
+ * other invisible steering character from a file is shown as `\uXXXX` (harness/report/visible.ts),
+ * so it cannot reorder what the reviewer reads.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return visible(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 type Fields = Record<string, unknown>;

@@ -7,13 +7,18 @@
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
 import { renderCellText } from "./text.js";
+import { visible } from "./visible.js";
 
 // XML 1.0 Char production: tab, LF, CR, and the ranges below; everything else is dropped.
 const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-/** Escapes text for an XML attribute or element (`& < > " '`), dropping forbidden characters. */
+/**
+ * Escapes text for an XML attribute or element (`& < > " '`): terminal-steering characters made
+ * visible as `\uXXXX` (harness/report/visible.ts; CI systems print these texts in logs), any other
+ * character XML 1.0 forbids dropped.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(XML_INVALID, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return visible(text).replace(XML_INVALID, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -7,12 +7,13 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.js";
 import type { LaneDiffLine } from "../compare/lane-diff.js";
-import type { ParityComparison, ParityDifference } from "../compare/parity.js";
+import { isClassWide, type ParityComparison, type ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
+import { visibleLine } from "./visible.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -44,7 +45,7 @@ function plural(count: number, word: string): string {
 
 function sourceOf(entry: AllowlistEntry): string {
   const source = (entry as Partial<LoadedAllowlistEntry>).source;
-  return source ? ` (${source.file} entry ${source.index})` : "";
+  return source ? ` (${visibleLine(source.file)} entry ${source.index})` : "";
 }
 
 /**
@@ -263,7 +264,7 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   }
   for (const entry of cell.stale) {
     out.push(
-      `  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${entry.path} (${entry.pr}) masks no difference in this cell (every value it selects is equal on both sides) — remove it: parity allow --prune`,
+      `  ${c.red("stale")} allowlist entry${sourceOf(entry)}: ${visibleLine(entry.path)} (${visibleLine(entry.pr)}) masks no difference ${isClassWide(entry) ? "in any selected cell it applies to" : "in this cell"} (every value it selects is equal on both sides) — remove it: parity allow --prune`,
     );
   }
   for (const divergence of cell.divergences) {

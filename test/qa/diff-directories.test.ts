@@ -50,3 +50,34 @@ describe("parity diff reads lanes only where lanes live", () => {
     expect(r.code).toBe(0);
   });
 });
+
+// Issue 39: `parity diff lanes/codex lanes/acp-codex` compared 0 lanes and exited 0, a false pass.
+describe("parity diff never passes on nothing compared", () => {
+  it("two providers' oracle folders pair up cell by cell", async () => {
+    const r = await runCli(["diff", "lanes/codex", "lanes/acp-codex", "--json"]);
+    expect(r.err).toBe("");
+    const doc = JSON.parse(r.out) as { lanes: Array<{ key: string; status: string }> };
+    expect(doc.lanes.length).toBeGreaterThan(5);
+    expect(doc.lanes.find((l) => l.key === "turn-tools")?.status).toBe("changed");
+    expect(r.code).toBe(1);
+  });
+
+  it("a folder that is not a checkout and holds no lanes: exit 2, one line naming it", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "parity-qa-diff-"));
+    try {
+      const r = await runCli(["diff", root, "lanes"]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toBe(`parity: "${root}" holds no lanes (looked for lanes/<provider>/<cell>.json, <provider>/<cell>.json and <cell>.json in it)\n`);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("two folders with lanes but none in common: exit 2, one line", async () => {
+    const r = await runCli(["diff", "lanes/echo/../echo", "lanes/pi/../../lanes"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^parity: "lanes\/echo\/\.\.\/echo" \(\d+ lanes\) and "lanes\/pi\/\.\.\/\.\.\/lanes" \(\d+ lanes\) have no lane in common: nothing to compare/);
+    expect(r.err.split("\n").length).toBe(2);
+  });
+});

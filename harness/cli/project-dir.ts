@@ -1,0 +1,22 @@
+/**
+ * The directory a `parity` run works from. Run anywhere inside a project, `parity` uses the
+ * project's root, found as npm finds it: the nearest directory, from where it was started upward,
+ * that holds a `package.json`. So `parity check` (through `npx`, `npm run` or the bin by path)
+ * finds `recordings/`, `lanes/`, `allowlists/` and `cells/` from any subdirectory, and paths given
+ * in flags are relative to that root, as an npm script's are. Started outside any package, it
+ * works from where it was started.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * The project root of `start` (an absolute directory): `start` itself or its nearest ancestor
+ * holding a `package.json`; `start` when none does. `exists` is injected for tests
+ * (default: `fs.existsSync`). Never throws.
+ */
+export function projectDir(start: string, exists: (file: string) => boolean = existsSync): string {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (exists(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(start);
+  }
+}

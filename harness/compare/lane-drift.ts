@@ -1,0 +1,64 @@
+/**
+ * Lane drift (issue 41): how a provider's thread lanes changed between two sets of recordings,
+ * each change once, with the cells it appears in. Lists of named things (a model catalog, a
+ * command list) are compared by their key (`id`, `value` or `name`), so an inserted entry is one
+ * insertion rather than a run of position-by-position replaces.
+ */
+import { diffLanes } from "./lane-diff.js";
+
+const LIST_KEYS = ["id", "value", "name"] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `value` with every array of objects that share a unique string key (`id`, else `value`, else
+ * `name`: a select option's value is its identity, its name a label) turned into an object keyed `<key>=<value>`, recursively; anything else unchanged. Pure.
+ */
+export function keyedLists(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(keyedLists);
+    if (items.length > 1 && items.every(isRecord)) {
+      for (const key of LIST_KEYS) {
+        const names = items.map((item) => (item as Record<string, unknown>)[key]);
+        if (names.every((n) => typeof n === "string") && new Set(names).size === names.length) {
+          return Object.fromEntries(items.map((item, i) => [`${key}=${names[i] as string}`, item]));
+        }
+      }
+    }
+    return items;
+  }
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keyedLists(v)]));
+}
+
+/** One change of the lanes, found in `cells`. */
+export interface LaneChange {
+  op: "add" | "remove" | "replace";
+  /** Where, as the thread diff names it (its stable address without the turn number, else the path). */
+  where: string;
+  old?: unknown;
+  new?: unknown;
+  cells: string[];
+}
+
+/**
+ * The changes from each cell's `from` lane to its `to` lane (normalized thread lanes), grouped:
+ * the same change (op, place, values) in several cells is one entry naming them all. Sorted by
+ * how many cells show it, then by place.
+ */
+export function laneDrift(pairs: ReadonlyArray<{ cell: string; from: readonly unknown[]; to: readonly unknown[] }>): LaneChange[] {
+  const groups = new Map<string, LaneChange>();
+  for (const { cell, from, to } of pairs) {
+    const diff = diffLanes(from.map(keyedLists), to.map(keyedLists));
+    for (const d of diff.differences) {
+      const where = (d.address ?? d.path).replace(/^turn \d+ \/ /, "");
+      const key = JSON.stringify([d.op, where, d.old ?? null, d.new ?? null]);
+      const group = groups.get(key) ?? { op: d.op, where, ...("old" in d ? { old: d.old } : {}), ...("new" in d ? { new: d.new } : {}), cells: [] };
+      if (!group.cells.includes(cell)) group.cells.push(cell);
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.cells.length - a.cells.length || a.where.localeCompare(b.where));
+}
