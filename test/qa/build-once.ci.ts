@@ -21,7 +21,7 @@ beforeAll(async () => {
   await mkdir(home);
   execFileSync("git", ["clone", "--quiet", repoRoot, clone]);
   execFileSync("git", ["checkout", "--quiet", "-B", "main"], { cwd: clone });
-}, 120_000);
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
