@@ -44,6 +44,37 @@ export function toolCallCommand(event: AcpToolCallEvent): string | undefined {
   return rawInputField(event, "command") ?? nonBlank(event.title);
 }
 
+/**
+ * The directory a command ran in, as the agent reported it: `rawInput.cwd` (codex-acp, opencode),
+ * else the `cwd` of a structured `shell_exit` entry of `rawOutput.contents` (copilot, at the
+ * close). `undefined` when the agent did not say (the shape's `cwd` is then empty: the bridge does
+ * not put the session's directory in its place).
+ */
+export function commandCwd(event: AcpToolCallEvent): string | undefined {
+  const fromInput = rawInputField(event, "cwd");
+  if (fromInput !== undefined) return fromInput;
+  const contents = isRecord(event.rawOutput) ? event.rawOutput.contents : undefined;
+  if (!Array.isArray(contents)) return undefined;
+  for (const entry of contents) if (isRecord(entry) && entry.type === "shell_exit") return nonBlank(entry.cwd);
+  return undefined;
+}
+
+/**
+ * How long a command ran, in whole milliseconds, as the agent reported it: `rawOutput.durationMs`
+ * (Cursor), `rawOutput.duration` as `{secs, nanos}` (codex-acp), `rawOutput.details.wallTimeMs`
+ * (omp). Rounded to the millisecond; `undefined` when the agent did not say.
+ */
+export function commandDurationMs(event: AcpToolCallEvent): number | undefined {
+  const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
+  if (raw === undefined) return undefined;
+  const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+  if (finite(raw.durationMs)) return Math.round(raw.durationMs);
+  const duration = raw.duration;
+  if (isRecord(duration) && finite(duration.secs) && finite(duration.nanos)) return Math.round(duration.secs * 1000 + duration.nanos / 1e6);
+  if (isRecord(raw.details) && finite(raw.details.wallTimeMs)) return Math.round(raw.details.wallTimeMs);
+  return undefined;
+}
+
 /** Classifies the operation (spec 20 §3.3 steps 1–2). Locations alone never imply a write. */
 export function classifyOperation(event: AcpToolCallEvent): AcpOperation {
   const command = toolCallCommand(event);
@@ -96,7 +127,10 @@ function titlePathToken(title: string | undefined): string | undefined {
 }
 
 function coreShape(event: AcpToolCallEvent, operation: AcpOperation): ItemShape | undefined {
-  if (operation.type === "command") return { type: "command", command: operation.command, cwd: "" };
+  if (operation.type === "command") {
+    const durationMs = commandDurationMs(event);
+    return { type: "command", command: operation.command, cwd: commandCwd(event) ?? "", ...(durationMs !== undefined ? { durationMs } : {}) };
+  }
   if (operation.type === "fileChange") return { type: "fileChange", changes: fileChanges(event, operation) };
   switch (event.kind) {
     case "read": {

@@ -1,0 +1,120 @@
+/**
+ * The lane carries what the agent said (issues 37 and 39; house rule "a bridge translates; it
+ * never invents or drops"): each case is a committed real recording (recordings/acp-*) whose
+ * agent-side lane holds a datum the bridge used to drop or alter, driven through the translator
+ * the way the bridge drives it, and the datum read back from the deltas. The seq in each title is
+ * the agent's line that carries the datum.
+ */
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
+import { unwrapCommandText } from "../../stack/acp/translate/command-text.js";
+import { driveCell, readLane, REPO_ROOT } from "./translate-recording-driver.js";
+
+type Close = Extract<ThreadDelta, { kind: "item.close" }>;
+type Open = Extract<ThreadDelta, { kind: "item.open" }>;
+
+/** The dialect the bridge picks for a provider's agent command. */
+const COMMANDS: Record<string, string> = {
+  "acp-opencode": "opencode",
+  "acp-omp": "omp",
+  "acp-codex": "codex-acp",
+  "acp-copilot": "copilot",
+  "acp-claude": "claude-agent-acp",
+  "acp-claude-zed": "claude-code-acp",
+  "acp-qwen": "qwen",
+  "acp-pi": "pi-acp",
+  "acp-gemini": "gemini",
+};
+
+/** Every delta of a committed cell of `provider`, driven through a fresh translator. */
+function deltas(provider: string, cell: string): ThreadDelta[] {
+  const dialect = selectAcpDialect({ command: COMMANDS[provider] ?? provider });
+  return driveCell(cell, dialect, path.join(REPO_ROOT, "recordings", provider)).deltas;
+}
+
+/** The `item.close` of the tool call `toolCallId` in a committed cell. */
+function close(provider: string, cell: string, toolCallId: string): Close {
+  const found = deltas(provider, cell).find((delta): delta is Close => delta.kind === "item.close" && delta.key.providerItemId === toolCallId);
+  if (found === undefined) throw new Error(`${provider}/${cell}: no item.close of ${toolCallId}`);
+  return found;
+}
+
+/** The command item shape of a close (the test fails on any other type). */
+function command(delta: Close | Open) {
+  expect(delta.item.type).toBe("command");
+  return delta.item as Extract<Close["item"], { type: "command" }>;
+}
+
+describe("command output exactly as printed", () => {
+  it("acp-opencode command-fails seq 36: the trailing newline of rawOutput.output stays", () => {
+    const closed = close("acp-opencode", "command-fails", "call_parity_2_1");
+    expect(closed.aggregatedOutput).toBe("first line\nsecond line\nsomething went wrong\n");
+    expect(closed.exitCode).toBe(3);
+  });
+
+  it("acp-codex turn-tools seq 44: stdout '3 notes.txt\\n' whole", () => {
+    expect(close("acp-codex", "turn-tools", "call_parity_3_1").aggregatedOutput).toBe("3 notes.txt\n");
+  });
+
+  it("acp-copilot command-fails seq 36: the <shellId> trailer comes off, the output's own newline stays, the exit code moves to the item", () => {
+    const closed = close("acp-copilot", "command-fails", "call_parity_1_1");
+    expect(closed.aggregatedOutput).toBe("first line\nsecond line\nsomething went wrong\n");
+    expect(closed.exitCode).toBe(3);
+  });
+
+  it("acp-copilot approval-allow: '\\n<shellId…>' of a touch is no output at all", () => {
+    const closed = close("acp-copilot", "approval-allow", "call_parity_1_1");
+    expect(closed.aggregatedOutput).toBeUndefined();
+    expect(closed.exitCode).toBe(0);
+  });
+
+  it("acp-omp command-fails seq 34: the wall-time and exit-code trailers come off with their blank lines only", () => {
+    const closed = close("acp-omp", "command-fails", "call_parity_1_1");
+    expect(closed.aggregatedOutput).toBe("first line\nsecond line\nsomething went wrong\n");
+    expect(closed.exitCode).toBe(3);
+  });
+
+  it("acp-qwen approval-allow seq 24: qwen's 'Output: (empty)' in its labelled report is no output", () => {
+    // The driver feeds no permission requests, through which qwen alone names this call: its text is read as the bridge's reader reads it.
+    const line = readLane("approval-allow", "provider→bridge.ndjson", path.join(REPO_ROOT, "recordings", "acp-qwen")).find((entry) => entry.seq === 24);
+    const text = line?.message.params.update.content[0].content.text as string;
+    expect(text).toContain("Output: (empty)");
+    expect(unwrapCommandText(text)).toEqual({ text: "", exitCode: 0 });
+  });
+
+  it("acp-claude-zed approval-allow seq 21/29: the call's description ('Create approved.txt') is not its output", () => {
+    const closed = close("acp-claude-zed", "approval-allow", "call_parity_2_1");
+    expect(closed.aggregatedOutput).toBeUndefined();
+    expect(closed.resultText).toBeUndefined();
+  });
+});
+
+describe("where and how long a command ran", () => {
+  it("acp-opencode command-fails seq 27: rawInput.cwd is the item's cwd, at its open and its close", () => {
+    const all = deltas("acp-opencode", "command-fails");
+    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "call_parity_2_1");
+    expect(open).toBeDefined();
+    expect(command(open!).cwd).toBe("/tmp/parity-workspace");
+    expect(command(close("acp-opencode", "command-fails", "call_parity_2_1")).cwd).toBe("/tmp/parity-workspace");
+  });
+
+  it("acp-copilot command-fails seq 36: the cwd of the shell_exit entry", () => {
+    expect(command(close("acp-copilot", "command-fails", "call_parity_1_1")).cwd).toBe("/tmp/parity-workspace");
+  });
+
+  it("acp-codex turn-tools seq 44: rawOutput.duration {secs: 0, nanos: 12503} is 0 ms; rawInput.cwd", () => {
+    const shape = command(close("acp-codex", "turn-tools", "call_parity_3_1"));
+    expect(shape.durationMs).toBe(0);
+    expect(shape.cwd).toBe("/tmp/parity-workspace");
+  });
+
+  it("acp-omp command-fails seq 34: details.wallTimeMs 2754.94 is 2755 ms", () => {
+    expect(command(close("acp-omp", "command-fails", "call_parity_1_1")).durationMs).toBe(2755);
+  });
+
+  it("an agent that names no directory (acp-claude turn-tools) keeps the empty cwd: the session's is not put in its place", () => {
+    expect(command(close("acp-claude", "turn-tools", "call_parity_4_1")).cwd).toBe("");
+  });
+});
