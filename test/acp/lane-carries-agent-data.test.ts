@@ -6,7 +6,10 @@
  * the agent's line that carries the datum.
  */
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDeltaAssembler } from "../../stack/assembler/index.js";
+import type { FixtureScriptInput } from "../../stack/acp/fixture-agent/script.js";
+import { fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams, turnStartParams, type AnyRecord, type InProcessBridge } from "./bridge-harness.js";
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
 import { unwrapCommandText } from "../../stack/acp/translate/command-text.js";
@@ -116,5 +119,63 @@ describe("where and how long a command ran", () => {
 
   it("an agent that names no directory (acp-claude turn-tools) keeps the empty cwd: the session's is not put in its place", () => {
     expect(command(close("acp-claude", "turn-tools", "call_parity_4_1")).cwd).toBe("");
+  });
+});
+
+/**
+ * The agent's side of a committed cell's first prompt as a fixture script: every `session/update`
+ * and `session/request_permission` the agent sent after the bridge's `session/prompt`, in order,
+ * then the prompt's stop reason. Read from the recording at test time (nothing copied).
+ */
+function promptScript(provider: string, cell: string): FixtureScriptInput {
+  const root = path.join(REPO_ROOT, "recordings", provider);
+  const promptSeq = readLane(cell, "bridge→provider.ndjson", root).find((line) => line.message.method === "session/prompt")?.seq ?? Infinity;
+  const steps: FixtureScriptInput["prompts"][number]["steps"] = [];
+  let stopReason = "end_turn";
+  for (const line of readLane(cell, "provider→bridge.ndjson", root)) {
+    if (line.seq < promptSeq) continue;
+    const { message } = line;
+    if (message.method === "session/update") steps.push({ update: message.params.update });
+    else if (message.method === "session/request_permission") steps.push({ permission: { toolCall: message.params.toolCall, options: message.params.options } });
+    else if (message.method === undefined && typeof message.result?.stopReason === "string") {
+      stopReason = message.result.stopReason;
+      break;
+    }
+  }
+  return { prompts: [{ steps: [...steps, { end: stopReason }] }] };
+}
+
+let bridge: InProcessBridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+  bridge = undefined;
+});
+
+/** The assembled `item/completed` items of one turn of `script`, the runtime answering every approval with `decision`. */
+async function completedItems(script: FixtureScriptInput, threadId: string, decision: string): Promise<AnyRecord[]> {
+  bridge = startInProcessBridge();
+  const { spec } = fixtureLaunchSpec(bridge.dir, script);
+  bridge.onRuntimeRequest(() => ({ decision }));
+  await bridge.request("thread/start", threadStartParams(threadId, spec, bridge.dir));
+  await bridge.request("turn/start", turnStartParams(threadId, "go", "creq_2424242424"));
+  await bridge.waitFor((m) => isBoundary(m) && m.params.threadId === threadId);
+  const assembler = createDeltaAssembler({ providerId: "acp-fixture", entropyPrefix: "t", textDeltaFlushMs: 0, now: () => 0 });
+  const items: AnyRecord[] = [];
+  for (const m of bridge.out) {
+    if (m.method !== "thread/delta" || m.params.threadId !== threadId) continue;
+    for (const event of assembler.assemble({ threadId, deltas: m.params.deltas })) if (event.type === "item/completed") items.push(event.item);
+  }
+  return items;
+}
+
+describe("an approval as it was decided", () => {
+  it("acp-opencode approval-allow seq 23: the runtime's allow_once makes the command's approvalStatus 'approved'", async () => {
+    const items = await completedItems(promptScript("acp-opencode", "approval-allow"), "thr_allow", "allow_once");
+    expect(items.filter((item) => item.type === "commandExecution").map((item) => [item.command, item.approvalStatus])).toEqual([["touch approved.txt", "approved"]]);
+  });
+
+  it("acp-opencode approval-deny: a deny still says 'denied', never 'approved'", async () => {
+    const items = await completedItems(promptScript("acp-opencode", "approval-deny"), "thr_deny", "deny");
+    expect(items.filter((item) => item.type === "commandExecution").map((item) => item.approvalStatus)).toEqual(["denied"]);
   });
 });

@@ -132,7 +132,7 @@ describe("denials in the lane", () => {
     expect(command.aggregatedOutput ?? null).toBeNull();
   });
 
-  it("an allowed call keeps approvalStatus null and its real exit code", async () => {
+  it("an allowed call says approvalStatus 'approved' (issue 37) and keeps its real exit code", async () => {
     const t = await oneTurn(
       {
         prompts: [
@@ -149,7 +149,7 @@ describe("denials in the lane", () => {
       "thr_allowed",
       "allow_once",
     );
-    expect(t.completed.find((item) => item.type === "commandExecution")).toMatchObject({ approvalStatus: null, exitCode: 0 });
+    expect(t.completed.find((item) => item.type === "commandExecution")).toMatchObject({ approvalStatus: "approved", exitCode: 0 });
   });
 });
 
@@ -262,7 +262,7 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
       "allow_once",
     );
     const [item] = t.completed.filter((i) => i.type === "commandExecution");
-    expect(item).toMatchObject({ aggregatedOutput: "first line\n", exitCode: 3, approvalStatus: null });
+    expect(item).toMatchObject({ aggregatedOutput: "first line\n", exitCode: 3, approvalStatus: "approved" });
   });
 });
 

@@ -139,6 +139,11 @@ export interface ToolCallTracker {
    * sends about it is a late update; a reported call settles denied when the agent closes it.
    */
   deny(toolCallId: string): ThreadDelta[];
+  /**
+   * The runtime allowed the call's permission request: its close says `approvalStatus:
+   * "approved"` when it settles as a command or file change (a later denial of the same id wins).
+   */
+  approve(toolCallId: string): void;
   /** True when the call was denied and has settled: more `tool_call`s about it are late, not new work. */
   isSettledDenial(toolCallId: string): boolean;
 }
@@ -206,6 +211,8 @@ class ToolCallCache implements ToolCallTracker {
   private readonly settledIds = new Set<string>();
   // Calls whose permission the runtime denied (by id, for the session's life: ids are unique).
   private readonly deniedIds = new Set<string>();
+  // Calls whose permission the runtime allowed (same lifetime).
+  private readonly approvedIds = new Set<string>();
 
   constructor(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }) {
     this.threadId = options.threadId;
@@ -260,6 +267,8 @@ class ToolCallCache implements ToolCallTracker {
       deltas.push(...this.lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
     }
     const denied = this.deniedIds.has(event.toolCallId);
+    // The grammar reads approvalStatus on command and file-change items only (stack/assembler/items.ts).
+    const approved = !denied && this.approvedIds.has(event.toolCallId) && (item.type === "command" || item.type === "fileChange");
     const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied);
     deltas.push({
       kind: "item.close",
@@ -267,7 +276,7 @@ class ToolCallCache implements ToolCallTracker {
       status,
       ...(output !== undefined ? { resultText: output, aggregatedOutput: output } : {}),
       ...(exitCode !== undefined ? { exitCode } : {}),
-      ...(denied ? { approvalStatus: "denied" as const } : {}),
+      ...(denied ? { approvalStatus: "denied" as const } : approved ? { approvalStatus: "approved" as const } : {}),
       item,
       presentation,
       ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
@@ -448,6 +457,10 @@ class ToolCallCache implements ToolCallTracker {
     // The agent asked before it reported the call: the denial is the call's whole life.
     this.cache.delete(toolCallId);
     return [closeThought(), closeAssistant(), ...this.close(cached.event, "failed", cached)];
+  }
+
+  approve(toolCallId: string): void {
+    if (!this.settledIds.has(toolCallId)) this.approvedIds.add(toolCallId);
   }
 
   isSettledDenial(toolCallId: string): boolean {

@@ -122,6 +122,11 @@ export interface AcpTranslator {
    */
   permissionDenied(toolCallId: string): ThreadDelta[];
   /**
+   * The runtime allowed a permission request (an `allow_*` option went back to the agent): the
+   * call's close says `approvalStatus: "approved"` when it is a command or file change. No deltas.
+   */
+  permissionApproved(toolCallId: string): void;
+  /**
    * True for a `tool_call_update` of a call that already settled (the agent reported more after
    * the turn ended): it is not new work and opens no agent-initiated turn.
    */
@@ -331,6 +336,10 @@ class SessionTranslator implements AcpTranslator {
 
   permissionDenied(toolCallId: string): ThreadDelta[] {
     return this.emit(this.tools.deny(toolCallId));
+  }
+
+  permissionApproved(toolCallId: string): void {
+    this.tools.approve(toolCallId);
   }
 
   isLateToolUpdate(update: AcpUpdate | unknown): boolean {
