@@ -130,7 +130,7 @@ describe("where and how long a command ran", () => {
 function promptScript(provider: string, cell: string): FixtureScriptInput {
   const root = path.join(REPO_ROOT, "recordings", provider);
   const promptSeq = readLane(cell, "bridge→provider.ndjson", root).find((line) => line.message.method === "session/prompt")?.seq ?? Infinity;
-  const steps: FixtureScriptInput["prompts"][number]["steps"] = [];
+  const steps: unknown[] = [];
   let stopReason = "end_turn";
   for (const line of readLane(cell, "provider→bridge.ndjson", root)) {
     if (line.seq < promptSeq) continue;
@@ -177,5 +177,30 @@ describe("an approval as it was decided", () => {
   it("acp-opencode approval-deny: a deny still says 'denied', never 'approved'", async () => {
     const items = await completedItems(promptScript("acp-opencode", "approval-deny"), "thr_deny", "deny");
     expect(items.filter((item) => item.type === "commandExecution").map((item) => item.approvalStatus)).toEqual(["denied"]);
+  });
+});
+
+describe("the prompt's token usage", () => {
+  const usages = (provider: string, cell: string) => deltas(provider, cell).filter((delta): delta is Extract<ThreadDelta, { kind: "usage" }> => delta.kind === "usage");
+  const breakdown = (inputTokens: number, outputTokens: number, totalTokens: number) => ({ totalTokens, inputTokens, cachedInputTokens: 0, outputTokens, reasoningOutputTokens: 0 });
+
+  it("acp-opencode command-fails seq 69: the session/prompt answer's usage is the turn's usage", () => {
+    expect(usages("acp-opencode", "command-fails")).toEqual([{ kind: "usage", total: breakdown(1030, 20, 1050), last: breakdown(1030, 20, 1050), modelContextWindow: null }]);
+  });
+
+  it("acp-copilot turn-tools seq 82: usage with cachedReadTokens, sized by the last usage_update (seq 54)", () => {
+    const [usage] = usages("acp-copilot", "turn-tools");
+    expect(usage?.last).toEqual(breakdown(4100, 80, 4180));
+    expect(usage?.modelContextWindow).toBe(128000);
+  });
+
+  it("acp-gemini command-fails seq 59: _meta.quota.token_count (total = input + output)", () => {
+    expect(usages("acp-gemini", "command-fails").map((usage) => usage.last)).toEqual([breakdown(2050, 40, 2090)]);
+  });
+
+  it("acp-claude resume: each prompt's usage is its `last`; the resumed agent is a new process, so its `total` starts again", () => {
+    const all = usages("acp-claude", "resume");
+    expect(all.map((usage) => usage.last.totalTokens)).toEqual([1040, 1060]);
+    expect(all.map((usage) => usage.total.totalTokens)).toEqual([1040, 1060]);
   });
 });

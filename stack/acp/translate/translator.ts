@@ -3,7 +3,7 @@
  * grammar-v3 `ThreadDelta[]` out (spec 20 §3 as changed by spec 30). One instance per session
  * construction; no I/O, no timers; the clock is injected.
  */
-import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { ThreadDelta, UsageBreakdown } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
 import { readToolCallFields } from "./acp-update-schemas.js";
 import { AcpUpdate } from "./acp-update.js";
@@ -11,6 +11,7 @@ import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
 import { createInjectedToolBindings, type InjectedToolBindings, type InjectedToolDefinition } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
+import { addUsage, readPromptUsage } from "./prompt-usage.js";
 import { translateSessionUpdate, type SessionUpdateContext } from "./session-updates.js";
 import { createSessionStateModel, type SessionStateModel } from "./session-state.js";
 import { createToolCallTracker, fsWriteDelta, type ToolCallTracker } from "./tool-calls.js";
@@ -171,6 +172,10 @@ class SessionTranslator implements AcpTranslator {
   private compacting = false;
   private compactionReply = "";
   private contextSize: number | null = null;
+  // The context size the agent's last `usage_update` named (the usage delta's modelContextWindow when no dialect sizes it).
+  private reportedContextSize: number | null = null;
+  // The session's token usage so far (the sum of its prompts' usage), once an answer reported one.
+  private usageTotal: UsageBreakdown | undefined;
   private restoredUsage: AcpUpdate | undefined = undefined;
 
   constructor(options: AcpTranslatorOptions) {
@@ -240,6 +245,7 @@ class SessionTranslator implements AcpTranslator {
     // open, else thread-scoped), never a new item of a call the lane already closed.
     if (isLateToolUpdateOf(this.tools, read)) return this.emit([unhandledUpdate(this.threadId, read.value)]);
     if (read.turnOutput) this.turnOutputSeen = true;
+    if (read.kind === "usage_update" && typeof read.value.size === "number") this.reportedContextSize = read.value.size;
     return this.emit(translateSessionUpdate(this.updateContext, read));
   }
 
@@ -304,9 +310,17 @@ class SessionTranslator implements AcpTranslator {
   }
 
   promptResult(result: unknown): ThreadDelta[] {
-    if (this.dialect.contextWindow === undefined) return this.emit([]);
-    const used = this.dialect.contextWindow.usedFromPromptResult(result);
-    return this.emit(used === undefined ? [] : [this.contextWindow(used)]);
+    const deltas: ThreadDelta[] = [];
+    const used = this.dialect.contextWindow?.usedFromPromptResult(result);
+    if (used !== undefined) deltas.push(this.contextWindow(used));
+    // The prompt's token usage, as the agent answered it (prompt-usage.ts): `last` is this
+    // prompt's, `total` the sum over the prompts of this session the bridge saw.
+    const last = readPromptUsage(result);
+    if (last !== undefined) {
+      this.usageTotal = this.usageTotal === undefined ? last : addUsage(this.usageTotal, last);
+      deltas.push({ kind: "usage", total: this.usageTotal, last, modelContextWindow: this.contextSize ?? this.reportedContextSize });
+    }
+    return this.emit(deltas);
   }
 
   permissionSubject(toolCall: unknown): AcpPermissionSubject {
