@@ -204,3 +204,26 @@ describe("the prompt's token usage", () => {
     expect(all.map((usage) => usage.total.totalTokens)).toEqual([1040, 1060]);
   });
 });
+
+describe("output streamed while the command runs", () => {
+  const snapshots = (provider: string, cell: string) =>
+    deltas(provider, cell)
+      .filter((delta): delta is Extract<ThreadDelta, { kind: "command.outputSnapshot" }> => delta.kind === "command.outputSnapshot")
+      .map((delta) => [delta.key.providerItemId, delta.text]);
+
+  it("acp-opencode command-fails seq 33 and 35: each in_progress update's content is a snapshot of the output so far", () => {
+    expect(snapshots("acp-opencode", "command-fails")).toEqual([
+      ["call_parity_2_1", "first line\nsecond line\n"],
+      ["call_parity_2_1", "first line\nsecond line\nsomething went wrong\n"],
+    ]);
+  });
+
+  it("acp-copilot command-fails seq 34: a status-less update with content is output too", () => {
+    expect(snapshots("acp-copilot", "command-fails")).toEqual([["call_parity_1_1", "first line\nsecond line\nsomething went wrong\n"]]);
+  });
+
+  it("acp-claude command-fails seq 26: the description Claude Code puts in content is no output; acp-omp seq 30: omp's in-progress content (the command line first) is none either", () => {
+    expect(snapshots("acp-claude", "command-fails")).toEqual([]);
+    expect(snapshots("acp-omp", "command-fails")).toEqual([]);
+  });
+});

@@ -102,6 +102,18 @@ function joinOutput(first: string, second: string): string {
 }
 
 /**
+ * The output so far a non-terminal update of a running command carries (the shared reader of
+ * streamed output): the update's own content text with the agent's wrapping removed, exactly as
+ * sent; `undefined` when the update carries no content text or only the call's description.
+ * ACP content replaces the call's earlier content, so each one is a snapshot of the output so far.
+ */
+export function streamedCommandOutput(update: AcpToolCallEvent): string | undefined {
+  const content = commandContentText(update);
+  if (content === undefined) return undefined;
+  return exact(unwrapCommandText(content).text);
+}
+
+/**
  * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
  * `exit_code`, else a structured `shell_exit` entry, else the one the agent's wrapping of the
  * content text names; output from content text with the agent's wrapping removed

@@ -8,7 +8,7 @@ import type { AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "../diale
 import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
-import { readCommandResult, toolOutputText } from "./output.js";
+import { readCommandResult, streamedCommandOutput, toolOutputText } from "./output.js";
 import { isNoOutputPlaceholder } from "./command-text.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
@@ -345,12 +345,37 @@ class ToolCallCache implements ToolCallTracker {
     const reopen = !opened && entry.opened !== undefined && delegationChanged(entry.opened, classified);
     if (reopen) deltas.push(this.open(entry, updateFallback(threadId, update), classified));
     const { item } = classified;
-    if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
+    const streamed = item.type === "command" ? this.streamedOutput(event, fields) : undefined;
+    if (streamed !== undefined) {
+      // Output the agent streams while the command runs (opencode's in_progress content, copilot's
+      // status-less update): a snapshot of what it printed so far (issue 39 "streamed output updates").
+      // The raw update still follows, as it did before the output was carried: it is what a thread
+      // sees of the update when no turn is open (a snapshot needs one), and it keeps the bridge's
+      // notification of this update recognisable to a replay of recordings made before (same
+      // delta kinds but one, harness/replay/walk/matching.ts).
+      deltas.push({ kind: "command.outputSnapshot", key: { providerItemId: event.toolCallId }, text: streamed });
+      if (!reopen && !opened) deltas.push(suppressedUpdate(threadId, update));
+    } else if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
       deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
     } else if (!reopen && !opened) {
       deltas.push(suppressedUpdate(threadId, update));
     }
     return deltas;
+  }
+
+  /**
+   * The output so far a non-terminal update of an opened command carries (its own content, not
+   * content merged from earlier updates), read by the dialect's reader, else the shared one;
+   * `undefined` when it carries none, before the call was opened, or when the update says `pending`.
+   */
+  private streamedOutput(event: AcpToolCallEvent, fields: AcpToolCallEvent): string | undefined {
+    if (this.cache.get(event.toolCallId)?.opened === undefined) return undefined;
+    if (fields.content === undefined || fields.content.length === 0 || fields.status === "pending") return undefined;
+    const update = { ...event, content: fields.content };
+    const read = this.dialect.streamedCommandOutput?.(update);
+    if (read === null) return undefined;
+    const text = read ?? streamedCommandOutput(update);
+    return text === undefined || text.length === 0 || isNoOutputPlaceholder(text) ? undefined : text;
   }
 
   claimWrite(write: AcpFsWriteChange): boolean | "duplicate" {
