@@ -227,3 +227,32 @@ describe("output streamed while the command runs", () => {
     expect(snapshots("acp-omp", "command-fails")).toEqual([]);
   });
 });
+
+describe("the agent's own unified diff, hunks and context included", () => {
+  const diffOf = (provider: string, cell: string, toolCallId: string) => {
+    const item = close(provider, cell, toolCallId).item;
+    expect(item.type).toBe("fileChange");
+    return (item as Extract<Close["item"], { type: "fileChange" }>).changes.map((change) => change.diff);
+  };
+
+  it("acp-codex turn-tools seq 39: changes[path].unified_diff", () => {
+    expect(diffOf("acp-codex", "turn-tools", "call_parity_2_1")).toEqual(["@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n"]);
+  });
+
+  it("acp-opencode turn-tools seq 45: rawOutput.metadata.filediff.patch, as sent", () => {
+    const [diff] = diffOf("acp-opencode", "turn-tools", "call_parity_3_1");
+    expect(diff).toMatch(
+      /^Index: \/tmp\/parity-workspace\/notes.txt\n=+\n--- \/tmp\/parity-workspace\/notes.txt\n\+\+\+ \/tmp\/parity-workspace\/notes.txt\n@@ -1,3 \+1,3 @@\n title: parity notes\n-status: draft\n\+status: final\n owner: nobody\n$/,
+    );
+  });
+
+  it("acp-qwen turn-tools: rawOutput.fileDiff; acp-copilot: rawOutput.detailedContent; acp-claude-zed: the diff text block of rawOutput", () => {
+    expect(diffOf("acp-qwen", "turn-tools", "call_parity_2_1")[0]).toContain("@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n");
+    expect(diffOf("acp-copilot", "turn-tools", "call_parity_2_1")[0]).toContain("diff --git a/tmp/parity-workspace/notes.txt b/tmp/parity-workspace/notes.txt\n");
+    expect(diffOf("acp-claude-zed", "turn-tools", "call_parity_3_1")[0]).toContain("@@ -1,3 +1,3 @@\n");
+  });
+
+  it("an agent that sends no unified diff (acp-gemini turn-tools) leaves the diff to the grammar's oldText/newText rule", () => {
+    expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([undefined]);
+  });
+});

@@ -7,6 +7,7 @@ import type { AcpToolCallEvent } from "../dialects/types.js";
 import { boundToolPayload, toolOutputText } from "./output.js";
 import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
 import { isRecord } from "../../protocol/json-value.js";
+import { agentUnifiedDiff } from "./agent-diff.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation = { type: "command"; command: string } | { type: "fileChange"; kind: "update" | "delete"; paths: string[] } | { type: "generic"; paths: string[] };
@@ -111,6 +112,9 @@ function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, {
   if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
   return diffs.map((entry) => {
     const change: FileChangeEntry = { path: entry.path as string, kind: typeof entry.oldText === "string" ? "update" : "add" };
+    // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts).
+    const diff = agentUnifiedDiff(event, change.path, diffs.length);
+    if (diff !== undefined) change.diff = diff;
     if (typeof entry.oldText === "string") change.oldText = entry.oldText;
     if (typeof entry.newText === "string") change.newText = entry.newText;
     return change;
