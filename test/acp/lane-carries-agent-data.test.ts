@@ -13,6 +13,7 @@ import { fixtureLaunchSpec, isBoundary, startInProcessBridge, threadStartParams,
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
 import { unwrapCommandText } from "../../stack/acp/translate/command-text.js";
+import { modelErrorInfo } from "../../stack/acp/translate/model-error.js";
 import { driveCell, readLane, REPO_ROOT } from "./translate-recording-driver.js";
 
 type Close = Extract<ThreadDelta, { kind: "item.close" }>;
@@ -254,5 +255,31 @@ describe("the agent's own unified diff, hunks and context included", () => {
 
   it("an agent that sends no unified diff (acp-gemini turn-tools) leaves the diff to the grammar's oldText/newText rule", () => {
     expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([undefined]);
+  });
+});
+
+describe("a model error as the agent typed it", () => {
+  /** The JSON-RPC error the agent answered the cell's first `session/prompt` with. */
+  const promptError = (provider: string) => {
+    const root = path.join(REPO_ROOT, "recordings", provider);
+    const prompt = readLane("model-error", "bridge→provider.ndjson", root).find((line) => line.message.method === "session/prompt");
+    const answer = readLane("model-error", "provider→bridge.ndjson", root).find((line) => line.message.id === prompt?.message.id && line.message.error !== undefined);
+    if (answer === undefined) throw new Error(`${provider}/model-error: no error answer to session/prompt`);
+    return answer.message.error as { code: number; message: string; data?: unknown };
+  };
+
+  it.each([
+    ["acp-claude", { category: "unauthorized", providerCode: "authentication_failed", httpStatusCode: 401 }],
+    ["acp-claude-zed", { category: "unauthorized", providerCode: null, httpStatusCode: 401 }],
+    ["acp-codex", { category: "unauthorized", providerCode: "other", httpStatusCode: 401 }],
+    ["acp-gemini", { category: "unauthorized", providerCode: null, httpStatusCode: 401 }],
+    ["acp-qwen", { category: "unauthorized", providerCode: null, httpStatusCode: 401 }],
+    ["acp-opencode", { category: "unknown", providerCode: "APIError", httpStatusCode: null }],
+  ])("%s model-error: the status and kind the agent's error answer names", (provider, expected) => {
+    expect(modelErrorInfo(promptError(provider))).toEqual(expected);
+  });
+
+  it("a JSON-RPC error naming no status and no kind has no typed facts", () => {
+    expect(modelErrorInfo({ code: -32603, message: "Internal error" })).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
  * grammar-v3 `ThreadDelta[]` out (spec 20 §3 as changed by spec 30). One instance per session
  * construction; no I/O, no timers; the clock is injected.
  */
-import type { ThreadDelta, UsageBreakdown } from "../../protocol/thread-delta.js";
+import type { ErrorInfo, ThreadDelta, UsageBreakdown } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
 import { readToolCallFields } from "./acp-update-schemas.js";
 import { AcpUpdate } from "./acp-update.js";
@@ -87,7 +87,7 @@ export interface AcpTranslator {
    * Session error: the flush with open tools closed `failed` (streamed text completes), then
    * `provider.error {settlesTurn:true}`.
    */
-  sessionError(detail: string): ThreadDelta[];
+  sessionError(detail: string, errorInfo?: ErrorInfo): ThreadDelta[];
   /** Any other internal envelope: `unhandled {raw, rawType: method, vouchedTurn:true}`. */
   unhandled(method: string, params: unknown): ThreadDelta[];
   /** A vendor sub-agent report (spec 30 §1.3 `noteDelegationReport`). */
@@ -268,12 +268,12 @@ class SessionTranslator implements AcpTranslator {
     return this.emit([delta]);
   }
 
-  sessionError(detail: string): ThreadDelta[] {
+  sessionError(detail: string, errorInfo?: ErrorInfo): ThreadDelta[] {
     // The error settles the turn: its streamed text and its open tool calls settle first (a
     // message left started would never complete; spec 20 §3.1 left tools unclosed).
     const deltas = turns.flush(this.tools, "failed");
     const writes = this.tools.clear().map((write) => fsWriteDelta(this.threadId, write));
-    return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, settlesTurn: true }]);
+    return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, ...(errorInfo !== undefined ? { errorInfo } : {}), settlesTurn: true }]);
   }
 
   unhandled(method: string, params: unknown): ThreadDelta[] {
