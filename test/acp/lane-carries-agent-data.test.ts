@@ -253,6 +253,12 @@ describe("the agent's own unified diff, hunks and context included", () => {
     expect(diffOf("acp-claude-zed", "turn-tools", "call_parity_3_1")[0]).toContain("@@ -1,3 +1,3 @@\n");
   });
 
+  it("acp-claude turn-tools seq 52: the structuredPatch of _meta.claudeCode.toolResponse, kept past the closing update's _meta (seq 54), as the native claude-code lane writes it", () => {
+    expect(diffOf("acp-claude", "turn-tools", "call_parity_3_1")).toEqual([
+      "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",
+    ]);
+  });
+
   it("an agent that sends no unified diff (acp-gemini turn-tools) leaves the diff to the grammar's oldText/newText rule", () => {
     expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([undefined]);
   });

@@ -7,7 +7,10 @@
  * - `rawOutput.metadata.filediff.patch` naming the file, or `rawOutput.metadata.diff` (opencode);
  * - `rawOutput.fileDiff` (qwen);
  * - `rawOutput.detailedContent` (copilot's `diff --git`);
- * - `rawOutput` as text blocks holding one diff (claude-code-acp's `Index: …` text).
+ * - `rawOutput` as text blocks holding one diff (claude-code-acp's `Index: …` text);
+ * - `_meta.claudeCode.toolResponse.structuredPatch` naming the file (claude-agent-acp): hunks
+ *   `{oldStart, oldLines, newStart, newLines, lines}`, written as a unified diff with headers
+ *   `--- a/<path>` / `+++ b/<path>` (leading slashes off, as git writes them).
  * A text counts as a unified diff when it has a hunk header line (`@@ -a,b +c,d @@`). The ones
  * not keyed by path are taken only for a call that changes one file. Pure.
  */
@@ -44,12 +47,45 @@ function singleFileDiff(raw: unknown, path: string): string | undefined {
   return unifiedDiff(metadata?.diff) ?? unifiedDiff(raw.fileDiff) ?? unifiedDiff(raw.detailedContent);
 }
 
+interface PatchHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+function isHunk(value: unknown): value is PatchHunk {
+  return (
+    isRecord(value) &&
+    ["oldStart", "oldLines", "newStart", "newLines"].every((key) => typeof value[key] === "number") &&
+    Array.isArray(value.lines) &&
+    value.lines.every((line) => typeof line === "string")
+  );
+}
+
+/** Claude Code's `structuredPatch` of `path` (in `_meta.claudeCode.toolResponse`) as a unified diff. */
+function structuredPatchDiff(event: AcpToolCallEvent, path: string): string | undefined {
+  const claudeCode = event._meta?.claudeCode;
+  const response = isRecord(claudeCode) ? claudeCode.toolResponse : undefined;
+  if (!isRecord(response) || response.filePath !== path || !Array.isArray(response.structuredPatch)) return undefined;
+  const hunks = response.structuredPatch.filter(isHunk);
+  if (hunks.length === 0 || hunks.length !== response.structuredPatch.length) return undefined;
+  const name = path.replace(/\\/g, "/").replace(/^\/+/, "");
+  let out = `--- a/${name}\n+++ b/${name}\n`;
+  for (const hunk of hunks) {
+    out += `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n`;
+    for (const line of hunk.lines) out += `${line}\n`;
+  }
+  return out;
+}
+
 /**
  * The unified diff the agent sent for `path` in this call, exactly as sent; `undefined` when it
  * sent none. `fileCount` is the number of files the call changes (an unkeyed diff needs 1).
  */
 export function agentUnifiedDiff(event: AcpToolCallEvent, path: string, fileCount: number): string | undefined {
-  const keyed = keyedDiff(event.rawOutput, path) ?? keyedDiff(event.rawInput, path);
+  const keyed = keyedDiff(event.rawOutput, path) ?? keyedDiff(event.rawInput, path) ?? structuredPatchDiff(event, path);
   if (keyed !== undefined) return keyed;
   return fileCount === 1 ? singleFileDiff(event.rawOutput, path) : undefined;
 }
