@@ -59,6 +59,23 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
   return result;
 }
 
+/**
+ * The output so far of a running omp command (issue 39, streamed output): omp's in-progress
+ * `content` starts with the command line ("$ wc -l notes.txt") and repeats the output in several
+ * blocks (acp-omp turn-tools seq 46), so the output is read where omp keeps it, `rawOutput.content`:
+ * its trailers off once `details` names them (the close's reader), else its text blocks as sent.
+ * `null` when it printed nothing yet; `undefined` for a call that is not a command (shared reader).
+ */
+export function ompStreamedCommandOutput(update: AcpToolCallEvent): string | null | undefined {
+  if (update.kind !== "execute") return undefined;
+  const result = ompCommandResult(update);
+  if (result !== undefined) return result.output ?? null;
+  const raw = update.rawOutput;
+  if (!isRecord(raw) || !Array.isArray(raw.content)) return null;
+  const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
+  return texts.length > 0 ? texts.join("\n") : null;
+}
+
 /** Outcome of a `/compact` run as omp reports it in text (spec 30 §1.5). */
 export type OmpCompactionOutcome = AcpCompactionOutcome;
 
@@ -78,7 +95,5 @@ export const ompAcpDialect: AcpDialect = Object.freeze({
   id: "omp",
   commandResult: ompCommandResult,
   compactionOutcome: ompCompactionOutcome,
-  // omp's in-progress content starts with the command line ("$ sh -c …") and repeats the output in
-  // several blocks (acp-omp command-fails seq 30): not a snapshot of what the command printed so far.
-  streamedCommandOutput: () => null,
+  streamedCommandOutput: ompStreamedCommandOutput,
 });
