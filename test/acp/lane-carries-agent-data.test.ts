@@ -118,6 +118,15 @@ describe("where and how long a command ran", () => {
     expect(command(close("acp-omp", "command-fails", "call_parity_1_1")).durationMs).toBe(2755);
   });
 
+  it("acp-gemini turn-tools seq 44: the directory gemini names in the call's content stays at the close (seq 46 sends content [])", () => {
+    const all = deltas("acp-gemini", "turn-tools");
+    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "run_shell_command__call_parity_4_1");
+    expect(command(open!).cwd).toBe("/tmp/parity-workspace");
+    const closed = close("acp-gemini", "turn-tools", "run_shell_command__call_parity_4_1");
+    expect(command(closed).cwd).toBe("/tmp/parity-workspace");
+    expect(closed.aggregatedOutput).toBeUndefined();
+  });
+
   it("an agent that names no directory (acp-claude turn-tools) keeps the empty cwd: the session's is not put in its place", () => {
     expect(command(close("acp-claude", "turn-tools", "call_parity_4_1")).cwd).toBe("");
   });

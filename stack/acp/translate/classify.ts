@@ -45,18 +45,26 @@ export function toolCallCommand(event: AcpToolCallEvent): string | undefined {
   return rawInputField(event, "command") ?? nonBlank(event.title);
 }
 
+/** gemini's head of a shell call's text content naming the directory it runs in. */
+const CWD_HEADER = /^\[current working directory ([^\]\n]+)\]/;
+
 /**
  * The directory a command ran in, as the agent reported it: `rawInput.cwd` (codex-acp, opencode),
  * else the `cwd` of a structured `shell_exit` entry of `rawOutput.contents` (copilot, at the
- * close). `undefined` when the agent did not say (the shape's `cwd` is then empty: the bridge does
+ * close), else the directory gemini names at the head of the call's text content
+ * ("[current working directory /tmp/w] (Count the lines…)"). `undefined` when the agent did not say (the shape's `cwd` is then empty: the bridge does
  * not put the session's directory in its place).
  */
 export function commandCwd(event: AcpToolCallEvent): string | undefined {
   const fromInput = rawInputField(event, "cwd");
   if (fromInput !== undefined) return fromInput;
   const contents = isRecord(event.rawOutput) ? event.rawOutput.contents : undefined;
-  if (!Array.isArray(contents)) return undefined;
-  for (const entry of contents) if (isRecord(entry) && entry.type === "shell_exit") return nonBlank(entry.cwd);
+  if (Array.isArray(contents)) for (const entry of contents) if (isRecord(entry) && entry.type === "shell_exit") return nonBlank(entry.cwd);
+  for (const entry of event.content ?? []) {
+    const text = entry.type === "content" ? entry.content?.text : undefined;
+    const named = typeof text === "string" ? CWD_HEADER.exec(text) : null;
+    if (named) return named[1];
+  }
   return undefined;
 }
 

@@ -257,6 +257,10 @@ class ToolCallCache implements ToolCallTracker {
     const { presentation } = classified;
     const writes = cached?.writes ?? [];
     if (item.type === "fileChange") item = withWrites(item, writes);
+    // A directory the agent named while the call ran stays when its closing update replaces the
+    // content that named it (gemini's "[current working directory …]" content, then `content: []`).
+    const openedItem = cached?.opened?.item;
+    if (item.type === "command" && item.cwd === "" && openedItem?.type === "command" && openedItem.cwd !== "") item = { ...item, cwd: openedItem.cwd };
     // A call that was never opened (only its permission request or a late update named it: qwen,
     // codex-acp) still ran between the texts around it: they stay two messages.
     if (cached?.opened === undefined && !(cached?.announced ?? false)) deltas.push(closeThought(), closeAssistant());
