@@ -46,7 +46,7 @@ export interface CloseFields {
   resultText?: string | undefined;
   exitCode?: number | undefined;
   aggregatedOutput?: string | undefined;
-  approvalStatus?: "denied" | undefined;
+  approvalStatus?: "denied" | "approved" | undefined;
   /** The opened item, for `delegation`'s summary fallback. */
   openItem?: ThreadItem | undefined;
 }

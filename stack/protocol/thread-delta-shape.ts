@@ -185,7 +185,7 @@ function readItemOpen(input: Plain): Read<DeltaOut> {
 
 /**
  * `item.close`: kind, key, status, resultText?, exitCode?, aggregatedOutput?, approvalStatus?
- * ("denied"), item, presentation?, providerTurnId?, noTurnFallback?.
+ * ("denied" | "approved"), item, presentation?, providerTurnId?, noTurnFallback?.
  */
 function readItemClose(input: Plain): Read<DeltaOut> {
   const key = readKey(input.key);
@@ -194,7 +194,7 @@ function readItemClose(input: Plain): Read<DeltaOut> {
   if (!optional(input, "resultText", isString, out)) return DECLINE;
   if (!optional(input, "exitCode", isFiniteNumber, out)) return DECLINE;
   if (!optional(input, "aggregatedOutput", isString, out)) return DECLINE;
-  if (!optional(input, "approvalStatus", (value) => value === "denied", out)) return DECLINE;
+  if (!optional(input, "approvalStatus", (value) => value === "denied" || value === "approved", out)) return DECLINE;
   if (!readItemAndPresentation(input, out)) return DECLINE;
   return readTurnTail(input, out, true) ? out : DECLINE;
 }

@@ -83,7 +83,8 @@ export const ItemCloseDeltaSchema = z
     resultText: z.string().optional(),
     exitCode: z.number().optional(),
     aggregatedOutput: z.string().optional(),
-    approvalStatus: z.literal("denied").optional(),
+    // "approved": this project's extension of spec 10 §1.3 (thread-events.ts ApprovalStatusSchema).
+    approvalStatus: z.enum(["denied", "approved"]).optional(),
     item: ItemShapeSchema,
     presentation: PresentationSchema.optional(),
     providerTurnId,

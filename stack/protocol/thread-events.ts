@@ -32,8 +32,13 @@ export type EventScope = z.infer<typeof EventScopeSchema>;
 /** Turn scope. */
 export type TurnScope = Extract<EventScope, { kind: "turn" }>;
 
-/** Approval outcome of command and file-change items (null unless the close said `denied`). */
-export const ApprovalStatusSchema = z.enum(["denied"]).nullable();
+/**
+ * Approval outcome of command and file-change items: the close's `approvalStatus`, else null.
+ * `approved` is this project's extension of spec 10 §2.3 (which knows only `denied`): a call the
+ * runtime allowed when the agent asked says so, so an approved command is told apart from one that
+ * never asked (issue 37). Bridges that do not know the decision leave it null.
+ */
+export const ApprovalStatusSchema = z.enum(["denied", "approved"]).nullable();
 
 /**
  * A shape's fields without its `type`, in the shape's key order: what an item copies verbatim

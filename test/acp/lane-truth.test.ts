@@ -132,7 +132,7 @@ describe("denials in the lane", () => {
     expect(command.aggregatedOutput ?? null).toBeNull();
   });
 
-  it("an allowed call keeps approvalStatus null and its real exit code", async () => {
+  it("an allowed call says approvalStatus 'approved' (issue 37) and keeps its real exit code", async () => {
     const t = await oneTurn(
       {
         prompts: [
@@ -149,7 +149,7 @@ describe("denials in the lane", () => {
       "thr_allowed",
       "allow_once",
     );
-    expect(t.completed.find((item) => item.type === "commandExecution")).toMatchObject({ approvalStatus: null, exitCode: 0 });
+    expect(t.completed.find((item) => item.type === "commandExecution")).toMatchObject({ approvalStatus: "approved", exitCode: 0 });
   });
 });
 
@@ -190,8 +190,9 @@ describe("a command's output as it printed it", () => {
     const results = t.completed.filter((item) => item.type === "commandExecution").map((item) => [item.aggregatedOutput ?? null, item.exitCode ?? null]);
     expect(results).toEqual([
       ["a\nb", null],
-      ["3 notes.txt", 0],
-      ["out", 3],
+      // The newline before copilot's trailer is the output's own last byte (exact output, issue 37).
+      ["3 notes.txt\n", 0],
+      ["out\n", 3],
       ["to stdout\nto stderr", 3],
       [null, 0],
       [null, null],
@@ -220,7 +221,8 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
         isError: true,
       },
     } as never);
-    expect(result).toEqual({ output: printed, exitCode: 3 });
+    // omp puts a blank line before each trailer: the third newline is the command's own (issue 37).
+    expect(result).toEqual({ output: `${printed}\n`, exitCode: 3 });
   });
 
   it("codex-acp: the permission request's text (\"Proposed Amendment …\") is not the command's output; its streams are", async () => {
@@ -260,7 +262,7 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
       "allow_once",
     );
     const [item] = t.completed.filter((i) => i.type === "commandExecution");
-    expect(item).toMatchObject({ aggregatedOutput: "first line", exitCode: 3, approvalStatus: null });
+    expect(item).toMatchObject({ aggregatedOutput: "first line\n", exitCode: 3, approvalStatus: "approved" });
   });
 });
 

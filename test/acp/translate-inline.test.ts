@@ -118,7 +118,7 @@ describe("tool calls", () => {
     expect(end.filter((delta) => delta.kind === "item.close")).toEqual([expect.objectContaining({ key: { providerItemId: "ghost" }, status: "completed" })]);
   });
 
-  test("non-terminal update with output on a generic tool → item.progress; on a command → suppressed", () => {
+  test("non-terminal update with output on a generic tool → item.progress; on a command → its output snapshot, then the suppressed raw update (issue 39)", () => {
     const t = make();
     t.update(call({ kind: "other", title: "Crunch" }));
     expect(t.update(upd({ status: "in_progress", content: [{ type: "content", content: { type: "text", text: "half done" } }] }))).toEqual([
@@ -126,7 +126,8 @@ describe("tool calls", () => {
     ]);
     t.update(call({ toolCallId: "tc-2", kind: "execute", rawInput: { command: "make" } }));
     const commandProgress = t.update(upd({ toolCallId: "tc-2", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "cc" } }] }));
-    expect(commandProgress[0]?.kind).toBe("unhandled");
+    expect(commandProgress[0]).toEqual({ kind: "command.outputSnapshot", key: { providerItemId: "tc-2" }, text: "cc" });
+    expect(commandProgress[1]?.kind).toBe("unhandled");
   });
 
   test("exit codes: failed without code → 1; exit_code read; completed without code → none (spec 30 §1.1)", () => {

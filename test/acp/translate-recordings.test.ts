@@ -67,11 +67,12 @@ function spec30Expectation(recorded: ThreadDelta[]): AnyDelta[] {
       if (typeof reported === "number") delta.exitCode = reported;
       else if (delta.status === "failed") delta.exitCode = 1;
       else delete delta.exitCode;
-      // Spec 30 §1.1 shared result reader: a command's output is stdout + stderr, not the JSON of rawOutput.
+      // Spec 30 §1.1 shared result reader: a command's output is stdout + stderr, not the JSON of
+      // rawOutput; exactly as printed, not trimmed as the reference bridge did (issue 37).
       if (delta.item.type === "command" && isRecord(rawOutput) && ("stdout" in rawOutput || "stderr" in rawOutput)) {
         const stdout = String(rawOutput.stdout ?? "");
         const stderr = String(rawOutput.stderr ?? "");
-        const joined = (stdout && stderr ? (stdout.endsWith("\n") ? stdout + stderr : `${stdout}\n${stderr}`) : stdout + stderr).trim();
+        const joined = stdout && stderr ? (stdout.endsWith("\n") ? stdout + stderr : `${stdout}\n${stderr}`) : stdout + stderr;
         if (joined.length > 0) {
           delta.resultText = joined;
           delta.aggregatedOutput = joined;
@@ -103,7 +104,7 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     const closes = deltas.filter((delta) => delta.kind === "item.close");
     const command = closes.find((delta) => delta.item.type === "command");
     const commandUpdate = providerUpdates("turn-tools").find((update) => update.sessionUpdate === "tool_call_update" && update.toolCallId === command?.key.providerItemId && update.rawOutput);
-    expect(command?.resultText).toBe(String(commandUpdate?.rawOutput.stdout).trim());
+    expect(command?.resultText).toBe(String(commandUpdate?.rawOutput.stdout));
     expect(command?.exitCode).toBe(commandUpdate?.rawOutput.exitCode);
     const read = closes.find((delta) => delta.item.type === "tool" && delta.item.tool === "read");
     // Spec 20 §3.4 (kept): a string `content` is not unwrapped, so resultText is the JSON text.

@@ -119,7 +119,7 @@ describe.skipIf(!haveCursorRecordings())("translation rows on real acp-cursor li
       key: { providerItemId: call.toolCallId },
       status: "completed",
       exitCode: done.rawOutput.exitCode,
-      resultText: done.rawOutput.stdout.trim(),
+      resultText: done.rawOutput.stdout,
       item: { type: "command", command: call.rawInput.command, cwd: "" },
       noTurnFallback: { rawType: "acp/update:tool_call_update" },
     });

@@ -49,8 +49,9 @@ describe("parity check --recordings ../shared/recordings --explain (the CI gate)
     const committed = (await loadAllowlists({ cwd: repoRoot })).filter((e) => e.provider === "acp-cursor" || e.provider === "*");
     expect(committed.length).toBeGreaterThan(0);
     for (const entry of committed) {
-      // #5: the bridge rewrite the reference lanes predate; #24: denied calls settle "denied".
-      expect(["#5", "#24"], entry.path).toContain(entry.pr);
+      // #5: the bridge rewrite the reference lanes predate; #24: denied calls settle "denied";
+      // #37: the lane carries what the agent said (an allowed call says "approved").
+      expect(["#5", "#24", "#37"], entry.path).toContain(entry.pr);
       const cells = report.cells.filter((c) => c.status !== "skip" && entryApplies(entry, c.provider, c.cell, path.join(sharedRecordings, c.provider, c.cell)));
       expect(cells.length, `${entry.path} applies to no replayed cell`).toBeGreaterThan(0);
       for (const cell of cells) {

@@ -51,7 +51,7 @@ describe("cursor (spec 30 §1.3): _toolName task and cursor/task", async () => {
 
   it("turn-tools: exit code and output come from rawOutput.exitCode/stdout; the Edit File dual settle is the one grammar drop", async () => {
     const t = await fixtureCell("acp-cursor", "turn-tools");
-    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ exitCode: 0, aggregatedOutput: "3 notes.txt", status: "completed" })]);
+    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ exitCode: 0, aggregatedOutput: "3 notes.txt\n", status: "completed" })]);
     const { buildThreadLane } = await import("../../harness/lanes/index.js");
     expect(buildThreadLane(t.recording).grammarDrops.map((d) => d.rule)).toEqual(["item/settles-once"]);
   });
@@ -73,7 +73,7 @@ describe('grok (spec 30 §1.4): _meta["x.ai/tool"], spawn_subagent and context a
   it("identity kinds drive classification: read → fileRead, edit → fileChange, execute → commandExecution", () => {
     expect(completedItems(t.oracle, "fileRead")).toEqual([expect.objectContaining({ path: "/tmp/parity-workspace/notes.txt" })]);
     expect(completedItems(t.oracle, "fileChange")).toEqual([expect.objectContaining({ status: "completed" })]);
-    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt" })]);
+    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt\n" })]);
   });
 
   it("a kind that is not an ACP kind (plan) is dropped: todo_write stays a generic tool named by its identity", () => {
@@ -122,7 +122,7 @@ describe("omp (spec 30 §1.5): bash rawOutput.details", async () => {
   it("exit codes come from details; the wall-time and exit-code trailers are stripped from the output", () => {
     const commands = completedItems(t.oracle, "commandExecution");
     expect(commands).toHaveLength(2);
-    expect(commands[0]).toMatchObject({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt", status: "completed" });
+    expect(commands[0]).toMatchObject({ command: "wc -l notes.txt", exitCode: 0, aggregatedOutput: "3 notes.txt\n", status: "completed" });
     expect(commands[1]).toMatchObject({ command: "grep -q draft notes.txt", exitCode: 1, status: "failed" });
     expect(commands[1]!.aggregatedOutput ?? "").not.toContain("Command exited");
   });
@@ -147,7 +147,7 @@ describe("hermes (spec 30 §1.7, §2.1): the generic acp dialect", async () => {
   });
 
   it("the shared result reader takes rawOutput.exit_code and stdout", () => {
-    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ exitCode: 0, aggregatedOutput: "3 notes.txt" })]);
+    expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ exitCode: 0, aggregatedOutput: "3 notes.txt\n" })]);
   });
 
   it("its native reasoning option (reasoning_effort) is published as bb/session-options state", () => {

@@ -259,7 +259,7 @@ describe("the common-shape read of thread/delta deltas", () => {
       withField(valid(11), "providerTurnId", "a\u001fb"),
       withField(valid(12), "status", "done"),
       withField(valid(12), "status", undefined, true),
-      withField(valid(12), "approvalStatus", "approved"),
+      withField(valid(12), "approvalStatus", "allowed"),
       withField(valid(12), "resultText", 5),
       withField(valid(12), "exitCode", Infinity),
       withField(valid(12), "item.tool", undefined, true),

@@ -25,6 +25,8 @@ describe("plan counts taken while validating", () => {
         if (a === undefined) break;
       }
     }
-    expect(streamable).toBeGreaterThan(60);
+    // Recordings with a `.current` lane (every cell a deliberate bridge change was accepted on)
+    // are planned in memory, not streamed: 46 of the committed and shared ones stream today.
+    expect(streamable).toBeGreaterThan(40);
   });
 });

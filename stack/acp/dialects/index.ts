@@ -5,7 +5,7 @@ export * from "./types.js";
 export { genericAcpDialect } from "./acp.js";
 export { cursorAcpDialect, handleCursorTask, CURSOR_TASK_METHOD, CURSOR_DEFAULT_TASK_LABEL } from "./cursor.js";
 export { grokAcpDialect, grokToolIdentity, grokContextSizeFromSetup, grokContextUsageFromPromptResult, GROK_TOOL_META_KEY, GROK_SUBAGENT_TOOL } from "./grok.js";
-export { ompAcpDialect, ompCommandResult, ompCompactionOutcome, type OmpCompactionOutcome } from "./omp.js";
+export { ompAcpDialect, ompCommandResult, ompCompactionOutcome, ompStreamedCommandOutput, type OmpCompactionOutcome } from "./omp.js";
 export {
   opencodeAcpDialect,
   normalizeOpencodeCommandEvent,

@@ -14,7 +14,8 @@ const GENERIC_RESULT_KEYS = ["exitCode", "exit_code", "stdout", "stderr", "outpu
  * command whose `rawOutput` has text `content` blocks and a `details` object with `exitCode` or
  * `wallTimeMs`, no `details.async` and none of the shared keys. Output = the text blocks joined by
  * newlines minus a trailing "Command exited with code N" (N = details.exitCode) and
- * "Wall time: X.XX seconds" (matching wallTimeMs). Exit code = details.exitCode, else 0 for a
+ * "Wall time: X.XX seconds" (matching wallTimeMs), each with the blank line before it; nothing
+ * else trimmed. Exit code = details.exitCode, else 0 for a
  * completed run without timeout/signal. Anything else → undefined (shared reader).
  */
 export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | undefined {
@@ -34,29 +35,45 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
   const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
   let output = texts.join("\n");
   const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
-  // The real omp 18.2.3 writes the wall time first, then the exit code (spec 50): both trailers
-  // come off in whichever order they stand.
-  const trailers: RegExp[] = [];
-  if (typeof details.wallTimeMs === "number") {
-    const seconds = (details.wallTimeMs / 1000).toFixed(2);
-    trailers.push(new RegExp(`\\s*Wall time: ${escapeRegExp(seconds)} seconds\\s*$`));
-  }
-  if (exitCode !== undefined) trailers.push(new RegExp(`\\s*Command exited with code ${exitCode}\\s*$`));
+  // The real omp 18.2.3 writes the wall time first, then the exit code (spec 50), each after a
+  // blank line: "<output>\n\nWall time: 2.75 seconds\n\nCommand exited with code 3". Exactly
+  // those separators come off, in whichever order the trailers stand, so the output keeps its own
+  // last newline ("3 notes.txt\n"); a trailer standing otherwise comes off with the blanks around it.
+  const trailers: string[] = [];
+  if (typeof details.wallTimeMs === "number") trailers.push(`Wall time: ${escapeRegExp((details.wallTimeMs / 1000).toFixed(2))} seconds`);
+  if (exitCode !== undefined) trailers.push(`Command exited with code ${exitCode}`);
+  const patterns = trailers.flatMap((trailer) => [new RegExp(`\\n\\n${trailer}$`), new RegExp(`\\s*${trailer}\\s*$`)]);
   for (let stripped = true; stripped;) {
     stripped = false;
-    for (const trailer of trailers) {
-      const next = output.replace(trailer, "");
+    for (const pattern of patterns) {
+      const next = output.replace(pattern, "");
       if (next !== output) [output, stripped] = [next, true];
     }
   }
   const result: AcpCommandResult = {};
-  const trimmed = output.trim();
-  if (trimmed.length > 0) result.output = trimmed;
+  if (output.length > 0) result.output = output;
   if (exitCode !== undefined) result.exitCode = exitCode;
   else if (event.status === "completed" && details.timedOut !== true && (details.signal === undefined || details.signal === null)) {
     result.exitCode = 0;
   }
   return result;
+}
+
+/**
+ * The output so far of a running omp command (issue 39, streamed output): omp's in-progress
+ * `content` starts with the command line ("$ wc -l notes.txt") and repeats the output in several
+ * blocks (acp-omp turn-tools seq 46), so the output is read where omp keeps it, `rawOutput.content`:
+ * its trailers off once `details` names them (the close's reader), else its text blocks as sent.
+ * `null` when it printed nothing yet; `undefined` for a call that is not a command (shared reader).
+ */
+export function ompStreamedCommandOutput(update: AcpToolCallEvent): string | null | undefined {
+  if (update.kind !== "execute") return undefined;
+  const result = ompCommandResult(update);
+  if (result !== undefined) return result.output ?? null;
+  const raw = update.rawOutput;
+  if (!isRecord(raw) || !Array.isArray(raw.content)) return null;
+  const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
+  return texts.length > 0 ? texts.join("\n") : null;
 }
 
 /** Outcome of a `/compact` run as omp reports it in text (spec 30 §1.5). */
@@ -74,4 +91,9 @@ export function ompCompactionOutcome(text: string): OmpCompactionOutcome {
 }
 
 /** The `omp` dialect (spec 30 §1.5); it has no maintenance. */
-export const ompAcpDialect: AcpDialect = Object.freeze({ id: "omp", commandResult: ompCommandResult, compactionOutcome: ompCompactionOutcome });
+export const ompAcpDialect: AcpDialect = Object.freeze({
+  id: "omp",
+  commandResult: ompCommandResult,
+  compactionOutcome: ompCompactionOutcome,
+  streamedCommandOutput: ompStreamedCommandOutput,
+});

@@ -127,6 +127,12 @@ export interface AcpDialect {
   classifyToolCall?(event: AcpToolCallEvent): AcpClassifiedToolCall | undefined;
   /** A command's exit code and output, asked at command close instead of the shared reader. */
   commandResult?(event: AcpToolCallEvent): AcpCommandResult | undefined;
+  /**
+   * The output so far that a non-terminal update of a running command carries, or `null` when the
+   * dialect knows its content is not output (omp's in-progress content repeats the command line);
+   * `undefined` → the shared reader (the update's own content text, unwrapped).
+   */
+  streamedCommandOutput?(update: AcpToolCallEvent): string | null | undefined;
   /** Rewrites vendor `rawOutput` into the shared shape, at command close before `commandResult`. */
   normalizeCommandEvent?(event: AcpToolCallEvent): AcpToolCallEvent | undefined;
   /** Extra agent→client methods to accept beside the core ones. */

@@ -77,6 +77,12 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
   // A denial is in the lane: the call settles with approvalStatus "denied" (its own item even
   // when only this request named it), before the agent hears the answer.
   if (decision === "deny" && toolCall?.toolCallId !== undefined) emitDeltas(rt.ctx.io, session, session.translator.permissionDenied(toolCall.toolCallId));
+  // An allow is in the lane too (issue 37): the runtime's allow went back as one of the agent's
+  // allow options, and the call's close says approvalStatus "approved".
+  if (outcome.outcome.outcome === "selected" && toolCall?.toolCallId !== undefined) {
+    const chosen = outcome.outcome.optionId;
+    if (options.find((option) => option.optionId === chosen)?.kind.startsWith("allow") === true) session.translator.permissionApproved(toolCall.toolCallId);
+  }
   return outcome;
 }
 

@@ -8,10 +8,10 @@
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../../protocol/errors.js";
 import type { JsonRpcId } from "../../protocol/json-rpc.js";
 import type { TurnStartParams, TurnSteerParams, ExecutionOptions } from "../../protocol/methods.js";
-import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { ErrorInfo, ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpBridgeRuntime } from "../state/runtime.js";
-import { AcpAgentExitedError } from "../connection/connection.js";
-import { STOP_REASON_STATUS } from "../translate/index.js";
+import { AcpAgentExitedError, AcpAgentRequestError } from "../connection/connection.js";
+import { modelErrorInfo, STOP_REASON_STATUS } from "../translate/index.js";
 import { buildPromptBlocks, COMPACT_COMMAND, instructionsBlock, isCompactInput, rewriteUnknownSkillCommand, type AcpPromptBlock } from "./prompt-blocks.js";
 import { staleTurnError, toRequestError } from "../connection/recovery.js";
 import { agentSessionId, cancelPendingAgentRequests, createPromptRun, emitDeltas, emitSessionError, moveSessionPhase, type AcpSession, type PromptRun, type QueuedSteer } from "../state/session.js";
@@ -247,7 +247,7 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
  * settles `interrupted` (the stop owes a boundary); a compaction closes `failed`; otherwise the
  * session error (`provider.error {settlesTurn}` + `error`). No `turn.boundary` on the error path.
  */
-function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, message: string): void {
+function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, message: string, errorInfo?: ErrorInfo): void {
   if (session.prompt !== run || run.done) return;
   session.steers = [];
   if (run.cancelling) moveSessionPhase(session, "failed");
@@ -257,7 +257,7 @@ function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, mess
   }
   session.prompt = null;
   if (run.kind === "compaction") emitDeltas(rt.ctx.io, session, session.translator.compactionCompleted({ error: message }));
-  else emitSessionError(rt.ctx.io, session, message);
+  else emitSessionError(rt.ctx.io, session, message, errorInfo !== undefined ? { errorInfo } : {});
   run.markSettled();
 }
 
@@ -287,7 +287,9 @@ async function runPromptLoop(rt: AcpBridgeRuntime, session: AcpSession, run: Pro
         current = session.connection.request("session/prompt", { sessionId: agentSessionId(session), prompt: currentBlocks });
         continue;
       }
-      failRun(rt, session, run, error instanceof Error ? error.message : String(error));
+      // The agent's error answer, typed (HTTP status, category, its own kind) where it names them.
+      const errorInfo = error instanceof AcpAgentRequestError ? modelErrorInfo({ code: error.code, message: error.agentMessage, data: error.data }) : undefined;
+      failRun(rt, session, run, error instanceof Error ? error.message : String(error), errorInfo);
       return;
     }
     if (session.prompt !== run || run.done) return;

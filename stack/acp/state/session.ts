@@ -9,7 +9,7 @@
 import type { BridgeIo } from "../../bridge-kit/io.js";
 import type { ScheduledHandle, Scheduler } from "../../bridge-kit/scheduler.js";
 import type { ExecutionOptions } from "../../protocol/methods.js";
-import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { ErrorInfo, ThreadDelta } from "../../protocol/thread-delta.js";
 import type { AcpAgentConnection } from "../connection/connection.js";
 import type { NativeSettingsState, SessionOptionState } from "../model-data/session-settings.js";
 import type { AcpDialect } from "../dialects/index.js";
@@ -224,10 +224,11 @@ export function cancelPendingAgentRequests(session: AcpSession): void {
 
 /**
  * Reports a session error (spec 20 §3.5): the translator's `provider.error {settlesTurn}` delta and,
- * unless `deltaOnly`, the `error {threadId, providerThreadId?, message}` notification.
+ * unless `deltaOnly`, the `error {threadId, providerThreadId?, message}` notification. `errorInfo`:
+ * the typed facts of the agent's error answer (`translate/model-error.ts`), on the delta.
  */
-export function emitSessionError(io: BridgeIo, session: AcpSession, message: string, options: { deltaOnly?: boolean } = {}): void {
-  emitDeltas(io, session, session.translator.sessionError(message));
+export function emitSessionError(io: BridgeIo, session: AcpSession, message: string, options: { deltaOnly?: boolean; errorInfo?: ErrorInfo } = {}): void {
+  emitDeltas(io, session, session.translator.sessionError(message, options.errorInfo));
   if (options.deltaOnly) return;
   io.notify("error", {
     threadId: session.threadId,

@@ -6,6 +6,7 @@
 import * as z from "zod";
 import type { AcpToolCallContent, AcpToolCallEvent } from "../dialects/types.js";
 import { isAcpToolKind } from "../dialects/types.js";
+import { isRecord } from "../../protocol/json-value.js";
 
 /** Any `session/update` `update`: an object with a string `sessionUpdate` discriminator. */
 export const AcpSessionUpdateSchema = z.looseObject({ sessionUpdate: z.string().min(1) });
@@ -99,8 +100,21 @@ export function mergeToolCall(base: AcpToolCallEvent, next: AcpToolCallEvent): A
   for (const [key, value] of Object.entries(next) as [keyof AcpToolCallEvent, unknown][]) {
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
+  // `_meta` is the agents' side channel, sent in pieces: what one update said there (Claude Code's
+  // `claudeCode.toolResponse` with the edit's hunks) stays when a later one says other things
+  // (its closing update names only `claudeCode.toolName`). Objects merge key by key; other values replace.
+  if (base._meta !== undefined && next._meta !== undefined) merged._meta = mergeMeta(base._meta, next._meta);
   // A kind update that is not a valid ACP kind must not leave the old valid kind behind.
   if (next.rawKind !== undefined && next.kind === undefined) delete merged.kind;
+  return merged;
+}
+
+function mergeMeta(base: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(next)) {
+    const before = merged[key];
+    merged[key] = isRecord(before) && isRecord(value) ? mergeMeta(before, value) : value;
+  }
   return merged;
 }
 

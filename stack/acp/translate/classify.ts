@@ -7,6 +7,7 @@ import type { AcpToolCallEvent } from "../dialects/types.js";
 import { boundToolPayload, toolOutputText } from "./output.js";
 import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
 import { isRecord } from "../../protocol/json-value.js";
+import { agentUnifiedDiff } from "./agent-diff.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation = { type: "command"; command: string } | { type: "fileChange"; kind: "update" | "delete"; paths: string[] } | { type: "generic"; paths: string[] };
@@ -42,6 +43,45 @@ export function toolCallPaths(event: AcpToolCallEvent): string[] {
 export function toolCallCommand(event: AcpToolCallEvent): string | undefined {
   if (event.kind !== "execute") return undefined;
   return rawInputField(event, "command") ?? nonBlank(event.title);
+}
+
+/** gemini's head of a shell call's text content naming the directory it runs in. */
+const CWD_HEADER = /^\[current working directory ([^\]\n]+)\]/;
+
+/**
+ * The directory a command ran in, as the agent reported it: `rawInput.cwd` (codex-acp, opencode),
+ * else the `cwd` of a structured `shell_exit` entry of `rawOutput.contents` (copilot, at the
+ * close), else the directory gemini names at the head of the call's text content
+ * ("[current working directory /tmp/w] (Count the lines…)"). `undefined` when the agent did not say (the shape's `cwd` is then empty: the bridge does
+ * not put the session's directory in its place).
+ */
+export function commandCwd(event: AcpToolCallEvent): string | undefined {
+  const fromInput = rawInputField(event, "cwd");
+  if (fromInput !== undefined) return fromInput;
+  const contents = isRecord(event.rawOutput) ? event.rawOutput.contents : undefined;
+  if (Array.isArray(contents)) for (const entry of contents) if (isRecord(entry) && entry.type === "shell_exit") return nonBlank(entry.cwd);
+  for (const entry of event.content ?? []) {
+    const text = entry.type === "content" ? entry.content?.text : undefined;
+    const named = typeof text === "string" ? CWD_HEADER.exec(text) : null;
+    if (named) return named[1];
+  }
+  return undefined;
+}
+
+/**
+ * How long a command ran, in whole milliseconds, as the agent reported it: `rawOutput.durationMs`
+ * (Cursor), `rawOutput.duration` as `{secs, nanos}` (codex-acp), `rawOutput.details.wallTimeMs`
+ * (omp). Rounded to the millisecond; `undefined` when the agent did not say.
+ */
+export function commandDurationMs(event: AcpToolCallEvent): number | undefined {
+  const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
+  if (raw === undefined) return undefined;
+  const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+  if (finite(raw.durationMs)) return Math.round(raw.durationMs);
+  const duration = raw.duration;
+  if (isRecord(duration) && finite(duration.secs) && finite(duration.nanos)) return Math.round(duration.secs * 1000 + duration.nanos / 1e6);
+  if (isRecord(raw.details) && finite(raw.details.wallTimeMs)) return Math.round(raw.details.wallTimeMs);
+  return undefined;
 }
 
 /** Classifies the operation (spec 20 §3.3 steps 1–2). Locations alone never imply a write. */
@@ -80,6 +120,9 @@ function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, {
   if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
   return diffs.map((entry) => {
     const change: FileChangeEntry = { path: entry.path as string, kind: typeof entry.oldText === "string" ? "update" : "add" };
+    // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts).
+    const diff = agentUnifiedDiff(event, change.path, diffs.length);
+    if (diff !== undefined) change.diff = diff;
     if (typeof entry.oldText === "string") change.oldText = entry.oldText;
     if (typeof entry.newText === "string") change.newText = entry.newText;
     return change;
@@ -96,7 +139,10 @@ function titlePathToken(title: string | undefined): string | undefined {
 }
 
 function coreShape(event: AcpToolCallEvent, operation: AcpOperation): ItemShape | undefined {
-  if (operation.type === "command") return { type: "command", command: operation.command, cwd: "" };
+  if (operation.type === "command") {
+    const durationMs = commandDurationMs(event);
+    return { type: "command", command: operation.command, cwd: commandCwd(event) ?? "", ...(durationMs !== undefined ? { durationMs } : {}) };
+  }
   if (operation.type === "fileChange") return { type: "fileChange", changes: fileChanges(event, operation) };
   switch (event.kind) {
     case "read": {

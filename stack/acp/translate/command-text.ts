@@ -32,7 +32,7 @@ const LABELLED_REPORT = /^Command: [^\n]*\nDirectory: [^\n]*\nOutput: ([\s\S]*?)
 /**
  * Unwraps the agent's wrapping from a command's content text (see the module doc): one fence,
  * trailer or labelled report, then a no-output placeholder inside it becomes no text; text with no
- * known wrapping is returned as is. "(none)" in a labelled report is no text.
+ * known wrapping is returned as is. "(none)" and "(empty)" in a labelled report are no text.
  */
 export function unwrapCommandText(text: string): UnwrappedCommandText {
   const unwrapped = unwrapLayer(text);
@@ -53,10 +53,17 @@ function unwrapLayer(text: string): UnwrappedCommandText {
   const fence = FENCE.exec(text);
   if (fence) return { text: fence[2]! };
   const trailer = SHELL_TRAILER.exec(text);
-  if (trailer) return { text: text.slice(0, trailer.index), exitCode: Number(trailer[1]) };
+  if (trailer) {
+    // copilot starts its trailer on a line of its own: the newline before it is the output's last
+    // byte ("3 notes.txt\n<shellId…>", its shell_exit outputPreview "3 notes.txt\n"), except for a
+    // command that printed nothing, where the text is the newline and the trailer alone.
+    const before = text.slice(0, trailer.index + (text[trailer.index] === "\n" ? 1 : 0));
+    return { text: before === "\n" ? "" : before, exitCode: Number(trailer[1]) };
+  }
   const report = LABELLED_REPORT.exec(text);
   if (report) {
-    const part = (value: string): string => (value.trim() === "(none)" ? "" : value);
+    // qwen writes "(empty)" for an Output and "(none)" for an Error the command did not print.
+    const part = (value: string): string => (value === "(none)" || value === "(empty)" ? "" : value);
     const output = part(report[1]!);
     const errors = part(report[2]!);
     const joined = output.length > 0 && errors.length > 0 ? `${output}\n${errors}` : output + errors;

@@ -8,6 +8,7 @@ export { classifyOperation, classifySharedToolCall, genericToolName, type AcpOpe
 export { permissionSubject, writeScopeOf, PERMISSION_FALLBACK_ITEM_ID, type AcpPermissionSubject } from "./permission-subject.js";
 export { readCommandResult, toolOutputText, boundToolPayload, TOOL_PAYLOAD_MAX_BYTES } from "./output.js";
 export { readToolCallFields, mergeToolCall } from "./acp-update-schemas.js";
+export { modelErrorInfo, categoryOfHttpStatus, type AgentErrorAnswer } from "./model-error.js";
 export { PROVIDER_COMMANDS_EXTENSION, SESSION_OPTIONS_EXTENSION } from "./session-state.js";
 export { TURN_OUTPUT_UPDATE_KINDS, isWhitespaceOnlyChunk } from "./session-updates.js";
 export { AcpUpdate, readSessionNotification, type AcpSessionNotification } from "./acp-update.js";

@@ -33,13 +33,50 @@ function finish(text: string): string | undefined {
   return trimmed.length > 0 ? trimmed : undefined;
 }
 
-/** Text of the `content` entries of type `content` with text, joined by `\n`; none → undefined. */
-export function contentText(event: AcpToolCallEvent): string | undefined {
+/**
+ * A command's output as it printed it: data images scrubbed, nothing trimmed (a trailing newline
+ * or leading spaces are part of what the command printed; house rule "a bridge translates; it
+ * never invents or drops"); only an empty text is no output.
+ */
+function exact(text: string): string | undefined {
+  const scrubbed = scrubDataImages(text);
+  return scrubbed.length > 0 ? scrubbed : undefined;
+}
+
+/** The texts of the `content` entries of type `content`, joined by `\n`, as sent; none → undefined. */
+function joinedContentText(event: AcpToolCallEvent): string | undefined {
   const texts: string[] = [];
   for (const entry of event.content ?? []) {
     if (entry.type === "content" && entry.content && typeof entry.content.text === "string") texts.push(entry.content.text);
   }
-  return texts.length > 0 ? finish(texts.join("\n")) : undefined;
+  return texts.length > 0 ? texts.join("\n") : undefined;
+}
+
+/** Text of the `content` entries of type `content` with text, joined by `\n`, trimmed; none → undefined. */
+export function contentText(event: AcpToolCallEvent): string | undefined {
+  const joined = joinedContentText(event);
+  return joined !== undefined ? finish(joined) : undefined;
+}
+
+/**
+ * A command call's content text as sent, unless it is only the call's own description
+ * (`rawInput.description`): Claude Code's adapters put the description in `content` before the
+ * command runs, and a call that closes with no content of its own would otherwise show it as
+ * output (acp-claude-zed approval-allow: "Create approved.txt" for a `touch` that printed nothing).
+ */
+function commandContentText(event: AcpToolCallEvent): string | undefined {
+  const joined = joinedContentText(event);
+  const description = isRecord(event.rawInput) ? event.rawInput.description : undefined;
+  if (joined !== undefined && typeof description === "string" && joined.trim() === description.trim()) return undefined;
+  return joined;
+}
+
+/** `rawOutput` rendered as the shared reader does, without trimming (see {@link exact}). */
+function renderRawOutputExact(rawOutput: unknown): string | undefined {
+  if (rawOutput === undefined || rawOutput === null) return undefined;
+  if (typeof rawOutput === "string") return exact(rawOutput);
+  if (isRecord(rawOutput) && Array.isArray(rawOutput.content)) return exact(textBlocks(rawOutput.content).join("\n"));
+  return exact(JSON.stringify(rawOutput) ?? "");
 }
 
 /**
@@ -65,6 +102,18 @@ function joinOutput(first: string, second: string): string {
 }
 
 /**
+ * The output so far a non-terminal update of a running command carries (the shared reader of
+ * streamed output): the update's own content text with the agent's wrapping removed, exactly as
+ * sent; `undefined` when the update carries no content text or only the call's description.
+ * ACP content replaces the call's earlier content, so each one is a snapshot of the output so far.
+ */
+export function streamedCommandOutput(update: AcpToolCallEvent): string | undefined {
+  const content = commandContentText(update);
+  if (content === undefined) return undefined;
+  return exact(unwrapCommandText(content).text);
+}
+
+/**
  * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
  * `exit_code`, else a structured `shell_exit` entry, else the one the agent's wrapping of the
  * content text names; output from content text with the agent's wrapping removed
@@ -82,20 +131,20 @@ export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
     if (text === undefined) return undefined;
     const unwrapped = unwrapCommandText(text);
     if (result.exitCode === undefined && unwrapped.exitCode !== undefined) result.exitCode = unwrapped.exitCode;
-    return finish(unwrapped.text);
+    return exact(unwrapped.text);
   };
-  const content = contentText(event);
+  const content = commandContentText(event);
   let output = unwrap(content);
   // Content that unwraps to nothing said the command printed nothing: rendering rawOutput then
   // would show the agent's own record (a placeholder, its JSON) as output; its streams are still read.
-  const rendered = (value: unknown) => (content === undefined ? unwrap(renderRawOutput(value)) : undefined);
+  const rendered = (value: unknown) => (content === undefined ? unwrap(renderRawOutputExact(value)) : undefined);
   if (output === undefined && raw !== undefined) {
     const stdout = typeof raw.stdout === "string" ? raw.stdout : undefined;
     const stderr = typeof raw.stderr === "string" ? raw.stderr : undefined;
     // Streams are what the command printed: only an agent's "(no output)" placeholder standing in for them is dropped.
     const printed = (text: string | undefined) => (text !== undefined && isNoOutputPlaceholder(text) ? "" : text);
-    if (stdout !== undefined || stderr !== undefined) output = finish(joinOutput(printed(stdout) ?? "", printed(stderr) ?? ""));
-    else if (typeof raw.output_for_prompt === "string") output = finish(raw.output_for_prompt);
+    if (stdout !== undefined || stderr !== undefined) output = exact(joinOutput(printed(stdout) ?? "", printed(stderr) ?? ""));
+    else if (typeof raw.output_for_prompt === "string") output = exact(raw.output_for_prompt);
     else output = rendered(raw);
   } else if (output === undefined) {
     output = rendered(event.rawOutput);

@@ -8,7 +8,7 @@ import type { AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "../diale
 import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
-import { readCommandResult, toolOutputText } from "./output.js";
+import { readCommandResult, streamedCommandOutput, toolOutputText } from "./output.js";
 import { isNoOutputPlaceholder } from "./command-text.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
@@ -139,6 +139,11 @@ export interface ToolCallTracker {
    * sends about it is a late update; a reported call settles denied when the agent closes it.
    */
   deny(toolCallId: string): ThreadDelta[];
+  /**
+   * The runtime allowed the call's permission request: its close says `approvalStatus:
+   * "approved"` when it settles as a command or file change (a later denial of the same id wins).
+   */
+  approve(toolCallId: string): void;
   /** True when the call was denied and has settled: more `tool_call`s about it are late, not new work. */
   isSettledDenial(toolCallId: string): boolean;
 }
@@ -206,6 +211,8 @@ class ToolCallCache implements ToolCallTracker {
   private readonly settledIds = new Set<string>();
   // Calls whose permission the runtime denied (by id, for the session's life: ids are unique).
   private readonly deniedIds = new Set<string>();
+  // Calls whose permission the runtime allowed (same lifetime).
+  private readonly approvedIds = new Set<string>();
 
   constructor(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }) {
     this.threadId = options.threadId;
@@ -250,6 +257,10 @@ class ToolCallCache implements ToolCallTracker {
     const { presentation } = classified;
     const writes = cached?.writes ?? [];
     if (item.type === "fileChange") item = withWrites(item, writes);
+    // A directory the agent named while the call ran stays when its closing update replaces the
+    // content that named it (gemini's "[current working directory …]" content, then `content: []`).
+    const openedItem = cached?.opened?.item;
+    if (item.type === "command" && item.cwd === "" && openedItem?.type === "command" && openedItem.cwd !== "") item = { ...item, cwd: openedItem.cwd };
     // A call that was never opened (only its permission request or a late update named it: qwen,
     // codex-acp) still ran between the texts around it: they stay two messages.
     if (cached?.opened === undefined && !(cached?.announced ?? false)) deltas.push(closeThought(), closeAssistant());
@@ -260,6 +271,8 @@ class ToolCallCache implements ToolCallTracker {
       deltas.push(...this.lateOpen(cached, fallback, running !== undefined && running.item.type === item.type ? running : { item, presentation }));
     }
     const denied = this.deniedIds.has(event.toolCallId);
+    // The grammar reads approvalStatus on command and file-change items only (stack/assembler/items.ts).
+    const approved = !denied && this.approvedIds.has(event.toolCallId) && (item.type === "command" || item.type === "fileChange");
     const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied);
     deltas.push({
       kind: "item.close",
@@ -267,7 +280,7 @@ class ToolCallCache implements ToolCallTracker {
       status,
       ...(output !== undefined ? { resultText: output, aggregatedOutput: output } : {}),
       ...(exitCode !== undefined ? { exitCode } : {}),
-      ...(denied ? { approvalStatus: "denied" as const } : {}),
+      ...(denied ? { approvalStatus: "denied" as const } : approved ? { approvalStatus: "approved" as const } : {}),
       item,
       presentation,
       ...(fallback !== undefined ? { noTurnFallback: fallback } : {}),
@@ -336,12 +349,37 @@ class ToolCallCache implements ToolCallTracker {
     const reopen = !opened && entry.opened !== undefined && delegationChanged(entry.opened, classified);
     if (reopen) deltas.push(this.open(entry, updateFallback(threadId, update), classified));
     const { item } = classified;
-    if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
+    const streamed = item.type === "command" ? this.streamedOutput(event, fields) : undefined;
+    if (streamed !== undefined) {
+      // Output the agent streams while the command runs (opencode's in_progress content, copilot's
+      // status-less update): a snapshot of what it printed so far (issue 39 "streamed output updates").
+      // The raw update still follows, as it did before the output was carried: it is what a thread
+      // sees of the update when no turn is open (a snapshot needs one), and it keeps the bridge's
+      // notification of this update recognisable to a replay of recordings made before (same
+      // delta kinds but one, harness/replay/walk/matching.ts).
+      deltas.push({ kind: "command.outputSnapshot", key: { providerItemId: event.toolCallId }, text: streamed });
+      if (!reopen && !opened) deltas.push(suppressedUpdate(threadId, update));
+    } else if (output !== undefined && item.type !== "command" && item.type !== "fileChange") {
       deltas.push({ kind: "item.progress", key: { providerItemId: event.toolCallId }, message: output });
     } else if (!reopen && !opened) {
       deltas.push(suppressedUpdate(threadId, update));
     }
     return deltas;
+  }
+
+  /**
+   * The output so far a non-terminal update of an opened command carries (its own content, not
+   * content merged from earlier updates), read by the dialect's reader, else the shared one;
+   * `undefined` when it carries none, before the call was opened, or when the update says `pending`.
+   */
+  private streamedOutput(event: AcpToolCallEvent, fields: AcpToolCallEvent): string | undefined {
+    if (this.cache.get(event.toolCallId)?.opened === undefined) return undefined;
+    if (fields.content === undefined || fields.content.length === 0 || fields.status === "pending") return undefined;
+    const update = { ...event, content: fields.content };
+    const read = this.dialect.streamedCommandOutput?.(update);
+    if (read === null) return undefined;
+    const text = read ?? streamedCommandOutput(update);
+    return text === undefined || text.length === 0 || isNoOutputPlaceholder(text) ? undefined : text;
   }
 
   claimWrite(write: AcpFsWriteChange): boolean | "duplicate" {
@@ -448,6 +486,10 @@ class ToolCallCache implements ToolCallTracker {
     // The agent asked before it reported the call: the denial is the call's whole life.
     this.cache.delete(toolCallId);
     return [closeThought(), closeAssistant(), ...this.close(cached.event, "failed", cached)];
+  }
+
+  approve(toolCallId: string): void {
+    if (!this.settledIds.has(toolCallId)) this.approvedIds.add(toolCallId);
   }
 
   isSettledDenial(toolCallId: string): boolean {

@@ -3,7 +3,7 @@
  * grammar-v3 `ThreadDelta[]` out (spec 20 §3 as changed by spec 30). One instance per session
  * construction; no I/O, no timers; the clock is injected.
  */
-import type { ThreadDelta } from "../../protocol/thread-delta.js";
+import type { ErrorInfo, ThreadDelta, UsageBreakdown } from "../../protocol/thread-delta.js";
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
 import { readToolCallFields } from "./acp-update-schemas.js";
 import { AcpUpdate } from "./acp-update.js";
@@ -11,6 +11,7 @@ import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
 import { createInjectedToolBindings, type InjectedToolBindings, type InjectedToolDefinition } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
+import { addUsage, readPromptUsage } from "./prompt-usage.js";
 import { translateSessionUpdate, type SessionUpdateContext } from "./session-updates.js";
 import { createSessionStateModel, type SessionStateModel } from "./session-state.js";
 import { createToolCallTracker, fsWriteDelta, type ToolCallTracker } from "./tool-calls.js";
@@ -86,7 +87,7 @@ export interface AcpTranslator {
    * Session error: the flush with open tools closed `failed` (streamed text completes), then
    * `provider.error {settlesTurn:true}`.
    */
-  sessionError(detail: string): ThreadDelta[];
+  sessionError(detail: string, errorInfo?: ErrorInfo): ThreadDelta[];
   /** Any other internal envelope: `unhandled {raw, rawType: method, vouchedTurn:true}`. */
   unhandled(method: string, params: unknown): ThreadDelta[];
   /** A vendor sub-agent report (spec 30 §1.3 `noteDelegationReport`). */
@@ -121,6 +122,11 @@ export interface AcpTranslator {
    * once when only the request named it, else when the agent closes it (tool-calls.ts `deny`).
    */
   permissionDenied(toolCallId: string): ThreadDelta[];
+  /**
+   * The runtime allowed a permission request (an `allow_*` option went back to the agent): the
+   * call's close says `approvalStatus: "approved"` when it is a command or file change. No deltas.
+   */
+  permissionApproved(toolCallId: string): void;
   /**
    * True for a `tool_call_update` of a call that already settled (the agent reported more after
    * the turn ended): it is not new work and opens no agent-initiated turn.
@@ -166,6 +172,10 @@ class SessionTranslator implements AcpTranslator {
   private compacting = false;
   private compactionReply = "";
   private contextSize: number | null = null;
+  // The context size the agent's last `usage_update` named (the usage delta's modelContextWindow when no dialect sizes it).
+  private reportedContextSize: number | null = null;
+  // The session's token usage so far (the sum of its prompts' usage), once an answer reported one.
+  private usageTotal: UsageBreakdown | undefined;
   private restoredUsage: AcpUpdate | undefined = undefined;
 
   constructor(options: AcpTranslatorOptions) {
@@ -235,6 +245,7 @@ class SessionTranslator implements AcpTranslator {
     // open, else thread-scoped), never a new item of a call the lane already closed.
     if (isLateToolUpdateOf(this.tools, read)) return this.emit([unhandledUpdate(this.threadId, read.value)]);
     if (read.turnOutput) this.turnOutputSeen = true;
+    if (read.kind === "usage_update" && typeof read.value.size === "number") this.reportedContextSize = read.value.size;
     return this.emit(translateSessionUpdate(this.updateContext, read));
   }
 
@@ -257,12 +268,12 @@ class SessionTranslator implements AcpTranslator {
     return this.emit([delta]);
   }
 
-  sessionError(detail: string): ThreadDelta[] {
+  sessionError(detail: string, errorInfo?: ErrorInfo): ThreadDelta[] {
     // The error settles the turn: its streamed text and its open tool calls settle first (a
     // message left started would never complete; spec 20 §3.1 left tools unclosed).
     const deltas = turns.flush(this.tools, "failed");
     const writes = this.tools.clear().map((write) => fsWriteDelta(this.threadId, write));
-    return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, settlesTurn: true }]);
+    return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, ...(errorInfo !== undefined ? { errorInfo } : {}), settlesTurn: true }]);
   }
 
   unhandled(method: string, params: unknown): ThreadDelta[] {
@@ -299,9 +310,17 @@ class SessionTranslator implements AcpTranslator {
   }
 
   promptResult(result: unknown): ThreadDelta[] {
-    if (this.dialect.contextWindow === undefined) return this.emit([]);
-    const used = this.dialect.contextWindow.usedFromPromptResult(result);
-    return this.emit(used === undefined ? [] : [this.contextWindow(used)]);
+    const deltas: ThreadDelta[] = [];
+    const used = this.dialect.contextWindow?.usedFromPromptResult(result);
+    if (used !== undefined) deltas.push(this.contextWindow(used));
+    // The prompt's token usage, as the agent answered it (prompt-usage.ts): `last` is this
+    // prompt's, `total` the sum over the prompts of this session the bridge saw.
+    const last = readPromptUsage(result);
+    if (last !== undefined) {
+      this.usageTotal = this.usageTotal === undefined ? last : addUsage(this.usageTotal, last);
+      deltas.push({ kind: "usage", total: this.usageTotal, last, modelContextWindow: this.contextSize ?? this.reportedContextSize });
+    }
+    return this.emit(deltas);
   }
 
   permissionSubject(toolCall: unknown): AcpPermissionSubject {
@@ -331,6 +350,10 @@ class SessionTranslator implements AcpTranslator {
 
   permissionDenied(toolCallId: string): ThreadDelta[] {
     return this.emit(this.tools.deny(toolCallId));
+  }
+
+  permissionApproved(toolCallId: string): void {
+    this.tools.approve(toolCallId);
   }
 
   isLateToolUpdate(update: AcpUpdate | unknown): boolean {
