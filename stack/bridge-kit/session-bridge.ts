@@ -58,7 +58,7 @@ export interface SessionResult {
  * `session.reset` delta (every session construction starts from a clean thread state,
  * spec 10 §2.12). Returns the request's result.
  */
-export function announceSession(io: BridgeIo, threadId: string, providerThreadId: string): SessionResult {
+export function announceSession(io: Pick<BridgeIo, "notify">, threadId: string, providerThreadId: string): SessionResult {
   io.notify("thread/identity", { threadId, providerThreadId, sessionRestorable: true });
   io.notify("thread/delta", { threadId, deltas: [{ kind: "session.reset" }] });
   return { providerThreadId, sessionRestorable: true };
