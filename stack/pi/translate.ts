@@ -72,6 +72,32 @@ export function usageOf(usage: unknown): UsageBreakdown | undefined {
   };
 }
 
+/** A tool execution as its start, update or end event names it. */
+function toolOf(event: PiEvent): PiToolExecution {
+  return {
+    toolCallId: String(event.toolCallId),
+    toolName: String(event.toolName),
+    args: typeof event.args === "object" && event.args !== null ? (event.args as Record<string, unknown>) : {},
+  };
+}
+
+/** A model error as `provider.error`, its category from the HTTP status its message starts with; `willRetry` when pi retries it. */
+function modelError(message: string, httpStatus: number | null, willRetry: boolean): ThreadDelta {
+  const category = errorCategoryOf(httpStatus);
+  return { kind: "provider.error", message, ...(willRetry ? { willRetry } : {}), category, errorInfo: { category, providerCode: null, httpStatusCode: httpStatus } };
+}
+
+/** `auto_retry_start`: pi retries a failed model call. */
+function retryDeltas(event: PiEvent): ThreadDelta[] {
+  const message = String(event.errorMessage ?? "model request failed; pi retries");
+  return [modelError(message, httpStatusOf(message), true)];
+}
+
+/** `extension_error`: a warning naming the extension event. */
+function extensionErrorDeltas(event: PiEvent): ThreadDelta[] {
+  return [{ kind: "provider.warning", summary: `pi extension error (${String(event.event ?? "?")})`, details: String(event.error ?? ""), vouchedTurn: true }];
+}
+
 /** One open text or thinking stream of the current assistant message. */
 interface Stream {
   channel: "agentMessage" | "reasoningText";
@@ -126,12 +152,6 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     return closeAllStreams();
   };
 
-  const toolOf = (event: PiEvent): PiToolExecution => ({
-    toolCallId: String(event.toolCallId),
-    toolName: String(event.toolName),
-    args: typeof event.args === "object" && event.args !== null ? (event.args as Record<string, unknown>) : {},
-  });
-
   const onToolEnd = (event: PiEvent): ThreadDelta[] => {
     const id = String(event.toolCallId);
     const tool = tools.get(id) ?? toolOf(event);
@@ -156,13 +176,8 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
       return [{ kind: "command.outputSnapshot", key: { providerItemId: tool.toolCallId }, text: resultText(event.partialResult) }];
     },
     tool_execution_end: onToolEnd,
-    auto_retry_start: (event) => {
-      const message = String(event.errorMessage ?? "model request failed; pi retries");
-      const status = httpStatusOf(message);
-      const category = errorCategoryOf(status);
-      return [{ kind: "provider.error", message, willRetry: true, category, errorInfo: { category, providerCode: null, httpStatusCode: status } }];
-    },
-    extension_error: (event) => [{ kind: "provider.warning", summary: `pi extension error (${String(event.event ?? "?")})`, details: String(event.error ?? ""), vouchedTurn: true }],
+    auto_retry_start: retryDeltas,
+    extension_error: extensionErrorDeltas,
   };
 
   const finish = (): { deltas: ThreadDelta[]; end: PiTurnEnd } => {
@@ -177,9 +192,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     if (status !== "failed") return { deltas: [...deltas, { kind: "turn.boundary", status }], end: { status } };
     const message = errorMessage ?? "pi reported a model error";
     const httpStatus = httpStatusOf(message);
-    const category = errorCategoryOf(httpStatus);
-    deltas.push({ kind: "provider.error", message, category, errorInfo: { category, providerCode: null, httpStatusCode: httpStatus } });
-    deltas.push({ kind: "turn.boundary", status: "failed", error: { message } });
+    deltas.push(modelError(message, httpStatus, false), { kind: "turn.boundary", status: "failed", error: { message } });
     return { deltas, end: { status, error: { message, httpStatus } } };
   };
 
