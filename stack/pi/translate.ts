@@ -105,6 +105,29 @@ interface Stream {
   text: string;
 }
 
+/**
+ * `message_update`: a text or thinking delta streamed on its content index's stream (opened by
+ * its first delta, from `delta` only, never `partial`); a block's end closes its stream.
+ */
+function streamUpdate(streams: Map<number, Stream>, event: PiEvent, closeStream: (index: number) => ThreadDelta[]): ThreadDelta[] {
+  const e = (event.assistantMessageEvent ?? {}) as Record<string, unknown>;
+  const index = typeof e.contentIndex === "number" ? e.contentIndex : 0;
+  const type = String(e.type);
+  if (type === "text_delta" || type === "thinking_delta") {
+    const delta = typeof e.delta === "string" ? e.delta : "";
+    if (delta === "") return [];
+    let stream = streams.get(index);
+    if (!stream) {
+      stream = type === "text_delta" ? { channel: "agentMessage", key: ASSISTANT_KEY, text: "" } : { channel: "reasoningText", key: THINKING_KEY, text: "" };
+      streams.set(index, stream);
+    }
+    stream.text += delta;
+    return [{ kind: "item.textDelta", key: stream.key, channel: stream.channel, text: delta }];
+  }
+  if (type === "text_end" || type === "thinking_end") return closeStream(index);
+  return [];
+}
+
 /** Creates the translator of one user-level turn (see {@link PiTurnTranslator}). */
 export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator {
   const streams = new Map<number, Stream>();
@@ -121,25 +144,6 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     return stream.text === "" ? [] : [{ kind: "item.textClose", key: stream.key, channel: stream.channel, text: stream.text }];
   };
   const closeAllStreams = (): ThreadDelta[] => [...streams.keys()].flatMap(closeStream);
-
-  const onUpdate = (event: PiEvent): ThreadDelta[] => {
-    const e = (event.assistantMessageEvent ?? {}) as Record<string, unknown>;
-    const index = typeof e.contentIndex === "number" ? e.contentIndex : 0;
-    const type = String(e.type);
-    if (type === "text_delta" || type === "thinking_delta") {
-      const delta = typeof e.delta === "string" ? e.delta : "";
-      if (delta === "") return [];
-      let stream = streams.get(index);
-      if (!stream) {
-        stream = type === "text_delta" ? { channel: "agentMessage", key: ASSISTANT_KEY, text: "" } : { channel: "reasoningText", key: THINKING_KEY, text: "" };
-        streams.set(index, stream);
-      }
-      stream.text += delta;
-      return [{ kind: "item.textDelta", key: stream.key, channel: stream.channel, text: delta }];
-    }
-    if (type === "text_end" || type === "thinking_end") return closeStream(index);
-    return [];
-  };
 
   const onMessageEnd = (event: PiEvent): ThreadDelta[] => {
     const message = (event.message ?? {}) as Record<string, unknown>;
@@ -163,7 +167,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
 
   const handlers: Record<string, (event: PiEvent) => ThreadDelta[]> = {
     message_start: () => closeAllStreams(),
-    message_update: onUpdate,
+    message_update: (event) => streamUpdate(streams, event, closeStream),
     message_end: onMessageEnd,
     tool_execution_start: (event) => {
       const tool = toolOf(event);
