@@ -23,6 +23,8 @@ export * from "./scheduler.js";
 export * from "./recorder.js";
 export * from "./record-process.js";
 export * from "./host.js";
+export * from "./agent-process.js";
+export * from "./session-bridge.js";
 
 /** The seed's experimental name of {@link defineProviderBridge}. */
 export const experimental_defineProviderBridge = defineProviderBridge;

@@ -4,24 +4,29 @@
  * line … the `result` line; nothing else ends it.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
-import { addTokenUsage } from "../bridge-kit/usage.js";
+import type { AgentExit } from "../bridge-kit/agent-process.js";
 import type { BridgeIo } from "../bridge-kit/io.js";
+import type { Scheduler } from "../bridge-kit/scheduler.js";
+import { moveSessionPhase, type SessionPhase } from "../bridge-kit/session-bridge.js";
+import { addTokenUsage } from "../bridge-kit/usage.js";
 import { isRecord } from "../protocol/json-value.js";
 import type { ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
-import { approvalPayload, isAllowed, permissionAnswer, readToolPermission } from "./approvals.js";
+import { approvalPayload, isAllowed, permissionAnswer, readToolPermission, type ToolPermissionRequest } from "./approvals.js";
 import { startCliProcess, type ClaudeCodeLaunch, type CliProcess } from "./cli-process.js";
 import { claudePermissionMode, INITIAL_PERMISSION_MODE } from "./modes.js";
 import { readTurnEnd, turnEndDeltas } from "./result.js";
-import { createTurnTranslator } from "./translate.js";
+import { createTurnTranslator, type TurnTranslator } from "./translate.js";
 import { controlErrorLine, controlSuccessLine, STREAM_JSON_ARGS, userLine, type StreamJsonMessage } from "./wire.js";
 
 /** What every session of one bridge process shares. */
 export interface SessionDeps {
   io: BridgeIo;
   log(text: string): void;
-  /** The sanitized environment of the CLI (the launch's own env is laid over it). */
-  env: Readonly<Record<string, string>>;
-  recordChild(child: ChildProcess, threadId: string): void;
+  /** The bridge's environment; sanitized before the CLI inherits it (the launch's own env is laid over it). */
+  inheritedEnv: Readonly<Record<string, string | undefined>>;
+  scheduler: Scheduler;
+  /** Injected for tests; default the bridge-kit record tee. */
+  recordChild?: (child: ChildProcess, threadId: string | null) => void;
   spawn?: (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 }
 
@@ -56,122 +61,166 @@ export interface ClaudeSession {
 }
 
 interface ActiveTurn {
-  stopping: boolean;
   ended: Promise<void>;
   end(): void;
 }
 
+/** The state of one session; the functions below move it. */
+interface SessionState {
+  readonly spec: SessionSpec;
+  readonly deps: SessionDeps;
+  readonly translator: TurnTranslator;
+  cli: CliProcess;
+  /** `starting` until the CLI answered `initialize`; `stopping` once the bridge interrupts or closes it. */
+  phase: SessionPhase;
+  /** The CLI's permission mode as last set. */
+  mode: string;
+  turn: ActiveTurn | undefined;
+  total: UsageBreakdown;
+  /** The runtime's permission mode of the running turn. */
+  runtimeMode: string | undefined;
+}
+
+function emit(s: SessionState, deltas: ThreadDelta[]): void {
+  if (deltas.length > 0) s.deps.io.notify("thread/delta", { threadId: s.spec.threadId, deltas });
+}
+
+/** Ends the running turn: what the translator still holds, then `deltas`. */
+function finishTurn(s: SessionState, deltas: ThreadDelta[]): void {
+  const active = s.turn;
+  s.turn = undefined;
+  emit(s, [...s.translator.settle(), ...deltas]);
+  active?.end();
+}
+
+/** The `result` line: usage summed, a recovery told, the turn ended (unless a queued steer runs on in it). */
+function onResult(s: SessionState, message: StreamJsonMessage): void {
+  if (!s.turn) return s.deps.log(`Claude Code thread ${s.spec.threadId}: a result outside any turn`);
+  // A steer the CLI queued instead of taking it in runs as its own CLI turn: same runtime turn.
+  if (typeof message.queued_turn_count === "number" && message.queued_turn_count > 0) return;
+  const end = readTurnEnd(message, s.translator.syntheticError);
+  s.total = addTokenUsage(s.total, end.usage);
+  if (end.recovery) s.deps.io.notify("provider/recovery", { threadId: s.spec.threadId, ...end.recovery });
+  finishTurn(s, turnEndDeltas(end, s.total));
+}
+
+/** One of the CLI's control requests: `can_use_tool` asked of the runtime, any other refused. */
+function onControlRequest(s: SessionState, message: StreamJsonMessage): void {
+  const requestId = typeof message.request_id === "string" ? message.request_id : "";
+  const permission = readToolPermission(message.request);
+  if (!permission) {
+    const subtype = isRecord(message.request) ? String(message.request.subtype) : "?";
+    return s.cli.send(controlErrorLine(requestId, `the bridge does not serve ${subtype}`));
+  }
+  void answerPermission(s, requestId, permission);
+}
+
+/** Allowed at once in `full`; else the runtime's `interaction/request` decides (a failed request denies). */
+async function answerPermission(s: SessionState, requestId: string, permission: ToolPermissionRequest): Promise<void> {
+  let allowed = s.runtimeMode === "full";
+  if (!allowed) {
+    const payload = approvalPayload(permission, s.spec.cwd);
+    const params = { threadId: s.spec.threadId, providerThreadId: s.spec.providerThreadId, turnId: null, payload };
+    allowed = await s.deps.io.request<{ decision?: unknown }>("interaction/request", params).then(
+      (answer) => isAllowed(answer?.decision),
+      () => false,
+    );
+  }
+  if (!allowed) s.translator.noteDenied(permission.toolUseId);
+  s.cli.send(controlSuccessLine(requestId, permissionAnswer(permission, allowed)));
+}
+
+function onMessage(s: SessionState, message: StreamJsonMessage): void {
+  if (message.type === "control_request") return onControlRequest(s, message);
+  if (message.type === "result") return onResult(s, message);
+  if (s.turn) emit(s, s.translator.translate(message));
+}
+
+/** The CLI ended: a running turn settles `interrupted` when the bridge ended it, else `failed`. */
+function onExit(s: SessionState, exit: AgentExit): void {
+  const stopping = s.phase === "stopping";
+  moveSessionPhase(s, "exited");
+  if (!s.turn) return;
+  if (stopping) return finishTurn(s, [{ kind: "turn.boundary", status: "interrupted" }]);
+  const message = `Claude Code exited (code ${String(exit.code)}) during the turn`;
+  finishTurn(s, [{ kind: "turn.boundary", status: "failed", error: { message } }]);
+}
+
+/** `turn/start` on a session (see {@link ClaudeSession.startTurn}). */
+async function startTurn(s: SessionState, text: string, clientRequestId: string, permissionMode: string | undefined, reply: () => void): Promise<void> {
+  s.runtimeMode = permissionMode ?? s.spec.permissionMode;
+  const wanted = claudePermissionMode(s.runtimeMode);
+  if (wanted !== s.mode) {
+    await s.cli.controlRequest("set_permission_mode", { mode: wanted });
+    s.mode = wanted;
+  }
+  let end = () => undefined as void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  s.turn = { ended, end };
+  emit(s, [{ kind: "input.accepted", clientRequestId }, { kind: "turn.open" }]);
+  reply();
+  s.cli.send(userLine(text));
+}
+
+/** `interrupt` of the running turn, resolved once its boundary is on the wire. */
+async function interrupt(s: SessionState): Promise<void> {
+  if (!s.turn) return;
+  moveSessionPhase(s, "stopping");
+  const ended = s.turn.ended;
+  await s.cli.controlRequest("interrupt").catch((error: Error) => s.deps.log(`interrupt: ${error.message}`));
+  await ended;
+}
+
 /** Opens a session: starts its CLI (see {@link SessionSpec}); call {@link ClaudeSession.initialize} next. */
 export function openClaudeSession(spec: SessionSpec, deps: SessionDeps): ClaudeSession {
-  const translator = createTurnTranslator(spec.cwd);
-  const emit = (deltas: ThreadDelta[]) => {
-    if (deltas.length > 0) deps.io.notify("thread/delta", { threadId: spec.threadId, deltas });
-  };
-  let mode = INITIAL_PERMISSION_MODE;
-  let turn: ActiveTurn | undefined;
-  let total: UsageBreakdown = addTokenUsage(undefined, undefined);
-  let runtimeMode = spec.permissionMode;
-
-  const finishTurn = (deltas: ThreadDelta[]) => {
-    const active = turn;
-    turn = undefined;
-    emit([...translator.settle(), ...deltas]);
-    active?.end();
-  };
-
-  const onResult = (message: StreamJsonMessage) => {
-    if (!turn) return deps.log(`Claude Code thread ${spec.threadId}: a result outside any turn`);
-    // A steer the CLI queued instead of taking it in runs as its own CLI turn: same runtime turn.
-    if (typeof message.queued_turn_count === "number" && message.queued_turn_count > 0) return;
-    const end = readTurnEnd(message, translator.syntheticError);
-    total = addTokenUsage(total, end.usage);
-    if (end.recovery) deps.io.notify("provider/recovery", { threadId: spec.threadId, ...end.recovery });
-    finishTurn(turnEndDeltas(end, total));
-  };
-
-  const onControlRequest = (message: StreamJsonMessage) => {
-    const requestId = typeof message.request_id === "string" ? message.request_id : "";
-    const permission = readToolPermission(message.request);
-    if (!permission) {
-      const subtype = isRecord(message.request) ? String(message.request.subtype) : "?";
-      return cli.send(controlErrorLine(requestId, `the bridge does not serve ${subtype}`));
-    }
-    void answerPermission(requestId, permission);
-  };
-
-  const answerPermission = async (requestId: string, permission: NonNullable<ReturnType<typeof readToolPermission>>) => {
-    let allowed = runtimeMode === "full";
-    if (!allowed) {
-      const payload = approvalPayload(permission, spec.cwd);
-      const params = { threadId: spec.threadId, providerThreadId: spec.providerThreadId, turnId: null, payload };
-      allowed = await deps.io.request<{ decision?: unknown }>("interaction/request", params).then(
-        (answer) => isAllowed(answer?.decision),
-        () => false,
-      );
-    }
-    if (!allowed) translator.noteDenied(permission.toolUseId);
-    cli.send(controlSuccessLine(requestId, permissionAnswer(permission, allowed)));
-  };
-
-  const onMessage = (message: StreamJsonMessage) => {
-    if (message.type === "control_request") return onControlRequest(message);
-    if (message.type === "result") return onResult(message);
-    if (turn) emit(translator.translate(message));
-  };
-
+  const s = {
+    spec,
+    deps,
+    translator: createTurnTranslator(spec.cwd),
+    phase: "starting",
+    mode: INITIAL_PERMISSION_MODE,
+    turn: undefined,
+    total: addTokenUsage(undefined, undefined),
+    runtimeMode: spec.permissionMode,
+  } as Omit<SessionState, "cli"> as SessionState;
   const extraArgs = [...STREAM_JSON_ARGS, ...(spec.resume ? ["--resume"] : ["--session-id"]), spec.providerThreadId, ...(spec.model ? ["--model", spec.model] : [])];
-  const cli: CliProcess = startCliProcess({
+  s.cli = startCliProcess({
     launch: spec.launch,
     extraArgs,
     cwd: spec.cwd,
-    env: deps.env,
-    onMessage,
-    recordChild: (child) => deps.recordChild(child, spec.threadId),
+    inheritedEnv: deps.inheritedEnv,
+    threadId: spec.threadId,
+    scheduler: deps.scheduler,
+    onMessage: (message) => onMessage(s, message),
     log: deps.log,
+    ...(deps.recordChild ? { recordChild: deps.recordChild } : {}),
     ...(deps.spawn ? { spawn: deps.spawn } : {}),
   });
-  void cli.exited.then((code) => {
-    if (!turn) return;
-    if (turn.stopping) return finishTurn([{ kind: "turn.boundary", status: "interrupted" }]);
-    const message = `Claude Code exited (code ${String(code)}) during the turn`;
-    finishTurn([{ kind: "turn.boundary", status: "failed", error: { message } }]);
-  });
-
+  void s.cli.exit.then((exit) => onExit(s, exit));
   return {
     providerThreadId: spec.providerThreadId,
     get busy() {
-      return turn !== undefined;
+      return s.turn !== undefined;
     },
-    initialize: () => cli.controlRequest("initialize", { hooks: {} }),
-    async startTurn(text, clientRequestId, permissionMode, reply) {
-      runtimeMode = permissionMode ?? spec.permissionMode;
-      const wanted = claudePermissionMode(runtimeMode);
-      if (wanted !== mode) {
-        await cli.controlRequest("set_permission_mode", { mode: wanted });
-        mode = wanted;
-      }
-      let end = () => undefined as void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      turn = { stopping: false, ended, end };
-      emit([{ kind: "input.accepted", clientRequestId }, { kind: "turn.open" }]);
-      reply();
-      cli.send(userLine(text));
+    initialize() {
+      const answered = s.cli.controlRequest("initialize", { hooks: {} });
+      // The caller awaits the answer itself: the phase moves beside it, adding no step before the announcement.
+      answered.then(
+        () => moveSessionPhase(s, "open"),
+        () => undefined,
+      );
+      return answered;
     },
+    startTurn: (text, clientRequestId, permissionMode, reply) => startTurn(s, text, clientRequestId, permissionMode, reply),
     steer(text, clientRequestId, reply) {
-      emit([{ kind: "input.accepted", clientRequestId }]);
+      emit(s, [{ kind: "input.accepted", clientRequestId }]);
       reply();
-      cli.send(userLine(text));
+      s.cli.send(userLine(text));
     },
-    async interrupt() {
-      if (!turn) return;
-      turn.stopping = true;
-      const ended = turn.ended;
-      await cli.controlRequest("interrupt").catch((error: Error) => deps.log(`interrupt: ${error.message}`));
-      await ended;
-    },
+    interrupt: () => interrupt(s),
     close() {
-      if (turn) turn.stopping = true;
-      cli.close();
+      moveSessionPhase(s, "stopping");
+      s.cli.close();
     },
   };
 }

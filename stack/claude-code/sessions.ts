@@ -3,9 +3,10 @@
  * and where a session's CLI comes from: `options.providerOptions.claudeCodeLaunch` (the launch
  * spec `parity record` and the replay write), else `claude` on the PATH.
  */
+import { announceSession, inputText, noActiveTurnError, SessionTable, turnActiveError, type BridgeSessions } from "../bridge-kit/session-bridge.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import { isRecord } from "../protocol/json-value.js";
-import type { ExecutionOptions, ThreadResumeParams, ThreadStartParams, TurnStartParams, TurnSteerParams } from "../protocol/methods.js";
+import type { ExecutionOptions, ThreadStartParams } from "../protocol/methods.js";
 import type { ClaudeCodeLaunch } from "./cli-process.js";
 import { openClaudeSession, type ClaudeSession, type SessionDeps } from "./session.js";
 
@@ -43,39 +44,11 @@ export function launchOf(options: ExecutionOptions | undefined): ClaudeCodeLaunc
   };
 }
 
-/** The text of a turn's input: every `{type:"text"}` item's text, joined by a newline. */
-export function inputText(input: ReadonlyArray<{ type: string; text?: unknown }>): string {
-  return input
-    .filter((item) => item.type === "text" && typeof item.text === "string")
-    .map((item) => item.text as string)
-    .join("\n");
-}
-
-/** The sessions of one bridge process. */
-export interface ClaudeSessions {
-  start(params: ThreadStartParams): Promise<{ providerThreadId: string; sessionRestorable: boolean }>;
-  resume(params: ThreadResumeParams): Promise<{ providerThreadId: string; sessionRestorable: boolean }>;
-  startTurn(params: TurnStartParams, reply: () => void): Promise<void>;
-  steer(params: TurnSteerParams, reply: () => void): void;
-  /** `thread/stop`: `interrupt` settles the running turn first; either way the session's CLI ends. */
-  stop(threadId: string, intent: string): Promise<void>;
-  closeAll(): Promise<void>;
-}
-
 /** Creates the sessions of one bridge process. */
-export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): ClaudeSessions {
-  const sessions = new Map<string, ClaudeSession>();
+export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): BridgeSessions {
+  const sessions = new SessionTable<ClaudeSession>("Claude Code");
 
-  const sessionOf = (threadId: string): ClaudeSession => {
-    const session = sessions.get(threadId);
-    if (!session) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `No Claude Code session for thread "${threadId}"`);
-    return session;
-  };
-
-  const end = (threadId: string) => {
-    sessions.get(threadId)?.close();
-    sessions.delete(threadId);
-  };
+  const end = (threadId: string) => sessions.take(threadId)?.close();
 
   const open = async (params: ThreadStartParams, providerThreadId: string, resume: boolean) => {
     end(params.threadId);
@@ -94,33 +67,33 @@ export function createClaudeSessions(deps: SessionDeps, entropy: Entropy): Claud
     );
     sessions.set(params.threadId, session);
     await session.initialize();
-    deps.io.notify("thread/identity", { threadId: params.threadId, providerThreadId, sessionRestorable: true });
-    deps.io.notify("thread/delta", { threadId: params.threadId, deltas: [{ kind: "session.reset" }] });
-    return { providerThreadId, sessionRestorable: true };
+    return announceSession(deps.io, params.threadId, providerThreadId);
   };
 
   return {
     start: (params) => open(params, uuidFrom(entropy(16)), false),
     resume: (params) => open(params, params.providerThreadId, true),
     async startTurn(params, reply) {
-      const session = sessionOf(params.threadId);
-      if (session.busy) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
-      await session.startTurn(inputText(params.input), params.clientRequestId, params.options?.permissionMode, reply);
+      const session = sessions.sessionOf(params.threadId);
+      if (session.busy) throw turnActiveError();
+      await session.startTurn(inputText(params.input), params.clientRequestId, params.options?.permissionMode, () => reply({ threadId: params.threadId }));
     },
     steer(params, reply) {
-      const session = sessionOf(params.threadId);
-      if (!session.busy) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
-      session.steer(inputText(params.input), params.clientRequestId, reply);
+      const session = sessions.sessionOf(params.threadId);
+      if (!session.busy) throw noActiveTurnError();
+      session.steer(inputText(params.input), params.clientRequestId, () => reply({ threadId: params.threadId }));
     },
-    async stop(threadId, intent) {
-      const session = sessions.get(threadId);
-      if (session && intent === "interrupt") await session.interrupt();
-      end(threadId);
+    // `interrupt` settles the running turn first; either way the session's CLI ends.
+    async stop(params, reply) {
+      const session = sessions.get(params.threadId);
+      if (session && params.intent === "interrupt") await session.interrupt();
+      end(params.threadId);
+      reply({ ok: true });
     },
     async closeAll() {
       await Promise.all(
-        [...sessions.keys()].map(async (threadId) => {
-          await sessions.get(threadId)?.interrupt();
+        sessions.entries().map(async ([threadId, session]) => {
+          await session.interrupt();
           end(threadId);
         }),
       );

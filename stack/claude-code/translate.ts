@@ -47,6 +47,23 @@ function blockText(block: ContentBlock): string {
 }
 
 /**
+ * A `user` line's `tool_result` blocks: each open tool call they answer closed with its outcome
+ * (and forgotten); a result for no open call gives nothing.
+ */
+function toolResults(message: StreamJsonMessage, tools: Map<string, ToolUse>, denied: ReadonlySet<string>, cwd: string): ThreadDelta[] {
+  const deltas: ThreadDelta[] = [];
+  for (const block of contentBlocksOf(message)) {
+    const id = stringField(block, "tool_use_id");
+    const tool = block.type === "tool_result" && id !== undefined ? tools.get(id) : undefined;
+    if (!tool) continue;
+    tools.delete(tool.id);
+    const outcome: ToolOutcome = { content: block.content, isError: block.is_error === true, structured: message.tool_use_result, denied: denied.has(tool.id) };
+    deltas.push({ kind: "item.close", key: { providerItemId: tool.id }, ...closeOf(tool, outcome, cwd) });
+  }
+  return deltas;
+}
+
+/**
  * Creates the translator of one session whose commands run in `cwd`. Item keys: a text block is
  * `<message id>:<block index>` (both from the model), a tool call its `tool_use` id.
  */
@@ -105,24 +122,11 @@ export function createTurnTranslator(cwd: string): TurnTranslator {
     return deltas;
   };
 
-  const user = (message: StreamJsonMessage): ThreadDelta[] => {
-    const deltas: ThreadDelta[] = [];
-    for (const block of contentBlocksOf(message)) {
-      const id = stringField(block, "tool_use_id");
-      const tool = block.type === "tool_result" && id !== undefined ? tools.get(id) : undefined;
-      if (!tool) continue;
-      tools.delete(tool.id);
-      const outcome: ToolOutcome = { content: block.content, isError: block.is_error === true, structured: message.tool_use_result, denied: denied.has(tool.id) };
-      deltas.push({ kind: "item.close", key: { providerItemId: tool.id }, ...closeOf(tool, outcome, cwd) });
-    }
-    return deltas;
-  };
-
   return {
     translate(message) {
       if (message.type === "stream_event" && isRecord(message.event)) return streamEvent(message.event);
       if (message.type === "assistant") return assistant(message);
-      if (message.type === "user") return user(message);
+      if (message.type === "user") return toolResults(message, tools, denied, cwd);
       return [];
     },
     noteDenied(toolUseId) {

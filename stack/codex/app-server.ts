@@ -1,17 +1,12 @@
 /**
- * One `codex app-server` process and its JSON-RPC wire (spec 60 "Codex": JSON-RPC 2.0 lines
- * without the `"jsonrpc"` field; server→client requests number their own ids from 0). Spawned
- * without a shell, its stdio tee'd into the recorder when the bridge records
- * (`recordProviderChildIo`), its environment the sanitized inherited one (spec 30 §6.5) under
- * the launch's own. Requests wait on the injected scheduler; an exit settles every pending
- * request with {@link CodexExitedError}.
+ * One `codex app-server` process: its framing on the bridge-kit agent process (spec 60
+ * "Codex": JSON-RPC 2.0 lines without the `"jsonrpc"` field; the bridge's requests and the
+ * server's own requests number their ids from 0) and the routing of what it says. Spawning,
+ * the record tee, the sanitized environment, pending requests, the stderr tail and the kill
+ * grace are the agent process's (`stack/bridge-kit/agent-process.ts`).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
-import { PendingRequests } from "../bridge-kit/json-rpc-endpoint.js";
-import { createBoundedLineSplitter } from "../bridge-kit/line-splitter.js";
-import { recordProviderChildIo } from "../bridge-kit/record-process.js";
-import { killAfter, type Scheduler } from "../bridge-kit/scheduler.js";
+import { parseJsonObjectLine, startAgentProcess, stderrTailLines, type AgentExit, type AgentFraming, type AgentProcess } from "../bridge-kit/agent-process.js";
+import type { Scheduler } from "../bridge-kit/scheduler.js";
 import type { CodexLaunch } from "./launch.js";
 
 /** The app-server exited (or could not start) while a request waited. */
@@ -34,13 +29,41 @@ export class CodexRequestError extends Error {
   }
 }
 
-/** What the owner of a connection is told. */
+/** One line of the app-server, parsed. */
+export type CodexMessage = Record<string, unknown>;
+
+const isId = (id: unknown): id is number | string => typeof id === "number" || typeof id === "string";
+
+/** What an ended app-server is described as: how it ended and the last three lines of its stderr. */
+export function describeCodexExit(exit: AgentExit): string {
+  if (exit.error) return `codex app-server could not run: ${exit.error.message}`;
+  const tail = stderrTailLines(exit);
+  return `codex app-server exited (${exit.signal ?? `code ${String(exit.code)}`})${tail ? `: ${tail}` : ""}`;
+}
+
+/** The app-server's framing: `{method, id, params}` requests, answers `{id, result | error}` without a method. */
+export const CODEX_FRAMING: AgentFraming<CodexMessage> = {
+  firstId: 0,
+  requestId: (n) => n,
+  requestLine: (id, method, params) => JSON.stringify({ method, id, params }),
+  parse: parseJsonObjectLine,
+  answerId: (message) => (typeof message.method !== "string" && isId(message.id) ? message.id : undefined),
+  settle(answer, method) {
+    const error = answer.error as { code?: number; message?: string } | undefined;
+    return error ? { error: new CodexRequestError(method, error.code ?? 0, error.message ?? "") } : { value: answer.result };
+  },
+  exitedError: (_method, exit) => new CodexExitedError(describeCodexExit(exit)),
+  notRunningError: () => new CodexExitedError("codex app-server is not running"),
+  timedOutError: (method, ms) => new CodexExitedError(`codex ${method} got no answer within ${ms} ms`),
+};
+
+/** What the owner of an app-server is told. */
 export interface AppServerHandlers {
   /** A notification `{method, params}`. */
   onNotification(method: string, params: unknown): void;
   /** A server→client request; its resolved value is the result sent back (a throw answers −32603). */
   onRequest(method: string, params: unknown): Promise<unknown>;
-  /** The process ended: exit code or signal, and the tail of its stderr. */
+  /** The process ended: {@link describeCodexExit}. */
   onExit(description: string): void;
 }
 
@@ -55,121 +78,38 @@ export interface AppServerOptions {
   handlers: AppServerHandlers;
   /** Longest wait for one answer (ms). */
   requestTimeoutMs: number;
-  /** Grace between closing stdin and SIGKILL (ms). */
-  killGraceMs: number;
   /** Diagnostic lines (stderr of the bridge). */
   log(text: string): void;
 }
 
-/** A running app-server. */
-export interface AppServer {
-  /**
-   * Sends a request and resolves with its `result`. `onResult`, when given, is called with the
-   * result synchronously as the answer's line is read, before any later line of the app-server
-   * is handled (a promise continuation runs only after the rest of that read): what the bridge
-   * emits for the answer then keeps its place among Codex's notifications however the pipe split
-   * the bytes. @throws CodexRequestError, CodexExitedError
-   */
-  request<T = unknown>(method: string, params: unknown, onResult?: (result: T) => void): Promise<T>;
-  /** Sends a notification. */
-  notify(method: string, params?: unknown): void;
-  /** True once the process has exited. */
-  readonly exited: boolean;
-  /** Ends stdin and resolves when the process exited (SIGKILL after the grace). */
-  close(): Promise<void>;
+/** Sends a notification to the app-server. */
+export function notifyAppServer(server: AgentProcess, method: string, params?: unknown): void {
+  server.send(JSON.stringify(params === undefined ? { method } : { method, params }));
 }
 
-type Answer = { result?: unknown; error?: { code?: number; message?: string } };
-
-const STDERR_TAIL_CHARS = 2000;
-
 /** Starts `codex app-server` as `options.launch` says (see the module doc). */
-export function startAppServer(options: AppServerOptions): AppServer {
-  const { launch, handlers, scheduler } = options;
-  const env = { ...sanitizeInheritedChildProcessEnv(options.inheritedEnv), ...(launch.env ?? {}) };
-  const child: ChildProcess = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-  recordProviderChildIo(child, { threadId: options.threadId });
-  const pending = new PendingRequests<Answer, Error>({ firstId: 0, scheduler });
-  let exited = false;
-  let stderrTail = "";
-  let exitedResolve: () => void = () => undefined;
-  const exitedPromise = new Promise<void>((resolve) => (exitedResolve = resolve));
-
-  const write = (message: object) => {
-    if (exited || !child.stdin?.writable) return;
-    child.stdin.write(`${JSON.stringify(message)}\n`);
-  };
-  const onLine = (line: string) => {
-    let message: Record<string, unknown>;
-    try {
-      message = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      options.log(`codex: not JSON: ${line.slice(0, 200)}`);
-      return;
-    }
-    if (typeof message !== "object" || message === null) return;
-    const { id, method } = message;
-    const hasId = typeof id === "number" || typeof id === "string";
-    if (typeof method === "string" && hasId) {
-      handlers.onRequest(method, message.params).then(
-        (result) => write({ id, result }),
-        (error: unknown) => write({ id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
-      );
-    } else if (typeof method === "string") handlers.onNotification(method, message.params);
-    else if (hasId && !pending.answer(id, message as Answer)) options.log(`codex: answer to no pending request ${String(id)}`);
-  };
-  const splitter = createBoundedLineSplitter({ onLine });
-  child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
-  child.stdout?.on("end", () => splitter.end());
-  child.stderr?.on("data", (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS)));
-  child.stdin?.on("error", () => undefined);
-  const finish = (description: string) => {
-    if (exited) return;
-    exited = true;
-    pending.closeAll(new CodexExitedError(description));
-    handlers.onExit(description);
-    exitedResolve();
-  };
-  child.on("error", (error) => finish(`codex app-server could not run: ${error.message}`));
-  child.on("exit", (code, signal) => {
-    const tail = stderrTail.trim().split("\n").slice(-3).join(" | ");
-    finish(`codex app-server exited (${signal ?? `code ${String(code)}`})${tail ? `: ${tail}` : ""}`);
-  });
-
-  return {
-    request<T>(method: string, params: unknown, onResult?: (result: T) => void): Promise<T> {
-      if (exited) return Promise.reject(new CodexExitedError("codex app-server is not running"));
-      const id = pending.nextId();
-      return new Promise<T>((resolve, reject) => {
-        pending.wait(
-          id,
-          {
-            answered: (answer) => {
-              if (answer.error) return reject(new CodexRequestError(method, answer.error.code ?? 0, answer.error.message ?? ""));
-              onResult?.(answer.result as T);
-              resolve(answer.result as T);
-            },
-            closed: reject,
-            timedOut: () => reject(new CodexExitedError(`codex ${method} got no answer within ${options.requestTimeoutMs} ms`)),
-          },
-          options.requestTimeoutMs,
+export function startAppServer(options: AppServerOptions): AgentProcess {
+  const { handlers } = options;
+  const server: AgentProcess = startAgentProcess({
+    launch: options.launch,
+    inheritedEnv: options.inheritedEnv,
+    threadId: options.threadId,
+    framing: CODEX_FRAMING,
+    scheduler: options.scheduler,
+    requestTimeoutMs: options.requestTimeoutMs,
+    log: options.log,
+    onNoise: (line) => options.log(`codex: not JSON: ${line.slice(0, 200)}`),
+    onExit: (exit) => handlers.onExit(describeCodexExit(exit)),
+    onMessage: (message) => {
+      const { id, method } = message;
+      if (typeof method === "string" && isId(id)) {
+        handlers.onRequest(method, message.params).then(
+          (result) => server.send(JSON.stringify({ id, result })),
+          (error: unknown) => server.send(JSON.stringify({ id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } })),
         );
-        write({ method, id, params });
-      });
+      } else if (typeof method === "string") handlers.onNotification(method, message.params);
+      else if (isId(id)) options.log(`codex: answer to no pending request ${String(id)}`);
     },
-    notify(method, params) {
-      write(params === undefined ? { method } : { method, params });
-    },
-    get exited() {
-      return exited;
-    },
-    close() {
-      if (!exited) {
-        child.stdin?.end();
-        const cancel = killAfter(scheduler, child, options.killGraceMs, "SIGKILL");
-        void exitedPromise.then(cancel);
-      }
-      return exitedPromise;
-    },
-  };
+  });
+  return server;
 }

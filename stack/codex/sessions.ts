@@ -4,13 +4,26 @@
  * rollout) or `thread/fork` (spec 60 "Codex"). Requests of the runtime become Codex requests;
  * Codex's notifications become deltas through the thread's {@link CodexTranslator}.
  */
+import type { AgentProcess } from "../bridge-kit/agent-process.js";
 import type { BridgeContext } from "../bridge-kit/define.js";
 import { settleWithin, type Scheduler } from "../bridge-kit/scheduler.js";
+import {
+  announceSession,
+  moveSessionPhase,
+  noActiveTurnError,
+  SessionTable,
+  turnActiveError,
+  type BridgeSessions,
+  type SessionPhase,
+  type SessionResult,
+  type StopReply,
+  type TurnReply,
+} from "../bridge-kit/session-bridge.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import type { ThreadForkParams, ThreadResumeParams, ThreadStartParams, ThreadStopParams, TurnStartParams, TurnSteerParams } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { answerApproval, isApprovalRequest } from "./approvals.js";
-import { CodexExitedError, CodexRequestError, startAppServer, type AppServer } from "./app-server.js";
+import { CodexExitedError, CodexRequestError, notifyAppServer, startAppServer } from "./app-server.js";
 import { codexPolicy, resolveCodexLaunch, turnOverrides } from "./launch.js";
 import { CodexTranslator, type Translated } from "./translate.js";
 import { CODEX_INITIALIZED, CODEX_REQUESTS, ThreadResultSchema, TurnStartResultSchema } from "./wire.js";
@@ -37,24 +50,21 @@ interface ActiveTurn {
 interface Session {
   threadId: string;
   providerThreadId: string;
-  server: AppServer | undefined;
+  server: AgentProcess;
   translator: CodexTranslator;
   turn: ActiveTurn | undefined;
-  stopping: boolean;
+  /** `starting` until Codex answered the thread request and the session was announced. */
+  phase: SessionPhase;
   /**
-   * Notifications that came before the thread request was answered and identified, handled
-   * right after `session.reset`: Codex sends some unprompted (a resumed thread's restored token
-   * usage, its goal) and may put them in the same read as the answer, so handling them as
-   * they come would order them before or after the reset by how the pipe split its bytes.
+   * Notifications that came while `starting`, handled right after `session.reset`: Codex sends
+   * some unprompted (a resumed thread's restored token usage, its goal) and may put them in the
+   * same read as the answer, so handling them as they come would order them before or after
+   * the reset by how the pipe split its bytes.
    */
-  early: Array<{ method: string; params: unknown }> | undefined;
+  early: Array<{ method: string; params: unknown }>;
 }
 
-/** The result of a session request. */
-export interface SessionResult {
-  providerThreadId: string;
-  sessionRestorable: boolean;
-}
+export type { SessionResult };
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -72,8 +82,8 @@ export function recoveryOf(error: { message: string; codexErrorInfo?: unknown })
 }
 
 /** The sessions of one bridge process (see the module doc). */
-export class CodexSessions {
-  private readonly sessions = new Map<string, Session>();
+export class CodexSessions implements BridgeSessions {
+  private readonly sessions = new SessionTable<Session>("Codex");
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -86,9 +96,7 @@ export class CodexSessions {
   }
 
   private sessionOf(threadId: string): Session {
-    const session = this.sessions.get(threadId);
-    if (!session?.server) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `No active Codex session for thread "${threadId}"`);
-    return session;
+    return this.sessions.sessionOf(threadId);
   }
 
   /** Starts an app-server for `threadId` and runs Codex's handshake; the session is registered before it answers. */
@@ -101,15 +109,17 @@ export class CodexSessions {
     } catch (error) {
       throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.invalidParams, errorMessage(error));
     }
-    const session: Session = { threadId: params.threadId, providerThreadId: "", server: undefined, translator: new CodexTranslator(params.cwd), turn: undefined, stopping: false, early: [] };
-    this.sessions.set(params.threadId, session);
+    // The server's handlers need the session; the session is registered once its server runs.
+    const session = { threadId: params.threadId, providerThreadId: "", translator: new CodexTranslator(params.cwd), turn: undefined, phase: "starting", early: [] } as Omit<
+      Session,
+      "server"
+    > as Session;
     session.server = startAppServer({
       launch,
       threadId: params.threadId,
       inheritedEnv: this.ctx.env,
       scheduler: this.scheduler,
       requestTimeoutMs: this.timeouts.requestMs,
-      killGraceMs: this.timeouts.killGraceMs,
       log: (text) => this.ctx.log(text),
       handlers: {
         onNotification: (method, p) => this.onNotification(session, method, p),
@@ -117,31 +127,30 @@ export class CodexSessions {
         onExit: (description) => this.onExit(session, description),
       },
     });
+    this.sessions.set(params.threadId, session);
     await this.codex(session, CODEX_REQUESTS.initialize, { clientInfo: CODEX_CLIENT_INFO, capabilities: { experimentalApi: false } });
-    session.server.notify(CODEX_INITIALIZED);
+    notifyAppServer(session.server, CODEX_INITIALIZED);
     return session;
   }
 
   /** Sends a Codex request; a failure is a bridge error (−32000) naming the method. */
   private async codex<T = unknown>(session: Session, method: string, params: unknown, onResult?: (result: T) => void): Promise<T> {
     try {
-      return await session.server!.request<T>(method, params, onResult);
+      return await session.server.request<T>(method, params, onResult);
     } catch (error) {
       throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, errorMessage(error));
     }
   }
 
   /** Registers the provider thread Codex answered with and tells the runtime (identity, then a clean thread state, spec 10 §2.12). */
-  private identify(session: Session, result: unknown): SessionResult {
-    const parsed = ThreadResultSchema.safeParse(result);
+  private identify(session: Session, answer: unknown): SessionResult {
+    const parsed = ThreadResultSchema.safeParse(answer);
     if (!parsed.success) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "codex answered a thread request without thread.id");
     session.providerThreadId = parsed.data.thread.id;
-    this.ctx.io.notify("thread/identity", { threadId: session.threadId, providerThreadId: session.providerThreadId, sessionRestorable: true });
-    this.deltas(session, [{ kind: "session.reset" }]);
-    const early = session.early ?? [];
-    session.early = undefined;
-    for (const n of early) this.onNotification(session, n.method, n.params);
-    return { providerThreadId: session.providerThreadId, sessionRestorable: true };
+    const result = announceSession(this.ctx.io, session.threadId, session.providerThreadId);
+    moveSessionPhase(session, "open");
+    for (const n of session.early.splice(0)) this.onNotification(session, n.method, n.params);
+    return result;
   }
 
   /** `thread/start` → a new app-server and Codex's `thread/start {cwd, approvalPolicy, sandbox}`. */
@@ -176,9 +185,9 @@ export class CodexSessions {
    * Codex's `turn/start` sent with the turn's overrides, and `reply` called once Codex answered.
    * @throws BridgeJsonRpcError −32000 without a session, while a turn runs, or when Codex refuses (the turn then settles failed)
    */
-  async startTurn(params: TurnStartParams, reply: (result: { threadId: string }) => void): Promise<void> {
+  async startTurn(params: TurnStartParams, reply: TurnReply): Promise<void> {
     const session = this.sessionOf(params.threadId);
-    if (session.turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
+    if (session.turn) throw turnActiveError();
     let settle = () => undefined as void;
     const done = new Promise<void>((resolve) => (settle = resolve));
     const turn: ActiveTurn = { codexTurnId: undefined, done, settle };
@@ -186,7 +195,7 @@ export class CodexSessions {
     this.deltas(session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
     try {
       const result = TurnStartResultSchema.parse(
-        await session.server!.request(CODEX_REQUESTS.turnStart, { threadId: session.providerThreadId, input: codexInput(params.input), ...turnOverrides(params.options) }),
+        await session.server.request(CODEX_REQUESTS.turnStart, { threadId: session.providerThreadId, input: codexInput(params.input), ...turnOverrides(params.options) }),
       );
       turn.codexTurnId ??= result.turn.id;
     } catch (error) {
@@ -202,10 +211,10 @@ export class CodexSessions {
    * `turn/steer` → Codex's `turn/steer {threadId, input, expectedTurnId}`: the input joins the running turn.
    * @throws BridgeJsonRpcError −32001 when no turn runs, −32000 when Codex refuses
    */
-  async steer(params: TurnSteerParams, reply: (result: { threadId: string }) => void): Promise<void> {
+  async steer(params: TurnSteerParams, reply: TurnReply): Promise<void> {
     const session = this.sessionOf(params.threadId);
     const turnId = session.turn?.codexTurnId;
-    if (!turnId) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+    if (!turnId) throw noActiveTurnError();
     // Accepted as Codex's answer is read, before the notifications of the steered model call.
     await this.codex(session, CODEX_REQUESTS.turnSteer, { threadId: session.providerThreadId, input: codexInput(params.input), expectedTurnId: turnId }, () =>
       this.deltas(session, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]),
@@ -218,11 +227,11 @@ export class CodexSessions {
    * `turn/completed` put the terminal boundary on the wire (the session stays for a resume).
    * `release`: the app-server is closed and the session forgotten.
    */
-  async stop(params: ThreadStopParams, reply: (result: { ok: true }) => void): Promise<void> {
+  async stop(params: ThreadStopParams, reply: StopReply): Promise<void> {
     const session = this.sessions.get(params.threadId);
     if (session && params.intent === "interrupt") await this.interrupt(session);
     if (session && params.intent === "release") {
-      this.sessions.delete(params.threadId);
+      this.sessions.take(params.threadId);
       await this.closeSession(session, "interrupted");
     }
     reply({ ok: true });
@@ -230,7 +239,7 @@ export class CodexSessions {
 
   private async interrupt(session: Session): Promise<void> {
     const turn = session.turn;
-    if (!turn || !session.server || session.server.exited) return;
+    if (!turn || session.server.exited) return;
     if (turn.codexTurnId) {
       try {
         await session.server.request(CODEX_REQUESTS.turnInterrupt, { threadId: session.providerThreadId, turnId: turn.codexTurnId });
@@ -254,20 +263,18 @@ export class CodexSessions {
 
   /** Closes a session's app-server; a running turn ends first. */
   private async closeSession(session: Session, status: "interrupted" | "failed"): Promise<void> {
-    session.stopping = true;
+    moveSessionPhase(session, "stopping");
     if (session.turn) this.endTurn(session, status, "the Codex session was closed");
-    await session.server?.close();
+    await session.server.close(this.timeouts.killGraceMs);
   }
 
   /** Process shutdown: every app-server closed. */
   async closeAll(): Promise<void> {
-    const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(all.map((s) => this.closeSession(s, "interrupted")));
+    await Promise.all(this.sessions.takeAll().map((s) => this.closeSession(s, "interrupted")));
   }
 
   private onNotification(session: Session, method: string, params: unknown): void {
-    if (session.early) {
+    if (session.phase === "starting") {
       session.early.push({ method, params });
       return;
     }
@@ -303,7 +310,7 @@ export class CodexSessions {
           io: this.ctx.io,
           threadId: session.threadId,
           providerThreadId: session.providerThreadId,
-          stopping: session.stopping,
+          stopping: session.phase === "stopping",
           noteDeclined: (itemId) => session.translator.noteDeclined(itemId),
         },
         method,
@@ -315,7 +322,9 @@ export class CodexSessions {
 
   /** The app-server ended: a running turn fails with the exit's description (never a hang). */
   private onExit(session: Session, description: string): void {
-    if (session.stopping) return;
+    const stopping = session.phase === "stopping";
+    moveSessionPhase(session, "exited");
+    if (stopping) return;
     this.ctx.log(description);
     if (!session.turn) return;
     this.deltas(session, [{ kind: "provider.error", message: description }]);

@@ -1,3 +1,4 @@
+import { inputText } from "../bridge-kit/session-bridge.js";
 import type { ThreadDelta, ThreadDeltaKey } from "../protocol/thread-delta.js";
 
 /**
@@ -21,13 +22,8 @@ export const ECHO_MESSAGE_KEY: ThreadDeltaKey = { channel: "assistant" };
 /** How a prompt is served. */
 export type PromptPlan = { kind: "zeroWork" } | { kind: "echo"; text: string } | { kind: "hold"; text: string };
 
-/** The text of a turn's input: the `text` of every `{type:"text"}` item, joined by a newline. */
-export function promptText(input: ReadonlyArray<{ type: string; text?: unknown }>): string {
-  return input
-    .filter((item) => item.type === "text" && typeof item.text === "string")
-    .map((item) => item.text as string)
-    .join("\n");
-}
+/** The text of a turn's input: the `text` of every `{type:"text"}` item, joined by a newline (bridge-kit's `inputText`). */
+export const promptText = inputText;
 
 /**
  * Classifies a prompt: `/clear` (or a blank prompt) is zero-work; `/hold <text>` streams

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { defineProviderBridge, type BridgeContext, type ProviderBridge } from "../bridge-kit/define.js";
-import { runBridgeRequest, type BridgeRequestHandlers } from "../bridge-kit/run-request.js";
-import { PROVIDER_BRIDGE_PROTOCOL_VERSION, THREAD_DELTA_GRAMMAR_V3 } from "../protocol/handshake.js";
-import { BRIDGE_REQUEST_METHODS as M } from "../protocol/methods.js";
+import type { BridgeContext, ProviderBridge } from "../bridge-kit/define.js";
+import type { BridgeRequestHandlers } from "../bridge-kit/run-request.js";
+import { defineSessionBridge, nativeCapabilities, sessionBridgeHandlers } from "../bridge-kit/session-bridge.js";
 import { createEchoSessions, type EchoSessions, type Entropy } from "./sessions.js";
 
 /**
@@ -13,16 +12,7 @@ import { createEchoSessions, type EchoSessions, type Entropy } from "./sessions.
  */
 
 /** The echo's handshake capabilities (seed 002 example): grammar `[3,3]`, restorable sessions. */
-export const ECHO_CAPABILITIES = {
-  grammarVersions: [THREAD_DELTA_GRAMMAR_V3, THREAD_DELTA_GRAMMAR_V3] as [number, number],
-  sessionRestore: true,
-  threadArchive: false,
-  threadRename: false,
-  threadGoalClear: false,
-  fork: "none",
-  approvalEnforcedBy: "runtime",
-  steerMode: "queue",
-} as const;
+export const ECHO_CAPABILITIES = nativeCapabilities({ fork: "none", approvalEnforcedBy: "runtime", steerMode: "queue" });
 
 /** Provider id the echo is registered and recorded under. */
 export const ECHO_PROVIDER_ID = "echo";
@@ -33,17 +23,9 @@ export interface EchoBridgeOptions {
   entropy?: Entropy;
 }
 
-/** The request handlers of one echo bridge process over its `sessions`. */
+/** The request handlers of one echo bridge process over its `sessions` (bridge-kit's standard table). */
 export function echoRequestHandlers(ctx: BridgeContext, sessions: EchoSessions): BridgeRequestHandlers {
-  return {
-    [M.initialize]: () => ({ protocolVersion: PROVIDER_BRIDGE_PROTOCOL_VERSION, capabilities: { ...ECHO_CAPABILITIES } }),
-    [M.threadStart]: (_id, params) => sessions.start(params),
-    [M.threadResume]: (_id, params) => sessions.resume(params),
-    [M.turnStart]: (id, params) => void sessions.startTurn(params, (result) => ctx.io.sendResult(id, result)),
-    [M.turnSteer]: (id, params) => void sessions.steer(params, (result) => ctx.io.sendResult(id, result)),
-    [M.threadStop]: (id, params) => void sessions.stop(params, (result) => ctx.io.sendResult(id, result)),
-    [M.threadDiscard]: () => ({ ok: true }),
-  };
+  return sessionBridgeHandlers(ctx, sessions, ECHO_CAPABILITIES);
 }
 
 /**
@@ -52,25 +34,7 @@ export function echoRequestHandlers(ctx: BridgeContext, sessions: EchoSessions):
  */
 export function createEchoBridge(options: EchoBridgeOptions = {}): ProviderBridge {
   const entropy = options.entropy ?? ((bytes: number) => randomBytes(bytes));
-  const byContext = new WeakMap<BridgeContext, { sessions: EchoSessions; handlers: BridgeRequestHandlers }>();
-  const stateOf = (ctx: BridgeContext) => {
-    let state = byContext.get(ctx);
-    if (!state) {
-      const sessions = createEchoSessions(ctx.io, entropy);
-      state = { sessions, handlers: echoRequestHandlers(ctx, sessions) };
-      byContext.set(ctx, state);
-    }
-    return state;
-  };
-  return defineProviderBridge({
-    handleLine: async (_line, ctx, message) => {
-      await runBridgeRequest(ctx.io, message, stateOf(ctx).handlers);
-    },
-    onClose: (ctx) => {
-      byContext.get(ctx)?.sessions.closeAll();
-      byContext.delete(ctx);
-    },
-  });
+  return defineSessionBridge({ capabilities: ECHO_CAPABILITIES, createSessions: (ctx) => createEchoSessions(ctx.io, entropy) });
 }
 
 /** The module export the bootstrap loads (PROVIDER_BRIDGE_EXPORT_NAME). */

@@ -1,4 +1,4 @@
-import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
+import { announceSession, noActiveTurnError, SessionTable, turnActiveError, type BridgeSessions, type SessionResult, type StopReply, type TurnReply } from "../bridge-kit/session-bridge.js";
 import type { ThreadResumeParams, ThreadStartParams, ThreadStopParams, TurnStartParams, TurnSteerParams } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { chunkText, planPrompt, promptText, textClose, textDelta, turnBoundary } from "./answer.js";
@@ -15,31 +15,31 @@ export type Entropy = (bytes: number) => Uint8Array;
 export const PROVIDER_THREAD_ID_BYTES = 8;
 
 /** The echo's sessions of one bridge process: one per runtime thread. */
-export interface EchoSessions {
+export interface EchoSessions extends BridgeSessions {
   /** `thread/start`: a new session under a fresh random `providerThreadId`. */
-  start(params: ThreadStartParams): { providerThreadId: string; sessionRestorable: boolean };
+  start(params: ThreadStartParams): SessionResult;
   /** `thread/resume`: adopts the given `providerThreadId` (the echo keeps no history to reload). */
-  resume(params: ThreadResumeParams): { providerThreadId: string; sessionRestorable: boolean };
+  resume(params: ThreadResumeParams): SessionResult;
   /**
    * `turn/start`. `reply` sends the `{threadId}` result; it is called after `turn.open` and
    * `input.accepted` and before the answer streams (acceptance timing of spec 20 §5 item 1).
    *
    * @throws BridgeJsonRpcError −32000 without a session or while a turn is active.
    */
-  startTurn(params: TurnStartParams, reply: (result: { threadId: string }) => void): void;
+  startTurn(params: TurnStartParams, reply: TurnReply): void;
   /**
    * `turn/steer`: accepts the input into the active turn, settles the held message and
    * answers the steer in the same turn, which then completes.
    *
    * @throws BridgeJsonRpcError −32001 when no turn is active, −32000 without a session.
    */
-  steer(params: TurnSteerParams, reply: (result: { threadId: string }) => void): void;
+  steer(params: TurnSteerParams, reply: TurnReply): void;
   /**
    * `thread/stop`. `interrupt` settles the active turn (message closed, `turn.boundary
    * interrupted`) BEFORE `reply` is called (seed 002: the bridge holds nothing back);
    * `release` drops the session and emits nothing. The session ends either way.
    */
-  stop(params: ThreadStopParams, reply: (result: { ok: true }) => void): void;
+  stop(params: ThreadStopParams, reply: StopReply): void;
   /** Process shutdown: interrupts every active turn (as a stop would), then forgets all sessions. */
   closeAll(): void;
 }
@@ -64,7 +64,7 @@ function hex(bytes: Uint8Array): string {
  * (seed 002 "Traps"), so two processes cannot hand out the same id.
  */
 export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSessions {
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>("echo");
 
   const deltas = (threadId: string, list: ThreadDelta[]) => output.notify("thread/delta", { threadId, deltas: list });
 
@@ -72,10 +72,7 @@ export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSe
     const previous = sessions.get(threadId);
     if (previous?.turn) settleInterrupted(threadId, previous);
     sessions.set(threadId, { providerThreadId, turn: undefined });
-    output.notify("thread/identity", { threadId, providerThreadId, sessionRestorable: true });
-    // Every session construction starts from a clean thread state (spec 10 §2.12).
-    deltas(threadId, [{ kind: "session.reset" }]);
-    return { providerThreadId, sessionRestorable: true };
+    return announceSession(output, threadId, providerThreadId);
   };
 
   const streamMessage = (threadId: string, turn: ActiveTurn, text: string) => {
@@ -103,20 +100,12 @@ export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSe
     finish(threadId, session, "interrupted");
   }
 
-  const sessionOf = (threadId: string): Session => {
-    const session = sessions.get(threadId);
-    if (!session) {
-      throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `No active echo session for thread "${threadId}"`);
-    }
-    return session;
-  };
-
   return {
     start: (params) => open(params.threadId, `echo-${hex(entropy(PROVIDER_THREAD_ID_BYTES))}`),
     resume: (params) => open(params.threadId, params.providerThreadId),
     startTurn(params, reply) {
-      const session = sessionOf(params.threadId);
-      if (session.turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
+      const session = sessions.sessionOf(params.threadId);
+      if (session.turn) throw turnActiveError();
       const turn: ActiveTurn = { streamed: "" };
       session.turn = turn;
       deltas(params.threadId, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
@@ -131,9 +120,9 @@ export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSe
       finish(params.threadId, session, "completed");
     },
     steer(params, reply) {
-      const session = sessionOf(params.threadId);
+      const session = sessions.sessionOf(params.threadId);
       const turn = session.turn;
-      if (!turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+      if (!turn) throw noActiveTurnError();
       reply({ threadId: params.threadId });
       closeMessage(params.threadId, turn);
       deltas(params.threadId, [{ kind: "input.accepted", clientRequestId: params.clientRequestId }]);
@@ -142,16 +131,13 @@ export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSe
       finish(params.threadId, session, "completed");
     },
     stop(params, reply) {
-      const session = sessions.get(params.threadId);
-      if (session) {
-        if (params.intent === "interrupt") settleInterrupted(params.threadId, session);
-        sessions.delete(params.threadId);
-      }
+      const session = sessions.take(params.threadId);
+      if (session && params.intent === "interrupt") settleInterrupted(params.threadId, session);
       reply({ ok: true });
     },
     closeAll() {
-      for (const [threadId, session] of sessions) settleInterrupted(threadId, session);
-      sessions.clear();
+      for (const [threadId, session] of sessions.entries()) settleInterrupted(threadId, session);
+      sessions.takeAll();
     },
   };
 }

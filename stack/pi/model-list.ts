@@ -5,14 +5,11 @@
  * session starts with: the default) and then `get_available_models`, one after the other so
  * the wire order is fixed, and ended. Its lines are recorded in the `_process` scope.
  */
-import type { ChildProcess } from "node:child_process";
-import { killAfter } from "../bridge-kit/scheduler.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import type { ModelListResult } from "../protocol/methods.js";
 import { piArgs, piLaunchSpecOf } from "./launch.js";
 import { availableModelsOf, currentModelOf, modelListOf } from "./models.js";
-import { connectPiRpc } from "./rpc.js";
-import type { PiSessionDeps } from "./session.js";
+import { startPiRpc, type PiProcessDeps, type PiRpc } from "./rpc.js";
 
 /** What `model/list` carries (spec 20 §3.11): the launch spec under `providerOptions`, and a cwd. */
 export interface PiModelListParams {
@@ -26,18 +23,19 @@ export interface PiModelListParams {
  * @throws BridgeJsonRpcError −32602 for a bad `providerOptions.piLaunchSpec`; −32000 when pi
  *   does not start, does not answer within `deps.startTimeoutMs`, or refuses a command.
  */
-export async function listPiModels(deps: PiSessionDeps, params: PiModelListParams): Promise<ModelListResult> {
+export async function listPiModels(deps: PiProcessDeps, params: PiModelListParams): Promise<ModelListResult> {
   const spec = piLaunchSpecOf({ providerOptions: params.providerOptions ?? {} });
-  const env = { ...deps.sanitizeEnv(deps.ctx.env), ...spec.env };
-  let child: ChildProcess;
+  let rpc: PiRpc;
   try {
-    child = deps.spawn(spec.command, piArgs(spec, { ephemeral: true }), { cwd: params.cwd ?? deps.ctx.tempDir, env, stdio: ["pipe", "pipe", "pipe"] });
+    rpc = startPiRpc(deps, { command: spec.command, args: piArgs(spec, { ephemeral: true }), env: spec.env }, params.cwd ?? deps.ctx.tempDir, null, {
+      onEvent: () => undefined,
+      onExit: () => undefined,
+      onNoise: (line) => deps.ctx.log(`pi model/list: non-JSON line: ${line.slice(0, 200)}`),
+    });
   } catch (error) {
     throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi could not start: ${(error as Error).message}`);
   }
-  deps.recordChild(child, null);
-  const rpc = connectPiRpc(child, { onEvent: () => undefined, onExit: () => undefined, onNoise: (line) => deps.ctx.log(`pi model/list: non-JSON line: ${line.slice(0, 200)}`) });
-  const cancelKill = killAfter(deps.scheduler, child, deps.startTimeoutMs, "SIGKILL");
+  const cancelKill = rpc.killAfter(deps.startTimeoutMs);
   try {
     const state = await rpc.command("get_state");
     if (!state.success) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi get_state failed: ${state.error ?? "unknown error"}`);
@@ -47,8 +45,6 @@ export async function listPiModels(deps: PiSessionDeps, params: PiModelListParam
     throw error instanceof BridgeJsonRpcError ? error : new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi did not list its models: ${(error as Error).message}`);
   } finally {
     cancelKill();
-    const cancelExitKill = killAfter(deps.scheduler, child, deps.exitGraceMs, "SIGKILL");
     await rpc.close();
-    cancelExitKill();
   }
 }

@@ -3,10 +3,13 @@
  * both ways, split on LF only (U+2028/2029 may occur inside a line, so no `readline`).
  * Commands carry an `id` (`pi-<n>`, counted per process so a replay sees the same bytes) and
  * are answered by `{type:"response", command, id, success, data|error}`; events carry no id;
- * `extension_ui_request`s are pi's questions to the client.
+ * `extension_ui_request`s are pi's questions to the client. This module is pi's framing on
+ * bridge-kit's agent process, which spawns, tees, splits, matches answers and ends the process.
  */
-import type { ChildProcess } from "node:child_process";
-import { createBoundedLineSplitter } from "../bridge-kit/line-splitter.js";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { parseJsonObjectLine, startAgentProcess, type AgentExit, type AgentFraming, type AgentLaunch } from "../bridge-kit/agent-process.js";
+import type { BridgeContext } from "../bridge-kit/define.js";
+import type { Scheduler } from "../bridge-kit/scheduler.js";
 import type { PiEvent } from "./translate.js";
 
 /** pi's answer to one command. */
@@ -17,14 +20,27 @@ export interface PiResponse {
   error?: string;
 }
 
+/** What a pi process needs from its bridge process. */
+export interface PiProcessDeps {
+  ctx: BridgeContext;
+  scheduler: Scheduler;
+  spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
+  /** Tees a pi process into the recording: a thread's, or `null` for the `_process` scope (model/list). */
+  recordChild?: (child: ChildProcess, threadId: string | null) => void;
+  /** How long pi may take to answer `get_state` at start-up (ms; spec 60 measured 7–14 s on busy cores). */
+  startTimeoutMs: number;
+  /** How long pi may take to exit after its stdin closed before it is killed (ms). */
+  exitGraceMs: number;
+}
+
 /** What the connection hands its owner. */
 export interface PiRpcHandlers {
   /** Every event line (`agent_start`, `message_update`, …, and `extension_ui_request`), in wire order. */
   onEvent(event: PiEvent): void;
-  /** The process ended (code or signal); every pending command has been rejected before. */
-  onExit(code: number | null, signal: string | null, stderrTail: string): void;
-  /** A line that is not a JSON object (logged, never fatal). */
-  onNoise?(line: string): void;
+  /** The process ended; every pending command has been rejected before. */
+  onExit(exit: AgentExit): void;
+  /** A line that is not a JSON object with a `type` (logged, never fatal). */
+  onNoise(line: string): void;
 }
 
 /** One pi process's command side. */
@@ -33,103 +49,63 @@ export interface PiRpc {
    * Sends `{id, type, ...fields}` and resolves with pi's response. `onResponse` runs
    * synchronously when the response line is read, before any later line is handled (so a
    * `prompt`'s acceptance is on the thread before the events it starts).
-   * @throws Error (rejection) when the process exits first.
+   * @throws Error (rejection) when the process is not running or exits first.
    */
   command(type: string, fields?: Record<string, unknown>, onResponse?: (response: PiResponse) => void): Promise<PiResponse>;
   /** Writes a line that gets no response (`extension_ui_response`). */
   send(message: Record<string, unknown>): void;
-  /** Closes pi's stdin (pi exits when it ends); resolves when the process has exited. */
+  /** Closes pi's stdin (pi exits when it ends); resolves when the process has exited, SIGKILL after the exit grace. */
   close(): Promise<void>;
+  /** SIGKILL once `ms` pass (the start-up deadline); returns the cancel. */
+  killAfter(ms: number): () => void;
   /** True once the process has exited. */
   readonly exited: boolean;
-  readonly child: ChildProcess;
 }
 
-interface Pending {
-  resolve(response: PiResponse): void;
-  reject(error: Error): void;
-  onResponse?: (response: PiResponse) => void;
-}
+/** pi's framing: commands `{id:"pi-<n>", type, …fields}`, responses `{type:"response", id, …}`, events with a string `type`. */
+export const PI_FRAMING: AgentFraming<PiEvent> = {
+  firstId: 1,
+  requestId: (n) => `pi-${n}`,
+  requestLine: (id, type, fields) => JSON.stringify({ id, type, ...(fields as Record<string, unknown> | undefined) }),
+  parse(line) {
+    const message = parseJsonObjectLine(line);
+    return message && typeof message.type === "string" ? (message as PiEvent) : undefined;
+  },
+  answerId: (message) => (message.type === "response" && typeof message.id === "string" ? message.id : undefined),
+  settle: (m) => ({ value: { command: String(m.command), success: m.success === true, data: m.data, ...(typeof m.error === "string" ? { error: m.error } : {}) } satisfies PiResponse }),
+  exitedError: (_type, exit) => new Error(`pi exited (code ${String(exit.code)}) before answering`),
+  notRunningError: () => new Error("pi is not running"),
+};
 
-const STDERR_TAIL_CHARS = 2000;
-
-/** Wraps a spawned pi process (stdio piped) as a {@link PiRpc}. */
-export function connectPiRpc(child: ChildProcess, handlers: PiRpcHandlers): PiRpc {
-  const pending = new Map<string, Pending>();
-  let counter = 0;
-  let exited = false;
-  let stderrTail = "";
-  const exitPromise = new Promise<void>((resolve) => {
-    child.once("exit", (code, signal) => {
-      exited = true;
-      for (const p of pending.values()) p.reject(new Error(`pi exited (code ${String(code)}) before answering`));
-      pending.clear();
-      handlers.onExit(code, signal, stderrTail);
-      resolve();
-    });
+/**
+ * Starts pi as `launch` says in `cwd` and wraps it as a {@link PiRpc}; its lines are recorded in
+ * the scope of `threadId` (`null`: `_process`).
+ * @throws what spawn throws synchronously (a launch Node refuses)
+ */
+export function startPiRpc(deps: PiProcessDeps, launch: AgentLaunch, cwd: string, threadId: string | null, handlers: PiRpcHandlers): PiRpc {
+  const agent = startAgentProcess<PiEvent>({
+    launch,
+    cwd,
+    inheritedEnv: deps.ctx.env,
+    threadId,
+    framing: PI_FRAMING,
+    scheduler: deps.scheduler,
+    log: (text) => deps.ctx.log(text),
+    onMessage: handlers.onEvent,
+    onNoise: handlers.onNoise,
+    onExit: handlers.onExit,
+    ...(deps.spawn ? { spawn: deps.spawn } : {}),
+    ...(deps.recordChild ? { recordChild: deps.recordChild } : {}),
   });
-  const exitSeen: Promise<void> | undefined = exitPromise;
-
-  const onLine = (line: string) => {
-    if (line.trim() === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      handlers.onNoise?.(line);
-      return;
-    }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      handlers.onNoise?.(line);
-      return;
-    }
-    const m = message as Record<string, unknown>;
-    if (m.type === "response" && typeof m.id === "string" && pending.has(m.id)) {
-      const waiter = pending.get(m.id)!;
-      pending.delete(m.id);
-      const response: PiResponse = { command: String(m.command), success: m.success === true, data: m.data, ...(typeof m.error === "string" ? { error: m.error } : {}) };
-      waiter.onResponse?.(response);
-      waiter.resolve(response);
-      return;
-    }
-    if (typeof m.type === "string") handlers.onEvent(m as PiEvent);
-    else handlers.onNoise?.(line);
-  };
-  const splitter = createBoundedLineSplitter({ onLine });
-  child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
-  child.stdout?.on("end", () => splitter.end());
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
-  });
-  child.stdin?.on("error", () => undefined);
-
-  const write = (message: Record<string, unknown>) => {
-    if (exited || !child.stdin || child.stdin.destroyed) throw new Error("pi is not running");
-    child.stdin.write(`${JSON.stringify(message)}\n`);
-  };
-
   return {
-    child,
+    command: (type, fields = {}, onResponse) => agent.request<PiResponse>(type, fields, onResponse),
+    send: (message) => agent.send(JSON.stringify(message)),
+    close: async () => {
+      await agent.close(deps.exitGraceMs);
+    },
+    killAfter: (ms) => agent.killAfter(ms),
     get exited() {
-      return exited;
-    },
-    command(type, fields = {}, onResponse) {
-      counter += 1;
-      const id = `pi-${counter}`;
-      return new Promise<PiResponse>((resolve, reject) => {
-        pending.set(id, { resolve, reject, ...(onResponse ? { onResponse } : {}) });
-        try {
-          write({ id, type, ...fields });
-        } catch (error) {
-          pending.delete(id);
-          reject(error as Error);
-        }
-      });
-    },
-    send: (message) => write(message),
-    close() {
-      if (!exited && child.stdin && !child.stdin.destroyed) child.stdin.end();
-      return exitSeen ?? Promise.resolve();
+      return agent.exited;
     },
   };
 }

@@ -5,34 +5,23 @@
  * `agent_end`, so the turn's boundary is on the wire before the stop is answered) and the
  * approval gate's questions.
  */
-import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { stderrTailLines, type AgentExit } from "../bridge-kit/agent-process.js";
 import type { BridgeContext } from "../bridge-kit/define.js";
-import { killAfter, type Scheduler } from "../bridge-kit/scheduler.js";
+import { moveSessionPhase, noActiveTurnError, turnActiveError, type SessionPhase } from "../bridge-kit/session-bridge.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import type { ExecutionOptions } from "../protocol/methods.js";
 import type { ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
 import { gateExtensionSource, gateFileContent, gatedToolsFor } from "./extension.js";
 import { piArgs, piLaunchSpecOf } from "./launch.js";
 import { currentModelOf, selectPiModel, type PiModel } from "./models.js";
-import { connectPiRpc, type PiResponse, type PiRpc } from "./rpc.js";
+import { startPiRpc, type PiProcessDeps, type PiResponse, type PiRpc } from "./rpc.js";
 import { createPiTurnTranslator, type PiEvent, type PiTurnTranslator } from "./translate.js";
 import { uiQuestionOf } from "./ui.js";
 
-/** What a session needs from its bridge process. */
-export interface PiSessionDeps {
-  ctx: BridgeContext;
-  scheduler: Scheduler;
-  spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
-  /** Tees a pi process into the recording: a thread's, or `null` for the `_process` scope (model/list). */
-  recordChild(child: ChildProcess, threadId: string | null): void;
-  sanitizeEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string>;
-  /** How long pi may take to answer `get_state` at start-up (ms; spec 60 measured 7–14 s on busy cores). */
-  startTimeoutMs: number;
-  /** How long pi may take to exit after its stdin closed before it is killed (ms). */
-  exitGraceMs: number;
-}
+/** What a session needs from its bridge process (the pi process's needs). */
+export type PiSessionDeps = PiProcessDeps;
 
 /** A user-level turn in progress. */
 interface ActiveTurn {
@@ -66,8 +55,24 @@ export interface PiSessionRequest {
   resume?: string;
 }
 
-function deltasOf(ctx: BridgeContext, threadId: string, deltas: ThreadDelta[]): void {
-  if (deltas.length > 0) ctx.io.notify("thread/delta", { threadId, deltas });
+/** The state of one session; the functions below move it. */
+interface SessionState {
+  readonly deps: PiSessionDeps;
+  readonly req: PiSessionRequest;
+  readonly gateFile: string;
+  rpc: PiRpc;
+  /** `starting` until `get_state` answered; `stopping` once the bridge ends pi. */
+  phase: SessionPhase;
+  turn: ActiveTurn | undefined;
+  usageTotal: UsageBreakdown | undefined;
+  /** pi's model (get_state, then each set_model): its context window goes into usage. */
+  model: PiModel | undefined;
+  providerThreadId: string;
+  sessionFile: string | undefined;
+}
+
+function notify(s: SessionState, deltas: ThreadDelta[]): void {
+  if (deltas.length > 0) s.deps.ctx.io.notify("thread/delta", { threadId: s.req.threadId, deltas });
 }
 
 function stateOf(response: PiResponse): { sessionId: string; sessionFile: string | undefined; model: PiModel | undefined } {
@@ -109,20 +114,29 @@ function prepareGate(ctx: BridgeContext, threadId: string, options: ExecutionOpt
  * @throws BridgeJsonRpcError −32602 for a bad launch spec, −32000 when pi fails to start or answer.
  */
 export async function openPiSession(deps: PiSessionDeps, req: PiSessionRequest): Promise<PiSession> {
-  const { ctx } = deps;
   const spec = piLaunchSpecOf(req.options);
-  const gate = prepareGate(ctx, req.threadId, req.options);
+  const gate = prepareGate(deps.ctx, req.threadId, req.options);
   const args = piArgs(spec, { ...(gate.extension ? { extensionFile: gate.extension } : {}), ...(req.resume ? { session: req.resume } : {}) });
-  const env = { ...deps.sanitizeEnv(ctx.env), ...spec.env };
-  let child: ChildProcess;
+  const s = { deps, req, gateFile: gate.gateFile, phase: "starting", turn: undefined, usageTotal: undefined, model: undefined, providerThreadId: "", sessionFile: undefined } as Omit<
+    SessionState,
+    "rpc"
+  > as SessionState;
   try {
-    child = deps.spawn(spec.command, args, { cwd: req.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    s.rpc = startPiRpc(deps, { command: spec.command, args, env: spec.env }, req.cwd, req.threadId, {
+      onEvent: (event) => onEvent(s, event),
+      onExit: (exit) => onExit(s, exit),
+      onNoise: (line) => deps.ctx.log(`pi ${req.threadId}: non-JSON line: ${line.slice(0, 200)}`),
+    });
   } catch (error) {
     throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi could not start: ${(error as Error).message}`);
   }
-  deps.recordChild(child, req.threadId);
-  const session = createSession(deps, req, child, gate.gateFile);
-  return session.ready();
+  const state = await startedState(s.rpc, req.options?.model, s.rpc.killAfter(deps.startTimeoutMs), async () => {
+    moveSessionPhase(s, "stopping");
+    await s.rpc.close();
+  });
+  Object.assign(s, { providerThreadId: state.sessionId, sessionFile: state.sessionFile, model: state.model });
+  moveSessionPhase(s, "open");
+  return sessionOf(s);
 }
 
 /**
@@ -130,136 +144,116 @@ export async function openPiSession(deps: PiSessionDeps, req: PiSessionRequest):
  * `internal`) and a failed `turn.boundary`, both naming pi's exit code (or signal) and the last
  * three lines of its stderr.
  */
-function unexpectedExitDeltas(code: number | null, signal: string | null, stderrTail: string): ThreadDelta[] {
-  const tail = stderrTail.trim();
-  const message = `pi exited unexpectedly (code ${String(code ?? signal)})${tail ? `: ${tail.split("\n").slice(-3).join(" | ")}` : ""}`;
+function unexpectedExitDeltas(exit: AgentExit): ThreadDelta[] {
+  const tail = stderrTailLines(exit);
+  const message = `pi exited unexpectedly (code ${String(exit.code ?? exit.signal)})${tail ? `: ${tail}` : ""}`;
   return [
     { kind: "provider.error", message, category: "internal" },
     { kind: "turn.boundary", status: "failed", error: { message } },
   ];
 }
 
-interface SessionCore {
-  ready(): Promise<PiSession>;
+/** Puts a turn on the wire once: `input.accepted` and `turn.open`. */
+function openTurn(s: SessionState, t: ActiveTurn): void {
+  if (t.opened) return;
+  t.opened = true;
+  notify(s, [{ kind: "input.accepted", clientRequestId: t.clientRequestId }, { kind: "turn.open" }]);
 }
 
-// One function holds the session's state and its closures, like the echo's sessions.
-function createSession(deps: PiSessionDeps, req: PiSessionRequest, child: ChildProcess, gateFile: string): SessionCore {
-  const { ctx, scheduler } = deps;
-  const threadId = req.threadId;
-  let turn: ActiveTurn | undefined;
-  let usageTotal: UsageBreakdown | undefined;
-  let model: PiModel | undefined; // pi's (get_state, then each set_model): its context window goes into usage
-  let stopping = false;
-  const notify = (deltas: ThreadDelta[]) => deltasOf(ctx, threadId, deltas);
+/** Ends the running turn with `deltas`; `open` first puts a turn pi never started on the wire. */
+function settleTurn(s: SessionState, deltas: ThreadDelta[], open: boolean): void {
+  const t = s.turn;
+  if (!t) return;
+  s.turn = undefined;
+  if (open) openTurn(s, t);
+  notify(s, deltas);
+  t.end();
+}
 
-  const openTurn = (t: ActiveTurn) => {
-    if (t.opened) return;
-    t.opened = true;
-    notify([{ kind: "input.accepted", clientRequestId: t.clientRequestId }, { kind: "turn.open" }]);
-  };
+/** `agent_end`: the turn's translation finished, its usage kept for the next turn's total, then a model error's recovery. */
+function finishTurn(s: SessionState): void {
+  const t = s.turn;
+  if (!t) return;
+  s.turn = undefined;
+  openTurn(s, t);
+  const { deltas, end } = t.translator.finish();
+  const usage = deltas.find((d): d is Extract<ThreadDelta, { kind: "usage" }> => d.kind === "usage");
+  if (usage) s.usageTotal = usage.total;
+  notify(s, deltas);
+  const recovery = end.error ? recoveryOf(end.error.httpStatus, end.error.message) : undefined;
+  if (recovery) s.deps.ctx.io.notify("provider/recovery", { threadId: s.req.threadId, ...recovery });
+  t.end();
+}
 
-  const finishTurn = () => {
-    const t = turn;
-    if (!t) return;
-    turn = undefined;
-    openTurn(t);
-    const { deltas, end } = t.translator.finish();
-    const usage = deltas.find((d): d is Extract<ThreadDelta, { kind: "usage" }> => d.kind === "usage");
-    if (usage) usageTotal = usage.total;
-    notify(deltas);
-    const recovery = end.error ? recoveryOf(end.error.httpStatus, end.error.message) : undefined;
-    if (recovery) ctx.io.notify("provider/recovery", { threadId, ...recovery });
-    t.end();
-  };
+/** One event of pi: the gate's and other questions answered, the turn's events translated. */
+function onEvent(s: SessionState, event: PiEvent): void {
+  if (event.type === "extension_ui_request") {
+    const { ctx } = s.deps;
+    const deny = (toolCallId: string) => s.turn?.translator.deny(toolCallId);
+    return answerUiRequest(event, { ctx, threadId: s.req.threadId, providerThreadId: s.providerThreadId, cwd: s.req.cwd, stopping: s.phase === "stopping", rpc: s.rpc, deny });
+  }
+  const t = s.turn;
+  if (!t) return;
+  if (event.type === "agent_start") return openTurn(s, t);
+  if (event.type === "agent_end") return finishTurn(s);
+  notify(s, t.translator.event(event));
+}
 
-  const onUiRequest = (event: PiEvent) => answerUiRequest(event, { ctx, threadId, providerThreadId, cwd: req.cwd, stopping, rpc, deny: (toolCallId) => turn?.translator.deny(toolCallId) });
+/** pi ended: unless the bridge ended it, a running turn fails naming the exit. */
+function onExit(s: SessionState, exit: AgentExit): void {
+  const stopping = s.phase === "stopping";
+  moveSessionPhase(s, "exited");
+  if (!stopping) settleTurn(s, unexpectedExitDeltas(exit), true);
+}
 
-  const onEvent = (event: PiEvent) => {
-    if (event.type === "extension_ui_request") return onUiRequest(event);
-    const t = turn;
-    if (!t) return;
-    if (event.type === "agent_start") return openTurn(t);
-    if (event.type === "agent_end") return finishTurn();
-    notify(t.translator.event(event));
-  };
+/** `turn/start` on a session (see {@link PiSession.startTurn}). */
+async function startTurn(s: SessionState, text: string, clientRequestId: string, options: ExecutionOptions | undefined, reply: () => void): Promise<void> {
+  if (s.turn) throw turnActiveError();
+  if (options?.permissionMode !== undefined) writeFileSync(s.gateFile, gateFileContent(gatedToolsFor(options.permissionMode)));
+  // A turn's own model applies from this turn on (spec 20 §1.2); a refused one opens no turn.
+  s.model = await selectPiModel(s.rpc, options?.model, s.model);
+  const t = newTurn(createPiTurnTranslator({ cwd: s.req.cwd, modelContextWindow: s.model?.contextWindow ?? null, usageBefore: s.usageTotal }), clientRequestId);
+  s.turn = t;
+  const response = await s.rpc
+    .command("prompt", { message: text }, (r) => {
+      if (!r.success) return;
+      openTurn(s, t);
+      reply();
+    })
+    .catch((error: Error) => ({ command: "prompt", success: false, error: error.message }) as PiResponse);
+  if (!response.success) {
+    if (s.turn === t) s.turn = undefined;
+    throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the prompt: ${response.error ?? "unknown error"}`);
+  }
+}
 
-  const rpc: PiRpc = connectPiRpc(child, {
-    onEvent,
-    onExit: (code, signal, stderrTail) => {
-      if (!turn || stopping) return;
-      const t = turn;
-      turn = undefined;
-      openTurn(t);
-      notify(unexpectedExitDeltas(code, signal, stderrTail));
-      t.end();
-    },
-    onNoise: (line) => ctx.log(`pi ${threadId}: non-JSON line: ${line.slice(0, 200)}`),
-  });
+/** `thread/stop` on a session (see {@link PiSession.stop}). */
+async function stop(s: SessionState, intent: "interrupt" | "release"): Promise<void> {
+  const t = s.turn;
+  if (t && intent === "interrupt" && !s.rpc.exited) {
+    // pi answers abort only after agent_end: by then the boundary is on the wire.
+    await s.rpc.command("abort").catch(() => undefined);
+    await t.ended;
+  }
+  moveSessionPhase(s, "stopping");
+  await s.rpc.close();
+  // release (or a pi that never ended the turn): nothing more comes from pi.
+  settleTurn(s, [{ kind: "turn.boundary", status: "interrupted" }], false);
+}
 
-  let providerThreadId = "";
-  let sessionFile: string | undefined;
-
-  const endProcess = () => endPiProcess(rpc, killAfter(scheduler, child, deps.exitGraceMs, "SIGKILL"));
-
-  const session: PiSession = {
-    threadId,
+/** The session's face towards the bridge. */
+function sessionOf(s: SessionState): PiSession {
+  return {
+    threadId: s.req.threadId,
     get providerThreadId() {
-      return providerThreadId;
+      return s.providerThreadId;
     },
     get sessionFile() {
-      return sessionFile;
+      return s.sessionFile;
     },
-    async startTurn(text, clientRequestId, options, reply) {
-      if (turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active on this thread");
-      if (options?.permissionMode !== undefined) writeFileSync(gateFile, gateFileContent(gatedToolsFor(options.permissionMode)));
-      // A turn's own model applies from this turn on (spec 20 §1.2); a refused one opens no turn.
-      model = await selectPiModel(rpc, options?.model, model);
-      const t = newTurn(createPiTurnTranslator({ cwd: req.cwd, modelContextWindow: model?.contextWindow ?? null, usageBefore: usageTotal }), clientRequestId);
-      turn = t;
-      const response = await rpc
-        .command("prompt", { message: text }, (r) => {
-          if (!r.success) return;
-          openTurn(t);
-          reply();
-        })
-        .catch((error: Error) => ({ command: "prompt", success: false, error: error.message }) as PiResponse);
-      if (!response.success) {
-        if (turn === t) turn = undefined;
-        throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `pi refused the prompt: ${response.error ?? "unknown error"}`);
-      }
-    },
-    steer: (text, clientRequestId, reply) => steerTurn(rpc, turn, notify, text, clientRequestId, reply),
-    async stop(intent) {
-      const t = turn;
-      if (t && intent === "interrupt" && !rpc.exited) {
-        // pi answers abort only after agent_end: by then the boundary is on the wire.
-        await rpc.command("abort").catch(() => undefined);
-        await t.ended;
-      }
-      stopping = true;
-      await endProcess();
-      if (turn) {
-        // release (or a pi that never ended the turn): nothing more comes from pi.
-        const left = turn;
-        turn = undefined;
-        notify([{ kind: "turn.boundary", status: "interrupted" }]);
-        left.end();
-      }
-    },
-  };
-
-  return {
-    async ready() {
-      const state = await startedState(rpc, req.options?.model, killAfter(scheduler, child, deps.startTimeoutMs, "SIGKILL"), async () => {
-        stopping = true;
-        await endProcess();
-      });
-      providerThreadId = state.sessionId;
-      sessionFile = state.sessionFile;
-      model = state.model;
-      return session;
-    },
+    startTurn: (text, clientRequestId, options, reply) => startTurn(s, text, clientRequestId, options, reply),
+    steer: (text, clientRequestId, reply) => steerTurn(s.rpc, s.turn, (deltas) => notify(s, deltas), text, clientRequestId, reply),
+    stop: (intent) => stop(s, intent),
   };
 }
 
@@ -307,7 +301,7 @@ function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
  * answers. @throws BridgeJsonRpcError with no active turn, or when pi refuses.
  */
 async function steerTurn(rpc: PiRpc, turn: ActiveTurn | undefined, notify: (deltas: ThreadDelta[]) => void, text: string, clientRequestId: string, reply: () => void): Promise<void> {
-  if (!turn) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.noActiveTurn, "No active turn to steer");
+  if (!turn) throw noActiveTurnError();
   const response = await rpc.command("steer", { message: text }, (r) => {
     if (!r.success) return;
     notify([{ kind: "input.accepted", clientRequestId }]);
@@ -332,12 +326,6 @@ async function startedState(rpc: PiRpc, wantedModel: string | undefined, cancelK
   } finally {
     cancelKill();
   }
-}
-
-/** Closes pi's stdin and waits for it to exit; `cancelKill` ends the grace period's SIGKILL once it has. */
-async function endPiProcess(rpc: PiRpc, cancelKill: () => void): Promise<void> {
-  await rpc.close();
-  cancelKill();
 }
 
 /** A user-level turn (agent_start … agent_end) not yet opened on the wire, with its end signal. */

@@ -72,11 +72,60 @@ export function usageOf(usage: unknown): UsageBreakdown | undefined {
   };
 }
 
+/** A tool execution as its start, update or end event names it. */
+function toolOf(event: PiEvent): PiToolExecution {
+  return {
+    toolCallId: String(event.toolCallId),
+    toolName: String(event.toolName),
+    args: typeof event.args === "object" && event.args !== null ? (event.args as Record<string, unknown>) : {},
+  };
+}
+
+/** A model error as `provider.error`, its category from the HTTP status its message starts with; `willRetry` when pi retries it. */
+function modelError(message: string, httpStatus: number | null, willRetry: boolean): ThreadDelta {
+  const category = errorCategoryOf(httpStatus);
+  return { kind: "provider.error", message, ...(willRetry ? { willRetry } : {}), category, errorInfo: { category, providerCode: null, httpStatusCode: httpStatus } };
+}
+
+/** `auto_retry_start`: pi retries a failed model call. */
+function retryDeltas(event: PiEvent): ThreadDelta[] {
+  const message = String(event.errorMessage ?? "model request failed; pi retries");
+  return [modelError(message, httpStatusOf(message), true)];
+}
+
+/** `extension_error`: a warning naming the extension event. */
+function extensionErrorDeltas(event: PiEvent): ThreadDelta[] {
+  return [{ kind: "provider.warning", summary: `pi extension error (${String(event.event ?? "?")})`, details: String(event.error ?? ""), vouchedTurn: true }];
+}
+
 /** One open text or thinking stream of the current assistant message. */
 interface Stream {
   channel: "agentMessage" | "reasoningText";
   key: { channel: string };
   text: string;
+}
+
+/**
+ * `message_update`: a text or thinking delta streamed on its content index's stream (opened by
+ * its first delta, from `delta` only, never `partial`); a block's end closes its stream.
+ */
+function streamUpdate(streams: Map<number, Stream>, event: PiEvent, closeStream: (index: number) => ThreadDelta[]): ThreadDelta[] {
+  const e = (event.assistantMessageEvent ?? {}) as Record<string, unknown>;
+  const index = typeof e.contentIndex === "number" ? e.contentIndex : 0;
+  const type = String(e.type);
+  if (type === "text_delta" || type === "thinking_delta") {
+    const delta = typeof e.delta === "string" ? e.delta : "";
+    if (delta === "") return [];
+    let stream = streams.get(index);
+    if (!stream) {
+      stream = type === "text_delta" ? { channel: "agentMessage", key: ASSISTANT_KEY, text: "" } : { channel: "reasoningText", key: THINKING_KEY, text: "" };
+      streams.set(index, stream);
+    }
+    stream.text += delta;
+    return [{ kind: "item.textDelta", key: stream.key, channel: stream.channel, text: delta }];
+  }
+  if (type === "text_end" || type === "thinking_end") return closeStream(index);
+  return [];
 }
 
 /** Creates the translator of one user-level turn (see {@link PiTurnTranslator}). */
@@ -96,25 +145,6 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
   };
   const closeAllStreams = (): ThreadDelta[] => [...streams.keys()].flatMap(closeStream);
 
-  const onUpdate = (event: PiEvent): ThreadDelta[] => {
-    const e = (event.assistantMessageEvent ?? {}) as Record<string, unknown>;
-    const index = typeof e.contentIndex === "number" ? e.contentIndex : 0;
-    const type = String(e.type);
-    if (type === "text_delta" || type === "thinking_delta") {
-      const delta = typeof e.delta === "string" ? e.delta : "";
-      if (delta === "") return [];
-      let stream = streams.get(index);
-      if (!stream) {
-        stream = type === "text_delta" ? { channel: "agentMessage", key: ASSISTANT_KEY, text: "" } : { channel: "reasoningText", key: THINKING_KEY, text: "" };
-        streams.set(index, stream);
-      }
-      stream.text += delta;
-      return [{ kind: "item.textDelta", key: stream.key, channel: stream.channel, text: delta }];
-    }
-    if (type === "text_end" || type === "thinking_end") return closeStream(index);
-    return [];
-  };
-
   const onMessageEnd = (event: PiEvent): ThreadDelta[] => {
     const message = (event.message ?? {}) as Record<string, unknown>;
     if (message.role !== "assistant") return [];
@@ -125,12 +155,6 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     // A stream left open by an abort or an error still shows the text the model sent.
     return closeAllStreams();
   };
-
-  const toolOf = (event: PiEvent): PiToolExecution => ({
-    toolCallId: String(event.toolCallId),
-    toolName: String(event.toolName),
-    args: typeof event.args === "object" && event.args !== null ? (event.args as Record<string, unknown>) : {},
-  });
 
   const onToolEnd = (event: PiEvent): ThreadDelta[] => {
     const id = String(event.toolCallId);
@@ -143,7 +167,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
 
   const handlers: Record<string, (event: PiEvent) => ThreadDelta[]> = {
     message_start: () => closeAllStreams(),
-    message_update: onUpdate,
+    message_update: (event) => streamUpdate(streams, event, closeStream),
     message_end: onMessageEnd,
     tool_execution_start: (event) => {
       const tool = toolOf(event);
@@ -156,13 +180,8 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
       return [{ kind: "command.outputSnapshot", key: { providerItemId: tool.toolCallId }, text: resultText(event.partialResult) }];
     },
     tool_execution_end: onToolEnd,
-    auto_retry_start: (event) => {
-      const message = String(event.errorMessage ?? "model request failed; pi retries");
-      const status = httpStatusOf(message);
-      const category = errorCategoryOf(status);
-      return [{ kind: "provider.error", message, willRetry: true, category, errorInfo: { category, providerCode: null, httpStatusCode: status } }];
-    },
-    extension_error: (event) => [{ kind: "provider.warning", summary: `pi extension error (${String(event.event ?? "?")})`, details: String(event.error ?? ""), vouchedTurn: true }],
+    auto_retry_start: retryDeltas,
+    extension_error: extensionErrorDeltas,
   };
 
   const finish = (): { deltas: ThreadDelta[]; end: PiTurnEnd } => {
@@ -177,9 +196,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     if (status !== "failed") return { deltas: [...deltas, { kind: "turn.boundary", status }], end: { status } };
     const message = errorMessage ?? "pi reported a model error";
     const httpStatus = httpStatusOf(message);
-    const category = errorCategoryOf(httpStatus);
-    deltas.push({ kind: "provider.error", message, category, errorInfo: { category, providerCode: null, httpStatusCode: httpStatus } });
-    deltas.push({ kind: "turn.boundary", status: "failed", error: { message } });
+    deltas.push(modelError(message, httpStatus, false), { kind: "turn.boundary", status: "failed", error: { message } });
     return { deltas, end: { status, error: { message, httpStatus } } };
   };
 
