@@ -139,7 +139,8 @@ export function buildItem(shape: ItemShape, id: string, tail: ItemTail, close?: 
       return withTail({ type: "backgroundTask", id, ...rest }, tail);
     }
     case "fileRead":
-      return withTail({ type: "fileRead", id, path: shape.path, cmd: shape.cmd, status }, tail);
+      // The bytes the read returned, as the close carried them (absent when the bridge sent none).
+      return withTail({ type: "fileRead", id, path: shape.path, cmd: shape.cmd, status, resultText: close?.resultText }, tail);
     case "search":
       return withTail({ type: "search", id, mode: shape.mode, query: shape.query, path: shape.path, cmd: shape.cmd, status }, tail);
     case "planSteps":
@@ -223,7 +224,7 @@ export function closeEcho(item: ThreadItem, echo: EchoFields): ThreadItem {
     case "fileChange":
       return withTail({ type: "fileChange", id: item.id, changes: item.changes, status: echo.status, approvalStatus: item.approvalStatus }, tail);
     case "fileRead":
-      return withTail({ type: "fileRead", id: item.id, path: item.path, cmd: item.cmd, status: echo.status }, tail);
+      return withTail({ type: "fileRead", id: item.id, path: item.path, cmd: item.cmd, status: echo.status, resultText: echo.resultText }, tail);
     case "search":
       return withTail({ type: "search", id: item.id, mode: item.mode, query: item.query, path: item.path, cmd: item.cmd, status: echo.status }, tail);
     case "planSteps":

@@ -133,6 +133,8 @@ export const FileReadItemSchema = z.object({
   id: z.string(),
   ...shapeFields(FileReadShapeSchema),
   status: ItemStatusSchema,
+  /** The bytes the read returned, from the close's `resultText` (this project's extension of v3: stack/protocol/README.md). */
+  resultText: z.string().optional(),
   ...itemTail,
 });
 /** `search` item. */

@@ -95,6 +95,25 @@ export function toolOutputText(event: AcpToolCallEvent): string | undefined {
   return contentText(event) ?? renderRawOutput(event.rawOutput);
 }
 
+/**
+ * The bytes a read returned, exactly as the agent sent them (nothing trimmed): its content text, else a string
+ * `rawOutput.content` (copilot's `{content, detailedContent}`), else the output of the command
+ * the agent read with (codex-acp reads with `cat` and sends the command's record:
+ * `stdout`/`aggregated_output`), else rendered `rawOutput`. Never the record's JSON when it holds
+ * the bytes: a read's output is the file, not the agent's bookkeeping around it.
+ */
+export function readOutputText(event: AcpToolCallEvent): string | undefined {
+  const joined = joinedContentText(event);
+  const content = joined !== undefined ? exact(joined) : undefined;
+  if (content !== undefined) return content;
+  const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
+  if (typeof raw?.content === "string") return exact(raw.content);
+  for (const key of ["stdout", "aggregated_output", "formatted_output"]) {
+    if (typeof raw?.[key] === "string") return exact(raw[key]);
+  }
+  return renderRawOutput(event.rawOutput);
+}
+
 function joinOutput(first: string, second: string): string {
   if (first.length === 0) return second;
   if (second.length === 0) return first;

@@ -8,7 +8,7 @@ import type { AcpDelegationReport, AcpDialect, AcpToolCallEvent } from "../diale
 import { isTerminalToolStatus, mergeToolCall } from "./acp-update-schemas.js";
 import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updateFallback } from "./envelopes.js";
 import type { InjectedToolBindings } from "./injected-tools.js";
-import { readCommandResult, streamedCommandOutput, toolOutputText } from "./output.js";
+import { readCommandResult, readOutputText, streamedCommandOutput, toolOutputText } from "./output.js";
 import { isNoOutputPlaceholder } from "./command-text.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
@@ -191,7 +191,7 @@ function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: Class
     output = result.output !== undefined && isNoOutputPlaceholder(result.output) ? undefined : result.output;
     exitCode = result.exitCode;
   } else {
-    output = toolOutputText(event);
+    output = item.type === "fileRead" ? readOutputText(event) : toolOutputText(event);
     exitCode = readCommandResult(event).exitCode;
   }
   // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1 (never a denied one).
