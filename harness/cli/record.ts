@@ -10,11 +10,14 @@ import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import type { Argv } from "yargs";
 import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
-import { EXIT_CODES, UsageError } from "../errors.js";
+import { EXIT_CODES, ParityError, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { rerecordRedactor } from "../rerecord/redaction.js";
 import { replayCutRecording } from "./record-cut.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
+import { factsTargetFor } from "../facts/fresh.js";
+import { refreshFacts, type FactsRefresh } from "../facts/refresh.js";
+import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
@@ -182,9 +185,10 @@ export const recordCommand: ParityCommand = {
       // A long string cut by redaction: the bridge lane is replayed from the cut inputs (record-cut.ts).
       const cut = await replayCutRecording({ provider: result.manifest.provider, cell: result.manifest.cell, dir: result.dir }, lanes, rerecordRedactor({ patterns: redact }));
       const cutFailed = cut.outcome !== undefined && cut.outcome.status !== "rerecorded";
+      const facts = await refreshRecordedFacts(options, ctx);
       if (options.json) {
         ctx.out(
-          `${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile), cut: cut.cut, ...(cut.outcome !== undefined ? { cutReplay: cut.outcome.status } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile), cut: cut.cut, ...(cut.outcome !== undefined ? { cutReplay: cut.outcome.status } : {}), facts: facts ? { ...facts, file: rel(facts.file) } : null }, null, 2)}\n`,
         );
         return cutFailed ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
       }
@@ -206,6 +210,7 @@ export const recordCommand: ParityCommand = {
         );
         return EXIT_CODES.parityFailure;
       }
+      if (facts) ctx.out(`  ${rel(facts.file)}: facts ${facts.status} (${facts.steps} step(s))\n`);
       const projectDefault = out === path.resolve(ctx.cwd, RECORD_DEFAULT_OUT) && lanes === path.resolve(ctx.cwd, RECORD_DEFAULT_LANES);
       if (!projectDefault) {
         const which = `--recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${result.manifest.provider} --cell ${result.manifest.cell}`;
@@ -215,6 +220,26 @@ export const recordCommand: ParityCommand = {
     }
   },
 };
+
+/**
+ * The facts of the recorded cell, refreshed (issue 37: computed when a cell is recorded, never
+ * during `check`): the file that judges this provider's lane — its variant's, else the cell's —
+ * computed anew and written when its text changed. Under `CI=true` nothing is written: null.
+ */
+async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; err: (text: string) => void; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
+  if (ctx.ci) return null;
+  const target = factsTargetFor(options.cellsRoot, options.cell, options.provider);
+  if (target === null) return null;
+  try {
+    const [done] = await refreshFacts([target], { cellsRoot: options.cellsRoot, isolation: detectNetworkIsolation(options.network), ...(ctx.wrote ? { wrote: ctx.wrote } : {}) });
+    return done ?? null;
+  } catch (error) {
+    // The recording is written and sound; its facts are not: say so in one line (a gate reports them stale or missing).
+    if (!(error instanceof ParityError)) throw error;
+    ctx.err(`parity: the recording is written, its facts are not: ${error.message}\n`);
+    return null;
+  }
+}
 
 /**
  * `--keep-temp`: the run's root is made beside this command's session temp directory (which
