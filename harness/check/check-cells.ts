@@ -125,7 +125,8 @@ export async function readOracleLeg(file: string): Promise<ParityLeg & { text: s
     value = parseJsonFile(text, file);
   } catch (error) {
     if (!(error instanceof InputError)) throw new InputError(`oracle cannot be read (${(error as Error).message})`, { file });
-    throw new InputError(`oracle is ${error.problem}`, { file, ...(error.line !== undefined ? { line: error.line } : {}) });
+    const problem = error.problem.startsWith("nested deeper") ? `oracle ${error.problem.replace(/^nested/, "is nested")}` : `oracle is ${error.problem}`;
+    throw new InputError(problem, { file, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) });
   }
   if (Array.isArray(value)) return { events: value, text };
   const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;

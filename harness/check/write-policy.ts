@@ -19,9 +19,8 @@
  */
 import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { fileState } from "../recording/file-state.js";
+import { fileState, isReadOnlyDir } from "../recording/file-state.js";
 import { isInside, realPathOf, shownPath } from "../recording/paths.js";
-import { isReadOnlyDir } from "../rerecord/targets.js";
 
 /** The write policy of a gate run (see the module comment). */
 export type WritePolicy = "never" | "pending" | "in-place";

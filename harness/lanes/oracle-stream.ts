@@ -7,6 +7,7 @@
  * file that is not valid JSON) is not streamed: the caller reads it whole, with its errors.
  */
 import { createReadStream } from "node:fs";
+import { MAX_JSON_DEPTH } from "../recording/json-text.js";
 
 /** What one streamed pass found besides the events. */
 export interface OracleScan {
@@ -49,6 +50,8 @@ class ArraySplitter {
       if (c === 0x22) this.inString = true;
       else if (c === 0x5b || c === 0x7b) {
         this.depth++;
+        // Deeper than any reader accepts (the top-level array is depth 1): read whole, which names the place (json-text.ts).
+        if (this.depth > MAX_JSON_DEPTH) this.broken = true;
         if (this.depth === 1) {
           if (c !== 0x5b) this.broken = true;
           from = i + 1;
