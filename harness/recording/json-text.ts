@@ -72,6 +72,28 @@ function shown(c: string | undefined): string {
   return code > 0x20 && code < 0x7f ? `"${c}"` : `character U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+/** The offset just past the JSON string that starts at `start` (a `"`), or where and why it is not one. */
+function stringEnd(text: string, start: number): number | JsonProblem {
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c === 0x5c) {
+      const e = text[i + 1];
+      if (e === "u") {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, problem: "a \\u escape needs four hexadecimal digits", kind: "syntax" };
+        i += 6;
+      } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
+      else return { offset: i, problem: `${e === undefined ? "the file ends in an escape" : `unknown escape \\${e}`} in a string`, kind: "syntax" };
+      continue;
+    }
+    if (c < 0x20) return { offset: i, problem: "a control character (a line break or tab) inside a string; write it as an escape such as \\n", kind: "syntax" };
+    i++;
+  }
+  const at = positionOf(text, start);
+  return { offset: text.length, problem: `the file ends inside the string opened at line ${at.line}, column ${at.column}`, kind: "syntax" };
+}
+
 /**
  * The first place `text` is not JSON (RFC 8259), or where it nests deeper than `maxDepth`, or
  * undefined when it is valid. A single pass with an explicit stack of open brackets.
@@ -109,28 +131,10 @@ export function jsonProblem(text: string, maxDepth: number = MAX_JSON_DEPTH): Js
     return { offset: i, problem: `expected a value, found ${shown(c)}${c === "'" ? " (JSON strings take double quotes)" : ""}`, kind: "syntax" };
   };
   const string = (): JsonProblem | undefined => {
-    const start = i;
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return undefined;
-      }
-      if (c === 0x5c) {
-        const e = text[i + 1];
-        if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, problem: "a \\u escape needs four hexadecimal digits", kind: "syntax" };
-          i += 6;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else return { offset: i, problem: `${e === undefined ? "the file ends in an escape" : `unknown escape \\${e}`} in a string`, kind: "syntax" };
-        continue;
-      }
-      if (c < 0x20) return { offset: i, problem: "a control character (a line break or tab) inside a string; write it as an escape such as \\n", kind: "syntax" };
-      i++;
-    }
-    const at = positionOf(text, start);
-    return { offset: n, problem: `the file ends inside the string opened at line ${at.line}, column ${at.column}`, kind: "syntax" };
+    const end = stringEnd(text, i);
+    if (typeof end !== "number") return end;
+    i = end;
+    return undefined;
   };
   const number = (): JsonProblem | undefined => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));

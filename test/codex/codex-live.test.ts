@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
 import { CODEX_PROFILE } from "../../harness/families/codex/profile.js";
 import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
@@ -15,8 +15,14 @@ import { repoRoot } from "../cli/run-cli.js";
 // reaches the thread lane. Runs where the CLI is installed; under CI, where it always is, a
 // missing CLI fails.
 
-const root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Made when the file runs a test: a skipped file runs no hook, so a directory made at load would be left (issue 42).
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
+});
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+});
 const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
 
 describe("codex recorded live, offline", () => {
