@@ -51,19 +51,22 @@ export class ParityError extends Error {
 }
 
 /**
- * Bad input in a file: `<file>:<line>: <problem>` (line omitted when it does not apply).
- * Exit code 2. `line` is 1-based.
+ * Bad input in a file: `<file>:<line>[:<column>]: <problem>` (line and column omitted when they
+ * do not apply). Exit code 2. `line` and `column` are 1-based.
  */
 export class InputError extends ParityError {
   readonly file: string | undefined;
   readonly line: number | undefined;
+  readonly column: number | undefined;
   readonly problem: string;
 
-  constructor(problem: string, where: { file?: string; line?: number; code?: string } = {}) {
-    const prefix = where.file ? `${where.file}${where.line !== undefined ? `:${where.line}` : ""}: ` : "";
+  constructor(problem: string, where: { file?: string; line?: number; column?: number; code?: string } = {}) {
+    const column = where.line !== undefined && where.column !== undefined ? `:${where.column}` : "";
+    const prefix = where.file ? `${where.file}${where.line !== undefined ? `:${where.line}${column}` : ""}: ` : "";
     super(where.code ?? "E_INPUT", `${prefix}${problem}`, EXIT_CODES.inputError);
     this.file = where.file;
     this.line = where.line;
+    this.column = where.column;
     this.problem = problem;
   }
 }

@@ -20,7 +20,7 @@ import { replayProfileFor } from "../replay/bridge/profiles.js";
 import { createPlanCounter, type CountedRecordingDir } from "../replay/plan/stream-plan.js";
 import { replayBatch } from "./batch.js";
 import { cellStatus, type OracleState, type ReplayOutcome } from "./cell-status.js";
-import { pendingFile, type WritePolicy } from "./write-policy.js";
+import { pendingFile, readOnlyReason, type WritePolicy } from "./write-policy.js";
 import { planBatches } from "./batch-plan.js";
 import { whyNotAcceptable } from "../rerecord/accept.js";
 import { liveThreadLaneOfLeg, type ReplayedCell } from "../rerecord/replayed-cell.js";
@@ -92,6 +92,8 @@ export interface CellExtras {
   masked: Array<{ entry: LoadedAllowlistEntry; live: number; oracle?: number; recording?: number; masksDifference: boolean }>;
   /** An oracle this run wrote (write policy `in-place`, or its `.pending` under `pending`), for an in-repo recording that had none. */
   wroteOracle?: string;
+  /** Why a missing oracle the write policy would write was not written (its directory is read-only). */
+  notWritten?: string;
   /** The bridge's stderr tail. */
   stderr: string;
 }
@@ -123,7 +125,8 @@ export async function readOracleLeg(file: string): Promise<ParityLeg & { text: s
     value = parseJsonFile(text, file);
   } catch (error) {
     if (!(error instanceof InputError)) throw new InputError(`oracle cannot be read (${(error as Error).message})`, { file });
-    throw new InputError(`oracle is ${error.problem}`, { file, ...(error.line !== undefined ? { line: error.line } : {}) });
+    const problem = error.problem.startsWith("nested deeper") ? `oracle ${error.problem.replace(/^nested/, "is nested")}` : `oracle is ${error.problem}`;
+    throw new InputError(problem, { file, ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) });
   }
   if (Array.isArray(value)) return { events: value, text };
   const record = value as { events?: unknown; unhandled?: unknown; grammarDrops?: unknown } | null;
@@ -370,13 +373,16 @@ function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "gramma
  * policy does about a missing one. A link loop, a dangling link or a directory in the oracle's
  * place is an error naming it, never a missing oracle (which would be written over it).
  */
-async function oracleStateOf(oracleFile: string | undefined, replayClean: boolean, write: WritePolicy): Promise<OracleState | "absent"> {
-  if (oracleFile === undefined) return "none";
-  if ((await fileState(oracleFile)) === "file") return "compared";
-  if (write === "never") return "missing";
+async function oracleStateOf(oracleFile: string | undefined, replayClean: boolean, write: WritePolicy, cwd: string): Promise<{ state: OracleState | "absent"; notWritten?: string }> {
+  if (oracleFile === undefined) return { state: "none" };
+  if ((await fileState(oracleFile)) === "file") return { state: "compared" };
+  if (write === "never") return { state: "missing" };
   // A replay that diverged or timed out is no oracle: nothing is written, the replay fails the cell.
-  if (!replayClean) return "absent";
-  return write === "in-place" ? "written" : "pending";
+  if (!replayClean) return { state: "absent" };
+  // A read-only oracles directory is not written (not even by the superuser): the cell fails as missing, saying why.
+  const readOnly = await readOnlyReason([path.dirname(oracleFile)], cwd);
+  if (readOnly !== undefined) return { state: "missing", notWritten: readOnly };
+  return { state: write === "in-place" ? "written" : "pending" };
 }
 
 /** How the replay ended, for the status table (cell-status.ts). */
@@ -404,7 +410,8 @@ async function compareCell(
 
   const inRepo = options.oraclesForEveryRecording === true || (path.resolve(location.dir) !== path.resolve(options.repoRoot) && isInside(options.repoRoot, location.dir));
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
-  const state = await oracleStateOf(inRepo ? oracleFile : undefined, result.ok, options.write);
+  const { state, notWritten } = await oracleStateOf(inRepo ? oracleFile : undefined, result.ok, options.write, options.repoRoot);
+  if (notWritten !== undefined) extras.notWritten = notWritten;
   let oracle: CellLeg | null = null;
   let eventLines: number[] | undefined;
   if (state === "compared") {
@@ -463,7 +470,7 @@ async function compareCell(
     if (fieldLines !== undefined) cell.detail = { ...cell.detail, oracleFieldLines: fieldLines };
   }
   if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
-  explainOutcome(cell, { replay, state, oracleFile, result, reported: divergences.length });
+  explainOutcome(cell, { replay, state, oracleFile, result, reported: divergences.length, ...(notWritten !== undefined ? { notWritten } : {}) });
   return { cell, extras };
 }
 
@@ -482,7 +489,10 @@ async function dumpLanes(base: string, lanes: { live: ParityLeg; recorded: Parit
  * anything); a bridge that died has no lane worth diffing (its exit and stderr are the report);
  * a missing oracle says where it is (or waits); otherwise the replay's trouble is added.
  */
-function explainOutcome(cell: CellResult, at: { replay: ReplayOutcome; state: OracleState | "absent"; oracleFile: string; result: Omit<ReplayResult, "lane">; reported: number }): void {
+function explainOutcome(
+  cell: CellResult,
+  at: { replay: ReplayOutcome; state: OracleState | "absent"; oracleFile: string; result: Omit<ReplayResult, "lane">; reported: number; notWritten?: string },
+): void {
   const trouble = replayTrouble(at.result).trimEnd();
   if (at.replay === "timeout") {
     cell.diffs = [];
@@ -492,7 +502,8 @@ function explainOutcome(cell: CellResult, at: { replay: ReplayOutcome; state: Or
     return;
   }
   if (at.state === "missing") {
-    cell.detail = { ...cell.detail, missingOracle: true, error: `missing oracle ${at.oracleFile} (CI: oracles are never written)` };
+    const why = at.notWritten !== undefined ? `${at.notWritten}: nothing written` : "CI: oracles are never written";
+    cell.detail = { ...cell.detail, missingOracle: true, error: `missing oracle ${at.oracleFile} (${why})` };
   } else if (at.state === "pending") {
     cell.detail = {
       ...cell.detail,

@@ -82,6 +82,14 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     run.positions = locations.map((l) => selected.indexOf(l));
   }
   // From the gate's own replays (checkCells kept each changed cell's): no cell is replayed again.
-  const pending = options.write === "never" ? new Map<string, PendingResult>() : await writePendingResults(run.cells, locations, replayed, { lanesDir, replay });
+  const pending =
+    options.write === "never"
+      ? new Map<string, PendingResult>()
+      : await writePendingResults(run.cells, locations, replayed, {
+          lanesDir,
+          replay,
+          cwd: ctx.cwd,
+          notWritten: new Map(extras.flatMap((e) => (e.notWritten !== undefined ? [[`${e.provider}/${e.cell}`, e.notWritten] as const] : []))),
+        });
   return { run, extras, locations, lanesDir, replay, write: options.write, pending };
 }

@@ -19,7 +19,9 @@ import { rerecordRedactor } from "../rerecord/redaction.js";
 import type { ReplayedCell } from "../rerecord/replayed-cell.js";
 import type { Redactor } from "../recording/redact.js";
 import type { RerecordCellOutcome } from "../rerecord/rerecord-cell.js";
-import { pendingFile, rejectPending } from "./write-policy.js";
+import { pendingFile, readOnlyReason, rejectPending } from "./write-policy.js";
+import { FileWriteError } from "../recording/atomic-write.js";
+import { shownPath } from "../recording/paths.js";
 
 /**
  * What the gate wrote as pending for one changed cell: the accepted files (absolute) that now have
@@ -36,15 +38,19 @@ export interface PendingResult {
  * Writes the pending results of `cells` (see the module comment) from `replayed` (the gate's
  * replay of each changed cell, by `provider/cell`; `checkCells`) and returns them by
  * `provider/cell`; each such cell's `detail.pending` lists its files. A changed cell with no
- * replay there gets none. A cell that passed has any pending results of an earlier run deleted:
- * nothing is left to accept there.
+ * replay there gets none. A cell that passed, or failed with nothing to accept, has any pending
+ * results of an earlier run deleted. A cell whose files cannot be written (a read-only oracles or
+ * recording directory, `readOnlyReason`; a write the file system refuses) gets none at all and
+ * its `problem` says why: a current lane is never left pending without its oracle. `cwd`: the
+ * project, paths in problems are shown relative to it; `notWritten`: why the gate did not write a
+ * missing oracle, by `provider/cell` (check-cells.ts `CellExtras.notWritten`).
  * @throws what is not an input error (a recording that cannot be read becomes `problem`)
  */
 export async function writePendingResults(
   cells: CellResult[],
   locations: readonly RecordingLocation[],
   replayed: ReadonlyMap<string, ReplayedCell>,
-  options: { lanesDir: string; replay: ReplayRecordingOptions },
+  options: { lanesDir: string; replay: ReplayRecordingOptions; cwd: string; notWritten?: ReadonlyMap<string, string> },
 ): Promise<Map<string, PendingResult>> {
   const out = new Map<string, PendingResult>();
   // One redactor per run (redaction.ts), as `parity rerecord` makes it; made once a cell needs it.
@@ -53,16 +59,30 @@ export async function writePendingResults(
     const name = `${cell.provider}/${cell.cell}`;
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
     if (location === undefined) continue;
+    const oracleFile = path.join(options.lanesDir, cell.provider, `${cell.cell}.json`);
+    const targets = [oracleFile, path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
     if (cell.status === "pass") {
-      await rejectPending([path.join(options.lanesDir, cell.provider, `${cell.cell}.json`), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)]);
+      await rejectPending(targets);
       continue;
     }
-    if (cell.detail?.missingOracle === true && cell.detail.pending !== undefined) {
-      out.set(name, { files: cell.detail.pending });
+    if (cell.detail?.missingOracle === true) {
+      if (cell.detail.pending !== undefined) out.set(name, { files: cell.detail.pending });
+      else if (options.notWritten?.has(name) === true) out.set(name, { files: [], problem: options.notWritten.get(name)! });
       continue;
     }
     const replay = replayed.get(name);
-    if (whyNotAcceptable(cell) !== undefined || replay === undefined) continue;
+    if (whyNotAcceptable(cell) !== undefined || replay === undefined) {
+      // A failing cell with nothing to accept this time: what an earlier run left pending for it
+      // no longer says what accepting would write (a cell without a verdict keeps it).
+      if (cell.status === "fail") await rejectPending(targets);
+      continue;
+    }
+    // Asked before anything is written, so a cell gets all its pending files or none.
+    const readOnly = await readOnlyReason([path.dirname(oracleFile), location.dir], options.cwd);
+    if (readOnly !== undefined) {
+      out.set(name, { files: [], problem: readOnly });
+      continue;
+    }
     try {
       const outcome = await acceptCell(location, replay, { lanesDir: options.lanesDir, replay: options.replay, writeTo: pendingFile, redactor: (redactor ??= rerecordRedactor({ patterns: [] })) });
       const files = writtenFiles(outcome);
@@ -70,7 +90,9 @@ export async function writePendingResults(
       cell.detail = { ...cell.detail, pending: files };
     } catch (thrown) {
       if (!(thrown instanceof InputError)) throw thrown;
-      out.set(name, { files: [], problem: thrown.message });
+      // A current lane written before a failing oracle write is not left behind on its own.
+      await rejectPending(targets);
+      out.set(name, { files: [], problem: thrown instanceof FileWriteError ? `${shownPath(thrown.target, options.cwd)}: ${thrown.problem}` : thrown.message });
     }
   }
   return out;

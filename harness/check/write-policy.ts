@@ -17,9 +17,10 @@
  * is a reader of lanes it does not own, so its policy is `never`, and it says so in one line
  * ({@link nothingWrittenNotice}). `--update` is the explicit request to write them in place.
  */
-import { rename, rm } from "node:fs/promises";
-import { fileState } from "../recording/file-state.js";
-import { isInside, realPathOf } from "../recording/paths.js";
+import { rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileState, isReadOnlyDir } from "../recording/file-state.js";
+import { isInside, realPathOf, shownPath } from "../recording/paths.js";
 
 /** The write policy of a gate run (see the module comment). */
 export type WritePolicy = "never" | "pending" | "in-place";
@@ -47,27 +48,70 @@ export function resolveWritePolicy(input: { ci: boolean; update: boolean; comman
   return "pending";
 }
 
-/** A directory a run would write that lies outside the project, and the flag that named it. */
+/**
+ * A directory a run would write that lies outside the project: the flag that named it, or none
+ * when it is the default (`lanes`, `recordings`) and only a symbolic link takes it outside.
+ */
 export interface ProjectOutsider {
-  /** `--lanes` or `--recordings`. */
-  flag: string;
-  /** The directory, absolute, as the flag resolved it. */
+  /** `--lanes` or `--recordings`, when the user gave that flag; absent for the default directory. */
+  flag?: string | undefined;
+  /** The directory, absolute, as the flag (or the default) resolved it. */
   dir: string;
+  /** Where it really is, symbolic links resolved (set by {@link firstOutsideProject}). */
+  real?: string;
 }
 
 /**
  * The first of `dirs` (the oracles directory, then the recordings roots; absolute) that does not
- * lie in the project `cwd` once symbolic links are resolved, or undefined when all do.
+ * lie in the project `cwd` once symbolic links are resolved, with its resolved path, or undefined
+ * when all do.
  */
 export async function firstOutsideProject(cwd: string, dirs: readonly ProjectOutsider[]): Promise<ProjectOutsider | undefined> {
   const project = await realPathOf(cwd);
-  for (const entry of dirs) if (!isInside(project, await realPathOf(entry.dir))) return entry;
+  for (const entry of dirs) {
+    const real = await realPathOf(entry.dir);
+    if (!isInside(project, real)) return { ...entry, real };
+  }
   return undefined;
 }
 
-/** The one line a local `check` prints when its cells failed and it wrote nothing because of `outsider`. */
-export function nothingWrittenNotice(outsider: ProjectOutsider): string {
-  return `parity: nothing written (no ${PENDING_SUFFIX} results): ${outsider.flag} ${outsider.dir} lies outside the working directory, and a check writes only the project's own oracles and recordings; run it from the project that owns them, or pass --update to write them in place\n`;
+/**
+ * The one line a local `check` prints when its cells failed and it wrote nothing because of
+ * `outsider`; it names the flag only when the user gave it (a default directory that is a
+ * symbolic link out of the project is named as the link and where it points). `cwd` shows the
+ * default directory relative to the project.
+ */
+export function nothingWrittenNotice(outsider: ProjectOutsider, cwd: string): string {
+  const rel = path.relative(cwd, outsider.dir) || ".";
+  const where =
+    outsider.flag !== undefined
+      ? `${outsider.flag} ${outsider.dir} lies outside the working directory`
+      : `${rel}/ is a symbolic link to ${outsider.real ?? outsider.dir}, outside the working directory`;
+  return `parity: nothing written (no ${PENDING_SUFFIX} results): ${where}, and a check writes only the project's own oracles and recordings; run it from the project that owns them, or pass --update to write them in place\n`;
+}
+
+/**
+ * Why a run may not write into `dirs` (absolute directories it would write a file into, created
+ * if missing), or undefined when it may: the first whose nearest existing directory is read-only
+ * (`isReadOnlyDir`: no permission, or no write bit at all, as a directory made read-only on
+ * purpose is treated even by the superuser), as `<dir> is read-only`, shown relative to `cwd`.
+ * Asked before anything is written, so a cell is written whole or not at all.
+ */
+export async function readOnlyReason(dirs: readonly string[], cwd: string): Promise<string | undefined> {
+  for (const dir of dirs) {
+    let at = path.resolve(dir);
+    while (!(await exists(at)) && path.dirname(at) !== at) at = path.dirname(at);
+    if (await isReadOnlyDir(at)) return `${shownPath(at, cwd)} is read-only`;
+  }
+  return undefined;
+}
+
+/** True when something is at `file` (a link is followed; a dangling one counts as nothing). */
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The pending file beside an accepted one (absolute in, absolute out): `<file>.pending`. */

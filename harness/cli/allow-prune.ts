@@ -11,6 +11,7 @@ import { EXIT_CODES } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
+import type { RecordingLocation } from "../recording/locations.js";
 import { runGate } from "../check/gate.js";
 import { gateContextOf, resolveGateOptions } from "./check.js";
 import type { CliContext } from "./context.js";
@@ -37,6 +38,39 @@ export function prunable(
 }
 
 /**
+ * The entries of `entries` a gate run's verdicts let go ({@link prunable}): `cells` are the run's
+ * checked cells (skipped ones left out), `locations` their recordings; every recorded cell beside
+ * them (under the same roots) that the run did not check keeps the entries that apply to it.
+ */
+export async function prunableInRun(entries: readonly LoadedAllowlistEntry[], cells: readonly CellResult[], locations: readonly RecordingLocation[]): Promise<LoadedAllowlistEntry[]> {
+  const dirOf = new Map(locations.map((l) => [`${l.provider}/${l.cell}`, l.dir]));
+  const checked = cells.filter((c) => c.status !== "skip" && dirOf.has(`${c.provider}/${c.cell}`)).map((cell) => ({ cell, dir: dirOf.get(`${cell.provider}/${cell.cell}`)! }));
+  const checkedDirs = new Set(checked.map((c) => path.resolve(c.dir)));
+  const roots = [...new Set(locations.map((l) => path.dirname(path.dirname(l.dir))))];
+  const unchecked = (await listRecordings(roots)).filter((l) => !checkedDirs.has(path.resolve(l.dir)));
+  return prunable(entries, checked, unchecked);
+}
+
+/**
+ * Removes `removed` from their allowlist files (each file rewritten atomically, the other entries
+ * kept in order) and prints one line per entry removed; returns the files written (absolute).
+ */
+export async function removeEntries(removed: readonly LoadedAllowlistEntry[], ctx: CliContext): Promise<string[]> {
+  const byFile = new Map<string, Set<number>>();
+  for (const entry of removed) byFile.set(entry.source.file, (byFile.get(entry.source.file) ?? new Set()).add(entry.source.index));
+  for (const [file, indices] of byFile) {
+    const kept = (await readAllowlistFile(file, ctx.cwd)).filter((e) => !indices.has(e.source.index)).map(plainEntry);
+    await writeFileAtomic(file, `${JSON.stringify(kept, null, 2)}\n`);
+    ctx.wrote?.(file);
+  }
+  const rel = (file: string) => path.relative(ctx.cwd, file) || file;
+  for (const entry of removed) {
+    ctx.out(`pruned ${rel(entry.source.file)} entry ${entry.source.index}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr}): masks no difference in any cell it applies to\n`);
+  }
+  return [...byFile.keys()];
+}
+
+/**
  * Runs the prune (see the module comment). Exit 0 when the gate then has nothing else failing,
  * 1 when cells still fail for other reasons, 4 (nothing removed) when a cell timed out, 2 when one
  * was unreadable.
@@ -51,25 +85,9 @@ export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promi
     return incomplete.some((c) => c.status === "error") ? EXIT_CODES.inputError : EXIT_CODES.infrastructureTimeout;
   }
   const entries = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
-  const dirOf = new Map(gate.locations.map((l) => [`${l.provider}/${l.cell}`, l.dir]));
-  const checked = gate.run.cells.filter((c) => c.status !== "skip").map((cell) => ({ cell, dir: dirOf.get(`${cell.provider}/${cell.cell}`)! }));
-  const checkedDirs = new Set(checked.map((c) => path.resolve(c.dir)));
-  const unchecked = (await listRecordings(gate.locations.length > 0 ? [...new Set(gate.locations.map((l) => path.dirname(path.dirname(l.dir))))] : [])).filter(
-    (l) => !checkedDirs.has(path.resolve(l.dir)),
-  );
-  const removed = prunable(entries, checked, unchecked);
-  const byFile = new Map<string, Set<number>>();
-  for (const entry of removed) byFile.set(entry.source.file, (byFile.get(entry.source.file) ?? new Set()).add(entry.source.index));
-  for (const [file, indices] of byFile) {
-    const kept = (await readAllowlistFile(file, ctx.cwd)).filter((e) => !indices.has(e.source.index)).map(plainEntry);
-    await writeFileAtomic(file, `${JSON.stringify(kept, null, 2)}\n`);
-    ctx.wrote?.(file);
-  }
-  const rel = (file: string) => path.relative(ctx.cwd, file) || file;
-  for (const entry of removed) {
-    ctx.out(`pruned ${rel(entry.source.file)} entry ${entry.source.index}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr}): masks no difference in any cell it applies to\n`);
-  }
-  ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${[...byFile.keys()].map(rel).join(" ")}\n`);
+  const removed = await prunableInRun(entries, gate.run.cells, gate.locations);
+  const files = await removeEntries(removed, ctx);
+  ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${files.map((f) => path.relative(ctx.cwd, f) || f).join(" ")}\n`);
   const prunedKeys = new Set(removed.map(keyOf));
   const stillFailing = gate.run.cells.some((c) => c.status === "fail" && (c.diffs.length > 0 || c.divergences.length > 0 || c.stale.some((s) => !prunedKeys.has(keyOf(s as LoadedAllowlistEntry)))));
   return stillFailing ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

@@ -18,6 +18,7 @@ import { runGate, type GateContext, type GateOptions, type GateRun, type GateSta
 import { acceptPending, nothingWrittenNotice, PENDING_SUFFIX, type ProjectOutsider } from "../check/write-policy.js";
 import type { ReporterName } from "../report/reporter-names.js";
 import { visibleLine } from "../report/visible.js";
+import { pendingNotice } from "../check/pending-notice.js";
 
 /** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
 export function renderExplain(extras: readonly CellExtras[]): string {
@@ -42,33 +43,41 @@ export function renderExplain(extras: readonly CellExtras[]): string {
  * the pending results the gate wrote for it (harness/check/pending.ts; no replay of its own),
  * prints per cell what was written, then the `git add` of every written file. A cell that timed
  * out (in the check or in its pending rerecord) has no verdict: nothing is written for it.
- * Exit 2 when an input was unreadable, else 1 when some cell still fails, else 4 when some cell
- * timed out, else 0 (every failing cell accepted).
+ * Exit 2 when an input was unreadable or a cell's files could not be written (a read-only
+ * directory: nothing written for it, nothing left pending), else 1 when some cell still fails,
+ * else 4 when some cell timed out, else 0 (every failing cell accepted).
  */
 async function updateChangedCells(gate: GateRun, ctx: CliContext, out: (text: string) => void): Promise<number> {
   const rel = (file: string) => path.relative(ctx.cwd, file);
   const written: string[] = [];
   let stillFailing = 0;
   let timedOut = 0;
+  let unwritable = 0;
   for (const cell of gate.run.cells) {
     if (cell.status === "timeout") {
       timedOut += 1;
       out(`not updated ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
     }
     if (cell.status !== "fail") continue;
-    const why = whyNotAcceptable(cell);
     const pending = gate.pending.get(`${cell.provider}/${cell.cell}`);
+    if (pending?.problem !== undefined) {
+      // The files could not be written (a read-only directory): none were, and none are left pending.
+      unwritable += 1;
+      out(`not updated ${cell.provider}/${cell.cell}: ${pending.problem}; nothing written for it\n`);
+      continue;
+    }
+    const why = whyNotAcceptable(cell);
     if (why !== undefined || pending === undefined) {
       stillFailing += 1;
       out(`not updated ${cell.provider}/${cell.cell}: ${why ?? "not selected"}\n`);
       continue;
     }
     const { outcome } = pending;
-    if (pending.problem !== undefined || (outcome !== undefined && outcome.status !== "rerecorded")) {
-      if (outcome?.status === "timeout") timedOut += 1;
+    if (outcome !== undefined && outcome.status !== "rerecorded") {
+      if (outcome.status === "timeout") timedOut += 1;
       else stillFailing += 1;
-      const reason = pending.problem ?? (outcome !== undefined && "reason" in outcome ? outcome.reason : undefined);
-      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome?.status ?? "refused"}${reason !== undefined ? ` (${reason})` : ""}\n`);
+      const reason = "reason" in outcome ? outcome.reason : undefined;
+      out(`not updated ${cell.provider}/${cell.cell}: rerecord ${outcome.status}${reason !== undefined ? ` (${reason})` : ""}\n`);
       continue;
     }
     const files = await acceptPending(pending.files);
@@ -77,8 +86,10 @@ async function updateChangedCells(gate: GateRun, ctx: CliContext, out: (text: st
     if (cell.stale.length > 0) stillFailing += 1;
     out(`updated ${cell.provider}/${cell.cell}: ${files.map(rel).join(", ") || "nothing changed on disk"}${cell.stale.length > 0 ? "; its stale allowlist entries remain" : ""}\n`);
   }
-  out(written.length === 0 ? "nothing to commit\n" : commitHint(written, ctx.cwd));
-  if (gate.run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
+  const notUpdated = unwritable + stillFailing + timedOut;
+  if (written.length > 0) out(commitHint(written, ctx.cwd));
+  else out(notUpdated === 0 ? "nothing to commit\n" : `nothing written: ${notUpdated} ${notUpdated === 1 ? "cell was" : "cells were"} not updated (above)\n`);
+  if (unwritable > 0 || gate.run.cells.some((cell) => cell.status === "error")) return EXIT_CODES.inputError;
   if (stillFailing > 0) return EXIT_CODES.parityFailure;
   return timedOut > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok;
 }
@@ -119,17 +130,19 @@ export async function finishCheck(run: CheckStarted, ctx: CliContext): Promise<n
   const gate = await runGate(run.gateOptions, run.gateCtx, run.started);
   const reporter = selectReporter(options.reporter);
   const { extras } = gate;
-  if (outsideProject !== undefined && gate.run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject));
+  if (outsideProject !== undefined && gate.run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject, ctx.cwd));
   const workspace = ctx.env?.GITHUB_WORKSPACE;
   ctx.out(reporter(gate.run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
   if (options.reporter === "github") await appendStepSummary(gate.run, ctx);
   const textual = options.reporter === "text";
   if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));
   for (const cell of extras) {
-    if (cell.wroteOracle) ctx.err(`wrote ${cell.wroteOracle.endsWith(PENDING_SUFFIX) ? "pending oracle" : "oracle"} ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
+    // Pending files are said in one line below (pending-notice.ts); an oracle written in place (`-u`) by name.
+    if (cell.wroteOracle !== undefined && !cell.wroteOracle.endsWith(PENDING_SUFFIX)) ctx.err(`wrote oracle ${path.relative(ctx.cwd, cell.wroteOracle)}\n`);
     if (!ctx.verbose) continue;
     for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
   }
   if (options.update) return updateChangedCells(gate, ctx, textual ? ctx.out : ctx.err);
+  ctx.err(pendingNotice({ cells: gate.run.cells, pending: gate.pending, write: gate.write, ci: ctx.ci, cwd: ctx.cwd }));
   return checkExitCode(gate.run);
 }

@@ -163,7 +163,12 @@ export const checkCommand: ParityCommand = {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);
     // Pending results only where the project owns the files (write-policy.ts); `--update` and CI decide alone.
-    const writes = [{ flag: "--lanes", dir: options.lanesDir }, ...options.selection.roots.map((dir) => ({ flag: "--recordings", dir }))];
+    // A flag is named only when the user gave it: a default `recordings/` that is a link out of the project is named as the link.
+    const recordingsGiven = options.flags?.recordings !== undefined;
+    const writes = [
+      { flag: options.lanesGiven ? "--lanes" : undefined, dir: options.lanesDir },
+      ...options.selection.roots.map((dir) => ({ flag: recordingsGiven ? "--recordings" : undefined, dir })),
+    ];
     const outsideProject = ctx.ci || options.update ? undefined : await firstOutsideProject(ctx.cwd, writes);
     const gateOptions: GateOptions = { ...options, write: resolveWritePolicy({ ci: ctx.ci, update: options.update, command: "check", outsideProject }) };
     const gateCtx = gateContextOf(ctx);

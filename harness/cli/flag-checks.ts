@@ -9,6 +9,7 @@ import { PROVIDER_BRIDGE_EXPORT_NAME } from "../../stack/bridge-kit/define.js";
 import { InfrastructureTimeoutError, UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
 import { probeBridgeModule } from "./module-probe.js";
+import type { Scheduler } from "../../stack/bridge-kit/scheduler.js";
 import { stringFlag, type ParsedFlags } from "./options.js";
 
 /**
@@ -66,6 +67,9 @@ function wholeNumber(value: unknown): number | null {
   return Number.isSafeInteger(parsed) ? parsed : null;
 }
 
+/** Node's exit code for a process that ended with a top-level await unsettled. */
+const UNSETTLED_TOP_LEVEL_AWAIT = 13;
+
 /**
  * Resolves `--module <file>` against `cwd` and checks that it is a provider bridge module,
  * as the bootstrap will load it (stack/bridge-kit/bootstrap.ts): the file exists, imports,
@@ -74,15 +78,15 @@ function wholeNumber(value: unknown): number | null {
  * top-level code never runs in the CLI: one that calls `process.exit` while loading is
  * reported here (exit 2), never taken as the CLI's own exit code.
  *
- * @param loadTimeoutMs bound on the module's loading (default `MODULE_LOAD_TIMEOUT_MS`, ms).
+ * @param probeOptions.scheduler the timer of the load limit (default: the real one; tests pass a fake clock);
+ *   `probeOptions.timeoutMs` the limit (default `MODULE_LOAD_TIMEOUT_MS`, ms).
  * @returns the absolute module path.
  * @throws UsageError `--module <value>: no such module (<abs>)`, `…: not a file`,
- *   `…: cannot load: <first line of the error>`, `…: its top level ended the process …` or
- *   `…: does not export experimental_providerBridge`;
- *   InfrastructureTimeoutError (exit 4) `infrastructure timeout: --module <value>: did not finish
- *   loading within …`: a bound on the impossible that a loaded machine can reach, no usage error.
+ *   `…: cannot load: <first line of the error>`, `…: its top level ended the process …`,
+ *   `…: its top-level await never settles …` or `…: does not export experimental_providerBridge`;
+ *   InfrastructureTimeoutError (exit 4) `…: did not finish loading within …`.
  */
-export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module", loadTimeoutMs?: number): Promise<string> {
+export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "module", probeOptions: { scheduler?: Scheduler; timeoutMs?: number } = {}): Promise<string> {
   const file = path.resolve(cwd, value);
   const where = `--${flag} ${value}`;
   let isFile: boolean;
@@ -92,20 +96,23 @@ export async function checkBridgeModuleFlag(value: string, cwd: string, flag = "
     throw new UsageError(`${where}: no such module (${file})`);
   }
   if (!isFile) throw new UsageError(`${where}: not a file (${file})`);
-  const probe = await probeBridgeModule(file, { cwd, ...(loadTimeoutMs === undefined ? {} : { timeoutMs: loadTimeoutMs }) });
+  const probe = await probeBridgeModule(file, { cwd, ...probeOptions });
   switch (probe.kind) {
     case "bridge":
       return file;
     case "load-error":
       throw new UsageError(`${where}: cannot load: ${probe.message}`);
     case "exited": {
+      // Node ends a process whose top-level await can no longer settle (nothing left to settle it) with exit code 13.
+      if (probe.signal === null && probe.code === UNSETTLED_TOP_LEVEL_AWAIT) {
+        throw new UsageError(`${where}: its top-level await never settles (Node stopped it, exit code 13: nothing was left that could settle it), so the module never finishes loading`);
+      }
       const how = probe.signal !== null ? `signal ${probe.signal}` : `exit code ${String(probe.code)}`;
       throw new UsageError(`${where}: its top level ended the process (${how}) while loading; a bridge module must not call process.exit`);
     }
     case "timeout":
-      throw new InfrastructureTimeoutError(
-        `infrastructure timeout: ${where}: did not finish loading within ${probe.timeoutMs / 1000} s (a top-level await that never settles, or a machine too loaded); no verdict`,
-      );
+      // Still loading at the limit (a top-level await on something that stays pending): no verdict on the module, an infrastructure timeout.
+      throw new InfrastructureTimeoutError(`${where}: did not finish loading within ${probe.timeoutMs / 1000} s (its top-level code was still waiting); infrastructure timeout, nothing was replayed`);
     case "no-bridge":
       throw new UsageError(`${where}: does not export ${PROVIDER_BRIDGE_EXPORT_NAME} (a defineProviderBridge(...) value)`);
   }

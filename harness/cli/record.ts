@@ -151,11 +151,13 @@ export const recordCommand: ParityCommand = {
 
     {
       // A record waits on a real agent for 10–60 s: say so on stderr (not with --json or --verbose, which logs every step).
-      const wait =
-        ctx.progress !== undefined && !options.json && !ctx.verbose
-          ? startWaitProgress(ctx.progress, `recording ${options.provider}/${options.cell}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s")
-          : undefined;
+      // Started once the request is checked (provider, cell, network): an unknown cell prints only its error.
+      let wait: ReturnType<typeof startWaitProgress> | undefined;
+      const showWait = ctx.progress !== undefined && !options.json && !ctx.verbose;
       const result = await recordCell({
+        onStart: () => {
+          if (showWait) wait = startWaitProgress(ctx.progress!, `recording ${options.provider}/${options.cell}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s");
+        },
         providerId: options.provider,
         cell: options.cell,
         cellsRoot: options.cellsRoot,

@@ -29,6 +29,9 @@ import { loadAllowlists } from "../compare/allowlist.js";
 import { selectRecordings } from "../recording/select.js";
 import type { RunFlags } from "../report/advice.js";
 import { appendAllowlistEntry } from "./allow.js";
+import { prunableInRun, removeEntries } from "./allow-prune.js";
+import type { RecordingLocation } from "../recording/locations.js";
+import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { gateContextOf, resolveGateOptions } from "./check.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
@@ -40,7 +43,7 @@ import { PR_PATTERN } from "../compare/allowlist.js";
 import { ORACLES_DIR } from "../defaults.js";
 
 /** What the user decided for one cell. */
-export type ReviewDecision = "accepted" | "rejected" | "allowed" | "skipped";
+export type ReviewDecision = "accepted" | "rejected" | "allowed" | "pruned" | "skipped";
 
 /** Options of {@link createReviewCommand}. */
 export interface ReviewCommandOptions {
@@ -73,6 +76,11 @@ interface ReviewSet {
   pending: Map<string, PendingResult>;
   total: number;
   flags?: RunFlags;
+  /** The cells looked at (after `--match`), and the allowlist entries in effect. */
+  locations: RecordingLocation[];
+  allowlist: LoadedAllowlistEntry[];
+  /** True when the cells come from pending files on disk (nothing replayed). */
+  fromDisk: boolean;
 }
 
 /**
@@ -81,23 +89,40 @@ interface ReviewSet {
  * and `--cells` are not even loaded), else one gate run under the `pending` write policy.
  * @throws UsageError for a bad flag (the selection and `--lanes` first; the gate's own when it runs)
  */
-async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliContext): Promise<ReviewSet> {
+async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliContext, match: readonly string[]): Promise<ReviewSet> {
   const selection = resolveSelection(args, ctx.cwd);
   const lanes = stringFlag(args, "lanes");
   if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(ctx.cwd, lanes));
   const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
-  const locations = await selectRecordings(selection.roots, selection.filter);
+  const selected = await selectRecordings(selection.roots, selection.filter);
+  // `--match` globs over `provider/cell` narrow the cells before anything is read or replayed.
+  const matches = match.length === 0 ? () => true : picomatch([...match]);
+  const locations = selected.filter((l) => matches(`${l.provider}/${l.cell}`));
+  if (locations.length === 0 && selected.length > 0) {
+    throw new UsageError(`--match ${match.map((m) => `'${m}'`).join(" ")} matches none of the ${selected.length} selected cells (globs over provider/cell, e.g. 'acp-*/turn*')`);
+  }
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
   if (onDisk.length > 0) {
     ctx.out(
       `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from an earlier parity check: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
     );
-    return { cells: onDisk.map((p) => p.cell), pending: new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending])), total: locations.length };
+    const pending = new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending]));
+    return { cells: onDisk.map((p) => p.cell), pending, total: locations.length, locations, allowlist, fromDisk: true };
   }
   const flags = await resolveGateOptions(args, ctx.cwd);
-  const gate = await runGate({ ...flags, allowlist, write: resolveWritePolicy({ ci: ctx.ci, update: false, command: "review" }) }, gateContextOf(ctx));
-  return { cells: gate.run.cells, pending: gate.pending, total: gate.run.cells.length, ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}) };
+  const only = match.length === 0 ? undefined : new Set(locations.map((l) => `${l.provider}/${l.cell}`));
+  const policy = resolveWritePolicy({ ci: ctx.ci, update: false, command: "review" });
+  const gate = await runGate({ ...flags, allowlist, write: policy, ...(only !== undefined ? { only } : {}) }, gateContextOf(ctx));
+  return {
+    cells: gate.run.cells,
+    pending: gate.pending,
+    total: gate.run.cells.length,
+    ...(gate.run.flags !== undefined ? { flags: gate.run.flags } : {}),
+    locations: gate.locations,
+    allowlist,
+    fromDisk: false,
+  };
 }
 
 /** Builds `parity review` reading its answers from `options.input`. */
@@ -124,10 +149,10 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
     async run(args, ctx) {
       if (ctx.ci) throw new UsageError("CI=true: parity review writes oracles and allowlists; run it locally and commit what it prints");
       const match = stringsFlag(args, "match");
-      const set = await reviewSet(args, ctx);
+      const set = await reviewSet(args, ctx, match);
       const reader = answerReader(options.input ?? process.stdin);
       try {
-        return await review(set, ctx, reader, match);
+        return await review(set, ctx, reader);
       } finally {
         reader.close();
       }
@@ -138,28 +163,31 @@ export function createReviewCommand(options: ReviewCommandOptions = {}): ParityC
 /** `parity review` on standard input. */
 export const reviewCommand: ParityCommand = createReviewCommand();
 
-async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeof answerReader>, match: readonly string[]): Promise<number> {
-  // `--match` globs over `provider/cell`: cells outside them are neither reviewed nor reported.
-  const matches = match.length === 0 ? () => true : picomatch([...match]);
-  const failing = gate.cells.filter((c) => (c.status === "fail" || c.status === "error") && matches(`${c.provider}/${c.cell}`));
+async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeof answerReader>): Promise<number> {
+  const failing = gate.cells.filter((c) => c.status === "fail" || c.status === "error");
   // A timed-out cell has no verdict: nothing to review or write for it, and the run is not green.
-  const timedOut = gate.cells.filter((c) => c.status === "timeout" && matches(`${c.provider}/${c.cell}`));
+  const timedOut = gate.cells.filter((c) => c.status === "timeout");
   for (const cell of timedOut) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: it timed out (no verdict); nothing written for it\n`);
   const endCode = (open: boolean) => (open ? EXIT_CODES.parityFailure : timedOut.length > 0 ? EXIT_CODES.infrastructureTimeout : EXIT_CODES.ok);
   const reviewable = failing.filter((c) => whyNotAcceptable(c) === undefined);
+  // A cell that fails only by stale allowlist entries is walked too: its entries can be pruned.
+  const staleOnly = failing.filter(isStaleOnly);
   for (const cell of failing) {
     const why = whyNotAcceptable(cell);
-    if (why !== undefined) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
+    if (why !== undefined && !isStaleOnly(cell)) ctx.out(`not reviewable: ${cell.provider}/${cell.cell}: ${why}\n`);
   }
-  if (reviewable.length === 0) {
+  const stillOpen = failing.length - reviewable.length - staleOnly.length;
+  if (reviewable.length + staleOnly.length === 0) {
     ctx.out(failing.length === 0 && timedOut.length === 0 ? `nothing to review: ${gate.total} cells, none changed\n` : "nothing to review\n");
+    if (gate.fromDisk) ctx.out(notReplayedHint);
     return endCode(failing.length > 0);
   }
-  ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
-
   const decisions: Array<{ cell: CellResult; decision: ReviewDecision }> = [];
   const written: string[] = [];
-  let quit = false;
+  const pruned = await walkStaleOnly(staleOnly, gate, ctx, reader, written, decisions);
+  if (reviewable.length > 0 && !pruned.quit) ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
+
+  let quit = pruned.quit;
   let acceptAll = false;
   for (const [index, cell] of reviewable.entries()) {
     if (quit) {
@@ -210,11 +238,81 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
   }
 
   const count = (d: ReviewDecision) => decisions.filter((x) => x.decision === d).length;
-  ctx.out(`\nreviewed: ${count("accepted")} accepted, ${count("allowed")} allowed, ${count("rejected")} rejected, ${count("skipped")} skipped\n`);
+  const prunedCount = count("pruned");
+  ctx.out(`\nreviewed: ${count("accepted")} accepted, ${count("allowed")} allowed, ${count("rejected")} rejected, ${prunedCount > 0 ? `${prunedCount} pruned, ` : ""}${count("skipped")} skipped\n`);
   const unique = [...new Set(written)];
   ctx.out(unique.length === 0 ? "nothing written\n" : commitHint(unique, ctx.cwd));
-  const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || failing.length > reviewable.length;
+  if (gate.fromDisk) ctx.out(notReplayedHint);
+  // An accepted cell whose allowlist entries were stale stays red until they go (as check -u says).
+  const staleLeft = decisions.some((d) => d.decision === "accepted" && d.cell.stale.length > 0);
+  const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || stillOpen > 0 || staleLeft;
   return endCode(open);
+}
+
+/**
+ * What a review from pending files cannot know: a cell with no pending file was not replayed, so a
+ * stale allowlist entry or a divergence there shows only in the next check.
+ */
+const notReplayedHint = "cells without pending results were not replayed: parity check confirms the gate (a stale allowlist entry shows there; parity allow --prune removes it)\n";
+
+/** True for a failing cell whose only failure is stale allowlist entries (no lane difference, no divergence, an oracle). */
+function isStaleOnly(cell: CellResult): boolean {
+  return cell.status === "fail" && cell.stale.length > 0 && cell.diffs.length === 0 && cell.divergences.length === 0 && cell.detail?.missingOracle !== true;
+}
+
+/**
+ * Walks the cells that fail only by stale allowlist entries: for each, its entries, then
+ * [p]rune / [s]kip / [q]uit. Prune removes the cell's stale entries that `parity allow --prune`
+ * would remove (stale in every checked cell they apply to, applying to no recorded cell left
+ * unchecked); an entry kept for another cell is said. Records each decision and the files written.
+ */
+async function walkStaleOnly(
+  cells: readonly CellResult[],
+  gate: ReviewSet,
+  ctx: CliContext,
+  reader: ReturnType<typeof answerReader>,
+  written: string[],
+  decisions: Array<{ cell: CellResult; decision: ReviewDecision }>,
+): Promise<{ quit: boolean }> {
+  if (cells.length === 0) return { quit: false };
+  ctx.out(`${cells.length} ${cells.length === 1 ? "cell fails" : "cells fail"} only by stale allowlist entries (they mask no difference): [p]rune them (as parity allow --prune)  [s]kip  [q]uit\n`);
+  const prunable = new Set((await prunableInRun(gate.allowlist, gate.cells, gate.locations)).map((e) => `${e.source.file}#${e.source.index}`));
+  const done = new Set<string>();
+  // Entries are removed by their index in their file: all at once, after the walk, so every index holds.
+  const toRemove: LoadedAllowlistEntry[] = [];
+  const finish = async (quit: boolean) => {
+    written.push(...(await removeEntries(toRemove, ctx)));
+    return { quit };
+  };
+  for (const [index, cell] of cells.entries()) {
+    ctx.out(`\n── ${cell.provider}/${cell.cell} (stale entries ${index + 1}/${cells.length}) ──\n`);
+    const entries = cell.stale as LoadedAllowlistEntry[];
+    for (const entry of entries) ctx.out(`  stale: ${path.relative(ctx.cwd, entry.source.file)} entry ${entry.source.index}: ${entry.path} (${entry.pr}): ${entry.reason}\n`);
+    for (;;) {
+      const answer = await reader.next(`${cell.provider}/${cell.cell}: prune its stale entries, skip or quit? [p/s/q] `, ctx.out);
+      if (answer === undefined || answer === "q") {
+        if (answer === undefined) ctx.out("\n");
+        for (const rest of cells.slice(index)) decisions.push({ cell: rest, decision: "skipped" });
+        return finish(true);
+      }
+      if (answer === "s") {
+        decisions.push({ cell, decision: "skipped" });
+        break;
+      }
+      if (answer === "p") {
+        const key = (e: LoadedAllowlistEntry) => `${e.source.file}#${e.source.index}`;
+        const removable = entries.filter((e) => prunable.has(key(e)) && !done.has(key(e)));
+        const kept = entries.filter((e) => !prunable.has(key(e)));
+        for (const e of kept) ctx.out(`  kept: ${path.relative(ctx.cwd, e.source.file)} entry ${e.source.index}: it applies to a cell this review did not check, or masks a difference there\n`);
+        for (const e of removable) done.add(key(e));
+        toRemove.push(...removable);
+        decisions.push({ cell, decision: kept.length === 0 ? "pruned" : "skipped" });
+        break;
+      }
+      ctx.out("  [p]rune its stale entries  [s]kip  [q]uit\n");
+    }
+  }
+  return finish(false);
 }
 
 /**

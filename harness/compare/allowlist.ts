@@ -12,6 +12,7 @@ import { InputError } from "../errors.js";
 import { isInsideResolved } from "../recording/paths.js";
 import { allowlistPathProblem } from "./pointer.js";
 import { parseJsonFile } from "./json-file.js";
+import { schemaProblem } from "../recording/schema-issues.js";
 
 /** Pattern a `pr` must match: `#` and the PR number. */
 export const PR_PATTERN = /^#\d+$/;
@@ -67,15 +68,15 @@ const AllowlistFileSchema = z.array(z.unknown());
  * @throws InputError `"<file>: entry <i>: <problem>"` for the first bad entry, or naming the file
  *   when it is not an array.
  */
-export function parseAllowlist(value: unknown, file: string, cwd: string = process.cwd()): LoadedAllowlistEntry[] {
+export function parseAllowlist(value: unknown, file: string, cwd: string = process.cwd(), text?: string): LoadedAllowlistEntry[] {
   const list = AllowlistFileSchema.safeParse(value);
   if (!list.success) throw new InputError("an allowlist file must be a JSON array of entries", { file });
   return list.data.map((raw, index) => {
     const entry = AllowlistEntrySchema.safeParse(raw);
     if (!entry.success) {
-      const issue = entry.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-      throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
+      // In plain words, at the entry's field when the file's text is known (harness/recording/schema-issues.ts).
+      const { problem, line, column } = schemaProblem(text ?? "", value, entry.error.issues, "entry", { base: [index], style: "plain" });
+      throw new InputError(`entry ${index}: ${problem.replace(/^invalid entry: /, "")}`, text !== undefined ? { file, line, column } : { file });
     }
     const loaded: LoadedAllowlistEntry = { ...entry.data, source: { file, index } };
     if (entry.data.recordings !== undefined) loaded.recordingsRoot = path.resolve(cwd, entry.data.recordings);
@@ -95,7 +96,7 @@ export async function readAllowlistFile(file: string, cwd: string = process.cwd(
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(code === "ENOENT" ? "allowlist file not found" : `cannot read allowlist file (${code})`, { file });
   }
-  return parseAllowlist(parseJsonFile(text, file), file, cwd);
+  return parseAllowlist(parseJsonFile(text, file), file, cwd, text);
 }
 
 /** Options of {@link loadAllowlists}. Paths resolve against `cwd`. */

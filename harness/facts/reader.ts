@@ -12,12 +12,8 @@ import { CellFactsSchema, type CellFacts } from "./schema.js";
  * omitted when it does not apply). Code `E_FACTS`.
  */
 export class FactsFileError extends InputError {
-  readonly column: number | undefined;
-
   constructor(file: string, problem: string, where: { line?: number; column?: number } = {}) {
-    super(problem, { file, ...(where.line !== undefined ? { line: where.line } : {}), code: "E_FACTS" });
-    this.column = where.column;
-    if (where.line !== undefined && where.column !== undefined) this.message = `${file}:${where.line}:${where.column}: ${problem}`;
+    super(problem, { file, ...(where.line !== undefined ? { line: where.line } : {}), ...(where.column !== undefined ? { column: where.column } : {}), code: "E_FACTS" });
   }
 }
 

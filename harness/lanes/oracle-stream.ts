@@ -7,6 +7,7 @@
  * file that is not valid JSON) is not streamed: the caller reads it whole, with its errors.
  */
 import { createReadStream } from "node:fs";
+import { MAX_JSON_DEPTH } from "../recording/json-text.js";
 
 /** What one streamed pass found besides the events. */
 export interface OracleScan {
@@ -49,6 +50,8 @@ class ArraySplitter {
       if (c === 0x22) this.inString = true;
       else if (c === 0x5b || c === 0x7b) {
         this.depth++;
+        // Deeper than any reader accepts (the top-level array is depth 1): read whole, which names the place (json-text.ts).
+        if (this.depth > MAX_JSON_DEPTH) this.broken = true;
         if (this.depth === 1) {
           if (c !== 0x5b) this.broken = true;
           from = i + 1;
@@ -89,31 +92,57 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** The event-start rule of `oracleEventLines`, applied one line at a time. */
-class EventLineCounter {
-  private line = 0;
-  private partial = "";
+/**
+ * The event-start rule of `oracleEventLines` (harness/report/oracle-lines.ts: a line that is two
+ * spaces, then a character other than a space, `]` or `}`), applied one chunk at a time. Each
+ * character is looked at once, and of a line only its first three characters are kept: an
+ * oracle holding a 30 MB string on one line used to be re-split from that line's start on every
+ * 64 KiB chunk (quadratic: 77 s, issue 42). `work` counts the characters examined (every scan
+ * goes through {@link EventLineCounter.feed}'s one loop), so a test can hold it linear.
+ */
+export class EventLineCounter {
+  private line = 1;
+  /** The current line's first characters (at most {@link HEAD}) and its length so far. */
+  private head = "";
+  private length = 0;
   private readonly starts: number[] = [];
   private firstLine: string | undefined;
+  /** Characters examined so far (one per character fed). */
+  work = 0;
 
   feed(chunk: string): void {
-    const parts = (this.partial + chunk).split("\n");
-    this.partial = parts.pop()!;
-    for (const part of parts) this.take(part);
+    let from = 0;
+    for (;;) {
+      const newline = chunk.indexOf("\n", from);
+      const end = newline === -1 ? chunk.length : newline;
+      this.work += end - from + (newline === -1 ? 0 : 1);
+      if (this.head.length < HEAD) this.head += chunk.slice(from, Math.min(end, from + HEAD - this.head.length));
+      this.length += end - from;
+      if (newline === -1) return;
+      this.endLine();
+      from = newline + 1;
+    }
   }
 
   result(events: number): number[] | undefined {
-    this.take(this.partial);
+    this.endLine();
     if (this.firstLine !== "[" && !(events === 0 && this.firstLine === "[]")) return undefined;
     return this.starts.length === events ? this.starts : undefined;
   }
 
-  private take(text: string): void {
+  private endLine(): void {
+    // A first line longer than its head is neither "[" nor "[]".
+    if (this.firstLine === undefined) this.firstLine = this.length > HEAD ? `${this.head}…` : this.head;
+    const h = this.head;
+    if (h.length === HEAD && h[0] === " " && h[1] === " " && h[2] !== " " && h[2] !== "]" && h[2] !== "}") this.starts.push(this.line);
     this.line += 1;
-    if (this.firstLine === undefined) this.firstLine = text;
-    if (/^ {2}[[{]/.test(text) || /^ {2}[^ \]}]/.test(text)) this.starts.push(this.line);
+    this.head = "";
+    this.length = 0;
   }
 }
+
+/** Characters of a line the event-start rule reads. */
+const HEAD = 3;
 
 /**
  * Streams the events of an oracle file that is a JSON array, one parsed element at a time.

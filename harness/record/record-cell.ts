@@ -92,6 +92,8 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     throw new UsageError(`--network netns: ${isolation ? isolation.why : `${req.providerId} takes no model endpoint and is not isolated`}`);
   }
 
+  // Every check of the request passed: only now does the live run begin (progress starts here, issue 42).
+  req.onStart?.();
   const root = await makeRunRoot(req.tempParent ?? os.tmpdir());
   const ctx: LiveRecordContext = {
     req,

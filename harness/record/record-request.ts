@@ -16,6 +16,8 @@ export { RECORD_STEP_TIMEOUT_MS };
 export interface RecordCellRequest {
   providerId: string;
   cell: string;
+  /** Called once the request is checked (provider, cell and network known good), as the live run begins: where a caller starts its progress. */
+  onStart?: () => void;
   /** Directory of cell definitions (`cells/`). */
   cellsRoot: string;
   /** Recordings root; the recording goes to `<outRoot>/<provider>/<cell>/`. */

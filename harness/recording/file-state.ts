@@ -4,7 +4,8 @@
  * link loop, a dangling link or a directory in the file's place is an error naming the path,
  * never "missing" (a missing oracle is written, which would replace what was there).
  */
-import { lstat, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, lstat, stat } from "node:fs/promises";
 import { IoError } from "../errors.js";
 
 /** `"missing"` (nothing at the path) or `"file"` (a regular file, or a link to one). */
@@ -32,4 +33,19 @@ export async function fileState(file: string): Promise<FileState> {
   }
   if (!isFile) throw new IoError(file, "EISDIR");
   return "file";
+}
+
+/**
+ * True when `dir` must be treated as read-only: the process may not write it, or no write
+ * permission bit is set at all (a directory made read-only on purpose, e.g. shared
+ * recordings, even when the superuser could still write it).
+ */
+export async function isReadOnlyDir(dir: string): Promise<boolean> {
+  try {
+    await access(dir, constants.W_OK);
+  } catch {
+    return true;
+  }
+  const mode = (await stat(dir)).mode;
+  return (mode & 0o222) === 0;
 }

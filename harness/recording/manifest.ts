@@ -1,7 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import * as z from "zod";
 import { InputError } from "../errors.js";
-import { LANE_DIRECTIONS, excerpt, type Direction } from "./lane-entry.js";
+import { LANE_DIRECTIONS, type Direction } from "./lane-entry.js";
+import { parseJsonText } from "./json-text.js";
+import { schemaProblem } from "./schema-issues.js";
 
 /** File name of a recording's manifest (spec 10 §4, `manifest.json`). */
 export const MANIFEST_FILE = "manifest.json";
@@ -19,10 +21,11 @@ const LinesSchema = z.object(Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, l
  * process-scoped), `scope`, `cliVersion` (the agent CLI's version string), `recordedAt`
  * (YYYY-MM-DD of the first `ts`), `description`, `note`, `bridgeRuns` (number of distinct
  * runs) and `lines` (entries per recorded lane, zeros included; the current lane is not counted).
- * A thread-scoped manifest must name its thread.
+ * A thread-scoped manifest must name its thread. A key outside these is refused, named (a typo
+ * such as `cliversion` would otherwise be silently ignored).
  */
 export const ManifestSchema = z
-  .object({
+  .strictObject({
     provider: z.string().min(1),
     cell: z.string().min(1),
     threadId: z.string().min(1).nullable(),
@@ -54,28 +57,17 @@ export type Manifest = z.output<typeof ManifestSchema>;
 /**
  * Parses manifest text (spec 10 §4). `file` is the name printed in errors.
  *
- * @throws InputError naming `file` when the text is not JSON or not a valid manifest (every
- *   offending field is named, `; `-separated, on one line).
+ * @throws InputError `file:line:column: …` when the text is not JSON (where and why, harness/recording/json-text.ts)
+ *   or not a valid manifest (every offending field named in plain words, `; `-separated, on one
+ *   line, at the first one's place; an unknown key is named).
  */
 export function parseManifest(text: string, file: string): Manifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new InputError(`manifest is not valid JSON: ${excerpt(text)}`, { file });
-  }
+  const value = parseJsonText(text, file, "manifest");
   const parsed = ManifestSchema.safeParse(value);
   if (!parsed.success) {
-    // Every problem at once, so one edit fixes the file (zod reports each field it checked).
-    // Missing fields are listed together, so a near-empty file still gives a short line.
-    const fieldOf = (issue: z.core.$ZodIssue) => `\`${issue.path.length > 0 ? issue.path.map(String).join(".") : "(manifest)"}\``;
-    const absent = (issue: z.core.$ZodIssue) => issue.code === "invalid_type" && / received undefined$/.test(issue.message);
-    const missing = parsed.error.issues.filter(absent).map(fieldOf);
-    const problems = [
-      ...(missing.length > 0 ? [`missing ${missing.length === 1 ? "field" : "fields"} ${missing.join(", ")}`] : []),
-      ...parsed.error.issues.filter((issue) => !absent(issue)).map((issue) => `field ${fieldOf(issue)}: ${issue.message}`),
-    ];
-    throw new InputError(`invalid manifest: ${problems.join("; ") || "invalid"}`, { file });
+    // Every problem at once, so one edit fixes the file; placed at the first one's line and column.
+    const { problem, line, column } = schemaProblem(text, value, parsed.error.issues, "manifest");
+    throw new InputError(problem, { file, line, column });
   }
   return parsed.data;
 }

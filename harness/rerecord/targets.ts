@@ -2,12 +2,11 @@
  * Where a rerecord writes, and whether it may (00-product.md flow 4 and CLI `rerecord`;
  * spec 40 §8: recordings are never rewritten, a change is written beside, CI writes nothing).
  */
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
 import { isInside, realPathOf } from "../recording/paths.js";
 import { InputError, UsageError } from "../errors.js";
+import { isReadOnlyDir } from "../recording/file-state.js";
 
 /** The two files one cell's rerecord writes (absolute paths). */
 export interface RerecordTargets {
@@ -65,20 +64,8 @@ export async function refuseInCi(ci: boolean, where: CiWriteCheck): Promise<void
   }
 }
 
-/**
- * True when `dir` must be treated as read-only: the process may not write it, or no write
- * permission bit is set at all (a directory made read-only on purpose, e.g. shared
- * recordings, even when the superuser could still write it).
- */
-export async function isReadOnlyDir(dir: string): Promise<boolean> {
-  try {
-    await access(dir, constants.W_OK);
-  } catch {
-    return true;
-  }
-  const mode = (await stat(dir)).mode;
-  return (mode & 0o222) === 0;
-}
+// `isReadOnlyDir` lives with the other file states (the gate's write policy asks it too, on a light import path).
+export { isReadOnlyDir } from "../recording/file-state.js";
 
 /**
  * The files one cell's rerecord writes: beside the recording (`<recording>/bridge→runtime.current.ndjson`)

@@ -15,7 +15,8 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { InputError, UsageError } from "../errors.js";
-import { excerpt } from "../recording/lane-entry.js";
+import { parseJsonText } from "../recording/json-text.js";
+import { schemaProblem } from "../recording/schema-issues.js";
 import { CellStepSchema, InteractionAnswerSchema } from "./cell-driver.js";
 import { ModelScriptSchema } from "../model-server/script.js";
 
@@ -70,24 +71,23 @@ export interface Cell {
  * @throws InputError `file: invalid cell: field \`steps.2.text\`: …` (the first offending field), or not JSON.
  */
 export function parseCellDefinition(text: string, file: string): CellDefinition {
-  return validateCellDefinition(parseCellJson(text, file, "cell definition"), file);
+  return validateCellDefinition(parseCellJson(text, file, "cell definition"), file, text);
 }
 
 /** JSON of a cell file, or InputError naming `file` (`what` is the kind of file, for the message). */
 function parseCellJson(text: string, file: string, what: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new InputError(`${what} is not valid JSON: ${excerpt(text)}`, { file });
-  }
+  return parseJsonText(text, file, what);
 }
 
-function validateCellDefinition(value: unknown, file: string): CellDefinition {
+/**
+ * `value` validated as a cell definition. `text`: the file's text, when the value is that file
+ * as it is (then the message has the line and column of the first bad field).
+ */
+function validateCellDefinition(value: unknown, file: string, text?: string): CellDefinition {
   const parsed = CellDefinitionSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(cell)";
-    throw new InputError(`invalid cell: field \`${field}\`: ${issue?.message ?? "invalid"}`, { file });
+    const { problem, line, column } = schemaProblem(text ?? "", value, parsed.error.issues, "cell");
+    throw new InputError(problem, text !== undefined ? { file, line, column } : { file });
   }
   return parsed.data;
 }
@@ -156,9 +156,10 @@ export async function loadCell(cellsRoot: string, name: string, providerId?: str
     const definition = parseCellDefinition(await readFile(file, "utf8"), file);
     return { name, file, variantFile: null, workspace: workspaceDir, definition };
   }
-  const base = existsSync(file) ? parseCellJson(await readFile(file, "utf8"), file, "cell definition") : {};
-  // cell.json is validated on its own first, so its own mistakes are reported against it.
-  if (existsSync(file)) validateCellDefinition(base, file);
+  const baseText = existsSync(file) ? await readFile(file, "utf8") : undefined;
+  const base = baseText !== undefined ? parseCellJson(baseText, file, "cell definition") : {};
+  // cell.json is validated on its own first, so its own mistakes are reported against it, at their place.
+  if (baseText !== undefined) validateCellDefinition(base, file, baseText);
   const definition = mergeCellVariant(base as Record<string, unknown>, await readFile(variantFile, "utf8"), variantFile);
   return { name, file: existsSync(file) ? file : variantFile, variantFile, workspace: workspaceDir, definition };
 }

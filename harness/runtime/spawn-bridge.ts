@@ -108,6 +108,9 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
   const ownDataDir = options.dataDir === undefined;
   const scheduler = options.scheduler ?? createRealScheduler();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "parity-bridge-"));
+  // A bridge whose data dir is ours gets its TMPDIR from us too, removed with it when it exits:
+  // a bridge ended by SIGKILL cannot remove its own `bb-bridge-*` temp dir (issue 42: npm test left them).
+  const tempDir = ownDataDir ? mkdtempSync(path.join(tmpdir(), "parity-bridge-tmp-")) : undefined;
   const lineListeners = createListeners<string>();
   const channelEnd = createChannelEnd();
   let lineTooLong: BridgeLineTooLongError | undefined;
@@ -122,6 +125,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
       const reason = lineTooLong ? `${lineTooLong.message}; ${why}` : why;
       channelEnd.end(tail ? `${reason}; stderr: ${tail}` : reason);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
       markExited({ code: event.code, signal: event.signal });
     }
   };
@@ -132,7 +136,7 @@ export function spawnBridgeChannel(options: SpawnBridgeOptions): BridgeProcessCh
       providerId: options.providerId,
       dataDir,
       cwd,
-      env: options.env ?? process.env,
+      env: tempDir !== undefined ? { ...(options.env ?? process.env), TMPDIR: tempDir } : (options.env ?? process.env),
       stderrTailChars: STDERR_TAIL_CHARS,
       ...(options.launcher ? { launcher: options.launcher } : {}),
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),

@@ -10,6 +10,7 @@ import type { RunFlags } from "../report/advice.js";
 import { renderCellText } from "../report/text.js";
 import { runGate } from "../check/gate.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
+import { withTempSession } from "./temp-session.js";
 
 /** Which cell to check and against what. Relative paths resolve against `cwd`. */
 export interface CheckCellOptions {
@@ -49,23 +50,26 @@ export async function checkCell(options: CheckCellOptions): Promise<CheckCellRes
   const cwd = options.cwd ?? process.cwd();
   const root = path.resolve(cwd, options.recordings ?? RECORDINGS_ROOT);
   // The gate every caller runs, asked never to write: a missing oracle fails, as under CI.
-  const { run } = await runGate(
-    {
-      jobs: 1,
-      selection: { roots: [root], filter: { provider: options.provider, cell: options.cell } },
-      allowlistFiles: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)),
-      lanesDir: path.resolve(cwd, options.lanes ?? ORACLES_DIR),
-      lanesGiven: true,
-      batch: true,
-      write: "never",
-      // A user's test run leaves no cell-time cache in their node_modules.
-      keepCellTimes: false,
-      replay: {
-        ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
-        ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
+  // Inside the process's temp session (temp-session.ts): nothing is left in TMPDIR, even by a timed-out test.
+  const { run } = await withTempSession(() =>
+    runGate(
+      {
+        jobs: 1,
+        selection: { roots: [root], filter: { provider: options.provider, cell: options.cell } },
+        allowlistFiles: (options.allowlists ?? []).map((f) => path.resolve(cwd, f)),
+        lanesDir: path.resolve(cwd, options.lanes ?? ORACLES_DIR),
+        lanesGiven: true,
+        batch: true,
+        write: "never",
+        // A user's test run leaves no cell-time cache in their node_modules.
+        keepCellTimes: false,
+        replay: {
+          ...(options.timeoutMs !== undefined ? { timeouts: { ceilingMs: options.timeoutMs } } : {}),
+          ...(options.module !== undefined ? { modulePath: path.resolve(cwd, options.module) } : {}),
+        },
       },
-    },
-    { cwd, ci: false },
+      { cwd, ci: false },
+    ),
   );
   if (run.cells.length !== 1) throw new UsageError(`no recording ${options.provider}/${options.cell} under ${root}`);
   const cell = run.cells[0]!;

@@ -1,7 +1,7 @@
 /**
  * `probeAcpAgent` and `parity probe` (spec 30 §3.2) against the fixture agent.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -70,6 +70,7 @@ describe("probeAcpAgent", () => {
     expect(probe.launch).toEqual({ dialect: "opencode", isolatedHome: true, addedEnv: expect.objectContaining({ HOME: home, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_CLIENT: "acp" }) });
     // The isolated home is gone; only the env dump is left in the parent.
     expect(readdirSync(parent).sort()).toEqual(["dump-env.mjs", "env.json"]);
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it("reports the timeout, an early exit and a missing command as unreachable reasons", async () => {
@@ -114,6 +115,7 @@ describe("parity probe", () => {
     const failed = await probeCommand.run({ command: "no-such-ghost-agent acp", "timeout-ms": 10_000, json: false }, gone.ctx);
     expect(failed).toBe(1);
     expect(gone.out.join("")).toMatch(/^no-such-ghost-agent acp: not reachable — Failed to launch ACP agent "no-such-ghost-agent"/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses both or neither of --provider/--command and an unknown provider (usage errors)", async () => {

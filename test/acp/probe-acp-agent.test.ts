@@ -3,7 +3,7 @@
  * request during the probe is refused -32601 with the probe's sentence, the child is gone when
  * the probe resolves, and the default timeout.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,6 +39,7 @@ describe("probeAcpAgent (spec 30 §3.2)", () => {
     const seen = JSON.parse(readFileSync(out, "utf8")) as { reply: { error?: unknown }; pid: number };
     expect(seen.reply.error).toEqual({ code: -32601, message: "bb is probing this agent's capabilities" });
     expect(() => process.kill(seen.pid, 0)).toThrow(/ESRCH/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the default probe timeout is the 10 000 ms spec 30 §3.2 names (a constant check)", () => {

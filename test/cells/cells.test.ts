@@ -101,8 +101,14 @@ describe("bad cell definitions are rejected with their file and field", () => {
     await rejects(cellsWith("resume", (d) => (d.steps[1] = { op: "thread/explode" })), "resume", "steps.1.op");
   });
 
-  it("an unknown top-level field", async () => {
-    await rejects(cellsWith("steer", (d) => (d.extra = true)), "steer", "(cell)");
+  it("an unknown top-level field is named, at its line and column (issue 42)", async () => {
+    const root = await cellsWith("steer", (d) => (d.extra = true));
+    const error = await loadCell(root, "steer").then(
+      () => undefined,
+      (thrown: unknown) => thrown as InputError,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect(error!.message).toMatch(/cell\.json:\d+:\d+: invalid cell: unknown key "extra"$/);
   });
 
   it("a bad approval decision", async () => {
@@ -118,7 +124,9 @@ describe("bad cell definitions are rejected with their file and field", () => {
   });
 
   it("text that is not JSON", () => {
-    expect(() => parseCellDefinition("{ nope", "cells/x/cell.json")).toThrow(/^cells\/x\/cell\.json: cell definition is not valid JSON/);
+    expect(() => parseCellDefinition("{ nope", "cells/x/cell.json")).toThrow(
+      'cells/x/cell.json:1:3: cell definition is not valid JSON: expected a property name in double quotes, found "n"',
+    );
   });
 
   it("an unknown cell names the known ones; a bad name is a usage error", async () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
 import { CLAUDE_CODE_PROFILE } from "../../harness/families/claude-code/agent-profiles.js";
 import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
@@ -17,8 +17,14 @@ import { repoRoot } from "../cli/run-cli.js";
 // paths) is normalized or never reaches the thread lane. Runs where the binary is installed and
 // a network namespace can be made; under CI, where both always are, either missing fails.
 
-const root = mkdtempSync(path.join(tmpdir(), "parity-claude-code-live-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Made when the file runs a test: a skipped file runs no hook, so a directory made at load would be left (issue 42).
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "parity-claude-code-live-"));
+});
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+});
 const installed = existsSync(fillProfileTemplate(CLAUDE_CODE_PROFILE.command, { agents: agentsDir(), repo: packageRoot() }));
 const runHere = (installed && detectNetworkIsolation("netns").kind === "netns") || process.env.CI === "true";
 

@@ -138,7 +138,8 @@ describe("parity allow", () => {
     await writeFile(file(), bad);
     const result = await runCli(["allow", ...flags()], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.err).toBe(`parity: ${file()}: entry 1: pr: pr must look like "#123" (the PR that made the difference)\n`);
+    // At the line and column of the bad field (issue 42).
+    expect(result.err).toBe(`parity: ${file()}:1:${bad.indexOf('"pr":"1"') + 1}: entry 1: pr: pr must look like "#123" (the PR that made the difference), found "1"\n`);
     expect(await readFile(file(), "utf8")).toBe(bad);
   });
 

@@ -30,12 +30,12 @@ describe("parity check on a corrupt oracle", () => {
     expect(result.err).toBe("");
     const outLines = result.out.trimEnd().split("\n");
     expect(outLines).toHaveLength(2);
-    expect(outLines[0]).toMatch(/^ERROR echo\/turn {2}\S*turn\.json:8: oracle is not valid JSON \(/);
+    expect(outLines[0]).toMatch(/^ERROR echo\/turn {2}\S*turn\.json:8:\d+: oracle is not valid JSON: expected "," or "\}" \(closing the "\{" opened at line \d+, column \d+\), found "o"$/);
     expect(outLines[1]).toMatch(/^0 passed, 0 failed, 0 skipped, 1 unreadable \(1 cell\)/);
 
     const diff = await runCli(["diff", oracle, oracle]);
     expect(diff.code).toBe(2);
-    expect(diff.err).toMatch(/turn\.json:8: /);
+    expect(diff.err).toMatch(/turn\.json:8:22: /);
   });
 
   it("an empty oracle says so, naming the file", async () => {
@@ -43,6 +43,6 @@ describe("parity check on a corrupt oracle", () => {
     await writeFile(path.join(cwd, "lanes", "echo", "turn.json"), "");
     const result = await runCli(["check"], { cwd });
     expect(result.code).toBe(2);
-    expect(result.out).toMatch(/^ERROR echo\/turn {2}\S*turn\.json: oracle is not valid JSON \(the file is empty\)\n/);
+    expect(result.out).toMatch(/^ERROR echo\/turn {2}\S*turn\.json: oracle is not valid JSON: the file is empty\n/);
   });
 });

@@ -38,7 +38,9 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
       ["turn", "fail"],
       ["zero-work", "fail"],
     ]);
-    expect(pending.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "turn.json.pending")}`);
+    expect(pending.err).toContain(
+      `parity: stored 4 pending files (.pending) for 4 changed cells in lanes/echo (e.g. ${path.join("lanes", "echo", "resume.json.pending")}); review them with parity review, or accept them all with parity check -u\n`,
+    );
     expect(existsSync(path.join(cwd, "lanes", "echo", "turn.json"))).toBe(false);
     const pendingText = await readFile(path.join(cwd, "lanes", "echo", "turn.json.pending"), "utf8");
 
@@ -78,7 +80,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     expect(notice).toEqual([
       `parity: nothing written (no .pending results): --lanes ${outside} lies outside the working directory, and a check writes only the project's own oracles and recordings; run it from the project that owns them, or pass --update to write them in place`,
     ]);
-    expect(r.err).not.toContain("wrote pending oracle");
+    expect(r.err).not.toContain("parity: stored");
 
     const update = await runCli(["check", "--cell", "turn", "--lanes", outside, "-u"], { cwd });
     expect(update.code).toBe(0);
@@ -99,7 +101,7 @@ describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
     const own = await runCli(["check", "--cell", "turn", "--lanes", "lanes"], { cwd: owner });
     expect(own.code).toBe(1);
     expect(own.err).not.toContain("parity: nothing written");
-    expect(own.err).toContain(`wrote pending oracle ${path.join("lanes", "echo", "turn.json.pending")}`);
+    expect(own.err).toContain(`parity: stored 1 pending file (.pending) for 1 changed cell in lanes/echo (e.g. ${path.join("lanes", "echo", "turn.json.pending")})`);
   });
 
   it("in CI a missing oracle fails its cell and nothing is written", async () => {

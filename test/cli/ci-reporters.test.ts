@@ -92,7 +92,7 @@ describe("an unreadable input is that cell's error; every other cell still runs"
     expect(r.out).toMatch(/<testcase classname="parity.echo" name="turn" time="[\d.]+"\/>/);
     expect(r.out).toMatch(/<testcase classname="parity.echo" name="stop-interrupt" time="[\d.]+"\/>/);
     expect(r.out).toMatch(/name="resume"[^>]*>\s*<error message="[^"]*runtime→bridge\.ndjson:2: [^"]+" type="input">/);
-    expect(r.out).toMatch(/name="zero-work"[^>]*>\s*<error message="[^"]*zero-work\.json:2: oracle is not valid JSON[^"]*" type="input">/);
+    expect(r.out).toMatch(/name="zero-work"[^>]*>\s*<error message="[^"]*zero-work\.json:2:4: oracle is not valid JSON[^"]*" type="input">/);
 
     const text = await runCli(["check", "--jobs", "1"], { cwd, ci: true });
     expect(text.code).toBe(2);

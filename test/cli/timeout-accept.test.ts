@@ -44,7 +44,8 @@ describe("timed-out cells in the accept flows", () => {
     const r = await runCli(["check", "--provider", "echo", "--cell", "turn", "--update", "--timeout", "1"], { cwd: dir });
     expect(r.code).toBe(4);
     expect(r.out).toContain("not updated echo/turn: it timed out (no verdict); nothing written for it\n");
-    expect(r.out).toContain("nothing to commit\n");
+    // Not "nothing to commit": a cell was left as it is (issue 42).
+    expect(r.out).toContain("nothing written: 1 cell was not updated (above)\n");
     expect(hashes(dir)).toEqual(before);
   });
 

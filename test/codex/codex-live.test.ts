@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
 import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "../../harness/families/codex/profile.js";
 import { missingHostPrograms } from "../../harness/families/host-programs.js";
@@ -17,8 +17,14 @@ import { repoRoot } from "../cli/run-cli.js";
 // it Codex warns into the lane, issue 38) are installed; under CI, where they always are, a missing
 // one fails (record says which, in one line).
 
-const root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Made when the file runs a test: a skipped file runs no hook, so a directory made at load would be left (issue 42).
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "parity-codex-live-"));
+});
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+});
 const installed = existsSync(fillProfileTemplate(CODEX_PROFILE.command, { agents: agentsDir(), repo: packageRoot() })) && missingHostPrograms(CODEX_HOST_PROGRAMS, process.env.PATH).length === 0;
 
 describe("codex recorded live, offline", () => {

@@ -120,7 +120,7 @@ describe("loadAllowlists", () => {
   it("names the file for bad JSON and for a missing --allowlist", async () => {
     await mkdir(path.join(dir, "allowlists"));
     await writeFile(path.join(dir, "allowlists", "broken.json"), "[{");
-    await expect(loadAllowlists({ cwd: dir })).rejects.toThrow(/broken\.json:\d+: not valid JSON/);
+    await expect(loadAllowlists({ cwd: dir })).rejects.toThrow(/broken\.json:1:3: not valid JSON: the file ends before the "\{" opened at line 1, column 2 is closed$/);
     await expect(loadAllowlists({ cwd: dir, dirs: [], files: ["nope.json"] })).rejects.toThrow(/nope\.json: allowlist file not found/);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { piCliPath } from "../../harness/families/pi/record.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { recordCell } from "../../harness/record/record-cell.js";
@@ -13,8 +13,14 @@ import { repoRoot } from "../cli/run-cli.js";
 // real version. Runs where the agents are installed (npm run agents:install); under CI, where
 // they always are, a missing pi fails.
 
-const root = mkdtempSync(path.join(tmpdir(), "parity-pi-live-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Made when the file runs a test: a skipped file runs no hook, so a directory made at load would be left (issue 42).
+let root = "";
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "parity-pi-live-"));
+});
+afterAll(() => {
+  if (root !== "") rmSync(root, { recursive: true, force: true });
+});
 const runHere = existsSync(piCliPath(agentsDir())) || process.env.CI === "true";
 
 describe("pi recorded live, offline", () => {

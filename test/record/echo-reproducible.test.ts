@@ -121,6 +121,6 @@ describe("cell variants (cells/<cell>/providers/<provider>.json)", () => {
     writeFileSync(cellVariantPath(root, "other", "echo"), JSON.stringify({ threadId: "thr_o", steps: [{ op: "initialize" }] }));
     const missing = await loadCell(root, "other", "echo").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(InputError);
-    expect((missing as InputError).problem).toMatch(/^invalid cell: field `description`/);
+    expect((missing as InputError).problem).toMatch(/^invalid cell: missing field `description`/);
   });
 });

@@ -20,8 +20,8 @@ interface BadCase {
   mutate(dir: string): Promise<void>;
   /** File the error names, relative to the bad cell's directory. */
   file: string;
-  /** Line the error names, or undefined when the problem is the whole file. */
-  line: number | undefined;
+  /** Line (or `line:column`) the error names, or undefined when the problem is the whole file. */
+  line: number | string | undefined;
   problem: RegExp;
 }
 
@@ -156,7 +156,8 @@ const CASES: BadCase[] = [
       await writeFile(path.join(dir, "manifest.json"), JSON.stringify({ provider: "fixture" }));
     },
     file: "manifest.json",
-    line: undefined,
+    // The missing fields' place is their object's: line 1, column 1.
+    line: "1:1",
     problem: /invalid manifest: missing fields `cell`, `threadId`/,
   },
 ];
