@@ -21,6 +21,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // A family describes a bridge of stack/ (any package: a new family's bridge needs no line here).
   families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
   record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
+  // A cell's facts (issue 37): computed in record's sandbox (network.ts), so one level above record.
+  facts: ["recording", "runtime", "model-server", "record"],
   replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
@@ -35,6 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "runtime",
     "model-server",
     "record",
+    "facts",
     "conformance",
     "replay",
     "compare",
