@@ -4,7 +4,12 @@
  * the cells selected and the bridges started ahead (gate-start.ts), the allowlists loaded, the cells checked (`checkCells`), the cell times kept, and under a
  * write policy other than `never` the pending results of changed cells written (pending.ts).
  */
+import path from "node:path";
 import { loadAllowlists } from "../compare/allowlist.js";
+import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
+import { CELLS_ROOT } from "../defaults.js";
+import { isInside } from "../recording/paths.js";
+import { loadCellFacts } from "./cell-facts.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { writeCellTimes } from "./cell-times.js";
@@ -47,6 +52,18 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
       await bridges.close();
       throw error;
     }));
+  // The truth check's inputs, read once before any replay: the facts of every in-project cell (one
+  // read and freshness check per facts file; a stale one stops the run, exit 2) and the truth entries.
+  const judged = options.truth === false ? [] : locations.filter((l) => options.lanesGiven || isInside(ctx.cwd, l.dir));
+  const truthInputs =
+    options.truth === false
+      ? undefined
+      : await Promise.all([loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), judged), options.truthAllowlist ?? loadTruthAllowlist(ctx.cwd)]).catch(
+          async (error: unknown) => {
+            await bridges.close();
+            throw error;
+          },
+        );
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
   const { run, extras, replayed } = await checkCells({
@@ -55,6 +72,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     lanesDir,
     oraclesForEveryRecording: options.lanesGiven,
     allowlist,
+    ...(truthInputs !== undefined ? { facts: truthInputs[0], truthAllowlist: truthInputs[1] } : {}),
     jobs,
     write: options.write,
     batch: options.batch,
