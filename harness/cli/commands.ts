@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "allow", load: async () => (await import("./allow.js")).allowCommand },
   { name: "replay", load: async () => (await import("./replay.js")).replayCommand },
   { name: "record", load: async () => (await import("./record.js")).recordCommand },
+  { name: "facts", load: async () => (await import("./facts.js")).factsCommand },
   { name: "rerecord", load: async () => (await import("./rerecord.js")).rerecordCommand },
   { name: "merge-reports", load: async () => (await import("./merge-reports.js")).mergeReportsCommand },
   { name: "review", load: async () => (await import("./review.js")).reviewCommand },

@@ -13,6 +13,9 @@ import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
+import { factsTargetFor } from "../facts/fresh.js";
+import { refreshFacts, type FactsRefresh } from "../facts/refresh.js";
+import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
@@ -177,8 +180,9 @@ export const recordCommand: ParityCommand = {
       );
       // Relative when inside the working directory, else absolute (never a ../../ chain).
       const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+      const facts = await refreshRecordedFacts(options, ctx);
       if (options.json) {
-        ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile) }, null, 2)}\n`);
+        ctx.out(`${JSON.stringify({ ...result, dir: rel(result.dir), oracleFile: rel(result.oracleFile), facts: facts ? { ...facts, file: rel(facts.file) } : null }, null, 2)}\n`);
         return EXIT_CODES.ok;
       }
       ctx.out(
@@ -188,6 +192,7 @@ export const recordCommand: ParityCommand = {
       );
       ctx.out(`  ${rel(result.dir)} (${result.manifest.cliVersion}, ${result.manifest.bridgeRuns} bridge run(s))\n`);
       ctx.out(`  ${rel(result.oracleFile)}: ${result.events} events, ${result.unhandled} unhandled, ${result.grammarDrops} grammar drops\n`);
+      if (facts) ctx.out(`  ${rel(facts.file)}: facts ${facts.status} (${facts.steps} step(s))\n`);
       const projectDefault = out === path.resolve(ctx.cwd, RECORD_DEFAULT_OUT) && lanes === path.resolve(ctx.cwd, RECORD_DEFAULT_LANES);
       if (!projectDefault) {
         const which = `--recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${result.manifest.provider} --cell ${result.manifest.cell}`;
@@ -197,6 +202,19 @@ export const recordCommand: ParityCommand = {
     }
   },
 };
+
+/**
+ * The facts of the recorded cell, refreshed (issue 37: computed when a cell is recorded, never
+ * during `check`): the file that judges this provider's lane — its variant's, else the cell's —
+ * computed anew and written when its text changed. Under `CI=true` nothing is written: null.
+ */
+async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
+  if (ctx.ci) return null;
+  const target = factsTargetFor(options.cellsRoot, options.cell, options.provider);
+  if (target === null) return null;
+  const [done] = await refreshFacts([target], { cellsRoot: options.cellsRoot, isolation: detectNetworkIsolation(options.network), ...(ctx.wrote ? { wrote: ctx.wrote } : {}) });
+  return done ?? null;
+}
 
 /**
  * `--keep-temp`: the run's root is made beside this command's session temp directory (which

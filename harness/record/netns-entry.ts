@@ -2,13 +2,15 @@
  * The first process inside a recording's network namespace (network.ts): brings loopback up,
  * forwards `127.0.0.1:<port>` inside the namespace to the model endpoint's Unix socket outside
  * it (a Unix socket is a file, so it crosses network namespaces), then runs the bridge with
- * inherited stdio, passes on the signals it gets, and exits as the bridge exits.
+ * inherited stdio, passes on the signals it gets, and exits as the bridge exits (its code, or
+ * ended by the same signal).
  *
  * Usage: `node netns-entry.js <ip> <socketPath> <port> -- <command> [args…]`; a socketPath of
  * `-` forwards nothing (an agent that needs no model endpoint, e.g. under `parity probe`).
  */
 import { execFileSync, spawn } from "node:child_process";
 import net from "node:net";
+import os from "node:os";
 
 const [ip, socketPath, portText, separator, command, ...args] = process.argv.slice(2);
 if (!ip || !socketPath || !portText || separator !== "--" || !command) {
@@ -25,8 +27,19 @@ const run = () => {
     process.stderr.write(`netns-entry: cannot start ${command}: ${error.message}\n`);
     process.exit(127);
   });
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + ({ SIGTERM: 15, SIGINT: 2, SIGKILL: 9, SIGHUP: 1 } as Record<string, number>)[signal]! : 1)));
+  child.on("exit", (code, signal) => (signal ? endBySignal(signal) : process.exit(code ?? 1)));
 };
+
+/**
+ * Ends this process by the signal that ended the child, so whoever started it sees that signal
+ * (a cell's facts name the signal that ended a command, harness/facts). A signal Node ignores
+ * (SIGPIPE) does not end it; then it exits 128 + n, as a shell reports it.
+ */
+function endBySignal(signal: NodeJS.Signals): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  process.exit(128 + (os.constants.signals[signal] ?? 0));
+}
 
 const forwarder = net.createServer((inside) => {
   const outside = net.connect(socketPath);

@@ -8,7 +8,7 @@ import { repoRoot, runCli } from "../helpers/run-cli.js";
 // (npm test builds first; a later bare tsc, which some tests run, does not touch it).
 const bin = path.join(repoRoot, "bin", "parity.js");
 const bundle = path.join(repoRoot, "dist", "bundle", "cli.js");
-const COMMAND_WORDS = ["check", "list", "lanes", "diff", "allow", "replay", "record", "rerecord", "conform", "probe"];
+const COMMAND_WORDS = ["check", "list", "lanes", "diff", "allow", "replay", "record", "facts", "rerecord", "conform", "probe"];
 
 function spawnParity(args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });

@@ -22,7 +22,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
   record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   // A cell's facts (issue 37): computed in record's sandbox (network.ts), so one level above record.
-  facts: ["recording", "runtime", "model-server", "record"],
+  facts: ["recording", "runtime", "model-server", "families", "record", "stack/bridge-kit"],
   replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
