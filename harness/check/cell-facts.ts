@@ -2,10 +2,9 @@
  * Which facts the gate holds each checked lane to (issue 37, build point 2), read once per cell
  * file before any cell is judged, and checked fresh. For `<provider>/<cell>`:
  *
- * 1. `cells/<cell>/facts/<provider>.json` when it exists (a provider variant's facts);
- * 2. else, when the provider has a variant (`cells/<cell>/providers/<provider>.json`), that file
- *    is expected: it is missing;
- * 3. else `cells/<cell>/facts.json`.
+ * `cells/<cell>/facts/<provider>.json` when the provider has a variant
+ * (`cells/<cell>/providers/<provider>.json`), else `cells/<cell>/facts.json` (`factsTargetFor`;
+ * fixture-agent providers have no variant: `facts.json`).
  *
  * A file that is not there is **expected** (a failure of the cell, status `untrue`) once the cell
  * has any facts (`facts.json` or a `facts/` directory): the facts of a cell are computed for all
@@ -19,23 +18,20 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { factsFilePath, factsSource, FACTS_FILE, FACTS_VARIANT_DIR } from "../facts/source.js";
+import { factsTargetFor, FactsStaleError, refreshCommand } from "../facts/fresh.js";
 import { readFactsFile } from "../facts/reader.js";
 import type { CellFacts } from "../facts/schema.js";
-import { InputError } from "../errors.js";
 
 /** The facts a cell's lane is judged against, or why it is not judged. `file` is absolute. */
 export type CellFactsState = { state: "judged"; file: string; facts: CellFacts } | { state: "missing"; file: string } | { state: "none"; why: string };
 
 /** Where the facts of `<provider>/<cell>` are, and whether their absence is a failure (see the module comment). */
 export function factsFileFor(cellsRoot: string, provider: string, cell: string): { file: string; expected: boolean } | undefined {
+  const target = factsTargetFor(cellsRoot, cell, provider);
+  if (target === null) return undefined;
   const dir = path.join(cellsRoot, cell);
-  if (!existsSync(dir)) return undefined;
-  const own = factsFilePath(cellsRoot, cell, provider);
   const hasAny = existsSync(path.join(dir, FACTS_FILE)) || existsSync(path.join(dir, FACTS_VARIANT_DIR));
-  if (existsSync(own)) return { file: own, expected: true };
-  if (existsSync(path.join(dir, "providers", `${provider}.json`))) return { file: own, expected: hasAny };
-  if (!existsSync(path.join(dir, "cell.json"))) return undefined;
-  return { file: path.join(dir, FACTS_FILE), expected: hasAny };
+  return { file: factsFilePath(cellsRoot, cell, target.variant), expected: hasAny };
 }
 
 /**
@@ -55,7 +51,7 @@ export async function loadCellFacts(cellsRoot: string, cells: ReadonlyArray<{ pr
       continue;
     }
     if (!existsSync(where.file)) {
-      out.set(key, where.expected ? { state: "missing", file: where.file } : { state: "none", why: `cell ${cell} has no facts yet (parity facts --cell ${cell})` });
+      out.set(key, where.expected ? { state: "missing", file: where.file } : { state: "none", why: `cell ${cell} has no facts yet (${refreshCommand(cell)})` });
       continue;
     }
     let read = byFile.get(where.file);
@@ -68,11 +64,11 @@ export async function loadCellFacts(cellsRoot: string, cells: ReadonlyArray<{ pr
   return out;
 }
 
+/** One read of a facts file: parsed (reader.ts: one line for a bad file) and its `source` held to the cell as it is now. */
 async function readFresh(cellsRoot: string, cell: string, file: string): Promise<CellFacts> {
   const facts = await readFactsFile(file);
-  const now = await factsSource(cellsRoot, cell, facts.variant);
-  if (now !== facts.source) {
-    throw new InputError(`stale facts: cell ${cell}${facts.variant !== null ? ` (variant ${facts.variant})` : ""} changed since they were computed; run \`parity facts --cell ${cell}\``, { file });
+  if ((await factsSource(cellsRoot, cell, facts.variant)) !== facts.source) {
+    throw new FactsStaleError({ cell, variant: facts.variant, file, status: "stale", command: refreshCommand(cell) });
   }
   return facts;
 }

@@ -56,7 +56,7 @@ export async function cellTruth(
   events: () => Promise<readonly unknown[]>,
   agentSide: () => Promise<AgentSideLine[]>,
   entries: readonly LoadedTruthEntry[],
-  at: { provider: string; cell: string; recordingDir: string; cwd: string },
+  at: { provider: string; cell: string; recordingDir: string; cwd: string; bridgeUntruths?: "fail" | "warn" },
 ): Promise<CellTruth> {
   if (facts.state === "none") return { report: { facts: "none", note: facts.why, findings: [], masked: 0, table: [] }, outcome: "unjudged", entries: [] };
   const file = path.relative(at.cwd, facts.file) || facts.file;
@@ -70,15 +70,18 @@ export async function cellTruth(
   const verdict = judgeTruth({ lane: await events(), facts: facts.facts, agentSide: await agentSide() });
   const masked = maskTruth(verdict.findings, verdict.judged, entries, at);
   const allowed = new Set(masked.masked.map((f) => f.fact));
+  // Under `warn`, an untruth of our bridge is listed and counted but fails nothing (defaults.ts BRIDGE_UNTRUTHS).
+  const warned = at.bridgeUntruths === "warn" ? masked.findings.filter((f) => f.cause === "bridge").length : 0;
   return {
     report: {
       facts: "judged",
       file,
       findings: masked.findings,
       masked: masked.masked.length,
+      ...(warned > 0 ? { warned } : {}),
       table: verdict.judged.map((j) => (allowed.has(j.fact) ? { ...j, allowed: true as const } : j)),
     },
-    outcome: masked.findings.length > 0 ? "untrue" : "true",
+    outcome: masked.findings.length > warned ? "untrue" : "true",
     entries: masked.entries,
   };
 }

@@ -85,6 +85,8 @@ export interface CheckCellsOptions {
   facts?: ReadonlyMap<string, CellFactsState>;
   /** Truth allowlist entries (`allowlists/truth/*.json`). */
   truthAllowlist?: readonly LoadedTruthEntry[];
+  /** Does an untruth caused by our bridge fail its cell (default `fail`; the gate passes `BRIDGE_UNTRUTHS` or `--strict-truth`)? */
+  bridgeUntruths?: "fail" | "warn";
 }
 
 /** Progress events of {@link checkCells}; `finished` comes once per cell, skipped ones included. */
@@ -471,6 +473,7 @@ async function compareCell(
           cell: location.cell,
           recordingDir: location.dir,
           cwd: options.repoRoot,
+          bridgeUntruths: options.bridgeUntruths ?? "fail",
         });
   if (truth !== undefined) extras.truthEntries = truth.entries;
   const status = cellStatus({ verdictPassed: verdict.passed, replay, oracle: state === "absent" ? "none" : state, ...(truth !== undefined ? { truth: truth.outcome } : {}) });

@@ -45,6 +45,8 @@ export interface GateOptions {
   truthAllowlist?: readonly LoadedTruthEntry[];
   /** Judge each lane against its cell's facts (default true; `bench/` and callers that measure sameness alone turn it off). */
   truth?: boolean;
+  /** Does an untruth caused by our bridge fail its cell (`--strict-truth`)? Default `BRIDGE_UNTRUTHS` (harness/defaults.ts). */
+  bridgeUntruths?: "fail" | "warn";
   /** The oracles directory, and whether it was named (`--lanes`): then every recording is held to it. */
   lanesDir: string;
   lanesGiven: boolean;

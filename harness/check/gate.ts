@@ -7,7 +7,7 @@
 import path from "node:path";
 import { loadAllowlists } from "../compare/allowlist.js";
 import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
-import { CELLS_ROOT } from "../defaults.js";
+import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
 import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -72,7 +72,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     lanesDir,
     oraclesForEveryRecording: options.lanesGiven,
     allowlist,
-    ...(truthInputs !== undefined ? { facts: truthInputs[0], truthAllowlist: truthInputs[1] } : {}),
+    ...(truthInputs !== undefined ? { facts: truthInputs[0], truthAllowlist: truthInputs[1], bridgeUntruths: options.bridgeUntruths ?? BRIDGE_UNTRUTHS } : {}),
     jobs,
     write: options.write,
     batch: options.batch,

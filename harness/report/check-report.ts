@@ -35,6 +35,8 @@ export interface CellTruthReport {
   note?: string;
   findings: TruthFinding[];
   masked: number;
+  /** How many of `findings` are our bridge's and fail nothing under `BRIDGE_UNTRUTHS: "warn"` (harness/defaults.ts; `--strict-truth` fails them). */
+  warned?: number;
   table: Array<JudgedFact & { allowed?: true }>;
 }
 

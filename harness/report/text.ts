@@ -13,7 +13,7 @@ import { timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
-import { allowTruthHint, findingLines, staleTruthLines, truthSummary, truthTable } from "./truth-text.js";
+import { allowTruthHint, findingLines, findingWords, staleTruthLines, truthSummary, truthTable } from "./truth-text.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -253,6 +253,9 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     out.push(...truthWhatToDo(cell, c));
     return `${out.join("\n")}\n`;
   }
+  // A passing cell's untruths are our bridge's, warned (defaults.ts BRIDGE_UNTRUTHS): one line each.
+  if (cell.status === "pass")
+    for (const f of cell.truth?.findings ?? []) out.push(c.yellow(`  untrue (warned) ${f.fact}: ${findingWords(f)} — ${f.item !== undefined ? `${f.item}: ` : ""}${f.field}`));
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
 

@@ -49,7 +49,8 @@ export function truthSummary(cell: CellResult): string | undefined {
   if (t.facts === "none") return "no facts yet";
   if (t.facts === "missing") return "facts missing";
   const allowed = t.masked > 0 ? `, ${t.masked} allowed` : "";
-  return t.findings.length > 0 ? `${t.findings.length} ${t.findings.length === 1 ? "untruth" : "untruths"}${allowed}` : `${t.table.length} facts true${allowed}`;
+  const warned = t.warned !== undefined && t.warned > 0 ? ` (${t.warned} by the bridge, warned)` : "";
+  return t.findings.length > 0 ? `${t.findings.length} ${t.findings.length === 1 ? "untruth" : "untruths"}${warned}${allowed}` : `${t.table.length} facts true${allowed}`;
 }
 
 /** One table cell: `true`, `lost·bridge`, `changed·adapter (allowed)`. */

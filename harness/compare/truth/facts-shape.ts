@@ -65,6 +65,8 @@ export type FactStep = CommandFact | ReadFact | EditFact | OtherFact;
 export interface ModelFact {
   response: number;
   error: { status: number; type?: string | null; message?: string } | null;
+  /** Its assistant text, null when it has none. */
+  text?: string | null;
 }
 
 /** How a turn ends, by prompt (1-based over `turn/start` and `turn/steer`), and the model answers it takes. */

@@ -371,6 +371,17 @@ function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy,
     });
     return;
   }
+  // Not the exact bytes anywhere: the agent sent them trimmed (or not at all).
+  const trimmed =
+    content.trimEnd() === content
+      ? undefined
+      : evidence().find((v, key, path, dir) => dir === "provider→bridge" && v === content.trimEnd() && !DIFF_KEY.test(key) && !/rawInput|arguments/i.test(path));
+  const changedText =
+    text !== undefined
+      ? evidence()
+          .all((v) => v === text)
+          .slice(0, 1)
+      : [];
   record(`${name}.content`, {
     kind: text === undefined ? "lost" : "changed",
     cause: "adapter",
@@ -378,13 +389,13 @@ function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy,
     field,
     expected: content,
     ...(text !== undefined ? { actual: text } : {}),
-    why: text === undefined ? "the agent never sent the file's bytes" : "the agent sent the file's content already changed",
-    evidence:
-      text !== undefined
-        ? evidence()
-            .all((v) => v === text)
-            .slice(0, 1)
-        : [],
+    why:
+      trimmed !== undefined
+        ? "the agent sent the file's bytes only with their trailing newline cut"
+        : text === undefined
+          ? "the agent never sent the file's bytes"
+          : "the agent sent the file's content already changed",
+    evidence: trimmed !== undefined ? [trimmed] : changedText,
   });
 }
 
@@ -494,11 +505,35 @@ function judgeUnappliedEdit(name: string, step: EditFact, item: Record<string, u
   );
 }
 
+/**
+ * The lane turn each fact turn is, in order. A lane with fewer turns than the run had is one
+ * thread of several (a fork: the recorded thread holds only its own turns): each fact turn is then
+ * found by its model answers' text among the lane turns' messages, in order, and one not found is
+ * on another thread (`elsewhere`: not judged).
+ */
+export function alignTurns(turns: readonly TurnFact[], model: readonly ModelFact[], lane: readonly LaneTurn[]): Array<LaneTurn | undefined | "elsewhere"> {
+  if (lane.length >= turns.length) return turns.map((_, i) => lane[i]);
+  let next = 0;
+  return turns.map((fact) => {
+    const texts = (fact.responses ?? []).map((r) => model.find((m) => m.response === r)?.text?.trim()).filter((t): t is string => t !== undefined && t !== "");
+    for (let j = next; j < lane.length; j += 1) {
+      if (lane[j]!.texts.some((t) => texts.includes(t.trim()))) {
+        next = j + 1;
+        return lane[j];
+      }
+    }
+    return "elsewhere";
+  });
+}
+
 function judgeTurns(turns: readonly TurnFact[], model: readonly ModelFact[], lane: readonly LaneTurn[], evidence: Lazy, record: Record_): void {
   const errors = model.filter((m) => m.error !== null);
+  const aligned = alignTurns(turns, model, lane);
   turns.forEach((fact, i) => {
     const name = `turn#${i + 1}`;
-    const turn = lane[i];
+    const found = aligned[i];
+    if (found === "elsewhere") return;
+    const turn = found;
     const status = turn?.status;
     // The model error the turn takes: one of its responses, else the next error in script order.
     const taken = fact.end !== "failed" ? undefined : (errors.find((m) => fact.responses?.includes(m.response)) ?? errors[0]);

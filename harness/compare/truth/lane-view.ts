@@ -27,6 +27,8 @@ export interface LaneTurn {
   error?: unknown;
   /** `provider/error` events of the turn, in order. */
   errors: Array<Record<string, unknown>>;
+  /** The text of each `agentMessage` the turn completed, in order. */
+  texts: string[];
   address: string;
 }
 
@@ -78,7 +80,7 @@ export function laneView(lane: readonly unknown[]): LaneView {
     let turn = turnOf.get(scope.turnId);
     if (turn === undefined) {
       const address = addresses[index]!;
-      turn = { n: turns.length + 1, errors: [], address: typeof address.turn === "number" ? `turn ${address.turn}` : `turn ${turns.length + 1}` };
+      turn = { n: turns.length + 1, errors: [], texts: [], address: typeof address.turn === "number" ? `turn ${address.turn}` : `turn ${turns.length + 1}` };
       turnOf.set(scope.turnId, turn);
       turns.push(turn);
     }
@@ -88,6 +90,7 @@ export function laneView(lane: readonly unknown[]): LaneView {
     if (!isRecord(event)) return;
     const turn = turnFor(event, index);
     if (event.type === "item/completed" && isRecord(event.item)) {
+      if (event.item.type === "agentMessage" && typeof event.item.text === "string") turn?.texts.push(event.item.text);
       const cls = itemClass(event.item);
       if (cls !== undefined) items.push({ cls, item: event.item, address: formatAddress(addresses[index]!), index });
     } else if (event.type === "turn/completed" && turn !== undefined) {
