@@ -19,7 +19,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { factsFilePath, factsSource, FACTS_FILE, FACTS_VARIANT_DIR } from "../facts/source.js";
 import { factsTargetFor, FactsStaleError, refreshCommand } from "../facts/fresh.js";
-import { readFactsFile } from "../facts/reader.js";
 import type { CellFacts } from "../facts/schema.js";
 
 /** The facts a cell's lane is judged against, or why it is not judged. `file` is absolute. */
@@ -66,6 +65,9 @@ export async function loadCellFacts(cellsRoot: string, cells: ReadonlyArray<{ pr
 
 /** One read of a facts file: parsed (reader.ts: one line for a bad file) and its `source` held to the cell as it is now. */
 async function readFresh(cellsRoot: string, cell: string, file: string): Promise<CellFacts> {
+  // The reader (and the facts' zod schema) loads only when a cell has facts: a check of recordings
+  // outside the project (the cursor cells of ../shared) builds no schema for them.
+  const { readFactsFile } = await import("../facts/reader.js");
   const facts = await readFactsFile(file);
   if ((await factsSource(cellsRoot, cell, facts.variant)) !== facts.source) {
     throw new FactsStaleError({ cell, variant: facts.variant, file, status: "stale", command: refreshCommand(cell) });

@@ -22,7 +22,8 @@ export function visible(text: string): string {
 /** A value for one line: a string quoted and made visible, anything else as JSON (strings inside made visible), `(none)` when absent; cut to `width`. */
 export function shownValue(value: unknown, width = 120): string {
   if (value === undefined) return "(none)";
-  const text = typeof value === "string" ? `"${visible(value)}"` : visible(JSON.stringify(value) ?? "null");
+  // JSON already escapes backslashes and C0 controls; what it leaves raw (DEL, C1, bidi and zero-width characters) is escaped here.
+  const text = typeof value === "string" ? `"${visible(value)}"` : (JSON.stringify(value) ?? "null").replace(CONTROL, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
 }
 
@@ -50,7 +51,9 @@ export function truthSummary(cell: CellResult): string | undefined {
   if (t.facts === "missing") return "facts missing";
   const allowed = t.masked > 0 ? `, ${t.masked} allowed` : "";
   const warned = t.warned !== undefined && t.warned > 0 ? ` (${t.warned} by the bridge, warned)` : "";
-  return t.findings.length > 0 ? `${t.findings.length} ${t.findings.length === 1 ? "untruth" : "untruths"}${warned}${allowed}` : `${t.table.length} facts true${allowed}`;
+  if (t.findings.length > 0) return `${t.findings.length} ${t.findings.length === 1 ? "untruth" : "untruths"}${warned}${allowed}`;
+  const trueCount = t.table.filter((j) => j.verdict === "true").length;
+  return `${trueCount} of ${t.table.length} facts true${allowed}`;
 }
 
 /** One table cell: `true`, `lost·bridge`, `changed·adapter (allowed)`. */
