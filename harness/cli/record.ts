@@ -10,7 +10,7 @@ import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import type { Argv } from "yargs";
 import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
-import { EXIT_CODES, UsageError } from "../errors.js";
+import { EXIT_CODES, ParityError, UsageError } from "../errors.js";
 import { compileUserPatterns } from "../recording/redact.js";
 import { recordCell, RECORD_STEP_TIMEOUT_MS } from "../record/record-cell.js";
 import { factsTargetFor } from "../facts/fresh.js";
@@ -208,12 +208,19 @@ export const recordCommand: ParityCommand = {
  * during `check`): the file that judges this provider's lane — its variant's, else the cell's —
  * computed anew and written when its text changed. Under `CI=true` nothing is written: null.
  */
-async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
+async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; err: (text: string) => void; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
   if (ctx.ci) return null;
   const target = factsTargetFor(options.cellsRoot, options.cell, options.provider);
   if (target === null) return null;
-  const [done] = await refreshFacts([target], { cellsRoot: options.cellsRoot, isolation: detectNetworkIsolation(options.network), ...(ctx.wrote ? { wrote: ctx.wrote } : {}) });
-  return done ?? null;
+  try {
+    const [done] = await refreshFacts([target], { cellsRoot: options.cellsRoot, isolation: detectNetworkIsolation(options.network), ...(ctx.wrote ? { wrote: ctx.wrote } : {}) });
+    return done ?? null;
+  } catch (error) {
+    // The recording is written and sound; its facts are not: say so in one line (a gate reports them stale or missing).
+    if (!(error instanceof ParityError)) throw error;
+    ctx.err(`parity: the recording is written, its facts are not: ${error.message}\n`);
+    return null;
+  }
 }
 
 /**

@@ -32,6 +32,25 @@ import { modelFact, turnFacts } from "./turns.js";
 /** Which kind of fact each canonical tool gives; every other tool is `other`. */
 const KIND_OF_TOOL: Readonly<Record<string, "command" | "read" | "edit" | "write">> = { bash: "command", read: "read", edit: "edit", write: "write" };
 
+/** Names a script may give a tool's path argument besides opencode's `filePath` (a custom agent's own spelling). */
+const PATH_ALIASES = ["filePath", "file_path", "path"] as const;
+
+/** The arguments with the path under its canonical name `filePath`. */
+function canonicalArguments(args: Record<string, unknown>): Record<string, unknown> {
+  const alias = PATH_ALIASES.find((name) => typeof args[name] === "string");
+  return alias === undefined ? args : { ...args, filePath: args[alias] };
+}
+
+/**
+ * Whether a call of a canonical tool name carries what its fact needs (a command; a path); a
+ * cell written for one agent's own tools (a custom agent's `read` with other arguments) gives
+ * an `other` fact rather than a wrong one.
+ */
+function takesCanonicalArguments(kind: "command" | "read" | "edit" | "write", args: Record<string, unknown>): boolean {
+  if (kind === "command") return typeof args.command === "string";
+  return PATH_ALIASES.some((name) => typeof args[name] === "string");
+}
+
 /** What {@link computeCellFacts} needs. */
 export interface ComputeFactsRequest {
   cellsRoot: string;
@@ -116,8 +135,8 @@ async function stepFact(run: Run, call: ModelToolCall, response: number, index: 
   const place: [number, number, string] = [response, index, call.name];
   const base = { response, call: index, tool: call.name };
   const kind = KIND_OF_TOOL[call.name];
-  if (kind === undefined || call.arguments === undefined) return { ...base, kind: "other" };
-  const args = fillTemplate(call.arguments, { cwd: run.dirs.workspace });
+  if (kind === undefined || call.arguments === undefined || !takesCanonicalArguments(kind, call.arguments)) return { ...base, kind: "other" };
+  const args = canonicalArguments(fillTemplate(call.arguments, { cwd: run.dirs.workspace }));
   const notUtf8 = (what: string) => () => stepError(run.cell, ...place, `${what} is not UTF-8 text; facts hold text only`);
   if (kind === "read") {
     const file = workspacePath(run, args.filePath, place);
