@@ -82,7 +82,13 @@ const PERMISSION_METHOD = /permission|approval|can_use_tool|confirm/i;
  */
 export function judgeTruth(input: TruthInput): TruthVerdict {
   let index: EvidenceIndex | undefined;
+  // The model's own answers, as the agent relays them (message chunks, a final result), say
+  // nothing of what a tool did: a word inside one of them is never evidence.
+  const modelTexts = (input.facts.model ?? []).map((m) => m.text ?? "").filter((t) => t.length >= 8);
   const evidence = (): EvidenceIndex => (index ??= evidenceIndex(input.agentSide));
+  // Searches for words (an exit code or signal named in text, an error status, a stop reason) skip them.
+  let proseIndex: EvidenceIndex | undefined;
+  const prose = (): EvidenceIndex => (proseIndex ??= withoutModelText(evidence(), modelTexts));
   const view = laneView(input.lane);
   const out: TruthVerdict = { judged: [], findings: [] };
   const record = (fact: string, finding: Omit<TruthFinding, "fact"> | undefined): void => {
@@ -108,7 +114,7 @@ export function judgeTruth(input: TruthInput): TruthVerdict {
       record(`${name}.item`, missingItem(step.kind, step.kind === "command" ? step.command : step.path, evidence));
       continue;
     }
-    if (step.kind === "command") judgeCommand(name, step, item, evidence, record);
+    if (step.kind === "command") judgeCommand(name, step, item, evidence, prose, record);
     else if (step.kind === "read") judgeRead(name, step, item, evidence, record);
     else judgeEdit(name, step, item, evidence, record);
   }
@@ -131,8 +137,19 @@ export function judgeTruth(input: TruthInput): TruthVerdict {
       });
     }
   }
-  judgeTurns(input.facts.turns ?? [], input.facts.model ?? [], view.turns, evidence, record);
+  judgeTurns(input.facts.turns ?? [], input.facts.model ?? [], view.turns, prose, record);
   return out;
+}
+
+/** `index` without the values that are (part of) the model's own answers, or hold one. */
+function withoutModelText(index: EvidenceIndex, texts: readonly string[]): EvidenceIndex {
+  if (texts.length === 0) return index;
+  const relayed = (v: unknown): boolean => typeof v === "string" && v.length >= 4 && texts.some((t) => t.includes(v) || v.includes(t));
+  return {
+    find: (test) => index.find((v, key, path, dir) => !relayed(v) && test(v, key, path, dir)),
+    all: (test) => index.all((v, key, path, dir) => !relayed(v) && test(v, key, path, dir)),
+    method: (pattern) => index.method(pattern),
+  };
 }
 
 type Record_ = (fact: string, finding: Omit<TruthFinding, "fact"> | undefined) => void;
@@ -172,7 +189,7 @@ function missingItem(kind: string, said: string, evidence: Lazy): Omit<TruthFind
   };
 }
 
-function judgeCommand(name: string, step: CommandFact, lane: LaneItem, evidence: Lazy, record: Record_): void {
+function judgeCommand(name: string, step: CommandFact, lane: LaneItem, evidence: Lazy, prose: Lazy, record: Record_): void {
   const item = lane.item;
   const at = lane.address;
   if (item.type !== "commandExecution") {
@@ -195,7 +212,7 @@ function judgeCommand(name: string, step: CommandFact, lane: LaneItem, evidence:
   record(`${name}.output`, judgeOutput(step.ran, stdout, stderr, output, evidence, at, field));
 
   const exitCode = typeof item.exitCode === "number" ? item.exitCode : undefined;
-  record(`${name}.exit`, judgeExit(step, exitCode, item, evidence, at));
+  record(`${name}.exit`, judgeExit(step, exitCode, item, prose, at));
 
   if (step.approval !== undefined) record(`${name}.approval`, judgeApproval(step.approval, item, evidence, at));
 }
@@ -226,7 +243,11 @@ function judgeOutput(ran: boolean, stdout: string, stderr: string, output: strin
     return { kind: "lost", cause: "adapter", item: at, field, expected, why: "the agent never sent the command's output", evidence: [] };
   }
   // The lane's text is the agent's own (whole, or cut out of what it sent): the adapter reshaped it.
-  const own = evidence().find((v) => typeof v === "string" && v.includes(output) && output.length > 0);
+  // …as its result, not in the call's command, title or input.
+  const own = evidence().find(
+    (v, key, path, dir) =>
+      dir === "provider→bridge" && typeof v === "string" && output.length > 0 && v.includes(output) && !DESCRIPTION_KEY.test(key) && !/rawInput|arguments|\.input\b|command/i.test(`${path}.${key}`),
+  );
   return {
     kind: "changed",
     cause: own !== undefined ? "adapter" : "bridge",
@@ -278,7 +299,10 @@ function judgeExit(step: CommandFact, exitCode: number | undefined, item: Record
     const signal = step.exit.signal;
     const named = typeof item.signal === "string" ? item.signal : typeof item.exitSignal === "string" ? item.exitSignal : undefined;
     if (named === signal) return undefined;
-    const had = evidence().find((v) => typeof v === "string" && v.includes(signal));
+    const had = evidence().find(
+      (v, key, _path, dir) =>
+        dir === "provider→bridge" && (v === signal || (/signal/i.test(key) && typeof v === "string" && v.includes(signal)) || (typeof v === "string" && new RegExp(`\\b${signal}\\b`).test(v))),
+    );
     const kind = exitCode === undefined && named === undefined ? "lost" : "changed";
     return {
       kind,
