@@ -90,6 +90,10 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
   }
   if (options.flags !== undefined) run.flags = options.flags;
+  // A truth entry is stale only over the whole selection: one shard sees part of it, so a wildcard
+  // entry that masks in another shard would look stale here. Sharded runs leave staleness to the
+  // unsharded check.
+  if (options.shard !== undefined) delete run.truthStale;
   if (options.shard !== undefined) {
     // A shard's blob places each cell in the unsharded order (harness/report/blob.ts).
     run.shard = options.shard;
