@@ -464,7 +464,7 @@ async function compareCell(
   const replay = replayOutcomeOf(result);
   // The truth check: the same live lane against the cell's facts, for an in-project cell with a
   // clean replay (a cut-short lane has no truth to judge).
-  const facts = inRepo && replay === "clean" ? options.facts?.get(`${location.provider}/${location.cell}`) : undefined;
+  const facts = replay === "clean" ? options.facts?.get(`${location.provider}/${location.cell}`) : undefined;
   const truth =
     facts === undefined
       ? undefined

@@ -54,7 +54,9 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     }));
   // The truth check's inputs, read once before any replay: the facts of every in-project cell (one
   // read and freshness check per facts file; a stale one stops the run, exit 2) and the truth entries.
-  const judged = options.truth === false ? [] : locations.filter((l) => options.lanesGiven || isInside(ctx.cwd, l.dir));
+  // Only the project's own recordings: one outside it (../shared, a `record --out` directory) may
+  // have been recorded from another definition of a cell of the same name, which these facts are not of.
+  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir));
   const truthInputs =
     options.truth === false
       ? undefined
