@@ -30,6 +30,6 @@ describe("committed recordings pass the final sweep", () => {
   });
 
   it("covers the opencode recordings", () => {
-    expect(cells.filter((c) => c.startsWith("acp-opencode"))).toHaveLength(12);
+    expect(cells.filter((c) => c.startsWith("acp-opencode"))).toHaveLength(15);
   });
 });
