@@ -25,6 +25,9 @@ import { planBatches } from "./batch-plan.js";
 import { whyNotAcceptable } from "../rerecord/accept.js";
 import { liveThreadLaneOfLeg, type ReplayedCell } from "../rerecord/replayed-cell.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
+import { staleTruthEntries, type LoadedTruthEntry, type MaskedTruth } from "../compare/truth/truth-allowlist.js";
+import type { CellFactsState } from "./cell-facts.js";
+import { agentSideOf, cellTruth } from "./cell-truth.js";
 
 /** Divergences of one cell copied into the report (the first ones; the text names the total). */
 export const REPORTED_DIVERGENCES = 10;
@@ -75,6 +78,15 @@ export interface CheckCellsOptions {
   startBridge?: (provider: string) => void;
   /** Told as cells start replaying and as each cell's result is known, by index into `locations` (progress output). */
   progress?: CheckCellsProgress;
+  /**
+   * The facts of each cell by `provider/cell` (cell-facts.ts), read before the run: each in-project
+   * cell's live lane is judged against them beside its oracle (cell-truth.ts). Absent: no truth check.
+   */
+  facts?: ReadonlyMap<string, CellFactsState>;
+  /** Truth allowlist entries (`allowlists/truth/*.json`). */
+  truthAllowlist?: readonly LoadedTruthEntry[];
+  /** Does an untruth caused by our bridge fail its cell (default `fail`; the gate passes `BRIDGE_UNTRUTHS` or `--strict-truth`)? */
+  bridgeUntruths?: "fail" | "warn";
 }
 
 /** Progress events of {@link checkCells}; `finished` comes once per cell, skipped ones included. */
@@ -96,6 +108,8 @@ export interface CellExtras {
   notWritten?: string;
   /** The bridge's stderr tail. */
   stderr: string;
+  /** The truth allowlist entries that applied to the cell, with what each masked (stale entries are judged over the run). */
+  truthEntries?: MaskedTruth["entries"];
 }
 
 /** Result of {@link checkCells}. */
@@ -261,9 +275,10 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
           const live = spills!.leg(location.dir, lane) ?? { ...heldLeg(legOf(lane)), events: lane.events.length };
           const source = sources[k]!;
           const recorded = recordedLeg(isRecording(source) ? source : recordings[index]!);
+          const agentSide = agentSideOf(isRecording(source) ? source : undefined, location.dir);
           sources[k] = "";
           recordings[index] = undefined;
-          const compared = await compareCell(location, replay, live, recorded, replayMs, options);
+          const compared = await compareCell(location, replay, live, recorded, replayMs, options, agentSide);
           compared.cell.ms = replayMs + (now() - compareStarted);
           results[index] = compared;
           if (keepBridgeLane && whyNotAcceptable(compared.cell) === undefined && compared.cell.detail?.missingOracle !== true) {
@@ -285,7 +300,9 @@ export async function checkCells(options: CheckCellsOptions): Promise<CheckCells
     if (spillDir !== undefined) await rm(spillDir, { recursive: true, force: true });
   }
   const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
-  return { run: { ms: now() - started, cells: done.map((r) => r.cell) }, extras: done.map((r) => r.extras), replayed };
+  const run: CheckRunResult = { ms: now() - started, cells: done.map((r) => r.cell) };
+  if (options.facts !== undefined) run.truthStale = staleTruthEntries(done.map((r) => r.extras.truthEntries ?? []));
+  return { run, extras: done.map((r) => r.extras), replayed };
 }
 
 /**
@@ -403,6 +420,7 @@ async function compareCell(
   recorded: CellLeg,
   ms: number,
   options: CheckCellsOptions,
+  agentSide: ReturnType<typeof agentSideOf>,
 ): Promise<{ cell: CellResult; extras: CellExtras }> {
   const extras = emptyExtras(location);
   extras.notes = result.notes;
@@ -452,7 +470,21 @@ async function compareCell(
   }
   const divergences = result.divergences.slice(0, REPORTED_DIVERGENCES).map(toReportDivergence);
   const replay = replayOutcomeOf(result);
-  const status = cellStatus({ verdictPassed: verdict.passed, replay, oracle: state === "absent" ? "none" : state });
+  // The truth check: the same live lane against the cell's facts, for an in-project cell with a
+  // clean replay (a cut-short lane has no truth to judge).
+  const facts = replay === "clean" ? options.facts?.get(`${location.provider}/${location.cell}`) : undefined;
+  const truth =
+    facts === undefined
+      ? undefined
+      : await cellTruth(facts, async () => (liveWhole ?? (await live.load())).events, agentSide, options.truthAllowlist ?? [], {
+          provider: location.provider,
+          cell: location.cell,
+          recordingDir: location.dir,
+          cwd: options.repoRoot,
+          bridgeUntruths: options.bridgeUntruths ?? "fail",
+        });
+  if (truth !== undefined) extras.truthEntries = truth.entries;
+  const status = cellStatus({ verdictPassed: verdict.passed, replay, oracle: state === "absent" ? "none" : state, ...(truth !== undefined ? { truth: truth.outcome } : {}) });
   const cell = cellResultFromVerdict({
     verdict,
     status,
@@ -464,6 +496,8 @@ async function compareCell(
     ...(options.oraclesForEveryRecording === true ? { explicitLanesDir: options.lanesDir } : {}),
     ...(inRepo ? { oracleFile } : {}),
   });
+  if (truth !== undefined) cell.truth = truth.report;
+  if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
     const fieldLines = oracleFieldLines(await readFile(oracleFile, "utf8"), eventLines, verdict.diffs);

@@ -13,6 +13,7 @@ import { UsageError } from "../errors.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import type { LoadedTruthEntry } from "../compare/truth/truth-allowlist.js";
 import { isInside } from "../recording/paths.js";
 import type { RecordingLocation } from "../recording/locations.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
@@ -40,6 +41,12 @@ export interface GateOptions {
   /** `--allowlist` files, besides `allowlists/*.json`; or the entries to use as they are (none: `[]`). */
   allowlistFiles: string[];
   allowlist?: readonly LoadedAllowlistEntry[];
+  /** The truth allowlist entries to use as they are; default `allowlists/truth/*.json` of the project. */
+  truthAllowlist?: readonly LoadedTruthEntry[];
+  /** Judge each lane against its cell's facts (default true; `bench/` and callers that measure sameness alone turn it off). */
+  truth?: boolean;
+  /** Does an untruth caused by our bridge fail its cell (`--strict-truth`)? Default `BRIDGE_UNTRUTHS` (harness/defaults.ts). */
+  bridgeUntruths?: "fail" | "warn";
   /** The oracles directory, and whether it was named (`--lanes`): then every recording is held to it. */
   lanesDir: string;
   lanesGiven: boolean;

@@ -4,7 +4,12 @@
  * the cells selected and the bridges started ahead (gate-start.ts), the allowlists loaded, the cells checked (`checkCells`), the cell times kept, and under a
  * write policy other than `never` the pending results of changed cells written (pending.ts).
  */
+import path from "node:path";
 import { loadAllowlists } from "../compare/allowlist.js";
+import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
+import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
+import { isInside } from "../recording/paths.js";
+import { loadCellFacts } from "./cell-facts.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { writeCellTimes } from "./cell-times.js";
@@ -48,6 +53,20 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
       await bridges.close();
       throw error;
     }));
+  // The truth check's inputs, read once before any replay: the facts of every in-project cell (one
+  // read and freshness check per facts file; a stale one stops the run, exit 2) and the truth entries.
+  // Only the project's own recordings: one outside it (../shared, a `record --out` directory) may
+  // have been recorded from another definition of a cell of the same name, which these facts are not of.
+  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir));
+  const truthInputs =
+    options.truth === false
+      ? undefined
+      : await Promise.all([loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), judged), options.truthAllowlist ?? loadTruthAllowlist(ctx.cwd)]).catch(
+          async (error: unknown) => {
+            await bridges.close();
+            throw error;
+          },
+        );
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
   const { run, extras, replayed } = await checkCells({
@@ -56,6 +75,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     lanesDir,
     oraclesForEveryRecording: options.lanesGiven,
     allowlist,
+    ...(truthInputs !== undefined ? { facts: truthInputs[0], truthAllowlist: truthInputs[1], bridgeUntruths: options.bridgeUntruths ?? BRIDGE_UNTRUTHS } : {}),
     jobs,
     write: options.write,
     batch: options.batch,
@@ -75,6 +95,10 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     await writeCellTimes(timesFile, cellTimes, new Map(replayed.map((c) => [`${c.provider}/${c.cell}`, Math.round(c.ms)])));
   }
   if (options.flags !== undefined) run.flags = options.flags;
+  // A truth entry is stale only over the whole selection: one shard sees part of it, so a wildcard
+  // entry that masks in another shard would look stale here. Sharded runs leave staleness to the
+  // unsharded check.
+  if (options.shard !== undefined) delete run.truthStale;
   if (options.shard !== undefined) {
     // A shard's blob places each cell in the unsharded order (harness/report/blob.ts).
     run.shard = options.shard;

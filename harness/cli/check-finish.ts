@@ -20,10 +20,17 @@ import type { ReporterName } from "../report/reporter-names.js";
 import { visibleLine } from "../report/visible.js";
 import { pendingNotice } from "../check/pending-notice.js";
 
-/** `--explain` text: per cell, each applying allowlist entry and the values it masked per side. */
+/**
+ * `--explain` text: per cell, each applying allowlist entry and the values it masked per side, and
+ * each truth entry that applied with how many untruths it masked (the untruths' evidence lines are
+ * the text reporter's, under `--explain`).
+ */
 export function renderExplain(extras: readonly CellExtras[]): string {
   let out = "";
   for (const cell of extras) {
+    for (const t of cell.truthEntries ?? []) {
+      out += `${cell.provider}/${cell.cell}: truth ${t.entry.fact} (${t.entry.pr}): masked ${t.masked}${t.masked === 0 ? " (nothing here)" : ""}\n    ${t.entry.reason}\n`;
+    }
     if (cell.masked.length === 0) continue;
     out += `${cell.provider}/${cell.cell}:\n`;
     for (const m of cell.masked) {
@@ -132,7 +139,7 @@ export async function finishCheck(run: CheckStarted, ctx: CliContext): Promise<n
   const { extras } = gate;
   if (outsideProject !== undefined && gate.run.cells.some((c) => c.status === "fail")) ctx.err(nothingWrittenNotice(outsideProject, ctx.cwd));
   const workspace = ctx.env?.GITHUB_WORKSPACE;
-  ctx.out(reporter(gate.run, { color: ctx.color, cwd: ctx.cwd, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
+  ctx.out(reporter(gate.run, { color: ctx.color, cwd: ctx.cwd, explain: options.explain, ...(ctx.columns !== undefined ? { width: ctx.columns } : {}), ...(workspace ? { workspace } : {}) }));
   if (options.reporter === "github") await appendStepSummary(gate.run, ctx);
   const textual = options.reporter === "text";
   if (options.explain) (textual ? ctx.out : ctx.err)(renderExplain(extras));

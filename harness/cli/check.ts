@@ -94,7 +94,7 @@ export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): P
   if (update && ctx.ci) throw new UsageError("CI=true: check --update writes oracles; run it locally and commit what it prints");
   const gate = await resolveGateOptions(args, ctx.cwd);
   if (update) requireFreeSpace(`oracles directory ${path.relative(ctx.cwd, gate.lanesDir) || "."}`, gate.lanesDir);
-  return { reporter, explain: booleanFlag(args, "explain"), update, ...gate };
+  return { reporter, explain: booleanFlag(args, "explain"), update, ...gate, ...(booleanFlag(args, "strict-truth") ? { bridgeUntruths: "fail" as const } : {}) };
 }
 
 /**
@@ -141,7 +141,12 @@ export const checkCommand: ParityCommand = {
       .option("reporter", { type: "string", default: REPORTER, describe: "text | json | junit | github | html (one self-contained page) | blob (a shard's result for merge-reports)" })
       .option("json", { type: "boolean", default: false, describe: "Same as --reporter json" })
       .option("dump-dir", { type: "string", describe: "Write each cell's normalized, unmasked lanes here" })
-      .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell" })
+      .option("explain", { type: "boolean", default: false, describe: "List the values each allowlist entry masked, per cell, and each untruth's evidence (seq numbers in the agent-side lanes)" })
+      .option("strict-truth", {
+        type: "boolean",
+        default: false,
+        describe: "An untruth caused by our bridge fails the run too (by default it is listed and warned; harness/defaults.ts BRIDGE_UNTRUTHS)",
+      })
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
       .option("update", {
@@ -158,7 +163,8 @@ export const checkCommand: ParityCommand = {
       .example("$0 check --provider acp-cursor --module ./dist/my-acp-bridge.js", "Your own bridge module under the gate")
       .example("$0 check --shard 1/2 --reporter junit > junit.xml", "First half, as JUnit XML")
       .example("$0 check --shard 2/3 --reporter blob > blob-2.json", "One CI shard's result; then: parity merge-reports blob-*.json --reporter html > report.html")
-      .example("$0 check -u", "Accept every changed cell (writes only what changed, prints the git add)"),
+      .example("$0 check -u", "Accept every changed cell (writes only what changed, prints the git add)")
+      .example("$0 check --provider acp-gemini --cell command-fails --explain", "Why a lane is untrue: each untruth with its evidence in the agent-side lanes"),
   async run(args, ctx) {
     // Every flag is checked before a cell is replayed: a bad value is one line, exit 2.
     const options = await resolveCheckOptions(args, ctx);

@@ -15,7 +15,7 @@ export interface ProgressStream {
 }
 
 /** A cell's verdict as progress reports it. */
-export type ProgressStatus = "pass" | "fail" | "skip" | "timeout" | "error";
+export type ProgressStatus = "pass" | "fail" | "untrue" | "skip" | "timeout" | "error";
 
 /** Receives the run's events; every method is cheap and never throws. */
 export interface CheckProgress {
@@ -30,7 +30,7 @@ export interface CheckProgress {
 /** ANSI: carriage return, then erase the whole line. */
 const CLEAR_LINE = "\r\x1b[2K";
 
-const STATUS_WORD: Record<ProgressStatus, string> = { pass: "passed", fail: "FAILED", skip: "skipped", timeout: "TIMED OUT (infrastructure)", error: "UNREADABLE" };
+const STATUS_WORD: Record<ProgressStatus, string> = { pass: "passed", fail: "FAILED", untrue: "UNTRUE", skip: "skipped", timeout: "TIMED OUT (infrastructure)", error: "UNREADABLE" };
 
 /**
  * Progress over `total` cells on `stream` (see the module comment). The live line names the

@@ -5,6 +5,8 @@
  */
 import type { AllowlistEntry } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
+import type { JudgedFact, TruthFinding } from "../compare/truth/judge.js";
+import { plainTruthEntry, type TruthEntry } from "../compare/truth/truth-allowlist.js";
 import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/parity.js";
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 import { EXIT_CODES } from "../errors.js";
@@ -14,9 +16,29 @@ import type { RunFlags } from "./advice.js";
  * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
  * ceiling (the machine, not the bridge, failed), which is no parity verdict. `error`: one of
  * its inputs (recording, manifest, lane, oracle) could not be read; the other cells still run
- * and the run exits 2.
+ * and the run exits 2. `untrue`: the lane is the same as its oracle, but contradicts its cell's
+ * facts (or its expected facts file is missing); it fails the run as `fail` does (exit 1). A
+ * cell that also changed or diverged is `fail`, its untruths still listed.
  */
-export type CellStatus = "pass" | "fail" | "skip" | "timeout" | "error";
+export type CellStatus = "pass" | "fail" | "untrue" | "skip" | "timeout" | "error";
+
+/**
+ * What the truth check said of one cell (issue 37): `facts` is `judged` (the lane was held to
+ * `file`), `missing` (an expected facts file is not there: the cell is untrue), or `none` (the
+ * cell has no facts yet, or the recording lies outside the project: `note` says which).
+ * `findings`: the untruths no allowlist entry masks; `masked`: how many entries masked;
+ * `table`: every fact judged, in facts order (`allowed` when an entry masked its untruth).
+ */
+export interface CellTruthReport {
+  facts: "judged" | "missing" | "none";
+  file?: string;
+  note?: string;
+  findings: TruthFinding[];
+  masked: number;
+  /** How many of `findings` are our bridge's and fail nothing under `BRIDGE_UNTRUTHS: "warn"` (harness/defaults.ts; `--strict-truth` fails them). */
+  warned?: number;
+  table: Array<JudgedFact & { allowed?: true }>;
+}
 
 /**
  * One difference as reported: what it is held against, the JSON-patch op and JSON pointer into
@@ -37,8 +59,8 @@ export interface ReportDiff {
   ids?: ParityDifference["ids"];
 }
 
-/** Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond against/op/path. */
-export const CHECK_REPORT_SCHEMA_VERSION = 2;
+/** Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`). */
+export const CHECK_REPORT_SCHEMA_VERSION = 3;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
@@ -74,6 +96,8 @@ export interface CellReport {
   divergences: Divergence[];
   /** Only for status `error`: the one-line input error (`file:line: problem`). */
   error?: string;
+  /** The truth check of the cell (absent: it was not replayed, or the run judged no truth). */
+  truth?: CellTruthReport;
 }
 
 /** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
@@ -84,8 +108,12 @@ export interface CheckReport {
   skipped: number;
   /** Cells whose inputs could not be read (status `error`). */
   errors: number;
+  /** Cells the same as their oracles that contradict their facts (status `untrue`). */
+  untrue: number;
   ms: number;
   cells: CellReport[];
+  /** Truth allowlist entries that masked nothing over the run's cells (allowlists/truth/). */
+  truthStale: TruthEntry[];
 }
 
 /**
@@ -142,6 +170,8 @@ export interface CheckRunResult {
   cells: CellResult[];
   /** The run's flags that suggested commands repeat (advice.ts). */
   flags?: RunFlags;
+  /** Truth allowlist entries stale over the whole selection (`staleTruthEntries`): they fail the run. */
+  truthStale?: TruthEntry[];
   /** For a sharded run (`--shard i/n`): which shard, the unsharded selection's size, and each cell's position in it (blob.ts). */
   shard?: { index: number; count: number };
   total?: number;
@@ -205,6 +235,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
     failed: count("fail"),
     skipped: count("skip"),
     errors: count("error"),
+    untrue: count("untrue"),
     ms: run.ms,
     cells: run.cells.map((cell) => ({
       provider: cell.provider,
@@ -216,7 +247,9 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       stale: cell.stale.map(plainEntry),
       divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
       ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),
+      ...(cell.truth !== undefined ? { truth: cell.truth } : {}),
     })),
+    truthStale: (run.truthStale ?? []).map(plainTruthEntry),
   };
 }
 
@@ -230,12 +263,14 @@ export const INFRASTRUCTURE_TIMEOUT_EXIT = EXIT_CODES.infrastructureTimeout;
 
 /**
  * Exit code of a run (00-product.md, CLI): 2 when any cell's input could not be read (status
- * `error`; every other cell was still checked and reported), else 1 when any cell failed, else 4
- * ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when any cell hit the wall-clock ceiling, else 0.
+ * `error`; every other cell was still checked and reported), else 1 when any cell failed or is
+ * untrue or a truth allowlist entry is stale, else 4 ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when
+ * any cell hit the wall-clock ceiling, else 0.
  */
 export function checkExitCode(run: CheckRunResult): 0 | 1 | 2 | typeof INFRASTRUCTURE_TIMEOUT_EXIT {
   if (run.cells.some((cell) => cell.status === "error")) return 2;
-  if (run.cells.some((cell) => cell.status === "fail")) return 1;
+  if (run.cells.some((cell) => cell.status === "fail" || cell.status === "untrue")) return 1;
+  if ((run.truthStale ?? []).length > 0) return 1;
   return run.cells.some((cell) => cell.status === "timeout") ? INFRASTRUCTURE_TIMEOUT_EXIT : 0;
 }
 

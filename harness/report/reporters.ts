@@ -12,9 +12,10 @@ import { reporterNameOf, type ReporterName } from "./reporter-names.js";
 /**
  * A reporter turns a run into the text written to stdout; only `text` uses colour and `width`
  * (the terminal's, in characters), only `github` the `cwd` and the repository root `workspace`
- * (`GITHUB_WORKSPACE`; annotation paths are relative to it).
+ * (`GITHUB_WORKSPACE`; annotation paths are relative to it), only `text` `explain` (each
+ * untruth's evidence lines).
  */
-export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string; workspace?: string }) => string;
+export type Reporter = (run: CheckRunResult, options: { color: boolean; width?: number; cwd?: string; workspace?: string; explain?: boolean }) => string;
 
 const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   text: (run, options) => renderTextReport(run, options),

@@ -11,12 +11,17 @@ import type { CellResult, CellStatus, CheckRunResult } from "./check-report.js";
 import { toCheckReport, timedOutCount } from "./check-report.js";
 import { escapeHtml, wordDiffHtml } from "./html-thread.js";
 import { cellSummaryLine, formatMs, renderCellText } from "./text.js";
+import { findingLines, staleTruthLines } from "./truth-text.js";
 
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2em 2em; color: #1f2328; }
 h1 { font-size: 1.3em; margin: 0 0 .3em; }
 .counts span { margin-right: 1em; font-weight: 600; }
-.s-pass { color: #1a7f37; } .s-fail, .s-error, .s-timeout { color: #cf222e; } .s-skip { color: #9a6700; }
+.s-pass { color: #1a7f37; } .s-fail, .s-error, .s-timeout, .s-untrue { color: #cf222e; } .s-skip { color: #9a6700; }
+table.truth { border-collapse: collapse; margin: .4em 0 1em; font-size: 12px; }
+table.truth th, table.truth td { border: 1px solid #d0d7de; padding: .15em .5em; text-align: left; }
+table.truth td.v-true { color: #1a7f37; } table.truth td.v-lost, table.truth td.v-changed, table.truth td.v-invented { color: #cf222e; font-weight: 600; }
+table.truth td.allowed { color: #9a6700; font-weight: normal; }
 .filters { position: sticky; top: 0; background: #fff; padding: .5em 0; border-bottom: 1px solid #d0d7de; margin-bottom: .5em; }
 .filters label { margin-right: .8em; } .filters input[type=search] { width: 22em; }
 details.cell { border: 1px solid #d0d7de; border-radius: 6px; margin: .35em 0; padding: .2em .6em; }
@@ -61,7 +66,7 @@ const SCRIPT = `
 })();
 `;
 
-const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP", timeout: "TIMEOUT", error: "ERROR" };
+const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", untrue: "UNTRUE", skip: "SKIP", timeout: "TIMEOUT", error: "ERROR" };
 
 /** The text reporter's rows of a failing cell, each coloured by its kind (removed, added, hunk). */
 function diffRows(cell: CellResult, flags: CheckRunResult["flags"]): string {
@@ -97,11 +102,50 @@ function summaryText(cell: CellResult): string {
     .replace(/\s*\(\d[^)]*\)$/, "");
 }
 
+/** The untruths of a cell, one block each, with their evidence (strings made visible). */
+function truthRows(cell: CellResult): string {
+  const findings = cell.truth?.findings ?? [];
+  if (findings.length === 0) return cell.truth?.facts === "missing" ? `<pre>${escapeHtml(cell.truth.note ?? "facts missing")}</pre>` : "";
+  return `<pre>${escapeHtml(findings.flatMap((f) => findingLines(f, true, 160)).join("\n"))}</pre>`;
+}
+
+/** The provider × cell × fact table of the run as HTML: one table per cell, a row per provider. */
+function truthTableHtml(cells: readonly CellResult[]): string {
+  const byCell = new Map<string, CellResult[]>();
+  for (const cell of cells) if (cell.truth?.facts === "judged") byCell.set(cell.cell, [...(byCell.get(cell.cell) ?? []), cell]);
+  if (byCell.size === 0) return "";
+  const blocks: string[] = [];
+  for (const [name, rows] of byCell) {
+    const facts: string[] = [];
+    for (const row of rows) for (const j of row.truth!.table) if (!facts.includes(j.fact)) facts.push(j.fact);
+    const head = `<tr><th>${escapeHtml(name)}</th>${facts.map((f) => `<th>${escapeHtml(f)}</th>`).join("")}</tr>`;
+    const body = rows.map((row) => {
+      const of = new Map(row.truth!.table.map((j) => [j.fact, j]));
+      const tds = facts.map((f) => {
+        const j = of.get(f);
+        if (j === undefined) return "<td>—</td>";
+        const word = j.verdict === "true" ? "true" : `${j.verdict} (${j.cause ?? "?"})${j.allowed === true ? " allowed" : ""}`;
+        return `<td class="v-${j.verdict}${j.allowed === true ? " allowed" : ""}">${escapeHtml(word)}</td>`;
+      });
+      return `<tr><td>${escapeHtml(row.provider)}</td>${tds.join("")}</tr>`;
+    });
+    blocks.push(`<table class="truth">${head}${body.join("")}</table>`);
+  }
+  return `<details class="truth" open><summary><b>truth: provider × cell × fact</b> (true / lost / changed / invented, with the cause)</summary>${blocks.join("\n")}</details>`;
+}
+
 function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {
-  const failing = cell.status === "fail" || cell.status === "error" || cell.status === "timeout";
+  const failing = cell.status === "fail" || cell.status === "error" || cell.status === "timeout" || cell.status === "untrue";
   const key = `${cell.provider}/${cell.cell}`;
   const head = `<summary><span class="badge s-${cell.status}">${STATUS_WORD[cell.status]}</span> <span class="key">${escapeHtml(key)}</span> <span class="sum">${escapeHtml(summaryText(cell))} (${escapeHtml(formatMs(cell.ms))})</span></summary>`;
-  const body = cell.status === "fail" ? `${changes(cell)}${diffRows(cell, flags)}` : failing ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>` : "";
+  const body =
+    cell.status === "fail"
+      ? `${changes(cell)}${diffRows(cell, flags)}${truthRows(cell)}`
+      : cell.status === "untrue"
+        ? truthRows(cell)
+        : failing
+          ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>`
+          : "";
   return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${body}</details>`;
 }
 
@@ -112,6 +156,7 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
   const counts: Array<[CellStatus, number, string]> = [
     ["pass", report.passed, "passed"],
     ["fail", report.failed, "failed"],
+    ["untrue", report.untrue, "untrue"],
     ["skip", report.skipped, "skipped"],
     ["error", report.errors, "unreadable"],
     ["timeout", timeouts, "timed out"],
@@ -130,6 +175,8 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
     `<label>provider <select id="provider"><option value="">all</option>${providers.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")}</select></label>`,
     '<input type="search" id="search" placeholder="search cells and their diffs"><span id="shown"></span>',
     "</div>",
+    truthTableHtml(run.cells),
+    ...staleTruthLines(run.truthStale ?? []).map((line) => `<p class="s-fail">${escapeHtml(line)}</p>`),
     `<main id="cells">${run.cells.map((cell) => cellHtml(cell, run.flags)).join("\n")}</main>`,
     `<script>${SCRIPT}</script>`,
     "</body></html>",

@@ -14,6 +14,7 @@ import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
 import { visibleLine } from "./visible.js";
+import { allowTruthHint, findingLines, findingWords, staleTruthLines, truthSummary, truthTable } from "./truth-text.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
 export interface TextOptions {
@@ -27,6 +28,8 @@ export interface TextOptions {
   maxLines?: number;
   /** The run's flags, repeated in every suggested command (advice.ts). */
   flags?: RunFlags;
+  /** `--explain`: each untruth's evidence lines (seq numbers in the agent-side lanes). */
+  explain?: boolean;
 }
 
 /** Shortens `text` to `width` characters with an ellipsis. */
@@ -117,7 +120,7 @@ function renderComparison(
   diffs: readonly ParityDifference[],
   listed: readonly ParityDifference[],
   c: ChalkInstance,
-  options: Required<Omit<TextOptions, "color" | "flags">>,
+  options: Required<Omit<TextOptions, "color" | "flags" | "explain">>,
 ): string[] {
   const out: string[] = [];
   const pad = String(Math.max(comparison.expectedEvents, comparison.liveEvents)).length;
@@ -190,7 +193,17 @@ function differenceKey(diff: ParityDifference): string {
 
 function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string {
   const label =
-    cell.status === "pass" ? c.green("PASS") : cell.status === "fail" ? c.red("FAIL") : cell.status === "timeout" ? c.red("TIMEOUT") : cell.status === "error" ? c.red("ERROR") : c.yellow("SKIP");
+    cell.status === "pass"
+      ? c.green("PASS")
+      : cell.status === "fail"
+        ? c.red("FAIL")
+        : cell.status === "untrue"
+          ? c.red("UNTRUE")
+          : cell.status === "timeout"
+            ? c.red("TIMEOUT")
+            : cell.status === "error"
+              ? c.red("ERROR")
+              : c.yellow("SKIP");
   if (cell.status === "error") return `${label} ${c.bold(`${cell.provider}/${cell.cell}`)}  ${cell.detail?.error ?? "unreadable input"}`;
   const parts = [`live ${plural(cell.events, "event")}`];
   const verdict = cell.detail?.verdict;
@@ -206,6 +219,8 @@ function summaryLine(cell: CellResult, c: ChalkInstance, width: number): string 
   if (cell.diffs.length > 0) parts.push(plural(distinctDifferences(cell), "difference"));
   if (cell.stale.length > 0) parts.push(plural(cell.stale.length, "stale entry").replace("entrys", "entries"));
   if (cell.divergences.length > 0) parts.push(plural(cell.divergences.length, "divergence"));
+  const truth = truthSummary(cell);
+  if (truth !== undefined) parts.push(`truth: ${truth}`);
   const reason = cell.detail?.skipReason ? ` — ${cell.detail.skipReason}` : "";
   const plain = `${cell.provider}/${cell.cell}  ${parts.join("; ")}  (${formatMs(cell.ms)})${reason}`;
   const rest = truncate(plain, width - 5).slice(cell.provider.length + cell.cell.length + 1);
@@ -232,6 +247,16 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   const out = [summaryLine(cell, c, resolved.width)];
   // An infrastructure timeout says what happened and nothing else: no diff, no allowlist advice.
   if (cell.status === "timeout" && cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
+  const untruths = (cell.truth?.findings ?? []).flatMap((f) => findingLines(f, options.explain === true, resolved.width - 20));
+  if (cell.status === "untrue") {
+    if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
+    out.push(...untruths.map((line) => (line.startsWith("  untrue") ? c.red(line) : line)));
+    out.push(...truthWhatToDo(cell, c));
+    return `${out.join("\n")}\n`;
+  }
+  // A passing cell's untruths are our bridge's, warned (defaults.ts BRIDGE_UNTRUTHS): one line each.
+  if (cell.status === "pass")
+    for (const f of cell.truth?.findings ?? []) out.push(c.yellow(`  untrue (warned) ${f.fact}: ${findingWords(f)} — ${f.item !== undefined ? `${f.item}: ` : ""}${f.field}`));
   if (cell.status !== "fail") return `${out.join("\n")}\n`;
   if (cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
 
@@ -272,8 +297,25 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     out.push(`    got ${divergence.actual === null ? "nothing: the bridge went idle without it" : truncate(divergence.actual, resolved.width)}`);
   }
 
+  out.push(...untruths);
   out.push(...whatToDo(cell, c, options.flags));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * "what to do" for an untrue cell: an untruth of our bridge is fixed in the bridge (never
+ * allowed); one of the agent or its adapter can be allowed with a truth entry, tied to a PR.
+ */
+function truthWhatToDo(cell: CellResult, c: ChalkInstance): string[] {
+  const findings = cell.truth?.findings ?? [];
+  if (findings.length === 0) return cell.truth?.facts === "missing" ? [c.bold("  what to do:"), `    compute them: parity facts --cell ${cell.cell}`] : [];
+  const out = [c.bold("  what to do:")];
+  if (findings.some((f) => f.cause === "bridge")) out.push("    fix the bridge: the agent-side lanes carry what the lane lacks (see the evidence: parity check --explain)");
+  const agents = findings.filter((f) => f.cause !== "bridge");
+  if (agents.length > 0) out.push(c.dim("    an agent's limit (cause adapter or agent) can be allowed, with the PR that found it:"));
+  for (const f of agents.slice(0, 3)) out.push(`    allow it:   ${allowTruthHint(cell, f)}`);
+  if (agents.length > 3) out.push(c.dim(`    … ${agents.length - 3} more (see --reporter json)`));
+  return out;
 }
 
 /**
@@ -310,7 +352,7 @@ function distinctDifferences(cell: CellResult): number {
 
 /** One line per failing cell for the end of a run: `provider/cell: 2 differences, 1 stale entry`. */
 function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[] {
-  const failing = cells.filter((cell) => cell.status === "fail");
+  const failing = cells.filter((cell) => cell.status === "fail" || cell.status === "untrue");
   if (failing.length === 0) return [];
   const lines = [c.bold(`failing cells (${failing.length}):`)];
   for (const cell of failing) {
@@ -319,8 +361,10 @@ function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[
     if (distinct > 0) parts.push(plural(distinct, "difference"));
     if (cell.stale.length > 0) parts.push(plural(cell.stale.length, "stale entry").replace("entrys", "entries"));
     if (cell.divergences.length > 0) parts.push(plural(cell.divergences.length, "divergence"));
+    const untruths = cell.truth?.findings.length ?? 0;
+    if (untruths > 0) parts.push(plural(untruths, "untruth"));
     if (cell.detail?.error !== undefined) parts.push(cell.detail.error.split("\n")[0]!);
-    lines.push(`  ${c.red("FAIL")} ${cell.provider}/${cell.cell}: ${parts.join(", ") || "failed"}`);
+    lines.push(`  ${c.red(cell.status === "untrue" ? "UNTRUE" : "FAIL")} ${cell.provider}/${cell.cell}: ${parts.join(", ") || "failed"}`);
   }
   return lines;
 }
@@ -334,11 +378,17 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const report = toCheckReport(run);
   const cellOptions = run.flags !== undefined && options.flags === undefined ? { ...options, flags: run.flags } : options;
   const body = run.cells.map((cell) => renderCellText(cell, cellOptions)).join("");
+  // The provider × cell × fact table, when the truth check has something to say (or asked for).
+  const untrue = run.cells.some((cell) => (cell.truth?.findings.length ?? 0) > 0 || cell.truth?.facts === "missing");
+  const table = untrue || options.explain === true ? truthTable(run.cells) : "";
+  const truth = [...(table !== "" ? [c.bold("truth (provider × cell × fact):"), ...table.trimEnd().split("\n")] : []), ...staleTruthLines(run.truthStale ?? []).map((l) => c.red(l))];
   const failing = failingSummary(run.cells, c);
   const timeouts = timedOutCount(run);
   const timedOut = timeouts > 0 ? `, ${timeouts} timed out (infrastructure)` : "";
   const errors = report.errors > 0 ? `, ${report.errors} unreadable` : "";
-  const summary = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
+  const untrueCount = report.untrue > 0 ? `, ${report.untrue} untrue` : "";
+  const summary = `${report.passed} passed, ${report.failed} failed${untrueCount}, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
   const next = closingAdvice(run.cells, run.flags ?? options.flags).map((line, k) => (k === 0 ? c.bold(line) : line));
-  return `${body}${[...failing, ...next].map((line) => `${line}\n`).join("")}${report.failed + timeouts + report.errors > 0 ? c.red(summary) : c.green(summary)}\n`;
+  const bad = report.failed + report.untrue + timeouts + report.errors + report.truthStale.length > 0;
+  return `${body}${[...truth, ...failing, ...next].map((line) => `${line}\n`).join("")}${bad ? c.red(summary) : c.green(summary)}\n`;
 }

@@ -41,7 +41,8 @@ export interface CheckCellResult extends CellResult {
 /**
  * Replays one recorded cell through its bridge (or `module`), compares the live thread lane
  * with its oracle and its recording under the allowlists, and returns the cell's result;
- * `status` is `pass`, `fail`, `skip` (process-scoped), `timeout` (the replay hit its
+ * `status` is `pass`, `fail`, `untrue` (the same as its oracle, contradicting its cell's facts in
+ * `cells/`, see README "Truth"), `skip` (process-scoped), `timeout` (the replay hit its
  * wall-clock ceiling: no verdict) or `error` (an unreadable input).
  *
  * @throws UsageError when the recordings root does not hold `<provider>/<cell>`.

@@ -26,7 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
   compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
-  check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "stack/protocol"],
+  // check reads each cell's facts (harness/facts: the reader and the freshness hash) to judge lanes against them.
+  check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "facts", "stack/protocol"],
   rerecord: ["recording", "lanes", "families", "replay", "compare", "report", "stack/protocol"],
   vitest: ["recording", "lanes", "replay", "compare", "report", "check"],
   progress: ["stack/bridge-kit"],

@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { judgeTruth, type TruthFinding } from "../../../harness/compare/truth/judge.js";
+import { isInterleaving } from "../../../harness/compare/truth/output.js";
+import { diffApplies } from "../../../harness/compare/truth/unified-diff.js";
+import { APPROVAL_ALLOW, COMMAND_FAILS, MODEL_ERROR, TURN_TOOLS } from "./hand-facts.js";
+import { committed } from "./agent-side.js";
+
+const brief = (f: TruthFinding) => ({ fact: f.fact, kind: f.kind, cause: f.cause, seqs: f.evidence.map((e) => e.seq) });
+
+describe("isInterleaving: exact bytes, any order of the two pipes' lines", () => {
+  const out = "first line\nsecond line\n";
+  const err = "something went wrong\n";
+  it("accepts both pipes in any line order", () => {
+    expect(isInterleaving(out + err, out, err)).toBe(true);
+    expect(isInterleaving(err + out, out, err)).toBe(true);
+    expect(isInterleaving("first line\nsomething went wrong\nsecond line\n", out, err)).toBe(true);
+  });
+  it("refuses a trimmed newline, a reordered pipe, an extra or a changed byte", () => {
+    expect(isInterleaving("first line\nsecond line\nsomething went wrong", out, err)).toBe(false);
+    expect(isInterleaving("second line\nfirst line\nsomething went wrong\n", out, err)).toBe(false);
+    expect(isInterleaving(`${out + err}\n`, out, err)).toBe(false);
+    expect(isInterleaving("first line\nsecond line\nsomething went wronG\n", out, err)).toBe(false);
+    expect(isInterleaving(" first line\nsecond line\n", out, "")).toBe(false);
+  });
+  it("keeps carriage returns and escapes as bytes", () => {
+    expect(isInterleaving("a\r\n\u001b[31mred\u001b[0m\n", "a\r\n\u001b[31mred\u001b[0m\n", "")).toBe(true);
+    expect(isInterleaving("a\n\u001b[31mred\u001b[0m\n", "a\r\n\u001b[31mred\u001b[0m\n", "")).toBe(false);
+  });
+});
+
+describe("diffApplies: a diff is true when it turns the file before into the file after", () => {
+  const before = "title: parity notes\nstatus: draft\nowner: nobody\n";
+  const after = before.replace("draft", "final");
+  it("a hunk with its context applies", () => {
+    expect(diffApplies("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n", before, after)).toBe(true);
+  });
+  it("a diff without hunks, or one that gives another file, does not", () => {
+    expect(diffApplies("--- a/notes.txt\n+++ b/notes.txt\n-status: draft\n+status: final\n", before, after)).toBe(false);
+    expect(diffApplies("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: done\n owner: nobody\n", before, after)).toBe(false);
+  });
+  it("a new file is a diff from nothing", () => {
+    expect(diffApplies("--- /dev/null\n+++ b/new/file.txt\n@@ -0,0 +1 @@\n+hello\n", null, "hello\n")).toBe(true);
+  });
+});
+
+describe("judgeTruth on committed lanes (facts as the cells' scripts make them)", () => {
+  it("codex's command-fails lane is true in every fact", () => {
+    const verdict = judgeTruth({ ...committed("codex", "command-fails"), facts: COMMAND_FAILS });
+    expect(verdict.findings).toEqual([]);
+    expect(verdict.judged.map((j) => `${j.fact}=${j.verdict}`)).toEqual(["command#1.output=true", "command#1.exit=true", "command#1.approval=true", "turn#1.end=true"]);
+  });
+
+  it("acp-pi's command-fails: the agent sent the exact output and the exit code (seq 41, 42); the lane shows a tool call with a trailer and no exit code: bridge", () => {
+    const verdict = judgeTruth({ ...committed("acp-pi", "command-fails"), facts: COMMAND_FAILS });
+    expect(verdict.findings.map(brief)).toEqual([
+      { fact: "command#1.item", kind: "changed", cause: "bridge", seqs: [25] },
+      { fact: "command#1.output", kind: "changed", cause: "bridge", seqs: [41] },
+      { fact: "command#1.exit", kind: "lost", cause: "bridge", seqs: [42] },
+    ]);
+  });
+
+  it("claude-code's command-fails: the agent itself trimmed the output (the adapter), the exit code is true", () => {
+    const verdict = judgeTruth({ ...committed("claude-code", "command-fails"), facts: COMMAND_FAILS });
+    expect(verdict.findings.map(brief)).toEqual([{ fact: "command#1.output", kind: "changed", cause: "adapter", seqs: [36] }]);
+  });
+
+  it("acp-gemini's command-fails: no output and no exit code in the agent-side lanes: lost by the adapter", () => {
+    const verdict = judgeTruth({ ...committed("acp-gemini", "command-fails"), facts: COMMAND_FAILS });
+    expect(verdict.findings.map(brief)).toEqual([
+      { fact: "command#1.output", kind: "lost", cause: "adapter", seqs: [] },
+      { fact: "command#1.exit", kind: "lost", cause: "adapter", seqs: [] },
+    ]);
+  });
+
+  it("acp-claude-zed's approval-allow: the touch printed nothing, the lane shows the call's description as output (invented, bridge), and no approval status after the allow", () => {
+    const verdict = judgeTruth({ ...committed("acp-claude-zed", "approval-allow"), facts: APPROVAL_ALLOW });
+    const findings = verdict.findings.map(brief);
+    expect(findings).toContainEqual({ fact: "command#1.output", kind: "invented", cause: "bridge", seqs: [21, 21] });
+    expect(findings).toContainEqual({ fact: "command#1.approval", kind: "lost", cause: "bridge", seqs: [23] });
+    expect(verdict.findings.find((f) => f.fact === "command#1.output")!.actual).toBe("Create approved.txt");
+  });
+
+  it("acp-omp's model-error: a 401 shown as a completed turn, and the agent never said so: invented, adapter", () => {
+    const verdict = judgeTruth({ ...committed("acp-omp", "model-error"), facts: MODEL_ERROR });
+    expect(verdict.findings.map(brief)).toEqual([
+      { fact: "turn#1.end", kind: "invented", cause: "adapter", seqs: [] },
+      { fact: "turn#1.error", kind: "lost", cause: "adapter", seqs: [] },
+    ]);
+  });
+
+  it("codex's and pi's model-error: a failed turn with a typed error is true", () => {
+    for (const provider of ["codex", "pi"]) expect(judgeTruth({ ...committed(provider, "model-error"), facts: MODEL_ERROR }).findings).toEqual([]);
+  });
+
+  it("turn-tools: claude-code's diff applies; the read's bytes the agent sent (seq 40) are lost by the bridge", () => {
+    const verdict = judgeTruth({ ...committed("claude-code", "turn-tools"), facts: TURN_TOOLS });
+    const byFact = new Map(verdict.judged.map((j) => [j.fact, j]));
+    expect(byFact.get("edit#1.diff")?.verdict).toBe("true");
+    expect(byFact.get("edit#1.path")?.verdict).toBe("true");
+    expect(byFact.get("edit#1.created")?.verdict).toBe("true");
+    expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "lost", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
+  });
+
+  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence", () => {
+    const verdict = judgeTruth({ ...committed("acp-opencode", "turn-tools"), facts: TURN_TOOLS });
+    expect(verdict.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge", field: "item.changes.diff" });
+  });
+
+  it("an item no step made is invented (the omp fixture's extra grep), told by the agent: adapter", () => {
+    const verdict = judgeTruth({ ...committed("acp-omp-fixture", "turn-tools"), facts: TURN_TOOLS });
+    expect(verdict.findings.find((f) => f.fact === "command+1.item")).toMatchObject({ kind: "invented", cause: "adapter", actual: "grep -q draft notes.txt" });
+  });
+
+  it("a created file reported as an update at another path, and an approval status after a deny", () => {
+    const lane = [
+      { type: "turn/started", scope: { kind: "turn", turnId: "#1" } },
+      {
+        type: "item/completed",
+        scope: { kind: "turn", turnId: "#1" },
+        item: {
+          type: "fileChange",
+          id: "#2",
+          changes: [{ path: "/tmp/parity-workspace/file.txt", kind: "update", diff: "--- a/file.txt\n+++ b/file.txt\n@@ -0,0 +1 @@\n+hi\n" }],
+          status: "completed",
+          approvalStatus: null,
+        },
+      },
+      { type: "item/completed", scope: { kind: "turn", turnId: "#1" }, item: { type: "commandExecution", id: "#3", command: "rm x", cwd: "", status: "failed", approvalStatus: null } },
+      { type: "turn/completed", scope: { kind: "turn", turnId: "#1" }, status: "completed" },
+    ];
+    const agentSide = [
+      {
+        dir: "provider→bridge" as const,
+        seq: 7,
+        line: JSON.stringify({ method: "session/update", params: { update: { content: [{ type: "diff", path: "/tmp/parity-workspace/src/new/file.txt", oldText: null, newText: "hi\n" }] } } }),
+      },
+      { dir: "provider→bridge" as const, seq: 9, line: JSON.stringify({ id: 1, method: "session/request_permission", params: {} }) },
+    ];
+    const verdict = judgeTruth({
+      lane,
+      agentSide,
+      facts: {
+        cell: "x",
+        steps: [
+          { response: 0, call: 0, tool: "write", kind: "write", path: "src/new/file.txt", approval: null, ran: true, before: null, after: "hi\n", created: true, error: null },
+          { response: 1, call: 0, tool: "bash", kind: "command", command: "rm x", approval: "deny", ran: false, stdout: null, stderr: null, exit: null },
+        ],
+        turns: [{ prompt: 1, end: "completed" }],
+      },
+    });
+    expect(verdict.findings.map(brief)).toEqual([
+      { fact: "write#1.path", kind: "changed", cause: "bridge", seqs: [7] },
+      { fact: "write#1.created", kind: "changed", cause: "bridge", seqs: [7] },
+      { fact: "command#1.approval", kind: "lost", cause: "bridge", seqs: [9] },
+    ]);
+  });
+});
