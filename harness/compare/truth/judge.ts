@@ -17,7 +17,7 @@ import { RECORDED_PATHS } from "../../recording/recorded-paths.js";
 import { evidenceIndex, type AgentSideLine, type Evidence, type EvidenceIndex } from "./evidence.js";
 import type { CommandFact, EditFact, FactApproval, ModelFact, ReadFact, TruthFacts, TurnFact } from "./facts-shape.js";
 import { laneView, resultText, type ItemClass, type LaneItem, type LaneTurn } from "./lane-view.js";
-import { isInterleaving } from "./output.js";
+import { isInterleaving, isMarkedCut } from "./output.js";
 import { diffApplies } from "./unified-diff.js";
 import { isRecord } from "../../../stack/protocol/json-value.js";
 
@@ -224,7 +224,7 @@ function judgeOutput(ran: boolean, stdout: string, stderr: string, output: strin
     if (output === undefined || output === "") return undefined;
     return inventedOutput(output, evidence, at, field, ran);
   }
-  if (output !== undefined && isInterleaving(output, stdout, stderr)) return undefined;
+  if (output !== undefined && (isInterleaving(output, stdout, stderr) || isMarkedCut(output, stdout, stderr))) return undefined;
   const had = evidence().find((v) => typeof v === "string" && isInterleaving(v, stdout, stderr));
   const expected = stderr === "" ? stdout : { stdout, stderr };
   if (had !== undefined) {

@@ -103,9 +103,9 @@ export function laneView(lane: readonly unknown[]): LaneView {
   return { items, turns };
 }
 
-/** The text of a read item or a tool call's result: `content`, `text`, `result` (a string, `{content}` or content blocks' text). */
+/** The text of a read item or a tool call's result: `resultText` (the fileRead item), `content`, `text`, `result` (a string, `{content}` or content blocks' text). */
 export function resultText(item: Record<string, unknown>): string | undefined {
-  for (const key of ["content", "text", "output"]) if (typeof item[key] === "string") return item[key];
+  for (const key of ["resultText", "content", "text", "output"]) if (typeof item[key] === "string") return item[key];
   return blockText(item.result);
 }
 

@@ -47,3 +47,22 @@ export function isInterleaving(output: string, stdout: string, stderr: string): 
   }
   return reachable[b.length] === output.length;
 }
+
+// The mark a recording's redaction leaves where it cut a long string (harness/recording/redact.ts
+// `trimMarker`): the head, the mark naming how many characters it took out, the tail.
+const CUT = /⟦redacted: (\d+) chars trimmed⟧/;
+
+/**
+ * True when `output` is `printed` cut once by the recorder, with its mark: `output` is a head of
+ * `printed`, the mark naming exactly the characters taken out, and the rest of `printed` as tail
+ * (or, where stdout and stderr are two pipes, of either order of them). The recorder makes that cut
+ * on every side at once (record's cut replay), so it is no untruth of the lane: the mark says so.
+ */
+export function isMarkedCut(output: string, stdout: string, stderr: string): boolean {
+  const match = CUT.exec(output);
+  if (match === null) return false;
+  const head = output.slice(0, match.index);
+  const tail = output.slice(match.index + match[0].length);
+  const removed = Number(match[1]);
+  return [stdout + stderr, stderr + stdout].some((printed) => printed.length === head.length + removed + tail.length && printed.startsWith(head) && printed.endsWith(tail));
+}

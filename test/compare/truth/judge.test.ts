@@ -72,12 +72,11 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     ]);
   });
 
-  it("acp-claude-zed's approval-allow: the touch printed nothing, the lane shows the call's description as output (invented, bridge), and no approval status after the allow", () => {
+  it("acp-claude-zed's approval-allow: the touch printed nothing and the lane shows nothing; approved after the allow (the bridge once showed the call's description as output and no status)", () => {
     const verdict = judgeTruth({ ...committed("acp-claude-zed", "approval-allow"), facts: APPROVAL_ALLOW });
-    const findings = verdict.findings.map(brief);
-    expect(findings).toContainEqual({ fact: "command#1.output", kind: "invented", cause: "bridge", seqs: [21, 21] });
-    expect(findings).toContainEqual({ fact: "command#1.approval", kind: "lost", cause: "bridge", seqs: [23] });
-    expect(verdict.findings.find((f) => f.fact === "command#1.output")!.actual).toBe("Create approved.txt");
+    const byFact = new Map(verdict.judged.map((j) => [j.fact, j]));
+    expect(byFact.get("command#1.output")?.verdict).toBe("true");
+    expect(byFact.get("command#1.approval")?.verdict).toBe("true");
   });
 
   it("acp-omp's model-error: a 401 shown as a completed turn, and the agent never said so: invented, adapter", () => {
@@ -92,18 +91,20 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     for (const provider of ["codex", "pi"]) expect(judgeTruth({ ...committed(provider, "model-error"), facts: MODEL_ERROR }).findings).toEqual([]);
   });
 
-  it("turn-tools: claude-code's diff applies; the read's bytes the agent sent (seq 40) are lost by the bridge", () => {
+  it("turn-tools: claude-code's diff applies; the read's text is Claude Code's numbered view, while the agent sent the bytes too (seq 40): changed, bridge", () => {
     const verdict = judgeTruth({ ...committed("claude-code", "turn-tools"), facts: TURN_TOOLS });
     const byFact = new Map(verdict.judged.map((j) => [j.fact, j]));
     expect(byFact.get("edit#1.diff")?.verdict).toBe("true");
     expect(byFact.get("edit#1.path")?.verdict).toBe("true");
     expect(byFact.get("edit#1.created")?.verdict).toBe("true");
-    expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "lost", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
+    expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
   });
 
-  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence", () => {
-    const verdict = judgeTruth({ ...committed("acp-opencode", "turn-tools"), facts: TURN_TOOLS });
-    expect(verdict.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge", field: "item.changes.diff" });
+  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok); opencode's own unified diff is true", () => {
+    const grok = judgeTruth({ ...committed("acp-grok", "turn-tools"), facts: TURN_TOOLS });
+    expect(grok.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge", field: "item.changes.diff" });
+    const opencode = judgeTruth({ ...committed("acp-opencode", "turn-tools"), facts: TURN_TOOLS });
+    expect(opencode.judged.find((j) => j.fact === "edit#1.diff")?.verdict).toBe("true");
   });
 
   it("an item no step made is invented (the omp fixture's extra grep), told by the agent: adapter", () => {
