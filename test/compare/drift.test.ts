@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -42,7 +43,9 @@ describe("parity drift", () => {
         })
         .join("\n");
       await writeFile(agentLane, doctored);
-      const bridgeLane = path.join(to, "acp-opencode", cell, "bridge→runtime.ndjson");
+      // The bridge lane the thread lane is built from: today's bridge's (.current) when the recording has one.
+      const current = path.join(to, "acp-opencode", cell, "bridge→runtime.current.ndjson");
+      const bridgeLane = existsSync(current) ? current : path.join(to, "acp-opencode", cell, "bridge→runtime.ndjson");
       const text = await readFile(bridgeLane, "utf8");
       const model = '{\\"value\\":\\"opencode/big-pickle\\",';
       expect(text).toContain(model);
