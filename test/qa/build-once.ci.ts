@@ -9,7 +9,7 @@ import { repoRoot } from "../helpers/run-cli.js";
 // once (its `prepare`), and the gate command, `npm run gate`, builds nothing more — run from a
 // subdirectory, with a read-only HOME, and beside an `npx parity` that installs the project into
 // npx's cache (whose `prepare` finds the build current: build/prepare.mjs). The clone has no
-// sibling `../shared`: the gate over the committed matrix does not need it.
+// sibling folder of real recordings: the gate over the committed matrix does not need it.
 
 let work = "";
 let clone = "";
