@@ -40,7 +40,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     // The fixture agents and the MCP proxy are bundled once per run, not once per test.
-    globalSetup: ["test/helpers/bundles-setup.ts"],
+    // Every temp file of the run in one directory, removed at its end (test/helpers/run-tmpdir.ts);
+    // first, so the bundles and everything after it are made inside it.
+    globalSetup: ["test/helpers/run-tmpdir.ts", "test/helpers/bundles-setup.ts"],
     // A file that shares its worker must not leave env stubs or spies behind for the next file:
     // they are undone after each test, whatever the test itself does (test/qa/test-isolation.test.ts
     // refuses the changes this cannot undo outside ISOLATED).

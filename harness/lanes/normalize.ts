@@ -34,6 +34,9 @@ export const TIME_FIELDS: readonly string[] = [
   "resetsAtMs",
   "resetsAt",
   "expiresAt",
+  // A command's or tool's wall time is the clock's (omp's `wallTimeMs`, codex's `duration`): that a
+  // duration was reported stays in the lane, its value would make two runs of one session differ.
+  "durationMs",
 ];
 
 /** Options of {@link normalizeThreadLane}. */

@@ -30,9 +30,24 @@ const REAL = Object.keys(SHIPPED_AGENT_PROFILES).filter((id) => id !== "acp-open
  * `tool_execution_start` event, in a separate process from pi's own write: on a loaded machine pi
  * has written the file first, and the diff pi-acp reports (`oldText`) is then the new text's. The
  * bridge reports what the agent said, so only the fileChange diff of acp-pi is left out; every other
- * byte must still match.
+ * byte must still match. omp's streamed output chunks likewise (joined, not dropped).
  */
+/** Consecutive output deltas of one command item joined into one: how an agent's stream was cut into updates follows its pipe's flushes. */
+function joinOutputChunks(oracle: string): string {
+  const joined: Array<{ type?: string; itemId?: string; delta?: string }> = [];
+  for (const event of JSON.parse(oracle) as Array<{ type?: string; itemId?: string; delta?: string }>) {
+    const last = joined.at(-1);
+    if (event.type === "item/commandExecution/outputDelta" && last?.type === event.type && last.itemId === event.itemId)
+      joined[joined.length - 1] = { ...last, delta: `${last.delta ?? ""}${event.delta ?? ""}` };
+    else joined.push(event);
+  }
+  return JSON.stringify(joined, null, 2);
+}
+
 const AGENT_OWN_VARIANCE: Record<string, (oracle: string) => string> = {
+  // omp streams a command's output as it reads its pipe: "3 notes.txt\n" came as one update or as
+  // "3" and " notes.txt\n", run to run. The output itself must match.
+  "acp-omp": joinOutputChunks,
   "acp-pi": (oracle) =>
     JSON.stringify(
       (JSON.parse(oracle) as Array<{ item?: { type?: string; changes?: Array<Record<string, unknown>> } }>).map((event) =>
