@@ -24,6 +24,13 @@ export const ISOLATED = ["test/check/one-read.test.ts"];
  */
 export const GLOBAL_SETUP_NPM_TEST = ["test/helpers/no-extra-ca-certs.ts"];
 
+/**
+ * Global setup of every run (both configs): the run's temp files in one directory under TMPDIR,
+ * removed at its end (test/helpers/run-tmpdir.ts); it writes process.env.TMPDIR in the main process,
+ * before any worker is forked (test/qa/test-isolation.test.ts lets it).
+ */
+export const GLOBAL_SETUP_RUN = ["test/helpers/run-tmpdir.ts"];
+
 /** Left out in a clone with no sibling `../shared` (test/helpers/shared-files.ts); none under CI=true. */
 const NEEDS_SHARED = sharedExclusions(fileURLToPath(new URL(".", import.meta.url)));
 
@@ -42,7 +49,7 @@ export default defineConfig({
     // The fixture agents and the MCP proxy are bundled once per run, not once per test.
     // Every temp file of the run in one directory, removed at its end (test/helpers/run-tmpdir.ts);
     // first, so the bundles and everything after it are made inside it.
-    globalSetup: ["test/helpers/run-tmpdir.ts", "test/helpers/bundles-setup.ts"],
+    globalSetup: [...GLOBAL_SETUP_RUN, "test/helpers/bundles-setup.ts"],
     // A file that shares its worker must not leave env stubs or spies behind for the next file:
     // they are undone after each test, whatever the test itself does (test/qa/test-isolation.test.ts
     // refuses the changes this cannot undo outside ISOLATED).
