@@ -162,7 +162,7 @@ describe("check --reporter html: one self-contained page of the run (issue 27 it
       const out = (await probePage(chromium!, page, probe)) as Record<string, any>;
       expect(out.all).toHaveLength(total);
       expect(out.shownText).toBe(`${total} of ${total} cells shown`);
-      expect(out.counts).toMatch(new RegExp(`^${total - 2} passed2 failed0 skipped0 unreadable0 timed out${total} cells in `));
+      expect(out.counts).toMatch(new RegExp(`^${total - 2} passed2 failed0 untrue0 skipped0 unreadable0 timed out${total} cells in `));
       expect(out.open.sort()).toEqual(["acp-claude/resume", "echo/turn"]);
       expect(out.collapsedPassing).toBe(true);
       // The oracle (old side) has the words the live lane lacks, and "failed" where live says "completed".
