@@ -11,4 +11,7 @@ import base from "./vitest.config.js";
 // The base config's `projects` name their own files (every `*.test.ts`): left out here, so the
 // include below is the one that counts.
 const { projects: _projects, ...shared } = base.test ?? {};
-export default defineConfig({ ...base, test: { ...shared, include: ["test/**/*.ci.ts"], fileParallelism: false } });
+// Without the run's one TMPDIR directory (test/helpers/run-tmpdir.ts, npm test's): under it, a live
+// acp-copilot recording named its record root (`rec-00000000`) somewhere redaction's path rewrite
+// did not reach, and the record refused to write (a redaction survivor); not yet understood.
+export default defineConfig({ ...base, test: { ...shared, globalSetup: ["test/helpers/bundles-setup.ts"], include: ["test/**/*.ci.ts"], fileParallelism: false } });
