@@ -11,8 +11,7 @@ import { sharedExclusions } from "./test/helpers/shared-files.js";
  * - `test/api/vitest-helper.test.ts`, `vitest-unawaited.test.ts` run `checkCell` in their own
  *   process, whose temp session points the process's TMPDIR at itself while a call runs
  *   (harness/vitest/temp-session.ts): a call that outlives its test must not move the next file's
- *   temp dirs into a session that is then removed (the suspected cause of a `record` failing with exit 5 in
- *   a later file of a full CI run; not reproduced alone).
+ *   temp dirs into a session that is then removed.
  * The end-to-end files (determinism, review, the reports, rerecord, outside-cell, the live
  * recordings) were isolated too, out of caution; none leaks what sharing cannot undo
  * (test/qa/test-isolation.test.ts), and each fresh worker cost its import again, so they share.
