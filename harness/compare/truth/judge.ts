@@ -189,21 +189,39 @@ function missingItem(kind: string, said: string, evidence: Lazy): Omit<TruthFind
   };
 }
 
+/**
+ * The finding for an item of another type than its step makes (`item.type` changed): caused by the
+ * bridge when the agent-side lanes carry what the step did (`hit`, its evidence), else by the adapter.
+ */
+function wrongItemType(at: string, expected: string, actual: unknown, hit: Evidence | undefined, whyBridge: string, whyAdapter: string): Omit<TruthFinding, "fact"> {
+  return {
+    kind: "changed",
+    cause: hit !== undefined ? "bridge" : "adapter",
+    item: at,
+    field: "item.type",
+    expected,
+    actual,
+    why: hit !== undefined ? whyBridge : whyAdapter,
+    evidence: hit !== undefined ? [hit] : [],
+  };
+}
+
 function judgeCommand(name: string, step: CommandFact, lane: LaneItem, evidence: Lazy, prose: Lazy, record: Record_): void {
   const item = lane.item;
   const at = lane.address;
   if (item.type !== "commandExecution") {
     const hit = evidence().find((v) => v === step.command);
-    record(`${name}.item`, {
-      kind: "changed",
-      cause: hit !== undefined ? "bridge" : "adapter",
-      item: at,
-      field: "item.type",
-      expected: "commandExecution",
-      actual: item.type,
-      why: hit !== undefined ? "the agent-side lanes carry the command, and the lane shows it as another kind of item" : "the agent never said this tool call runs a command",
-      evidence: hit !== undefined ? [hit] : [],
-    });
+    record(
+      `${name}.item`,
+      wrongItemType(
+        at,
+        "commandExecution",
+        item.type,
+        hit,
+        "the agent-side lanes carry the command, and the lane shows it as another kind of item",
+        "the agent never said this tool call runs a command",
+      ),
+    );
   }
   const field = item.type === "commandExecution" ? "item.aggregatedOutput" : "item.result";
   const output = item.type === "commandExecution" ? (typeof item.aggregatedOutput === "string" ? item.aggregatedOutput : undefined) : resultText(item);
@@ -450,17 +468,7 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
       (v, key) => typeof v === "string" && v !== "" && (v === after || (/^new_?(text|string|str|content)$/i.test(key) && after.includes(v)) || (v.includes("@@") && diffApplies(v, before, after))),
     );
   if (item.type !== "fileChange") {
-    const had = carried();
-    record(`${name}.item`, {
-      kind: "changed",
-      cause: had !== undefined ? "bridge" : "adapter",
-      item: at,
-      field: "item.type",
-      expected: "fileChange",
-      actual: item.type,
-      why: had !== undefined ? "the agent-side lanes carry the change, and the lane shows no file change" : "the agent never sent the change",
-      evidence: had !== undefined ? [had] : [],
-    });
+    record(`${name}.item`, wrongItemType(at, "fileChange", item.type, carried(), "the agent-side lanes carry the change, and the lane shows no file change", "the agent never sent the change"));
     return;
   }
   const changes = Array.isArray(item.changes) ? item.changes.filter(isRecord) : [];
