@@ -18,10 +18,10 @@ import { schemaProblem } from "../recording/schema-issues.js";
 export const PR_PATTERN = /^#\d+$/;
 
 /**
- * One allowlist entry (spec 10 §6.4). Unknown keys are rejected. `layer` is always `events`:
- * the reference's `rows` layer is not reproduced by this product (spec 10 §6.2).
+ * Which cells an entry is for, shared by every kind of entry (the event entries here, the truth
+ * entries of `truth/truth-allowlist.ts`).
  */
-export const AllowlistEntrySchema = z.strictObject({
+export const ENTRY_SCOPE_FIELDS = {
   /** A provider id, or `*` for every provider. */
   provider: z.string().min(1, 'provider must be a provider id or "*"'),
   /** A cell name, or `*` for every cell. */
@@ -37,6 +37,14 @@ export const AllowlistEntrySchema = z.strictObject({
     .string()
     .refine((value) => value.trim() !== "", "recordings must name a recordings root directory")
     .optional(),
+};
+
+/**
+ * One allowlist entry (spec 10 §6.4). Unknown keys are rejected. `layer` is always `events`:
+ * the reference's `rows` layer is not reproduced by this product (spec 10 §6.2).
+ */
+export const AllowlistEntrySchema = z.strictObject({
+  ...ENTRY_SCOPE_FIELDS,
   layer: z.literal("events", { error: 'layer must be "events" (the rows layer is not reproduced)' }),
   /** JSON pointer into the normalized lane; see `allowlistPathProblem`. */
   path: z.string().superRefine((value, ctx) => {

@@ -22,7 +22,7 @@ import path from "node:path";
 import { globby } from "globby";
 import * as z from "zod";
 import { InputError } from "../../errors.js";
-import { entryApplies, PR_PATTERN } from "../allowlist.js";
+import { ENTRY_SCOPE_FIELDS, entryApplies, PR_PATTERN } from "../allowlist.js";
 import { parseJsonFile } from "../json-file.js";
 import type { JudgedFact, TruthFinding } from "./judge.js";
 
@@ -34,12 +34,7 @@ export const FACT_SELECTOR = /^(command|read|edit|write|turn|\*)([#+]\d+)?\.([a-
 
 /** One truth allowlist entry. Unknown keys are rejected. */
 export const TruthEntrySchema = z.strictObject({
-  provider: z.string().min(1, 'provider must be a provider id or "*"'),
-  cell: z.string().min(1, 'cell must be a cell name or "*"'),
-  recordings: z
-    .string()
-    .refine((value) => value.trim() !== "", "recordings must name a recordings root directory")
-    .optional(),
+  ...ENTRY_SCOPE_FIELDS,
   layer: z.literal("truth", { error: 'layer must be "truth" in allowlists/truth/' }),
   fact: z.string().regex(FACT_SELECTOR, "fact must be a selector <kind>[#n].<field>, e.g. command.exit or read#1.content"),
   pr: z.string().regex(PR_PATTERN, 'pr must look like "#123" (the PR that made the limit known)'),
