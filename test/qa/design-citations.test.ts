@@ -62,6 +62,33 @@ describe("design citations", () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it("every link of a design document resolves, its #anchor included (GitHub's heading slugs)", () => {
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-");
+    const anchorsOf = (file: string) =>
+      new Set(
+        readFileSync(file, "utf8")
+          .split("\n")
+          .filter((line) => /^#{1,6} /.test(line))
+          .map((line) => slug(line.replace(/^#+ /, ""))),
+      );
+    const broken: string[] = [];
+    const dir = path.join(repoRoot, DESIGN_DIR);
+    for (const file of ["README.md", ...[...docs.values()].map((d) => d.file)]) {
+      for (const m of readFileSync(path.join(dir, file), "utf8").matchAll(/\]\(([^)\s]+)\)/g)) {
+        const [target = "", anchor] = m[1]!.split("#");
+        const linked = path.join(dir, target === "" ? file : target);
+        if (!existsSync(linked)) broken.push(`${DESIGN_DIR}/${file}: ${m[1]} (no such file)`);
+        else if (anchor !== undefined && linked.endsWith(".md") && !anchorsOf(linked).has(anchor)) broken.push(`${DESIGN_DIR}/${file}: ${m[1]} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
 });
 
 describe("design citations: the scan itself", () => {
