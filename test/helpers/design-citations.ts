@@ -11,8 +11,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** The folders whose files are scanned, relative to the repository root. */
-export const CITING_ROOTS = ["stack", "harness", "test", "bin", "build"];
+/**
+ * The folders whose files are scanned, relative to the repository root, besides the root's own
+ * files (`index.ts`, `README.md`, the configs). Recorded data (`recordings/`, `lanes/`) is not prose.
+ */
+export const CITING_ROOTS = ["stack", "harness", "test", "bin", "build", "bench", "cells", "allowlists"];
 
 /** The file kinds scanned. */
 const CITING_EXTENSIONS = [".ts", ".js", ".mjs", ".md"];
@@ -87,6 +90,7 @@ export function citingFiles(root: string): string[] {
     }
   };
   for (const dir of CITING_ROOTS) walk(dir);
+  for (const entry of readdirSync(root, { withFileTypes: true })) if (entry.isFile() && CITING_EXTENSIONS.some((ext) => entry.name.endsWith(ext))) files.push(entry.name);
   return files.sort();
 }
 

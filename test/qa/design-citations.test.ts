@@ -1,9 +1,10 @@
 /**
  * QA (issue 40 point 5): the code cited a specification outside the repository about 1,400 times
  * (`spec 10 §4`, `00-product.md flow 2`, `../shared/spec/40-style.md`); a clone could resolve none of
- * them. Every citation in stack/, harness/, test/, bin/ and build/ must name a document of
- * docs/design/ and, where it names a section, a heading of it (docs/design/README.md says how a
- * citation reads). Fails naming file:line and what is wrong.
+ * them. Every citation in stack/, harness/, test/, bin/, build/, bench/, cells/, allowlists/ and
+ * the root's own files (*.ts, *.js, *.mjs, *.md; not node_modules, dist or fixtures) must name a
+ * document of docs/design/ and, where it names a section, a heading of it (docs/design/README.md
+ * says how a citation reads). Fails naming file:line and what is wrong.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
