@@ -1,5 +1,5 @@
 /**
- * Public API of bridge-parity (00-product.md, Public API). It mirrors the seed's surface so a
+ * Public API of bridge-parity (docs/design/00-product.md, Public API). It mirrors the seed's surface so a
  * bridge written against it runs here: the provider-bridge kit, the ACP kit, and the testing kit.
  * Names the seed marks experimental are also exported with the `experimental_` prefix.
  */

@@ -111,7 +111,7 @@ export function gateContextOf(ctx: CliContext): GateContext {
 }
 
 /**
- * `parity check`, the gate (00-product.md, CLI `check`; flows 2–3): replays every selected
+ * `parity check`, the gate (docs/design/00-product.md, CLI `check`; flows 2–3): replays every selected
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,

@@ -1,5 +1,5 @@
 /**
- * `parity probe --provider <id>` (00-product.md flow `probe`): the provider is prepared exactly
+ * `parity probe --provider <id>` (docs/design/00-product.md flow `probe`): the provider is prepared exactly
  * as `parity record` prepares it — one temp root holding the workspace, a fresh HOME with its
  * XDG dirs and TMPDIR, the profile's config files and env, the loopback model endpoint in the
  * profile's model API, the agent in a fresh network namespace when there is one — and its

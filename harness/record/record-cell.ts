@@ -1,5 +1,5 @@
 /**
- * `parity record`'s flow (00-product.md flow 1; spec 10 §4): run one cell's runtime script
+ * `parity record`'s flow (docs/design/00-product.md flow 1; spec 10 §4): run one cell's runtime script
  * against a real agent through its bridge with record mode on, in a fresh temp directory;
  * redact the thread's lanes; sweep for survivors (any → exit 3, nothing written); write
  * `manifest.json`; move the recording atomically into `<out>/<provider>/<cell>/`; write its

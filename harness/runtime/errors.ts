@@ -39,7 +39,7 @@ export class BridgeClosedError extends ParityError {
 
 /**
  * A wait for the bridge ran past its timeout. Timeouts only detect divergence
- * (00-product.md, Determinism): the message says what was awaited and for how long (ms).
+ * (docs/design/00-product.md, Determinism): the message says what was awaited and for how long (ms).
  */
 export class BridgeTimeoutError extends ParityError {
   constructor(bridge: string, awaited: string, timeoutMs: number) {

@@ -1,5 +1,5 @@
 /**
- * The ACP kit's public surface (00-product.md Public API; spec 30 §1.2, §3): the bridge, the launch
+ * The ACP kit's public surface (docs/design/00-product.md Public API; spec 30 §1.2, §3): the bridge, the launch
  * spec, the probe, the agents and the dialect registry, with the seed's `experimental_` aliases.
  */
 export { acpProviderBridge, createAcpProviderBridge, experimental_acpProviderBridge } from "./bridge.js";

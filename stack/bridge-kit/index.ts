@@ -1,5 +1,5 @@
 /**
- * The bridge kit (00-product.md stack/bridge-kit; seed "provider-bridge" entry point):
+ * The bridge kit (docs/design/00-product.md stack/bridge-kit; seed "provider-bridge" entry point):
  * everything a provider bridge needs besides its provider's own protocol. The bootstrap
  * itself is the separate entry `bootstrap.js` and is not exported.
  */

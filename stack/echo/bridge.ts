@@ -5,7 +5,7 @@ import { defineSessionBridge, nativeCapabilities, sessionBridgeHandlers } from "
 import { createEchoSessions, type EchoSessions, type Entropy } from "./sessions.js";
 
 /**
- * The echo bridge: the smallest complete provider bridge (00-product.md layout `echo/`;
+ * The echo bridge: the smallest complete provider bridge (docs/design/00-product.md layout `echo/`;
  * seed 002 "examples/echo-provider"). It answers every prompt by streaming the prompt back
  * as one agent message; `/clear` is a zero-work prompt and `/hold <text>` keeps its turn
  * open until `thread/stop` or `turn/steer` (see ./answer.ts).

@@ -22,7 +22,7 @@ export interface EchoSessions extends BridgeSessions {
   resume(params: ThreadResumeParams): SessionResult;
   /**
    * `turn/start`. `reply` sends the `{threadId}` result; it is called after `turn.open` and
-   * `input.accepted` and before the answer streams (acceptance timing of spec 20 §5 item 1).
+   * `input.accepted` and before the answer streams (acceptance timing, spec 20 §8.1).
    *
    * @throws BridgeJsonRpcError −32000 without a session or while a turn is active.
    */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as api from "../../index.js";
 
-// 00-product.md, Public API: the seed's surface, each experimental name also under its alias.
+// docs/design/00-product.md, Public API: the seed's surface, each experimental name also under its alias.
 const SEED_NAMES = [
   "defineProviderBridge",
   "createBridgeIo",
