@@ -170,6 +170,8 @@ export function scanCitations(root: string, files: readonly string[], docs: Read
       };
 
       if (/shared\/spec\b/.test(text)) problem("points outside the repository (shared/spec); cite the in-repo document under docs/design/");
+      // The provider-bridge notes the reference ships beside its spec ("seed 002 …") are outside the repository too: spec 02 holds what the code needs of them.
+      if (/shared\/seeds\b|\bseed \d{3}\b|\bthe seed's\b/.test(text)) problem("points outside the repository (a reference seed); cite docs/design/02-provider-bridge.md (spec 02 §N)");
 
       // In the order they are written, so a bare `§X` takes the document named last before it.
       const found = [
