@@ -148,6 +148,7 @@ export const checkCommand: ParityCommand = {
       })
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
+      .option("agent-process", FLAGS.agentProcess)
       .option("update", {
         alias: "u",
         type: "boolean",
