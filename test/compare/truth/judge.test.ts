@@ -100,8 +100,16 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
   });
 
-  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok); opencode's own unified diff is true", () => {
-    const grok = judgeTruth({ ...committed("acp-grok", "turn-tools"), facts: TURN_TOOLS });
+  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok as its lane was before the bridge gave it hunks); acp-grok's diff now, and opencode's own unified diff, are true", () => {
+    const { lane, agentSide } = committed("acp-grok", "turn-tools");
+    expect(judgeTruth({ lane, agentSide, facts: TURN_TOOLS }).judged.find((j) => j.fact === "edit#1.diff")?.verdict).toBe("true");
+    // The lane as the bridge wrote it before issue 37's fix: the same -/+ lines without their @@ hunk.
+    const hunkless = "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n-status: draft\n+status: final\n";
+    const before = JSON.parse(
+      JSON.stringify(lane).replace(/"diff":"--- a\/tmp\/parity-workspace\/notes\.txt\\n\+\+\+ b\/tmp\/parity-workspace\/notes\.txt\\n@@[^"]*"/g, `"diff":${JSON.stringify(hunkless)}`),
+    ) as unknown[];
+    expect(JSON.stringify(before)).toContain(JSON.stringify(hunkless));
+    const grok = judgeTruth({ lane: before, agentSide, facts: TURN_TOOLS });
     expect(grok.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge", field: "item.changes.diff" });
     const opencode = judgeTruth({ ...committed("acp-opencode", "turn-tools"), facts: TURN_TOOLS });
     expect(opencode.judged.find((j) => j.fact === "edit#1.diff")?.verdict).toBe("true");
