@@ -132,11 +132,24 @@ function isEditSnippet(event: AcpToolCallEvent, oldText: string | null, newText:
   return SNIPPET_OLD_KEYS.some((key) => input[key] === oldText) && SNIPPET_NEW_KEYS.some((key) => input[key] === newText);
 }
 
+/**
+ * A diff entry's path as the call names it in full: an entry path that is a bare relative name
+ * (qwen's completed write says `hello.txt` for `/tmp/…/src/new/hello.txt`, acp-qwen new-file-folder)
+ * is the call's one absolute location that ends with it, when there is exactly one; else as sent.
+ */
+function fullPathOf(event: AcpToolCallEvent, entryPath: string): string {
+  if (entryPath.startsWith("/")) return entryPath;
+  const fuller = [...new Set((event.locations ?? []).map((l) => l.path).filter((p) => typeof p === "string" && p.startsWith("/") && p.endsWith(`/${entryPath}`)))];
+  return fuller.length === 1 ? fuller[0]! : entryPath;
+}
+
 function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, { type: "fileChange" }>): FileChangeEntry[] {
   const diffs = diffEntries(event);
   if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
   return diffs.map((entry) => {
-    const change: FileChangeEntry = { path: entry.path as string, kind: typeof entry.oldText === "string" ? "update" : "add" };
+    // An empty old text is how agents that send texts say the file is new (qwen, copilot: their
+    // new-file-folder recordings); ACP's absent or null old text says the same.
+    const change: FileChangeEntry = { path: fullPathOf(event, entry.path as string), kind: typeof entry.oldText === "string" && entry.oldText !== "" ? "update" : "add" };
     // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts);
     // else the diff of the file texts it sent, with its hunks (texts-diff.ts). Texts that are the
     // call's own replaced snippet tell no position in the file: no hunk is made up for them (the

@@ -26,8 +26,14 @@ const EXIT_CODE_HEADER = /^Exit code (-?\d+)(?:\n|$)/;
 const NO_OUTPUT = /^\((?:[A-Za-z]+ completed with )?no output\)$/i;
 /** copilot's trailer line after a shell command's output. */
 const SHELL_TRAILER = /(?:^|\n)<shellId: [^>\n]* completed with exit code (-?\d+)>\s*$/;
-/** qwen's labelled report: the fields in its order; Output and Error may span lines. */
-const LABELLED_REPORT = /^Command: [^\n]*\nDirectory: [^\n]*\nOutput: ([\s\S]*?)\nError: ([\s\S]*?)\nExit Code: (-?\d+|\(none\))(?:\n[\s\S]*)?$/;
+/**
+ * qwen's labelled report: the fields in its order; Output and Error may span lines. An output qwen
+ * cut itself comes after its notice of the cut ("Tool output was too large and has been
+ * truncated.\n… saved to: <file>\n…\nTruncated part of the output:\n", acp-qwen long-output): that
+ * notice is qwen's message to its model, not output, and comes off with the labels.
+ */
+const LABELLED_REPORT =
+  /^(Tool output was too large[^\n]*\n(?:[^\n]*\n)*?Truncated part of the output:\n)?Command: [^\n]*\nDirectory: [^\n]*\nOutput: ([\s\S]*?)\nError: ([\s\S]*?)\nExit Code: (-?\d+|\(none\))(?:\n[\s\S]*)?$/;
 
 /**
  * Unwraps the agent's wrapping from a command's content text (see the module doc): one fence,
@@ -64,10 +70,10 @@ function unwrapLayer(text: string): UnwrappedCommandText {
   if (report) {
     // qwen writes "(empty)" for an Output and "(none)" for an Error the command did not print.
     const part = (value: string): string => (value === "(none)" || value === "(empty)" ? "" : value);
-    const output = part(report[1]!);
-    const errors = part(report[2]!);
+    const output = part(report[2]!);
+    const errors = part(report[3]!);
     const joined = output.length > 0 && errors.length > 0 ? `${output}\n${errors}` : output + errors;
-    return report[3] === "(none)" ? { text: joined } : { text: joined, exitCode: Number(report[3]) };
+    return report[4] === "(none)" ? { text: joined } : { text: joined, exitCode: Number(report[4]) };
   }
   return { text };
 }
