@@ -228,6 +228,25 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
     expect(result).toEqual({ output: `${printed}\n`, exitCode: 3 });
   });
 
+  it("qwen-code 0.15.10, an output it cut itself (acp-qwen long-output): its notice and labels come off, the exit code is read", () => {
+    const text = [
+      "Tool output was too large and has been truncated.",
+      "The full output has been saved to: /home/user/.qwen/tmp/abc/run_shell_command_1.output",
+      "To read the complete output, use the read_file tool with the absolute file path above.",
+      "The truncated output below shows the beginning and end of the content. The marker '... [CONTENT TRUNCATED] ...' indicates where content was removed.",
+      "",
+      "Truncated part of the output:",
+      "Command: seq 1 20000",
+      "Directory: (root)",
+      "Output: 1\n2\n... [CONTENT TRUNCATED] ...\n19999\n20000",
+      "Error: (none)",
+      "Exit Code: 0",
+      "Signal: 0",
+      "Process Group PGID: 4242",
+    ].join("\n");
+    expect(unwrapCommandText(text)).toEqual({ text: "1\n2\n... [CONTENT TRUNCATED] ...\n19999\n20000", exitCode: 0 });
+  });
+
   it("omp 18.2.3, an output it cut itself (acp-omp long-output): the wall time comes off, omp's notice of the cut stays last", () => {
     // The real recording's completed update, merged over its tool_call as the bridge merges them.
     const updates = readFileSync(path.join(repoRoot, "recordings/acp-omp/long-output/provider→bridge.ndjson"), "utf8")
