@@ -55,7 +55,7 @@ describe("selection", () => {
 });
 
 describe("acp-pi command-fails: the exit code out of pi's trailer, the output exact", () => {
-  it("seq 25/42: the bash call is a command that failed with exit 3 and printed exactly its three lines", () => {
+  it("seq 24/43: the bash call is a command that failed with exit 3 and printed exactly its three lines", () => {
     const closed = closeOf(deltasOf("command-fails"), "call_parity_1_1");
     expect(closed.status).toBe("failed");
     expect(closed.item).toEqual({ type: "command", command: "sh -c 'echo first line; echo second line; echo something went wrong >&2; exit 3'", cwd: "" });
@@ -71,7 +71,7 @@ describe("acp-pi command-fails: the exit code out of pi's trailer, the output ex
     expect(closed.exitCode).toBe(1);
   });
 
-  it("seq 25: the call opens once, as the command it settles as", () => {
+  it("seq 24: the call opens once, as the command it settles as", () => {
     const opens = opensOf(deltasOf("command-fails"), "call_parity_1_1");
     expect(opens).toHaveLength(1);
     expect(opens[0]!.item).toMatchObject({ type: "command", command: "sh -c 'echo first line; echo second line; echo something went wrong >&2; exit 3'" });
@@ -95,7 +95,7 @@ describe("acp-pi successful and signalled runs: the output as sent, no exit code
     expect(closed.exitCode).toBeUndefined();
   });
 
-  it("command-signal seq 38: pi-acp closes the SIGTERM-ended run completed with its output and no trailer; the lane says the same and invents no code", () => {
+  it("command-signal seq 41: pi-acp closes the SIGTERM-ended run completed with its output and no trailer; the lane says the same and invents no code", () => {
     const closed = closeOf(deltasOf("command-signal"), "call_parity_1_1");
     expect(closed.status).toBe("completed");
     expect(closed.item).toMatchObject({ type: "command", command: "sh -c 'echo before the signal; kill -TERM $$; echo never printed'" });
@@ -103,7 +103,7 @@ describe("acp-pi successful and signalled runs: the output as sent, no exit code
     expect(closed.exitCode).toBeUndefined();
   });
 
-  it("turn-tools seq 71: `wc -l notes.txt` keeps its trailing newline; the read and the edit keep their own types", () => {
+  it("turn-tools seq 61: `wc -l notes.txt` keeps its trailing newline; the read and the edit keep their own types", () => {
     const deltas = deltasOf("turn-tools");
     const closed = closeOf(deltas, "call_parity_3_1");
     expect(closed.item).toEqual({ type: "command", command: "wc -l notes.txt", cwd: "" });
@@ -122,8 +122,8 @@ describe("acp-pi successful and signalled runs: the output as sent, no exit code
 });
 
 describe("piCommandResult: only pi's exact trailer of a failed call comes off", () => {
-  // The real closing call of command-fails (seq 42), varied one field at a time.
-  const failed = () => mergedCall("command-fails", "call_parity_1_1", 42);
+  // The real closing call of command-fails (seq 43), varied one field at a time.
+  const failed = () => mergedCall("command-fails", "call_parity_1_1", 43);
   const withText = (event: AcpToolCallEvent, text: string, status = event.status): AcpToolCallEvent => ({ ...event, status, rawOutput: { content: [{ type: "text", text }], details: {} } });
 
   it("the recorded close: output without the trailer, exit code 3", () => {
@@ -151,6 +151,6 @@ describe("piCommandResult: only pi's exact trailer of a failed call comes off", 
     expect(piCommandResult({ ...failed(), kind: "read" })).toBeUndefined();
     expect(piCommandResult({ ...failed(), rawInput: { command: "  " } })).toBeUndefined();
     expect(piCommandResult({ ...failed(), rawOutput: { content: [] } })).toBeUndefined();
-    expect(piAcpDialect.classifyToolCall?.(mergedCall("turn-tools", "call_parity_1_1", 44))).toBeUndefined();
+    expect(piAcpDialect.classifyToolCall?.(mergedCall("turn-tools", "call_parity_1_1", 37))).toBeUndefined();
   });
 });
