@@ -33,8 +33,8 @@ function translator(dialect: AcpDialect) {
 const last = (deltas: unknown[]) => deltas.at(-1) as AnyRecord;
 
 describe("registry (spec 30 §1.2)", () => {
-  test("holds the five built-ins", () => {
-    expect(createAcpDialectRegistry().ids()).toEqual(["acp", "cursor", "grok", "omp", "opencode"]);
+  test("holds the six built-ins", () => {
+    expect(createAcpDialectRegistry().ids()).toEqual(["acp", "cursor", "grok", "omp", "opencode", "pi"]);
   });
 
   test("blank, built-in and duplicate ids are rejected with typed errors", () => {
@@ -71,6 +71,8 @@ describe("selection (spec 30 §1.2)", () => {
     ["/usr/local/bin/opencode", "opencode"],
     ["grok", "grok"],
     ["omp", "omp"],
+    ["/repo/agents/node_modules/.bin/pi-acp", "pi"],
+    ["pi", "acp"],
     ["hermes", "acp"],
     ["opencode.exe", "acp"],
     ["Cursor-Agent", "acp"],

@@ -7,7 +7,7 @@
  *   item when the runtime's answer arrives — a line the recording never had, caused by a runtime line;
  * - acp-opencode/steer: today's bridge splits the agent's two messages (a close between chunks of
  *   the agent's second message) — a line caused by an agent line;
- * - acp-pi/turn-tools: today's bridge drops the phantom turn of pi-acp's pre-prompt "\n".
+ * - acp-pi/zero-work: today's bridge drops the phantom turn of pi-acp's pre-prompt "\n".
  *
  * Each is rerecorded into a scratch root, then `check` replays it from its `.current` lane: it
  * must pass, and no line the new bridge writes may sit before the input that caused it.
@@ -39,7 +39,7 @@ describe("rerecord, then check, on recordings an older bridge made", () => {
   it.each([
     ["acp-qwen", "approval-deny"],
     ["acp-opencode", "steer"],
-    ["acp-pi", "turn-tools"],
+    ["acp-pi", "zero-work"],
   ])("%s/%s: the refreshed recording replays", async (provider, cell) => {
     const root = olderRecording(provider, cell);
     const recordings = path.join(root, "recordings");

@@ -11,6 +11,7 @@ export const ACP_DIALECT_COMMANDS: Readonly<Record<string, string>> = Object.fre
   grok: "grok",
   omp: "omp",
   opencode: "opencode",
+  "pi-acp": "pi",
 });
 
 /** The built-in dialect id `command`'s basename implies through {@link ACP_DIALECT_COMMANDS}, or undefined (the generic dialect). */

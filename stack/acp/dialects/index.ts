@@ -16,6 +16,7 @@ export {
   OPENCODE_TASK_TOOL,
   OPENCODE_DEFAULT_TASK_LABEL,
 } from "./opencode.js";
+export { piAcpDialect, classifyPiBash, piCommandResult, piStreamedCommandOutput, PI_BASH_TOOL } from "./pi.js";
 export {
   AcpDialectError,
   BUILT_IN_ACP_DIALECTS,

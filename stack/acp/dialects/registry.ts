@@ -7,10 +7,11 @@ import { cursorAcpDialect } from "./cursor.js";
 import { grokAcpDialect } from "./grok.js";
 import { ompAcpDialect } from "./omp.js";
 import { opencodeAcpDialect } from "./opencode.js";
+import { piAcpDialect } from "./pi.js";
 import type { AcpDialect } from "./types.js";
 
 /** The built-in dialects, by id (spec 30 §1.3–1.7). */
-export const BUILT_IN_ACP_DIALECTS: readonly AcpDialect[] = Object.freeze([genericAcpDialect, cursorAcpDialect, grokAcpDialect, ompAcpDialect, opencodeAcpDialect]);
+export const BUILT_IN_ACP_DIALECTS: readonly AcpDialect[] = Object.freeze([genericAcpDialect, cursorAcpDialect, grokAcpDialect, ompAcpDialect, opencodeAcpDialect, piAcpDialect]);
 
 /** A rejected registration; `code` names the rule broken. */
 export class AcpDialectError extends Error {

@@ -119,7 +119,7 @@ export interface AcpContextWindowReader {
 
 /** An ACP dialect (spec 30 §1.1). Only `id` is required. */
 export interface AcpDialect {
-  /** Dialect name; built-ins are `acp`, `cursor`, `grok`, `omp`, `opencode`. */
+  /** Dialect name; built-ins are `acp`, `cursor`, `grok`, `omp`, `opencode`, `pi`. */
   readonly id: string;
   /** A tool call's name and kind from a vendor side channel; asked before every classification. */
   toolIdentity?(event: AcpToolCallEvent): AcpToolIdentity | undefined;

@@ -51,13 +51,31 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     expect(verdict.judged.map((j) => `${j.fact}=${j.verdict}`)).toEqual(["command#1.output=true", "command#1.exit=true", "command#1.approval=true", "turn#1.end=true"]);
   });
 
-  it("acp-pi's command-fails: the agent sent the exact output and the exit code (seq 41, 42); the lane shows a tool call with a trailer and no exit code: bridge", () => {
-    const verdict = judgeTruth({ ...committed("acp-pi", "command-fails"), facts: COMMAND_FAILS });
+  it("acp-pi's command-fails: the agent sent the command (seq 24), the exact output (seq 41) and the exit code (seq 43); a lane showing a tool call with pi's trailer and no exit code is untrue by the bridge", () => {
+    const { lane, agentSide } = committed("acp-pi", "command-fails");
+    // The committed lane, doctored back to what the bridge made before the pi dialect: the
+    // command a generic toolCall whose result is pi's text, trailer included; no streamed output.
+    const text = "first line\nsecond line\nsomething went wrong\n\n\nCommand exited with code 3";
+    const generic = (lane as Array<Record<string, any>>).flatMap((event) => {
+      if (event.type === "item/commandExecution/outputDelta") return [];
+      if (event.item?.type !== "commandExecution") return [event];
+      const { command, cwd: _cwd, aggregatedOutput: _output, exitCode: _exit, approvalStatus: _approval, ...rest } = event.item;
+      const done = event.type === "item/completed" ? { result: { content: [{ type: "text", text }], details: {} }, error: text } : {};
+      return [{ ...event, item: { ...rest, type: "toolCall", tool: "other", arguments: { command }, ...done } }];
+    });
+    expect(generic).toHaveLength(lane.length - 2);
+    const verdict = judgeTruth({ lane: generic, agentSide, facts: COMMAND_FAILS });
     expect(verdict.findings.map(brief)).toEqual([
-      { fact: "command#1.item", kind: "changed", cause: "bridge", seqs: [25] },
+      { fact: "command#1.item", kind: "changed", cause: "bridge", seqs: [24] },
       { fact: "command#1.output", kind: "changed", cause: "bridge", seqs: [41] },
-      { fact: "command#1.exit", kind: "lost", cause: "bridge", seqs: [42] },
+      { fact: "command#1.exit", kind: "lost", cause: "bridge", seqs: [43] },
     ]);
+  });
+
+  it("acp-pi's command-fails lane, through the pi dialect, is true in every fact", () => {
+    const verdict = judgeTruth({ ...committed("acp-pi", "command-fails"), facts: COMMAND_FAILS });
+    expect(verdict.findings).toEqual([]);
+    expect(verdict.judged.map((j) => `${j.fact}=${j.verdict}`)).toEqual(["command#1.output=true", "command#1.exit=true", "command#1.approval=true", "turn#1.end=true"]);
   });
 
   it("claude-code's command-fails: the agent itself trimmed the output (the adapter), the exit code is true", () => {
