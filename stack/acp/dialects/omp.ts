@@ -38,8 +38,8 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
   const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
   // An output omp cut itself (`details.meta.truncation`) ends with its notice of the cut after the
   // trailers ("…\n\nWall time: 0.17 seconds\n\n[Showing lines 1-4720 and 15283-20001 of 20001; …]",
-  // acp-omp long-output): the notice is how omp marks the cut, so it stays, after the output; the
-  // trailers before it come off as below.
+  // acp-omp long-output): the notice is omp's message to its model, not output, and comes off with
+  // the trailers before it (as qwen's notice does, translate/command-text.ts).
   const cutNotice = isRecord(details.meta) && isRecord(details.meta.truncation) ? OMP_CUT_NOTICE.exec(texts.join("\n")) : null;
   let output = cutNotice ? texts.join("\n").slice(0, cutNotice.index) : texts.join("\n");
   const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
@@ -58,7 +58,6 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
       if (next !== output) [output, stripped] = [next, true];
     }
   }
-  if (cutNotice) output += cutNotice[0];
   const result: AcpCommandResult = {};
   if (output.length > 0) result.output = output;
   if (exitCode !== undefined) result.exitCode = exitCode;
