@@ -21,6 +21,7 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
+import { agentCacheRoot, committedCells, newVersionFolder, recordVersion } from "./record-version.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
 import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
@@ -35,7 +36,12 @@ export const RECORD_DEFAULT_LANES = ORACLES_DIR;
 /** `parity record`'s options, complete and typed. */
 export interface RecordOptions {
   provider: string;
-  cell: string;
+  /** `--cell`; absent only with `--agent-version` (every cell the provider has recordings of). */
+  cell?: string;
+  /** `--agent-version`: record with this version of the provider's agent (installed into the agent cache). */
+  agentVersion?: string;
+  /** True when `--out` was given (with `--agent-version`, its default is a new temp folder). */
+  outGiven: boolean;
   /** `--cells` (absolute). */
   cellsRoot: string;
   /** `--out` (absolute). */
@@ -61,6 +67,9 @@ const NETWORK_MODES: readonly NetworkMode[] = ["auto", "netns", "watch"];
  */
 export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOptions {
   const outFlag = stringFlag(args, "out");
+  const agentVersion = stringFlag(args, "agentVersion");
+  const cell = stringFlag(args, "cell");
+  if (cell === undefined && agentVersion === undefined) throw new UsageError("--cell: missing (name the cell to record; only --agent-version records every cell of the provider)");
   const out = path.resolve(cwd, outFlag ?? RECORD_DEFAULT_OUT);
   const lanes = stringFlag(args, "lanes");
   // Before the agent runs: a full disk or a file in the way is named now, not after the recording.
@@ -72,7 +81,9 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const customAgents = stringFlag(args, "customAgents");
   return {
     provider: String(args.provider),
-    cell: String(args.cell),
+    ...(cell !== undefined ? { cell } : {}),
+    ...(agentVersion !== undefined ? { agentVersion } : {}),
+    outGiven: outFlag !== undefined,
     cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
     out,
     lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
@@ -102,9 +113,14 @@ export const recordCommand: ParityCommand = {
   builder: (y: Argv) =>
     y
       .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(recordProviders()).join(", ")})` })
-      .option("cell", { type: "string", demandOption: true, describe: "Cell name (a directory under --cells)" })
+      .option("cell", { type: "string", describe: "Cell name (a directory under --cells); with --agent-version, default every cell the provider has recordings of" })
+      .option("agent-version", {
+        type: "string",
+        describe:
+          "Record with this exact version of the provider's agent, installed by npm into the agent cache ($PARITY_AGENT_CACHE, default <tmp>/parity-agent-cache; reused); the project's pins are not touched. Default --out: a new <tmp>/parity-record-<provider>@<version>-XXXXXX",
+      })
       .option("redact", { ...FLAGS.redact, default: [] })
-      .option("out", { type: "string", default: RECORD_DEFAULT_OUT, describe: "Recordings root; writes <out>/<provider>/<cell>/" })
+      .option("out", { type: "string", describe: `Recordings root; writes <out>/<provider>/<cell>/ (default ${RECORD_DEFAULT_OUT}; with --agent-version a new temp folder)` })
       .option("lanes", {
         type: "string",
         describe: "Oracles root; writes <lanes>/<provider>/<cell>.json. Default: lanes/ for the default --out recordings, else <out>/lanes (as rerecord --out)",
@@ -124,6 +140,7 @@ export const recordCommand: ParityCommand = {
       })
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
+      .example("$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
       .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
@@ -140,7 +157,9 @@ export const recordCommand: ParityCommand = {
       ),
   async run(args, ctx) {
     const options = resolveRecordOptions(args, ctx.cwd);
+    if (options.agentVersion !== undefined) return recordAgentVersion(options, options.agentVersion, ctx);
     const { out, lanes } = options;
+    const cellName = options.cell!;
     if (ctx.ci) {
       const repo = packageRoot();
       if (inside(out, repo) || inside(lanes, repo)) {
@@ -156,10 +175,10 @@ export const recordCommand: ParityCommand = {
       const showWait = ctx.progress !== undefined && !options.json && !ctx.verbose;
       const result = await recordCell({
         onStart: () => {
-          if (showWait) wait = startWaitProgress(ctx.progress!, `recording ${options.provider}/${options.cell}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s");
+          if (showWait) wait = startWaitProgress(ctx.progress!, `recording ${options.provider}/${cellName}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s");
         },
         providerId: options.provider,
-        cell: options.cell,
+        cell: cellName,
         cellsRoot: options.cellsRoot,
         outRoot: out,
         lanesRoot: lanes,
@@ -230,6 +249,7 @@ export const recordCommand: ParityCommand = {
  */
 async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; err: (text: string) => void; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
   if (ctx.ci) return null;
+  if (options.cell === undefined) return null;
   const target = factsTargetFor(options.cellsRoot, options.cell, options.provider);
   if (target === null) return null;
   try {
@@ -252,4 +272,72 @@ function keptTempOptions(ctx: { err: (text: string) => void }): { tempParent: st
   const session = os.tmpdir();
   const tempParent = path.basename(session).startsWith("parity-") ? path.dirname(session) : session;
   return { tempParent, onKeptTemp: (root) => ctx.err(`kept the run's temp directory (--keep-temp): ${root}\n`) };
+}
+
+/**
+ * `record --agent-version <v>` (issue 41): the provider's agent at `v` installed into the agent
+ * cache, then `--cell` or every cell the provider has recordings of in the project recorded with
+ * it, a progress line per cell on stderr. Default `--out` is a new temp folder, never the
+ * project's `recordings/`: those are the pinned version's and their oracles gate `check`; a
+ * version's recordings are compared (`parity drift`), not committed. No facts are refreshed (the
+ * cells' facts are the pinned version's). Exit 0 when every cell recorded, else the first failed
+ * cell's exit code.
+ */
+async function recordAgentVersion(options: RecordOptions, version: string, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+  if (ctx.ci && options.outGiven && (inside(options.out, packageRoot()) || inside(options.lanes, packageRoot()))) {
+    throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${packageRoot()}, e.g. a temp dir`);
+  }
+  const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
+  const out = options.outGiven ? options.out : await newVersionFolder("parity-record", options.provider, version);
+  const lanes = options.outGiven ? options.lanes : defaultLanesRoot(out, ctx.cwd);
+  const result = await recordVersion({
+    provider: options.provider,
+    version,
+    cells,
+    cellsRoot: options.cellsRoot,
+    out,
+    lanes,
+    cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+    redact: compileUserPatterns(options.redact),
+    timeoutMs: options.timeoutMs,
+    network: options.network,
+    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+    now: () => Date.now(),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    progress: (line) => ctx.err(line),
+    ...(ctx.verbose ? { log: ctx.err } : {}),
+  });
+  const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+  if (options.json) {
+    ctx.out(
+      `${JSON.stringify(
+        {
+          provider: options.provider,
+          agentVersion: version,
+          agents: result.install,
+          out: rel(out),
+          lanes: rel(lanes),
+          recorded: result.recorded.map((r) => ({
+            cell: r.manifest.cell,
+            dir: rel(r.dir),
+            oracleFile: rel(r.oracleFile),
+            cliVersion: r.manifest.cliVersion,
+            events: r.events,
+            unhandled: r.unhandled,
+            grammarDrops: r.grammarDrops,
+          })),
+          failed: result.failed,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const version0 = result.recorded[0]?.manifest.cliVersion;
+    ctx.out(`recorded ${result.recorded.length} of ${cells.length} cells of ${options.provider}${version0 !== undefined ? ` with ${version0}` : ""} into ${rel(out)}\n`);
+    for (const f of result.failed) ctx.out(`  failed ${f.cell}: ${f.error}\n`);
+    ctx.out(`  check it: parity check --recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${options.provider}\n`);
+    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to <the pinned version, or its recordings>\n`);
+  }
+  return result.failed[0]?.exitCode ?? EXIT_CODES.ok;
 }
