@@ -5,6 +5,12 @@
  * the thread lanes (harness/compare/lane-drift.ts), each change once with the cells it appears in.
  * Exit 0 when the lanes did not change (wire changes alone are reported, not failed), 1 when they
  * did, 2 for bad input.
+ *
+ * A side may also be an agent version (issue 41 build point 2): `--from 0.170.0` records the
+ * provider's committed cells with that version (record-version.ts) into a new temp folder, and
+ * `--to` defaults to the pinned version, recorded fresh the same way, so the machine and the day
+ * are the same on both sides and only the version differs. A cell that records on one side and
+ * fails on the other is a change of its lanes.
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -18,7 +24,12 @@ import { listRecordings } from "../recording/locations.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import { visibleLine } from "../report/visible.js";
 import type { ParityCommand } from "./command.js";
-import { booleanFlag, stringFlag } from "./options.js";
+import { booleanFlag, stringFlag, stringsFlag } from "./options.js";
+import { recordProviderFor } from "../families/index.js";
+import { agentsDir } from "../families/record-provider.js";
+import { isExactVersion, pinnedAgentVersion, readAgentPins } from "../record/agent-install.js";
+import { agentCacheRoot, committedCells, newVersionFolder, recordVersion } from "./record-version.js";
+import { CELLS_ROOT, RECORDINGS_ROOT } from "../defaults.js";
 
 /** One side of a drift: its recordings of the provider, by cell. */
 interface DriftSide {
@@ -27,7 +38,7 @@ interface DriftSide {
   versions: string[];
 }
 
-async function readSide(flag: string, value: string, cwd: string, provider: string): Promise<DriftSide> {
+async function readSide(flag: string, value: string, cwd: string, provider: string, emptyOk = false): Promise<DriftSide> {
   const root = path.resolve(cwd, value);
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) {
@@ -38,7 +49,7 @@ async function readSide(flag: string, value: string, cwd: string, provider: stri
     if (location.provider !== provider) continue;
     recordings.set(location.cell, await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } }));
   }
-  if (recordings.size === 0) throw new UsageError(`--${flag} ${value}: no recording of ${provider} under it`);
+  if (recordings.size === 0 && !emptyOk) throw new UsageError(`--${flag} ${value}: no recording of ${provider} under it`);
   const versions = [...new Set([...recordings.values()].map((r) => r.manifest.cliVersion))].sort();
   return { root, recordings, versions };
 }
@@ -64,25 +75,38 @@ function threadLaneOf(recording: Recording): unknown[] {
   return built.scope === "process" ? [] : normalizeThreadLane(built.events);
 }
 
+/** One side of the report: where its recordings are, the CLI versions they name, how many cells; `agentVersion` when this run recorded it. */
+export interface DriftSideReport {
+  root: string;
+  versions: string[];
+  cells: number;
+  /** The agent version this run installed and recorded the side with (`--from 0.170.0`). */
+  agentVersion?: string;
+  /** Cells this run failed to record on this side, with the one-line reason. */
+  failed?: Array<{ cell: string; error: string }>;
+}
+
 /** The drift report as data (`--json`). */
 export interface DriftReport {
   provider: string;
-  from: { root: string; versions: string[]; cells: number };
-  to: { root: string; versions: string[]; cells: number };
+  from: DriftSideReport;
+  to: DriftSideReport;
   common: string[];
   onlyFrom: string[];
   onlyTo: string[];
   wire: WireChange[];
   lanes: LaneChange[];
+  /** Cells recorded on one side and failed on the other (a recorded side only): their lanes changed. */
+  brokenCells: Array<{ cell: string; failedOn: "from" | "to"; error: string }>;
 }
 
 /**
  * Compares two sides (see the module comment).
  * @throws UsageError (exit 2) for a folder that is not there or holds no recording of `provider`
  */
-export async function driftReport(provider: string, fromValue: string, toValue: string, cwd: string): Promise<DriftReport> {
-  const from = await readSide("from", fromValue, cwd, provider);
-  const to = await readSide("to", toValue, cwd, provider);
+export async function driftReport(provider: string, fromValue: string, toValue: string, cwd: string, emptyOk: { from?: boolean; to?: boolean } = {}): Promise<DriftReport> {
+  const from = await readSide("from", fromValue, cwd, provider, emptyOk.from);
+  const to = await readSide("to", toValue, cwd, provider, emptyOk.to);
   const common = [...from.recordings.keys()].filter((cell) => to.recordings.has(cell)).sort();
   const commonSet = new Set(common);
   const wire = wireChanges(wireProfile(agentMessages(from, commonSet)), wireProfile(agentMessages(to, commonSet)), commonSet);
@@ -96,7 +120,92 @@ export async function driftReport(provider: string, fromValue: string, toValue: 
     onlyTo: [...to.recordings.keys()].filter((c) => !commonSet.has(c)).sort(),
     wire,
     lanes,
+    brokenCells: [],
   };
+}
+
+/** Where a side's recordings are: the folder given, or the one this run recorded a version into. */
+interface ResolvedSide {
+  root: string;
+  agentVersion?: string;
+  failed?: Array<{ cell: string; error: string }>;
+}
+
+/** What {@link resolveDriftSide} needs to record a version. */
+export interface DriftRecordOptions {
+  /** The cells to record (default: every cell the provider has committed recordings of). */
+  cells?: readonly string[];
+  cwd: string;
+  /** Agent cache root (record-version.ts `agentCacheRoot`). */
+  cacheRoot: string;
+  progress: (line: string) => void;
+  signal?: AbortSignal;
+  log?: (text: string) => void;
+}
+
+/**
+ * A side of the drift as a recordings folder: an existing folder as given; an exact version
+ * recorded now into a new temp folder (record-version.ts).
+ * @throws UsageError (exit 2) for a value that is neither, or a version the provider cannot be recorded at
+ */
+export async function resolveDriftSide(flag: "from" | "to", value: string, provider: string, options: DriftRecordOptions): Promise<ResolvedSide> {
+  const folder = path.resolve(options.cwd, value);
+  if ((await stat(folder).catch(() => undefined))?.isDirectory()) return { root: folder };
+  if (!isExactVersion(value)) throw new UsageError(`--${flag} ${value}: neither a recordings folder nor an exact agent version (e.g. 0.170.0)`);
+  const cells = options.cells !== undefined && options.cells.length > 0 ? [...options.cells] : await committedCells(path.resolve(options.cwd, RECORDINGS_ROOT), provider);
+  const out = await newVersionFolder("parity-drift", provider, value);
+  options.progress(`--${flag} ${value}: recording ${cells.length} cell(s) of ${provider} into ${out}\n`);
+  const done = await recordVersion({
+    provider,
+    version: value,
+    cells,
+    cellsRoot: path.resolve(options.cwd, CELLS_ROOT),
+    out,
+    lanes: path.join(out, "lanes"),
+    cacheRoot: options.cacheRoot,
+    redact: [],
+    now: () => Date.now(),
+    progress: options.progress,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.log !== undefined ? { log: options.log } : {}),
+  });
+  return { root: out, agentVersion: value, failed: done.failed.map(({ cell, error }) => ({ cell, error })) };
+}
+
+/**
+ * The drift between two sides, each a recordings folder or an agent version ({@link resolveDriftSide});
+ * `to` absent: the pinned version of the provider's agent.
+ * @throws UsageError (exit 2) for bad input; a side that recorded no cell at all is one too
+ */
+export async function driftOfSides(provider: string, fromValue: string, toValue: string | undefined, options: DriftRecordOptions): Promise<DriftReport> {
+  let to = toValue;
+  if (to === undefined) {
+    const pinned = pinnedAgentVersion((await recordProviderFor(provider, undefined)).agentPackages, await readAgentPins(agentsDir()));
+    if (pinned === undefined) throw new UsageError(`--to: ${provider} has no agent pinned in agents/package.json; give --to <recordings folder or version>`);
+    to = pinned;
+  }
+  const from = await resolveDriftSide("from", fromValue, provider, options);
+  const toSide = await resolveDriftSide("to", to, provider, options);
+  for (const [flag, side] of [
+    ["from", from],
+    ["to", toSide],
+  ] as const) {
+    if (side.agentVersion !== undefined) options.progress(`--${flag} ${side.agentVersion}: reuse these recordings with --${flag} ${side.root}\n`);
+  }
+  // A version that failed every cell is a result (its cells are broken), not bad input.
+  const report = await driftReport(provider, from.root, toSide.root, options.cwd, { from: (from.failed?.length ?? 0) > 0, to: (toSide.failed?.length ?? 0) > 0 });
+  const describe = (side: ResolvedSide, base: DriftSideReport): DriftSideReport => ({
+    ...base,
+    ...(side.agentVersion !== undefined ? { agentVersion: side.agentVersion } : {}),
+    ...(side.failed !== undefined ? { failed: side.failed } : {}),
+  });
+  const failedFrom = new Map((from.failed ?? []).map((f) => [f.cell, f.error]));
+  const failedTo = new Map((toSide.failed ?? []).map((f) => [f.cell, f.error]));
+  const brokenCells = [
+    ...report.onlyTo.filter((c) => failedFrom.has(c)).map((cell) => ({ cell, failedOn: "from" as const, error: failedFrom.get(cell)! })),
+    ...report.onlyFrom.filter((c) => failedTo.has(c)).map((cell) => ({ cell, failedOn: "to" as const, error: failedTo.get(cell)! })),
+  ];
+  return { ...report, from: describe(from, report.from), to: describe(toSide, report.to), brokenCells };
 }
 
 function value(v: unknown): string {
@@ -120,25 +229,33 @@ export function renderDriftText(report: DriftReport, color: boolean): string {
       `  ${c.yellow(w.change.padEnd(14))} ${visibleLine(w.kind)}${w.path !== undefined ? ` ${c.bold(visibleLine(w.path))}` : ""}${w.detail !== undefined ? `  ${visibleLine(w.detail)}` : ""}  (${cells(w.cells)})`,
     );
   }
+  for (const b of report.brokenCells) out.push(`  ${c.red("broken")} ${b.cell}: recorded with --${b.failedOn === "from" ? "to" : "from"}, failed with --${b.failedOn}: ${visibleLine(b.error)}`);
   out.push(c.bold(`thread lanes: ${report.lanes.length} ${report.lanes.length === 1 ? "change" : "changes"}`));
   for (const l of report.lanes) {
     const values = l.op === "add" ? value(l.new) : l.op === "remove" ? value(l.old) : `${value(l.old)} → ${value(l.new)}`;
     out.push(`  ${c.yellow(l.op.padEnd(7))} ${visibleLine(l.where)}  ${values}  (${cells(l.cells)})`);
   }
-  out.push(report.lanes.length === 0 ? "the thread lanes did not change" : `the thread lanes changed in ${new Set(report.lanes.flatMap((l) => l.cells)).size} of ${report.common.length} cells`);
+  const changed = new Set([...report.lanes.flatMap((l) => l.cells), ...report.brokenCells.map((b) => b.cell)]);
+  out.push(changed.size === 0 ? "the thread lanes did not change" : `the thread lanes changed in ${changed.size} of ${report.common.length + report.brokenCells.length} cells`);
   return `${out.join("\n")}\n`;
 }
 
 /** The `drift` command. */
 export const driftCommand: ParityCommand = {
+  // Recording a version runs live agents: a session temp dir and a graceful interrupt, as `record`.
+  tempDir: true,
+  graceful: true,
   command: "drift",
   describe: "What changed between two sets of recordings of one provider (two agent versions): the agent's wire and the thread lanes",
   builder: (y: Argv) =>
     y
       .option("provider", { type: "string", demandOption: true, describe: "The provider whose recordings are compared" })
-      .option("from", { type: "string", demandOption: true, describe: "Recordings root of the earlier side (e.g. the pinned version, recorded today)" })
-      .option("to", { type: "string", demandOption: true, describe: "Recordings root of the later side (e.g. the new version, recorded the same day)" })
+      .option("from", { type: "string", demandOption: true, describe: "The earlier side: a recordings root, or an exact agent version to record now (e.g. 0.170.0)" })
+      .option("to", { type: "string", describe: "The later side: a recordings root, or an agent version to record now. Default: the pinned version, recorded now" })
+      .option("cell", { type: "string", array: true, describe: "Cells to record for a version side (repeatable); default every cell the provider has recordings of" })
       .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
+      .example("$0 drift --provider codex --from 0.170.0 --json", "record codex 0.170.0 and the pinned codex now, on this machine, and compare")
+      .example("$0 drift --provider claude-code --from 2.1.325 --cell zero-work --cell turn-tools", "only two cells of each version")
       .example("$0 drift --provider codex --from /tmp/codex-pinned --to /tmp/codex-next", "two recordings roots of the same cells")
       .example("$0 drift --provider acp-opencode --from recordings --to /tmp/rec --json", "the committed recordings against a fresh re-record")
       .epilogue(
@@ -148,8 +265,15 @@ export const driftCommand: ParityCommand = {
       ),
   async run(args, ctx) {
     const provider = String(args.provider);
-    const report = await driftReport(provider, String(stringFlag(args, "from")), String(stringFlag(args, "to")), ctx.cwd);
+    const report = await driftOfSides(provider, String(stringFlag(args, "from")), stringFlag(args, "to"), {
+      cells: stringsFlag(args, "cell"),
+      cwd: ctx.cwd,
+      cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+      progress: (line) => ctx.err(line),
+      ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+      ...(ctx.verbose ? { log: ctx.err } : {}),
+    });
     ctx.out(booleanFlag(args, "json") ? `${JSON.stringify(report, null, 2)}\n` : renderDriftText(report, ctx.color));
-    return report.lanes.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+    return report.lanes.length > 0 || report.brokenCells.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   },
 };

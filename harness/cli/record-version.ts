@@ -101,14 +101,17 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
   const plan = agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
   const install = (await projectInstallHolds(plan.packages))
     ? { dir: projectAgentsDir(), reused: true }
-    : await (async () => {
-        req.progress(
-          `installing ${Object.entries(plan.packages)
-            .map(([n, v]) => `${n}@${v}`)
-            .join(" ")} into ${req.cacheRoot} (npm)\n`,
-        );
-        return installAgentVersion(plan, { cacheRoot: req.cacheRoot, ...(req.env ? { env: req.env } : {}), ...(req.sources ? { sources: req.sources } : {}) });
-      })();
+    : await installAgentVersion(plan, {
+        cacheRoot: req.cacheRoot,
+        ...(req.env ? { env: req.env } : {}),
+        ...(req.sources ? { sources: req.sources } : {}),
+        onInstall: (dir) =>
+          req.progress(
+            `installing ${Object.entries(plan.packages)
+              .map(([n, v]) => `${n}@${v}`)
+              .join(" ")} into ${dir} (npm)\n`,
+          ),
+      });
   req.progress(`${req.provider} ${req.version}: agents in ${install.dir}${install.reused ? " (reused)" : ""}\n`);
   const recorded: RecordCellResult[] = [];
   const failed: VersionRecordResult["failed"] = [];

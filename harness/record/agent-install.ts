@@ -17,6 +17,11 @@ import { EXIT_CODES, ParityError, UsageError } from "../errors.js";
 /** An exact version as npm publishes it (`0.170.0`, `2.1.325`, `1.0.0-beta.3`); no ranges or tags. */
 const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
+/** True for an exact version ({@link agentInstallPlan}'s rule), as opposed to a folder or a range. */
+export function isExactVersion(value: string): boolean {
+  return EXACT_VERSION.test(value);
+}
+
 /** The marker an install writes last: what it holds (reuse only when it names the same packages). */
 const MARKER = ".parity-agent-install.json";
 
@@ -98,6 +103,8 @@ export interface AgentInstallOptions {
   sources?: Readonly<Record<string, string>>;
   /** The environment npm runs in; default this process's. */
   env?: NodeJS.ProcessEnv;
+  /** Called with the install directory just before npm runs (not when an install is reused): where a caller says it is installing. */
+  onInstall?: (dir: string) => void;
 }
 
 /**
@@ -112,6 +119,7 @@ export async function installAgentVersion(plan: AgentInstallPlan, options: Agent
   const marker = path.join(dir, MARKER);
   const wanted = JSON.stringify(plan.packages);
   if (existsSync(marker) && (await readFile(marker, "utf8").catch(() => "")).trim() === wanted) return { dir, reused: true };
+  options.onInstall?.(dir);
   await mkdir(dir, { recursive: true });
   // The install's own package.json (never the project's): npm installs exactly these.
   const dependencies = Object.fromEntries(Object.entries(plan.packages).map(([name, version]) => [name, options.sources?.[name] ?? version]));
