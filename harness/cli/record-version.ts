@@ -96,6 +96,19 @@ export interface VersionRecordResult {
  *   caught and listed in `failed`.
  */
 export async function recordVersion(req: VersionRecordRequest): Promise<VersionRecordResult> {
+  const install = await installVersion(req);
+  const done = await recordCells({ ...req, agentsDir: install.dir, label: `${req.provider}@${req.version}` });
+  return { install, ...done };
+}
+
+/**
+ * The install {@link recordVersion} records with: the project's `agents/` when it holds the
+ * version's packages, else the agent cache's (installed now, or reused), said on `progress`.
+ * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown version
+ */
+export async function installVersion(
+  req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile" | "cacheRoot" | "env" | "sources" | "progress">,
+): Promise<VersionRecordResult["install"]> {
   const provider = await recordProviderFor(req.provider, req.customAgentsFile);
   const pins = await readAgentPins(projectAgentsDir());
   const plan = agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
@@ -113,10 +126,26 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
           ),
       });
   req.progress(`${req.provider} ${req.version}: agents in ${install.dir}${install.reused ? " (reused)" : ""}\n`);
+  return { ...install, packages: plan.packages };
+}
+
+/** What {@link recordCells} is asked: a {@link VersionRecordRequest} without the install. */
+export type CellsRecordRequest = Omit<VersionRecordRequest, "version" | "cacheRoot" | "env" | "sources"> & {
+  /** The agents' install to record with; default the project's `agents/`. */
+  agentsDir?: string;
+  /** How the progress lines name the provider (`codex@0.170.0`, `codex run 2/3`). */
+  label: string;
+};
+
+/**
+ * Records `cells` one after the other, a progress line before and after each.
+ * @throws RecordInterruptedError when `signal` aborts; a cell's own failure is caught and listed in `failed`.
+ */
+export async function recordCells(req: CellsRecordRequest): Promise<Omit<VersionRecordResult, "install">> {
   const recorded: RecordCellResult[] = [];
   const failed: VersionRecordResult["failed"] = [];
   for (const [i, cell] of req.cells.entries()) {
-    const at = `[${i + 1}/${req.cells.length}] ${req.provider}@${req.version} ${cell}`;
+    const at = `[${i + 1}/${req.cells.length}] ${req.label} ${cell}`;
     req.progress(`${at}: recording\n`);
     try {
       const done = await recordCell({
@@ -127,7 +156,7 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
         lanesRoot: req.lanes,
         redact: req.redact,
         now: req.now,
-        agentsDir: install.dir,
+        ...(req.agentsDir !== undefined ? { agentsDir: req.agentsDir } : {}),
         ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
         ...(req.network !== undefined ? { network: req.network } : {}),
         ...(req.customAgentsFile !== undefined ? { customAgentsFile: req.customAgentsFile } : {}),
@@ -142,7 +171,7 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
       req.progress(`${at}: failed: ${error.message}\n`);
     }
   }
-  return { install: { ...install, packages: plan.packages }, recorded, failed };
+  return { recorded, failed };
 }
 
 /** True when the project's own `agents/` install holds exactly these package versions (the pins): nothing to install. */

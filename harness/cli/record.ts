@@ -21,7 +21,8 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
-import { agentCacheRoot, committedCells, newVersionFolder, recordVersion } from "./record-version.js";
+import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion } from "./record-version.js";
+import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
 import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
@@ -40,6 +41,8 @@ export interface RecordOptions {
   cell?: string;
   /** `--agent-version`: record with this version of the provider's agent (installed into the agent cache). */
   agentVersion?: string;
+  /** `--repeat`: record each cell this many times and report what varies (default 1). */
+  repeat: number;
   /** True when `--out` was given (with `--agent-version`, its default is a new temp folder). */
   outGiven: boolean;
   /** `--cells` (absolute). */
@@ -69,7 +72,9 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const outFlag = stringFlag(args, "out");
   const agentVersion = stringFlag(args, "agentVersion");
   const cell = stringFlag(args, "cell");
-  if (cell === undefined && agentVersion === undefined) throw new UsageError("--cell: missing (name the cell to record; only --agent-version records every cell of the provider)");
+  const repeat = positiveIntegerFlag("repeat", args.repeat, "runs") ?? 1;
+  if (cell === undefined && agentVersion === undefined && repeat === 1)
+    throw new UsageError("--cell: missing (name the cell to record; only --agent-version or --repeat records every cell of the provider)");
   const out = path.resolve(cwd, outFlag ?? RECORD_DEFAULT_OUT);
   const lanes = stringFlag(args, "lanes");
   // Before the agent runs: a full disk or a file in the way is named now, not after the recording.
@@ -84,6 +89,7 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
     ...(cell !== undefined ? { cell } : {}),
     ...(agentVersion !== undefined ? { agentVersion } : {}),
     outGiven: outFlag !== undefined,
+    repeat,
     cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
     out,
     lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
@@ -119,6 +125,11 @@ export const recordCommand: ParityCommand = {
         describe:
           "Record with this exact version of the provider's agent, installed by npm into the agent cache ($PARITY_AGENT_CACHE, default <tmp>/parity-agent-cache; reused); the project's pins are not touched. Default --out: a new <tmp>/parity-record-<provider>@<version>-XXXXXX",
       })
+      .option("repeat", {
+        type: "string",
+        describe:
+          "Record each cell this many times (run k into <out>/run-k/) and report what varies from run to run on the agent's wire and in the thread lanes; default --out a new <tmp>/parity-repeat-<provider>-XXXXXX; exit 1 when the thread lanes vary",
+      })
       .option("redact", { ...FLAGS.redact, default: [] })
       .option("out", { type: "string", describe: `Recordings root; writes <out>/<provider>/<cell>/ (default ${RECORD_DEFAULT_OUT}; with --agent-version a new temp folder)` })
       .option("lanes", {
@@ -141,6 +152,7 @@ export const recordCommand: ParityCommand = {
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)")
+      .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
       .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
@@ -157,6 +169,7 @@ export const recordCommand: ParityCommand = {
       ),
   async run(args, ctx) {
     const options = resolveRecordOptions(args, ctx.cwd);
+    if (options.repeat > 1) return recordRepeatedCommand(options, ctx);
     if (options.agentVersion !== undefined) return recordAgentVersion(options, options.agentVersion, ctx);
     const { out, lanes } = options;
     const cellName = options.cell!;
@@ -340,4 +353,51 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
     ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to <the pinned version, or its recordings>\n`);
   }
   return result.failed[0]?.exitCode ?? EXIT_CODES.ok;
+}
+
+/**
+ * `record --repeat N` (record-repeat.ts): the cells (`--cell`, else every cell the provider has
+ * recordings of) recorded N times — with `--agent-version`'s install when given — into `run-<k>/`
+ * under `--out` (default a new temp folder: runs are compared, not committed), then what varied.
+ * Exit 1 when the thread lanes varied or a cell failed in some runs only, as `drift` when they changed.
+ */
+async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+  if (ctx.ci && options.outGiven && inside(options.out, packageRoot())) {
+    throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out outside ${packageRoot()}, e.g. a temp dir`);
+  }
+  const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
+  const version = options.agentVersion;
+  const install =
+    version !== undefined
+      ? await installVersion({
+          provider: options.provider,
+          version,
+          cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+          progress: (line) => ctx.err(line),
+          ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+        })
+      : undefined;
+  const out = options.outGiven ? options.out : await newVersionFolder("parity-repeat", options.provider, version ?? "pinned");
+  const report = await recordRepeated({
+    provider: options.provider,
+    runs: options.repeat,
+    cells,
+    cellsRoot: options.cellsRoot,
+    out,
+    cwd: ctx.cwd,
+    label: version !== undefined ? `${options.provider}@${version}` : options.provider,
+    ...(install !== undefined ? { agentsDir: install.dir } : {}),
+    redact: compileUserPatterns(options.redact),
+    timeoutMs: options.timeoutMs,
+    network: options.network,
+    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+    now: () => Date.now(),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    progress: (line) => ctx.err(line),
+    ...(ctx.verbose ? { log: ctx.err } : {}),
+  });
+  ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderRepeatText(report, ctx.color));
+  const allFailed = report.runs.every((r) => r.recorded.length === 0);
+  if (allFailed) return report.runs[0]?.failed.length ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+  return report.lanes.length > 0 || report.unstableCells.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
 }
