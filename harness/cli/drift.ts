@@ -24,7 +24,7 @@ import { positiveIntegerFlag } from "./flag-checks.js";
 import { recordProviderFor } from "../families/index.js";
 import { agentsDir } from "../families/record-provider.js";
 import { isExactVersion, pinnedAgentVersion, readAgentPins } from "../record/agent-install.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion } from "./record-version.js";
+import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordCells, requireCells } from "./record-version.js";
 import { recordRepeated } from "./record-repeat.js";
 import type { LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
@@ -66,42 +66,29 @@ export async function resolveDriftSide(flag: "from" | "to", value: string, provi
   if ((await stat(folder).catch(() => undefined))?.isDirectory()) return { root: folder };
   if (!isExactVersion(value)) throw new UsageError(`--${flag} ${value}: neither a recordings folder nor an exact agent version (e.g. 0.170.0)`);
   const cells = options.cells !== undefined && options.cells.length > 0 ? [...options.cells] : await committedCells(path.resolve(options.cwd, RECORDINGS_ROOT), provider);
+  // Checked and installed (or refused) before a folder is made: a bad cell or version leaves nothing behind.
+  await requireCells(path.resolve(options.cwd, CELLS_ROOT), cells, provider);
+  const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress });
   const out = await newVersionFolder("parity-drift", provider, value);
   options.progress(`--${flag} ${value}: recording ${cells.length} cell(s) of ${provider} into ${out}\n`);
-  if ((options.repeat ?? 1) > 1) {
-    const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress });
-    const repeated = await recordRepeated({
-      provider,
-      runs: options.repeat!,
-      cells,
-      cellsRoot: path.resolve(options.cwd, CELLS_ROOT),
-      out,
-      cwd: options.cwd,
-      label: `${provider}@${value}`,
-      agentsDir: install.dir,
-      redact: [],
-      now: () => Date.now(),
-      progress: options.progress,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      ...(options.log !== undefined ? { log: options.log } : {}),
-    });
-    // Run 1 is the side compared; a cell that failed there but not in every run is unstable, listed in varies.
-    return { root: repeated.runs[0]!.root, agentVersion: value, failed: repeated.runs[0]!.failed, varies: { wire: repeated.wire, lanes: repeated.lanes } };
-  }
-  const done = await recordVersion({
+  const base = {
     provider,
-    version: value,
     cells,
     cellsRoot: path.resolve(options.cwd, CELLS_ROOT),
-    out,
-    lanes: path.join(out, "lanes"),
-    cacheRoot: options.cacheRoot,
+    agentsDir: install.dir,
+    label: `${provider}@${value}`,
     redact: [],
     now: () => Date.now(),
     progress: options.progress,
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     ...(options.log !== undefined ? { log: options.log } : {}),
-  });
+  };
+  if ((options.repeat ?? 1) > 1) {
+    const repeated = await recordRepeated({ ...base, runs: options.repeat!, out, cwd: options.cwd });
+    // Run 1 is the side compared; what differed between its runs is set aside by driftOfSides.
+    return { root: repeated.runs[0]!.root, agentVersion: value, failed: repeated.runs[0]!.failed, varies: { wire: repeated.wire, lanes: repeated.lanes } };
+  }
+  const done = await recordCells({ ...base, out, lanes: path.join(out, "lanes") });
   return { root: out, agentVersion: value, failed: done.failed.map(({ cell, error }) => ({ cell, error })) };
 }
 

@@ -18,6 +18,7 @@ import { recordCell } from "../record/record-cell.js";
 import { RecordInterruptedError, type RecordCellResult } from "../record/record-request.js";
 import type { NetworkMode } from "../record/network.js";
 import { listRecordings } from "../recording/locations.js";
+import { loadCell } from "../runtime/cells.js";
 
 /** The temp directory outside this command's own session directory (`<TMPDIR>/parity-XXXXXX`, removed when the command ends). */
 export function outerTempDir(tmp: string = os.tmpdir()): string {
@@ -50,6 +51,15 @@ export async function committedCells(recordingsRoot: string, provider: string): 
   return [...new Set(cells)].sort();
 }
 
+/**
+ * Every cell of `cells` loads for `provider` (its definition or variant is there and valid):
+ * checked before anything is installed or a folder made.
+ * @throws UsageError or InputError naming the cell (runtime/cells.ts `loadCell`)
+ */
+export async function requireCells(cellsRoot: string, cells: readonly string[], provider: string): Promise<void> {
+  for (const cell of cells) await loadCell(cellsRoot, cell, provider);
+}
+
 /** What {@link recordVersion} is asked. */
 export interface VersionRecordRequest {
   provider: string;
@@ -58,10 +68,13 @@ export interface VersionRecordRequest {
   /** The cells to record, in order. */
   cells: readonly string[];
   cellsRoot: string;
-  /** Recordings root written (`<out>/<provider>/<cell>/`). */
-  out: string;
-  /** Oracles root written. */
-  lanes: string;
+  /**
+   * Recordings root written (`<out>/<provider>/<cell>/`), or how to make a new one: called only
+   * once the version is known good and installed, so a bad version leaves no folder behind.
+   */
+  out: string | (() => Promise<string>);
+  /** Oracles root written; default `<out>/lanes`. */
+  lanes?: string;
   /** The agent cache ({@link agentCacheRoot}). */
   cacheRoot: string;
   /** The environment npm runs in. */
@@ -83,6 +96,9 @@ export interface VersionRecordRequest {
 /** What {@link recordVersion} did. */
 export interface VersionRecordResult {
   install: AgentInstall & { packages: Record<string, string> };
+  /** The recordings root and oracles root written. */
+  out: string;
+  lanes: string;
   recorded: RecordCellResult[];
   failed: Array<{ cell: string; error: string; exitCode: number }>;
 }
@@ -96,9 +112,12 @@ export interface VersionRecordResult {
  *   caught and listed in `failed`.
  */
 export async function recordVersion(req: VersionRecordRequest): Promise<VersionRecordResult> {
+  await requireCells(req.cellsRoot, req.cells, req.provider);
   const install = await installVersion(req);
-  const done = await recordCells({ ...req, agentsDir: install.dir, label: `${req.provider}@${req.version}` });
-  return { install, ...done };
+  const out = typeof req.out === "string" ? req.out : await req.out();
+  const lanes = req.lanes ?? path.join(out, "lanes");
+  const done = await recordCells({ ...req, out, lanes, agentsDir: install.dir, label: `${req.provider}@${req.version}` });
+  return { install, out, lanes, ...done };
 }
 
 /**
@@ -130,7 +149,11 @@ export async function installVersion(
 }
 
 /** What {@link recordCells} is asked: a {@link VersionRecordRequest} without the install. */
-export type CellsRecordRequest = Omit<VersionRecordRequest, "version" | "cacheRoot" | "env" | "sources"> & {
+export type CellsRecordRequest = Omit<VersionRecordRequest, "version" | "cacheRoot" | "env" | "sources" | "out" | "lanes"> & {
+  /** Recordings root written (`<out>/<provider>/<cell>/`). */
+  out: string;
+  /** Oracles root written. */
+  lanes: string;
   /** The agents' install to record with; default the project's `agents/`. */
   agentsDir?: string;
   /** How the progress lines name the provider (`codex@0.170.0`, `codex run 2/3`). */
@@ -141,7 +164,7 @@ export type CellsRecordRequest = Omit<VersionRecordRequest, "version" | "cacheRo
  * Records `cells` one after the other, a progress line before and after each.
  * @throws RecordInterruptedError when `signal` aborts; a cell's own failure is caught and listed in `failed`.
  */
-export async function recordCells(req: CellsRecordRequest): Promise<Omit<VersionRecordResult, "install">> {
+export async function recordCells(req: CellsRecordRequest): Promise<Pick<VersionRecordResult, "recorded" | "failed">> {
   const recorded: RecordCellResult[] = [];
   const failed: VersionRecordResult["failed"] = [];
   for (const [i, cell] of req.cells.entries()) {

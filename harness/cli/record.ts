@@ -21,7 +21,7 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion } from "./record-version.js";
+import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion, requireCells } from "./record-version.js";
 import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
@@ -301,15 +301,13 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
     throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${packageRoot()}, e.g. a temp dir`);
   }
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
-  const out = options.outGiven ? options.out : await newVersionFolder("parity-record", options.provider, version);
-  const lanes = options.outGiven ? options.lanes : defaultLanesRoot(out, ctx.cwd);
+  // A new folder is made only once the version is installed: a bad version leaves nothing behind.
   const result = await recordVersion({
     provider: options.provider,
     version,
     cells,
     cellsRoot: options.cellsRoot,
-    out,
-    lanes,
+    ...(options.outGiven ? { out: options.out, lanes: options.lanes } : { out: () => newVersionFolder("parity-record", options.provider, version) }),
     cacheRoot: agentCacheRoot(ctx.env ?? process.env),
     redact: compileUserPatterns(options.redact),
     timeoutMs: options.timeoutMs,
@@ -320,6 +318,7 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
     progress: (line) => ctx.err(line),
     ...(ctx.verbose ? { log: ctx.err } : {}),
   });
+  const { out, lanes } = result;
   const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
   if (options.json) {
     ctx.out(
@@ -367,6 +366,7 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
   }
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
   const version = options.agentVersion;
+  await requireCells(options.cellsRoot, cells, options.provider);
   const install =
     version !== undefined
       ? await installVersion({

@@ -14,7 +14,7 @@ import { recordProviders } from "../../harness/families/index.js";
 import { piCliPath } from "../../harness/families/pi/record.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { agentInstallDir, agentInstallPlan, installAgentVersion, readAgentPins } from "../../harness/record/agent-install.js";
-import { agentCacheRoot } from "../../harness/cli/record-version.js";
+import { agentCacheRoot, outerTempDir } from "../../harness/cli/record-version.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
 
@@ -116,6 +116,22 @@ describe("parity record --agent-version", () => {
     }
     expect(existsSync(out)).toBe(false);
     expect(existsSync(path.join(root, "bad-cache"))).toBe(false);
+  });
+
+  it("without --out, a bad version or cell makes no new folder: checked before the install and the folder", async () => {
+    const made = () => readdirSync(outerTempDir()).filter((name) => name.startsWith("parity-record-codex@") || name.startsWith("parity-drift-codex@"));
+    const before = made();
+    const env = { PARITY_AGENT_CACHE: path.join(root, "bad-cache-2") };
+    const version = await runCli(["record", "--provider", "codex", "--agent-version", "0.17"], { env });
+    expect([version.code, version.err]).toEqual([2, "parity: --agent-version 0.17: not an exact version (e.g. 0.170.0; no ranges or tags)\n"]);
+    const cell = await runCli(["record", "--provider", "codex", "--agent-version", "0.170.0", "--cell", "no-such-cell"], { env });
+    expect(cell.code).toBe(2);
+    expect(cell.err).toMatch(/^parity: unknown cell "no-such-cell" \(no .*cell\.json\); known: /);
+    const drift = await runCli(["drift", "--provider", "codex", "--from", "0.170.0", "--cell", "no-such-cell"], { env });
+    expect(drift.code).toBe(2);
+    expect(drift.err).toMatch(/^parity: unknown cell "no-such-cell"/);
+    expect(made()).toEqual(before);
+    expect(existsSync(env.PARITY_AGENT_CACHE)).toBe(false);
   });
 
   it.skipIf(!runHere)(
