@@ -119,7 +119,7 @@ export const recordCommand: ParityCommand = {
   builder: (y: Argv) =>
     y
       .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(recordProviders()).join(", ")})` })
-      .option("cell", { type: "string", describe: "Cell name (a directory under --cells); with --agent-version, default every cell the provider has recordings of" })
+      .option("cell", { type: "string", describe: "Cell name (a directory under --cells); with --agent-version or --repeat, default every cell the provider has recordings of" })
       .option("agent-version", {
         type: "string",
         describe:
@@ -128,7 +128,7 @@ export const recordCommand: ParityCommand = {
       .option("repeat", {
         type: "string",
         describe:
-          "Record each cell this many times (run k into <out>/run-k/) and report what varies from run to run on the agent's wire and in the thread lanes; default --out a new <tmp>/parity-repeat-<provider>-XXXXXX; exit 1 when the thread lanes vary",
+          "Record each cell this many times (run k into <out>/run-k/) and report what varies from run to run on the agent's wire and in the thread lanes; default --out a new <tmp>/parity-repeat-<provider>@<version or pinned>-XXXXXX; exit 1 when the thread lanes vary",
       })
       .option("redact", { ...FLAGS.redact, default: [] })
       .option("out", { type: "string", describe: `Recordings root; writes <out>/<provider>/<cell>/ (default ${RECORD_DEFAULT_OUT}; with --agent-version a new temp folder)` })
