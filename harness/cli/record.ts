@@ -21,6 +21,8 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
+import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion, requireCells } from "./record-version.js";
+import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
 import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
@@ -35,7 +37,14 @@ export const RECORD_DEFAULT_LANES = ORACLES_DIR;
 /** `parity record`'s options, complete and typed. */
 export interface RecordOptions {
   provider: string;
-  cell: string;
+  /** `--cell`; absent only with `--agent-version` (every cell the provider has recordings of). */
+  cell?: string;
+  /** `--agent-version`: record with this version of the provider's agent (installed into the agent cache). */
+  agentVersion?: string;
+  /** `--repeat`: record each cell this many times and report what varies (default 1). */
+  repeat: number;
+  /** True when `--out` was given (with `--agent-version`, its default is a new temp folder). */
+  outGiven: boolean;
   /** `--cells` (absolute). */
   cellsRoot: string;
   /** `--out` (absolute). */
@@ -61,6 +70,11 @@ const NETWORK_MODES: readonly NetworkMode[] = ["auto", "netns", "watch"];
  */
 export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOptions {
   const outFlag = stringFlag(args, "out");
+  const agentVersion = stringFlag(args, "agentVersion");
+  const cell = stringFlag(args, "cell");
+  const repeat = positiveIntegerFlag("repeat", args.repeat, "runs") ?? 1;
+  if (cell === undefined && agentVersion === undefined && repeat === 1)
+    throw new UsageError("--cell: missing (name the cell to record; only --agent-version or --repeat records every cell of the provider)");
   const out = path.resolve(cwd, outFlag ?? RECORD_DEFAULT_OUT);
   const lanes = stringFlag(args, "lanes");
   // Before the agent runs: a full disk or a file in the way is named now, not after the recording.
@@ -72,7 +86,10 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const customAgents = stringFlag(args, "customAgents");
   return {
     provider: String(args.provider),
-    cell: String(args.cell),
+    ...(cell !== undefined ? { cell } : {}),
+    ...(agentVersion !== undefined ? { agentVersion } : {}),
+    outGiven: outFlag !== undefined,
+    repeat,
     cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
     out,
     lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
@@ -102,9 +119,19 @@ export const recordCommand: ParityCommand = {
   builder: (y: Argv) =>
     y
       .option("provider", { type: "string", demandOption: true, describe: `Provider id (${Object.keys(recordProviders()).join(", ")})` })
-      .option("cell", { type: "string", demandOption: true, describe: "Cell name (a directory under --cells)" })
+      .option("cell", { type: "string", describe: "Cell name (a directory under --cells); with --agent-version or --repeat, default every cell the provider has recordings of" })
+      .option("agent-version", {
+        type: "string",
+        describe:
+          "Record with this exact version of the provider's agent, installed by npm into the agent cache ($PARITY_AGENT_CACHE, default <tmp>/parity-agent-cache; reused); the project's pins are not touched. Default --out: a new <tmp>/parity-record-<provider>@<version>-XXXXXX",
+      })
+      .option("repeat", {
+        type: "string",
+        describe:
+          "Record each cell this many times (run k into <out>/run-k/) and report what varies from run to run on the agent's wire and in the thread lanes; default --out a new <tmp>/parity-repeat-<provider>@<version or pinned>-XXXXXX; exit 1 when the thread lanes vary",
+      })
       .option("redact", { ...FLAGS.redact, default: [] })
-      .option("out", { type: "string", default: RECORD_DEFAULT_OUT, describe: "Recordings root; writes <out>/<provider>/<cell>/" })
+      .option("out", { type: "string", describe: `Recordings root; writes <out>/<provider>/<cell>/ (default ${RECORD_DEFAULT_OUT}; with --agent-version a new temp folder)` })
       .option("lanes", {
         type: "string",
         describe: "Oracles root; writes <lanes>/<provider>/<cell>.json. Default: lanes/ for the default --out recordings, else <out>/lanes (as rerecord --out)",
@@ -124,6 +151,8 @@ export const recordCommand: ParityCommand = {
       })
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
+      .example("$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)")
+      .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
       .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
@@ -140,7 +169,10 @@ export const recordCommand: ParityCommand = {
       ),
   async run(args, ctx) {
     const options = resolveRecordOptions(args, ctx.cwd);
+    if (options.repeat > 1) return recordRepeatedCommand(options, ctx);
+    if (options.agentVersion !== undefined) return recordAgentVersion(options, options.agentVersion, ctx);
     const { out, lanes } = options;
+    const cellName = options.cell!;
     if (ctx.ci) {
       const repo = packageRoot();
       if (inside(out, repo) || inside(lanes, repo)) {
@@ -156,10 +188,10 @@ export const recordCommand: ParityCommand = {
       const showWait = ctx.progress !== undefined && !options.json && !ctx.verbose;
       const result = await recordCell({
         onStart: () => {
-          if (showWait) wait = startWaitProgress(ctx.progress!, `recording ${options.provider}/${options.cell}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s");
+          if (showWait) wait = startWaitProgress(ctx.progress!, `recording ${options.provider}/${cellName}`, REAL_WAIT_CLOCK, "a live agent: usually 10–60 s");
         },
         providerId: options.provider,
-        cell: options.cell,
+        cell: cellName,
         cellsRoot: options.cellsRoot,
         outRoot: out,
         lanesRoot: lanes,
@@ -230,6 +262,7 @@ export const recordCommand: ParityCommand = {
  */
 async function refreshRecordedFacts(options: RecordOptions, ctx: { ci: boolean; err: (text: string) => void; wrote?: (file: string) => void }): Promise<FactsRefresh | null> {
   if (ctx.ci) return null;
+  if (options.cell === undefined) return null;
   const target = factsTargetFor(options.cellsRoot, options.cell, options.provider);
   if (target === null) return null;
   try {
@@ -252,4 +285,119 @@ function keptTempOptions(ctx: { err: (text: string) => void }): { tempParent: st
   const session = os.tmpdir();
   const tempParent = path.basename(session).startsWith("parity-") ? path.dirname(session) : session;
   return { tempParent, onKeptTemp: (root) => ctx.err(`kept the run's temp directory (--keep-temp): ${root}\n`) };
+}
+
+/**
+ * `record --agent-version <v>` (issue 41): the provider's agent at `v` installed into the agent
+ * cache, then `--cell` or every cell the provider has recordings of in the project recorded with
+ * it, a progress line per cell on stderr. Default `--out` is a new temp folder, never the
+ * project's `recordings/`: those are the pinned version's and their oracles gate `check`; a
+ * version's recordings are compared (`parity drift`), not committed. No facts are refreshed (the
+ * cells' facts are the pinned version's). Exit 0 when every cell recorded, else the first failed
+ * cell's exit code.
+ */
+async function recordAgentVersion(options: RecordOptions, version: string, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+  if (ctx.ci && options.outGiven && (inside(options.out, packageRoot()) || inside(options.lanes, packageRoot()))) {
+    throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${packageRoot()}, e.g. a temp dir`);
+  }
+  const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
+  // A new folder is made only once the version is installed: a bad version leaves nothing behind.
+  const result = await recordVersion({
+    provider: options.provider,
+    version,
+    cells,
+    cellsRoot: options.cellsRoot,
+    ...(options.outGiven ? { out: options.out, lanes: options.lanes } : { out: () => newVersionFolder("parity-record", options.provider, version) }),
+    cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+    redact: compileUserPatterns(options.redact),
+    timeoutMs: options.timeoutMs,
+    network: options.network,
+    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+    now: () => Date.now(),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    progress: (line) => ctx.err(line),
+    ...(ctx.verbose ? { log: ctx.err } : {}),
+  });
+  const { out, lanes } = result;
+  const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
+  if (options.json) {
+    ctx.out(
+      `${JSON.stringify(
+        {
+          provider: options.provider,
+          agentVersion: version,
+          agents: result.install,
+          out: rel(out),
+          lanes: rel(lanes),
+          recorded: result.recorded.map((r) => ({
+            cell: r.manifest.cell,
+            dir: rel(r.dir),
+            oracleFile: rel(r.oracleFile),
+            cliVersion: r.manifest.cliVersion,
+            events: r.events,
+            unhandled: r.unhandled,
+            grammarDrops: r.grammarDrops,
+          })),
+          failed: result.failed,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    const version0 = result.recorded[0]?.manifest.cliVersion;
+    ctx.out(`recorded ${result.recorded.length} of ${cells.length} cells of ${options.provider}${version0 !== undefined ? ` with ${version0}` : ""} into ${rel(out)}\n`);
+    for (const f of result.failed) ctx.out(`  failed ${f.cell}: ${f.error}\n`);
+    ctx.out(`  check it: parity check --recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${options.provider}\n`);
+    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to <the pinned version, or its recordings>\n`);
+  }
+  return result.failed[0]?.exitCode ?? EXIT_CODES.ok;
+}
+
+/**
+ * `record --repeat N` (record-repeat.ts): the cells (`--cell`, else every cell the provider has
+ * recordings of) recorded N times — with `--agent-version`'s install when given — into `run-<k>/`
+ * under `--out` (default a new temp folder: runs are compared, not committed), then what varied.
+ * Exit 1 when the thread lanes varied or a cell failed in some runs only, as `drift` when they changed.
+ */
+async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+  if (ctx.ci && options.outGiven && inside(options.out, packageRoot())) {
+    throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out outside ${packageRoot()}, e.g. a temp dir`);
+  }
+  const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
+  const version = options.agentVersion;
+  await requireCells(options.cellsRoot, cells, options.provider);
+  const install =
+    version !== undefined
+      ? await installVersion({
+          provider: options.provider,
+          version,
+          cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+          progress: (line) => ctx.err(line),
+          ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+        })
+      : undefined;
+  const out = options.outGiven ? options.out : await newVersionFolder("parity-repeat", options.provider, version ?? "pinned");
+  const report = await recordRepeated({
+    provider: options.provider,
+    runs: options.repeat,
+    cells,
+    cellsRoot: options.cellsRoot,
+    out,
+    cwd: ctx.cwd,
+    label: version !== undefined ? `${options.provider}@${version}` : options.provider,
+    ...(install !== undefined ? { agentsDir: install.dir } : {}),
+    redact: compileUserPatterns(options.redact),
+    timeoutMs: options.timeoutMs,
+    network: options.network,
+    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+    now: () => Date.now(),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    progress: (line) => ctx.err(line),
+    ...(ctx.verbose ? { log: ctx.err } : {}),
+  });
+  ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderRepeatText(report, ctx.color));
+  const allFailed = report.runs.every((r) => r.recorded.length === 0);
+  if (allFailed) return report.runs[0]?.failed.length ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+  return report.lanes.length > 0 || report.unstableCells.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
 }

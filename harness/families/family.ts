@@ -9,7 +9,7 @@ import type { BridgeTarget, BridgeTargetOptions } from "../conformance/target.js
 import type { ReplayAdapter } from "./agent-launch.js";
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { PreparedProvider, RecordDirs } from "./record-provider.js";
-import type { RecordProvider } from "./record-provider.js";
+import type { RecordProvider, RecordProvidersOptions } from "./record-provider.js";
 
 /** The providers `parity record` can drive through one family, in three groups (the order `--help` lists them). */
 export interface FamilyRecordProviders {
@@ -130,8 +130,12 @@ export interface FamilyProbe {
  * record and conform.
  */
 export interface BridgeFamily extends ReplayAdapter {
-  /** Record: the providers `parity record --provider` knows for this family (built when asked). */
-  recordProviders(): FamilyRecordProviders;
+  /**
+   * Record: the providers `parity record --provider` knows for this family (built when asked).
+   * `options.agentsDir` is where their real agents are installed; default the project's
+   * `agents/` (`parity record --agent-version` passes its cache of another version).
+   */
+  recordProviders(options?: RecordProvidersOptions): FamilyRecordProviders;
   /** Record: a user's own agents of this family from a `customAgents` file; omitted: the family takes none. */
   readonly customAgents?: FamilyCustomAgents;
   /** Conform: how a conformance session starts the bridge; omitted: `--bridge <name>` does not know it (a module path still works). */

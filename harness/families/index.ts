@@ -14,7 +14,7 @@ import { customAgentsByFamily, readCustomAgentsText } from "./custom-agents-file
 import { echoFamily } from "./echo/index.js";
 import type { BridgeFamily } from "./family.js";
 import { piFamily } from "./pi/index.js";
-import type { RecordProvider } from "./record-provider.js";
+import type { RecordProvider, RecordProvidersOptions } from "./record-provider.js";
 
 export type { AgentCommand, AgentLaunch, LaunchBase, ReplayAdapter } from "./agent-launch.js";
 export type { BridgeFamily, FamilyCommandProbeRequest, FamilyConform, FamilyCustomAgents, FamilyProbe, FamilyProviderProbeRequest, FamilyRecordProviders, ProbeAnswer, ProbeSpawn } from "./family.js";
@@ -32,20 +32,25 @@ export function familyOf(provider: string, families: readonly BridgeFamily[] = B
  * bridges that run alone, then the fixture agents (shipped: opencode … pi, echo, then
  * acp-cursor, acp-grok, acp-omp-fixture, acp-hermes-agent).
  */
-export function recordProviders(families: readonly BridgeFamily[] = BRIDGE_FAMILIES): Record<string, RecordProvider> {
-  const groups = families.map((family) => family.recordProviders());
+export function recordProviders(families: readonly BridgeFamily[] = BRIDGE_FAMILIES, options: RecordProvidersOptions = {}): Record<string, RecordProvider> {
+  const groups = families.map((family) => family.recordProviders(options));
   return Object.assign({}, ...groups.map((g) => g.agents ?? {}), ...groups.map((g) => g.bridges ?? {}), ...groups.map((g) => g.fixtures ?? {})) as Record<string, RecordProvider>;
 }
 
 /**
  * The provider to record: an agent of `customAgentsFile` when one of its entries is
  * `providerId` (read by the family the entry names, ACP by default), else one of
- * {@link recordProviders}.
+ * {@link recordProviders} built with `options` (where the real agents are installed).
  *
  * @throws UsageError naming the known providers for an unknown one; InputError naming the file
  *   for a bad customAgents file or a custom agent whose command cannot start.
  */
-export async function recordProviderFor(providerId: string, customAgentsFile: string | undefined, families: readonly BridgeFamily[] = BRIDGE_FAMILIES): Promise<RecordProvider> {
+export async function recordProviderFor(
+  providerId: string,
+  customAgentsFile: string | undefined,
+  families: readonly BridgeFamily[] = BRIDGE_FAMILIES,
+  options: RecordProvidersOptions = {},
+): Promise<RecordProvider> {
   if (customAgentsFile !== undefined) {
     const readers = families.filter((family) => family.customAgents !== undefined);
     const byFamily = customAgentsByFamily(
@@ -59,7 +64,7 @@ export async function recordProviderFor(providerId: string, customAgentsFile: st
       if (found) return found;
     }
   }
-  const all = recordProviders(families);
+  const all = recordProviders(families, options);
   const found = all[providerId];
   if (!found) throw new UsageError(`--provider "${providerId}": parity record knows ${Object.keys(all).join(", ")}`);
   return found;

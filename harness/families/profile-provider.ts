@@ -43,6 +43,8 @@ export interface ProfileLaunch {
   cwd?: string;
   /** Directory of the agents' install (`{{agents}}`), for a message when the command is missing. */
   agentsDir: string;
+  /** The agent's npm packages, the version's first ({@link RecordProvider.agentPackages}); absent: none. */
+  packages?: readonly string[];
   /** Where the agent comes from, for the manifest note. */
   source: string;
   /** The family's bridge that runs the agent. */
@@ -112,6 +114,7 @@ const inside = (file: string, dir: string) => file === dir || file.startsWith(`$
 export function profileRecordProvider(profile: AgentRecordProfile, launch: ProfileLaunch): RecordProvider {
   return {
     id: launch.id,
+    ...(launch.packages !== undefined ? { agentPackages: launch.packages } : {}),
     modulePath: launch.bridge.modulePath,
     takesModelEndpoint: true,
     modelApi: profile.modelApi,

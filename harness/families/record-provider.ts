@@ -25,6 +25,15 @@ export interface RecordDirs {
   home: string;
 }
 
+/** How the providers are built for one record (family.ts `recordProviders`). */
+export interface RecordProvidersOptions {
+  /**
+   * Directory of the real agents' install (`<dir>/node_modules/<package>`, the profiles'
+   * `{{agents}}`); default {@link agentsDir}, the project's pinned install.
+   */
+  agentsDir?: string;
+}
+
 /** What a provider contributes to one recording run. */
 export interface PreparedProvider {
   /** Full environment of the bridge process (the record variable is added by the caller). */
@@ -48,6 +57,12 @@ export interface RecordProvider {
   id: string;
   /** Compiled bridge module spawned through the bootstrap. */
   modulePath: string;
+  /**
+   * The npm packages of the real agent, the first being the one whose version the manifest's
+   * `cliVersion` names (`parity record --agent-version` installs that one at the asked version,
+   * the others at their pins in `agents/package.json`); absent for a provider with no npm agent.
+   */
+  agentPackages?: readonly string[];
   /** True when the agent takes a model endpoint (the cell's model script is served). */
   takesModelEndpoint: boolean;
   /**

@@ -82,7 +82,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   const destination = path.resolve(req.outRoot, req.providerId, req.cell);
   const oracleFile = path.resolve(req.lanesRoot, req.providerId, `${req.cell}.json`);
   refuseExisting(destination, oracleFile, req);
-  const provider = await recordProviderFor(req.providerId, req.customAgentsFile, req.families);
+  const provider = await recordProviderFor(req.providerId, req.customAgentsFile, req.families, req.agentsDir !== undefined ? { agentsDir: req.agentsDir } : {});
   const loaded = await loadCell(req.cellsRoot, req.cell, req.providerId);
   const profileVariant = provider.cellVariant?.(req.cell);
   const cell = profileVariant === undefined ? loaded : applyCellVariant(loaded, profileVariant, `${req.customAgentsFile ?? req.providerId}: record.cells.${req.cell}`);

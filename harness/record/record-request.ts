@@ -64,6 +64,11 @@ export interface RecordCellRequest {
    */
   network?: NetworkMode;
   /**
+   * Directory of the real agents' install the provider runs (`<dir>/node_modules/…`); default
+   * the project's pinned `agents/` (`record --agent-version`: its cache of that version).
+   */
+  agentsDir?: string;
+  /**
    * The bridge families the provider is looked up in (harness/families); default the shipped
    * ones. A caller's own family records through the same flow.
    */

@@ -14,7 +14,7 @@ import { shippedProfileProviders } from "./profiles.js";
 /** The ACP bridge family. */
 export const acpFamily: BridgeFamily = {
   ...acpLaunchSeam,
-  recordProviders: () => ({ agents: shippedProfileProviders(), fixtures: FIXTURE_RECORD_PROVIDERS }),
+  recordProviders: (options) => ({ agents: shippedProfileProviders(options?.agentsDir), fixtures: FIXTURE_RECORD_PROVIDERS }),
   customAgents: acpCustomAgents,
   conform: acpConform,
   probe: acpProbe,

@@ -26,8 +26,12 @@ export function acpProfileBridge(id: string, name: string, bridgeOptions: Record
   };
 }
 
-/** A record provider for each shipped agent profile, by provider id (opencode, qwen, copilot, gemini, claude, claude-zed, codex, pi). */
-export function shippedProfileProviders(): Record<string, RecordProvider> {
+/**
+ * A record provider for each shipped agent profile, by provider id (opencode, qwen, copilot,
+ * gemini, claude, claude-zed, codex, pi), over the agents installed in `agents` (default the
+ * project's `agents/`).
+ */
+export function shippedProfileProviders(agents: string = agentsDir()): Record<string, RecordProvider> {
   return Object.fromEntries(
     Object.values(SHIPPED_AGENT_PROFILES).map((p) => [
       p.id,
@@ -36,7 +40,8 @@ export function shippedProfileProviders(): Record<string, RecordProvider> {
         name: p.name,
         command: p.command,
         args: p.args,
-        agentsDir: agentsDir(),
+        agentsDir: agents,
+        packages: p.packages,
         source: `npm ${p.packages.join(" + ")}`,
         bridge: acpProfileBridge(p.id, p.name),
       }),

@@ -14,14 +14,15 @@ import { CLAUDE_CODE_BRIDGE_MODULE, claudeCodeLaunchOptions, claudeCodeLaunchSea
 /** The claude-code family. */
 export const claudeCodeFamily: BridgeFamily = {
   ...claudeCodeLaunchSeam,
-  recordProviders: () => ({
+  recordProviders: (options) => ({
     agents: {
       "claude-code": profileRecordProvider(CLAUDE_CODE_PROFILE, {
         id: CLAUDE_CODE_PROFILE.id,
         name: CLAUDE_CODE_PROFILE.name,
         command: CLAUDE_CODE_PROFILE.command,
         args: CLAUDE_CODE_PROFILE.args,
-        agentsDir: agentsDir(),
+        agentsDir: options?.agentsDir ?? agentsDir(),
+        packages: CLAUDE_CODE_PROFILE.packages,
         source: `npm ${CLAUDE_CODE_PROFILE.packages.join(" + ")}`,
         bridge: { modulePath: bridgeModulePath({ modulePath: CLAUDE_CODE_BRIDGE_MODULE }), launchOptions: (agent) => claudeCodeLaunchOptions(agent) },
       }),

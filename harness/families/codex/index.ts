@@ -14,14 +14,15 @@ import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "./profile.js";
 /** The Codex bridge family. */
 export const codexFamily: BridgeFamily = {
   ...codexLaunchSeam,
-  recordProviders: () => ({
+  recordProviders: (options) => ({
     agents: {
       codex: profileRecordProvider(CODEX_PROFILE, {
         id: CODEX_PROFILE.id,
         name: CODEX_PROFILE.name,
         command: CODEX_PROFILE.command,
         args: CODEX_PROFILE.args,
-        agentsDir: agentsDir(),
+        agentsDir: options?.agentsDir ?? agentsDir(),
+        packages: CODEX_PROFILE.packages,
         source: `npm ${CODEX_PROFILE.packages.join(" + ")}, its native binary`,
         bridge: { modulePath: bridgeModulePath({ modulePath: CODEX_BRIDGE_MODULE }), launchOptions: codexLaunchOptions },
         requires: CODEX_HOST_PROGRAMS,

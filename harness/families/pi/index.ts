@@ -11,6 +11,6 @@ import { piRecordProvider } from "./record.js";
 /** The pi family: the real pi from the agents' install; its fixture agent serves tests and `parity conform`. */
 export const piFamily: BridgeFamily = {
   ...piLaunchSeam,
-  recordProviders: () => ({ agents: { pi: piRecordProvider(agentsDir()) } }),
+  recordProviders: (options) => ({ agents: { pi: piRecordProvider(options?.agentsDir ?? agentsDir()) } }),
   conform: piConform,
 };

@@ -69,6 +69,7 @@ export function piCliPath(agentsDir: string): string {
 export function piRecordProvider(agentsDir: string): RecordProvider {
   return {
     id: "pi",
+    agentPackages: [PI_PACKAGE],
     modulePath: bridgeModulePath({ modulePath: PI_BRIDGE_MODULE }),
     takesModelEndpoint: true,
     modelApi: "openai-chat",

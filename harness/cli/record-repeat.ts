@@ -1,0 +1,113 @@
+/**
+ * `parity record --repeat N` (issue 41 build points 1 and 5): each cell recorded N times, run `k`
+ * into `<out>/run-<k>/` (a recordings root with its own `lanes/`), then what varies from run to
+ * run named as `parity drift` names what changed between versions: run 1 compared with every
+ * other run on the agent's wire (harness/compare/wire-drift.ts) and in the thread lanes
+ * (harness/compare/lane-drift.ts), each difference once with the cells it appears in. A cell that
+ * recorded in some runs and failed in others is named too. What varies is what a recording of
+ * the cell cannot pin: a normalization rule's or an allowlist entry's candidate.
+ */
+import path from "node:path";
+import { Chalk } from "chalk";
+import type { LaneChange } from "../compare/lane-drift.js";
+import type { WireChange } from "../compare/wire-drift.js";
+import { visibleLine } from "../report/visible.js";
+import { driftReport, laneChangeLine, wireChangeLine } from "./drift-report.js";
+import { recordCells, type CellsRecordRequest } from "./record-version.js";
+
+/** What {@link recordRepeated} is asked: the cells' record request, how many runs, and the folder the runs go under. */
+export type RepeatRecordRequest = Omit<CellsRecordRequest, "out" | "lanes" | "label"> & {
+  /** How many times each cell is recorded (≥ 2 to compare anything). */
+  runs: number;
+  /** The folder `run-<k>/` are made in. */
+  out: string;
+  /** How the progress lines name the provider (`codex`, `codex@0.170.0`). */
+  label: string;
+  /** The working directory (relative paths of the drift's sides). */
+  cwd: string;
+};
+
+/** What varies between the runs (`--json`). */
+export interface RepeatReport {
+  provider: string;
+  /** The runs: where each went, the cells it recorded and those it failed. */
+  runs: Array<{ run: number; root: string; versions: string[]; recorded: string[]; failed: Array<{ cell: string; error: string }> }>;
+  /** The cells asked for. */
+  cells: string[];
+  /** Wire differences between run 1 and any other run, once each. */
+  wire: WireChange[];
+  /** Thread-lane differences between run 1 and any other run, once each. */
+  lanes: LaneChange[];
+  /** Cells recorded in some runs and failed in others, with the runs that failed. */
+  unstableCells: Array<{ cell: string; failedIn: number[] }>;
+}
+
+/** Merges changes that are the same but for their cells (their cells joined), keeping the first example. */
+function mergeByKey<T extends { cells: string[] }>(lists: T[][], key: (t: T) => string): T[] {
+  const merged = new Map<string, T>();
+  for (const item of lists.flat()) {
+    const k = key(item);
+    const seen = merged.get(k);
+    merged.set(k, seen ? { ...seen, cells: [...new Set([...seen.cells, ...item.cells])].sort() } : { ...item, cells: [...item.cells] });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Records the cells `runs` times and compares the runs (see the module doc).
+ * @throws RecordInterruptedError when `signal` aborts; a cell's failure is listed, never thrown
+ */
+export async function recordRepeated(req: RepeatRecordRequest): Promise<RepeatReport> {
+  const runs: RepeatReport["runs"] = [];
+  for (let run = 1; run <= req.runs; run++) {
+    const root = path.join(req.out, `run-${run}`);
+    const done = await recordCells({ ...req, out: root, lanes: path.join(root, "lanes"), label: `${req.label} run ${run}/${req.runs}` });
+    runs.push({
+      run,
+      root,
+      versions: [...new Set(done.recorded.map((r) => r.manifest.cliVersion))].sort(),
+      recorded: done.recorded.map((r) => r.manifest.cell),
+      failed: done.failed.map(({ cell, error }) => ({ cell, error })),
+    });
+  }
+  const [first, ...others] = runs;
+  const compared = [];
+  for (const other of others) {
+    if (first!.recorded.length === 0 || other.recorded.length === 0) continue;
+    compared.push(await driftReport(req.provider, first!.root, other.root, req.cwd));
+  }
+  const unstableCells = req.cells
+    .map((cell) => ({ cell, failedIn: runs.filter((r) => r.failed.some((f) => f.cell === cell)).map((r) => r.run) }))
+    .filter((u) => u.failedIn.length > 0 && u.failedIn.length < runs.length);
+  return {
+    provider: req.provider,
+    runs,
+    cells: [...req.cells],
+    wire: mergeByKey(
+      compared.map((c) => c.wire),
+      (w) => `${w.change}\u0000${w.kind}\u0000${w.path ?? ""}`,
+    ),
+    lanes: mergeByKey(
+      compared.map((c) => c.lanes),
+      (l) => `${l.op}\u0000${l.where}`,
+    ),
+    unstableCells,
+  };
+}
+
+/** The text of a repeat report; colour only when `color`. */
+export function renderRepeatText(report: RepeatReport, color: boolean): string {
+  const c = new Chalk({ level: color ? 1 : 0 });
+  const cells = (list: readonly string[]) => (list.length === report.cells.length && list.length > 1 ? `all ${list.length} cells` : list.join(", "));
+  const out: string[] = [];
+  out.push(`${c.bold(`${report.provider} recorded ${report.runs.length} times`)} (${report.runs[0]?.versions.map(visibleLine).join(", ") ?? ""}): ${report.cells.join(", ")}`);
+  for (const r of report.runs) out.push(`  run ${r.run}: ${r.root} (${r.recorded.length} recorded${r.failed.length > 0 ? `, failed: ${r.failed.map((f) => f.cell).join(", ")}` : ""})`);
+  out.push(c.bold(`varies on the wire (the agent's own lanes): ${report.wire.length} ${report.wire.length === 1 ? "difference" : "differences"}`));
+  for (const w of report.wire) out.push(wireChangeLine(w, cells, c));
+  for (const u of report.unstableCells) out.push(`  ${c.red("unstable")} ${u.cell}: failed in run ${u.failedIn.join(", ")}, recorded in the others`);
+  out.push(c.bold(`varies in the thread lanes: ${report.lanes.length} ${report.lanes.length === 1 ? "difference" : "differences"}`));
+  for (const l of report.lanes) out.push(laneChangeLine(l, cells, c));
+  const varying = new Set([...report.lanes.flatMap((l) => l.cells), ...report.unstableCells.map((u) => u.cell)]);
+  out.push(varying.size === 0 ? "the thread lanes did not vary from run to run" : `the thread lanes varied from run to run in ${varying.size} of ${report.cells.length} cells`);
+  return `${out.join("\n")}\n`;
+}

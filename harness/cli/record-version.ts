@@ -1,0 +1,210 @@
+/**
+ * Recording a provider's cells with another version of its agent (issue 41 build point 1), shared
+ * by `parity record --agent-version` and `parity drift --from <version>`: the version installed
+ * into the agent cache (record/agent-install.ts), then each cell recorded with the provider built
+ * over that install (`RecordCellRequest.agentsDir`), one progress line per cell on stderr. A cell
+ * that fails is named and the others go on, so a version that breaks one cell still says what it
+ * did to the rest.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ParityError, UsageError } from "../errors.js";
+import { recordProviderFor } from "../families/index.js";
+import { agentsDir as projectAgentsDir } from "../families/record-provider.js";
+import { agentInstallPlan, installAgentVersion, readAgentPins, type AgentInstall } from "../record/agent-install.js";
+import { recordCell } from "../record/record-cell.js";
+import { RecordInterruptedError, type RecordCellResult } from "../record/record-request.js";
+import type { NetworkMode } from "../record/network.js";
+import { listRecordings } from "../recording/locations.js";
+import { loadCell } from "../runtime/cells.js";
+
+/** The temp directory outside this command's own session directory (`<TMPDIR>/parity-XXXXXX`, removed when the command ends). */
+export function outerTempDir(tmp: string = os.tmpdir()): string {
+  return path.basename(tmp).startsWith("parity-") ? path.dirname(tmp) : tmp;
+}
+
+/** The agent cache: `$PARITY_AGENT_CACHE`, else `<tmp>/parity-agent-cache` (never in HOME, never in the project). */
+export function agentCacheRoot(env: Readonly<Record<string, string | undefined>> | undefined, tmp: string = os.tmpdir()): string {
+  const set = env?.PARITY_AGENT_CACHE;
+  return set !== undefined && set !== "" ? path.resolve(set) : path.join(outerTempDir(tmp), "parity-agent-cache");
+}
+
+/**
+ * A new recordings folder for one version: `<tmp>/<prefix>-<provider>@<version>-XXXXXX` (made
+ * now, so no run ever writes into another's).
+ */
+export async function newVersionFolder(prefix: string, provider: string, version: string, tmp: string = os.tmpdir()): Promise<string> {
+  const parent = outerTempDir(tmp);
+  await mkdir(parent, { recursive: true });
+  return mkdtemp(path.join(parent, `${prefix}-${provider}@${version}-`));
+}
+
+/**
+ * The cells `provider` has committed recordings of under `recordingsRoot`, sorted.
+ * @throws UsageError when there is none
+ */
+export async function committedCells(recordingsRoot: string, provider: string): Promise<string[]> {
+  const cells = existsSync(recordingsRoot) ? (await listRecordings([recordingsRoot])).filter((l) => l.provider === provider).map((l) => l.cell) : [];
+  if (cells.length === 0) throw new UsageError(`--provider ${provider}: no recording of it under ${recordingsRoot} to record again; name the cells with --cell`);
+  return [...new Set(cells)].sort();
+}
+
+/**
+ * Every cell of `cells` loads for `provider` (its definition or variant is there and valid):
+ * checked before anything is installed or a folder made.
+ * @throws UsageError or InputError naming the cell (runtime/cells.ts `loadCell`)
+ */
+export async function requireCells(cellsRoot: string, cells: readonly string[], provider: string): Promise<void> {
+  for (const cell of cells) await loadCell(cellsRoot, cell, provider);
+}
+
+/** What {@link recordVersion} is asked. */
+export interface VersionRecordRequest {
+  provider: string;
+  /** The agent version to install and record with. */
+  version: string;
+  /** The cells to record, in order. */
+  cells: readonly string[];
+  cellsRoot: string;
+  /**
+   * Recordings root written (`<out>/<provider>/<cell>/`), or how to make a new one: called only
+   * once the version is known good and installed, so a bad version leaves no folder behind.
+   */
+  out: string | (() => Promise<string>);
+  /** Oracles root written; default `<out>/lanes`. */
+  lanes?: string;
+  /** The agent cache ({@link agentCacheRoot}). */
+  cacheRoot: string;
+  /** The environment npm runs in. */
+  env?: NodeJS.ProcessEnv;
+  /** Install specs replacing `name@version` (agent-install.ts `sources`; tests). */
+  sources?: Readonly<Record<string, string>>;
+  customAgentsFile?: string;
+  network?: NetworkMode;
+  timeoutMs?: number;
+  redact: RegExp[];
+  now: () => number;
+  signal?: AbortSignal;
+  /** One progress line (newline-terminated), to stderr. */
+  progress: (line: string) => void;
+  /** `--verbose` logging of each record. */
+  log?: (text: string) => void;
+}
+
+/** What {@link recordVersion} did. */
+export interface VersionRecordResult {
+  install: AgentInstall & { packages: Record<string, string> };
+  /** The recordings root and oracles root written. */
+  out: string;
+  lanes: string;
+  recorded: RecordCellResult[];
+  failed: Array<{ cell: string; error: string; exitCode: number }>;
+}
+
+/**
+ * Installs `version` of the provider's agent (or reuses the install; the pinned version is the
+ * project's own `agents/` install when that holds it) and records `cells` with it.
+ *
+ * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown
+ *   version (one line); RecordInterruptedError when `signal` aborts; a cell's own failure is
+ *   caught and listed in `failed`.
+ */
+export async function recordVersion(req: VersionRecordRequest): Promise<VersionRecordResult> {
+  await requireCells(req.cellsRoot, req.cells, req.provider);
+  const install = await installVersion(req);
+  const out = typeof req.out === "string" ? req.out : await req.out();
+  const lanes = req.lanes ?? path.join(out, "lanes");
+  const done = await recordCells({ ...req, out, lanes, agentsDir: install.dir, label: `${req.provider}@${req.version}` });
+  return { install, out, lanes, ...done };
+}
+
+/**
+ * The install {@link recordVersion} records with: the project's `agents/` when it holds the
+ * version's packages, else the agent cache's (installed now, or reused), said on `progress`.
+ * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown version
+ */
+export async function installVersion(
+  req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile" | "cacheRoot" | "env" | "sources" | "progress">,
+): Promise<VersionRecordResult["install"]> {
+  const provider = await recordProviderFor(req.provider, req.customAgentsFile);
+  const pins = await readAgentPins(projectAgentsDir());
+  const plan = agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
+  const install = (await projectInstallHolds(plan.packages))
+    ? { dir: projectAgentsDir(), reused: true }
+    : await installAgentVersion(plan, {
+        cacheRoot: req.cacheRoot,
+        ...(req.env ? { env: req.env } : {}),
+        ...(req.sources ? { sources: req.sources } : {}),
+        onInstall: (dir) =>
+          req.progress(
+            `installing ${Object.entries(plan.packages)
+              .map(([n, v]) => `${n}@${v}`)
+              .join(" ")} into ${dir} (npm)\n`,
+          ),
+      });
+  req.progress(`${req.provider} ${req.version}: agents in ${install.dir}${install.reused ? " (reused)" : ""}\n`);
+  return { ...install, packages: plan.packages };
+}
+
+/** What {@link recordCells} is asked: a {@link VersionRecordRequest} without the install. */
+export type CellsRecordRequest = Omit<VersionRecordRequest, "version" | "cacheRoot" | "env" | "sources" | "out" | "lanes"> & {
+  /** Recordings root written (`<out>/<provider>/<cell>/`). */
+  out: string;
+  /** Oracles root written. */
+  lanes: string;
+  /** The agents' install to record with; default the project's `agents/`. */
+  agentsDir?: string;
+  /** How the progress lines name the provider (`codex@0.170.0`, `codex run 2/3`). */
+  label: string;
+};
+
+/**
+ * Records `cells` one after the other, a progress line before and after each.
+ * @throws RecordInterruptedError when `signal` aborts; a cell's own failure is caught and listed in `failed`.
+ */
+export async function recordCells(req: CellsRecordRequest): Promise<Pick<VersionRecordResult, "recorded" | "failed">> {
+  const recorded: RecordCellResult[] = [];
+  const failed: VersionRecordResult["failed"] = [];
+  for (const [i, cell] of req.cells.entries()) {
+    const at = `[${i + 1}/${req.cells.length}] ${req.label} ${cell}`;
+    req.progress(`${at}: recording\n`);
+    try {
+      const done = await recordCell({
+        providerId: req.provider,
+        cell,
+        cellsRoot: req.cellsRoot,
+        outRoot: req.out,
+        lanesRoot: req.lanes,
+        redact: req.redact,
+        now: req.now,
+        ...(req.agentsDir !== undefined ? { agentsDir: req.agentsDir } : {}),
+        ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+        ...(req.network !== undefined ? { network: req.network } : {}),
+        ...(req.customAgentsFile !== undefined ? { customAgentsFile: req.customAgentsFile } : {}),
+        ...(req.signal !== undefined ? { signal: req.signal } : {}),
+        ...(req.log !== undefined ? { log: req.log, onStderr: req.log } : {}),
+      });
+      recorded.push(done);
+      req.progress(`${at}: recorded (${done.manifest.cliVersion}; ${done.events} events, ${done.unhandled} unhandled)\n`);
+    } catch (error) {
+      if (error instanceof RecordInterruptedError || !(error instanceof ParityError)) throw error;
+      failed.push({ cell, error: error.message, exitCode: error.exitCode });
+      req.progress(`${at}: failed: ${error.message}\n`);
+    }
+  }
+  return { recorded, failed };
+}
+
+/** True when the project's own `agents/` install holds exactly these package versions (the pins): nothing to install. */
+async function projectInstallHolds(packages: Readonly<Record<string, string>>): Promise<boolean> {
+  for (const [name, version] of Object.entries(packages)) {
+    const file = path.join(projectAgentsDir(), "node_modules", name, "package.json");
+    const installed = await readFile(file, "utf8")
+      .then((t) => (JSON.parse(t) as { version?: unknown }).version)
+      .catch(() => undefined);
+    if (installed !== version) return false;
+  }
+  return true;
+}
