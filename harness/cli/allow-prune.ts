@@ -6,7 +6,7 @@
  * (its difference may live there).
  */
 import path from "node:path";
-import { entryApplies, loadAllowlists, plainEntry, readAllowlistFile, type LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { entryApplies, loadAllowlists, pairEntriesOfFile, plainEntry, readAllowlistFile, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { EXIT_CODES } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { listRecordings } from "../recording/reader.js";
@@ -62,7 +62,9 @@ export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promi
   for (const entry of removed) byFile.set(entry.source.file, (byFile.get(entry.source.file) ?? new Set()).add(entry.source.index));
   for (const [file, indices] of byFile) {
     const kept = (await readAllowlistFile(file, ctx.cwd)).filter((e) => !indices.has(e.source.index)).map(plainEntry);
-    await writeFileAtomic(file, `${JSON.stringify(kept, null, 2)}\n`);
+    // Pair entries (`parity compare`) are judged by compare, never pruned here.
+    const pairs = await pairEntriesOfFile(file);
+    await writeFileAtomic(file, `${JSON.stringify([...kept, ...pairs], null, 2)}\n`);
     ctx.wrote?.(file);
   }
   const rel = (file: string) => path.relative(ctx.cwd, file) || file;

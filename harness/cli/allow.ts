@@ -11,7 +11,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
+import { AllowlistEntrySchema, pairEntriesOfFile, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
 import { ALLOWLISTS_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
@@ -127,8 +127,10 @@ export async function appendAllowlistEntry(
   if (duplicate) {
     throw new UsageError(`${path.relative(where.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
   }
+  // Pair entries (`parity compare`) in the same file are kept, after the event entries.
+  const pairs = await pairEntriesOfFile(file);
   const entries = [...existing.map(plainEntry), entry];
-  await writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify([...entries, ...pairs], null, 2)}\n`);
   return { entry, file, index: entries.length - 1, ...(note !== undefined ? { note } : {}) };
 }
 

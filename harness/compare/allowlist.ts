@@ -49,6 +49,43 @@ export const AllowlistEntrySchema = z.strictObject({
 /** A validated allowlist entry. */
 export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;
 
+/** The classes a pair entry can name (`pair/pair-diff.ts` `DIFFERENCE_CLASSES`, kept in step by a test). */
+export const PAIR_DIFFERENCE_CLASSES = ["output", "exit code", "command metadata", "diff", "usage", "message", "flow", "model error", "session state"] as const;
+
+/**
+ * A pair entry (issue 39): a budget of one pair's known differences of one class across cells,
+ * for `parity compare`, e.g. `{"pair": "codex/acp-codex", "class": "usage", "cell": "*", "pr":
+ * "#39", "reason": "codex-acp 0.16.0 sends no token breakdown"}`. It sits in the same files as
+ * event entries (told apart by its `pair` key); `parity check` validates it and applies it to
+ * nothing. It masks only differences caused by an adapter, never by a bridge.
+ */
+export const PairEntrySchema = z.strictObject({
+  /** `<native>/<adapter>`, as `parity compare` names the pair. */
+  pair: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'pair must be "<providerA>/<providerB>"'),
+  class: z.enum(PAIR_DIFFERENCE_CLASSES, { error: `class must be one of ${PAIR_DIFFERENCE_CLASSES.join(", ")}` }),
+  /** A cell name, or `*` for every cell both providers have. */
+  cell: z.string().min(1, 'cell must be a cell name or "*"'),
+  /** Optional: only differences of this kind. */
+  kind: z.enum(["lost", "changed", "invented"], { error: "kind must be lost, changed or invented" }).optional(),
+  /** Optional: only differences of this field (`cwd`, `inputTokens`, `change.hunks`, `item`). */
+  field: z.string().min(1).optional(),
+  pr: z.string().regex(PR_PATTERN, 'pr must look like "#123" (the PR that made the difference)'),
+  reason: z.string().refine((value) => value.trim() !== "", "reason must say why the difference is intended"),
+});
+
+/** A validated pair entry plus where it was read from. */
+export type PairEntry = z.infer<typeof PairEntrySchema> & { source: { file: string; index: number } };
+
+function isPairEntry(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && "pair" in raw;
+}
+
+function issueText(error: z.ZodError, index: number): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return `entry ${index}: ${where}${issue?.message ?? "invalid entry"}`;
+}
+
 /**
  * An entry plus where it was read from: `file` as given (resolved), `index` 0-based in its array;
  * `recordingsRoot` is `recordings` resolved against the project directory (absolute).
@@ -70,17 +107,61 @@ const AllowlistFileSchema = z.array(z.unknown());
 export function parseAllowlist(value: unknown, file: string, cwd: string = process.cwd()): LoadedAllowlistEntry[] {
   const list = AllowlistFileSchema.safeParse(value);
   if (!list.success) throw new InputError("an allowlist file must be a JSON array of entries", { file });
-  return list.data.map((raw, index) => {
-    const entry = AllowlistEntrySchema.safeParse(raw);
-    if (!entry.success) {
-      const issue = entry.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-      throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
+  const loaded: LoadedAllowlistEntry[] = [];
+  list.data.forEach((raw, index) => {
+    // A pair entry (`parity compare`) is validated here too, so a bad one stops `check` as well.
+    if (isPairEntry(raw)) {
+      const pair = PairEntrySchema.safeParse(raw);
+      if (!pair.success) throw new InputError(issueText(pair.error, index), { file });
+      return;
     }
-    const loaded: LoadedAllowlistEntry = { ...entry.data, source: { file, index } };
-    if (entry.data.recordings !== undefined) loaded.recordingsRoot = path.resolve(cwd, entry.data.recordings);
-    return loaded;
+    const entry = AllowlistEntrySchema.safeParse(raw);
+    if (!entry.success) throw new InputError(issueText(entry.error, index), { file });
+    const one: LoadedAllowlistEntry = { ...entry.data, source: { file, index } };
+    if (entry.data.recordings !== undefined) one.recordingsRoot = path.resolve(cwd, entry.data.recordings);
+    loaded.push(one);
   });
+  return loaded;
+}
+
+/**
+ * The pair entries of one parsed allowlist value (every entry is validated, event entries too).
+ * @throws InputError as {@link parseAllowlist}.
+ */
+export function parsePairAllowlist(value: unknown, file: string): PairEntry[] {
+  parseAllowlist(value, file);
+  const list = value as unknown[];
+  const pairs: PairEntry[] = [];
+  list.forEach((raw, index) => {
+    if (isPairEntry(raw)) pairs.push({ ...PairEntrySchema.parse(raw), source: { file, index } });
+  });
+  return pairs;
+}
+
+/**
+ * The pair entries of every allowlist: `<dir>/*.json` (sorted) and the explicit files, as
+ * {@link loadAllowlists} reads them.
+ * @throws InputError for a missing explicit file or any bad file (naming file and entry index).
+ */
+export async function loadPairAllowlists(options: LoadAllowlistsOptions): Promise<PairEntry[]> {
+  const files: string[] = [];
+  for (const dir of options.dirs ?? [ALLOWLISTS_DIR]) {
+    const found = await globby("*.json", { cwd: path.resolve(options.cwd, dir), absolute: true, onlyFiles: true });
+    files.push(...found.sort());
+  }
+  for (const file of options.files ?? []) files.push(path.resolve(options.cwd, file));
+  const entries: PairEntry[] = [];
+  for (const file of [...new Set(files)]) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new InputError(code === "ENOENT" ? "allowlist file not found" : `cannot read allowlist file (${code})`, { file });
+    }
+    entries.push(...parsePairAllowlist(parseJsonFile(text, file), file));
+  }
+  return entries;
 }
 
 /**
@@ -153,4 +234,20 @@ export function plainEntry(entry: AllowlistEntry): AllowlistEntry {
     pr: entry.pr,
     reason: entry.reason,
   };
+}
+
+/**
+ * The pair entries of one allowlist file as written (no `source`), so a command that rewrites the
+ * file's event entries (`parity allow`, `--prune`) keeps them. A missing file has none.
+ * @throws InputError as {@link readAllowlistFile}.
+ */
+export async function pairEntriesOfFile(file: string): Promise<Array<Omit<PairEntry, "source">>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new InputError(`cannot read allowlist file (${(error as NodeJS.ErrnoException).code})`, { file });
+  }
+  return parsePairAllowlist(parseJsonFile(text, file), file).map(({ source: _source, ...entry }) => entry);
 }
