@@ -66,7 +66,7 @@ function countsLine(c: PairCounts): string {
 }
 
 /** Newline-terminated text report; colour only when `color`. */
-export function renderPairText(result: PairComparison, options: { color: boolean }): string {
+export function renderPairText(result: PairComparison, options: { color: boolean; strict?: boolean }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [`parity compare ${result.a} ${result.b}: ${result.cells.length} cells (${result.cells.join(", ")})`];
   for (const group of byClass(result.differences)) {
@@ -96,6 +96,8 @@ export function renderPairText(result: PairComparison, options: { color: boolean
       groups.set(key, (groups.get(key) ?? new Set()).add(d.cell));
     }
     for (const [key, cells] of groups) lines.push(`  ${key}: ${[...cells].map(visibleLine).join(", ")}`);
+    if (options.strict !== true && notAllowed.some((d) => d.cause.kind === "bridge"))
+      lines.push(c.dim("  (differences caused by a bridge are never allowed: warned until fixed, failing under --strict)"));
   }
   lines.push("", countsLine(pairCounts(result.differences)) + (result.stale.length > 0 ? `; ${result.stale.length} stale entries` : ""));
   return `${lines.join("\n")}\n`;
