@@ -37,6 +37,18 @@ describe("parity allow", () => {
     expect((await readdir(path.dirname(file()))).sort()).toEqual(["acp-cursor.json"]);
   });
 
+  it("keeps the pair entries (parity compare) of the file it appends to", async () => {
+    const pair = { pair: "codex/acp-codex", class: "usage", cell: "*", pr: "#39", reason: "no token breakdown" };
+    await mkdir(path.dirname(file()), { recursive: true });
+    await writeFile(file(), `${JSON.stringify([pair])}\n`);
+    const added = await runCli(["allow", ...flags()], { cwd: dir });
+    expect(added.err).toBe("");
+    expect(added.out).toContain("added entry 0 to allowlists/acp-cursor.json");
+    const onDisk = JSON.parse(await readFile(file(), "utf8")) as unknown[];
+    expect(onDisk).toHaveLength(2);
+    expect(onDisk[1]).toEqual(pair);
+  });
+
   it("writes to --file and uses allowlists/all.json for provider *", async () => {
     expect((await runCli(["allow", ...flags({ provider: "*" })], { cwd: dir })).code).toBe(0);
     expect(JSON.parse(await readFile(path.join(dir, "allowlists", "all.json"), "utf8"))).toHaveLength(1);

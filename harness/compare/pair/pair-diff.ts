@@ -100,7 +100,7 @@ function testFor(field: string, value: unknown): LeafTest | undefined {
     return (l) => agentSent(l) && re.test(l.key) && typeof l.value === "number";
   }
   if (field === "exitCode" && typeof value === "number") {
-    const words = new RegExp(`exit(?:ed)?(?: with)?(?: code| status)?:?\\s*${value}\\b`, "i");
+    const words = new RegExp(`(?:exit(?:ed)?\\s+(?:with\\s+)?(?:code|status)|exit_?code|return\\s*code)[:=]?\\s*${value}\\b`, "i");
     // Words count where the agent reports a result (a trailer such as "Command exited with code 3"),
     // never in the command line it ran ("exit 3") or the model's own text it relays.
     return (l) =>
