@@ -38,7 +38,25 @@ export interface Evidence {
    * command or path), lines that mention one of them are searched first, so the seq named is the
    * item's own line where it has one; then every line.
    */
-  find(test: LeafTest, anchors?: readonly string[]): EvidenceHit | undefined;
+  find(test: LeafTest, anchors?: readonly string[], window?: TurnWindow): EvidenceHit | undefined;
+  /** The seqs of the lines that start a turn (the bridge's prompt to the agent), ascending. */
+  turnStarts: readonly number[];
+}
+
+/** A turn's stretch of the agent-side lanes: `from` ≤ seq < `to`. */
+export interface TurnWindow {
+  from: number;
+  to: number;
+}
+
+/**
+ * True for a bridge→provider line that starts a turn, in each wire this project drives: an ACP
+ * `session/prompt`, Codex's `turn/start`, Claude Code's `user` line, pi's `prompt` command.
+ */
+function startsTurn(line: unknown): boolean {
+  if (!isRecord(line)) return false;
+  if (line.method === "session/prompt" || line.method === "turn/start") return true;
+  return line.type === "prompt" || (line.type === "user" && isRecord(line.message));
 }
 
 function walk(value: unknown, path: string, key: string, depth: number, leaf: (path: string, key: string, value: string | number | boolean | null) => void): void {
@@ -68,6 +86,7 @@ function walk(value: unknown, path: string, key: string, depth: number, leaf: (p
  */
 export function indexAgentSide(texts: readonly string[]): Evidence {
   const leaves: EvidenceLeaf[] = [];
+  const turnStarts: number[] = [];
   for (const text of texts) {
     for (const row of text.split("\n")) {
       if (row.trim() === "") continue;
@@ -87,12 +106,18 @@ export function indexAgentSide(texts: readonly string[]): Evidence {
         leaves.push({ dir, seq, path: "$", key: "", value: record.line });
         continue;
       }
+      if (dir === "bridge→provider" && startsTurn(parsed)) turnStarts.push(seq);
       walk(parsed, "$", "", 0, (path, key, value) => leaves.push({ dir, seq, path, key, value }));
     }
   }
   leaves.sort((x, y) => x.seq - y.seq);
+  turnStarts.sort((x, y) => x - y);
   return {
-    find(test, anchors = []) {
+    turnStarts,
+    find(outer, anchors = [], window) {
+      // Inside a turn's window only, when the caller knows it: a value the agent sent in another
+      // turn proves nothing about this one.
+      const test: LeafTest = window === undefined ? outer : (l) => l.seq >= window.from && l.seq < window.to && outer(l);
       const wanted = anchors.filter((anchor) => anchor.length >= 3);
       let hit: EvidenceLeaf | undefined;
       if (wanted.length > 0) {

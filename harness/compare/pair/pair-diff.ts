@@ -8,7 +8,7 @@
  * seq is named) or **adapter** (the agent never sent it, or sent something else).
  */
 import { diffSequences } from "../lcs.js";
-import type { Evidence, EvidenceHit, EvidenceLeaf, LeafTest } from "./evidence.js";
+import type { Evidence, EvidenceHit, EvidenceLeaf, LeafTest, TurnWindow } from "./evidence.js";
 import type { FoldedItem, FoldedLane, FoldedTurn } from "./fold.js";
 
 /** The classes of difference, in report order. */
@@ -129,36 +129,47 @@ function testFor(field: string, value: unknown): LeafTest | undefined {
   return (l) => agentSent(l) && typeof l.value === "string" && l.value.includes(value);
 }
 
-function searchIn(evidence: Evidence, field: string, value: unknown, anchors: readonly string[] = []): EvidenceHit | undefined {
-  const test = testFor(field, value);
-  return test === undefined ? undefined : evidence.find(test, anchors);
+/**
+ * Turn `turn`'s window of `side`'s agent-side lanes, when its turn starts are exactly its lane's
+ * turns (a steer sent as a second prompt, or a turn the bridge began without one, leaves the
+ * whole recording searched).
+ */
+function windowOf(side: PairSides["a"], turn: number | undefined): TurnWindow | undefined {
+  const starts = side.evidence.turnStarts;
+  if (turn === undefined || starts.length !== side.lane.turns.length || starts.length === 0) return undefined;
+  return { from: starts[turn - 1]!, to: starts[turn] ?? Number.POSITIVE_INFINITY };
 }
 
-function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unknown, b: unknown, anchors: readonly string[]): DifferenceCause {
+function searchIn(side: PairSides["a"], field: string, value: unknown, anchors: readonly string[] = [], turn?: number): EvidenceHit | undefined {
+  const test = testFor(field, value);
+  return test === undefined ? undefined : side.evidence.find(test, anchors, windowOf(side, turn));
+}
+
+function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unknown, b: unknown, anchors: readonly string[], turn: number): DifferenceCause {
   const A = sides.a;
   const B = sides.b;
-  const search = (evidence: Evidence, f: string, value: unknown) => searchIn(evidence, f, value, anchors);
+  const search = (side: PairSides["a"], f: string, value: unknown) => searchIn(side, f, value, anchors, turn);
   if (field === "restored") {
-    const hit = search(B.evidence, field, b);
+    const hit = search(B, field, b);
     return { kind: "adapter", provider: B.provider, ...(hit !== undefined ? { evidence: hit } : {}) };
   }
   if (kind === "lost") {
-    const hit = search(B.evidence, field, a);
+    const hit = search(B, field, a);
     return hit !== undefined ? { kind: "bridge", provider: B.provider, evidence: hit } : { kind: "adapter", provider: B.provider };
   }
   if (kind === "invented") {
-    const own = search(B.evidence, field, b);
+    const own = search(B, field, b);
     if (own !== undefined) {
-      const other = search(A.evidence, field, b);
+      const other = search(A, field, b);
       return other !== undefined ? { kind: "bridge", provider: A.provider, evidence: other } : { kind: "adapter", provider: B.provider, evidence: own };
     }
     // Nothing B's agent sent says it: B's bridge made it up, unless A's agent had it all along.
-    const other = search(A.evidence, field, b);
+    const other = search(A, field, b);
     return other !== undefined ? { kind: "bridge", provider: A.provider, evidence: other } : { kind: "bridge", provider: B.provider };
   }
-  const inB = search(B.evidence, field, a);
+  const inB = search(B, field, a);
   if (inB !== undefined) return { kind: "bridge", provider: B.provider, evidence: inB };
-  const inA = search(A.evidence, field, b);
+  const inA = search(A, field, b);
   if (inA !== undefined) return { kind: "bridge", provider: A.provider, evidence: inA };
   return { kind: "adapter", provider: B.provider };
 }
@@ -171,7 +182,16 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function compareFields(sides: PairSides, cell: string, where: string, a: Record<string, unknown>, b: Record<string, unknown>, out: PairDifference[], defaults: Record<string, unknown> = {}): void {
+function compareFields(
+  sides: PairSides,
+  cell: string,
+  turn: number,
+  where: string,
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  out: PairDifference[],
+  defaults: Record<string, unknown> = {},
+): void {
   const anchors = [a.command, b.command, a.path, b.path, a["change.path"], b["change.path"]].filter((v): v is string => typeof v === "string");
   const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   for (const field of fields) {
@@ -187,7 +207,7 @@ function compareFields(sides: PairSides, cell: string, where: string, a: Record<
       field,
       ...(present(va) ? { a: va } : {}),
       ...(present(vb) ? { b: vb } : {}),
-      cause: causeOf(sides, kind, field, va, vb, anchors),
+      cause: causeOf(sides, kind, field, va, vb, anchors, turn),
     });
   }
 }
@@ -211,12 +231,12 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
   for (const op of equal) {
     const ia = ta.items[op.oldIndex]!;
     const ib = tb.items[op.newIndex]!;
-    compareFields(sides, cell, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out);
+    compareFields(sides, cell, ta.number, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out);
   }
   for (const index of script.onlyInOld) {
     const item = ta.items[index]!;
     const key = itemKey(item);
-    const hit = key.value === undefined ? undefined : searchIn(sides.b.evidence, key.field, key.value);
+    const hit = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
     out.push({
       cell,
       class: itemClass(item),
@@ -230,7 +250,7 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
   for (const index of script.onlyInNew) {
     const item = tb.items[index]!;
     const key = itemKey(item);
-    const own = key.value === undefined ? undefined : searchIn(sides.b.evidence, key.field, key.value);
+    const own = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
     out.push({
       cell,
       class: itemClass(item),
@@ -241,7 +261,7 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
       cause: own !== undefined ? { kind: "adapter", provider: sides.b.provider, evidence: own } : { kind: "bridge", provider: sides.b.provider },
     });
   }
-  compareFields(sides, cell, where, ta.fields, tb.fields, out, { restored: true });
+  compareFields(sides, cell, ta.number, where, ta.fields, tb.fields, out, { restored: true });
 }
 
 /**
