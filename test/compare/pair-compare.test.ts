@@ -64,6 +64,12 @@ describe("parity compare on the committed lanes and recordings", () => {
     expect(r.differences.find((d) => d.field === "cwd")).toMatchObject({ class: "command metadata", kind: "lost", cause: { kind: "adapter", provider: "acp-pi" } });
   });
 
+  it("evidence is read inside the turn: acp-claude's usage of turn 2 (seq 55) is no proof for the interrupted turn 1", async () => {
+    const r = await comparePair({ a: "claude-code", b: "acp-claude", pair: "claude-code/acp-claude", lanesDir, recordingsDir, cells: ["stop-interrupt"], entries: [] });
+    expect(r.differences.find((d) => d.address === "turn 1: inputTokens")?.cause).toEqual({ kind: "adapter", provider: "acp-claude" });
+    expect(r.differences.find((d) => d.address === "turn 2: inputTokens")?.cause).toMatchObject({ kind: "bridge", provider: "acp-claude", evidence: { seq: 55, path: "$.result.usage.inputTokens" } });
+  });
+
   it("the HTML page escapes what the lanes hold and makes steering characters visible", () => {
     const html = renderPairHtml({
       a: "codex",
