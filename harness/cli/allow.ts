@@ -128,7 +128,7 @@ export async function appendAllowlistEntry(
     throw new UsageError(`${path.relative(where.cwd, file)} entry ${duplicate.source.index} already allows ${entry.path} for ${entry.provider}/${entry.cell} (${duplicate.pr})`);
   }
   // Pair entries (`parity compare`) in the same file are kept, after the event entries.
-  const pairs = await pairEntriesOfFile(file);
+  const pairs = existsSync(file) ? await pairEntriesOfFile(file) : [];
   const entries = [...existing.map(plainEntry), entry];
   await writeFileAtomic(file, `${JSON.stringify([...entries, ...pairs], null, 2)}\n`);
   return { entry, file, index: entries.length - 1, ...(note !== undefined ? { note } : {}) };
