@@ -1,0 +1,285 @@
+/**
+ * The differences of two lanes of the same cell recorded through two bridges of one CLI (issue
+ * 39): turns aligned by position, items inside a turn by step kind (the LCS of `../lcs.ts`),
+ * fields compared after `fold.ts`'s normalization. Each difference has a class, a kind relative
+ * to side A (the native bridge): **lost** (A has the datum, B lacks it), **changed** (both, not
+ * equal), **invented** (B has it, A lacks it), and a cause read from the agent-side lanes
+ * (`evidence.ts`): **bridge** (a side's agent sent the datum and that side's lane lacks it; the
+ * seq is named) or **adapter** (the agent never sent it, or sent something else).
+ */
+import { diffSequences } from "../lcs.js";
+import type { Evidence, EvidenceHit, EvidenceLeaf, LeafTest, TurnWindow } from "./evidence.js";
+import type { FoldedItem, FoldedLane, FoldedTurn } from "./fold.js";
+
+/** The classes of difference, in report order. */
+export const DIFFERENCE_CLASSES = ["output", "exit code", "command metadata", "diff", "usage", "message", "flow", "model error", "session state"] as const;
+/** One class of difference. */
+export type DifferenceClass = (typeof DIFFERENCE_CLASSES)[number];
+/** Relative to side A. */
+export type DifferenceKind = "lost" | "changed" | "invented";
+
+/** Why a difference exists. */
+export interface DifferenceCause {
+  /** `bridge`: the agent sent the datum (at `evidence`) and `provider`'s lane lacks it; `adapter`: no agent-side line carries it. */
+  kind: "bridge" | "adapter";
+  /** The provider whose bridge or agent it is. */
+  provider: string;
+  /** The agent-side line that proves a bridge cause (or the adapter's own contrary answer). */
+  evidence?: EvidenceHit;
+}
+
+/** One difference between the two lanes of a cell. */
+export interface PairDifference {
+  cell: string;
+  class: DifferenceClass;
+  kind: DifferenceKind;
+  /** Stable address: `turn 1 / command 1: cwd`, `turn 2: inputTokens`, `turn 1 / message 2`. */
+  address: string;
+  /** The field compared (`cwd`), or `item` / `turn` for a whole item or turn. */
+  field: string;
+  /** A's and B's values (absent: undefined). */
+  a?: unknown;
+  b?: unknown;
+  cause: DifferenceCause;
+}
+
+/** The two sides of a cell: provider ids, folded lanes, agent-side evidence. */
+export interface PairSides {
+  a: { provider: string; lane: FoldedLane; evidence: Evidence };
+  b: { provider: string; lane: FoldedLane; evidence: Evidence };
+}
+
+const FIELD_CLASS: Record<string, DifferenceClass> = {
+  text: "message",
+  output: "output",
+  exitCode: "exit code",
+  command: "command metadata",
+  cwd: "command metadata",
+  durationMs: "command metadata",
+  path: "command metadata",
+  cmd: "command metadata",
+  arguments: "command metadata",
+  status: "flow",
+  approvalStatus: "flow",
+  error: "model error",
+  modelError: "model error",
+  httpStatus: "model error",
+  errorCategory: "model error",
+  inputTokens: "usage",
+  outputTokens: "usage",
+  contextWindow: "usage",
+  turnDiff: "diff",
+  restored: "session state",
+};
+
+/** The class of a field (`change.hunks` and the other `change…` fields are `diff`). */
+export function classOf(field: string): DifferenceClass {
+  if (field.startsWith("change")) return "diff";
+  return FIELD_CLASS[field] ?? "flow";
+}
+
+// Keys whose strings are not what a command printed: file texts of an edit, the call's own
+// command line and labels. An output is looked for in the result fields of the agent's lines.
+const NOT_OUTPUT_KEYS = new Set(["oldText", "newText", "old_string", "new_string", "unified_diff", "diff", "title", "command", "cmd", "description", "partial_json", "file_path", "path"]);
+const OUTPUT_KEY = /stdout|stderr|output|text|content|result|^$/i;
+const NOT_WORDS_KEYS = new Set(["command", "cmd", "title", "description", "partial_json"]);
+
+function agentSent(leaf: EvidenceLeaf): boolean {
+  return leaf.dir === "provider→bridge";
+}
+
+/** The leaf test that finds `value` of `field` in an agent's lines. */
+function testFor(field: string, value: unknown): LeafTest | undefined {
+  const base = field.replace(/^change(\[\d+\])?\./, "");
+  if (value === "(present)") {
+    if (field === "durationMs") return (l) => agentSent(l) && /\.(duration\w*|elapsed\w*)(\.|\[|$)/i.test(l.path) && l.value !== null;
+    if (field === "error" || field === "modelError") return (l) => agentSent(l) && /^\$\.error\./.test(l.path);
+  }
+  if (field === "inputTokens" || field === "outputTokens") {
+    const re = field === "inputTokens" ? /^(input_?tokens|inputTokens|prompt_tokens)$/i : /^(output_?tokens|outputTokens|completion_tokens)$/i;
+    return (l) => agentSent(l) && re.test(l.key) && typeof l.value === "number";
+  }
+  if (field === "exitCode" && typeof value === "number") {
+    const words = new RegExp(`(?:exit(?:ed)?\\s+(?:with\\s+)?(?:code|status)|exit_?code|return\\s*code)[:=]?\\s*${value}\\b`, "i");
+    // Words count where the agent reports a result (a trailer such as "Command exited with code 3"),
+    // never in the command line it ran ("exit 3") or the model's own text it relays.
+    return (l) =>
+      agentSent(l) &&
+      ((/exit_?code|exit_?status/i.test(l.key) && l.value === value) || (typeof l.value === "string" && !NOT_WORDS_KEYS.has(l.key) && !/update\.content\.text$/.test(l.path) && words.test(l.value)));
+  }
+  if (field === "approvalStatus") return (l) => l.dir === "bridge→provider" && /^(outcome|optionId|behavior)$/.test(l.key) && typeof l.value === "string" && l.value !== "cancelled";
+  if (field === "restored")
+    return (l) => agentSent(l) && (/^\$\.error\./.test(l.path) || (typeof l.value === "string" && /not found|could not|no such session|failed to (load|resume)/i.test(l.value)));
+  if (field === "httpStatus" && typeof value === "number") {
+    // An error answer's status, or its number inside the error the agent returned; never the
+    // model's text the agent relays as a message.
+    return (l) => agentSent(l) && ((/status/i.test(l.key) && l.value === value) || (/^\$\.error\./.test(l.path) && typeof l.value === "string" && new RegExp(`\\b${value}\\b`).test(l.value)));
+  }
+  if (field === "contextWindow") return (l) => agentSent(l) && /^(size|context_?window|contextWindow|modelContextWindow)$/i.test(l.key) && l.value === value;
+  if (typeof value === "number") return (l) => agentSent(l) && l.value === value;
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  if (base === "hunks" || field === "turnDiff") {
+    const header = value.split("\n").find((line) => line.startsWith("@@"));
+    return (l) => agentSent(l) && typeof l.value === "string" && (l.value.includes(value) || (header !== undefined && l.value.includes(header)));
+  }
+  if (field === "output") return (l) => agentSent(l) && typeof l.value === "string" && !NOT_OUTPUT_KEYS.has(l.key) && OUTPUT_KEY.test(l.key) && l.value.includes(value);
+  if (field === "cwd") return (l) => agentSent(l) && /^(cwd|workdir|working_?directory)$/i.test(l.key) && l.value === value;
+  if (base === "path" || field === "command" || field === "cmd") return (l) => agentSent(l) && l.value === value;
+  if (field === "status" || base === "kind" || field === "errorCategory") return undefined;
+  return (l) => agentSent(l) && typeof l.value === "string" && l.value.includes(value);
+}
+
+/**
+ * Turn `turn`'s window of `side`'s agent-side lanes, when its turn starts are exactly its lane's
+ * turns (a steer sent as a second prompt, or a turn the bridge began without one, leaves the
+ * whole recording searched).
+ */
+function windowOf(side: PairSides["a"], turn: number | undefined): TurnWindow | undefined {
+  const starts = side.evidence.turnStarts;
+  if (turn === undefined || starts.length !== side.lane.turns.length || starts.length === 0) return undefined;
+  return { from: starts[turn - 1]!, to: starts[turn] ?? Number.POSITIVE_INFINITY };
+}
+
+function searchIn(side: PairSides["a"], field: string, value: unknown, anchors: readonly string[] = [], turn?: number): EvidenceHit | undefined {
+  const test = testFor(field, value);
+  return test === undefined ? undefined : side.evidence.find(test, anchors, windowOf(side, turn));
+}
+
+function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unknown, b: unknown, anchors: readonly string[], turn: number): DifferenceCause {
+  const A = sides.a;
+  const B = sides.b;
+  const search = (side: PairSides["a"], f: string, value: unknown) => searchIn(side, f, value, anchors, turn);
+  if (field === "restored") {
+    const hit = search(B, field, b);
+    return { kind: "adapter", provider: B.provider, ...(hit !== undefined ? { evidence: hit } : {}) };
+  }
+  if (kind === "lost") {
+    const hit = search(B, field, a);
+    return hit !== undefined ? { kind: "bridge", provider: B.provider, evidence: hit } : { kind: "adapter", provider: B.provider };
+  }
+  if (kind === "invented") {
+    const own = search(B, field, b);
+    if (own !== undefined) {
+      const other = search(A, field, b);
+      return other !== undefined ? { kind: "bridge", provider: A.provider, evidence: other } : { kind: "adapter", provider: B.provider, evidence: own };
+    }
+    // Nothing B's agent sent says it: B's bridge made it up, unless A's agent had it all along.
+    const other = search(A, field, b);
+    return other !== undefined ? { kind: "bridge", provider: A.provider, evidence: other } : { kind: "bridge", provider: B.provider };
+  }
+  const inB = search(B, field, a);
+  if (inB !== undefined) return { kind: "bridge", provider: B.provider, evidence: inB };
+  const inA = search(A, field, b);
+  if (inA !== undefined) return { kind: "bridge", provider: A.provider, evidence: inA };
+  return { kind: "adapter", provider: B.provider };
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function compareFields(
+  sides: PairSides,
+  cell: string,
+  turn: number,
+  where: string,
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  out: PairDifference[],
+  defaults: Record<string, unknown> = {},
+): void {
+  const anchors = [a.command, b.command, a.path, b.path, a["change.path"], b["change.path"]].filter((v): v is string => typeof v === "string");
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  for (const field of fields) {
+    const va = a[field] ?? defaults[field];
+    const vb = b[field] ?? defaults[field];
+    if (same(va, vb)) continue;
+    const kind: DifferenceKind = !present(vb) ? "lost" : !present(va) ? "invented" : "changed";
+    out.push({
+      cell,
+      class: classOf(field),
+      kind,
+      address: `${where}: ${field}`,
+      field,
+      ...(present(va) ? { a: va } : {}),
+      ...(present(vb) ? { b: vb } : {}),
+      cause: causeOf(sides, kind, field, va, vb, anchors, turn),
+    });
+  }
+}
+
+/** The value that names a whole item in evidence: its text, command, path or output. */
+function itemKey(item: FoldedItem): { field: string; value: unknown } {
+  for (const field of ["text", "command", "path", "output"]) if (present(item.fields[field])) return { field, value: item.fields[field] };
+  return { field: "item", value: undefined };
+}
+
+function itemClass(item: FoldedItem): DifferenceClass {
+  return item.kind === "message" || item.kind === "reasoning" ? "message" : "flow";
+}
+
+function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedTurn, out: PairDifference[]): void {
+  const where = `turn ${ta.number}`;
+  const ka = ta.items.map((item) => item.kind);
+  const kb = tb.items.map((item) => item.kind);
+  const script = diffSequences(ka, kb);
+  const equal = script.ops.filter((op) => op.kind === "equal").sort((x, y) => x.oldIndex - y.oldIndex);
+  for (const op of equal) {
+    const ia = ta.items[op.oldIndex]!;
+    const ib = tb.items[op.newIndex]!;
+    compareFields(sides, cell, ta.number, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out);
+  }
+  for (const index of script.onlyInOld) {
+    const item = ta.items[index]!;
+    const key = itemKey(item);
+    const hit = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
+    out.push({
+      cell,
+      class: itemClass(item),
+      kind: "lost",
+      address: `${where} / ${item.kind} ${item.ordinal}`,
+      field: "item",
+      a: item.fields,
+      cause: hit !== undefined ? { kind: "bridge", provider: sides.b.provider, evidence: hit } : { kind: "adapter", provider: sides.b.provider },
+    });
+  }
+  for (const index of script.onlyInNew) {
+    const item = tb.items[index]!;
+    const key = itemKey(item);
+    const own = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
+    out.push({
+      cell,
+      class: itemClass(item),
+      kind: "invented",
+      address: `${where} / ${item.kind} ${item.ordinal} (B)`,
+      field: "item",
+      b: item.fields,
+      cause: own !== undefined ? { kind: "adapter", provider: sides.b.provider, evidence: own } : { kind: "bridge", provider: sides.b.provider },
+    });
+  }
+  compareFields(sides, cell, ta.number, where, ta.fields, tb.fields, out, { restored: true });
+}
+
+/**
+ * Every difference of one cell's two folded lanes, in address order (turns, then items). Pure
+ * apart from the evidence searches, which read only what `sides` holds.
+ */
+export function diffPair(cell: string, sides: PairSides): PairDifference[] {
+  const out: PairDifference[] = [];
+  const ta = sides.a.lane.turns;
+  const tb = sides.b.lane.turns;
+  for (let i = 0; i < Math.max(ta.length, tb.length); i++) {
+    const a = ta[i];
+    const b = tb[i];
+    if (a !== undefined && b !== undefined) compareTurn(sides, cell, a, b, out);
+    else if (a !== undefined)
+      out.push({ cell, class: "flow", kind: "lost", address: `turn ${a.number}`, field: "turn", a: `${a.items.length} items`, cause: { kind: "adapter", provider: sides.b.provider } });
+    else if (b !== undefined)
+      out.push({ cell, class: "flow", kind: "invented", address: `turn ${b.number}`, field: "turn", b: `${b.items.length} items`, cause: { kind: "bridge", provider: sides.b.provider } });
+  }
+  return out;
+}
