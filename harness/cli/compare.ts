@@ -13,8 +13,9 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { loadPairAllowlists } from "../compare/pair/pair-allowlist.js";
 import { comparePair } from "../compare/pair/pair-compare.js";
-import { ORACLES_DIR, PAIR_BRIDGE_CAUSES, RECORDINGS_ROOT } from "../defaults.js";
-import { EXIT_CODES, UsageError } from "../errors.js";
+import { loadCellFacts } from "../check/cell-facts.js";
+import { CELLS_ROOT, ORACLES_DIR, PAIR_BRIDGE_CAUSES, RECORDINGS_ROOT } from "../defaults.js";
+import { EXIT_CODES, InputError, UsageError } from "../errors.js";
 import { customAgentPairs, findPair, PROVIDER_PAIRS, pairName, type ProviderPair } from "../families/index.js";
 import { readCustomAgentsText } from "../families/custom-agents-file.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
@@ -82,7 +83,21 @@ export const compareCommand: ParityCommand = {
     const [a, b] = declared !== undefined ? [declared.native, declared.adapter] : [typedA, typedB];
     const cells = stringsFlag(args, "cell");
     const entries = await loadPairAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
-    const result = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, ...(cells.length > 0 ? { cells } : {}), entries });
+    // An entry for a pair whose providers have no lanes would never be judged: a typo is input error.
+    for (const entry of entries) {
+      const missing = entry.pair.split("/").find((provider) => !known.includes(provider));
+      if (missing !== undefined) {
+        throw new InputError(`entry ${entry.source.index}: pair: "${entry.pair}" names ${missing}, which has no oracles under ${ORACLES_DIR}/`, { file: entry.source.file });
+      }
+    }
+    // Each side's lane is judged against its cell's facts (as parity check does), so a difference
+    // on a datum our bridge is untrue on is the bridge's. Stale facts stop the run (exit 2, one line).
+    const cellsRoot = path.resolve(ctx.cwd, CELLS_ROOT);
+    const factsOf = async (provider: string, cell: string) => {
+      const state = (await loadCellFacts(cellsRoot, [{ provider, cell }])).get(`${provider}/${cell}`);
+      return state?.state === "judged" ? state.facts : undefined;
+    };
+    const result = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, ...(cells.length > 0 ? { cells } : {}), entries, factsOf });
     if (result.cells.length === 0) throw new UsageError(`${a} and ${b} have no recorded cell in common: nothing to compare`);
     let wrote: string | undefined;
     const html = stringFlag(args, "html");
@@ -97,7 +112,7 @@ export const compareCommand: ParityCommand = {
     }
     const strict = booleanFlag(args, "strict") || PAIR_BRIDGE_CAUSES === "fail";
     if (booleanFlag(args, "json")) ctx.out(renderPairJson(result));
-    else ctx.out(renderPairText(result, { color: ctx.color, strict }));
+    else ctx.out(renderPairText(result, { color: ctx.color, strict, cwd: ctx.cwd }));
     if (wrote !== undefined && !booleanFlag(args, "json")) ctx.out(`wrote ${wrote}\n`);
     // A bridge's difference is never allowed; while PAIR_BRIDGE_CAUSES is "warn" it fails only under --strict.
     const failing = result.differences.some((d) => d.allowedBy === undefined && (strict || d.cause.kind !== "bridge")) || result.stale.length > 0;

@@ -4,7 +4,9 @@
  * for machines and one self-contained HTML page. Strings from lanes and allowlists are shown with
  * terminal-steering characters made visible (`visible.ts`; the page escapes through `escapeHtml`).
  */
+import path from "node:path";
 import { Chalk } from "chalk";
+import type { PairEntry } from "../compare/pair/pair-allowlist.js";
 import type { JudgedDifference, PairComparison } from "../compare/pair/pair-compare.js";
 import { DIFFERENCE_CLASSES, type DifferenceClass } from "../compare/pair/pair-diff.js";
 import { formatHit } from "../compare/pair/evidence.js";
@@ -52,10 +54,16 @@ function shown(value: unknown): string {
   return visibleLine(text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text);
 }
 
-/** `bridge (acp-codex: seq 44 (provider→bridge) $.params…)` or `adapter (acp-pi never sent it)`. */
+/**
+ * `bridge: acp-codex's agent sent it, seq 44 (provider→bridge) $.params…`, `bridge: acp-pi's
+ * bridge is untrue on read#1.content (truth), seq 39 …` or `adapter: acp-pi's agent never sent it`.
+ */
 export function causeText(d: JudgedDifference): string {
   const { cause } = d;
   if (cause.kind === "bridge") {
+    if (cause.truth !== undefined) {
+      return `bridge: ${cause.provider}'s bridge is untrue on ${visibleLine(cause.truth)} (truth)${cause.evidence !== undefined ? `, ${visibleLine(formatHit(cause.evidence))}` : ""}`;
+    }
     return cause.evidence !== undefined ? `bridge: ${cause.provider}'s agent sent it, ${visibleLine(formatHit(cause.evidence))}` : `bridge: ${cause.provider}'s bridge says it, its agent never did`;
   }
   return cause.evidence !== undefined ? `adapter: ${cause.provider}'s agent, ${visibleLine(formatHit(cause.evidence))}` : `adapter: ${cause.provider}'s agent never sent it`;
@@ -65,8 +73,26 @@ function countsLine(c: PairCounts): string {
   return `${c.total} differences: ${c.lost} lost, ${c.changed} changed, ${c.invented} invented; cause adapter ${c.adapter}, bridge ${c.bridge}; allowed ${c.allowed}, not allowed ${c.notAllowed}`;
 }
 
-/** Newline-terminated text report; colour only when `color`. */
-export function renderPairText(result: PairComparison, options: { color: boolean; strict?: boolean }): string {
+/**
+ * One stale pair entry on one line, for people who prune: `stale pair entry
+ * allowlists/pairs/acp-codex.json entry 3 (codex/acp-codex, class model error, cell model-error,
+ * #39): masks no difference in any selected cell — remove it`. The file is shown relative to `cwd`.
+ */
+export function staleLine(entry: PairEntry, cwd?: string): string {
+  const file = cwd !== undefined ? path.relative(cwd, entry.source.file) || entry.source.file : entry.source.file;
+  const scope = [
+    entry.pair,
+    `class ${entry.class}`,
+    `cell ${entry.cell}`,
+    ...(entry.kind !== undefined ? [`kind ${entry.kind}`] : []),
+    ...(entry.field !== undefined ? [`field ${entry.field}`] : []),
+    entry.pr,
+  ];
+  return `stale pair entry ${visibleLine(file)} entry ${entry.source.index} (${scope.map(visibleLine).join(", ")}): masks no difference in any selected cell — remove it`;
+}
+
+/** Newline-terminated text report; colour only when `color`; files relative to `cwd` when given. */
+export function renderPairText(result: PairComparison, options: { color: boolean; strict?: boolean; cwd?: string }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [`parity compare ${result.a} ${result.b}: ${result.cells.length} cells (${result.cells.join(", ")})`];
   for (const group of byClass(result.differences)) {
@@ -79,14 +105,8 @@ export function renderPairText(result: PairComparison, options: { color: boolean
       lines.push(`          ${causeText(d)}${d.allowedBy !== undefined ? ` — allowed (${visibleLine(d.allowedBy.pr)}: ${visibleLine(d.allowedBy.reason)})` : ""}`);
     }
   }
-  for (const entry of result.stale) {
-    lines.push(
-      "",
-      c.red(
-        `stale pair entry ${visibleLine(entry.source.file)} entry ${entry.source.index}: ${visibleLine(entry.pair)} class ${entry.class} cell ${visibleLine(entry.cell)} (${visibleLine(entry.pr)}) masks no difference in any selected cell`,
-      ),
-    );
-  }
+  if (result.stale.length > 0) lines.push("");
+  for (const entry of result.stale) lines.push(c.red(staleLine(entry, options.cwd)));
   const notAllowed = result.differences.filter((d) => d.allowedBy === undefined);
   if (notAllowed.length > 0) {
     lines.push("", c.red("not allowed:"));
@@ -153,8 +173,7 @@ export function renderPairHtml(result: PairComparison): string {
   }
   if (result.stale.length > 0) {
     parts.push(`<h2>Stale pair entries</h2><ul>`);
-    for (const entry of result.stale)
-      parts.push(`<li>${e(`${entry.source.file} entry ${entry.source.index}: ${entry.pair} class ${entry.class} cell ${entry.cell} (${entry.pr}) masks no difference in any selected cell`)}</li>`);
+    for (const entry of result.stale) parts.push(`<li>${e(staleLine(entry))}</li>`);
     parts.push(`</ul>`);
   }
   parts.push(`</body></html>\n`);

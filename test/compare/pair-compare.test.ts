@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAllowlists } from "../../harness/compare/allowlist.js";
 import { loadPairAllowlists, parsePairAllowlist, type PairEntry } from "../../harness/compare/pair/pair-allowlist.js";
 import { comparePair } from "../../harness/compare/pair/pair-compare.js";
+import { foldLane } from "../../harness/compare/pair/fold.js";
+import { loadCellFacts } from "../../harness/check/cell-facts.js";
+import type { TruthFacts } from "../../harness/compare/truth/facts-shape.js";
 import { PROVIDER_PAIRS, pairName } from "../../harness/families/pairs.js";
 import { renderPairHtml } from "../../harness/report/pair-report.js";
 import { repoRoot, runCli } from "../cli/run-cli.js";
@@ -14,56 +17,147 @@ import { repoRoot, runCli } from "../cli/run-cli.js";
 const lanesDir = path.join(repoRoot, "lanes");
 const recordingsDir = path.join(repoRoot, "recordings");
 
+// Each side's lane judged against its cell's facts, as `parity compare` does (harness/cli/compare.ts).
+const cellsRoot = path.join(repoRoot, "cells");
+async function factsOf(provider: string, cell: string): Promise<TruthFacts | undefined> {
+  const state = (await loadCellFacts(cellsRoot, [{ provider, cell }])).get(`${provider}/${cell}`);
+  return state?.state === "judged" ? state.facts : undefined;
+}
+
+const COMMON_CELLS: Record<string, string[]> = {
+  "codex/acp-codex": ["approval-allow", "approval-deny", "command-fails", "model-error", "resume", "stop-interrupt", "turn-tools", "zero-work"],
+  "claude-code/acp-claude": [
+    "approval-allow",
+    "approval-deny",
+    "command-fails",
+    "command-signal",
+    "exact-bytes",
+    "model-error",
+    "resume",
+    "stop-interrupt",
+    "turn-tools",
+    "two-tool-calls",
+    "zero-work",
+  ],
+  "claude-code/acp-claude-zed": [
+    "approval-allow",
+    "approval-deny",
+    "command-fails",
+    "command-signal",
+    "exact-bytes",
+    "model-error",
+    "resume",
+    "stop-interrupt",
+    "turn-tools",
+    "two-tool-calls",
+    "zero-work",
+  ],
+  "pi/acp-pi": ["command-fails", "command-signal", "exact-bytes", "model-error", "model-list", "resume", "steer", "stop-interrupt", "turn-tools", "two-tool-calls", "zero-work"],
+};
+
 describe("parity compare on the committed lanes and recordings", () => {
   let entries: PairEntry[];
   beforeAll(async () => {
     entries = await loadPairAllowlists({ cwd: repoRoot });
   });
 
-  it("every pair: 8 common cells; every adapter-caused difference allowed; no stale entry; every bridge cause names the agent's seq", async () => {
+  it("every pair: its common cells; every adapter-caused difference allowed; no stale entry; no bridge cause allowed, each with its seq", async () => {
     for (const pair of PROVIDER_PAIRS) {
-      const r = await comparePair({ a: pair.native, b: pair.adapter, pair: pairName(pair), lanesDir, recordingsDir, entries });
-      expect(r.cells.length, pairName(pair)).toBe(8);
-      expect(r.differences.length, pairName(pair)).toBeGreaterThan(0);
-      expect(r.stale, pairName(pair)).toEqual([]);
+      const name = pairName(pair);
+      const r = await comparePair({ a: pair.native, b: pair.adapter, pair: name, lanesDir, recordingsDir, entries, factsOf });
+      expect(r.cells, name).toEqual(COMMON_CELLS[name]);
+      expect(r.differences.length, name).toBeGreaterThan(0);
+      expect(r.stale, name).toEqual([]);
       expect(
         r.differences.filter((d) => d.cause.kind === "adapter" && d.allowedBy === undefined),
-        pairName(pair),
+        name,
       ).toEqual([]);
-      for (const d of r.differences.filter((x) => x.cause.kind === "bridge" && x.cause.provider === pair.adapter && x.kind !== "invented")) {
-        expect(d.cause.evidence?.seq, `${pairName(pair)} ${d.cell} ${d.address}`).toBeTypeOf("number");
+      for (const d of r.differences.filter((x) => x.cause.kind === "bridge")) {
+        expect(d.allowedBy, `${name} ${d.cell} ${d.address}`).toBeUndefined();
+        expect(d.cause.evidence?.seq, `${name} ${d.cell} ${d.address}`).toBeTypeOf("number");
       }
-      // No pair entry ever allows a bridge's difference.
-      expect(r.differences.filter((d) => d.cause.kind === "bridge" && d.allowedBy !== undefined)).toEqual([]);
     }
   });
 
-  it("acp-codex's turn-tools: the wc -l call's cwd and exact output were sent by codex-acp (seq 43, 44) and the lane lacks them — cause bridge", async () => {
-    const r = await comparePair({ a: "codex", b: "acp-codex", pair: "codex/acp-codex", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [] });
-    const cwd = r.differences.find((d) => d.address === "turn 1 / command 1: cwd");
-    expect(cwd).toMatchObject({
+  it("codex/acp-codex turn-tools: the read's output (codex streams it, the ACP lane's fileRead carries it as resultText) and the turn diff that repeats the edit are no difference; the read's command codex-acp sent (seq 29) is the ACP bridge's loss", async () => {
+    const r = await comparePair({ a: "codex", b: "acp-codex", pair: "codex/acp-codex", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [], factsOf });
+    expect(r.differences.map((d) => d.address).filter((a) => !/: (inputTokens|outputTokens)$/.test(a))).toEqual(["turn 1 / read 1: cmd"]);
+    expect(r.differences.find((d) => d.address === "turn 1 / read 1: cmd")).toMatchObject({
       class: "command metadata",
       kind: "lost",
-      a: "/tmp/parity-workspace",
-      cause: { kind: "bridge", provider: "acp-codex", evidence: { seq: 43, path: "$.params.update.rawInput.cwd" } },
+      a: "cat /tmp/parity-workspace/notes.txt",
+      cause: { kind: "bridge", provider: "acp-codex", evidence: { seq: 29, path: "$.params.update.rawInput.command[2]" } },
     });
-    const output = r.differences.find((d) => d.address === "turn 1 / command 1: output");
-    expect(output).toMatchObject({ class: "output", kind: "changed", a: "3 notes.txt\n", b: "3 notes.txt", cause: { kind: "bridge", evidence: { seq: 44 } } });
-    // Ids, turn numbering (#1 vs #3), presentation and deltas are no difference.
-    expect(r.differences.map((d) => d.field)).not.toContain("presentation");
-    expect(r.differences.some((d) => d.class === "message")).toBe(false);
   });
 
-  it("acp-pi's command-fails: the exit code in pi-acp's text trailer is a bridge loss, the missing cwd an adapter's", async () => {
+  it("an approval the native bridge answered and its lane does not carry is the native bridge's (the truth judge's command#1.approval), found through Codex's decision and Claude Code's behavior", async () => {
+    for (const [a, b] of [
+      ["codex", "acp-codex"],
+      ["claude-code", "acp-claude"],
+    ] as const) {
+      const r = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, cells: ["approval-allow"], entries: [], factsOf });
+      expect(
+        r.differences.find((d) => d.field === "approvalStatus"),
+        a,
+      ).toMatchObject({ kind: "invented", b: "approved", cause: { kind: "bridge", provider: a, truth: "command#1.approval" } });
+      // Without the facts, the agent-side search still finds the native bridge's own answer.
+      const bare = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, cells: ["approval-allow"], entries: [] });
+      expect(bare.differences.find((d) => d.field === "approvalStatus")?.cause, a).toMatchObject({ kind: "bridge", provider: a, evidence: { dir: "bridge→provider" } });
+    }
+  });
+
+  it("the facts decide the cause first: acp-pi's hunkless edit diff and acp-claude-zed's fenced read are their bridges' untruths, which the agent-side search alone calls the adapters'", async () => {
+    const pi = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [], factsOf });
+    expect(pi.differences.find((d) => d.field === "change.hunks")).toMatchObject({
+      class: "diff",
+      kind: "changed",
+      b: "-status: draft\n+status: final\n",
+      cause: { kind: "bridge", provider: "acp-pi", truth: "edit#1.diff" },
+    });
+    const piBare = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [] });
+    expect(piBare.differences.find((d) => d.field === "change.hunks")?.cause.kind).toBe("adapter");
+
+    const zed = await comparePair({ a: "claude-code", b: "acp-claude-zed", pair: "claude-code/acp-claude-zed", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [], factsOf });
+    expect(zed.differences.find((d) => d.address === "turn 1 / read 1: output")).toMatchObject({
+      class: "output",
+      kind: "changed",
+      b: "```\ntitle: parity notes\nstatus: draft\nowner: nobody\n```",
+      cause: { kind: "bridge", provider: "acp-claude-zed", truth: "read#1.content" },
+    });
+    // jsdiff's `Index:` and `====` header lines are path spellings: the edit's hunks are the same.
+    expect(zed.differences.some((d) => d.class === "diff")).toBe(false);
+  });
+
+  it("a changed value is the bridge's only when that side's agent sent the other value: acp-claude's own input-token totals and its 'Command timed out' line are the adapter's", async () => {
+    const r = await comparePair({ a: "claude-code", b: "acp-claude", pair: "claude-code/acp-claude", lanesDir, recordingsDir, cells: ["zero-work", "command-signal"], entries: [], factsOf });
+    expect(r.differences.find((d) => d.cell === "zero-work" && d.field === "inputTokens")).toMatchObject({ kind: "changed", a: 2030, b: 2050, cause: { kind: "adapter", provider: "acp-claude" } });
+    expect(r.differences.find((d) => d.cell === "command-signal" && d.field === "output")).toMatchObject({
+      kind: "changed",
+      a: "before the signal\nTerminated",
+      b: "Command timed out after 2m 0s\nbefore the signal\nTerminated",
+      cause: { kind: "adapter" },
+    });
+  });
+
+  it("acp-pi's command-fails: the exit code and trailer in pi-acp's text are the ACP bridge's (seq 41, 42), the missing cwd the adapter's", async () => {
     const r = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", lanesDir, recordingsDir, cells: ["command-fails"], entries: [] });
-    expect(r.differences.find((d) => d.field === "exitCode")).toMatchObject({ class: "exit code", kind: "lost", a: 3, cause: { kind: "bridge", provider: "acp-pi" } });
+    expect(r.differences.find((d) => d.field === "exitCode")).toMatchObject({ class: "exit code", kind: "lost", a: 3, cause: { kind: "bridge", provider: "acp-pi", evidence: { seq: 42 } } });
+    expect(r.differences.find((d) => d.field === "output")).toMatchObject({ kind: "changed", cause: { kind: "bridge", provider: "acp-pi", evidence: { seq: 41 } } });
     expect(r.differences.find((d) => d.field === "cwd")).toMatchObject({ class: "command metadata", kind: "lost", cause: { kind: "adapter", provider: "acp-pi" } });
   });
 
-  it("evidence is read inside the turn: acp-claude's usage of turn 2 (seq 55) is no proof for the interrupted turn 1", async () => {
+  it("evidence is read inside the turn: acp-claude's usage sent in turn 2 (seq 55) is no proof for the interrupted turn 1", async () => {
     const r = await comparePair({ a: "claude-code", b: "acp-claude", pair: "claude-code/acp-claude", lanesDir, recordingsDir, cells: ["stop-interrupt"], entries: [] });
-    expect(r.differences.find((d) => d.address === "turn 1: inputTokens")?.cause).toEqual({ kind: "adapter", provider: "acp-claude" });
-    expect(r.differences.find((d) => d.address === "turn 2: inputTokens")?.cause).toMatchObject({ kind: "bridge", provider: "acp-claude", evidence: { seq: 55, path: "$.result.usage.inputTokens" } });
+    expect(r.differences.find((d) => d.address === "turn 1: inputTokens")).toMatchObject({ kind: "lost", cause: { kind: "adapter", provider: "acp-claude" } });
+    expect(r.differences.find((d) => d.address === "turn 2: inputTokens")).toMatchObject({ kind: "changed", a: 1020, b: 1040, cause: { kind: "adapter" } });
+  });
+
+  it("a turn diff is folded away only while it repeats the turn's edits: one with a hunk no edit has stays a datum", async () => {
+    const events = JSON.parse(await readFile(path.join(lanesDir, "codex", "turn-tools.json"), "utf8")) as Array<{ type: string; diff?: string }>;
+    expect(foldLane(events).turns[0]!.fields.turnDiff).toBeUndefined();
+    const extra = "\n@@ -9,1 +9,1 @@\n-a\n+b\n";
+    const doctored = events.map((e) => (e.type === "turn/diff/updated" ? { ...e, diff: `${e.diff}${extra}` } : e));
+    expect(foldLane(doctored).turns[0]!.fields.turnDiff).toContain("@@ -9,1 +9,1 @@");
   });
 
   it("the HTML page escapes what the lanes hold and makes steering characters visible", () => {
@@ -88,6 +182,15 @@ describe("parity compare on the committed lanes and recordings", () => {
     expect(() => parsePairAllowlist([{ ...good, pr: "39" }], "x.json")).toThrow(/entry 0: pr: /);
     expect((await loadAllowlists({ cwd: repoRoot })).some((entry) => "pair" in entry)).toBe(false);
   });
+
+  it("the CLI over the committed matrix: each pair exits 0 with the adapters' losses allowed, and 1 under --strict while a bridge cause remains", async () => {
+    const ok = await runCli(["compare", "pi", "acp-pi"], { cwd: repoRoot });
+    expect(ok.err).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/^ {2}diff \(cause bridge acp-pi\): turn-tools$/m);
+    expect(ok.out).toContain("bridge: acp-pi's bridge is untrue on edit#1.diff (truth), seq 46 (provider→bridge) $.params.update.rawInput.newText");
+    expect((await runCli(["compare", "pi", "acp-pi", "--strict"], { cwd: repoRoot })).code).toBe(1);
+  });
 });
 
 describe("parity compare on a doctored copy", () => {
@@ -101,7 +204,12 @@ describe("parity compare on a doctored copy", () => {
         await cp(path.join(recordingsDir, provider, cell), path.join(root, "recordings", provider, cell), { recursive: true });
       }
     }
-    await cp(path.join(repoRoot, "allowlists", "pairs"), path.join(root, "allowlists", "pairs"), { recursive: true });
+    await mkdir(path.join(root, "allowlists", "pairs"), { recursive: true });
+    // The committed acp-codex entries that speak of these two cells (the others would be stale here).
+    const committed = JSON.parse(await readFile(path.join(repoRoot, "allowlists", "pairs", "acp-codex.json"), "utf8")) as Array<{ cell: string }>;
+    const here = committed.filter((entry) => entry.cell === "*" || entry.cell === "turn-tools" || entry.cell === "command-fails");
+    expect(here.length).toBeGreaterThan(0);
+    await writeFile(path.join(root, "allowlists", "pairs", "acp-codex.json"), `${JSON.stringify(here, null, 2)}\n`);
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -138,7 +246,8 @@ describe("parity compare on a doctored copy", () => {
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/^parity compare codex acp-codex: 2 cells \(command-fails, turn-tools\)$/m);
     expect(ok.out).toMatch(/^usage — 4: 4 lost, 0 changed, 0 invented; adapter 4, bridge 0$/m);
-    expect(ok.out).toMatch(/^ {2}output \(cause bridge acp-codex\): command-fails, turn-tools$/m);
+    expect(ok.out).toMatch(/^ {2}exit code \(cause bridge acp-codex\): command-fails$/m);
+    expect(ok.out).toMatch(/^ {2}command metadata \(cause bridge acp-codex\): turn-tools$/m);
     // The providers in either order: the declared pair's native side is A.
     const swapped = await runCli(["compare", "acp-codex", "codex", "--json"], { cwd: root });
     const doc = JSON.parse(swapped.out) as { pair: string; counts: { adapter: number; allowed: number } };
@@ -161,19 +270,23 @@ describe("parity compare on a doctored copy", () => {
     }
   });
 
-  it("an entry that masks nothing in any selected cell is stale (exit 1, named); one for an unselected cell is not judged", async () => {
+  it("an entry that masks nothing in any selected cell is stale: one line naming file, entry and scope, exit 1; with --cell, an entry for another cell is not judged", async () => {
     const extra = path.join(root, "extra.json");
     await writeFile(
       extra,
       JSON.stringify([
         { pair: "codex/acp-codex", class: "session state", cell: "*", pr: "#39", reason: "nothing to mask" },
-        { pair: "codex/acp-codex", class: "flow", cell: "resume", pr: "#39", reason: "a cell not compared here" },
+        { pair: "codex/acp-codex", class: "flow", cell: "resume", pr: "#39", reason: "a cell the pair does not share here" },
       ]),
     );
     const r = await runCli(["compare", "codex", "acp-codex", "--allowlist", extra], { cwd: root });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/stale pair entry .*extra\.json entry 0: codex\/acp-codex class session state cell \* \(#39\) masks no difference in any selected cell/);
-    expect(r.out).not.toMatch(/extra\.json entry 1/);
+    expect(r.out).toMatch(/^stale pair entry extra\.json entry 0 \(codex\/acp-codex, class session state, cell \*, #39\): masks no difference in any selected cell — remove it$/m);
+    // Every common cell was selected, so an entry naming a cell the pair does not share is stale too.
+    expect(r.out).toMatch(/^stale pair entry extra\.json entry 1 \(codex\/acp-codex, class flow, cell resume, #39\): masks no difference/m);
+    const one = await runCli(["compare", "codex", "acp-codex", "--cell", "turn-tools", "--allowlist", extra], { cwd: root });
+    expect(one.out).toMatch(/^stale pair entry extra\.json entry 0 /m);
+    expect(one.out).not.toMatch(/extra\.json entry 1/);
   });
 
   it("bad input: an unknown provider or no cell in common is one line, exit 2", async () => {
@@ -189,5 +302,11 @@ describe("parity compare on a doctored copy", () => {
     const cell = await runCli(["compare", "codex", "acp-codex", "--cell", "fork"], { cwd: root });
     expect(cell.code).toBe(2);
     expect(cell.err).toMatch(/--cell fork: codex and acp-codex recorded no such cell \(cells both have: command-fails, turn-tools\)/);
+    const typo = path.join(root, "typo.json");
+    await writeFile(typo, JSON.stringify([{ pair: "codex/acp-codx", class: "usage", cell: "*", pr: "#39", reason: "r" }]));
+    const bad = await runCli(["compare", "codex", "acp-codex", "--allowlist", typo], { cwd: root });
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+    expect(bad.err).toMatch(/typo\.json: entry 0: pair: "codex\/acp-codx" names acp-codx, which has no oracles under lanes\//);
   });
 });

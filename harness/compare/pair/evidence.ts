@@ -4,11 +4,18 @@
  * and the value's JSON path, so a difference can say whether the bridge had the datum and where.
  * Strings that hold JSON (an agent's tool result often does) are searched inside too.
  */
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { isRecord } from "../../../stack/protocol/json-value.js";
+import { compareLaneEntries, type LaneEntry } from "../../recording/lane-entry.js";
+import { laneFileName, type Direction } from "../../recording/lane-names.js";
+import { readLaneEntries } from "../../recording/reader.js";
+import type { AgentSideLine } from "../truth/evidence.js";
 
 /** The direction of an agent-side line. */
-export type AgentSideDir = "provider→bridge" | "bridge→provider";
+export type AgentSideDir = AgentSideLine["dir"];
+
+const AGENT_SIDE: readonly Direction[] = ["provider→bridge", "bridge→provider"];
 
 /** One leaf value of an agent-side line. */
 export interface EvidenceLeaf {
@@ -81,37 +88,24 @@ function walk(value: unknown, path: string, key: string, depth: number, leaf: (p
 }
 
 /**
- * Indexes the lines of an agent-side lane file's text (NDJSON of `{seq, dir, line}` records as
- * recordings hold them); a record or a line that is not JSON is kept as one string leaf.
+ * Indexes a recording's agent-side lines (`readAgentSideLines`, the truth judge's input too); a
+ * line that is not JSON is kept as one string leaf.
  */
-export function indexAgentSide(texts: readonly string[]): Evidence {
+export function indexAgentSide(lines: readonly AgentSideLine[]): Evidence {
   const leaves: EvidenceLeaf[] = [];
   const turnStarts: number[] = [];
-  for (const text of texts) {
-    for (const row of text.split("\n")) {
-      if (row.trim() === "") continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(row);
-      } catch {
-        continue;
-      }
-      if (!isRecord(record) || typeof record.line !== "string" || typeof record.seq !== "number") continue;
-      const dir: AgentSideDir = record.dir === "bridge→provider" ? "bridge→provider" : "provider→bridge";
-      const seq = record.seq;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(record.line);
-      } catch {
-        leaves.push({ dir, seq, path: "$", key: "", value: record.line });
-        continue;
-      }
-      if (dir === "bridge→provider" && startsTurn(parsed)) turnStarts.push(seq);
-      walk(parsed, "$", "", 0, (path, key, value) => leaves.push({ dir, seq, path, key, value }));
+  for (const { dir, seq, line } of lines) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      leaves.push({ dir, seq, path: "$", key: "", value: line });
+      continue;
     }
+    if (dir === "bridge→provider" && startsTurn(parsed)) turnStarts.push(seq);
+    walk(parsed, "$", "", 0, (path, key, value) => leaves.push({ dir, seq, path, key, value }));
   }
-  leaves.sort((x, y) => x.seq - y.seq);
-  turnStarts.sort((x, y) => x - y);
+  // The lines come in (run, seq) order, so the leaves and turn starts are in it too.
   return {
     turnStarts,
     find(outer, anchors = [], window) {
@@ -131,19 +125,19 @@ export function indexAgentSide(texts: readonly string[]): Evidence {
 }
 
 /**
- * Reads `provider→bridge.ndjson` and `bridge→provider.ndjson` of one recording directory (a
- * missing file is an empty lane: the comparison then finds no evidence and says adapter).
+ * The agent-side lines (`provider→bridge.ndjson`, `bridge→provider.ndjson`) of one recording
+ * directory in `(run, seq)` order; a missing file is an empty lane (the comparison then finds no
+ * evidence and says adapter).
+ * @throws InputError for a lane file that is not one JSON entry per line.
  */
-export async function readAgentSide(recordingDir: string): Promise<Evidence> {
-  const texts = await Promise.all(
-    ["provider→bridge.ndjson", "bridge→provider.ndjson"].map((name) =>
-      readFile(`${recordingDir}/${name}`, "utf8").catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return "";
-        throw error;
-      }),
-    ),
-  );
-  return indexAgentSide(texts);
+export async function readAgentSideLines(recordingDir: string): Promise<AgentSideLine[]> {
+  const entries: LaneEntry[] = [];
+  for (const dir of AGENT_SIDE) {
+    const file = path.join(recordingDir, laneFileName(dir));
+    if (!existsSync(file)) continue;
+    for await (const { entry } of readLaneEntries(file, dir)) entries.push(entry);
+  }
+  return entries.sort(compareLaneEntries).map((e) => ({ dir: e.dir as AgentSideDir, seq: e.seq, line: e.line }));
 }
 
 /** `seq 44 (provider→bridge) $.params.update.rawOutput.cwd` */

@@ -5,9 +5,12 @@
  * are compared, consecutive agent messages joined, streamed output concatenated only where the
  * completed item has none), presentation and other bridge decoration (`presentation`, extension
  * state such as model catalogs and command lists, `turn/input/accepted`), durations (their
- * presence is compared, never their value) and model pricing (cost fields).
+ * presence is compared, never their value), model pricing (cost fields), and a turn diff that
+ * only repeats the hunks of the turn's own edits (Codex's `turn/diff/updated`: a sum the lane
+ * already carries item by item, which a CLI without turn diffs has no reason to send).
  */
 import { isRecord } from "../../../stack/protocol/json-value.js";
+import { formatAddress, laneAddresses } from "../address.js";
 
 /** How items align: the same kind of step in either lane, whatever item type each bridge chose. */
 export type StepKind = "message" | "reasoning" | "command" | "read" | "edit" | "delegation" | `tool:${string}`;
@@ -19,6 +22,8 @@ export interface FoldedItem {
   ordinal: number;
   /** Field name → value; `""` and `null` are absent. */
   fields: Record<string, unknown>;
+  /** The lane address of its `item/completed` (`turn 1 / fileRead 1 / item/completed`), as the truth judge names items. */
+  at: string;
 }
 
 /** One turn, normalized. */
@@ -41,11 +46,14 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
 }
 
-/** The hunks of a unified diff: `diff --git`, `index`, `---` and `+++` lines (path spellings) dropped. */
+/**
+ * The hunks of a unified diff: its file header lines dropped (`diff --git`, `index`, `---`, `+++`,
+ * and jsdiff's `Index:` and `====` separator: path spellings, not changes).
+ */
 export function diffHunks(diff: string): string {
   return diff
     .split("\n")
-    .filter((line) => !/^(diff --git |index |--- |\+\+\+ )/.test(line))
+    .filter((line) => !/^(diff --git |index |Index: |--- |\+\+\+ |={20,}$)/.test(line))
     .join("\n");
 }
 
@@ -81,8 +89,10 @@ function foldItem(item: Record<string, unknown>, deltas: string | undefined): { 
       };
     }
     case "fileRead": {
-      const { content, ...rest } = fields;
-      const output = textOf(content) ?? deltas;
+      // What the read returned: the item's resultText (the bytes the agent sent), else its
+      // content, else the output streamed while it ran (native codex reads stream through a command).
+      const { content, resultText, ...rest } = fields;
+      const output = (typeof resultText === "string" ? resultText : undefined) ?? textOf(content) ?? deltas;
       return { kind: "read", fields: { ...rest, ...(present(output) ? { output } : {}) } };
     }
     case "fileChange": {
@@ -127,6 +137,7 @@ function turnKey(event: Record<string, unknown>): string | undefined {
  * turn `restored: false` (session state); model catalogs and command lists are decoration.
  */
 export function foldLane(events: readonly unknown[]): FoldedLane {
+  const addresses = laneAddresses(events);
   const turns: FoldedTurn[] = [];
   const byKey = new Map<string, FoldedTurn>();
   const deltas = new Map<string, string>();
@@ -135,7 +146,7 @@ export function foldLane(events: readonly unknown[]): FoldedLane {
     const key = turnKey(event);
     return key === undefined ? undefined : byKey.get(key);
   };
-  for (const raw of events) {
+  for (const [index, raw] of events.entries()) {
     if (!isRecord(raw)) continue;
     const event = raw;
     const type = String(event.type);
@@ -168,7 +179,7 @@ export function foldLane(events: readonly unknown[]): FoldedLane {
         continue;
       }
       const ordinal = turn.items.filter((item) => item.kind === folded.kind).length + 1;
-      turn.items.push({ kind: folded.kind, ordinal, fields: folded.fields });
+      turn.items.push({ kind: folded.kind, ordinal, fields: folded.fields, at: formatAddress(addresses[index]!) });
     } else if (type === "turn/completed") {
       if (present(event.status)) turn.fields.status = event.status;
       const error = isRecord(event.error) ? event.error.message : undefined;
@@ -189,5 +200,22 @@ export function foldLane(events: readonly unknown[]): FoldedLane {
       turn.fields.turnDiff = diffHunks(event.diff);
     }
   }
+  for (const turn of turns) if (turn.fields.turnDiff !== undefined && sameHunks(String(turn.fields.turnDiff), editHunks(turn))) delete turn.fields.turnDiff;
   return { turns };
+}
+
+/** The hunks of the turn's edits, in order. */
+function editHunks(turn: FoldedTurn): string[] {
+  return turn.items
+    .filter((item) => item.kind === "edit")
+    .flatMap((item) =>
+      Object.entries(item.fields)
+        .filter(([key]) => key.endsWith(".hunks"))
+        .map(([, value]) => String(value)),
+    );
+}
+
+function sameHunks(turnDiff: string, edits: readonly string[]): boolean {
+  const lines = (text: string) => text.split("\n").filter((line) => line !== "");
+  return edits.length > 0 && JSON.stringify(lines(turnDiff)) === JSON.stringify(edits.flatMap(lines));
 }

@@ -4,6 +4,8 @@
  * (`pair-diff.ts`) with causes from the recordings' agent-side lanes (`evidence.ts`), and pair
  * entries applied: an entry masks the differences of its pair, class (and kind, field) in the
  * cells it names, caused by an adapter; it is stale when it masks nothing in any selected cell.
+ * With `factsOf`, each side's lane is judged against its cell's facts first (`../truth/judge.ts`),
+ * so a difference on a datum a bridge is untrue on is that bridge's (never allowed).
  * Reads `lanes/<p>/<cell>.json` and `recordings/<p>/<cell>/`; writes nothing.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -11,9 +13,11 @@ import path from "node:path";
 import { InputError, UsageError } from "../../errors.js";
 import { parseJsonFile } from "../json-file.js";
 import type { PairEntry } from "./pair-allowlist.js";
-import { readAgentSide } from "./evidence.js";
+import { judgeTruth } from "../truth/judge.js";
+import type { TruthFacts } from "../truth/facts-shape.js";
+import { indexAgentSide, readAgentSideLines } from "./evidence.js";
 import { foldLane } from "./fold.js";
-import { diffPair, type PairDifference } from "./pair-diff.js";
+import { diffPair, type PairDifference, type PairSide } from "./pair-diff.js";
 
 /** Where the two sides live. */
 export interface PairCompareInput {
@@ -29,6 +33,12 @@ export interface PairCompareInput {
   cells?: readonly string[];
   /** Pair entries to apply (those of other pairs are ignored). */
   entries: readonly PairEntry[];
+  /**
+   * The facts that judge `provider`'s lane of `cell` (undefined: the cell has none). Each side's
+   * lane is then judged (`judgeTruth`), and a difference on a datum the judge finds its bridge
+   * untrue on is caused by that bridge, whatever the agent-side search says.
+   */
+  factsOf?: (provider: string, cell: string) => Promise<TruthFacts | undefined>;
 }
 
 /** A difference with the entry that allows it, if any. */
@@ -101,11 +111,13 @@ export async function comparePair(input: PairCompareInput): Promise<PairComparis
   const used = new Set<PairEntry>();
   const differences: JudgedDifference[] = [];
   for (const cell of cells) {
-    const side = async (provider: string) => ({
-      provider,
-      lane: foldLane(await readLane(path.join(input.lanesDir, provider, `${cell}.json`))),
-      evidence: await readAgentSide(path.join(input.recordingsDir, provider, cell)),
-    });
+    const side = async (provider: string): Promise<PairSide> => {
+      const events = await readLane(path.join(input.lanesDir, provider, `${cell}.json`));
+      const agentSide = await readAgentSideLines(path.join(input.recordingsDir, provider, cell));
+      const facts = await input.factsOf?.(provider, cell);
+      const untruths = facts === undefined ? [] : judgeTruth({ lane: events, facts, agentSide }).findings;
+      return { provider, lane: foldLane(events), evidence: indexAgentSide(agentSide), untruths };
+    };
     const [a, b] = await Promise.all([side(input.a), side(input.b)]);
     for (const difference of diffPair(cell, { a, b })) {
       const entry = entries.find((e) => pairEntryMasks(e, difference));
@@ -113,6 +125,10 @@ export async function comparePair(input: PairCompareInput): Promise<PairComparis
       differences.push(entry === undefined ? difference : { ...difference, allowedBy: { pr: entry.pr, reason: entry.reason, file: entry.source.file, index: entry.source.index } });
     }
   }
-  const stale = entries.filter((entry) => !used.has(entry) && (entry.cell === "*" || cells.includes(entry.cell)));
+  // Over the whole selection: an entry is stale when it masks nothing in any selected cell it
+  // names. Without --cell every common cell is selected, so an entry naming a cell the pair does
+  // not share (a typo, a cell dropped since) is stale too; with --cell, other cells are not judged.
+  const judged = (entry: PairEntry) => entry.cell === "*" || cells.includes(entry.cell) || input.cells === undefined;
+  const stale = entries.filter((entry) => !used.has(entry) && judged(entry));
   return { a: input.a, b: input.b, pair: input.pair, cells, differences, stale };
 }

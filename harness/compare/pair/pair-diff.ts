@@ -10,6 +10,7 @@
 import { diffSequences } from "../lcs.js";
 import type { Evidence, EvidenceHit, EvidenceLeaf, LeafTest, TurnWindow } from "./evidence.js";
 import type { FoldedItem, FoldedLane, FoldedTurn } from "./fold.js";
+import type { TruthFinding } from "../truth/judge.js";
 
 /** The classes of difference, in report order. */
 export const DIFFERENCE_CLASSES = ["output", "exit code", "command metadata", "diff", "usage", "message", "flow", "model error", "session state"] as const;
@@ -26,6 +27,8 @@ export interface DifferenceCause {
   provider: string;
   /** The agent-side line that proves a bridge cause (or the adapter's own contrary answer). */
   evidence?: EvidenceHit;
+  /** The fact (`read#1.content`) the truth judge finds this side's bridge untrue on, when that is the cause. */
+  truth?: string;
 }
 
 /** One difference between the two lanes of a cell. */
@@ -43,10 +46,65 @@ export interface PairDifference {
   cause: DifferenceCause;
 }
 
-/** The two sides of a cell: provider ids, folded lanes, agent-side evidence. */
+/**
+ * One side of a cell: provider id, folded lane, agent-side evidence, and the untruths the truth
+ * judge (`../truth/judge.ts`) found in its lane against the cell's facts (none when the cell has
+ * no facts).
+ */
+export interface PairSide {
+  provider: string;
+  lane: FoldedLane;
+  evidence: Evidence;
+  untruths?: readonly TruthFinding[];
+}
+
+/** The two sides of a cell. */
 export interface PairSides {
-  a: { provider: string; lane: FoldedLane; evidence: Evidence };
-  b: { provider: string; lane: FoldedLane; evidence: Evidence };
+  a: PairSide;
+  b: PairSide;
+}
+
+/** True when a truth fact (`command#1.exit`, `turn#1.error`) speaks of the pair field `field`. */
+function factCovers(fact: string, field: string): boolean {
+  switch (/\.([a-z]+)$/.exec(fact)?.[1]) {
+    case "output":
+    case "content":
+      return field === "output";
+    case "exit":
+      return field === "exitCode";
+    case "diff":
+    case "applied":
+    case "created":
+      return field.startsWith("change");
+    case "approval":
+      return field === "approvalStatus";
+    case "item":
+      return field === "item";
+    case "path":
+      return field === "path" || /^change(\[\d+\])?\.path$/.test(field);
+    case "end":
+      return field === "status";
+    case "error":
+      return field === "error" || field === "modelError" || field === "httpStatus" || field === "errorCategory";
+    default:
+      return false;
+  }
+}
+
+/**
+ * The untruth of `side`'s bridge on `field` of the item at `itemAt` (its lane address) or, for a
+ * turn field, of turn `turn`: the truth judge's verdict comes first, so a difference our bridge
+ * makes is never taken for an adapter's (and never allowed) where the facts show it.
+ */
+function bridgeUntruth(side: PairSide, turn: number, itemAt: string | undefined, field: string): TruthFinding | undefined {
+  return side.untruths?.find(
+    (f) => f.cause === "bridge" && factCovers(f.fact, field) && (itemAt !== undefined ? f.item === itemAt : f.fact.startsWith("turn#") && f.item?.startsWith(`turn ${turn} /`) === true),
+  );
+}
+
+function truthCause(side: PairSide, finding: TruthFinding): DifferenceCause {
+  const hit = finding.evidence[0];
+  return { kind: "bridge", provider: side.provider, truth: finding.fact, ...(hit !== undefined ? { evidence: { dir: hit.dir, seq: hit.seq, path: hit.path } } : {}) };
 }
 
 const FIELD_CLASS: Record<string, DifferenceClass> = {
@@ -88,8 +146,16 @@ function agentSent(leaf: EvidenceLeaf): boolean {
   return leaf.dir === "provider→bridge";
 }
 
-/** The leaf test that finds `value` of `field` in an agent's lines. */
-function testFor(field: string, value: unknown): LeafTest | undefined {
+// A result trailer an adapter appends to a command's output ("\n\nCommand exited with code 3"):
+// the datum a bridge reads into the exit code, not output.
+const EXIT_TRAILER = /^\s*(?:command\s+)?(?:exit(?:ed)?\s+(?:with\s+)?(?:code|status)|exit_?code)[:=]?\s*-?\d+\s*$/i;
+
+/**
+ * The leaf test that finds `value` of `field` in an agent's lines. `exact` (a changed value): the
+ * agent must have sent this very value — a token count or output it sent otherwise is no proof
+ * that the bridge had this one.
+ */
+function testFor(field: string, value: unknown, exact = false): LeafTest | undefined {
   const base = field.replace(/^change(\[\d+\])?\./, "");
   if (value === "(present)") {
     if (field === "durationMs") return (l) => agentSent(l) && /\.(duration\w*|elapsed\w*)(\.|\[|$)/i.test(l.path) && l.value !== null;
@@ -97,7 +163,7 @@ function testFor(field: string, value: unknown): LeafTest | undefined {
   }
   if (field === "inputTokens" || field === "outputTokens") {
     const re = field === "inputTokens" ? /^(input_?tokens|inputTokens|prompt_tokens)$/i : /^(output_?tokens|outputTokens|completion_tokens)$/i;
-    return (l) => agentSent(l) && re.test(l.key) && typeof l.value === "number";
+    return (l) => agentSent(l) && re.test(l.key) && typeof l.value === "number" && (!exact || l.value === value);
   }
   if (field === "exitCode" && typeof value === "number") {
     const words = new RegExp(`(?:exit(?:ed)?\\s+(?:with\\s+)?(?:code|status)|exit_?code|return\\s*code)[:=]?\\s*${value}\\b`, "i");
@@ -107,7 +173,13 @@ function testFor(field: string, value: unknown): LeafTest | undefined {
       agentSent(l) &&
       ((/exit_?code|exit_?status/i.test(l.key) && l.value === value) || (typeof l.value === "string" && !NOT_WORDS_KEYS.has(l.key) && !/update\.content\.text$/.test(l.path) && words.test(l.value)));
   }
-  if (field === "approvalStatus") return (l) => l.dir === "bridge→provider" && /^(outcome|optionId|behavior)$/.test(l.key) && typeof l.value === "string" && l.value !== "cancelled";
+  if (field === "approvalStatus") {
+    // The bridge's answer to the agent's approval request: ACP's outcome/optionId, Claude Code's
+    // behavior, Codex's decision. A refusal never proves "approved".
+    const refusal = /cancel|deny|denied|decline|reject/i;
+    const approves = value === "approved";
+    return (l) => l.dir === "bridge→provider" && /^(outcome|optionId|behavior|decision)$/.test(l.key) && typeof l.value === "string" && (approves ? !refusal.test(l.value) : refusal.test(l.value));
+  }
   if (field === "restored")
     return (l) => agentSent(l) && (/^\$\.error\./.test(l.path) || (typeof l.value === "string" && /not found|could not|no such session|failed to (load|resume)/i.test(l.value)));
   if (field === "httpStatus" && typeof value === "number") {
@@ -122,7 +194,14 @@ function testFor(field: string, value: unknown): LeafTest | undefined {
     const header = value.split("\n").find((line) => line.startsWith("@@"));
     return (l) => agentSent(l) && typeof l.value === "string" && (l.value.includes(value) || (header !== undefined && l.value.includes(header)));
   }
-  if (field === "output") return (l) => agentSent(l) && typeof l.value === "string" && !NOT_OUTPUT_KEYS.has(l.key) && OUTPUT_KEY.test(l.key) && l.value.includes(value);
+  if (field === "output") {
+    const isOutput = (l: EvidenceLeaf): l is EvidenceLeaf & { value: string } => agentSent(l) && typeof l.value === "string" && !NOT_OUTPUT_KEYS.has(l.key) && OUTPUT_KEY.test(l.key);
+    // Changed: the agent sent this output as a whole (or with only an exit trailer after it). An
+    // output the agent wrapped in more of its own words ("Command timed out…", a code fence) is
+    // what the agent said, relayed as said.
+    if (exact) return (l) => isOutput(l) && (l.value === value || (l.value.startsWith(value) && EXIT_TRAILER.test(l.value.slice(value.length))));
+    return (l) => isOutput(l) && l.value.includes(value);
+  }
   if (field === "cwd") return (l) => agentSent(l) && /^(cwd|workdir|working_?directory)$/i.test(l.key) && l.value === value;
   if (base === "path" || field === "command" || field === "cmd") return (l) => agentSent(l) && l.value === value;
   if (field === "status" || base === "kind" || field === "errorCategory") return undefined;
@@ -140,14 +219,19 @@ function windowOf(side: PairSides["a"], turn: number | undefined): TurnWindow | 
   return { from: starts[turn - 1]!, to: starts[turn] ?? Number.POSITIVE_INFINITY };
 }
 
-function searchIn(side: PairSides["a"], field: string, value: unknown, anchors: readonly string[] = [], turn?: number): EvidenceHit | undefined {
-  const test = testFor(field, value);
+function searchIn(side: PairSides["a"], field: string, value: unknown, anchors: readonly string[] = [], turn?: number, exact = false): EvidenceHit | undefined {
+  const test = testFor(field, value, exact);
   return test === undefined ? undefined : side.evidence.find(test, anchors, windowOf(side, turn));
 }
 
-function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unknown, b: unknown, anchors: readonly string[], turn: number): DifferenceCause {
+function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unknown, b: unknown, anchors: readonly string[], turn: number, at: { a?: string; b?: string } = {}): DifferenceCause {
   const A = sides.a;
   const B = sides.b;
+  // The facts decide first: a side whose bridge the truth judge finds untrue on this datum caused it.
+  const untrueB = bridgeUntruth(B, turn, at.b, field);
+  if (untrueB !== undefined) return truthCause(B, untrueB);
+  const untrueA = bridgeUntruth(A, turn, at.a, field);
+  if (untrueA !== undefined) return truthCause(A, untrueA);
   const search = (side: PairSides["a"], f: string, value: unknown) => searchIn(side, f, value, anchors, turn);
   if (field === "restored") {
     const hit = search(B, field, b);
@@ -167,9 +251,10 @@ function causeOf(sides: PairSides, kind: DifferenceKind, field: string, a: unkno
     const other = search(A, field, b);
     return other !== undefined ? { kind: "bridge", provider: A.provider, evidence: other } : { kind: "bridge", provider: B.provider };
   }
-  const inB = search(B, field, a);
+  const exact = (side: PairSides["a"], f: string, value: unknown) => searchIn(side, f, value, anchors, turn, true);
+  const inB = exact(B, field, a);
   if (inB !== undefined) return { kind: "bridge", provider: B.provider, evidence: inB };
-  const inA = search(A, field, b);
+  const inA = exact(A, field, b);
   if (inA !== undefined) return { kind: "bridge", provider: A.provider, evidence: inA };
   return { kind: "adapter", provider: B.provider };
 }
@@ -191,6 +276,7 @@ function compareFields(
   b: Record<string, unknown>,
   out: PairDifference[],
   defaults: Record<string, unknown> = {},
+  at: { a?: string; b?: string } = {},
 ): void {
   const anchors = [a.command, b.command, a.path, b.path, a["change.path"], b["change.path"]].filter((v): v is string => typeof v === "string");
   const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
@@ -207,7 +293,7 @@ function compareFields(
       field,
       ...(present(va) ? { a: va } : {}),
       ...(present(vb) ? { b: vb } : {}),
-      cause: causeOf(sides, kind, field, va, vb, anchors, turn),
+      cause: causeOf(sides, kind, field, va, vb, anchors, turn, at),
     });
   }
 }
@@ -231,7 +317,7 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
   for (const op of equal) {
     const ia = ta.items[op.oldIndex]!;
     const ib = tb.items[op.newIndex]!;
-    compareFields(sides, cell, ta.number, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out);
+    compareFields(sides, cell, ta.number, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out, {}, { a: ia.at, b: ib.at });
   }
   for (const index of script.onlyInOld) {
     const item = ta.items[index]!;
@@ -258,10 +344,17 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
       address: `${where} / ${item.kind} ${item.ordinal} (B)`,
       field: "item",
       b: item.fields,
-      cause: own !== undefined ? { kind: "adapter", provider: sides.b.provider, evidence: own } : { kind: "bridge", provider: sides.b.provider },
+      cause: inventedItemCause(sides.b, ta.number, item, own),
     });
   }
   compareFields(sides, cell, ta.number, where, ta.fields, tb.fields, out, { restored: true });
+}
+
+/** Why B has an item A lacks: its bridge, when the truth judge says so or no agent line names the item; else its adapter. */
+function inventedItemCause(side: PairSide, turn: number, item: FoldedItem, own: EvidenceHit | undefined): DifferenceCause {
+  const untrue = bridgeUntruth(side, turn, item.at, "item");
+  if (untrue !== undefined) return truthCause(side, untrue);
+  return own !== undefined ? { kind: "adapter", provider: side.provider, evidence: own } : { kind: "bridge", provider: side.provider };
 }
 
 /**
