@@ -4,8 +4,8 @@
  * for machines and one self-contained HTML page. Strings from lanes and allowlists are shown with
  * terminal-steering characters made visible (`visible.ts`; the page escapes through `escapeHtml`).
  */
-import path from "node:path";
 import { Chalk } from "chalk";
+import { shownPath } from "../recording/paths.js";
 import type { PairEntry } from "../compare/pair/pair-allowlist.js";
 import type { JudgedDifference, PairComparison } from "../compare/pair/pair-compare.js";
 import { DIFFERENCE_CLASSES, type DifferenceClass } from "../compare/pair/pair-diff.js";
@@ -76,10 +76,11 @@ function countsLine(c: PairCounts): string {
 /**
  * One stale pair entry on one line, for people who prune: `stale pair entry
  * allowlists/pairs/acp-codex.json entry 3 (codex/acp-codex, class model error, cell model-error,
- * #39): masks no difference in any selected cell — remove it`. The file is shown relative to `cwd`.
+ * #39): masks no difference in any selected cell — remove it`. The file is shown relative to `cwd`
+ * when it lies below it (`shownPath`).
  */
 export function staleLine(entry: PairEntry, cwd?: string): string {
-  const file = cwd !== undefined ? path.relative(cwd, entry.source.file) || entry.source.file : entry.source.file;
+  const file = cwd !== undefined ? shownPath(entry.source.file, cwd) : entry.source.file;
   const scope = [
     entry.pair,
     `class ${entry.class}`,
