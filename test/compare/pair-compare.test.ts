@@ -90,42 +90,76 @@ describe("parity compare on the committed lanes and recordings", () => {
     });
   });
 
+  // Copies of one cell's committed lanes and recordings with a lane field set as the bridge says it
+  // today: these causes are proved on the recordings whether or not the bridge fixes have landed.
+  const copies: string[] = [];
+  afterAll(async () => {
+    for (const dir of copies) await rm(dir, { recursive: true, force: true });
+  });
+  type LaneEvent = { type: string; item?: Record<string, unknown> };
+  async function doctored(cell: string, providers: readonly string[], edit: (provider: string, item: Record<string, unknown>) => void): Promise<{ lanesDir: string; recordingsDir: string }> {
+    const root = await mkdtemp(path.join(os.tmpdir(), "parity-pair-cell-"));
+    copies.push(root);
+    for (const provider of providers) {
+      await mkdir(path.join(root, "lanes", provider), { recursive: true });
+      const events = JSON.parse(await readFile(path.join(lanesDir, provider, `${cell}.json`), "utf8")) as LaneEvent[];
+      for (const event of events) if (event.type === "item/completed" && event.item !== undefined) edit(provider, event.item);
+      await writeFile(path.join(root, "lanes", provider, `${cell}.json`), `${JSON.stringify(events, null, 2)}\n`);
+      await cp(path.join(recordingsDir, provider, cell), path.join(root, "recordings", provider, cell), { recursive: true });
+    }
+    return { lanesDir: path.join(root, "lanes"), recordingsDir: path.join(root, "recordings") };
+  }
+
   it("an approval the native bridge answered and its lane does not carry is the native bridge's (the truth judge's command#1.approval), found through Codex's decision and Claude Code's behavior", async () => {
     for (const [a, b] of [
       ["codex", "acp-codex"],
       ["claude-code", "acp-claude"],
     ] as const) {
-      const r = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, cells: ["approval-allow"], entries: [], factsOf });
+      // The native lane as the committed one says it: no approval status.
+      const dirs = await doctored("approval-allow", [a, b], (provider, item) => {
+        if (provider === a && item.type === "commandExecution") item.approvalStatus = null;
+      });
+      const r = await comparePair({ a, b, pair: `${a}/${b}`, ...dirs, cells: ["approval-allow"], entries: [], factsOf });
       expect(
         r.differences.find((d) => d.field === "approvalStatus"),
         a,
       ).toMatchObject({ kind: "invented", b: "approved", cause: { kind: "bridge", provider: a, truth: "command#1.approval" } });
       // Without the facts, the agent-side search still finds the native bridge's own answer.
-      const bare = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, cells: ["approval-allow"], entries: [] });
+      const bare = await comparePair({ a, b, pair: `${a}/${b}`, ...dirs, cells: ["approval-allow"], entries: [] });
       expect(bare.differences.find((d) => d.field === "approvalStatus")?.cause, a).toMatchObject({ kind: "bridge", provider: a, evidence: { dir: "bridge→provider" } });
     }
   });
 
   it("the facts decide the cause first: acp-pi's hunkless edit diff and acp-claude-zed's fenced read are their bridges' untruths, which the agent-side search alone calls the adapters'", async () => {
-    const pi = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [], factsOf });
+    const piDirs = await doctored("turn-tools", ["pi", "acp-pi"], (provider, item) => {
+      if (provider === "acp-pi" && item.type === "fileChange") (item.changes as Array<Record<string, unknown>>)[0]!.diff = "-status: draft\n+status: final\n";
+    });
+    const pi = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", ...piDirs, cells: ["turn-tools"], entries: [], factsOf });
     expect(pi.differences.find((d) => d.field === "change.hunks")).toMatchObject({
       class: "diff",
       kind: "changed",
       b: "-status: draft\n+status: final\n",
       cause: { kind: "bridge", provider: "acp-pi", truth: "edit#1.diff" },
     });
-    const piBare = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [] });
+    const piBare = await comparePair({ a: "pi", b: "acp-pi", pair: "pi/acp-pi", ...piDirs, cells: ["turn-tools"], entries: [] });
     expect(piBare.differences.find((d) => d.field === "change.hunks")?.cause.kind).toBe("adapter");
 
-    const zed = await comparePair({ a: "claude-code", b: "acp-claude-zed", pair: "claude-code/acp-claude-zed", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [], factsOf });
+    const fenced = "```\ntitle: parity notes\nstatus: draft\nowner: nobody\n```";
+    const zedDirs = await doctored("turn-tools", ["claude-code", "acp-claude-zed"], (provider, item) => {
+      if (provider === "acp-claude-zed" && item.type === "fileRead") item.resultText = fenced;
+    });
+    const zed = await comparePair({ a: "claude-code", b: "acp-claude-zed", pair: "claude-code/acp-claude-zed", ...zedDirs, cells: ["turn-tools"], entries: [], factsOf });
     expect(zed.differences.find((d) => d.address === "turn 1 / read 1: output")).toMatchObject({
       class: "output",
       kind: "changed",
-      b: "```\ntitle: parity notes\nstatus: draft\nowner: nobody\n```",
+      b: fenced,
       cause: { kind: "bridge", provider: "acp-claude-zed", truth: "read#1.content" },
     });
-    // jsdiff's `Index:` and `====` header lines are path spellings: the edit's hunks are the same.
-    expect(zed.differences.some((d) => d.class === "diff")).toBe(false);
+  });
+
+  it("jsdiff's Index: and ==== header lines are path spellings: acp-claude-zed's edit has claude-code's hunks", async () => {
+    const r = await comparePair({ a: "claude-code", b: "acp-claude-zed", pair: "claude-code/acp-claude-zed", lanesDir, recordingsDir, cells: ["turn-tools"], entries: [] });
+    expect(r.differences.some((d) => d.class === "diff")).toBe(false);
   });
 
   it("a changed value is the bridge's only when that side's agent sent the other value: acp-claude's own input-token totals and its 'Command timed out' line are the adapter's", async () => {
@@ -183,13 +217,16 @@ describe("parity compare on the committed lanes and recordings", () => {
     expect((await loadAllowlists({ cwd: repoRoot })).some((entry) => "pair" in entry)).toBe(false);
   });
 
-  it("the CLI over the committed matrix: each pair exits 0 with the adapters' losses allowed, and 1 under --strict while a bridge cause remains", async () => {
+  it("the CLI over the committed matrix: exit 0 with the adapters' losses allowed; under --strict, 1 exactly while a bridge cause remains", async () => {
     const ok = await runCli(["compare", "pi", "acp-pi"], { cwd: repoRoot });
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/^ {2}diff \(cause bridge acp-pi\): turn-tools$/m);
-    expect(ok.out).toContain("bridge: acp-pi's bridge is untrue on edit#1.diff (truth), seq 46 (provider→bridge) $.params.update.rawInput.newText");
-    expect((await runCli(["compare", "pi", "acp-pi", "--strict"], { cwd: repoRoot })).code).toBe(1);
+    const doc = JSON.parse((await runCli(["compare", "pi", "acp-pi", "--json"], { cwd: repoRoot })).out) as { counts: { total: number; bridge: number; adapter: number; allowed: number } };
+    expect(doc.counts.allowed).toBe(doc.counts.adapter);
+    expect(ok.out).toMatch(
+      new RegExp(`^${doc.counts.total} differences: .*; cause adapter ${doc.counts.adapter}, bridge ${doc.counts.bridge}; allowed ${doc.counts.allowed}, not allowed ${doc.counts.bridge}$`, "m"),
+    );
+    expect((await runCli(["compare", "pi", "acp-pi", "--strict"], { cwd: repoRoot })).code).toBe(doc.counts.bridge > 0 ? 1 : 0);
   });
 });
 
