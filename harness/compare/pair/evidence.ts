@@ -10,20 +10,19 @@ import { isRecord } from "../../../stack/protocol/json-value.js";
 import { compareLaneEntries, type LaneEntry } from "../../recording/lane-entry.js";
 import { laneFileName, type Direction } from "../../recording/lane-names.js";
 import { readLaneEntries } from "../../recording/reader.js";
-import type { AgentSideLine } from "../truth/evidence.js";
+import { evidenceIndex, type AgentSideLine, type Evidence as FoundValue } from "../truth/evidence.js";
 
 /** The direction of an agent-side line. */
 export type AgentSideDir = AgentSideLine["dir"];
 
 const AGENT_SIDE: readonly Direction[] = ["provider→bridge", "bridge→provider"];
 
-/** One leaf value of an agent-side line. */
+/** One leaf value of an agent-side line, as a test sees it. */
 export interface EvidenceLeaf {
   dir: AgentSideDir;
-  seq: number;
   /** JSON path in the line, e.g. `$.params.update.rawOutput.exit_code`. */
   path: string;
-  /** The last key on the path (`exit_code`); `""` for array elements and whole lines. */
+  /** The last key on the path (`exit_code`; an array element has its array's key); `""` for a whole line. */
   key: string;
   value: string | number | boolean | null;
 }
@@ -41,7 +40,7 @@ export type LeafTest = (leaf: EvidenceLeaf) => boolean;
 /** The searchable leaves of one recording's agent side. */
 export interface Evidence {
   /**
-   * The first leaf (in `seq` order) that passes `test`, or undefined. With `anchors` (an item's
+   * The first leaf (in `(run, seq)` order) that passes `test`, or undefined. With `anchors` (an item's
    * command or path), lines that mention one of them are searched first, so the seq named is the
    * item's own line where it has one; then every line.
    */
@@ -66,59 +65,36 @@ function startsTurn(line: unknown): boolean {
   return line.type === "prompt" || (line.type === "user" && isRecord(line.message));
 }
 
-function walk(value: unknown, path: string, key: string, depth: number, leaf: (path: string, key: string, value: string | number | boolean | null) => void): void {
-  if (depth > 64) return;
-  if (typeof value === "string") {
-    leaf(path, key, value);
-    const first = value.trimStart()[0];
-    if ((first === "{" || first === "[") && value.length < 1_000_000) {
-      try {
-        walk(JSON.parse(value), `${path}(json)`, key, depth + 1, leaf);
-      } catch {
-        // Not JSON after all: the string itself was kept.
-      }
-    }
-  } else if (typeof value === "number" || typeof value === "boolean" || value === null) {
-    leaf(path, key, value);
-  } else if (Array.isArray(value)) {
-    value.forEach((element, index) => walk(element, `${path}[${index}]`, "", depth + 1, leaf));
-  } else if (isRecord(value)) {
-    for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, k, depth + 1, leaf);
-  }
-}
-
 /**
- * Indexes a recording's agent-side lines (`readAgentSideLines`, the truth judge's input too); a
- * line that is not JSON is kept as one string leaf.
+ * Indexes a recording's agent-side lines (`readAgentSideLines`, the truth judge's input too)
+ * through the truth judge's index (`../truth/evidence.ts`: every leaf with its path, JSON inside
+ * strings parsed, a line that is not JSON one string leaf), with the lines that start a turn.
  */
 export function indexAgentSide(lines: readonly AgentSideLine[]): Evidence {
-  const leaves: EvidenceLeaf[] = [];
+  const index = evidenceIndex(lines);
   const turnStarts: number[] = [];
   for (const { dir, seq, line } of lines) {
-    let parsed: unknown;
+    if (dir !== "bridge→provider") continue;
     try {
-      parsed = JSON.parse(line);
+      if (startsTurn(JSON.parse(line))) turnStarts.push(seq);
     } catch {
-      leaves.push({ dir, seq, path: "$", key: "", value: line });
-      continue;
+      // Not JSON: no prompt.
     }
-    if (dir === "bridge→provider" && startsTurn(parsed)) turnStarts.push(seq);
-    walk(parsed, "$", "", 0, (path, key, value) => leaves.push({ dir, seq, path, key, value }));
   }
   // The lines come in (run, seq) order, so the leaves and turn starts are in it too.
   return {
     turnStarts,
-    find(outer, anchors = [], window) {
+    find(test, anchors = [], window) {
       // Inside a turn's window only, when the caller knows it: a value the agent sent in another
       // turn proves nothing about this one.
-      const test: LeafTest = window === undefined ? outer : (l) => l.seq >= window.from && l.seq < window.to && outer(l);
+      const hits = index.all((value, key, path, dir) => test({ dir, path, key, value })).filter((hit) => window === undefined || (hit.seq >= window.from && hit.seq < window.to));
       const wanted = anchors.filter((anchor) => anchor.length >= 3);
-      let hit: EvidenceLeaf | undefined;
-      if (wanted.length > 0) {
-        const near = new Set(leaves.filter((l) => typeof l.value === "string" && wanted.some((anchor) => (l.value as string).includes(anchor))).map((l) => l.seq));
-        hit = leaves.find((l) => near.has(l.seq) && test(l));
+      let hit: FoundValue | undefined;
+      if (wanted.length > 0 && hits.length > 0) {
+        const near = new Set(index.all((value) => typeof value === "string" && wanted.some((anchor) => value.includes(anchor))).map((h) => h.seq));
+        hit = hits.find((h) => near.has(h.seq));
       }
-      hit ??= leaves.find(test);
+      hit ??= hits[0];
       return hit === undefined ? undefined : { dir: hit.dir, seq: hit.seq, path: hit.path };
     },
   };
