@@ -1,7 +1,7 @@
 /**
- * Public API of bridge-parity (00-product.md, Public API). It mirrors the seed's surface so a
- * bridge written against it runs here: the provider-bridge kit, the ACP kit, and the testing kit.
- * Names the seed marks experimental are also exported with the `experimental_` prefix.
+ * Public API of bridge-parity (docs/design/00-product.md, Public API). It mirrors the provider-bridge
+ * contract's surface (spec 02 §1) so a bridge written against it runs here: the provider-bridge kit, the
+ * ACP kit, and the testing kit. Names marked experimental are also exported with the `experimental_` prefix.
  */
 
 // Protocol: JSON-RPC envelope, runtime methods, errors, recovery, handshake, grammar v3, thread events.

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config.js";
+import base, { GLOBAL_SETUP_RUN } from "./vitest.config.js";
 
 // The thorough end-to-end files (`test/**/*.ci.ts`) that `.ci/run` runs after `npm test`, with
 // `npm run test:ci`: the README tour in a fresh clone, every real ACP agent recorded live, and the
@@ -11,7 +11,6 @@ import base from "./vitest.config.js";
 // The base config's `projects` name their own files (every `*.test.ts`): left out here, so the
 // include below is the one that counts.
 const { projects: _projects, ...shared } = base.test ?? {};
-// Without the run's one TMPDIR directory (test/helpers/run-tmpdir.ts, npm test's): under it, a live
-// acp-copilot recording named its record root (`rec-00000000`) somewhere redaction's path rewrite
-// did not reach, and the record refused to write (a redaction survivor); not yet understood.
-export default defineConfig({ ...base, test: { ...shared, globalSetup: ["test/helpers/bundles-setup.ts"], include: ["test/**/*.ci.ts"], fileParallelism: false } });
+// Under the run's one TMPDIR directory, as npm test (test/helpers/run-tmpdir.ts); the live
+// recordings keep their temp root where the oracles were recorded (real-agents.ci.ts).
+export default defineConfig({ ...base, test: { ...shared, globalSetup: [...GLOBAL_SETUP_RUN, "test/helpers/bundles-setup.ts"], include: ["test/**/*.ci.ts"], fileParallelism: false } });

@@ -29,7 +29,6 @@ import { build, type Metafile, type Plugin } from "esbuild";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleLateScript, cliV8FlagsOf, earlyModules, lateLoaderPlugin, lateScriptBuild, writeLateCodeCache } from "./code-cache.js";
 import { lazyStringWidth } from "./lazy-string-width.js";
 
 /**
@@ -132,33 +131,24 @@ async function main(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
   // Chunk names carry a content hash: a stale chunk of an earlier build would stay forever.
   rmSync(path.join(root, path.dirname(CLI_BUNDLE)), { recursive: true, force: true });
-  const cli = (plugins: Plugin[], write: boolean) =>
-    build({
-      absWorkingDir: root,
-      entryPoints: { cli: "harness/cli/main.ts" },
-      tsconfig: "tsconfig.build.json",
-      outdir: path.dirname(CLI_BUNDLE),
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      chunkNames: "chunks/[name]-[hash]",
-      // CommonJS packages inside the bundle call `require`; an ES module has none of its own.
-      banner: { js: 'import { createRequire as __parityRequire } from "node:module"; const require = __parityRequire(import.meta.url);' },
-      metafile: true,
-      write,
-      plugins: [zodEnglishOnly, lazyStringWidth, ...plugins],
-      logLevel: "warning",
-    });
-  // check's late part runs from a script with a code cache (code-cache.ts): what check loads
-  // before it (found in a first pass, not written) stays in the ES module bundle, shared.
-  const early = earlyModules((await cli([], false)).metafile);
-  const late = await bundleLateScript(root, early, [zodEnglishOnly]);
-  const result = await cli([lateLoaderPlugin(root, late.shared)], true);
-  lateScriptBuild(result.metafile);
-  const stray = [...locationDependentInputs(result.metafile, root), ...locationDependentInputs(late.metafile, root)];
-  if (stray.length === 0) writeLateCodeCache(root, late.shared, cliV8FlagsOf(root));
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { cli: "harness/cli/main.ts" },
+    tsconfig: "tsconfig.build.json",
+    outdir: path.dirname(CLI_BUNDLE),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    chunkNames: "chunks/[name]-[hash]",
+    // CommonJS packages inside the bundle call `require`; an ES module has none of its own.
+    banner: { js: 'import { createRequire as __parityRequire } from "node:module"; const require = __parityRequire(import.meta.url);' },
+    metafile: true,
+    plugins: [zodEnglishOnly, lazyStringWidth],
+    logLevel: "warning",
+  });
+  const stray = locationDependentInputs(result.metafile, root);
   const entries = spawnedEntries(root);
   for (const entry of entries) rmSync(path.join(root, entry.replace(/\.js$/, BRIDGE_BUNDLE_SUFFIX)), { force: true });
   stray.push(...(await bundleSpawned(root, entries)));

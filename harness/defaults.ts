@@ -1,5 +1,5 @@
 /**
- * Every default of the harness and the `parity` command in one place (00-product.md, Layout
+ * Every default of the harness and the `parity` command in one place (docs/design/00-product.md, Layout
  * and CLI). Paths are relative to the working directory unless said otherwise; times are in ms.
  * A flag, an option of the public API or a test overrides each of them.
  */

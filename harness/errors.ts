@@ -1,5 +1,5 @@
 /**
- * Typed errors and exit codes of the `parity` CLI (00-product.md, CLI).
+ * Typed errors and exit codes of the `parity` CLI (docs/design/00-product.md, CLI).
  *
  * Every error a user can cause is a {@link ParityError} with a numeric exit code and one
  * sentence naming the file, line, flag or field to change. {@link toParityError} is the one

@@ -129,7 +129,7 @@ async function replayFailedAlone(results: ReplayResult[], cells: readonly BatchC
 
 /**
  * Replays several thread cells of one provider through ONE bridge process, in recorded order
- * (00-product.md flow 2; the check-time benchmark in README.md): the real recordings of a provider
+ * (docs/design/00-product.md flow 2; the check-time benchmark in README.md): the real recordings of a provider
  * were made by one bridge process (they share a `run`), so one bridge replaying them one
  * after another is the recording's own situation, and it saves a bridge start per cell. The
  * cells' merged lanes must not interleave in `(run, seq)`; otherwise, or with fewer than two

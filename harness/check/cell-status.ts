@@ -1,5 +1,5 @@
 /**
- * The one table that turns what happened to a checked cell into its status (00-product.md flows
+ * The one table that turns what happened to a checked cell into its status (docs/design/00-product.md flows
  * 2–3; spec 10 §6): the comparison's verdict, the replay's outcome and the oracle's state. Every
  * status `compareCell` reports comes from here.
  */

@@ -36,7 +36,7 @@ export const REPORTED_DIVERGENCES = 10;
 export interface CheckCellsOptions {
   /** The selected cells, in report order. */
   locations: readonly RecordingLocation[];
-  /** The repository: recordings outside it get no committed oracle (00-product.md, Real input). */
+  /** The repository: recordings outside it get no committed oracle (docs/design/00-product.md, Real input). */
   repoRoot: string;
   /**
    * Compare every selected recording with `<lanesDir>/<provider>/<cell>.json`, inside the
@@ -179,7 +179,7 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
 }
 
 /**
- * The parity gate over selected cells (00-product.md flows 2–3, CLI `check`; spec 10 §6):
+ * The parity gate over selected cells (docs/design/00-product.md flows 2–3, CLI `check`; spec 10 §6):
  * each thread-scoped cell is replayed through its bridge, its live thread lane normalized
  * and compared with `compareParity` against (a) the oracle `lanes/<provider>/<cell>.json`
  * and (b) the recording's own lane (`.current` when present) assembled today. Recordings

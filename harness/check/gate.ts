@@ -1,6 +1,6 @@
 /**
  * `runGate`: the gate as every caller runs it — `parity check`, `parity review`, `allow --migrate`
- * and `--prune`, `bridge-parity/vitest`, the benchmarks (00-product.md flows 2–3; spec 10 §6):
+ * and `--prune`, `bridge-parity/vitest`, the benchmarks (docs/design/00-product.md flows 2–3; spec 10 §6):
  * the cells selected and the bridges started ahead (gate-start.ts), the allowlists loaded, the cells checked (`checkCells`), the cell times kept, and under a
  * write policy other than `never` the pending results of changed cells written (pending.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The gate (00-product.md flows 2–3): the selected cells replayed (several cells of one
+ * The gate (docs/design/00-product.md flows 2–3): the selected cells replayed (several cells of one
  * provider through one bridge process), compared with their committed oracles under the
  * allowlist, and turned into cell results for the reporters. `parity check`, `parity review`
  * and `bridge-parity/vitest` drive it.

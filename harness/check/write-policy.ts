@@ -1,5 +1,5 @@
 /**
- * "May this run write?", answered once per run (00-product.md, CLI: "In CI (`CI=true`) nothing
+ * "May this run write?", answered once per run (docs/design/00-product.md, CLI: "In CI (`CI=true`) nothing
  * writes oracles or recordings"; the update behaviours of cargo-insta, whose `.snap.new` files
  * are the model for `.pending`):
  *

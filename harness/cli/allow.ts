@@ -1,5 +1,5 @@
 /**
- * `parity allow` (00-product.md, CLI): appends one validated allowlist entry to an allowlist file
+ * `parity allow` (docs/design/00-product.md, CLI): appends one validated allowlist entry to an allowlist file
  * (`allowlists/<provider>.json` by default), atomically (temp file + rename). Refused under
  * `CI=true`, where nothing may write. The entry must then mask something in the next
  * `parity check`, or it fails that cell as stale (spec 10 §6.4). The entry is validated by the

@@ -11,7 +11,6 @@ import { firstOutsideProject, resolveWritePolicy } from "../check/write-policy.j
 import { ORACLES_DIR, REPORTER } from "../defaults.js";
 import { reporterNameOf, type ReporterName } from "../report/reporter-names.js";
 import type { ParityCommand } from "./command.js";
-import { loadCheckFinish } from "./check-finish-load.js";
 import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
 import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
@@ -112,7 +111,7 @@ export function gateContextOf(ctx: CliContext): GateContext {
 }
 
 /**
- * `parity check`, the gate (00-product.md, CLI `check`; flows 2–3): replays every selected
+ * `parity check`, the gate (docs/design/00-product.md, CLI `check`; flows 2–3): replays every selected
  * cell through its bridge, compares the live thread lane with the oracle and with the
  * recording's own lane, applies allowlists, and reports with the chosen reporter. Exit 0
  * when every cell passed or was skipped, 1 when any failed (diff, stale entry, divergence,
@@ -183,7 +182,7 @@ export const checkCommand: ParityCommand = {
     const started = await startGate(gateOptions, gateCtx);
     let finish: typeof import("./check-finish.js");
     try {
-      finish = await loadCheckFinish();
+      finish = await import("./check-finish.js");
     } catch (thrown) {
       await started.bridges.close();
       throw thrown;

@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import type { CliContext } from "./context.js";
 
 /**
- * One `parity` sub-command (00-product.md, CLI). Each lives in its own module under
+ * One `parity` sub-command (docs/design/00-product.md, CLI). Each lives in its own module under
  * `harness/cli/` and is listed in `commands.ts`.
  *
  * `run` returns the exit code (0 pass, 1 parity failure, 2 usage or input error) and throws

@@ -1,5 +1,5 @@
 /**
- * `parity diff <a> <b>` (00-product.md, flow 5 and CLI): lane differences between two lane files,
+ * `parity diff <a> <b>` (docs/design/00-product.md, flow 5 and CLI): lane differences between two lane files,
  * two checkouts (directories holding `lanes/`), or two git refs (read-only `git show`), compared
  * as threads (harness/compare/lane-diff.ts). Prints per changed lane a coloured thread patch and
  * each difference once with its stable address and `parity allow` line, per lane on one side

@@ -1,6 +1,6 @@
 /**
  * Checks of command-line flag values that commands share, run before any replay or write, so
- * a bad value is exit 2 with one line naming the flag and the value given (00-product.md, CLI:
+ * a bad value is exit 2 with one line naming the flag and the value given (docs/design/00-product.md, CLI:
  * exit codes), never a run in which every cell fails.
  */
 import { statSync } from "node:fs";

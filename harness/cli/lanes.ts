@@ -16,7 +16,7 @@ import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { FLAGS, booleanFlag, resolveSelection, stringFlag, type ParsedFlags, type Selection } from "./options.js";
 
 /**
- * The thread lane of one cell (00-product.md, Words: thread lane), as `parity lanes --json`
+ * The thread lane of one cell (docs/design/00-product.md, Words: thread lane), as `parity lanes --json`
  * prints it: counts after the host grammar, and `lane`, the normalized thread events
  * (spec 10 §6.3 steps 1–5); `[]` for a process-scoped cell.
  */
@@ -121,7 +121,7 @@ export const lanesCommand: ParityCommand = {
     const out = options.out?.value;
     const outDir = options.out?.dir;
     if (outDir !== undefined && ctx.ci) {
-      // 00-product.md: in CI nothing writes oracles or recordings, whatever path names them.
+      // docs/design/00-product.md: in CI nothing writes oracles or recordings, whatever path names them.
       const real = await realPathOf(outDir);
       for (const guarded of [ORACLES_DIR, RECORDINGS_ROOT]) {
         if (isInside(await realPathOf(path.resolve(ctx.cwd, guarded)), real)) {

@@ -13,7 +13,7 @@ import type { CliContext } from "./context.js";
 import { ORACLES_DIR } from "../defaults.js";
 import { FLAGS, booleanFlag, resolveSelection, stringFlag, type ParsedFlags, type Selection } from "./options.js";
 
-/** One row of `parity list --json` (00-product.md, CLI: `list`). */
+/** One row of `parity list --json` (docs/design/00-product.md, CLI: `list`). */
 export interface ListRow {
   provider: string;
   cell: string;
@@ -37,7 +37,7 @@ export interface ListRow {
 }
 
 /**
- * Builds the provider × cell matrix (00-product.md, CLI: `list`) by reading and validating
+ * Builds the provider × cell matrix (docs/design/00-product.md, CLI: `list`) by reading and validating
  * every selected recording. `repoRoot` (default: the parent of `lanesDir`) is the checkout
  * whose oracles apply: only recordings inside it get an oracle, as in `parity check`.
  *

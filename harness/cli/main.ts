@@ -10,7 +10,7 @@ import { closestName } from "./did-you-mean.js";
 import { runInterruptible } from "./interrupt.js";
 
 /**
- * Runs `parity <argv…>` and returns the exit code (00-product.md, CLI): 0 pass,
+ * Runs `parity <argv…>` and returns the exit code (docs/design/00-product.md, CLI): 0 pass,
  * 1 parity failure, 2 usage or input error. Errors print as one line on stderr; the stack
  * trace only with `--verbose`. `--help` text goes to `ctx.out` (never `console.log`), so
  * in-process runs capture it. A usage error (unknown flag, unknown command, bad positional)
@@ -132,7 +132,7 @@ function skipHelpCaching(_args: Record<string, unknown>, y: { getInternalMethods
   y.getInternalMethods().getUsageInstance().cacheHelpMessage = () => undefined;
 }
 
-/** The exit codes every command shares (00-product.md, CLI), and `record`'s own. */
+/** The exit codes every command shares (docs/design/00-product.md, CLI), and `record`'s own. */
 const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction";
 
 /** The exit codes of an interrupted run (harness/cli/interrupt.ts). */

@@ -1,5 +1,5 @@
 /**
- * Options resolved once (00-product.md, CLI): the flags several commands share are declared
+ * Options resolved once (docs/design/00-product.md, CLI): the flags several commands share are declared
  * here, once (`y.option(name, FLAGS.name)`), with typed readers of yargs' argv and the
  * recordings selection every reading command shares. Each command turns its argv into one
  * complete, typed options object with one function (`resolveCheckOptions` in check.ts,

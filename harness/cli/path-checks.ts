@@ -1,5 +1,5 @@
 /**
- * Checks of the paths a run writes to, made before any work (00-product.md, CLI: a bad flag is
+ * Checks of the paths a run writes to, made before any work (docs/design/00-product.md, CLI: a bad flag is
  * one line before anything runs): a directory flag that names a file is exit 2; a directory on a
  * full disk is exit 5 naming it, not an ENOSPC after a whole recording or replay.
  */

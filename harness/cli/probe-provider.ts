@@ -1,5 +1,5 @@
 /**
- * `parity probe --provider <id>` (00-product.md flow `probe`): the provider is prepared exactly
+ * `parity probe --provider <id>` (docs/design/00-product.md flow `probe`): the provider is prepared exactly
  * as `parity record` prepares it — one temp root holding the workspace, a fresh HOME with its
  * XDG dirs and TMPDIR, the profile's config files and env, the loopback model endpoint in the
  * profile's model API, the agent in a fresh network namespace when there is one — and its
@@ -14,6 +14,7 @@ import { UsageError } from "../errors.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { ensureDir } from "../recording/atomic-write.js";
 import { NETNS_MODEL_PORT, NETWORK_NETNS, netnsSpawn, type NetworkIsolation } from "../record/network.js";
+import { socketDirFor, type SocketDir } from "../runtime/unix-socket-path.js";
 
 /** What the model endpoint answers a probe prompt (one text answer; titles get the default). */
 export const PROBE_MODEL_ANSWER = "parity probe: the loopback model endpoint answered.";
@@ -36,11 +37,11 @@ export interface ProviderProbeOptions {
 }
 
 /** The model endpoint of a probe run: no responses, or one text answer for `--prompt`; a Unix socket inside a namespace. */
-function startProbeModel(options: ProviderProbeOptions, root: string, api: Parameters<typeof startModelServer>[0]["api"]): Promise<ModelServer> {
+function startProbeModel(options: ProviderProbeOptions, socketPath: string, api: Parameters<typeof startModelServer>[0]["api"]): Promise<ModelServer> {
   return startModelServer({
     script: { title: "Parity probe session", responses: options.prompt === undefined ? [] : [{ text: PROBE_MODEL_ANSWER, hold: false, repeat: false }] },
     ...(api ? { api } : {}),
-    ...(options.isolation ? { unixSocket: { path: path.join(root, "model.sock"), port: NETNS_MODEL_PORT } } : {}),
+    ...(options.isolation ? { unixSocket: { path: socketPath, port: NETNS_MODEL_PORT } } : {}),
   });
 }
 
@@ -60,9 +61,13 @@ export async function probeProvider(options: ProviderProbeOptions): Promise<Prob
   const root = await mkdtemp(path.join(options.tempRoot, "parity-probe-"));
   const dirs: RecordDirs = { root, workspace: path.join(root, "workspace"), home: path.join(root, "home") };
   let model: ModelServer | undefined;
+  let sockets: SocketDir | undefined;
   try {
     await ensureDir(dirs.workspace);
-    model = provider.takesModelEndpoint ? await startProbeModel(options, root, provider.modelApi) : undefined;
+    // A long TMPDIR leaves no room for `<root>/model.sock` (unix-socket-path.ts).
+    sockets = await socketDirFor(root, "model.sock");
+    const socketPath = path.join(sockets.dir, "model.sock");
+    model = provider.takesModelEndpoint ? await startProbeModel(options, socketPath, provider.modelApi) : undefined;
     const prepared = await provider.prepare(dirs, model);
     const { isolation } = options;
     return await family.probe.provider({
@@ -71,10 +76,11 @@ export async function probeProvider(options: ProviderProbeOptions): Promise<Prob
       dirs,
       timeoutMs: options.timeoutMs,
       ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-      ...(isolation ? { spawn: model ? netnsSpawn(isolation, path.join(root, "model.sock"), NETNS_MODEL_PORT) : netnsSpawn(isolation), network: NETWORK_NETNS } : {}),
+      ...(isolation ? { spawn: model ? netnsSpawn(isolation, socketPath, NETNS_MODEL_PORT) : netnsSpawn(isolation), network: NETWORK_NETNS } : {}),
     });
   } finally {
     await model?.close();
+    if (sockets?.owned) await rm(sockets.dir, { recursive: true, force: true });
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `parity record` (00-product.md CLI and flow 1): run one cell's runtime script live against a
+ * `parity record` (docs/design/00-product.md CLI and flow 1): run one cell's runtime script live against a
  * real agent and package a new recording plus its oracle. Never overwrites (exit 2); a
  * secret that survives redaction → exit 3 with every `file:line`, nothing written. Refused
  * under `CI=true` unless `--out` (and the oracle directory) are outside this package.

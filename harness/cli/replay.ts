@@ -96,7 +96,7 @@ async function cellDirOf(target: ReplayCommandOptions["target"]): Promise<string
 }
 
 /**
- * `parity replay` (00-product.md, CLI; flow 2): replays one cell through its bridge and
+ * `parity replay` (docs/design/00-product.md, CLI; flow 2): replays one cell through its bridge and
  * prints the live thread lane (normalized, as an oracle is stored), or with `--deltas` the
  * live `thread/delta` params, or with `--timeline` a readable timeline; `--json` prints the
  * whole result. Divergences go to stderr, and for a bridge that exited early its exit code

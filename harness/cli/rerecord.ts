@@ -1,5 +1,5 @@
 /**
- * `parity rerecord` (00-product.md flow 4 and CLI; spec 10 §6.6): replay each selected
+ * `parity rerecord` (docs/design/00-product.md flow 4 and CLI; spec 10 §6.6): replay each selected
  * thread-scoped cell through today's bridge and write `bridge→runtime.current.ndjson` beside
  * its recording (or under `--out`) plus its oracle, so a deliberate bridge change shows up as
  * a reviewable diff of `lanes/`. Never touches the recorded lanes or the manifest.

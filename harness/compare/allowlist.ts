@@ -1,6 +1,6 @@
 /**
  * Allowlist entries: intended lane differences, each tied to the PR that made it
- * (00-product.md, "allowlist entry"; spec 10 §6.4). Files are JSON arrays of entries:
+ * (docs/design/00-product.md, "allowlist entry"; spec 10 §6.4). Files are JSON arrays of entries:
  * `allowlists/*.json` in the checkout plus any `--allowlist <file>`.
  */
 import { readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Diff of two lane sets (00-product.md, flow 5): lanes pair up by `<provider>/<cell>` key; each
+ * Diff of two lane sets (docs/design/00-product.md, flow 5): lanes pair up by `<provider>/<cell>` key; each
  * pair gets its thread diff (`diffLanes`: one entry per change, with stable address and
  * selector, ready to paste into an allowlist entry) and a patch of it (`threadPatch`).
  */

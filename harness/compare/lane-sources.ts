@@ -1,5 +1,5 @@
 /**
- * Where `parity diff` reads lanes from (00-product.md, flow 5): one lane file, a checkout
+ * Where `parity diff` reads lanes from (docs/design/00-product.md, flow 5): one lane file, a checkout
  * directory (`<dir>/lanes/<provider>/<cell>.json`, or a lanes directory itself), or a git ref
  * (`git show <ref>:lanes/…`, read-only). Every lane is keyed `<provider>/<cell>` so two
  * sources pair up by key.

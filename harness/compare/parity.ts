@@ -1,5 +1,5 @@
 /**
- * The parity verdict of one cell (00-product.md, flow 3; spec 10 §6.3–6.4): the live thread lane
+ * The parity verdict of one cell (docs/design/00-product.md, flow 3; spec 10 §6.3–6.4): the live thread lane
  * against (a) the oracle and (b) the recording's own bridge lane assembled today, after masking
  * both sides with the allowlist entries that apply to the cell. Grammar drops (`rule:eventType`
  * strings, diffed as a sequence) and `provider/unhandled` counts are compared too. An applying
@@ -168,7 +168,7 @@ function sameRemoved(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * Compares one cell (spec 10 §6.3–6.4, 00-product.md flow 3). Inputs are not modified.
+ * Compares one cell (spec 10 §6.3–6.4, docs/design/00-product.md flow 3). Inputs are not modified.
  * Entries apply when provider and cell match (or are `*`); they mask every side in order; the
  * diff runs on the masked lanes. Returns the verdict with every difference, the stale entries,
  * and how much each applying entry masked per side.

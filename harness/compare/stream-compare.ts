@@ -1,5 +1,5 @@
 /**
- * The parity verdict of a cell whose lanes are streamed (00-product.md flow 3; the 200k-line
+ * The parity verdict of a cell whose lanes are streamed (docs/design/00-product.md flow 3; the 200k-line
  * benchmark in README.md): when no allowlist entry applies, the live lane is held against each
  * expected lane event by event, keeping no event once it has been compared. Two lanes that
  * align event for event (same skeleton at every position, ids corresponding one to one) have no

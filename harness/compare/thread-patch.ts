@@ -1,5 +1,5 @@
 /**
- * A patch of two lanes for people (`parity diff`, 00-product.md flow 5), built from the thread
+ * A patch of two lanes for people (`parity diff`, docs/design/00-product.md flow 5), built from the thread
  * diff (lane-diff.ts) instead of a text diff of the serialized lanes: one line per event
  * (compact JSON), changed events with a few unchanged ones around them, and the new side's ids
  * shown as the old-side ids they correspond to, so a consistent renumbering shows no change.

@@ -38,8 +38,8 @@ function responseIdOf(line: string): JsonRpcId | null | undefined {
 }
 
 /**
- * Runs a bridge over a fixed runtime input and returns everything it wrote (the seed's
- * testing helper `captureBridgeJsonRpcOutput`). Paced by causal order, never by sleeps:
+ * Runs a bridge over a fixed runtime input and returns everything it wrote (the kit's
+ * testing helper `captureBridgeJsonRpcOutput`, spec 02 §1). Paced by causal order, never by sleeps:
  * each input request is sent only after every earlier input request has been answered,
  * and after the last input the bridge is closed (`onClose` runs), so the capture ends
  * exactly when the bridge's output does. Input ids are the caller's, sent unchanged.

@@ -1,6 +1,6 @@
 /**
  * Checks, before `parity conform` starts a bridge, that a `--launch-spec`'s `command` names an
- * agent that can be spawned (00-product.md CLI: a bad input is exit 2, one line), so a typo is
+ * agent that can be spawned (docs/design/00-product.md CLI: a bad input is exit 2, one line), so a typo is
  * not a run of every rule ending in `spawn <command> ENOENT`.
  */
 import path from "node:path";

@@ -6,9 +6,8 @@ import { threadStartParams } from "./lifecycle.js";
 import { result } from "./rules.js";
 
 /**
- * `stop/interrupt-settles-before-answer` (this product's rule; seed 002: "After
- * thread/stop the bridge holds nothing back: … the terminal boundary of the interrupted
- * turn must go out on the wire before it answers"). Starts the session's hold prompt,
+ * `stop/interrupt-settles-before-answer` (this product's rule; spec 02 §5:
+ * after `thread/stop` the interrupted turn's boundary goes out before the answer). Starts the session's hold prompt,
  * waits for its `turn/started`, sends `thread/stop {intent:"interrupt", activeTurnId}` and
  * checks that the line settling the turn came before the line answering the stop.
  * Only runs when the session supplies `holdPromptInput`.
@@ -75,8 +74,8 @@ function counterFailure(providerThreadId: string, passesAgentSessionId: boolean)
 }
 
 /**
- * `session/provider-thread-id-not-counter` (this product's rule; seed 002 "Traps: do not
- * mint providerThreadId from a process counter"): a second, fresh bridge instance starts
+ * `session/provider-thread-id-not-counter` (this product's rule; spec 02 §4, §7:
+ * no provider thread id from a process counter): a second, fresh bridge instance starts
  * the same thread; the two `providerThreadId`s must differ. A counter restarts with every
  * process, so it hands out the same first id twice.
  */

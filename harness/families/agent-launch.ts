@@ -1,5 +1,5 @@
 /**
- * The agent-launch half of a bridge family (00-product.md flow 2; spec 10 §5.1 Profiles and g):
+ * The agent-launch half of a bridge family (docs/design/00-product.md flow 2; spec 10 §5.1 Profiles and g):
  * a bridge starts the process that plays its agent — the real agent CLI, the project's scripted
  * fixture agent, or, in a replay, the replay child — from a command line carried in the
  * runtime's requests. What differs per bridge family (which module the bootstrap loads, where in

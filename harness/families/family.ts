@@ -1,7 +1,7 @@
 /**
- * What a bridge family is (00-product.md; spec 10 §5.1 Profiles): one bridge module and
+ * What a bridge family is (docs/design/00-product.md; spec 10 §5.1 Profiles): one bridge module and
  * everything the flows need to drive it, behind hooks, as Polly's adapters sit behind one base
- * (../shared/spec/40-style.md). The flows (`record`, `replay`, `check`, `conform`, `list`) own
+ * (docs/design/40-style.md). The flows (`record`, `replay`, `check`, `conform`, `list`) own
  * their sequence, look a provider's family up in the one list (index.ts) and call these hooks;
  * they name no family. A family lives in `harness/families/<id>/` (README.md: how to add one).
  */

@@ -1,5 +1,5 @@
 /**
- * What `parity record` needs to know per provider (00-product.md flow 1): which bridge module
+ * What `parity record` needs to know per provider (docs/design/00-product.md flow 1): which bridge module
  * to spawn, the environment and launch options that make its agent run here offline, the
  * agent CLI's version for the manifest, what its recordings carry that differs from run to
  * run (normalized or redacted), and the paths the redactor must rewrite so two recordings of a

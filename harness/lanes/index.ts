@@ -1,5 +1,5 @@
 /**
- * Thread lanes (00-product.md, harness/lanes): building, normalizing and serializing.
+ * Thread lanes (docs/design/00-product.md, harness/lanes): building, normalizing and serializing.
  */
 export {
   assembleBridgeLines,

@@ -1,6 +1,6 @@
 /**
  * Thread lanes: a recording's `bridge→runtime` deltas assembled into canonical thread events and
- * filtered by the host grammar (00-product.md, Words "thread lane"; spec 10 §3, §6.4 recorded
+ * filtered by the host grammar (docs/design/00-product.md, Words "thread lane"; spec 10 §3, §6.4 recorded
  * view). Time inside the assembler is each entry's own `ts`, so the same recording gives the same
  * lane on every run.
  */

@@ -1,5 +1,5 @@
 /**
- * A cell's model script (00-product.md `cells/`: "model script"): the answers the loopback
+ * A cell's model script (docs/design/00-product.md `cells/`: "model script"): the answers the loopback
  * model endpoint plays, in order, to an agent that takes an OpenAI-compatible model endpoint
  * (opencode). Requests without tools (opencode's session-title request) get `title`; every
  * other request takes the next response.

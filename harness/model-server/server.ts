@@ -1,5 +1,5 @@
 /**
- * The loopback model endpoint (00-product.md "Real input": "a loopback model endpoint
+ * The loopback model endpoint (docs/design/00-product.md "Real input": "a loopback model endpoint
  * scripted per cell lets it do real tool work without a network"): a project-owned HTTP
  * server bound to 127.0.0.1 only, playing one cell's {@link ModelScript} in the wire format of
  * one model API (dialect.ts; spec 50 "What each sends to its model endpoint"). Requests that

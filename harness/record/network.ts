@@ -1,5 +1,5 @@
 /**
- * Keeping a recording on loopback, provably (00-product.md "Real input": nothing may contact
+ * Keeping a recording on loopback, provably (docs/design/00-product.md "Real input": nothing may contact
  * anything but loopback). Preferred: the bridge and its agent run in a fresh network namespace
  * whose only interface is loopback (Linux `unshare --net`, as root or through a user
  * namespace; `ip link set lo up`), the model endpoint reached through a Unix socket

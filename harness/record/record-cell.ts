@@ -1,5 +1,5 @@
 /**
- * `parity record`'s flow (00-product.md flow 1; spec 10 §4): run one cell's runtime script
+ * `parity record`'s flow (docs/design/00-product.md flow 1; spec 10 §4): run one cell's runtime script
  * against a real agent through its bridge with record mode on, in a fresh temp directory;
  * redact the thread's lanes; sweep for survivors (any → exit 3, nothing written); write
  * `manifest.json`; move the recording atomically into `<out>/<provider>/<cell>/`; write its
@@ -15,6 +15,7 @@ import { InputError, UsageError } from "../errors.js";
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
 import { recordProviderFor } from "../families/index.js";
 import { applyCellVariant, loadCell } from "../runtime/cells.js";
+import { socketDirFor, type SocketDir } from "../runtime/unix-socket-path.js";
 import { killProcessesWorkingIn } from "./leftovers.js";
 import { detectNetworkIsolation } from "./network.js";
 import { RecordInterruptedError, type RecordCellRequest, type RecordCellResult } from "./record-request.js";
@@ -95,6 +96,14 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   // Every check of the request passed: only now does the live run begin (progress starts here, issue 42).
   req.onStart?.();
   const root = await makeRunRoot(req.tempParent ?? os.tmpdir());
+  // A long TMPDIR leaves no room for `<root>/model.sock` (unix-socket-path.ts): the socket then gets a short private directory.
+  let sockets: SocketDir;
+  try {
+    sockets = await socketDirFor(root, "model.sock");
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
   const ctx: LiveRecordContext = {
     req,
     log,
@@ -104,6 +113,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     root,
     dirs: { root, workspace: path.join(root, "ws"), home: path.join(root, "home"), tmp: path.join(root, "tmp") },
     recordDir: path.join(root, "rec"),
+    modelSocket: path.join(sockets.dir, "model.sock"),
     abort: abortPromise(req.signal),
   };
   const live = createLiveRecord(ctx);
@@ -126,6 +136,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
     if (live.bridge) await live.bridge.close();
     await live.model?.close();
     killProcessesWorkingIn(root);
+    if (sockets.owned) await rm(sockets.dir, { recursive: true, force: true });
     if (req.onKeptTemp !== undefined) req.onKeptTemp(root);
     else await rm(root, { recursive: true, force: true });
   }

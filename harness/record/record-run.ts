@@ -37,6 +37,8 @@ export interface LiveRecordContext {
   dirs: RecordDirs & { tmp: string };
   /** Where the bridge's record mode writes its lanes. */
   recordDir: string;
+  /** The model endpoint's Unix socket inside a network namespace (`<root>/model.sock` when that path fits one). */
+  modelSocket: string;
   /** Rejects when the run is interrupted. */
   abort: { promise: Promise<never>; dispose(): void };
   /** Timers of the socket watch. Absent: the real scheduler. */
@@ -88,7 +90,7 @@ export function withSessionWaits(steps: readonly CellStep[], settled: Until | re
 
 /** Starts the model endpoint of a cell's model script, on a unix socket inside a network namespace. */
 async function startCellModel(ctx: LiveRecordContext): Promise<ModelServer | undefined> {
-  const { provider, cell, dirs, root, isolation } = ctx;
+  const { provider, cell, dirs, isolation } = ctx;
   const def = cell.definition;
   if (!provider.takesModelEndpoint || !def.model) return undefined;
   return startModelServer({
@@ -96,7 +98,7 @@ async function startCellModel(ctx: LiveRecordContext): Promise<ModelServer | und
     vars: { cwd: dirs.workspace },
     ...(provider.modelApi ? { api: provider.modelApi } : {}),
     rejectionPatterns: [...TOOL_REJECTION_PATTERNS, ...(provider.rejectionPatterns ?? [])],
-    ...(isolation?.kind === "netns" ? { unixSocket: { path: path.join(root, "model.sock"), port: NETNS_MODEL_PORT } } : {}),
+    ...(isolation?.kind === "netns" ? { unixSocket: { path: ctx.modelSocket, port: NETNS_MODEL_PORT } } : {}),
   });
 }
 
@@ -111,7 +113,7 @@ function startRecordingBridge(ctx: LiveRecordContext, prepared: PreparedProvider
     cwd: dirs.workspace,
     dataDir: path.join(root, "data"),
     ...(req.onStderr ? { onStderr: req.onStderr } : {}),
-    ...(isolation?.kind === "netns" && model ? { launcher: netnsLauncher(isolation, path.join(root, "model.sock"), NETNS_MODEL_PORT) } : {}),
+    ...(isolation?.kind === "netns" && model ? { launcher: netnsLauncher(isolation, ctx.modelSocket, NETNS_MODEL_PORT) } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Recordings (00-product.md, Layout: harness/recording; spec 10 §4): lane entries, the
+ * Recordings (docs/design/00-product.md, Layout: harness/recording; spec 10 §4): lane entries, the
  * manifest, the validating reader with its `(run, seq)` merge, cell selection and atomic writes.
  */
 export {

@@ -10,7 +10,7 @@ import { MANIFEST_FILE, readManifest, type Manifest } from "./manifest.js";
 export { listRecordings, type RecordingLocation } from "./locations.js";
 
 /**
- * A recording read from `recordings/<provider>/<cell>/` (spec 10 §4; 00-product.md, Words):
+ * A recording read from `recordings/<provider>/<cell>/` (spec 10 §4; docs/design/00-product.md, Words):
  * its manifest, the four recorded lanes (a missing lane file reads as `[]`), the current
  * bridge lane when rerecord wrote one, and the merged view.
  */

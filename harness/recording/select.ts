@@ -4,7 +4,7 @@ import { InputError, UsageError } from "../errors.js";
 import { listRecordings, type RecordingLocation } from "./locations.js";
 
 /**
- * Resolves `--recordings` values against `cwd` (00-product.md, CLI). With no values, the
+ * Resolves `--recordings` values against `cwd` (docs/design/00-product.md, CLI). With no values, the
  * `defaults` that exist as directories are used (a default that does not exist is skipped);
  * an explicitly named root must exist.
  *
@@ -22,7 +22,7 @@ export function resolveRecordingRoots(values: readonly string[], cwd: string, de
   });
 }
 
-/** Flags that narrow a command to some cells (00-product.md, CLI: `--provider`, `--cell`). */
+/** Flags that narrow a command to some cells (docs/design/00-product.md, CLI: `--provider`, `--cell`). */
 export interface CellFilter {
   provider?: string | undefined;
   cell?: string | undefined;

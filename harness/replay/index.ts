@@ -1,5 +1,5 @@
 /**
- * Replay (00-product.md flow 2; spec 10 §5): drive a bridge from a recording in causal
+ * Replay (docs/design/00-product.md flow 2; spec 10 §5): drive a bridge from a recording in causal
  * order, with the replay child standing in for the agent, and assemble the live thread lane.
  * The public testing API is {@link replayRecording}; the gate behind `parity check`, which
  * composes replay, compare and report, is `harness/check`.

@@ -146,7 +146,7 @@ async function openSteps(source: ReplaySource, useCurrent: boolean): Promise<{ m
 }
 
 /**
- * Replays one recording through a live bridge (00-product.md flow 2; spec 10 §5); the
+ * Replays one recording through a live bridge (docs/design/00-product.md flow 2; spec 10 §5); the
  * process side of `replayRecording`. The bridge is spawned through the bootstrap exactly as a
  * runtime would; the agent launch the runtime lines carry is re-pointed by the bridge family's
  * adapter (harness/adapters) so the bridge spawns the replay child, which reports to this

@@ -57,7 +57,7 @@ export function openLiveLane(provider: string, recordingDir: string, options: Re
 
 /**
  * Replays one recording through a live bridge and assembles the bridge's `thread/delta`
- * output, as it arrives, into the live thread lane with the host grammar (00-product.md
+ * output, as it arrives, into the live thread lane with the host grammar (docs/design/00-product.md
  * flow 2; spec 10 §5; public testing API `replayRecording`; the streaming builder of
  * harness/lanes). The assembler's clock is the recording's `ts` of the expectation each live
  * line met (or the last entry walked), never the wall clock, and a recorded release

@@ -1,5 +1,5 @@
 /**
- * The result of a `parity check` run and its fixed JSON shape (00-product.md, `check`;
+ * The result of a `parity check` run and its fixed JSON shape (docs/design/00-product.md, `check`;
  * spec 10 §6.5). Reporters (text, json, junit, github) all render a {@link CheckRunResult};
  * `json` prints exactly {@link CheckReport}.
  */
@@ -75,7 +75,7 @@ export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
 }
 
 /**
- * A replay divergence (00-product.md, Determinism): the recorded expectation at `seq` and the live
+ * A replay divergence (docs/design/00-product.md, Determinism): the recorded expectation at `seq` and the live
  * line that arrived instead (`null` when nothing arrived before the divergence timeout).
  */
 export interface Divergence {
@@ -262,7 +262,7 @@ export function timedOutCount(run: CheckRunResult): number {
 export const INFRASTRUCTURE_TIMEOUT_EXIT = EXIT_CODES.infrastructureTimeout;
 
 /**
- * Exit code of a run (00-product.md, CLI): 2 when any cell's input could not be read (status
+ * Exit code of a run (docs/design/00-product.md, CLI): 2 when any cell's input could not be read (status
  * `error`; every other cell was still checked and reported), else 1 when any cell failed or is
  * untrue or a truth allowlist entry is stale, else 4 ({@link INFRASTRUCTURE_TIMEOUT_EXIT}) when
  * any cell hit the wall-clock ceiling, else 0.

@@ -1,4 +1,4 @@
-/** Reporters for check runs (text, json, junit, github) and the lane timeline (00-product.md, report/). */
+/** Reporters for check runs (text, json, junit, github) and the lane timeline (docs/design/00-product.md, report/). */
 export * from "./check-report.js";
 export * from "./suggest.js";
 export * from "./advice.js";

@@ -2,7 +2,7 @@
 import type { CheckRunResult } from "./check-report.js";
 import { toCheckReport } from "./check-report.js";
 
-/** Renders a run as the fixed JSON report (00-product.md, `check --reporter json`). */
+/** Renders a run as the fixed JSON report (docs/design/00-product.md, `check --reporter json`). */
 export function renderJsonReport(run: CheckRunResult): string {
   return `${JSON.stringify(toCheckReport(run), null, 2)}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * Output of `parity diff` (00-product.md, flow 5; spec 40 point 9): per lane a summary line, the
+ * Output of `parity diff` (docs/design/00-product.md, flow 5; spec 40 point 9): per lane a summary line, the
  * thread patch with a legend (one event per row, cut to the row width), and each difference once
  * — stable address, old → new, JSON pointer and the `parity allow` line; then a summary. Also
  * the `--json` form.

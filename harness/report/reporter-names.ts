@@ -1,5 +1,5 @@
 /**
- * The closed set of `--reporter` values (00-product.md, `check`), apart from the reporters
+ * The closed set of `--reporter` values (docs/design/00-product.md, `check`), apart from the reporters
  * themselves (reporters.ts): `parity check` checks the flag before it loads them.
  */
 import { UsageError } from "../errors.js";

@@ -1,4 +1,4 @@
-/** The closed set of `--reporter` values and how each renders a run (00-product.md, `check`). */
+/** The closed set of `--reporter` values and how each renders a run (docs/design/00-product.md, `check`). */
 import type { CheckRunResult } from "./check-report.js";
 import { renderGithubReport } from "./github.js";
 import { renderJsonReport } from "./json.js";

@@ -1,5 +1,5 @@
 /**
- * The current bridge lane of a rerecord (spec 10 §6.6 steps 2–4; 00-product.md flow 4): the
+ * The current bridge lane of a rerecord (spec 10 §6.6 steps 2–4; docs/design/00-product.md flow 4): the
  * live bridge output of one replay, reshaped so it can sit beside the recording it replayed
  * and be merged with the recorded runtime lane as if the reference had recorded it.
  */

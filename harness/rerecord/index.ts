@@ -1,5 +1,5 @@
 /**
- * Rerecord (00-product.md flow 4; spec 10 §6.6): replay recordings through today's bridge and
+ * Rerecord (docs/design/00-product.md flow 4; spec 10 §6.6): replay recordings through today's bridge and
  * write `bridge→runtime.current.ndjson` beside them plus fresh oracles, never touching the
  * recorded lanes.
  */

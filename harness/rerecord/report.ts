@@ -1,5 +1,5 @@
 /**
- * Text output of `parity rerecord` (00-product.md, CLI; spec 40 §9: a line per cell, then
+ * Text output of `parity rerecord` (docs/design/00-product.md, CLI; spec 40 §9: a line per cell, then
  * detail, then what to do). Colour only when asked.
  */
 import { Chalk } from "chalk";

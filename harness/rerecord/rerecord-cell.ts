@@ -1,5 +1,5 @@
 /**
- * One cell's rerecord (spec 10 §6.6; 00-product.md flow 4): replay it through today's bridge;
+ * One cell's rerecord (spec 10 §6.6; docs/design/00-product.md flow 4): replay it through today's bridge;
  * on a clean replay write `bridge→runtime.current.ndjson` (steps 2–5) and the oracle, each
  * atomically (temp file + rename). The four recorded lanes and the manifest are only read.
  */
@@ -165,7 +165,7 @@ function notReplayable(provider: string, cell: string, failure: string): Rerecor
 }
 
 /**
- * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; 00-product.md flow 4):
+ * Rerecords one thread-scoped cell (spec 10 §6.6 steps 1–5; docs/design/00-product.md flow 4):
  * 1. replays it; a wall-clock timeout → `timeout` (exit 4), any divergence → `diverged`, nothing written;
  * 2–4. builds the current bridge lane (see `buildCurrentBridgeLane`);
  * 5. redacts each line and sweeps the result; a survivor → `refused` (exit 3), nothing written;

@@ -1,5 +1,5 @@
 /**
- * `parity rerecord` over selected cells (00-product.md flow 4, CLI `rerecord`; spec 10 §6.6):
+ * `parity rerecord` over selected cells (docs/design/00-product.md flow 4, CLI `rerecord`; spec 10 §6.6):
  * which cells are rerecorded, where each writes, and the run's exit code.
  */
 import { EXIT_CODES, UsageError } from "../errors.js";
@@ -88,7 +88,7 @@ export async function rerecordCells(options: RerecordCellsOptions): Promise<Rere
 }
 
 /**
- * The exit code of a rerecord run (00-product.md, CLI): 4 when any cell timed out (no verdict,
+ * The exit code of a rerecord run (docs/design/00-product.md, CLI): 4 when any cell timed out (no verdict,
  * nothing written for it), else 3 when a secret survived redaction (spec 10 §4), else 1 when any
  * cell diverged or was refused, else 0 (skips do not fail).
  */

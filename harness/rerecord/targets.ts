@@ -1,5 +1,5 @@
 /**
- * Where a rerecord writes, and whether it may (00-product.md flow 4 and CLI `rerecord`;
+ * Where a rerecord writes, and whether it may (docs/design/00-product.md flow 4 and CLI `rerecord`;
  * spec 40 §8: recordings are never rewritten, a change is written beside, CI writes nothing).
  */
 import path from "node:path";
@@ -36,7 +36,7 @@ export interface CiWriteCheck {
 
 /**
  * Refuses a rerecord under CI that would write the project's own recordings or oracles
- * (00-product.md, CLI: "In CI (`CI=true`) nothing writes oracles or recordings"): without
+ * (docs/design/00-product.md, CLI: "In CI (`CI=true`) nothing writes oracles or recordings"): without
  * `--out` (current lanes go beside the recordings), or with `--out`/`--lanes` inside the working
  * directory (symbolic links resolved). An `--out` and oracles directory outside it are scratch
  * output, allowed in CI as `parity record --out` is.

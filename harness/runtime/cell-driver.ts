@@ -1,5 +1,5 @@
 /**
- * The runtime script driver (00-product.md `cells/`: "runtime script"): the steps a cell
+ * The runtime script driver (docs/design/00-product.md `cells/`: "runtime script"): the steps a cell
  * needs — `initialize`, `thread/start` with per-step options, resume, fork, `model/list`, turns,
  * steer, stop with intent, explicit waits on thread events or on `interaction/request`s — and
  * scripted answers to those requests. `parity record` (harness/record) drives every bridge,
@@ -356,7 +356,7 @@ class CellScriptRun {
 }
 
 /**
- * Drives a bridge through a cell's runtime script (00-product.md flow 1). Steps run one
+ * Drives a bridge through a cell's runtime script (docs/design/00-product.md flow 1). Steps run one
  * after another; `interaction/request`s are answered from `script.answers` in order (a
  * request with no answer left, or of another kind, is answered `deny`/`cancel` and noted in
  * `problems`).

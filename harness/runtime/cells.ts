@@ -1,5 +1,5 @@
 /**
- * Cell definitions (00-product.md `cells/`: "scenario definitions: runtime script, workspace
+ * Cell definitions (docs/design/00-product.md `cells/`: "scenario definitions: runtime script, workspace
  * fixture, approval answers, model script"). One cell is one directory
  * `cells/<cell>/` holding `cell.json` and, optionally, `workspace/` (files copied into a fresh
  * temp working directory before the cell runs) and `providers/<provider>.json` (a provider's

@@ -39,7 +39,7 @@ export class BridgeClosedError extends ParityError {
 
 /**
  * A wait for the bridge ran past its timeout. Timeouts only detect divergence
- * (00-product.md, Determinism): the message says what was awaited and for how long (ms).
+ * (docs/design/00-product.md, Determinism): the message says what was awaited and for how long (ms).
  */
 export class BridgeTimeoutError extends ParityError {
   constructor(bridge: string, awaited: string, timeoutMs: number) {
@@ -48,7 +48,7 @@ export class BridgeTimeoutError extends ParityError {
 }
 
 /**
- * The runtime refuses the bridge at spawn (seed 002, "Grammar"; spec 10 §1.1 Negotiation):
+ * The runtime refuses the bridge at spawn (spec 02 §3; spec 10 §1.1 Negotiation):
  * its `grammarVersions` range does not include grammar 3 (an absent field reads `[2,2]`),
  * its handshake widens a fact its provider declaration announced, or its `initialize`
  * result does not parse. The message names the bridge and what it reported.

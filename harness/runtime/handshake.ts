@@ -51,7 +51,7 @@ export function runtimeInitializeParams(client: { name: string; version: string 
 }
 
 /**
- * Checks an `initialize` result the way the runtime does at spawn (seed 002 "Grammar";
+ * Checks an `initialize` result the way the runtime does at spawn (spec 02 §3;
  * spec 10 §1.1 Negotiation): it must parse, speak protocol 2, offer a grammar range that
  * includes 3 (a missing `grammarVersions` reads `[2,2]` and is refused), and — when a
  * declaration is given — widen none of the declared facts.

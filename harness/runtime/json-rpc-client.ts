@@ -30,8 +30,8 @@ export interface RequestOptions {
 }
 
 /**
- * The runtime's JSON-RPC 2.0 client over a {@link BridgeChannel} (spec 10 §1.1; seed 002
- * "Transport": the two directions have independent id spaces). Runtime request ids start
+ * The runtime's JSON-RPC 2.0 client over a {@link BridgeChannel} (spec 10 §1.1; spec 02 §2:
+ * the two directions number their requests apart). Runtime request ids start
  * at 1 and belong to this client only; bridge→runtime requests carry the bridge's own ids
  * and are answered with those ids.
  */
@@ -78,7 +78,7 @@ type WaitOutcome = { answer: RpcAnswer } | { closed: string } | { timedOut: true
 
 /**
  * Creates a {@link JsonRpcClient} over `channel`. Lines the bridge writes that are not
- * JSON, or not JSON-RPC, are ignored (seed 002: "Non-protocol stdout is ignored") but
+ * JSON, or not JSON-RPC, are ignored (spec 02 §2) but
  * still reach the raw tap. Each answer gets a `position`: the 1-based index of the line
  * that carried it among all lines the bridge wrote, so callers can tell what came before it.
  * `scheduler` runs the request timeouts (default the real timers).

@@ -3,8 +3,8 @@ import { ApprovalEnforcedBySchema, ForkCapabilitySchema, GrammarRangeSchema, Ste
 import { InputError } from "../errors.js";
 
 /**
- * Capability facts a provider declaration announces (seed 002: "a handshake fact can only
- * narrow what the declaration announced, never widen it"). Booleans and `fork` default
+ * Capability facts a provider declaration announces (spec 02 §3: the handshake may
+ * narrow what the declaration announced, never widen it). Booleans and `fork` default
  * as the handshake does (absence means "no", `fork` "none", spec 10 §1.1);
  * `approvalEnforcedBy`, `steerMode` and `grammarVersions` constrain only when announced.
  */
@@ -23,7 +23,7 @@ export const DeclaredCapabilitiesSchema = z.strictObject({
 export type DeclaredCapabilities = z.infer<typeof DeclaredCapabilitiesSchema>;
 
 /**
- * A provider declaration (seed 002, `bb.providers.register(declaration)`): the server-side
+ * A provider declaration (spec 02 §1): the server-side
  * half of a provider. `id` is the provider id a bridge is spawned with (`echo`,
  * `acp-cursor`), `family` groups providers (all ACP agents share `acp`), `glyph` is an
  * icon name. Unknown keys are refused so a typo is not silently ignored.
@@ -104,7 +104,7 @@ function formatRange(range: GrammarRange): string {
 }
 
 /**
- * Lists every handshake fact that widens what `declaration` announced (seed 002): a
+ * Lists every handshake fact that widens what `declaration` announced (spec 02 §3): a
  * boolean the declaration leaves false but the handshake sets, a `fork` beyond the
  * declared one (order none < tip < checkpoint; an unknown value widens unless equal),
  * a different `approvalEnforcedBy`/`steerMode` when one was announced, or a grammar range

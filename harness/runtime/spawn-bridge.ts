@@ -95,7 +95,7 @@ export function defaultBootstrapPath(): string {
 }
 
 /**
- * Spawns a bridge exactly as a runtime does (00-product.md flow 2; stack/bridge-kit/README.md)
+ * Spawns a bridge exactly as a runtime does (docs/design/00-product.md flow 2; stack/bridge-kit/README.md)
  * through the one spawner (`spawnBridgeProcess`, bridge-process.ts: `node <bootstrap> <module>
  * <providerId> <dataDir>`, stdio piped, stdout lines bounded) and returns its line channel. The
  * process's exit (after stdout drained) closes the channel, with a reason naming the exit code

@@ -8,8 +8,8 @@ export interface StartedBridge {
 }
 
 /**
- * Spawns a bridge through the bootstrap and runs the handshake with the grammar gate (seed
- * 002: a bridge whose range does not include 3 "is rejected at spawn with a clear error").
+ * Spawns a bridge through the bootstrap and runs the handshake with the grammar gate
+ * (spec 02 §3: a bridge whose range does not include 3 is refused at spawn, with a sentence naming it).
  * A refused bridge is not left running: it is closed (SIGKILL after the close grace) before
  * the error is rethrown.
  *

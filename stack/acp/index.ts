@@ -1,6 +1,6 @@
 /**
- * The ACP kit's public surface (00-product.md Public API; spec 30 §1.2, §3): the bridge, the launch
- * spec, the probe, the agents and the dialect registry, with the seed's `experimental_` aliases.
+ * The ACP kit's public surface (docs/design/00-product.md Public API; spec 30 §1.2, §3): the bridge, the launch
+ * spec, the probe, the agents and the dialect registry, with their `experimental_` aliases (spec 02 §1).
  */
 export { acpProviderBridge, createAcpProviderBridge, experimental_acpProviderBridge } from "./bridge.js";
 export { ACP_BRIDGE_DEFAULTS, type AcpBridgeOptions } from "./bridge-runtime.js";

@@ -1,7 +1,7 @@
 /**
  * The bridge bootstrap: `node dist/stack/bridge-kit/bootstrap.js <bridge module> <providerId> <dataDir>`
- * (stack/bridge-kit/README.md; seed "the bootstrap owns argv, dataDir/tempDir, the stdin framing and
- * the signals"; spec 20 §1.1; spec 10 §4 record mode).
+ * (stack/bridge-kit/README.md; spec 02 §7: argv, the data and temp directories, the stdin framing and
+ * the signals are the bootstrap's; spec 20 §1.1; spec 10 §4 record mode).
  *
  * Order matters: the stdout guard and the recorder exist before the bridge module is
  * loaded, so nothing the module does at import time can reach the protocol stream or escape

@@ -1,6 +1,5 @@
 /**
- * The environment a bridge hands to the children it spawns (spec 30 §6.5; seed "a bridge
- * that spawns children must use sanitizeInheritedChildProcessEnv"; spec 10 §4 "the variable
+ * The environment a bridge hands to the children it spawns (spec 30 §6.5; spec 02 §7; spec 10 §4 "the variable
  * is stripped from provider children").
  */
 

@@ -1,7 +1,7 @@
 /**
- * A provider bridge as a value: the hooks the bootstrap calls (seed
- * "the bridge must not start itself: the bootstrap owns argv, dataDir/tempDir, the stdin
- * framing and the signals").
+ * A provider bridge as a value: the hooks the bootstrap calls (spec 02 §1,
+ * §7: a bridge does not start itself; argv, the data and temp directories, the stdin framing and
+ * the signals are the bootstrap's).
  */
 import type { BridgeIo } from "./io.js";
 

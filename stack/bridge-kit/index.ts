@@ -1,5 +1,5 @@
 /**
- * The bridge kit (00-product.md stack/bridge-kit; seed "provider-bridge" entry point):
+ * The bridge kit (docs/design/00-product.md stack/bridge-kit; spec 02 §1, the bridge half of a provider):
  * everything a provider bridge needs besides its provider's own protocol. The bootstrap
  * itself is the separate entry `bootstrap.js` and is not exported.
  */
@@ -26,9 +26,9 @@ export * from "./host.js";
 export * from "./agent-process.js";
 export * from "./session-bridge.js";
 
-/** The seed's experimental name of {@link defineProviderBridge}. */
+/** The experimental name of {@link defineProviderBridge} (spec 02 §1). */
 export const experimental_defineProviderBridge = defineProviderBridge;
-/** The seed's experimental name of {@link recordProviderChildIo}. */
+/** The experimental name of {@link recordProviderChildIo} (spec 02 §1). */
 export const experimental_recordProviderChildIo = recordProviderChildIo;
-/** The seed's experimental name of {@link isProviderBridgeRecording}. */
+/** The experimental name of {@link isProviderBridgeRecording} (spec 02 §1). */
 export const experimental_isProviderBridgeRecording = isProviderBridgeRecording;

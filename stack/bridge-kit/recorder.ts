@@ -1,5 +1,5 @@
 /**
- * The bridge recorder (spec 10 §4, spec 30 §6.7; 00-product.md flow 1): appends every line
+ * The bridge recorder (spec 10 §4, spec 30 §6.7; docs/design/00-product.md flow 1): appends every line
  * crossing either boundary of a bridge process to
  * `<dir>/<providerId>/<scope>/<direction>.ndjson` as `{ts, run, seq, dir, line}`.
  *

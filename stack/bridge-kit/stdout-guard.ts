@@ -1,6 +1,5 @@
 /**
- * The stdout guard (seed: "non-protocol stdout is ignored; the bridge must guard its own
- * stdout"): once installed, anything written through `process.stdout.write` (console.log
+ * The stdout guard (spec 02 §2: only protocol lines may reach stdout): once installed, anything written through `process.stdout.write` (console.log
  * included) goes to stderr, and only the protocol writer reaches the real stdout.
  */
 

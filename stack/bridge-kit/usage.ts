@@ -1,5 +1,5 @@
 /**
- * Token usage arithmetic for bridges that report cumulative usage (seed: `addTokenUsage`;
+ * Token usage arithmetic for bridges that report cumulative usage (spec 02 §1, the kit's `addTokenUsage`;
  * spec 10 §1.2 usage breakdown, §1.3 `usage` delta).
  */
 import type { UsageBreakdown } from "../protocol/thread-delta.js";

@@ -1,6 +1,6 @@
 /**
  * The native Codex bridge: the provider-bridge protocol (v2, grammar v3) on one side,
- * `codex app-server` on the other (spec 60 "Codex"; 00-product.md `stack/`). Loaded by the
+ * `codex app-server` on the other (spec 60 "Codex"; docs/design/00-product.md `stack/`). Loaded by the
  * bootstrap as `dist/stack/codex/bridge.js` (`experimental_providerBridge`);
  * `createCodexBridge(options)` builds one with another scheduler or other timeouts.
  */

@@ -2,11 +2,11 @@ import { inputText } from "../bridge-kit/session-bridge.js";
 import type { ThreadDelta, ThreadDeltaKey } from "../protocol/thread-delta.js";
 
 /**
- * What the echo bridge answers, as grammar-v3 deltas (spec 10 §1.3; seed 002 "The minimal
- * correct turn"). Pure functions: no ids, no clock, no I/O.
+ * What the echo bridge answers, as grammar-v3 deltas (spec 10 §1.3; spec 02 §5, the
+ * smallest correct turn). Pure functions: no ids, no clock, no I/O.
  */
 
-/** The prompt that does no work (seed 002: it must still emit `turn.open` + `turn.boundary`). */
+/** The prompt that does no work (spec 02 §5: it still emits `turn.open` + `turn.boundary`). */
 export const ZERO_WORK_PROMPT = "/clear";
 
 /**

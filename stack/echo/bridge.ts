@@ -5,13 +5,13 @@ import { defineSessionBridge, nativeCapabilities, sessionBridgeHandlers } from "
 import { createEchoSessions, type EchoSessions, type Entropy } from "./sessions.js";
 
 /**
- * The echo bridge: the smallest complete provider bridge (00-product.md layout `echo/`;
- * seed 002 "examples/echo-provider"). It answers every prompt by streaming the prompt back
+ * The echo bridge: the smallest complete provider bridge (docs/design/00-product.md layout `echo/`;
+ * spec 02 §8). It answers every prompt by streaming the prompt back
  * as one agent message; `/clear` is a zero-work prompt and `/hold <text>` keeps its turn
  * open until `thread/stop` or `turn/steer` (see ./answer.ts).
  */
 
-/** The echo's handshake capabilities (seed 002 example): grammar `[3,3]`, restorable sessions. */
+/** The echo's handshake capabilities (spec 02 §8): grammar `[3,3]`, restorable sessions. */
 export const ECHO_CAPABILITIES = nativeCapabilities({ fork: "none", approvalEnforcedBy: "runtime", steerMode: "queue" });
 
 /** Provider id the echo is registered and recorded under. */

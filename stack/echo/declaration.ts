@@ -1,8 +1,8 @@
 import { ECHO_CAPABILITIES, ECHO_PROVIDER_ID } from "./bridge.js";
 
 /**
- * The echo provider's declaration: the server-side half of the provider (seed 002,
- * `bb.providers.register(declaration)`), in the shape the runtime's provider registry
+ * The echo provider's declaration: the server-side half of the provider (spec 02 §1),
+ * in the shape the runtime's provider registry
  * accepts (`harness/runtime/provider-registry.ts`). It announces exactly what the echo's
  * handshake reports, so the handshake narrows nothing and widens nothing.
  */

@@ -1,4 +1,4 @@
-/** The echo bridge (00-product.md `stack/echo/`): the smallest complete provider bridge. */
+/** The echo bridge (docs/design/00-product.md `stack/echo/`): the smallest complete provider bridge. */
 export { createEchoBridge, echoRequestHandlers, ECHO_CAPABILITIES, ECHO_PROVIDER_ID, type EchoBridgeOptions } from "./bridge.js";
 export { ECHO_PROVIDER_DECLARATION } from "./declaration.js";
 export { createEchoSessions, type EchoSessions, type EchoOutput, type Entropy } from "./sessions.js";

@@ -22,7 +22,7 @@ export interface EchoSessions extends BridgeSessions {
   resume(params: ThreadResumeParams): SessionResult;
   /**
    * `turn/start`. `reply` sends the `{threadId}` result; it is called after `turn.open` and
-   * `input.accepted` and before the answer streams (acceptance timing of spec 20 §5 item 1).
+   * `input.accepted` and before the answer streams (acceptance timing, spec 20 §8.1).
    *
    * @throws BridgeJsonRpcError −32000 without a session or while a turn is active.
    */
@@ -36,7 +36,7 @@ export interface EchoSessions extends BridgeSessions {
   steer(params: TurnSteerParams, reply: TurnReply): void;
   /**
    * `thread/stop`. `interrupt` settles the active turn (message closed, `turn.boundary
-   * interrupted`) BEFORE `reply` is called (seed 002: the bridge holds nothing back);
+   * interrupted`) BEFORE `reply` is called (spec 02 §5: the bridge holds nothing back);
    * `release` drops the session and emits nothing. The session ends either way.
    */
   stop(params: ThreadStopParams, reply: StopReply): void;
@@ -61,7 +61,7 @@ function hex(bytes: Uint8Array): string {
 /**
  * Creates the sessions of one echo bridge process (spec 00 "echo/: the smallest complete
  * bridge"). Every `providerThreadId` is `echo-<16 hex>` from `entropy`, never a counter
- * (seed 002 "Traps"), so two processes cannot hand out the same id.
+ * (spec 02 §4, §7), so two processes cannot hand out the same id.
  */
 export function createEchoSessions(output: EchoOutput, entropy: Entropy): EchoSessions {
   const sessions = new SessionTable<Session>("echo");

@@ -1,5 +1,5 @@
 /**
- * The provider bridge protocol (00-product.md, stack/protocol): JSON-RPC envelope, runtime
+ * The provider bridge protocol (docs/design/00-product.md, stack/protocol): JSON-RPC envelope, runtime
  * methods, error codes, recovery hints, handshake and grammar negotiation, grammar-v3 deltas
  * and canonical thread events. The zod schemas here are the single source of truth for both
  * the bridge side and the runtime side.

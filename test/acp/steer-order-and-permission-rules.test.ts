@@ -35,7 +35,7 @@ const PERMISSION_OPTIONS = [
 const boundaryOf = (threadId: string) => (m: AnyRecord) => isBoundary(m) && m.params.threadId === threadId;
 const indexOfDelta = (b: InProcessBridge, predicate: (d: AnyRecord) => boolean) => b.out.findIndex((m) => m.method === "thread/delta" && m.params.deltas.some(predicate));
 
-describe("§8.1 acceptance timing", () => {
+describe("spec 20 §8.1 acceptance timing", () => {
   it("a steer is answered at once but accepted only after its re-prompt is written, i.e. after the cancelled prompt answered", async () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
@@ -79,7 +79,7 @@ describe("§8.1 acceptance timing", () => {
   });
 });
 
-describe("§8.2 steer = cancel + re-prompt in the same turn", () => {
+describe("spec 20 §8.2 steer = cancel + re-prompt in the same turn", () => {
   it("one turn.open, the cancelled answer discarded, no instructions in the re-prompt, an orphaned tool drains at the end with the turn's status", async () => {
     bridge = startInProcessBridge();
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
@@ -132,7 +132,7 @@ describe("§8.2 steer = cancel + re-prompt in the same turn", () => {
   });
 });
 
-describe("§8.4 construction order", () => {
+describe("spec 20 §8.4 construction order", () => {
   it("resume: identity → session.reset → thread state → the LAST replayed usage_update → result; the replayed text never reaches the timeline", async () => {
     bridge = startInProcessBridge();
     const { spec } = fixtureLaunchSpec(bridge.dir, {
@@ -173,13 +173,13 @@ describe("§8.4 construction order", () => {
     expect(identity).toBeLessThan(reset);
     expect(reset).toBeLessThan(warning);
     expect(warning).toBeLessThan(bridge.out.indexOf(resumed));
-    // The fallback changed the providerThreadId, and still no session/replaced or provider/recovery (§8.10).
+    // The fallback changed the providerThreadId, and still no session/replaced or provider/recovery (spec 20 §8.10).
     expect(resumed.result.providerThreadId).toBe("fixture-session-1");
     expect(bridge.out.some((m) => m.method === "session/replaced" || m.method === "provider/recovery")).toBe(false);
   });
 });
 
-describe("§8.6 (as changed by spec 30 §1.1) results", () => {
+describe("spec 20 §8.6 (as changed by spec 30 §1.1) results", () => {
   const make = () => createAcpTranslator({ threadId: "thr_86", dialect: genericAcpDialect, now: () => 0 });
   const open = (t: ReturnType<typeof make>, id: string, kind: string) =>
     t.update({ sessionUpdate: "tool_call", toolCallId: id, kind, title: "T", status: "pending", rawInput: kind === "execute" ? { command: "c" } : {} });
@@ -204,7 +204,7 @@ describe("§8.6 (as changed by spec 30 §1.1) results", () => {
   });
 });
 
-describe("§8.8 stream flushes", () => {
+describe("spec 20 §8.8 stream flushes", () => {
   it("a tool_call_update closes neither stream; turn end closes thought, then assistant, then drains tools in insertion order", () => {
     const t = createAcpTranslator({ threadId: "thr_88", dialect: genericAcpDialect, now: () => 0 });
     t.turnStarted();
@@ -226,7 +226,7 @@ describe("§8.8 stream flushes", () => {
   });
 });
 
-describe("§8.9 permissions", () => {
+describe("spec 20 §8.9 permissions", () => {
   it("a steer's cancel answers a pending permission `cancelled` before the runtime decided", async () => {
     bridge = startInProcessBridge();
     let answer: ((value: unknown) => void) | undefined;
@@ -289,7 +289,7 @@ describe("§8.9 permissions", () => {
   });
 });
 
-describe("§8.10 (as changed by spec 30) error asymmetries", () => {
+describe("spec 20 §8.10 (as changed by spec 30) error asymmetries", () => {
   it("no reply to a request whose jsonrpc is not 2.0, nor to an id-less message; the next good request is answered", async () => {
     bridge = startInProcessBridge();
     await bridge.sendLine(JSON.stringify({ jsonrpc: "1.0", id: 41, method: "initialize", params: { protocolVersion: 2, client: { name: "t", version: "1" } } }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as api from "../../index.js";
 
-// 00-product.md, Public API: the seed's surface, each experimental name also under its alias.
+// docs/design/00-product.md, Public API: the kit's surface (spec 02 §1), each experimental name also under its alias.
 const SEED_NAMES = [
   "defineProviderBridge",
   "createBridgeIo",
@@ -21,7 +21,7 @@ const SEED_NAMES = [
 ] as const;
 
 describe("package exports", () => {
-  it("exports every name of the seed's surface", () => {
+  it("exports every name of the kit's surface", () => {
     for (const name of SEED_NAMES) expect(api, name).toHaveProperty(name);
   });
 

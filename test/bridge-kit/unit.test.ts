@@ -243,7 +243,7 @@ describe("defineProviderBridge", () => {
     expect(isProviderBridge({ handleLine: 1 })).toBe(false);
   });
 
-  it("exports the seed's names and experimental_ aliases", () => {
+  it("exports the kit's names and experimental_ aliases", () => {
     expect(kit.PROVIDER_BRIDGE_PROTOCOL_VERSION).toBe(2);
     expect(kit.THREAD_DELTA_GRAMMAR_V2).toBe(2);
     expect(kit.THREAD_DELTA_GRAMMAR_V3).toBe(3);

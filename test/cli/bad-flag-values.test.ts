@@ -7,7 +7,7 @@ import { DirectoryCreateError, ensureDir } from "../../harness/recording/atomic-
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 
 // The new-user trial's inputs, fed exactly: each is exit 2 with ONE line on stderr naming the
-// option and the problem, nothing on stdout, nothing written (00-product.md, CLI exit codes).
+// option and the problem, nothing on stdout, nothing written (docs/design/00-product.md, CLI exit codes).
 
 const work: string[] = [];
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { rewriteRuntimeLine } from "../../harness/replay/sandbox/rewrite.js";
 import type { CheckReport } from "../../harness/report/check-report.js";
 import { repoRoot, runCli, sharedRecordings } from "./run-cli.js";
 
-// The gate over the real acp-cursor recordings with the COMMITTED allowlists (00-product.md, Real
+// The gate over the real acp-cursor recordings with the COMMITTED allowlists (docs/design/00-product.md, Real
 // input; allowlist entries stay narrow): what `.ci/run` runs.
 
 /** `--explain` text → `provider/cell` → path → total values masked (live + oracle + recording). */

@@ -12,8 +12,8 @@ import { repoRoot, sharedRecordings } from "./run-cli.js";
 // ahead that no replay takes (every cell skipped, an error after the spawn) is ended and reaped.
 //
 // The real `parity` process (the bundle `bin/parity.js` loads) is run with a preload that logs,
-// in order, every module the CLI loads (a module hook, and the one script check-finish.ts and
-// what only it imports are compiled from: build/code-cache.ts) and every process it spawns, with its pid.
+// in order, every module the CLI loads (a module hook: the bundle's chunks are ES modules) and
+// every process it spawns, with its pid.
 
 // The real cursor recordings, read by path (in a worktree under /work/wt/ they sit one level further up).
 const cursorRoot = existsSync(sharedRecordings) ? sharedRecordings : path.resolve(repoRoot, "../../shared/recordings");
@@ -38,16 +38,7 @@ export async function load(url, context, next) {
     `import { register, syncBuiltinESMExports } from "node:module";
 import childProcess from "node:child_process";
 import { appendFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-import vm from "node:vm";
 register(${JSON.stringify(`file://${hooks}`)});
-const Script = vm.Script;
-vm.Script = class extends Script {
-  constructor(source, options) {
-    super(source, options);
-    if (options?.filename) appendFileSync(process.env.SPAWN_ORDER_LOG, "load " + pathToFileURL(options.filename).href + "\\n");
-  }
-};
 const spawn = childProcess.spawn;
 childProcess.spawn = function (...args) {
   const child = spawn.apply(this, args);

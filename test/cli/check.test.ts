@@ -27,7 +27,7 @@ async function project(): Promise<string> {
 
 const json = (out: string) => JSON.parse(out) as CheckReport;
 
-describe("parity check (00-product.md, CLI check; flows 2–3)", () => {
+describe("parity check (docs/design/00-product.md, CLI check; flows 2–3)", () => {
   it("outside CI a missing oracle is written as pending from a clean replay and fails; -u writes it in place; the next run passes against it", async () => {
     const cwd = await project();
     const pending = await runCli(["check", "--reporter", "json"], { cwd });

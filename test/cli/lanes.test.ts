@@ -16,7 +16,7 @@ interface CellJson {
   lane: unknown[];
 }
 
-// events / unhandled / grammar drops of the reference implementation (00-product.md, Real input).
+// events / unhandled / grammar drops of the reference implementation (docs/design/00-product.md, Real input).
 const REFERENCE_COUNTS: Record<string, [number, number, number]> = {
   "approval-allow": [31, 0, 0],
   "approval-deny": [29, 0, 0],

@@ -1,5 +1,5 @@
 /**
- * Determinism over the whole matrix (00-product.md, Determinism), the thorough part of
+ * Determinism over the whole matrix (docs/design/00-product.md, Determinism), the thorough part of
  * test/gate/determinism.test.ts: every committed cell (`recordings/`) and every shared
  * acp-cursor cell (read by path, never copied) passes every one of RUNS runs of
  * `parity check --reporter json` with BUSY spinning processes pinned to the cores, with a

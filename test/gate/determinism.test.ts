@@ -1,5 +1,5 @@
 /**
- * Determinism (00-product.md, Determinism): verdicts are a function of the recording and the
+ * Determinism (docs/design/00-product.md, Determinism): verdicts are a function of the recording and the
  * bridge's output alone, never of the clock or the load. The harness (test/gate/soak.ts)
  * runs `parity check --reporter json` RUNS times with BUSY spinning processes pinned to the
  * cores and counts per cell how often it passed; a failure prints those counts.

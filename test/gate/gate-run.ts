@@ -9,7 +9,7 @@ export { repoRoot } from "../helpers/run-cli.js";
 
 /** What one gate run printed and returned. */
 export interface GateRun {
-  /** The exit code of `parity check` (00-product.md, CLI). */
+  /** The exit code of `parity check` (docs/design/00-product.md, CLI). */
   code: number;
   /** The fixed JSON report (`--reporter json`), parsed. */
   report: {

@@ -1,5 +1,5 @@
 /**
- * Self-parity (00-product.md flows 2–3): the gate must
+ * Self-parity (docs/design/00-product.md flows 2–3): the gate must
  * notice when one translation rule of the bridge changes. The fixture module
  * `fixtures/exit-code-bridge.mjs` is the compiled ACP bridge with one rule altered (an
  * `item.close` delta's `exitCode` comes out one higher). Replayed through the gate on a

@@ -1,5 +1,5 @@
 /**
- * The determinism harness (00-product.md, Determinism: the same recording gives the same
+ * The determinism harness (docs/design/00-product.md, Determinism: the same recording gives the same
  * verdict on every run, on any machine, under any load): runs `parity check --reporter json`
  * invocations `runs` times while `busy` spinning processes, pinned round-robin to the cores,
  * keep the machine loaded, and counts per cell how often it passed. A run's JSON report with

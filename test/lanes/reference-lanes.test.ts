@@ -8,7 +8,7 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 const recordingsRoot = path.resolve(repoRoot, "../shared/recordings/acp-cursor");
 const referenceRoot = path.resolve(repoRoot, "../shared/reference-lanes/acp-cursor");
 
-/** The reference's counts after the host grammar (00-product.md, Real input): events/unhandled/grammarDrops. */
+/** The reference's counts after the host grammar (docs/design/00-product.md, Real input): events/unhandled/grammarDrops. */
 const PINS: Record<string, [number, number, number]> = {
   "approval-allow": [31, 0, 0],
   "approval-deny": [29, 0, 0],

@@ -8,6 +8,7 @@ import { agentsDir, packageRoot } from "../../harness/families/record-provider.j
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot } from "../cli/run-cli.js";
+import { RUN_TMPDIR_PREFIX } from "../helpers/run-tmpdir.js";
 
 // The real agents of the committed matrix (spec 50), recorded live offline: a fresh recording of
 // each agent's turn-tools gives the committed oracle byte for byte. Runs where the agents are
@@ -18,6 +19,13 @@ import { repoRoot } from "../cli/run-cli.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "parity-real-agents-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// copilot shortens long paths in its tool titles ("Viewing ...t/parity-record-…/ws/…"), so the
+// run's temp root must stay as short as when the oracles were recorded: the system temp directory,
+// the parent of npm test's run directory when this runs under one (test/helpers/run-tmpdir.ts).
+// Under that longer directory copilot's shortened title kept `rec-00000000` past redaction's path
+// rewrite, and record refused to write (a survivor).
+const RECORD_PARENT = path.basename(tmpdir()).startsWith(RUN_TMPDIR_PREFIX) ? path.dirname(tmpdir()) : tmpdir();
 
 const installed = (id: string): boolean => existsSync(fillProfileTemplate(SHIPPED_AGENT_PROFILES[id]!.command, { agents: agentsDir(), repo: packageRoot() }));
 const runHere = (id: string): boolean => installed(id) || process.env.CI === "true";
@@ -73,9 +81,7 @@ describe("real agents recorded live, offline", () => {
           lanesRoot: path.join(root, id, "lanes"),
           redact: [],
           now: () => Date.now(),
-          // The run's temp root stays the OS default (/tmp here, as when the oracle was recorded):
-          // copilot shortens long paths in its tool titles ("Viewing ...t/parity-record-…/ws/…"),
-          // so a longer temp path would change its oracle (and fail redaction).
+          tempParent: RECORD_PARENT,
         });
         expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", id, "turn-tools"))).manifest.cliVersion);
         expect(comparable(id, readFileSync(result.oracleFile, "utf8"))).toBe(comparable(id, readFileSync(oracle, "utf8")));

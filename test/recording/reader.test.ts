@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, laneFileName } from "../../harness/recording/lane-entry.js";
 import { listRecordings, readRecording } from "../../harness/recording/reader.js";
 
-// The real cursor recordings are read by path and never copied (00-product.md, Real input).
+// The real cursor recordings are read by path and never copied (docs/design/00-product.md, Real input).
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const sharedRoot = path.resolve(repoRoot, "../shared/recordings");
 const cursorRoot = path.join(sharedRoot, "acp-cursor");

@@ -8,7 +8,7 @@ import { CURSOR_THREAD_CELLS, cursorRecordings, isAlive } from "./helpers.js";
 
 const countOf = (events: readonly unknown[], type: string): number => events.filter((e) => (e as { type?: unknown }).type === type).length;
 
-describe("the real acp-cursor recordings replay through our ACP bridge (spec 10 §5; 00-product.md flow 2)", () => {
+describe("the real acp-cursor recordings replay through our ACP bridge (spec 10 §5; docs/design/00-product.md flow 2)", () => {
   it("cuts the provider lanes into one segment per agent process", async () => {
     const segments: Record<string, number> = {};
     for (const cell of CURSOR_THREAD_CELLS) {

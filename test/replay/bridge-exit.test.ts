@@ -1,5 +1,5 @@
 /**
- * Start-up is not parity (00-product.md, Determinism): a bridge that exits is reported as
+ * Start-up is not parity (docs/design/00-product.md, Determinism): a bridge that exits is reported as
  * such — `bridge exited with code N`, where it got to and the tail of its stderr — and
  * `check` and `replay` say the same thing, exit 1, with no allowlist advice.
  */

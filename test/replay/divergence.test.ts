@@ -39,7 +39,7 @@ const firstAfter = (entries: readonly LaneEntry[], seq: number): LaneEntry => {
   return found;
 };
 
-describe("replay divergences are diagnosed, never hung on (00-product.md, Determinism)", () => {
+describe("replay divergences are diagnosed, never hung on (docs/design/00-product.md, Determinism)", () => {
   it("a dropped agent line: the bridge output it caused is reported missing at its seq", async () => {
     const dir = await doctored(path.join(cursorRecordings, "resume"));
     const provider = await readLane(dir, "provider→bridge");

@@ -9,7 +9,7 @@ import { isAlive, repoRoot } from "./helpers.js";
 
 const echoCells = (await listRecordings([path.join(repoRoot, "recordings")])).filter((l) => l.provider === "echo");
 
-describe("replaying the committed echo recordings (spec 10 §5; 00-product.md flow 2)", () => {
+describe("replaying the committed echo recordings (spec 10 §5; docs/design/00-product.md flow 2)", () => {
   it("finds the echo recordings this project committed", () => {
     expect(echoCells.map((c) => c.cell).sort()).toEqual(expect.arrayContaining(["resume", "stop-interrupt", "turn", "zero-work"]));
   });

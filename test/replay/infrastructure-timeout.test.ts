@@ -1,5 +1,5 @@
 /**
- * The one wall-clock bound (00-product.md, Determinism: a timeout only bounds the impossible
+ * The one wall-clock bound (docs/design/00-product.md, Determinism: a timeout only bounds the impossible
  * and is reported as such): a replay that reaches its ceiling (`--timeout`, ms per cell) is an
  * infrastructure timeout — its own status and exit code (4), no parity verdict, no allowlist
  * or rerecord advice. A 1 ms ceiling is always reached: spawning the bridge alone takes longer.

@@ -9,7 +9,7 @@ import { readRecording } from "../../harness/recording/reader.js";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
 import { isAlive, repoRoot } from "./helpers.js";
 
-// The replay sandbox (00-product.md flow 2 and Determinism): acp-opencode/turn-tools was
+// The replay sandbox (docs/design/00-product.md flow 2 and Determinism): acp-opencode/turn-tools was
 // recorded in a workspace the redactor named /tmp/parity-workspace; its agent reads and
 // writes notes.txt there through the bridge's fs capability. A replay must give it a fresh
 // copy of the cell's fixture instead, and the lane must name only the recorded path, so the

@@ -1,6 +1,6 @@
 /**
  * Inputs after the last recorded output are judged, not dropped when stdin closes
- * (00-product.md, Determinism): a `turn/start` appended at the end of the runtime lane of a
+ * (docs/design/00-product.md, Determinism): a `turn/start` appended at the end of the runtime lane of a
  * copy of echo/turn is written, and everything the bridge answers to it is part of the
  * replay — its response is an unexpected line at the turn's seq and its turn is in the live
  * lane, so `check` fails on both — instead of the walk closing the bridge's stdin first.

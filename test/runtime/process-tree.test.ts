@@ -1,7 +1,7 @@
 /**
  * How the replay tells an idle bridge from a busy one (harness/runtime/process-tree.ts samples,
  * harness/replay/idleness/proc-judge.ts judges;
- * 00-product.md, Determinism): the /proc parsers on real text, and the judgement on real
+ * docs/design/00-product.md, Determinism): the /proc parsers on real text, and the judgement on real
  * processes — one blocked on its stdin, one spinning, one whose event loop always has a timer
  * due. Each process is polled until its state shows; no assertion depends on how long that takes.
  */

@@ -57,6 +57,7 @@ const claudeAdapterProfile = (id: string, binName: string, packageName: string, 
   tools: {
     read: { name: `${fileToolPrefix}Read`, arguments: { file_path: "{{args.filePath}}" } },
     edit: { name: `${fileToolPrefix}Edit`, arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+    write: { name: `${fileToolPrefix}Write`, arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
     bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
   },
   rejections: [],
@@ -162,6 +163,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {
       read: { name: "read_file", arguments: { file_path: "{{args.filePath}}" } },
       edit: { name: "edit", arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      write: { name: "write_file", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
       bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}", is_background: false } },
     },
     rejections: [],
@@ -193,6 +195,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {
       read: { name: "view", arguments: { path: "{{args.filePath}}" } },
       edit: { name: "edit", arguments: { path: "{{args.filePath}}", old_str: "{{args.oldString}}", new_str: "{{args.newString}}" } },
+      write: { name: "create", arguments: { path: "{{args.filePath}}", file_text: "{{args.content}}" } },
       bash: { name: "bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
@@ -224,6 +227,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
         name: "replace",
         arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}", instruction: "Apply the requested change." },
       },
+      write: { name: "write_file", arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
       bash: { name: "run_shell_command", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
     },
     rejections: [],
@@ -247,6 +251,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {
       read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
       edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
+      // An added file's lines each start with `+`: this spelling holds for a one-line content (new-file-folder's).
+      write: { name: "apply_patch", input: "*** Begin Patch\n*** Add File: {{args.filePath}}\n+{{args.content}}*** End Patch\n" },
       bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
     },
     rejections: [],
@@ -268,6 +274,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {
       read: { name: "read", arguments: { path: "{{args.filePath}}" } },
       edit: { name: "edit", arguments: { path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
+      write: { name: "write", arguments: { path: "{{args.filePath}}", content: "{{args.content}}" } },
       bash: { name: "bash", arguments: { command: "{{args.command}}" } },
     },
     rejections: [],
@@ -302,6 +309,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     tools: {
       read: { name: "read", arguments: { path: "{{args.filePath}}" } },
       edit: { name: "edit", arguments: { path: "{{args.filePath}}", oldText: "{{args.oldString}}", newText: "{{args.newString}}" } },
+      write: { name: "write", arguments: { path: "{{args.filePath}}", content: "{{args.content}}" } },
       bash: { name: "bash", arguments: { command: "{{args.command}}" } },
     },
     rejections: [],

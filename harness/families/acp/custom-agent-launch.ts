@@ -1,6 +1,6 @@
 /**
  * Where a custom agent's launch spec points, checked before `parity record` starts anything
- * (spec 30 §2.2 custom agents; 00-product.md CLI: a bad input is exit 2, one line).
+ * (spec 30 §2.2 custom agents; docs/design/00-product.md CLI: a bad input is exit 2, one line).
  *
  * The rules (README step 2b, `parity record --help`):
  * - `command` without a path separator is looked up on PATH (the entry's `env.PATH` when it

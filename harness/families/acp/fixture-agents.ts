@@ -1,5 +1,5 @@
 /**
- * Fixture-agent providers for `parity record` (00-product.md "Real input": fixture agents that
+ * Fixture-agent providers for `parity record` (docs/design/00-product.md "Real input": fixture agents that
  * speak a dialect's side channels where the real CLI cannot run here).
  *
  * acp-cursor, acp-grok, acp-omp-fixture and acp-hermes-agent run the ACP bridge against the project's
@@ -221,7 +221,7 @@ export const FIXTURE_AGENT_PROFILES: Readonly<Record<string, FixtureAgentProfile
  */
 export const FIXTURE_SESSION_SETTLED: Until = { event: "thread/extensionState/updated", fields: { kind: "bb/provider-commands" } };
 
-/** The fragment file of (cell, provider): `<cellsRoot>/<cell>/agents/<provider>.json` (00-product.md `cells/`). */
+/** The fragment file of (cell, provider): `<cellsRoot>/<cell>/agents/<provider>.json` (docs/design/00-product.md `cells/`). */
 export function fixtureFragmentPath(cellsRoot: string, cell: string, providerId: string): string {
   return path.join(cellsRoot, cell, FIXTURE_FRAGMENT_DIR, `${providerId}.json`);
 }
@@ -354,7 +354,7 @@ export function fixtureRecordProvider(profile: FixtureAgentProfile, cellsRoot?: 
 
 /**
  * The fixture providers by id (acp-cursor, acp-grok, acp-omp-fixture, acp-hermes-agent): the ACP
- * family's `fixtures` (00-product.md "Real input").
+ * family's `fixtures` (docs/design/00-product.md "Real input").
  */
 export const FIXTURE_RECORD_PROVIDERS: Readonly<Record<string, RecordProvider>> = Object.fromEntries(
   Object.values(FIXTURE_AGENT_PROFILES).map((profile) => [profile.providerId, fixtureRecordProvider(profile)]),

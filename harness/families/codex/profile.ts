@@ -75,6 +75,8 @@ export const CODEX_PROFILE: ShippedAgentProfile = {
   tools: {
     read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
     edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
+    // An added file's lines each start with `+`: this spelling holds for a one-line content (new-file-folder's).
+    write: { name: "apply_patch", input: "*** Begin Patch\n*** Add File: {{args.filePath}}\n+{{args.content}}*** End Patch\n" },
     bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
   },
   rejections: [],

@@ -3,7 +3,7 @@
  * agents' install, run by the native pi bridge (`stack/pi/`) in `--mode rpc`, offline against
  * the loopback model endpoint (OpenAI chat completions) with a fresh HOME holding spec 60's
  * `models.json` and `settings.json`. The model scripts' tool calls (opencode's argument names)
- * are spelled with pi's (`read {path}`, `edit {path, oldText, newText}`, `bash {command}`).
+ * are spelled with pi's (`read {path}`, `edit {path, oldText, newText}`, `write {path, content}`, `bash {command}`).
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -24,6 +24,7 @@ const PI_FAKE_KEY = "parity-fake-pi-key-0001";
 export const PI_TOOL_SPELLINGS = {
   read: { name: "read", arguments: { path: "{{args.filePath}}" } },
   edit: { name: "edit", arguments: { path: "{{args.filePath}}", oldText: "{{args.oldString}}", newText: "{{args.newString}}" } },
+  write: { name: "write", arguments: { path: "{{args.filePath}}", content: "{{args.content}}" } },
   bash: { name: "bash", arguments: { command: "{{args.command}}" } },
 } as const;
 

@@ -14,6 +14,7 @@ import { spawnBridgeProcess, type BridgeLaunch, type SpawnedBridge } from "../..
 import { createEventQueue, type EventQueue } from "../walk/event-queue.js";
 import type { ReplayEvent } from "../walk/schedule-types.js";
 import { replayProfileFor } from "./profiles.js";
+import { socketParent } from "../../runtime/unix-socket-path.js";
 import { findRepoRoot, replayArtifacts, spawnedModule } from "./repo-paths.js";
 
 /** Most stderr a replay keeps from the bridge, in characters (the tail is kept). */
@@ -99,7 +100,8 @@ export function bridgeLaunchOf(root: string, provider: string, modulePath: strin
  * returned queue (its quiet waits on `scheduler`) until a walk reads them.
  */
 export async function startBridge(launch: ReplayLaunch, scheduler: Scheduler): Promise<StartedBridge> {
-  const base = await mkdtemp(join(tmpdir(), "pr-"));
+  // The stand-in's relay.sock / child.sock go in `base`: a long TMPDIR falls back to a short parent (unix-socket-path.ts).
+  const base = await mkdtemp(join(socketParent(tmpdir(), join("pr-XXXXXX", "relay.sock")), "pr-"));
   let dataDir: string;
   try {
     dataDir = await mkdtemp(join(base, "data-"));

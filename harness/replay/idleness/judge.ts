@@ -1,5 +1,5 @@
 /**
- * Idleness behind one interface (00-product.md, Determinism; spec 10 §5: divergence is judged
+ * Idleness behind one interface (docs/design/00-product.md, Determinism; spec 10 §5: divergence is judged
  * only when the bridge is idle). The walk (walk-settle.ts) asks an {@link IdlenessJudge}, chosen
  * once per replay ({@link chooseIdlenessJudge} in choose.ts), how settled the bridge and its
  * agents are; how it knows is the judge's business.

@@ -13,7 +13,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * How settled a process tree is, judged from two snapshots taken with the caller's own input
- * drained between them (00-product.md, Determinism: pacing by causal order, never by time):
+ * drained between them (docs/design/00-product.md, Determinism: pacing by causal order, never by time):
  * - `busy`: some thread is runnable or in an uninterruptible wait, or ran between the
  *   snapshots (its run count moved: put on a CPU; or its run time: taken off one, so a run
  *   already begun when the first snapshot read its count is seen too), or the tree changed, or the root's main thread sleeps in something other

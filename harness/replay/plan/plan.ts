@@ -12,7 +12,7 @@ export type ReplaySide = "runtime" | "provider";
 
 /**
  * One entry of the merged recording as the scheduler walks it (spec 10 §5.1 Planning;
- * 00-product.md flow 2). `role` is `input` for the lanes the harness writes
+ * docs/design/00-product.md flow 2). `role` is `input` for the lanes the harness writes
  * (`runtime→bridge`, `provider→bridge`) and `expect` for the lanes the bridge must produce
  * (`bridge→runtime`, `bridge→provider`).
  */
@@ -91,7 +91,7 @@ export function buildReplayPlan(recording: Recording, useCurrent = true): Replay
 }
 
 /**
- * A replay plan read one step at a time, in walk order (00-product.md flow 2): the scheduler
+ * A replay plan read one step at a time, in walk order (docs/design/00-product.md flow 2): the scheduler
  * holds only the current window, so a 200 000-line recording is never held as steps. The
  * counts are known before the walk (from a pre-pass or the in-memory plan).
  */

@@ -72,7 +72,7 @@ export function createPlanCounter(): { take(entry: LaneEntry, direction: Directi
 
 /**
  * Opens a recording directory as a {@link StepSource} whose memory does not grow with the
- * recording (00-product.md flow 2; the 200 000-line benchmark in README.md). A first streamed
+ * recording (docs/design/00-product.md flow 2; the 200 000-line benchmark in README.md). A first streamed
  * pass validates every lane entry (spec 10 §4, Reading: `file:line` errors), checks that each
  * lane is in `(run, seq)` order and that the manifest's line counts match, and counts the
  * expectations and bridge requests; the walk then merges the four lanes by `(run, seq)`

@@ -3,7 +3,7 @@ import { escapeRegExp } from "../../../stack/protocol/text.js";
 /**
  * One directory rewrite of the replay sandbox: every path at or below `from` becomes the
  * same path below `to` (spec 10 §5.1 g, extended from `params.cwd` to every path the
- * recording names; 00-product.md, Determinism). Both are absolute paths without a trailing
+ * recording names; docs/design/00-product.md, Determinism). Both are absolute paths without a trailing
  * slash.
  */
 export interface PathRewriteRule {
@@ -34,7 +34,7 @@ function trimSlash(path: string): string {
 }
 
 /**
- * Compiles path rewrites for the replay sandbox (00-product.md flow 2; spec 10 §5.1 g). An
+ * Compiles path rewrites for the replay sandbox (docs/design/00-product.md flow 2; spec 10 §5.1 g). An
  * occurrence of `from` is rewritten only on a path boundary: it must not be followed by a
  * character that continues the last segment (`/tmp/parity-workspace2` and
  * `/tmp/parity-workspace.bak` are other directories), while `/`, the end of the string or

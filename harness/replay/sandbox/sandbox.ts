@@ -8,7 +8,7 @@ import { createPathMap, type PathMap } from "./path-map.js";
 export const CELL_FIXTURE_DIR = "workspace";
 
 /**
- * The replay sandbox of one bridge process (00-product.md flow 2 and Determinism; spec 10
+ * The replay sandbox of one bridge process (docs/design/00-product.md flow 2 and Determinism; spec 10
  * §5.1 g): a fresh workspace per replayed cell standing in for the recorded workspace
  * `RECORDED_PATHS.workspace`, and the two directions of the path mapping between them.
  */
@@ -45,7 +45,7 @@ function isPlainName(name: string): boolean {
 }
 
 /**
- * Creates the replay sandbox (00-product.md flow 2; spec 10 §5.1 g): for cell `i` a fresh
+ * Creates the replay sandbox (docs/design/00-product.md flow 2; spec 10 §5.1 g): for cell `i` a fresh
  * directory `<base>/ws-<i>`, seeded with a copy of `<cellsRoot>/<cell>/workspace/` when
  * that exists (recordings without a fixture get an empty workspace), so what the recorded
  * agent reads and writes through the bridge is the fixture of its own cell, never the host's

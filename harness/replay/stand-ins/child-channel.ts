@@ -58,7 +58,7 @@ export interface ChildChannel {
 }
 
 /**
- * Opens the private channel replay children report to (00-product.md flow 2): a Unix
+ * Opens the private channel replay children report to (docs/design/00-product.md flow 2): a Unix
  * domain socket `<dir>/child.sock`. Every frame becomes one event passed to `onEvent`
  * synchronously, so the scheduler sees children's lines in the order they arrived. A line over
  * `maxLineBytes` (met by the child on its stdin, or a frame over it here) is one

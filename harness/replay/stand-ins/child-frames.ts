@@ -2,7 +2,7 @@ import * as z from "zod";
 
 /**
  * Frames of the private channel between the replay scheduler and a replay child
- * (00-product.md flow 2; spec 10 §5.2 with the file cursor replaced by a socket). One JSON
+ * (docs/design/00-product.md flow 2; spec 10 §5.2 with the file cursor replaced by a socket). One JSON
  * object per line, in both directions, over a Unix domain socket whose path is on the
  * child's argv. The child only forwards: every ordering decision is the scheduler's.
  *

@@ -1,5 +1,5 @@
 /**
- * The replay relay (00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in place of
+ * The replay relay (docs/design/00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in place of
  * the real agent, as cheap as a process gets. A Node replay child costs a Node start-up (about
  * 60 ms of CPU and as much wall time before the bridge hears from its agent) for every agent
  * session; the relay is one `perl` process (a dozen lines, no module beyond `Socket`: both are

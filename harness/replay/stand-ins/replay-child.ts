@@ -1,5 +1,5 @@
 /**
- * The replay child (00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in
+ * The replay child (docs/design/00-product.md flow 2; spec 10 §5.2): the process a bridge spawns in
  * place of the real agent during a replay. It decides nothing: it connects to the
  * scheduler's private socket (`--connect <path>`), forwards every stdin line (what the
  * bridge wrote to its agent) as a `line` frame, and writes every `line` frame it receives

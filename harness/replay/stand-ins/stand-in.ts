@@ -1,5 +1,5 @@
 /**
- * The agent stand-ins behind one interface (00-product.md flow 2; spec 10 §5.2): what a bridge
+ * The agent stand-ins behind one interface (docs/design/00-product.md flow 2; spec 10 §5.2): what a bridge
  * spawns in place of its real agent during a replay, and the channel its lines come back on.
  * Two implementations: the perl relay (`relay-channel.ts`, one `perl` process per agent session)
  * and the Node replay child (`replay-child.ts` over `child-channel.ts`). A replay chooses one,

@@ -1,6 +1,6 @@
 /**
  * Compares what the bridge answered to an agent's request (`fs/read_text_file` contents,
- * `session/request_permission` outcomes, …) with the recorded answer (00-product.md,
+ * `session/request_permission` outcomes, …) with the recorded answer (docs/design/00-product.md,
  * Determinism: the gate judges every bridge output, not only the thread lane). Both lines
  * are JSON-RPC responses already mapped to recorded paths; the `id` is not compared (live
  * ids are mapped), the `result` or `error` is, with object keys in sorted order so key order

@@ -1,7 +1,7 @@
 import type { Direction } from "../../recording/lane-entry.js";
 
 /**
- * Kinds of replay divergence (00-product.md, Determinism; spec 10 §5):
+ * Kinds of replay divergence (docs/design/00-product.md, Determinism; spec 10 §5):
  * - `unexpected-line`: a live line that matches no expectation of the current step;
  * - `missing-expectation`: a recorded output the bridge never produced before it went idle;
  * - `bridge-exited`: the bridge exited before the recording was played out;

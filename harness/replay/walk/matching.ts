@@ -2,7 +2,7 @@ import type { ReplayStep } from "../plan/plan.js";
 import type { WireShape } from "../plan/wire.js";
 
 /**
- * How closely a live line fits a recorded expectation (00-product.md flow 2: matched by
+ * How closely a live line fits a recorded expectation (docs/design/00-product.md flow 2: matched by
  * method for requests and notifications, by id for responses, never by bytes):
  * 2 = same kind and method (a `thread/delta` also with the same delta kinds, spec 10 §1.3),
  * or same id for a response, or the same bytes for a line that is not JSON-RPC;

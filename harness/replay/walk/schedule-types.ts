@@ -19,7 +19,7 @@ export const HARNESS_INITIALIZE_PARAMS = {
 } as const;
 
 /**
- * The bounds of a schedule (00-product.md, Determinism). None of them paces a replay or
+ * The bounds of a schedule (docs/design/00-product.md, Determinism). None of them paces a replay or
  * decides a parity verdict: divergence is judged when the bridge is idle (see
  * {@link ScheduleIo.idleness}); these only bound the impossible.
  */

@@ -13,7 +13,7 @@ export { anchorBridgeLines } from "./bridge-lane.js";
 const MAX_FRUITLESS_JUDGEMENTS = 3;
 
 /**
- * Walks a replay plan against a live bridge (00-product.md flow 2 and Determinism; spec 10
+ * Walks a replay plan against a live bridge (docs/design/00-product.md flow 2 and Determinism; spec 10
  * §5): one process — this one — holds the whole order, and nothing in it depends on the
  * wall clock.
  *

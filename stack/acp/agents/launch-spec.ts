@@ -95,7 +95,7 @@ export const acpLaunchSpecSchema = z
 export type AcpLaunchSpec = z.output<typeof acpLaunchSpecSchema>;
 /** The launch spec as written (before normalization). */
 export type AcpLaunchSpecInput = z.input<typeof acpLaunchSpecSchema>;
-/** Deprecated alias kept for bridges written against the seed SDK (spec 30 §3.1). */
+/** Deprecated alias kept for bridges written against the experimental release of the kit (spec 30 §3.1; spec 02 §1). */
 export type AcpAgentProfile = AcpLaunchSpec;
 
 /**
