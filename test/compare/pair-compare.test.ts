@@ -25,14 +25,30 @@ async function factsOf(provider: string, cell: string): Promise<TruthFacts | und
 }
 
 const COMMON_CELLS: Record<string, string[]> = {
-  "codex/acp-codex": ["approval-allow", "approval-deny", "command-fails", "model-error", "resume", "stop-interrupt", "turn-tools", "zero-work"],
+  "codex/acp-codex": [
+    "approval-allow",
+    "approval-deny",
+    "command-fails",
+    "command-signal",
+    "exact-bytes",
+    "long-output",
+    "model-error",
+    "new-file-folder",
+    "resume",
+    "stop-interrupt",
+    "turn-tools",
+    "two-tool-calls",
+    "zero-work",
+  ],
   "claude-code/acp-claude": [
     "approval-allow",
     "approval-deny",
     "command-fails",
     "command-signal",
     "exact-bytes",
+    "long-output",
     "model-error",
+    "new-file-folder",
     "resume",
     "stop-interrupt",
     "turn-tools",
@@ -45,14 +61,30 @@ const COMMON_CELLS: Record<string, string[]> = {
     "command-fails",
     "command-signal",
     "exact-bytes",
+    "long-output",
     "model-error",
+    "new-file-folder",
     "resume",
     "stop-interrupt",
     "turn-tools",
     "two-tool-calls",
     "zero-work",
   ],
-  "pi/acp-pi": ["command-fails", "command-signal", "exact-bytes", "model-error", "model-list", "resume", "steer", "stop-interrupt", "turn-tools", "two-tool-calls", "zero-work"],
+  "pi/acp-pi": [
+    "command-fails",
+    "command-signal",
+    "exact-bytes",
+    "long-output",
+    "model-error",
+    "model-list",
+    "new-file-folder",
+    "resume",
+    "steer",
+    "stop-interrupt",
+    "turn-tools",
+    "two-tool-calls",
+    "zero-work",
+  ],
 };
 
 describe("parity compare on the committed lanes and recordings", () => {
@@ -192,6 +224,20 @@ describe("parity compare on the committed lanes and recordings", () => {
     const extra = "\n@@ -9,1 +9,1 @@\n-a\n+b\n";
     const doctored = events.map((e) => (e.type === "turn/diff/updated" ? { ...e, diff: `${e.diff}${extra}` } : e));
     expect(foldLane(doctored).turns[0]!.fields.turnDiff).toContain("@@ -9,1 +9,1 @@");
+  });
+
+  it("git's file mode lines and a hunk header's left-out count of 1 are spelling: codex's turn diff of a new file repeats its edit and is folded away", async () => {
+    const events = JSON.parse(await readFile(path.join(lanesDir, "codex", "new-file-folder.json"), "utf8")) as Array<{ type: string; diff?: string }>;
+    expect(events.some((e) => e.type === "turn/diff/updated" && e.diff?.includes("new file mode") === true && e.diff.includes("@@ -0,0 +1 @@"))).toBe(true);
+    const turn = foldLane(events).turns[0]!;
+    expect(turn.fields.turnDiff).toBeUndefined();
+    expect(turn.items.find((item) => item.kind === "edit")?.fields["change.hunks"]).toBe("@@ -0,0 +1,1 @@\n+hello\n");
+  });
+
+  it("two tool calls of one model answer that complete in the other order are paired, not lost and invented (codex/acp-codex two-tool-calls)", async () => {
+    const r = await comparePair({ a: "codex", b: "acp-codex", pair: "codex/acp-codex", lanesDir, recordingsDir, cells: ["two-tool-calls"], entries: [] });
+    expect(r.differences.filter((d) => d.field === "item")).toEqual([]);
+    expect(r.differences.find((d) => d.address === "turn 1 / read 1: cmd")).toMatchObject({ kind: "lost", cause: { kind: "bridge", provider: "acp-codex" } });
   });
 
   it("the HTML page escapes what the lanes hold and makes steering characters visible", () => {

@@ -46,14 +46,21 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
 }
 
+// File header lines of a unified diff: path spellings and git's mode lines, not changes (`diff
+// --git`, `index`, `---`, `+++`, git's extended headers, jsdiff's `Index:` and `====` separator).
+const DIFF_HEADER = /^(diff --git |index |Index: |--- |\+\+\+ |={20,}$|(new|deleted) file mode |old mode |new mode |similarity index |rename (from|to) )/;
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@.*$/;
+
 /**
- * The hunks of a unified diff: its file header lines dropped (`diff --git`, `index`, `---`, `+++`,
- * and jsdiff's `Index:` and `====` separator: path spellings, not changes).
+ * The hunks of a unified diff: its file header lines dropped, and each hunk header spelled with
+ * both counts (`@@ -0,0 +1 @@` is `@@ -0,0 +1,1 @@`: a count of 1 may be left out) and without
+ * the section text after it.
  */
 export function diffHunks(diff: string): string {
   return diff
     .split("\n")
-    .filter((line) => !/^(diff --git |index |Index: |--- |\+\+\+ |={20,}$)/.test(line))
+    .filter((line) => !DIFF_HEADER.test(line))
+    .map((line) => line.replace(HUNK_HEADER, (_all, a: string, b: string | undefined, c: string, d: string | undefined) => `@@ -${a},${b ?? "1"} +${c},${d ?? "1"} @@`))
     .join("\n");
 }
 

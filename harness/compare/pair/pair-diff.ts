@@ -74,8 +74,9 @@ function factCovers(fact: string, field: string): boolean {
       return field === "exitCode";
     case "diff":
     case "applied":
+      return /^change(\[\d+\])?\.hunks$/.test(field);
     case "created":
-      return field.startsWith("change");
+      return /^change(\[\d+\])?\.kind$/.test(field);
     case "approval":
       return field === "approvalStatus";
     case "item":
@@ -313,13 +314,22 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
   const ka = ta.items.map((item) => item.kind);
   const kb = tb.items.map((item) => item.kind);
   const script = diffSequences(ka, kb);
-  const equal = script.ops.filter((op) => op.kind === "equal").sort((x, y) => x.oldIndex - y.oldIndex);
-  for (const op of equal) {
-    const ia = ta.items[op.oldIndex]!;
-    const ib = tb.items[op.newIndex]!;
+  const pairs: Array<[number, number]> = script.ops.filter((op) => op.kind === "equal").map((op) => [op.oldIndex, op.newIndex]);
+  // Items of the same kind in another order (two tool calls of one model answer complete in either
+  // order): paired in turn, so the order alone is no difference.
+  const onlyInOld: number[] = [];
+  const onlyInNew = [...script.onlyInNew];
+  for (const index of script.onlyInOld) {
+    const match = onlyInNew.findIndex((other) => tb.items[other]!.kind === ta.items[index]!.kind);
+    if (match < 0) onlyInOld.push(index);
+    else pairs.push([index, onlyInNew.splice(match, 1)[0]!]);
+  }
+  for (const [oldIndex, newIndex] of pairs.sort((x, y) => x[0] - y[0])) {
+    const ia = ta.items[oldIndex]!;
+    const ib = tb.items[newIndex]!;
     compareFields(sides, cell, ta.number, `${where} / ${ia.kind} ${ia.ordinal}`, ia.fields, ib.fields, out, {}, { a: ia.at, b: ib.at });
   }
-  for (const index of script.onlyInOld) {
+  for (const index of onlyInOld) {
     const item = ta.items[index]!;
     const key = itemKey(item);
     const hit = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
@@ -333,7 +343,7 @@ function compareTurn(sides: PairSides, cell: string, ta: FoldedTurn, tb: FoldedT
       cause: hit !== undefined ? { kind: "bridge", provider: sides.b.provider, evidence: hit } : { kind: "adapter", provider: sides.b.provider },
     });
   }
-  for (const index of script.onlyInNew) {
+  for (const index of onlyInNew) {
     const item = tb.items[index]!;
     const key = itemKey(item);
     const own = key.value === undefined ? undefined : searchIn(sides.b, key.field, key.value, [], ta.number);
