@@ -30,8 +30,8 @@ import type { WritePolicy } from "./write-policy.js";
 export interface GateOptions {
   /** Batches replayed at once (≥ 1). */
   jobs: number;
-  /** Passed to every replay: `--timeout`, `--module`, `--cells`. */
-  replay: Pick<ReplayRecordingOptions, "timeouts" | "modulePath" | "cellsRoot">;
+  /** Passed to every replay: `--timeout`, `--module`, `--cells`, `--agent-process`. */
+  replay: Pick<ReplayRecordingOptions, "timeouts" | "modulePath" | "cellsRoot" | "agentProcess">;
   /** Recordings roots and the `--provider`/`--cell` filter. */
   selection: { roots: string[]; filter: CellFilter };
   /** Only these `provider/cell` names of the selection (`allow --migrate`); default all. */

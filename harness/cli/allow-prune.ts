@@ -13,7 +13,7 @@ import { listRecordings } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import type { RecordingLocation } from "../recording/locations.js";
 import { runGate } from "../check/gate.js";
-import { gateContextOf, resolveGateOptions } from "./check.js";
+import { gateContextOf, resolveGateOptions } from "./gate-flags.js";
 import type { CliContext } from "./context.js";
 import { stringsFlag, type ParsedFlags } from "./options.js";
 

@@ -1,67 +1,15 @@
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import type { CliContext } from "./context.js";
-import type { RunFlags } from "../report/advice.js";
-import { createCheckProgress } from "../progress/check-progress.js";
-import { parseShard } from "../check/shard.js";
-import { startGate, type GateContext, type GateOptions } from "../check/gate-start.js";
+import { startGate, type GateOptions } from "../check/gate-start.js";
 import { firstOutsideProject, resolveWritePolicy } from "../check/write-policy.js";
-import { ORACLES_DIR, REPORTER } from "../defaults.js";
+import { REPORTER } from "../defaults.js";
 import { reporterNameOf, type ReporterName } from "../report/reporter-names.js";
 import type { ParityCommand } from "./command.js";
-import { createOutputDirFlag, positiveIntegerFlag, replayOptionsOf, resolveReplayFlags } from "./flag-checks.js";
-import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
-import { booleanFlag, FLAGS, resolveSelection, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
-
-/** Everything the gate (`check`, `review`, `allow --prune`) takes from its flags: the gate's options but its write policy, which the command decides (`resolveWritePolicy`). */
-export type GateFlags = Omit<GateOptions, "write">;
-
-/** The flags of a gate run that its advice repeats, as the user typed them. */
-export function runFlagsOf(args: ParsedFlags): RunFlags {
-  const recordings = stringsFlag(args, "recordings");
-  const allowlist = stringsFlag(args, "allowlist");
-  const flags: RunFlags = {};
-  if (recordings.length > 0) flags.recordings = recordings;
-  if (allowlist.length > 0) flags.allowlist = allowlist;
-  for (const key of ["lanes", "module", "cells", "timeout"] as const) {
-    const value = args[key];
-    if (typeof value === "string" || typeof value === "number") flags[key] = String(value);
-  }
-  return flags;
-}
-
-/**
- * The gate's flags, in the order they are checked: `--jobs`, `--timeout`, `--module`, `--cells`,
- * `--recordings`, `--shard`; then the plain ones.
- * @throws UsageError naming the first bad flag and its value
- */
-export async function resolveGateOptions(args: ParsedFlags, cwd: string): Promise<GateFlags> {
-  const jobs = positiveIntegerFlag("jobs", args.jobs, "cells") ?? availableParallelism();
-  const replay = await resolveReplayFlags(args, cwd);
-  const selection = resolveSelection(args, cwd);
-  const shardText = stringFlag(args, "shard");
-  const lanes = stringFlag(args, "lanes");
-  const dump = stringFlag(args, "dump-dir");
-  if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(cwd, lanes));
-  if (dump !== undefined) {
-    requireDirectoryFlag("dump-dir", dump, path.resolve(cwd, dump));
-    requireFreeSpace(`--dump-dir ${dump}`, path.resolve(cwd, dump));
-  }
-  return {
-    jobs,
-    replay: replayOptionsOf(replay),
-    selection,
-    ...(shardText !== undefined ? { shard: parseShard(shardText) } : {}),
-    allowlistFiles: stringsFlag(args, "allowlist"),
-    lanesDir: path.resolve(cwd, lanes ?? ORACLES_DIR),
-    lanesGiven: lanes !== undefined,
-    ...(dump !== undefined ? { dumpDir: { value: dump, dir: path.resolve(cwd, dump) } } : {}),
-    batch: args.batch !== false,
-    flags: runFlagsOf(args),
-  };
-}
+import { gateContextOf, resolveGateOptions, type GateFlags } from "./gate-flags.js";
+import { requireFreeSpace } from "./path-checks.js";
+import { booleanFlag, FLAGS, stringFlag, type ParsedFlags } from "./options.js";
 
 /** `check`'s options: the gate's, the reporter, `--explain`, `--update`. */
 export interface CheckOptions extends GateFlags {
@@ -94,20 +42,6 @@ export async function resolveCheckOptions(args: ParsedFlags, ctx: CliContext): P
   const gate = await resolveGateOptions(args, ctx.cwd);
   if (update) requireFreeSpace(`oracles directory ${path.relative(ctx.cwd, gate.lanesDir) || "."}`, gate.lanesDir);
   return { reporter, explain: booleanFlag(args, "explain"), update, ...gate, ...(booleanFlag(args, "strict-truth") ? { bridgeUntruths: "fail" as const } : {}) };
-}
-
-/**
- * The gate's context from the CLI's: progress on standard error when it is shown, and a
- * `--dump-dir` that cannot be created reported as one line naming the flag.
- */
-export function gateContextOf(ctx: CliContext): GateContext {
-  const stream = ctx.progress;
-  return {
-    cwd: ctx.cwd,
-    ci: ctx.ci,
-    createDumpDir: (value, dir) => createOutputDirFlag("dump-dir", value, dir),
-    ...(stream !== undefined ? { progress: (total: number) => createCheckProgress(stream, total) } : {}),
-  };
 }
 
 /**
@@ -148,6 +82,7 @@ export const checkCommand: ParityCommand = {
       })
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
+      .option("agent-process", FLAGS.agentProcess)
       .option("update", {
         alias: "u",
         type: "boolean",

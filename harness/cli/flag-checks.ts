@@ -10,6 +10,7 @@ import { InfrastructureTimeoutError, UsageError } from "../errors.js";
 import { DirectoryCreateError, ensureDir, FileWriteError } from "../recording/atomic-write.js";
 import { probeBridgeModule } from "./module-probe.js";
 import type { Scheduler } from "../../stack/bridge-kit/scheduler.js";
+import type { AgentProcessKind } from "../replay/bridge/launch.js";
 import { stringFlag, type ParsedFlags } from "./options.js";
 
 /**
@@ -152,15 +153,16 @@ export async function createOutputDirFlag(flag: string, value: string, resolved:
   }
 }
 
-/** What the replay flags set: `--timeout` (ms), `--module` (absolute, checked), `--cells` (absolute). */
+/** What the replay flags set: `--timeout` (ms), `--module` (absolute, checked), `--cells` (absolute), `--agent-process`. */
 export interface ReplayFlags {
   ceilingMs?: number;
   modulePath?: string;
   cellsRoot?: string;
+  agentProcess?: AgentProcessKind;
 }
 
 /**
- * `--timeout`, `--module` (loaded in a child process to check it is a bridge module), `--cells`.
+ * `--timeout`, `--module` (loaded in a child process to check it is a bridge module), `--cells`, `--agent-process`.
  * @throws UsageError naming the flag and value
  */
 export async function resolveReplayFlags(args: ParsedFlags, cwd: string): Promise<ReplayFlags> {
@@ -169,12 +171,20 @@ export async function resolveReplayFlags(args: ParsedFlags, cwd: string): Promis
   const modulePath = module === undefined ? undefined : await checkBridgeModuleFlag(module, cwd);
   const cells = stringFlag(args, "cells");
   const cellsRoot = cells === undefined ? undefined : existingDirFlag("cells", cells, cwd);
-  return { ...(ceilingMs !== undefined ? { ceilingMs } : {}), ...(modulePath !== undefined ? { modulePath } : {}), ...(cellsRoot !== undefined ? { cellsRoot } : {}) };
+  // yargs refuses a value outside the choices (FLAGS.agentProcess) before this runs.
+  const agentProcess = stringFlag(args, "agentProcess") as AgentProcessKind | undefined;
+  return {
+    ...(ceilingMs !== undefined ? { ceilingMs } : {}),
+    ...(modulePath !== undefined ? { modulePath } : {}),
+    ...(cellsRoot !== undefined ? { cellsRoot } : {}),
+    ...(agentProcess !== undefined ? { agentProcess } : {}),
+  };
 }
 
 /** The replay options (harness/replay `ReplayOptions`) the replay flags stand for. */
-export function replayOptionsOf(flags: ReplayFlags): { timeouts?: { ceilingMs: number }; modulePath?: string; cellsRoot?: string } {
+export function replayOptionsOf(flags: ReplayFlags): { timeouts?: { ceilingMs: number }; modulePath?: string; cellsRoot?: string; agentProcess?: AgentProcessKind } {
   return {
+    ...(flags.agentProcess !== undefined ? { agentProcess: flags.agentProcess } : {}),
     ...(flags.ceilingMs !== undefined ? { timeouts: { ceilingMs: flags.ceilingMs } } : {}),
     ...(flags.modulePath !== undefined ? { modulePath: flags.modulePath } : {}),
     ...(flags.cellsRoot !== undefined ? { cellsRoot: flags.cellsRoot } : {}),

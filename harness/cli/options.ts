@@ -26,6 +26,11 @@ export const FLAGS = {
     describe: `Wall-clock ceiling per cell in ms (a whole number ≥ 1; default ${CELL_CEILING_MS}): a replay still running then is an infrastructure timeout, never a divergence`,
   },
   module: { type: "string", describe: "Bridge module to replay through instead of the provider's shipped one (your bridge under the gate)" },
+  agentProcess: {
+    choices: ["in-process", "relay", "node"] as const,
+    describe:
+      "What the bridge spawns as its agent in a replay: the relay served inside the bridge process (in-process, the default where perl is found), a perl relay process per agent session (relay), or a Node replay child (node). The verdict is the same for each; it is a diagnostic of the stand-ins",
+  },
   cells: {
     type: "string",
     describe: "Cells root whose <cell>/workspace/ seeds a replayed cell's workspace when its recording carries none (default: the package's cells/)",

@@ -118,6 +118,7 @@ export const replayCommand: ParityCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print the whole result as JSON" })
       .option("timeout", FLAGS.timeout)
       .option("module", FLAGS.module)
+      .option("agent-process", FLAGS.agentProcess)
       .option("trace", { type: "boolean", default: false, describe: "Print every line written and every live line to stderr, in walk order" })
       .option("cells", FLAGS.cells)
       .example("$0 replay recordings/echo/turn", "Print the live thread lane of one recording")

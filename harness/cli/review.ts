@@ -28,11 +28,11 @@ import { acceptPending, rejectPending, resolveWritePolicy } from "../check/write
 import { loadAllowlists } from "../compare/allowlist.js";
 import { selectRecordings } from "../recording/select.js";
 import type { RunFlags } from "../report/advice.js";
-import { appendAllowlistEntry } from "./allow.js";
+import { appendAllowlistEntry } from "./allow-entry.js";
 import { prunableInRun, removeEntries } from "./allow-prune.js";
 import type { RecordingLocation } from "../recording/locations.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
-import { gateContextOf, resolveGateOptions } from "./check.js";
+import { gateContextOf, resolveGateOptions } from "./gate-flags.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";

@@ -51,7 +51,31 @@ describe("fs requests", () => {
     expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new\n");
     expect(denied!.error).toEqual({ code: -32000, message: `File writes outside the workspace are denied by BB's accept-edits permission mode: ${outside}` });
     const change = bridge.deltas("thr_fs").find((d) => d.kind === "item.close" && d.item?.type === "fileChange");
-    expect(change.item.changes).toEqual([{ path: join(ws, "notes.txt"), kind: "update", oldText: "one\ntwo\nthree\n", newText: "new\n" }]);
+    // The diff of the file before and the text written, with its hunk (issue 37; translate/texts-diff.ts).
+    const name = join(ws, "notes.txt").replace(/^\/+/, "");
+    const diff = `--- a/${name}\n+++ b/${name}\n@@ -1,3 +1,1 @@\n-one\n-two\n-three\n+new\n`;
+    expect(change.item.changes).toEqual([{ path: join(ws, "notes.txt"), kind: "update", oldText: "one\ntwo\nthree\n", diff, newText: "new\n" }]);
+  });
+
+  it("a read call's fileRead carries the bytes the bridge answered to its fs/read_text_file, not the agent's trimmed display; a read after the call settled is no one's", async () => {
+    bridge = startInProcessBridge();
+    const ws = bridge.dir;
+    writeFileSync(join(ws, "notes.txt"), "title: parity notes\n  status: draft\n\n");
+    const file = join(ws, "notes.txt");
+    const read = (toolCallId: string) => ({ update: { sessionUpdate: "tool_call", toolCallId, title: "read", kind: "read", status: "pending", locations: [{ path: file }] } });
+    const done = (toolCallId: string) => ({
+      update: { sessionUpdate: "tool_call_update", toolCallId, status: "completed", content: [{ type: "content", content: { type: "text", text: "title: parity notes\n  status: draft" } }] },
+    });
+    const fsRead = { request: { method: "fs/read_text_file", params: { sessionId: "fixture-session-1", path: file } } };
+    const { spec } = fixtureLaunchSpec(ws, { prompts: [{ steps: [read("r1"), fsRead, done("r1"), read("r2"), done("r2"), fsRead, { end: "end_turn" }] }] });
+    await bridge.request("thread/start", threadStartParams("thr_reads", spec, ws));
+    await bridge.request("turn/start", turnStartParams("thr_reads", "read", "creq_rd00000000"));
+    await bridge.waitFor(isBoundary);
+    const closes = bridge.deltas("thr_reads").filter((d) => d.kind === "item.close" && d.item?.type === "fileRead");
+    expect(closes.map((d) => [d.key.providerItemId, d.resultText])).toEqual([
+      ["r1", "title: parity notes\n  status: draft\n\n"],
+      ["r2", "title: parity notes\n  status: draft"],
+    ]);
   });
 });
 

@@ -274,8 +274,10 @@ describe("the agent's own unified diff, hunks and context included", () => {
     ]);
   });
 
-  it("an agent that sends no unified diff (acp-gemini turn-tools) leaves the diff to the grammar's oldText/newText rule", () => {
-    expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([undefined]);
+  it("an agent that sends no unified diff (acp-gemini turn-tools seq 42) gets the diff of the file texts it sent, with its hunk (issue 37)", () => {
+    expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([
+      "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",
+    ]);
   });
 });
 

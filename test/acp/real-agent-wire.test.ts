@@ -85,7 +85,7 @@ describe("real agents on the wire (spec 50)", () => {
     expect(t.drops).toEqual([]);
     const byType = (type: string) => t.completed.filter((item) => item.type === type);
     expect(t.started.map((item) => item.type)).toEqual(["fileChange", "fileRead", "toolCall"]);
-    expect(byType("fileChange")).toEqual([expect.objectContaining({ changes: [{ path: "/w/a.txt", kind: "update", diff: "--- a/w/a.txt\n+++ b/w/a.txt\n-x\n+y\n" }] })]);
+    expect(byType("fileChange")).toEqual([expect.objectContaining({ changes: [{ path: "/w/a.txt", kind: "update", diff: "--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,1 +1,1 @@\n-x\n+y\n" }] })]);
     expect(byType("fileRead")).toEqual([expect.objectContaining({ path: "/w/b.txt" })]);
     expect(byType("toolCall")).toEqual([expect.objectContaining({ arguments: { pattern: "foo" } })]);
   });
@@ -148,8 +148,8 @@ describe("real agents on the wire (spec 50)", () => {
     expect(t.drops).toEqual([]);
     const changes = t.completed.filter((item) => item.type === "fileChange").map((item) => item.changes);
     expect(changes).toEqual([
-      [{ path: file, kind: "update", diff: `--- a${file}\n+++ b${file}\n-old\n+new\n` }],
-      [{ path: join(bridge.dir, "f.txt"), kind: "add", diff: `--- /dev/null\n+++ b${join(bridge.dir, "f.txt")}\n+fresh\n` }],
+      [{ path: file, kind: "update", diff: `--- a${file}\n+++ b${file}\n@@ -1,1 +1,1 @@\n-old\n+new\n` }],
+      [{ path: join(bridge.dir, "f.txt"), kind: "add", diff: `--- /dev/null\n+++ b${join(bridge.dir, "f.txt")}\n@@ -0,0 +1,1 @@\n+fresh\n` }],
     ]);
   });
 

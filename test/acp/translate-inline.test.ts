@@ -212,7 +212,9 @@ describe("tool calls", () => {
     expect(del.item).toEqual({ type: "fileChange", changes: [{ path: "/w/old.txt", kind: "delete" }] });
     expect(del.presentation).toMatchObject({ label: { pending: "Deleting file" }, icon: { glyph: "Trash2" }, title: "old.txt" });
     const add = last(t.update(call({ toolCallId: "n", kind: "edit", content: [{ type: "diff", path: "/w/new.txt", oldText: null, newText: "hi" }] })));
-    expect(add.item).toEqual({ type: "fileChange", changes: [{ path: "/w/new.txt", kind: "add", newText: "hi" }] });
+    // A new file's diff comes from /dev/null, with its hunk (issue 37; texts-diff.ts).
+    const addDiff = "--- /dev/null\n+++ b/w/new.txt\n@@ -0,0 +1,1 @@\n+hi\n\\ No newline at end of file\n";
+    expect(add.item).toEqual({ type: "fileChange", changes: [{ path: "/w/new.txt", kind: "add", diff: addDiff, newText: "hi" }] });
     expect(add.presentation.label).toEqual({ pending: "Writing file", completed: "Wrote file" });
   });
 
@@ -251,7 +253,8 @@ describe("tool calls", () => {
   test("malformed optional fields read as absent; bad content entries are skipped, not fatal", () => {
     const t = make();
     const open = last(t.update(call({ kind: "edit", title: 42, content: [7, { type: "diff", path: "/w/a", oldText: "x", newText: "y" }], locations: ["nope"], _meta: "m" })));
-    expect(open.item).toEqual({ type: "fileChange", changes: [{ path: "/w/a", kind: "update", oldText: "x", newText: "y" }] });
+    const diff = "--- a/w/a\n+++ b/w/a\n@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n";
+    expect(open.item).toEqual({ type: "fileChange", changes: [{ path: "/w/a", kind: "update", diff, oldText: "x", newText: "y" }] });
   });
 
   test("null fields (pi-acp) count as absent and do not erase merged values", () => {
@@ -433,7 +436,8 @@ describe("envelopes, approvals, injected tools, activity", () => {
     t.notePermissionToolCall({ toolCallId: "tc-1", status: "pending", title: "notes.txt", kind: "edit", locations: [{ path: "/w/notes.txt" }] });
     expect(t.fsWrite({ path: "/w/notes.txt", oldText: "a", newText: "b" })).toEqual([]);
     const drained = t.turnCompleted("end_turn").filter((d) => d.kind === "item.close") as AnyRecord[];
-    expect(drained.map((d) => d.item)).toEqual([{ type: "fileChange", changes: [{ path: "/w/notes.txt", kind: "update", oldText: "a", newText: "b" }] }]);
+    const diff = "--- a/w/notes.txt\n+++ b/w/notes.txt\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n";
+    expect(drained.map((d) => d.item)).toEqual([{ type: "fileChange", changes: [{ path: "/w/notes.txt", kind: "update", oldText: "a", diff, newText: "b" }] }]);
   });
 
   test("permission subjects: file change with write scope; in-flight fallback; no tool call", () => {

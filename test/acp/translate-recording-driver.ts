@@ -1,7 +1,8 @@
 /**
  * Test driver: replays the ACP lanes of a recording through the translator the way the bridge
  * would call it (one translator per agent process; turn start at each written `session/prompt`,
- * turn end at its result; `session/load` replay fed as restore updates). Default root: the real
+ * turn end at its result; `session/load` replay fed as restore updates; an `fs/read_text_file`'s
+ * claimant taken when it arrives and the recorded answer given to it). Default root: the real
  * acp-cursor recordings; the committed acp-opencode ones are at {@link OPENCODE_RECORDINGS}.
  *
  * Shared recordings are read BY PATH from ../shared at test time; nothing of them is copied here.
@@ -96,6 +97,8 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
   let clock = 0;
   const pending = new Map<number | string, string>();
   let loading = false;
+  // The agent's fs/read_text_file requests by id: the read call each belongs to, taken when it arrived (as the bridge does).
+  const fsReads = new Map<number | string, string | undefined>();
 
   const need = (): AcpTranslator => {
     if (translator === undefined) throw new Error(`${cell}: ACP traffic before initialize`);
@@ -105,6 +108,11 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
   for (const line of lines) {
     clock = line.seq;
     const message = line.message;
+    if (line.dir === "bridge→provider" && message.method === undefined && fsReads.has(message.id)) {
+      if (typeof message.result?.content === "string") need().fsRead(message.result.content, fsReads.get(message.id));
+      fsReads.delete(message.id);
+      continue;
+    }
     if (line.dir === "bridge→provider") {
       if (message.method === "initialize") {
         translator = createAcpTranslator({ threadId, dialect, now: () => clock });
@@ -122,7 +130,9 @@ export function driveCell(cell: string, dialect: AcpDialect = selectAcpDialect({
       continue;
     }
     if (typeof message.method === "string") {
-      if (message.method === "session/request_permission") {
+      if (message.method === "fs/read_text_file") {
+        fsReads.set(message.id, need().readClaimant(message.params.path));
+      } else if (message.method === "session/request_permission") {
         result.permissionSubjects.push({ toolCall: message.params.toolCall, subject: need().permissionSubject(message.params.toolCall) });
       } else {
         const outcome = dialect.handleClientRequest?.(message.method, message.params);

@@ -7,6 +7,7 @@
  * `spec30Expectation` rewrites the recorded delta into what spec 30 says, one rule per change,
  * each naming its section. Everything else must match exactly.
  */
+import { applyPatch, createTwoFilesPatch } from "diff";
 import { describe, expect, test } from "vitest";
 import type { ThreadDelta } from "../../stack/protocol/thread-delta.js";
 import { ThreadDeltaSchema } from "../../stack/protocol/thread-delta.js";
@@ -60,6 +61,18 @@ function spec30Expectation(recorded: ThreadDelta[]): AnyDelta[] {
     }
 
     if (delta.kind === "item.close") {
+      // Issue 37: a change the agent sent as file texts carries their unified diff, hunks and
+      // context included (the reference bridge left it to the grammar's hunkless rule).
+      if (delta.item.type === "fileChange") {
+        for (const change of delta.item.changes as AnyDelta[]) {
+          if (change.diff !== undefined || typeof change.newText !== "string") continue;
+          const name = String(change.path).replace(/^\/+/, "");
+          const from = change.kind === "add" ? "/dev/null" : `a/${name}`;
+          const patch = createTwoFilesPatch(from, `b/${name}`, change.oldText ?? "", change.newText, undefined, undefined, { context: 3 }).replace(/^=+\n/, "");
+          const { newText, ...rest } = change;
+          Object.assign(change, { ...rest, diff: patch, newText });
+        }
+      }
       const rawOutput = update?.rawOutput;
       // Spec 30 §1.1 exit-code rule: the code is what the agent reported (rawOutput.exitCode /
       // exit_code); a completed call without one closes without an exit code (no invented 0).
@@ -120,8 +133,10 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     const diff = rawUpdate(close as AnyDelta)?.content[0];
     expect(close?.item).toEqual({
       type: "fileChange",
-      changes: [{ path: diff.path, kind: "update", oldText: diff.oldText, newText: diff.newText }],
+      changes: [{ path: diff.path, kind: "update", diff: expect.stringMatching(/\n@@ -\d+,\d+ \+\d+,\d+ @@\n/), oldText: diff.oldText, newText: diff.newText }],
     });
+    // The diff built from the agent's texts turns the file before into the file after (issue 37).
+    expect(applyPatch(diff.oldText, close?.item.changes[0].diff)).toBe(diff.newText);
     expect(close?.presentation.title).toBe(diff.path.split("/").pop());
     expect(close).not.toHaveProperty("exitCode");
   });

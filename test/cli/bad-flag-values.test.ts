@@ -219,3 +219,21 @@ describe("nothing is written on a usage error", () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe("--agent-process", () => {
+  it("a value outside in-process | relay | node: exit 2, one line naming the choices, before any replay", async () => {
+    const r = await runCli(["check", "--provider", "echo", "--agent-process", "perl"]);
+    expectOneLine(r, /agent-process.*"perl".*"in-process", "relay", "node"/);
+  });
+
+  it("each stand-in replays a real agent's cell to the same verdict (the whole matrix: test/gate/stand-ins-matrix.ci.ts)", async () => {
+    const outs: string[] = [];
+    for (const kind of ["in-process", "relay", "node"]) {
+      const r = await runCli(["check", "--provider", "pi", "--cell", "resume", "--agent-process", kind, "--reporter", "json"]);
+      expect(r.code, r.err).toBe(0);
+      const report = JSON.parse(r.out) as { cells: Array<{ status: string }> };
+      outs.push(report.cells.map((c) => c.status).join(","));
+    }
+    expect(outs).toEqual(["pass", "pass", "pass"]);
+  });
+});

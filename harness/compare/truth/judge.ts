@@ -19,6 +19,7 @@ import type { CommandFact, EditFact, FactApproval, ModelFact, ReadFact, TruthFac
 import { laneView, resultText, type ItemClass, type LaneItem, type LaneTurn } from "./lane-view.js";
 import { isInterleaving, isMarkedCut } from "./output.js";
 import { diffApplies } from "./unified-diff.js";
+import { acpOwnership, type AcpOwnership } from "./acp-ownership.js";
 import { isRecord } from "../../../stack/protocol/json-value.js";
 
 /** How a lane stands to one fact. */
@@ -86,6 +87,9 @@ export function judgeTruth(input: TruthInput): TruthVerdict {
   // nothing of what a tool did: a word inside one of them is never evidence.
   const modelTexts = (input.facts.model ?? []).map((m) => m.text ?? "").filter((t) => t.length >= 8);
   const evidence = (): EvidenceIndex => (index ??= evidenceIndex(input.agentSide));
+  // Which ACP tool call a file value belongs to (acp-ownership.ts): read when a read is judged untrue.
+  let ownershipMemo: AcpOwnership | undefined;
+  const ownership = (): AcpOwnership => (ownershipMemo ??= acpOwnership(input.agentSide));
   // Searches for words (an exit code or signal named in text, an error status, a stop reason) skip them.
   let proseIndex: EvidenceIndex | undefined;
   const prose = (): EvidenceIndex => (proseIndex ??= withoutModelText(evidence(), modelTexts));
@@ -115,7 +119,7 @@ export function judgeTruth(input: TruthInput): TruthVerdict {
       continue;
     }
     if (step.kind === "command") judgeCommand(name, step, item, evidence, prose, record);
-    else if (step.kind === "read") judgeRead(name, step, item, evidence, record);
+    else if (step.kind === "read") judgeRead(name, step, item, evidence, ownership, record);
     else judgeEdit(name, step, item, evidence, record);
   }
   // Items no step made: the lane says a tool ran that the script never asked for.
@@ -383,13 +387,15 @@ function judgeApproval(answer: FactApproval | null, item: Record<string, unknown
   };
 }
 
-function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy, record: Record_): void {
+function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy, ownership: () => AcpOwnership, record: Record_): void {
   const item = lane.item;
   const at = lane.address;
   const args = isRecord(item.arguments) ? item.arguments : {};
   const rawPath = typeof item.path === "string" ? item.path : typeof args.path === "string" ? args.path : typeof args.filePath === "string" ? args.filePath : undefined;
   const path = rawPath === undefined ? undefined : relativePath(rawPath);
-  record(`${name}.path`, judgePath(step.path, path, evidence, at, item.type === "fileRead" ? "item.path" : "item.arguments.path"));
+  // A path that names a changed file (an edit's diff, a write) is another call's, never the read's (acp-ownership.ts).
+  const readPath = (e: Evidence) => !ownership().changedFilePaths.has(`${e.seq} ${e.path}`);
+  record(`${name}.path`, judgePath(step.path, path, evidence, at, item.type === "fileRead" ? "item.path" : "item.arguments.path", readPath));
   if (step.exists === false || typeof step.content !== "string") return;
   const content = recorded(step.content);
   const text = resultText(item);
@@ -399,7 +405,10 @@ function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy,
   }
   const field = item.type === "fileRead" ? "item.content" : "item.result";
   // A diff's old or new text (a later edit of the same file) is not the read's result.
-  const had = evidence().find((v, key, path) => v === content && !DIFF_KEY.test(key) && !/rawInput|arguments|\.input\b/i.test(path));
+  // The bridge's answer to an fs read that no in-flight read call of the file made is not this read's (acp-ownership.ts).
+  const had = evidence()
+    .all((v, key, path) => v === content && !DIFF_KEY.test(key) && !/rawInput|arguments|\.input\b/i.test(path))
+    .find((e) => !(e.dir === "bridge→provider" && ownership().unownedReadAnswers.has(e.seq)));
   if (had !== undefined) {
     record(`${name}.content`, {
       kind: text === undefined ? "lost" : "changed",
@@ -441,10 +450,12 @@ function judgeRead(name: string, step: ReadFact, lane: LaneItem, evidence: Lazy,
   });
 }
 
-function judgePath(expected: string, actual: string | undefined, evidence: Lazy, at: string, field: string): Omit<TruthFinding, "fact"> | undefined {
+function judgePath(expected: string, actual: string | undefined, evidence: Lazy, at: string, field: string, counts: (e: Evidence) => boolean = () => true): Omit<TruthFinding, "fact"> | undefined {
   if (actual === expected) return undefined;
   const absolute = `${RECORDED_PATHS.workspace}/${expected}`;
-  const had = evidence().find((v) => v === expected || v === absolute);
+  const had = evidence()
+    .all((v) => v === expected || v === absolute)
+    .find(counts);
   return {
     kind: actual === undefined ? "lost" : "changed",
     cause: had !== undefined ? "bridge" : "adapter",
@@ -498,7 +509,10 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
   const diff = change !== undefined && typeof change.diff === "string" ? change.diff : undefined;
   if (diff !== undefined && diffApplies(diff, before, after)) record(`${name}.diff`, undefined);
   else {
-    const had = carried();
+    // A replaced snippet (new_string and the like) tells no position in the file: a diff is the
+    // bridge's to make from it only when the agent-side lanes carry the file before too, exactly.
+    const hasBefore = before === null || before === "" || evidence().find((v) => v === before) !== undefined;
+    const had = evidence().find((v) => typeof v === "string" && v !== "" && (v === after || (v.includes("@@") && diffApplies(v, before, after)))) ?? (hasBefore ? carried() : undefined);
     record(`${name}.diff`, {
       kind: diff === undefined ? "lost" : "changed",
       cause: had !== undefined ? "bridge" : "adapter",

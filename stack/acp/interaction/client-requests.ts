@@ -38,6 +38,8 @@ function workspaceRoots(session: AcpSession): string[] {
 async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<{ content: string }> {
   const rawPath = requireString(params, "path", "fs/read_text_file");
   const path = resolveAgentPath(session.settings.cwd, rawPath);
+  // Which read call this read is decided now, in the agent's line order (the awaits below let later lines through).
+  const claimant = session.translator.readClaimant(path);
   if (rt.options.fsScope === "workspace" && !(await isInsideWorkspace(path, workspaceRoots(session)))) {
     throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.bridgeError, `File reads outside the workspace are denied: ${rawPath}`);
   }
@@ -49,10 +51,15 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
   }
   const line = typeof params.line === "number" && params.line >= 1 ? Math.floor(params.line) : undefined;
   const limit = typeof params.limit === "number" && params.limit >= 0 ? Math.floor(params.limit) : undefined;
-  if (line === undefined && limit === undefined) return { content: text };
-  const lines = text.split("\n");
-  const start = (line ?? 1) - 1;
-  return { content: lines.slice(start, limit === undefined ? undefined : start + limit).join("\n") };
+  let content = text;
+  if (line !== undefined || limit !== undefined) {
+    const lines = text.split("\n");
+    const start = (line ?? 1) - 1;
+    content = lines.slice(start, limit === undefined ? undefined : start + limit).join("\n");
+  }
+  // The read call this answer belongs to shows these bytes as what it read (translate/read-bytes.ts).
+  session.translator.fsRead(content, claimant);
+  return { content };
 }
 
 /**

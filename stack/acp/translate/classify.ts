@@ -8,6 +8,7 @@ import { boundToolPayload, toolOutputText } from "./output.js";
 import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
 import { isRecord } from "../../protocol/json-value.js";
 import { agentUnifiedDiff } from "./agent-diff.js";
+import { textsUnifiedDiff } from "./texts-diff.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation = { type: "command"; command: string } | { type: "fileChange"; kind: "update" | "delete"; paths: string[] } | { type: "generic"; paths: string[] };
@@ -115,13 +116,35 @@ export function genericToolShape(event: AcpToolCallEvent): ItemShape {
   return shape;
 }
 
+/** `rawInput` keys an edit tool names the text it replaces, and the text it puts in its place, with. */
+const SNIPPET_OLD_KEYS = ["old_string", "oldString", "old_str", "oldText", "old_text"];
+const SNIPPET_NEW_KEYS = ["new_string", "newString", "new_str", "newText", "new_text"];
+
+/**
+ * True when a `diff` entry's texts are the call's replaced snippet (`rawInput.old_string` →
+ * `new_string` and the like, as Claude Code's adapters, copilot and hermes send them) rather than
+ * the file before and after, as ACP defines them: such texts say nothing of where in the file the
+ * snippet sits.
+ */
+function isEditSnippet(event: AcpToolCallEvent, oldText: string | null, newText: string): boolean {
+  if (!isRecord(event.rawInput) || oldText === null) return false;
+  const input = event.rawInput;
+  return SNIPPET_OLD_KEYS.some((key) => input[key] === oldText) && SNIPPET_NEW_KEYS.some((key) => input[key] === newText);
+}
+
 function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, { type: "fileChange" }>): FileChangeEntry[] {
   const diffs = diffEntries(event);
   if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
   return diffs.map((entry) => {
     const change: FileChangeEntry = { path: entry.path as string, kind: typeof entry.oldText === "string" ? "update" : "add" };
-    // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts).
-    const diff = agentUnifiedDiff(event, change.path, diffs.length);
+    // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts);
+    // else the diff of the file texts it sent, with its hunks (texts-diff.ts). Texts that are the
+    // call's own replaced snippet tell no position in the file: no hunk is made up for them (the
+    // assembler shows their lines without one).
+    const newText = typeof entry.newText === "string" ? entry.newText : undefined;
+    const oldText = change.kind === "add" ? null : (entry.oldText as string);
+    const fromTexts = newText !== undefined && !isEditSnippet(event, oldText, newText) ? textsUnifiedDiff(change.path, oldText, newText) : undefined;
+    const diff = agentUnifiedDiff(event, change.path, diffs.length) ?? fromTexts;
     if (diff !== undefined) change.diff = diff;
     if (typeof entry.oldText === "string") change.oldText = entry.oldText;
     if (typeof entry.newText === "string") change.newText = entry.newText;

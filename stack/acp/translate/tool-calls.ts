@@ -10,6 +10,8 @@ import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updat
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, readOutputText, streamedCommandOutput, toolOutputText } from "./output.js";
 import { isNoOutputPlaceholder } from "./command-text.js";
+import { textsUnifiedDiff } from "./texts-diff.js";
+import { exactReadBytes, namesSameFile } from "./read-bytes.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
 import { classifyToolCall, isInjectedToolCandidate, withToolIdentity } from "./tool-classification.js";
@@ -21,6 +23,11 @@ interface CachedToolCall {
   announced: boolean;
   /** Client file writes the agent made through this call (`fs/write_text_file`), in order. */
   writes: AcpFsWriteChange[];
+  /**
+   * The texts the bridge answered to the agent's `fs/read_text_file` requests that belong to this
+   * call (a read of its file while it was in flight: {@link ToolCallTracker.readClaimant}), in order.
+   */
+  reads?: string[];
   /** True while only a permission request named the call: no item until the agent itself reports it. */
   permissionOnly?: boolean;
   /** Set by a delegation report while the call is open (spec 30 §1.3). */
@@ -64,9 +71,11 @@ function defersUnfilledOpens(dialect: AcpDialect): boolean {
   return dialect.opensUnfilledToolCalls !== true;
 }
 
-/** The `fileChange` change of a client write. */
-export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "add" | "update"; oldText?: string; newText: string } {
-  return write.oldText === null ? { path: write.path, kind: "add", newText: write.newText } : { path: write.path, kind: "update", oldText: write.oldText, newText: write.newText };
+/** The `fileChange` change of a client write, with the diff of its two texts (texts-diff.ts). */
+export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "add" | "update"; diff?: string; oldText?: string; newText: string } {
+  const diff = textsUnifiedDiff(write.path, write.oldText, write.newText);
+  const base = write.oldText === null ? { path: write.path, kind: "add" as const } : { path: write.path, kind: "update" as const, oldText: write.oldText };
+  return { ...base, ...(diff !== undefined ? { diff } : {}), newText: write.newText };
 }
 
 /**
@@ -107,6 +116,21 @@ export interface ToolCallTracker {
    * bridge's awaits, so a write the call settles ahead of is still known as that call's.
    */
   writeClaimant(path: string): string | undefined;
+  /**
+   * The `toolCallId` of the read call an `fs/read_text_file` of `path` (absolute, as the bridge
+   * resolved it) belongs to: the one call in flight now (announced or refined, not yet settled)
+   * that classifies as a `fileRead` of that file; `undefined` when there is none or more than one.
+   * Taken when the request arrives. The rule never looks past the call's life: a read of the same
+   * path before the call was reported or after it settled (gemini reads a file for its edit's
+   * permission request right after its own read call completed) belongs to no read call.
+   */
+  readClaimant(path: string): string | undefined;
+  /**
+   * The text the bridge answered to an `fs/read_text_file` its claimant (readClaimant) made: kept
+   * on the call, whose `fileRead` close then carries those bytes (read-bytes.ts). Nothing when
+   * the call has settled meanwhile. Makes no delta.
+   */
+  noteRead(toolCallId: string, content: string): void;
   /** Closes every cached call in insertion order with `status` and empties the cache. */
   drain(status: ItemStatus): ThreadDelta[];
   /**
@@ -150,22 +174,13 @@ export interface ToolCallTracker {
 
 type FileChangeItem = Extract<ClassifiedToolCall["item"], { type: "fileChange" }>;
 
-/**
- * Whether a change the agent reported names the file a client write wrote: the same path, or a
- * relative path the write's absolute one ends with (qwen reports `notes.txt` on its tool call and
- * writes `/…/notes.txt` through `fs/write_text_file`).
- */
-function sameFile(changePath: string, writePath: string): boolean {
-  if (changePath === writePath) return true;
-  return !changePath.startsWith("/") && changePath.length > 0 && writePath.endsWith(`/${changePath.replace(/^\.\//, "")}`);
-}
-
 /** Adds a call's client writes to its fileChange: a change of the same file without text takes the write's (its absolute path and texts); other files are appended. */
 function withWrites(item: FileChangeItem, writes: readonly AcpFsWriteChange[]): FileChangeItem {
   if (writes.length === 0) return item;
   const changes = [...item.changes];
   for (const write of writes) {
-    const at = changes.findIndex((change) => sameFile(change.path, write.path));
+    // The same file: the same path, or a relative one the write's ends with (qwen reports `notes.txt` and writes `/…/notes.txt`).
+    const at = changes.findIndex((change) => namesSameFile(change.path, write.path));
     if (at === -1) changes.push(fsWriteChange(write));
     else if (changes[at]!.newText === undefined) changes[at] = fsWriteChange(write);
   }
@@ -179,7 +194,14 @@ const changeKey = (path: string, newText: string | undefined): string => `${path
  * without a code gets 1). A denied command never ran: it printed nothing and has no exit code (the
  * agent's refusal text is not its output); a denied call of another type keeps its result text.
  */
-function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: ClassifiedToolCall["item"], status: ItemStatus, denied: boolean): { output?: string; exitCode?: number } {
+function closingOutput(
+  dialect: AcpDialect,
+  event: AcpToolCallEvent,
+  item: ClassifiedToolCall["item"],
+  status: ItemStatus,
+  denied: boolean,
+  fsReads: readonly string[],
+): { output?: string; exitCode?: number } {
   if (denied && item.type === "command") return {};
   let output: string | undefined;
   let exitCode: number | undefined;
@@ -191,7 +213,8 @@ function closingOutput(dialect: AcpDialect, event: AcpToolCallEvent, item: Class
     output = result.output !== undefined && isNoOutputPlaceholder(result.output) ? undefined : result.output;
     exitCode = result.exitCode;
   } else {
-    output = item.type === "fileRead" ? readOutputText(event) : toolOutputText(event);
+    // A read's output is the file's exact bytes where the agent-side traffic carries them, else the text the agent displayed (read-bytes.ts).
+    output = item.type === "fileRead" ? (exactReadBytes(event, item.path, fsReads) ?? readOutputText(event)) : toolOutputText(event);
     exitCode = readCommandResult(event).exitCode;
   }
   // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1 (never a denied one).
@@ -273,7 +296,7 @@ class ToolCallCache implements ToolCallTracker {
     const denied = this.deniedIds.has(event.toolCallId);
     // The grammar reads approvalStatus on command and file-change items only (stack/assembler/items.ts).
     const approved = !denied && this.approvedIds.has(event.toolCallId) && (item.type === "command" || item.type === "fileChange");
-    const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied);
+    const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied, cached?.reads ?? []);
     deltas.push({
       kind: "item.close",
       key: { providerItemId: event.toolCallId },
@@ -393,6 +416,21 @@ class ToolCallCache implements ToolCallTracker {
 
   writeClaimant(path: string): string | undefined {
     return this.claimantOf(path)?.event.toolCallId;
+  }
+
+  readClaimant(path: string): string | undefined {
+    const readers = [...this.cache.values()].filter((entry) => {
+      if (entry.permissionOnly) return false;
+      const { item } = this.classifyCached(entry.event, entry);
+      return item.type === "fileRead" && namesSameFile(item.path, path);
+    });
+    return readers.length === 1 ? readers[0]!.event.toolCallId : undefined;
+  }
+
+  noteRead(toolCallId: string, content: string): void {
+    const cached = this.cache.get(toolCallId);
+    if (cached === undefined) return;
+    cached.reads = [...(cached.reads ?? []), content];
   }
 
   /** The cached edit call a write of `path` belongs to: located at the path, else the one pathless edit in flight. */

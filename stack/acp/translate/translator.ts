@@ -81,6 +81,19 @@ export interface AcpTranslator {
   fsWrite(write: AcpFsWrite, claimant?: string): ThreadDelta[];
   /** The in-flight edit call a write of `path` belongs to now (see fsWrite), or `undefined`. */
   writeClaimant(path: string): string | undefined;
+  /**
+   * The in-flight read call an `fs/read_text_file` of `path` (absolute) belongs to, or
+   * `undefined`: the one unsettled call that is a `fileRead` of that file (tool-calls.ts
+   * `readClaimant`). Taken when the request arrives.
+   */
+  readClaimant(path: string): string | undefined;
+  /**
+   * `acp/fs/read`: the text the bridge answered to an `fs/read_text_file` that `claimant`
+   * (readClaimant, taken when the request arrived) made; that call's `fileRead` close then
+   * carries these bytes as its `resultText` (read-bytes.ts). No claimant, or a call settled
+   * meanwhile: nothing. Makes no delta.
+   */
+  fsRead(content: string, claimant: string | undefined): void;
   /** `acp/warning`: `provider.warning {summary, details?, vouchedTurn:true}`. */
   warning(warning: { summary: string; details?: string }): ThreadDelta[];
   /**
@@ -260,6 +273,14 @@ class SessionTranslator implements AcpTranslator {
 
   writeClaimant(path: string): string | undefined {
     return this.tools.writeClaimant(path);
+  }
+
+  readClaimant(path: string): string | undefined {
+    return this.tools.readClaimant(path);
+  }
+
+  fsRead(content: string, claimant: string | undefined): void {
+    if (claimant !== undefined) this.tools.noteRead(claimant, content);
   }
 
   warning(warning: { summary: string; details?: string }): ThreadDelta[] {

@@ -4,6 +4,7 @@ import { isInterleaving } from "../../../harness/compare/truth/output.js";
 import { diffApplies } from "../../../harness/compare/truth/unified-diff.js";
 import { APPROVAL_ALLOW, COMMAND_FAILS, MODEL_ERROR, TURN_TOOLS } from "./hand-facts.js";
 import { committed } from "./agent-side.js";
+import { acpOwnership } from "../../../harness/compare/truth/acp-ownership.js";
 
 const brief = (f: TruthFinding) => ({ fact: f.fact, kind: f.kind, cause: f.cause, seqs: f.evidence.map((e) => e.seq) });
 
@@ -100,11 +101,51 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
   });
 
-  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok); opencode's own unified diff is true", () => {
-    const grok = judgeTruth({ ...committed("acp-grok", "turn-tools"), facts: TURN_TOOLS });
+  it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok as its lane was before the bridge gave it hunks); acp-grok's diff now, and opencode's own unified diff, are true", () => {
+    const { lane, agentSide } = committed("acp-grok", "turn-tools");
+    expect(judgeTruth({ lane, agentSide, facts: TURN_TOOLS }).judged.find((j) => j.fact === "edit#1.diff")?.verdict).toBe("true");
+    // The lane as the bridge wrote it before issue 37's fix: the same -/+ lines without their @@ hunk.
+    const hunkless = "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n-status: draft\n+status: final\n";
+    const before = JSON.parse(
+      JSON.stringify(lane).replace(/"diff":"--- a\/tmp\/parity-workspace\/notes\.txt\\n\+\+\+ b\/tmp\/parity-workspace\/notes\.txt\\n@@[^"]*"/g, `"diff":${JSON.stringify(hunkless)}`),
+    ) as unknown[];
+    expect(JSON.stringify(before)).toContain(JSON.stringify(hunkless));
+    const grok = judgeTruth({ lane: before, agentSide, facts: TURN_TOOLS });
     expect(grok.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge", field: "item.changes.diff" });
     const opencode = judgeTruth({ ...committed("acp-opencode", "turn-tools"), facts: TURN_TOOLS });
     expect(opencode.judged.find((j) => j.fact === "edit#1.diff")?.verdict).toBe("true");
+  });
+
+  it("turn-tools: the bridge's fs/read_text_file answer is a read's evidence only when the read call of the file was in flight (acp-omp: bridge; acp-gemini: the read after its read call settled is its edit's, so adapter)", () => {
+    // acp-omp as its lane was before the bridge carried the fs answer: omp's display, its last newline cut.
+    const { lane, agentSide } = committed("acp-omp", "turn-tools");
+    expect(judgeTruth({ lane, agentSide, facts: TURN_TOOLS }).judged.find((j) => j.fact === "read#1.content")?.verdict).toBe("true");
+    const trimmed = JSON.parse(
+      JSON.stringify(lane).replace('"resultText":"title: parity notes\\nstatus: draft\\nowner: nobody\\n"', '"resultText":"title: parity notes\\nstatus: draft\\nowner: nobody"'),
+    ) as unknown[];
+    const omp = judgeTruth({ lane: trimmed, agentSide, facts: TURN_TOOLS });
+    expect(omp.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 33, dir: "bridge→provider", path: "$.result.content" }] });
+    const gemini = judgeTruth({ ...committed("acp-gemini", "turn-tools"), facts: TURN_TOOLS });
+    expect(gemini.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "lost", cause: "adapter", evidence: [] });
+    expect(acpOwnership(committed("acp-gemini", "turn-tools").agentSide).unownedReadAnswers).toEqual(new Set([34, 38]));
+    expect(acpOwnership(agentSide).unownedReadAnswers).toEqual(new Set());
+  });
+
+  it("turn-tools: an edit's diff path is not a read's path (acp-cursor's Read File names no file: adapter)", () => {
+    const cursor = judgeTruth({ ...committed("acp-cursor", "turn-tools"), facts: TURN_TOOLS });
+    expect(cursor.findings.find((f) => f.fact === "read#1.path")).toMatchObject({ kind: "lost", cause: "adapter", evidence: [] });
+    expect(acpOwnership(committed("acp-cursor", "turn-tools").agentSide).changedFilePaths).toEqual(new Set(["25 $.params.update.content[0].path"]));
+  });
+
+  it("turn-tools: a replaced snippet without the file before gives no position for a diff (acp-hermes-agent: adapter); with the file's bytes beside it, the bridge had the change", () => {
+    const { lane, agentSide } = committed("acp-hermes-agent", "turn-tools");
+    const hermes = judgeTruth({ lane, agentSide, facts: TURN_TOOLS });
+    expect(hermes.findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "adapter" });
+    const withFile = [
+      ...agentSide,
+      { dir: "bridge→provider" as const, seq: 999, line: JSON.stringify({ jsonrpc: "2.0", id: 9, result: { content: TURN_TOOLS.steps[0]!.kind === "read" ? TURN_TOOLS.steps[0]!.content : "" } }) },
+    ];
+    expect(judgeTruth({ lane, agentSide: withFile, facts: TURN_TOOLS }).findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge" });
   });
 
   it("an item no step made is invented (the omp fixture's extra grep), told by the agent: adapter", () => {
