@@ -7,6 +7,9 @@
  * before any prompt is no turn. Each input is the real agents' wire shape (recordings/acp-*), played
  * by the fixture agent through the real bridge and read as the assembled thread.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "../helpers/run-cli.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDeltaAssembler, createThreadEventGrammar } from "../../stack/assembler/index.js";
 import { chunk, fixtureLaunchSpec, startInProcessBridge, threadStartParams, turnStartParams, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
@@ -223,6 +226,24 @@ describe("a failed command as the real agents report it (cells/command-fails)", 
     } as never);
     // omp puts a blank line before each trailer: the third newline is the command's own (issue 37).
     expect(result).toEqual({ output: `${printed}\n`, exitCode: 3 });
+  });
+
+  it("omp 18.2.3, an output it cut itself (acp-omp long-output): the wall time comes off, omp's notice of the cut stays last", () => {
+    // The real recording's completed update, merged over its tool_call as the bridge merges them.
+    const updates = readFileSync(path.join(repoRoot, "recordings/acp-omp/long-output/provider→bridge.ndjson"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as { params?: { update?: Record<string, unknown> } })
+      .map((m) => m.params?.update)
+      .filter((u): u is Record<string, unknown> => u !== undefined && (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update"));
+    const merged = Object.assign({}, ...updates) as Record<string, unknown>;
+    expect(merged.status).toBe("completed");
+    const text = (merged.rawOutput as { content: Array<{ text: string }> }).content[0]!.text;
+    expect(text).toMatch(/\n\n\nWall time: 0\.17 seconds\n\n\[Showing lines 1-4720 and 15283-20001 of 20001;[^\]]*\]$/);
+    const result = ompCommandResult(merged as never);
+    expect(result?.output).toBe(text.replace("\n\nWall time: 0.17 seconds", ""));
+    expect(result?.output).toMatch(/\n20000\n\n\n\[Showing lines 1-4720 and 15283-20001 of 20001; 10,562 middle lines \(56\.3KB\) elided\. Read artifact:\/\/0 for full output\]$/);
+    expect(result?.exitCode).toBe(0);
   });
 
   it("codex-acp: the permission request's text (\"Proposed Amendment …\") is not the command's output; its streams are", async () => {

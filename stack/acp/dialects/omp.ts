@@ -6,6 +6,9 @@ import type { AcpCommandResult, AcpCompactionOutcome, AcpDialect, AcpToolCallEve
 import { isRecord } from "../../protocol/json-value.js";
 import { escapeRegExp } from "../../protocol/text.js";
 
+/** omp's notice of an output it cut (`[Showing lines 1-4720 and 15283-20001 of 20001; … elided. …]`), last, after a blank line. */
+const OMP_CUT_NOTICE = /\n\n\[Showing lines [^\]\n]*\]$/;
+
 /** Keys of the shared result shape; when any is present omp's reader steps aside. */
 const GENERIC_RESULT_KEYS = ["exitCode", "exit_code", "stdout", "stderr", "output_for_prompt"] as const;
 
@@ -33,7 +36,12 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
   if (raw.timed_out === true) return undefined;
 
   const texts = raw.content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text as string);
-  let output = texts.join("\n");
+  // An output omp cut itself (`details.meta.truncation`) ends with its notice of the cut after the
+  // trailers ("…\n\nWall time: 0.17 seconds\n\n[Showing lines 1-4720 and 15283-20001 of 20001; …]",
+  // acp-omp long-output): the notice is how omp marks the cut, so it stays, after the output; the
+  // trailers before it come off as below.
+  const cutNotice = isRecord(details.meta) && isRecord(details.meta.truncation) ? OMP_CUT_NOTICE.exec(texts.join("\n")) : null;
+  let output = cutNotice ? texts.join("\n").slice(0, cutNotice.index) : texts.join("\n");
   const exitCode = typeof details.exitCode === "number" ? details.exitCode : undefined;
   // The real omp 18.2.3 writes the wall time first, then the exit code (spec 50), each after a
   // blank line: "<output>\n\nWall time: 2.75 seconds\n\nCommand exited with code 3". Exactly
@@ -50,6 +58,7 @@ export function ompCommandResult(event: AcpToolCallEvent): AcpCommandResult | un
       if (next !== output) [output, stripped] = [next, true];
     }
   }
+  if (cutNotice) output += cutNotice[0];
   const result: AcpCommandResult = {};
   if (output.length > 0) result.output = output;
   if (exitCode !== undefined) result.exitCode = exitCode;
