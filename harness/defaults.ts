@@ -56,3 +56,11 @@ export const MODULE_LOAD_TIMEOUT_MS = 60_000;
  * at once instead of after a recording or replay whose result could not be written.
  */
 export const MIN_FREE_BYTES = 1024 * 1024;
+
+/**
+ * What `parity compare` does with a difference caused by our bridge (issue 39): `"warn"` lists
+ * and counts it, and only `parity compare --strict` fails on it; `"fail"` always fails. No pair
+ * entry ever allows one. `"warn"` while the ACP bridge fixes of issues 37 and 39 land, so the
+ * gate in `.ci/run` holds the adapters' budgets now; flip to `"fail"` when they have landed.
+ */
+export const PAIR_BRIDGE_CAUSES: "warn" | "fail" = "warn";

@@ -18,6 +18,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "list", load: async () => (await import("./list.js")).listCommand },
   { name: "lanes", load: async () => (await import("./lanes.js")).lanesCommand },
   { name: "diff", load: async () => (await import("./diff.js")).diffCommand },
+  { name: "compare", load: async () => (await import("./compare.js")).compareCommand },
   { name: "allow", load: async () => (await import("./allow.js")).allowCommand },
   { name: "replay", load: async () => (await import("./replay.js")).replayCommand },
   { name: "record", load: async () => (await import("./record.js")).recordCommand },

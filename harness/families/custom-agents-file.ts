@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.js";
+import { withoutCounterparts } from "./pairs.js";
 
 /** The family an entry without `family` belongs to. */
 export const DEFAULT_CUSTOM_AGENT_FAMILY = "acp";
@@ -38,9 +39,13 @@ export function customAgentsByFamily(text: string, file: string, known: readonly
     return new Map([[DEFAULT_CUSTOM_AGENT_FAMILY, text]]);
   }
   const named = (entry: unknown): entry is { family: unknown } => typeof entry === "object" && entry !== null && "family" in entry;
-  if (!Array.isArray(raw) || !raw.some(named)) return new Map([[DEFAULT_CUSTOM_AGENT_FAMILY, text]]);
+  if (!Array.isArray(raw)) return new Map([[DEFAULT_CUSTOM_AGENT_FAMILY, text]]);
+  // `counterpart` (pairs.ts) is the harness's field: no family reader sees it.
+  const paired = raw.some((entry: unknown) => typeof entry === "object" && entry !== null && "counterpart" in entry);
+  if (paired) raw = withoutCounterparts(raw);
+  if (!(raw as unknown[]).some(named)) return new Map([[DEFAULT_CUSTOM_AGENT_FAMILY, paired ? JSON.stringify(raw) : text]]);
   const groups = new Map<string, unknown[]>();
-  raw.forEach((entry: unknown, index) => {
+  (raw as unknown[]).forEach((entry: unknown, index) => {
     let family = DEFAULT_CUSTOM_AGENT_FAMILY;
     let rest = entry;
     if (named(entry)) {

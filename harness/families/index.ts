@@ -120,3 +120,4 @@ export { bridgeModulePath } from "./record-provider.js";
 export { withoutRecordProfiles } from "./custom-agents-file.js";
 
 export { REPLAY_ADAPTERS, startsAgentProcess } from "./replay-adapters.js";
+export { PROVIDER_PAIRS, findPair, pairName, customAgentPairs, type ProviderPair } from "./pairs.js";
