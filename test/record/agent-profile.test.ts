@@ -29,10 +29,10 @@ describe("spellToolCall", () => {
     expect(() => spellToolCall({ name: "read", arguments: {} }, SHIPPED_AGENT_PROFILES["acp-qwen"]!.tools)).toThrow(/\{\{args\.filePath\}\}/);
   });
 
-  it("every shipped real agent spells read, edit and bash, and opencode (whose names the cells use) spells none", () => {
+  it("every shipped real agent spells read, edit, write and bash, and opencode (whose names the cells use) spells none", () => {
     for (const [id, profile] of Object.entries(SHIPPED_AGENT_PROFILES)) {
       if (id === "acp-opencode") expect(profile.tools).toEqual({});
-      else expect(Object.keys(profile.tools).sort(), id).toEqual(["bash", "edit", "read"]);
+      else expect(Object.keys(profile.tools).sort(), id).toEqual(["bash", "edit", "read", "write"]);
     }
   });
 });
