@@ -174,6 +174,19 @@ function titlePathToken(title: string | undefined): string | undefined {
   return /^[/~.]/.test(token) ? token : undefined;
 }
 
+/**
+ * The shell command a read ran, as the agent named it: the one `read` entry of the command it parsed
+ * (`rawInput.parsed_cmd: [{type: "read", cmd: "cat /tmp/…/notes.txt"}]`, codex-acp, whose
+ * `rawInput.command` is the argv `["/bin/bash", "-lc", …]`), else a string `rawInput.command` or
+ * `cmd`. `undefined` when the read was no command.
+ */
+function readCommand(event: AcpToolCallEvent): string | undefined {
+  const parsed = isRecord(event.rawInput) && Array.isArray(event.rawInput.parsed_cmd) ? event.rawInput.parsed_cmd.filter(isRecord) : [];
+  const reads = parsed.filter((entry) => entry.type === "read" && nonBlank(entry.cmd) !== undefined);
+  if (reads.length === 1) return nonBlank(reads[0]!.cmd);
+  return rawInputField(event, "command", "cmd");
+}
+
 function coreShape(event: AcpToolCallEvent, operation: AcpOperation): ItemShape | undefined {
   if (operation.type === "command") {
     const durationMs = commandDurationMs(event);
@@ -183,7 +196,8 @@ function coreShape(event: AcpToolCallEvent, operation: AcpOperation): ItemShape 
   switch (event.kind) {
     case "read": {
       const path = operation.paths[0] ?? titlePathToken(event.title);
-      return path !== undefined ? { type: "fileRead", path } : undefined;
+      const cmd = readCommand(event);
+      return path !== undefined ? { type: "fileRead", path, ...(cmd !== undefined ? { cmd } : {}) } : undefined;
     }
     case "search": {
       const content = rawInputField(event, "pattern", "query", "regex");
