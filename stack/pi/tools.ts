@@ -4,6 +4,7 @@
  * no I/O, no clock.
  */
 import path from "node:path";
+import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
 import type { JsonValue } from "../protocol/thread-delta-blocks.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { unifiedDiffFromPi } from "./diff.js";
@@ -93,23 +94,37 @@ function fileChanges(tool: PiToolExecution, result: PiToolResult, cwd: string) {
 }
 
 /**
- * The `item.close` of a finished tool execution. `denied` marks a call the runtime refused
- * through the approval gate: it closes failed with `approvalStatus:"denied"` and no change.
+ * What a read returned: the file's bytes pi kept when it cut the read (`details.truncation.content`,
+ * before pi's `[Showing lines …]` notice; pi 0.73.1 `core/tools/read.js`), else the result's text —
+ * the file's bytes for a whole text file (recordings/pi/turn-tools), pi's note for anything else.
  */
-export function closeDelta(tool: PiToolExecution, result: PiToolResult, cwd: string, denied: boolean): ThreadDelta {
+export function readResultText(result: PiToolResult): string {
+  const truncation = result.details?.truncation as { content?: unknown; firstLineExceedsLimit?: unknown } | undefined;
+  const kept = typeof truncation === "object" && truncation !== null && truncation.firstLineExceedsLimit !== true ? truncation.content : undefined;
+  return typeof kept === "string" && !result.isError ? kept : result.text;
+}
+
+/**
+ * The `item.close` of a finished tool execution. `approval` is the runtime's answer when the
+ * approval gate asked about the call: its `approvalStatus`; a denied call closes failed with no
+ * output and no change.
+ */
+export function closeDelta(tool: PiToolExecution, result: PiToolResult, cwd: string, approval: { approvalStatus?: ApprovalStatus }): ThreadDelta {
   const key = { providerItemId: tool.toolCallId };
   const status = result.isError ? ("failed" as const) : ("completed" as const);
-  const approval = denied ? { approvalStatus: "denied" as const } : {};
+  const denied = approval.approvalStatus === "denied";
   switch (tool.toolName) {
     case "bash": {
       // A denied command never ran: it has no output (pi's result is the gate's reason) and no exit code.
       if (denied) return { kind: "item.close", key, status, ...approval, item: { type: "command", command: str(tool.args.command), cwd } };
       const { output, exitCode } = bashOutcome(result);
       const code = exitCode === undefined ? {} : { exitCode };
-      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
+      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, ...approval, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
     }
-    case "read":
-      return { kind: "item.close", key, status, ...approval, item: { type: "fileRead", path: str(tool.args.path) } };
+    case "read": {
+      const read = denied ? {} : { resultText: readResultText(result) };
+      return { kind: "item.close", key, status, ...read, ...approval, item: { type: "fileRead", path: str(tool.args.path) } };
+    }
     case "edit":
     case "write":
       return { kind: "item.close", key, status, ...approval, item: { type: "fileChange", changes: denied || result.isError ? [] : fileChanges(tool, result, cwd) } };

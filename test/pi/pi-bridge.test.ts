@@ -72,7 +72,7 @@ describe("pi bridge: a turn of tool work", () => {
     expect(bridge.launches[0]).not.toContain("-e");
   });
 
-  it("answers the gate's confirm from the runtime: allow runs the call, deny closes it denied with no output", async () => {
+  it("answers the gate's confirm from the runtime: allow runs the call and closes it approved, deny closes it denied with no output", async () => {
     bridge = startPiTestBridge();
     const asked: any[] = [];
     bridge.onInteraction((params) => {
@@ -109,8 +109,7 @@ describe("pi bridge: a turn of tool work", () => {
       ["approval", "command", "touch b", "call_fixture_1_2"],
     ]);
     const closes = bridge.deltas(T).filter((d) => d.kind === "item.close");
-    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "" });
-    expect(closes[0].approvalStatus).toBeUndefined();
+    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "", approvalStatus: "approved" });
     expect(closes[1]).toEqual({
       kind: "item.close",
       key: { providerItemId: "call_fixture_1_2" },
