@@ -41,11 +41,6 @@ export class ApprovalLedger {
     this.outcomes.set(callId, allowed ? "approved" : "denied");
   }
 
-  /** True when the runtime denied call `callId` (and the call has not been taken yet). */
-  isDenied(callId: string): boolean {
-    return this.outcomes.get(callId) === "denied";
-  }
-
   /**
    * The `approvalStatus` field of call `callId`'s close — `{approvalStatus}` when the runtime
    * answered a request about it, `{}` when none was made — and forgets the call.

@@ -62,7 +62,7 @@ export interface ApprovalAsker {
   threadId: string;
   providerThreadId: string;
   stopping: boolean;
-  /** Called with the item id of the call Codex asked about and whether it was allowed (a stopping session's cancel is not). */
+  /** Called with the item id of the call Codex asked about and whether it was allowed (`decline` and `cancel`, a stopping session's too, are not). */
   noteApproval(itemId: string, allowed: boolean): void;
 }
 
