@@ -66,6 +66,7 @@ describe("native bridges on their real recordings: a read's resultText is the by
     ["claude-code", "turn-tools"],
     ["claude-code", "two-tool-calls"],
     ["codex", "turn-tools"],
+    ["codex", "two-tool-calls"],
     ["pi", "turn-tools"],
     ["pi", "two-tool-calls"],
   ];
