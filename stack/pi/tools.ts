@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
+import { textsUnifiedDiff } from "../bridge-kit/texts-diff.js";
 import type { JsonValue } from "../protocol/thread-delta-blocks.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { unifiedDiffFromPi } from "./diff.js";
@@ -82,12 +83,17 @@ export function bashOutcome(result: PiToolResult): { output: string; exitCode?: 
   return m ? { output, exitCode: Number(m[1]) } : { output };
 }
 
-/** The changes of a finished edit or write: an edit's diff converted from pi's format; a write's content as the new text. */
+/**
+ * The changes of a finished edit or write: an edit's diff converted from pi's format; a write's
+ * content as the diff, with its hunk, from no file (recordings/pi/new-file-folder).
+ */
 function fileChanges(tool: PiToolExecution, result: PiToolResult, cwd: string) {
   const file = str(tool.args.path);
   if (tool.toolName === "write") {
-    // pi's write creates or overwrites and reports neither the old content nor which it was.
-    return [{ path: file, kind: "add" as const, newText: str(tool.args.content) }];
+    // pi's write creates or overwrites and reports neither the old content nor which it was: the
+    // change is shown as the creation pi's call describes (the whole content written).
+    const diff = textsUnifiedDiff(file, null, str(tool.args.content));
+    return [{ path: file, kind: "add" as const, ...(diff !== undefined ? { diff } : {}) }];
   }
   const diff = typeof result.details?.diff === "string" ? unifiedDiffFromPi(result.details.diff, displayPath(file, cwd)) : undefined;
   return [{ path: file, kind: "update" as const, ...(diff ? { diff } : {}) }];

@@ -55,7 +55,7 @@ describe("pi bridge: a turn of tool work", () => {
     ]);
     expect(closes[1].item.changes).toEqual([{ path: "/w/notes.txt", kind: "update", diff: "--- a//w/notes.txt\n+++ b//w/notes.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n".replace(/\/\/w/g, "/w") }]);
     expect(closes[2]).toMatchObject({ exitCode: 3, aggregatedOutput: "out\n" });
-    expect(closes[3].item.changes).toEqual([{ path: "/w/new.txt", kind: "add", newText: "x\n" }]);
+    expect(closes[3].item.changes).toEqual([{ path: "/w/new.txt", kind: "add", diff: "--- /dev/null\n+++ b/w/new.txt\n@@ -0,0 +1,1 @@\n+x\n" }]);
     expect(deltas.find((d) => d.kind === "command.outputSnapshot")).toMatchObject({ text: "out\n" });
     const texts = deltas.filter((d) => d.kind === "item.textClose").map((d) => [d.channel, d.text]);
     expect(texts).toEqual([

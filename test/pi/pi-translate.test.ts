@@ -93,4 +93,20 @@ describe("reads and approvals as pi reports them", () => {
     expect(run(true)).toMatchObject([{ status: "completed", approvalStatus: "approved" }]);
     expect(run(undefined)[0]).not.toHaveProperty("approvalStatus");
   });
+
+  it("the new-file-folder recording's write closes as the new file's diff with its hunk (applying it to no file gives the content)", () => {
+    const translator = createPiTurnTranslator({ cwd: "/tmp/parity-workspace", modelContextWindow: null, usageBefore: undefined });
+    const closes = events("new-file-folder")
+      .flatMap((event) => translator.event(event))
+      .filter((d) => d.kind === "item.close");
+    expect(closes).toMatchObject([
+      {
+        status: "completed",
+        item: {
+          type: "fileChange",
+          changes: [{ path: "/tmp/parity-workspace/src/new/hello.txt", kind: "add", diff: "--- /dev/null\n+++ b/tmp/parity-workspace/src/new/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n" }],
+        },
+      },
+    ]);
+  });
 });
