@@ -45,11 +45,6 @@ export function approvalPayload(permission: ToolPermissionRequest, cwd: string):
   return { kind: "approval", subject, reason: null, availableDecisions: ["allow_once", "deny"] };
 }
 
-/** True when the runtime's answer allows the call (`allow_once` or `allow_for_session`). */
-export function isAllowed(decision: unknown): boolean {
-  return decision === "allow_once" || decision === "allow_for_session";
-}
-
 /** The `can_use_tool` answer for `allowed`. */
 export function permissionAnswer(permission: ToolPermissionRequest, allowed: boolean): Record<string, unknown> {
   return allowed ? { behavior: "allow", updatedInput: permission.input, toolUseID: permission.toolUseId } : { behavior: "deny", message: DENIED_MESSAGE };

@@ -5,13 +5,14 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { AgentExit } from "../bridge-kit/agent-process.js";
+import { isAllowDecision, replyDecision } from "../bridge-kit/approval-ledger.js";
 import type { BridgeIo } from "../bridge-kit/io.js";
 import type { Scheduler } from "../bridge-kit/scheduler.js";
 import { moveSessionPhase, type SessionPhase } from "../bridge-kit/session-bridge.js";
 import { addTokenUsage } from "../bridge-kit/usage.js";
 import { isRecord } from "../protocol/json-value.js";
 import type { ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
-import { approvalPayload, isAllowed, permissionAnswer, readToolPermission, type ToolPermissionRequest } from "./approvals.js";
+import { approvalPayload, permissionAnswer, readToolPermission, type ToolPermissionRequest } from "./approvals.js";
 import { startCliProcess, type ClaudeCodeLaunch, type CliProcess } from "./cli-process.js";
 import { claudePermissionMode, INITIAL_PERMISSION_MODE } from "./modes.js";
 import { readTurnEnd, turnEndDeltas } from "./result.js";
@@ -115,18 +116,22 @@ function onControlRequest(s: SessionState, message: StreamJsonMessage): void {
   void answerPermission(s, requestId, permission);
 }
 
-/** Allowed at once in `full`; else the runtime's `interaction/request` decides (a failed request denies). */
+/**
+ * Allowed at once in `full` (the runtime was not asked: the call's close says nothing of it);
+ * else the runtime's `interaction/request` decides (a failed request denies), and its answer is
+ * the call's `approvalStatus`.
+ */
 async function answerPermission(s: SessionState, requestId: string, permission: ToolPermissionRequest): Promise<void> {
   let allowed = s.runtimeMode === "full";
   if (!allowed) {
     const payload = approvalPayload(permission, s.spec.cwd);
     const params = { threadId: s.spec.threadId, providerThreadId: s.spec.providerThreadId, turnId: null, payload };
-    allowed = await s.deps.io.request<{ decision?: unknown }>("interaction/request", params).then(
-      (answer) => isAllowed(answer?.decision),
+    allowed = await s.deps.io.request("interaction/request", params).then(
+      (answer) => isAllowDecision(replyDecision(answer)),
       () => false,
     );
+    s.translator.noteApproval(permission.toolUseId, allowed);
   }
-  if (!allowed) s.translator.noteDenied(permission.toolUseId);
   s.cli.send(controlSuccessLine(requestId, permissionAnswer(permission, allowed)));
 }
 

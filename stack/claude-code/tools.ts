@@ -6,6 +6,7 @@
  * `delegation`, every other tool (a background Task, AskUserQuestion, Skill, MCP tools, …) → a
  * generic `tool` item with its input and result. Pure.
  */
+import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
 import type { FileChangeEntry, ItemShape, JsonValue } from "../protocol/thread-delta.js";
 import { isJsonValue } from "../protocol/thread-delta.js";
 import { isRecord } from "../protocol/json-value.js";
@@ -27,8 +28,8 @@ export interface ToolOutcome {
   isError: boolean;
   /** The line's `tool_use_result` (structured for success, usually the error text for a failure). */
   structured: unknown;
-  /** True when the bridge denied this call through `can_use_tool`. */
-  denied: boolean;
+  /** The runtime's answer when the CLI asked about this call through `can_use_tool`; absent when it never asked. */
+  approvalStatus?: ApprovalStatus | undefined;
 }
 
 /** The item-close fields of a settled tool call (an `item.close` without `kind` and `key`). */
@@ -38,7 +39,7 @@ export interface ToolClose {
   resultText?: string;
   exitCode?: number;
   aggregatedOutput?: string;
-  approvalStatus?: "denied";
+  approvalStatus?: ApprovalStatus;
 }
 
 const FILE_EDIT_TOOLS = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
@@ -174,35 +175,51 @@ function statusOf(outcome: ToolOutcome): ToolClose["status"] {
 }
 
 /**
+ * What a Read returned: the file's bytes as the line's structured `tool_use_result` carries them
+ * (`{type:"text", file:{filePath, content, numLines, startLine, totalLines}}`, measured on 2.1.332:
+ * recordings/claude-code/turn-tools), not the numbered view the `tool_result` shows the model
+ * (`"1\ttitle: parity notes\n2\t…"`); that displayed text when the structured result carries no
+ * text content (an image, a notebook, a failed read, another CLI version).
+ */
+export function readResultText(outcome: ToolOutcome): string {
+  const structured = outcome.structured;
+  const file = isRecord(structured) && structured.type === "text" && isRecord(structured.file) ? structured.file : undefined;
+  const content = file === undefined || outcome.isError ? undefined : stringField(file, "content");
+  return content ?? resultText(outcome.content);
+}
+
+/**
  * The close of a tool call from what the CLI reported (spec 60 "Tool call"): a command keeps
  * its output (and the exit code only when the CLI printed one), a file change its diff (none
- * when the call failed: nothing changed), a generic tool its result or error. A call the bridge
- * denied closes `failed` with `approvalStatus:"denied"`.
+ * when the call failed: nothing changed), a read the bytes it returned, a generic tool its result
+ * or error. A call the CLI asked about carries the runtime's answer as `approvalStatus`; a denied
+ * one closes as it never ran.
  */
 export function closeOf(tool: ToolUse, outcome: ToolOutcome, cwd: string): ToolClose {
   const status = statusOf(outcome);
   const text = resultText(outcome.content);
-  const denied = outcome.denied ? { approvalStatus: "denied" as const } : {};
+  const approval = outcome.approvalStatus !== undefined ? { approvalStatus: outcome.approvalStatus } : {};
   const opened = openItemOf(tool, cwd);
   // A denied call never ran: no output, no diff, no result; the CLI's refusal is its resultText.
-  if (outcome.denied) return { status, item: opened, resultText: text, ...denied };
+  if (outcome.approvalStatus === "denied") return { status, item: opened, resultText: text, ...approval };
   if (opened.type === "command") {
     const output = commandOutput(outcome);
     const exitCode = reportedExitCode(outcome);
     const item = { ...opened, aggregatedOutput: output, ...(exitCode !== undefined ? { exitCode } : {}) };
-    return { status, item, resultText: text, aggregatedOutput: output, ...(exitCode !== undefined ? { exitCode } : {}), ...denied };
+    return { status, item, resultText: text, aggregatedOutput: output, ...(exitCode !== undefined ? { exitCode } : {}), ...approval };
   }
   if (opened.type === "fileChange") {
     const item: ItemShape = outcome.isError ? opened : { type: "fileChange", changes: [fileChangeEntry(tool, outcome)] };
-    return { status, item, resultText: text, ...denied };
+    return { status, item, resultText: text, ...approval };
   }
+  if (opened.type === "fileRead") return { status, item: opened, resultText: readResultText(outcome), ...approval };
   if (opened.type === "delegation") {
-    if (outcome.isError) return { status, item: opened, resultText: text, ...denied };
-    return { status, item: { ...opened, summary: subagentReport(text) }, resultText: text, ...denied };
+    if (outcome.isError) return { status, item: opened, resultText: text, ...approval };
+    return { status, item: { ...opened, summary: subagentReport(text) }, resultText: text, ...approval };
   }
   if (opened.type === "tool") {
     const item: ItemShape = outcome.isError ? { ...opened, error: text } : { ...opened, result: json(outcome.content) };
-    return { status, item, resultText: text, ...denied };
+    return { status, item, resultText: text, ...approval };
   }
-  return { status, item: opened, resultText: text, ...denied };
+  return { status, item: opened, resultText: text, ...approval };
 }

@@ -6,6 +6,7 @@
  * with its full text (a block that was never streamed is emitted whole). A `tool_use` block opens
  * its item, the `tool_result` in the next user line closes it. Holds per-turn state only; no I/O.
  */
+import { ApprovalLedger } from "../bridge-kit/approval-ledger.js";
 import type { ThreadDelta, ThreadDeltaKey } from "../protocol/thread-delta.js";
 import { isRecord } from "../protocol/json-value.js";
 import { closeOf, openItemOf, readToolUse, type ToolOutcome, type ToolUse } from "./tools.js";
@@ -30,8 +31,12 @@ interface StreamingBlock {
 export interface TurnTranslator {
   /** Deltas for one message line of the CLI (`stream_event`, `assistant`, `user`); other types give none. */
   translate(message: StreamJsonMessage): ThreadDelta[];
-  /** Marks a tool call the bridge denied through `can_use_tool`, so its close carries `approvalStatus:"denied"`. */
-  noteDenied(toolUseId: string): void;
+  /**
+   * Records the runtime's answer to the CLI's `can_use_tool` about a tool call: its close carries
+   * `approvalStatus` "approved" (`allowed`) or "denied". Not called for a call the bridge let
+   * through without asking the runtime.
+   */
+  noteApproval(toolUseId: string, allowed: boolean): void;
   /** The text of the synthetic API-error message of this turn, if the CLI sent one. */
   readonly syntheticError: string | undefined;
   /** Closes whatever is still open (text as streamed, tool calls `interrupted`) and forgets the turn. */
@@ -50,14 +55,14 @@ function blockText(block: ContentBlock): string {
  * A `user` line's `tool_result` blocks: each open tool call they answer closed with its outcome
  * (and forgotten); a result for no open call gives nothing.
  */
-function toolResults(message: StreamJsonMessage, tools: Map<string, ToolUse>, denied: ReadonlySet<string>, cwd: string): ThreadDelta[] {
+function toolResults(message: StreamJsonMessage, tools: Map<string, ToolUse>, approvals: ApprovalLedger, cwd: string): ThreadDelta[] {
   const deltas: ThreadDelta[] = [];
   for (const block of contentBlocksOf(message)) {
     const id = stringField(block, "tool_use_id");
     const tool = block.type === "tool_result" && id !== undefined ? tools.get(id) : undefined;
     if (!tool) continue;
     tools.delete(tool.id);
-    const outcome: ToolOutcome = { content: block.content, isError: block.is_error === true, structured: message.tool_use_result, denied: denied.has(tool.id) };
+    const outcome: ToolOutcome = { content: block.content, isError: block.is_error === true, structured: message.tool_use_result, ...approvals.take(tool.id) };
     deltas.push({ kind: "item.close", key: { providerItemId: tool.id }, ...closeOf(tool, outcome, cwd) });
   }
   return deltas;
@@ -72,7 +77,7 @@ export function createTurnTranslator(cwd: string): TurnTranslator {
   let streaming: StreamingBlock | undefined;
   let syntheticError: string | undefined;
   const tools = new Map<string, ToolUse>();
-  const denied = new Set<string>();
+  const approvals = new ApprovalLedger();
 
   const streamEvent = (event: Record<string, unknown>): ThreadDelta[] => {
     if (event.type === "message_start" && isRecord(event.message)) messageId = stringField(event.message, "id") ?? messageId;
@@ -126,11 +131,11 @@ export function createTurnTranslator(cwd: string): TurnTranslator {
     translate(message) {
       if (message.type === "stream_event" && isRecord(message.event)) return streamEvent(message.event);
       if (message.type === "assistant") return assistant(message);
-      if (message.type === "user") return toolResults(message, tools, denied, cwd);
+      if (message.type === "user") return toolResults(message, tools, approvals, cwd);
       return [];
     },
-    noteDenied(toolUseId) {
-      denied.add(toolUseId);
+    noteApproval(toolUseId, allowed) {
+      approvals.note(toolUseId, allowed);
     },
     get syntheticError() {
       return syntheticError;
@@ -145,7 +150,7 @@ export function createTurnTranslator(cwd: string): TurnTranslator {
       syntheticError = undefined;
       messageId = "";
       tools.clear();
-      denied.clear();
+      approvals.clear();
       return deltas;
     },
   };

@@ -62,8 +62,8 @@ export interface ApprovalAsker {
   threadId: string;
   providerThreadId: string;
   stopping: boolean;
-  /** Called with the item id of a call the runtime did not allow. */
-  noteDeclined(itemId: string): void;
+  /** Called with the item id of the call Codex asked about and whether it was allowed (`decline` and `cancel`, a stopping session's too, are not). */
+  noteApproval(itemId: string, allowed: boolean): void;
 }
 
 /**
@@ -86,6 +86,6 @@ export async function answerApproval(asker: ApprovalAsker, method: string, param
       decision = "cancel";
     }
   }
-  if (decision === "decline" || decision === "cancel") asker.noteDeclined(request.itemId);
+  asker.noteApproval(request.itemId, decision === "accept" || decision === "acceptForSession");
   return { decision };
 }

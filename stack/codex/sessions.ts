@@ -311,7 +311,7 @@ export class CodexSessions implements BridgeSessions {
           threadId: session.threadId,
           providerThreadId: session.providerThreadId,
           stopping: session.phase === "stopping",
-          noteDeclined: (itemId) => session.translator.noteDeclined(itemId),
+          noteApproval: (itemId, allowed) => session.translator.noteApproval(itemId, allowed),
         },
         method,
         params,

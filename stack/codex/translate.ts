@@ -2,9 +2,10 @@
  * One Codex thread's notifications → grammar-v3 deltas (spec 60 "Mapping onto a thread";
  * spec 10 §1.3). The translator keeps what the wire leaves implicit: which items are open and
  * the text they streamed (an interrupted turn leaves its agentMessage open: the bridge closes
- * it), which calls the runtime declined (their close says `approvalStatus: "denied"`), and the
- * turn's plan. No I/O, no clock.
+ * it), what the runtime answered to Codex's approval requests (the call's close says
+ * `approvalStatus` "approved" or "denied"), and the turn's plan. No I/O, no clock.
  */
+import { ApprovalLedger } from "../bridge-kit/approval-ledger.js";
 import type { ThreadDelta, ThreadDeltaKey } from "../protocol/thread-delta.js";
 import { isJsonValue, type ErrorCategory, type TurnStatus } from "../protocol/thread-delta-blocks.js";
 import { itemShape, SKIPPED_ITEM_TYPES, terminalStatus, TEXT_ITEM_TYPES, textShape } from "./items.js";
@@ -34,6 +35,8 @@ interface OpenItem {
   surfaced: boolean;
   /** An output delta of this item reached the thread (`item/commandExecution/outputDelta`). */
   streamed?: boolean;
+  /** The output its deltas streamed, in order. */
+  output?: string;
 }
 
 /**
@@ -68,6 +71,15 @@ export const IGNORED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   "rawResponseItem/completed",
   "rawResponse/completed",
 ]);
+
+/**
+ * What a read command returned (its item shaped as a `fileRead`): the completed item's
+ * `aggregatedOutput` (recordings/codex/turn-tools: `cat notes.txt`'s bytes), else what its
+ * output deltas streamed; undefined when Codex reported neither.
+ */
+function readResult(item: ThreadItem, open: OpenItem | undefined): string | undefined {
+  return typeof item.aggregatedOutput === "string" ? item.aggregatedOutput : open?.output;
+}
 
 /** The extension kind of Codex's thread goal (spec 10 §1.5: `extension.state provider-codex/goal`). */
 export const CODEX_GOAL_EXTENSION = "provider-codex/goal";
@@ -105,15 +117,18 @@ export function errorInfoOf(info: unknown): { category: ErrorCategory; httpStatu
 /** The per-thread translator (see the module doc). */
 export class CodexTranslator {
   private readonly open = new Map<string, OpenItem>();
-  private readonly declined = new Set<string>();
+  private readonly approvals = new ApprovalLedger();
   private plan: { id: string; opened: boolean } | undefined;
 
   /** @param cwd the session's working directory (file-change paths are made relative to it) */
   constructor(private readonly cwd: string) {}
 
-  /** The runtime declined the call `itemId`: its close will carry `approvalStatus: "denied"`. */
-  noteDeclined(itemId: string): void {
-    this.declined.add(itemId);
+  /**
+   * Records whether the call `itemId` Codex asked approval for was allowed: its close will carry
+   * `approvalStatus` "approved" or "denied".
+   */
+  noteApproval(itemId: string, allowed: boolean): void {
+    this.approvals.note(itemId, allowed);
   }
 
   /** One notification `method` with `params` → deltas; `unknown` lists what the bridge has no translation for. */
@@ -254,15 +269,16 @@ export class CodexTranslator {
       if (shape.type !== "agentMessage" || shape.text === "") return { deltas: [] };
       opens.push({ kind: "item.open", key: key(item.id), item: { type: "agentMessage", text: "" } });
     }
-    const denied = item.status === "declined" || this.declined.has(item.id);
-    this.declined.delete(item.id);
+    const approval = this.approvals.take(item.id);
+    const read = shape.type === "fileRead" ? readResult(item, open) : undefined;
     const close: ThreadDelta = {
       kind: "item.close",
       key: key(item.id),
       status: terminalStatus(item.status),
       ...(typeof item.exitCode === "number" ? { exitCode: item.exitCode } : {}),
       ...(typeof item.aggregatedOutput === "string" ? { aggregatedOutput: item.aggregatedOutput } : {}),
-      ...(denied ? { approvalStatus: "denied" as const } : {}),
+      ...(read !== undefined ? { resultText: read } : {}),
+      ...(item.status === "declined" ? { approvalStatus: "denied" as const } : approval),
       item: shape,
     };
     // Whether Codex streams a short command's output as deltas before completing it depends on
@@ -295,7 +311,10 @@ export class CodexTranslator {
   private outputDelta(params: unknown, channel: "command" | "fileChange"): Translated {
     const { itemId, delta } = ItemDeltaSchema.parse(params);
     const open = this.open.get(itemId);
-    if (open && delta !== "") open.streamed = true;
+    if (open && delta !== "") {
+      open.streamed = true;
+      open.output = (open.output ?? "") + delta;
+    }
     return { deltas: delta === "" ? [] : [{ kind: "item.outputDelta", key: key(itemId), channel, text: delta }] };
   }
 

@@ -189,8 +189,8 @@ function finishTurn(s: SessionState): void {
 function onEvent(s: SessionState, event: PiEvent): void {
   if (event.type === "extension_ui_request") {
     const { ctx } = s.deps;
-    const deny = (toolCallId: string) => s.turn?.translator.deny(toolCallId);
-    return answerUiRequest(event, { ctx, threadId: s.req.threadId, providerThreadId: s.providerThreadId, cwd: s.req.cwd, stopping: s.phase === "stopping", rpc: s.rpc, deny });
+    const noteApproval = (toolCallId: string, allowed: boolean) => s.turn?.translator.noteApproval(toolCallId, allowed);
+    return answerUiRequest(event, { ctx, threadId: s.req.threadId, providerThreadId: s.providerThreadId, cwd: s.req.cwd, stopping: s.phase === "stopping", rpc: s.rpc, noteApproval });
   }
   const t = s.turn;
   if (!t) return;
@@ -266,14 +266,15 @@ interface UiRequestContext {
   /** The session is stopping: every request is refused at once. */
   stopping: boolean;
   rpc: PiRpc;
-  /** Marks a gated tool call denied in the running turn. */
-  deny(toolCallId: string): void;
+  /** Records whether a gated tool call of the running turn was allowed (its close's `approvalStatus`). */
+  noteApproval(toolCallId: string, allowed: boolean): void;
 }
 
 /**
  * Answers one `extension_ui_request` (spec 60 pi "Approvals"): the gate's confirm and the
  * other dialogs become the runtime's `interaction/request`; its answer (or a failed request,
- * or a stopping session) goes back as `extension_ui_response`; a refused gated call is denied.
+ * or a stopping session) goes back as `extension_ui_response`; a gated call's close says whether
+ * it was allowed.
  */
 function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
   const id = String(event.id);
@@ -286,11 +287,11 @@ function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
   c.ctx.io.request("interaction/request", { threadId: c.threadId, providerThreadId: c.providerThreadId, turnId: null, payload: q.payload }).then(
     (reply) => {
       const fields = q.answer(reply);
-      if (q.toolCallId && fields.confirmed === false) c.deny(q.toolCallId);
+      if (q.toolCallId) c.noteApproval(q.toolCallId, fields.confirmed === true);
       answer(fields);
     },
     () => {
-      if (q.toolCallId) c.deny(q.toolCallId);
+      if (q.toolCallId) c.noteApproval(q.toolCallId, false);
       answer(q.refused);
     },
   );

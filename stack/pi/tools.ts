@@ -4,6 +4,8 @@
  * no I/O, no clock.
  */
 import path from "node:path";
+import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
+import { textsUnifiedDiff } from "../bridge-kit/texts-diff.js";
 import type { JsonValue } from "../protocol/thread-delta-blocks.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { unifiedDiffFromPi } from "./diff.js";
@@ -81,35 +83,54 @@ export function bashOutcome(result: PiToolResult): { output: string; exitCode?: 
   return m ? { output, exitCode: Number(m[1]) } : { output };
 }
 
-/** The changes of a finished edit or write: an edit's diff converted from pi's format; a write's content as the new text. */
+/**
+ * The changes of a finished edit or write: an edit's diff converted from pi's format; a write's
+ * content as the diff, with its hunk, from no file (recordings/pi/new-file-folder).
+ */
 function fileChanges(tool: PiToolExecution, result: PiToolResult, cwd: string) {
   const file = str(tool.args.path);
   if (tool.toolName === "write") {
-    // pi's write creates or overwrites and reports neither the old content nor which it was.
-    return [{ path: file, kind: "add" as const, newText: str(tool.args.content) }];
+    // pi's write creates or overwrites and reports neither the old content nor which it was: the
+    // change is shown as the creation pi's call describes (the whole content written).
+    const diff = textsUnifiedDiff(file, null, str(tool.args.content));
+    return [{ path: file, kind: "add" as const, ...(diff !== undefined ? { diff } : {}) }];
   }
   const diff = typeof result.details?.diff === "string" ? unifiedDiffFromPi(result.details.diff, displayPath(file, cwd)) : undefined;
   return [{ path: file, kind: "update" as const, ...(diff ? { diff } : {}) }];
 }
 
 /**
- * The `item.close` of a finished tool execution. `denied` marks a call the runtime refused
- * through the approval gate: it closes failed with `approvalStatus:"denied"` and no change.
+ * What a read returned: the file's bytes pi kept when it cut the read (`details.truncation.content`,
+ * before pi's `[Showing lines …]` notice; pi 0.73.1 `core/tools/read.js`), else the result's text —
+ * the file's bytes for a whole text file (recordings/pi/turn-tools), pi's note for anything else.
  */
-export function closeDelta(tool: PiToolExecution, result: PiToolResult, cwd: string, denied: boolean): ThreadDelta {
+export function readResultText(result: PiToolResult): string {
+  const truncation = result.details?.truncation as { content?: unknown; firstLineExceedsLimit?: unknown } | undefined;
+  const kept = typeof truncation === "object" && truncation !== null && truncation.firstLineExceedsLimit !== true ? truncation.content : undefined;
+  return typeof kept === "string" && !result.isError ? kept : result.text;
+}
+
+/**
+ * The `item.close` of a finished tool execution. `approval` is the runtime's answer when the
+ * approval gate asked about the call: its `approvalStatus`; a denied call closes failed with no
+ * output and no change.
+ */
+export function closeDelta(tool: PiToolExecution, result: PiToolResult, cwd: string, approval: { approvalStatus?: ApprovalStatus }): ThreadDelta {
   const key = { providerItemId: tool.toolCallId };
   const status = result.isError ? ("failed" as const) : ("completed" as const);
-  const approval = denied ? { approvalStatus: "denied" as const } : {};
+  const denied = approval.approvalStatus === "denied";
   switch (tool.toolName) {
     case "bash": {
       // A denied command never ran: it has no output (pi's result is the gate's reason) and no exit code.
       if (denied) return { kind: "item.close", key, status, ...approval, item: { type: "command", command: str(tool.args.command), cwd } };
       const { output, exitCode } = bashOutcome(result);
       const code = exitCode === undefined ? {} : { exitCode };
-      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
+      return { kind: "item.close", key, status, aggregatedOutput: output, ...code, ...approval, item: { type: "command", command: str(tool.args.command), cwd, aggregatedOutput: output, ...code } };
     }
-    case "read":
-      return { kind: "item.close", key, status, ...approval, item: { type: "fileRead", path: str(tool.args.path) } };
+    case "read": {
+      const read = denied ? {} : { resultText: readResultText(result) };
+      return { kind: "item.close", key, status, ...read, ...approval, item: { type: "fileRead", path: str(tool.args.path) } };
+    }
     case "edit":
     case "write":
       return { kind: "item.close", key, status, ...approval, item: { type: "fileChange", changes: denied || result.isError ? [] : fileChanges(tool, result, cwd) } };

@@ -6,6 +6,7 @@
  * No I/O and no clock: the session feeds events in and writes the deltas out.
  */
 import type { ErrorInfo, ThreadDelta, UsageBreakdown } from "../protocol/thread-delta.js";
+import { ApprovalLedger } from "../bridge-kit/approval-ledger.js";
 import { addTokenUsage } from "../bridge-kit/usage.js";
 import { closeDelta, openShape, resultText, type PiToolExecution } from "./tools.js";
 
@@ -23,8 +24,11 @@ export interface PiTurnEnd {
 export interface PiTurnTranslator {
   /** The deltas of one event (empty for events that show nothing). */
   event(event: PiEvent): ThreadDelta[];
-  /** Marks a tool call the runtime denied through the approval gate (its close carries `approvalStatus:"denied"`). */
-  deny(toolCallId: string): void;
+  /**
+   * Records the runtime's answer to the approval gate's confirm about a tool call: its close
+   * carries `approvalStatus` "approved" (`allowed`) or "denied".
+   */
+  noteApproval(toolCallId: string, allowed: boolean): void;
   /** The closing deltas at `agent_end` (usage, error, the turn boundary) and how the turn ended. */
   finish(): { deltas: ThreadDelta[]; end: PiTurnEnd };
 }
@@ -132,7 +136,7 @@ function streamUpdate(streams: Map<number, Stream>, event: PiEvent, closeStream:
 export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator {
   const streams = new Map<number, Stream>();
   const tools = new Map<string, PiToolExecution>();
-  const denied = new Set<string>();
+  const approvals = new ApprovalLedger();
   let last: UsageBreakdown | undefined;
   let stopReason: string | undefined;
   let errorMessage: string | undefined;
@@ -162,7 +166,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
     tools.delete(id);
     const result = event.result as { details?: unknown } | undefined;
     const details = typeof result?.details === "object" && result.details !== null ? (result.details as Record<string, unknown>) : undefined;
-    return [closeDelta(tool, { text: resultText(result), details, isError: event.isError === true }, options.cwd, denied.has(id))];
+    return [closeDelta(tool, { text: resultText(result), details, isError: event.isError === true }, options.cwd, approvals.take(id))];
   };
 
   const handlers: Record<string, (event: PiEvent) => ThreadDelta[]> = {
@@ -202,7 +206,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
 
   return {
     event: (event) => handlers[event.type]?.(event) ?? [],
-    deny: (id) => void denied.add(id),
+    noteApproval: (id, allowed) => approvals.note(id, allowed),
     finish,
   };
 }

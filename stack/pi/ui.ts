@@ -5,6 +5,7 @@
  * methods (`notify`, `setStatus`, `setWidget`, `setTitle`, `set_editor_text`) need no answer
  * and show nothing. Pure: builds payloads and answers, sends nothing.
  */
+import { isAllowDecision, replyDecision } from "../bridge-kit/approval-ledger.js";
 import { UserAnswerResolutionSchema } from "../protocol/user-question.js";
 import { gatedCallOf } from "./extension.js";
 
@@ -63,7 +64,7 @@ export function uiQuestionOf(request: Record<string, unknown>, cwd: string): UiQ
       return {
         payload: { kind: "approval", subject: approvalSubject(call, cwd), reason: null, availableDecisions: ["allow_once", "deny"] },
         toolCallId: call.toolCallId,
-        answer: (reply) => ({ confirmed: (reply as { decision?: unknown } | null)?.decision === "allow_once" || (reply as { decision?: unknown } | null)?.decision === "allow_for_session" }),
+        answer: (reply) => ({ confirmed: isAllowDecision(replyDecision(reply)) }),
         refused: { confirmed: false },
       };
     }

@@ -51,7 +51,7 @@ describe("fs requests", () => {
     expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new\n");
     expect(denied!.error).toEqual({ code: -32000, message: `File writes outside the workspace are denied by BB's accept-edits permission mode: ${outside}` });
     const change = bridge.deltas("thr_fs").find((d) => d.kind === "item.close" && d.item?.type === "fileChange");
-    // The diff of the file before and the text written, with its hunk (issue 37; translate/texts-diff.ts).
+    // The diff of the file before and the text written, with its hunk (issue 37; stack/bridge-kit/texts-diff.ts).
     const name = join(ws, "notes.txt").replace(/^\/+/, "");
     const diff = `--- a/${name}\n+++ b/${name}\n@@ -1,3 +1,1 @@\n-one\n-two\n-three\n+new\n`;
     expect(change.item.changes).toEqual([{ path: join(ws, "notes.txt"), kind: "update", oldText: "one\ntwo\nthree\n", diff, newText: "new\n" }]);

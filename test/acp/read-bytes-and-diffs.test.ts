@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
 import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 import { exactReadBytes } from "../../stack/acp/translate/read-bytes.js";
-import { textsUnifiedDiff } from "../../stack/acp/translate/texts-diff.js";
+import { textsUnifiedDiff } from "../../stack/bridge-kit/texts-diff.js";
 import { fsWriteChange } from "../../stack/acp/translate/tool-calls.js";
 import { driveCell, REPO_ROOT } from "./translate-recording-driver.js";
 

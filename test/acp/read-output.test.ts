@@ -27,9 +27,9 @@ describe("a read's bytes reach the thread lane", () => {
     expect((await fileReads("acp-opencode"))[0]!.resultText).toBe(NOTES.slice(0, -1));
   });
 
-  test("claude-code turn-tools: Claude Code's own numbered view of the file, as it said it", async () => {
+  test("claude-code turn-tools: the file's bytes from Claude Code's structured result, not the numbered view it shows the model", async () => {
     const reads = await fileReads("claude-code");
-    expect(reads[0]!.resultText).toContain("1\ttitle: parity notes\n2\tstatus: draft\n3\towner: nobody");
+    expect(reads[0]!.resultText).toBe(NOTES);
   });
 
   test("readOutputText takes the bytes out of the agent's record, never its JSON", () => {

@@ -212,7 +212,7 @@ describe("tool calls", () => {
     expect(del.item).toEqual({ type: "fileChange", changes: [{ path: "/w/old.txt", kind: "delete" }] });
     expect(del.presentation).toMatchObject({ label: { pending: "Deleting file" }, icon: { glyph: "Trash2" }, title: "old.txt" });
     const add = last(t.update(call({ toolCallId: "n", kind: "edit", content: [{ type: "diff", path: "/w/new.txt", oldText: null, newText: "hi" }] })));
-    // A new file's diff comes from /dev/null, with its hunk (issue 37; texts-diff.ts).
+    // A new file's diff comes from /dev/null, with its hunk (issue 37; stack/bridge-kit/texts-diff.ts).
     const addDiff = "--- /dev/null\n+++ b/w/new.txt\n@@ -0,0 +1,1 @@\n+hi\n\\ No newline at end of file\n";
     expect(add.item).toEqual({ type: "fileChange", changes: [{ path: "/w/new.txt", kind: "add", diff: addDiff, newText: "hi" }] });
     expect(add.presentation.label).toEqual({ pending: "Writing file", completed: "Wrote file" });

@@ -95,7 +95,7 @@ describe("a doctored agent-side line, its oracle refreshed: sameness passes, the
     expect(after.cell.truth!.findings.find((f) => f.fact === "command#1.output")).toMatchObject({ kind: "changed", cause: "adapter", evidence: [{ seq: 28 }] });
   });
 
-  it("a dropped read result: codex's `cat` output emptied (seq 40 and its item/completed): read#1.content lost by the adapter, no longer by the bridge", async () => {
+  it("a dropped read result: codex's `cat` output gone (seq 40's delta emptied, its item/completed's aggregatedOutput null): read#1.content lost by the adapter, no longer by the bridge", async () => {
     const dir = await project("codex", "turn-tools");
     const before = await check(dir, "codex", "turn-tools");
     expect(before.code, before.err).toBe(0);
@@ -112,7 +112,8 @@ describe("a doctored agent-side line, its oracle refreshed: sameness passes, the
       await doctor(dir, "codex", "turn-tools", seq, (m) => {
         const p = m.params;
         if (typeof p?.delta === "string" && p.delta === notes) p.delta = "";
-        if (p?.item?.aggregatedOutput === notes) p.item.aggregatedOutput = "";
+        // null, not "": an agent that says the read returned nothing has changed the fact, one that says nothing has lost it.
+        if (p?.item?.aggregatedOutput === notes) p.item.aggregatedOutput = null;
       });
     }
     await rerecord(dir, "codex", "turn-tools");

@@ -124,6 +124,24 @@ describe("claude-code bridge against the fixture CLI", () => {
       .map((d) => (d as { clientRequestId: string }).clientRequestId);
     expect(accepted).toEqual(["creq_2222222226", "creq_2222222227"]);
     expect(b.deltas().filter((d) => d.kind === "turn.boundary")).toHaveLength(1);
-    expect(b.deltas().find((d) => d.kind === "item.close")).toMatchObject({ status: "completed", item: { type: "command", aggregatedOutput: expect.stringContaining("also lint") } });
+    // The runtime allowed the call the CLI asked about: its close says so.
+    expect(b.deltas().find((d) => d.kind === "item.close")).toMatchObject({
+      status: "completed",
+      approvalStatus: "approved",
+      item: { type: "command", aggregatedOutput: expect.stringContaining("also lint") },
+    });
+  });
+
+  it("a call the CLI runs without asking (full mode) asks the runtime nothing and closes with no approvalStatus", async () => {
+    const script: FixtureScript = { prompts: [{ steps: [{ tool: { name: "Bash", input: { command: "make" } }, ask: true, result: { content: "built", isError: false } }, { text: "Built." }] }] };
+    const b = start(script, ["allow_once"]);
+    await b.client.request("thread/start", { threadId: "thr_5", cwd: process.cwd(), options: b.options("full") });
+    const ended = b.boundary();
+    await b.client.request("turn/start", { threadId: "thr_5", input: text("build"), clientRequestId: "creq_2222222228", options: b.options("full") });
+    expect(await ended).toEqual({ kind: "turn.boundary", status: "completed" });
+    expect(b.approvals).toEqual([]);
+    const close = b.deltas().find((d) => d.kind === "item.close");
+    expect(close).toMatchObject({ status: "completed", item: { type: "command", command: "make" } });
+    expect(close).not.toHaveProperty("approvalStatus");
   });
 });

@@ -42,6 +42,8 @@ describe("claude-code translate, on the real turn-tools recording (2.1.332)", ()
     const closes = deltas.filter((d): d is Extract<ThreadDelta, { kind: "item.close" }> => d.kind === "item.close");
     expect(closes.map((d) => d.item.type)).toEqual(["fileRead", "fileChange", "command"]);
     expect(closes[0]!.item).toEqual({ type: "fileRead", path: "/tmp/parity-workspace/notes.txt" });
+    // The file's bytes from tool_use_result.file.content, not the numbered view the tool_result shows the model.
+    expect(closes[0]!.resultText).toBe("title: parity notes\nstatus: draft\nowner: nobody\n");
     expect(closes[1]!.item).toEqual({
       type: "fileChange",
       changes: [
@@ -85,10 +87,60 @@ describe("claude-code translate, measured shapes (spec 60)", () => {
     expect(closes.map((c) => [c.exitCode, c.aggregatedOutput])).toEqual([[3, "first line\nsecond line\nsomething went wrong"]]);
   });
 
+  it("a call the runtime allowed closes with approvalStatus approved; a call never asked about has none", () => {
+    const translator = createTurnTranslator("/w");
+    translator.translate(
+      line({
+        type: "assistant",
+        message: {
+          id: "m1",
+          content: [
+            { type: "tool_use", id: "t1", name: "Bash", input: { command: "touch a" } },
+            { type: "tool_use", id: "t2", name: "Bash", input: { command: "touch b" } },
+          ],
+        },
+      }),
+    );
+    translator.noteApproval("t1", true);
+    const closes = translator.translate(
+      line({
+        type: "user",
+        message: {
+          content: [
+            { type: "tool_result", tool_use_id: "t1", content: "(Bash completed with no output)", is_error: false },
+            { type: "tool_result", tool_use_id: "t2", content: "(Bash completed with no output)", is_error: false },
+          ],
+        },
+        tool_use_result: { stdout: "", stderr: "", interrupted: false },
+      }),
+    );
+    expect(closes[0]).toMatchObject({ status: "completed", approvalStatus: "approved", item: { command: "touch a" } });
+    expect(closes[1]).not.toHaveProperty("approvalStatus");
+  });
+
+  it("a Read's resultText falls back to the displayed text when the structured result carries no text file (an image, a failure)", () => {
+    const translator = createTurnTranslator("/w");
+    const read = (id: string) => line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id, name: "Read", input: { file_path: "/w/a.png" } }] } });
+    translator.translate(read("r1"));
+    const [image] = translator.translate(
+      line({
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: "r1", content: [{ type: "text", text: "[image]" }] }] },
+        tool_use_result: { type: "image", file: { base64: "AA==" } },
+      }),
+    );
+    expect(image).toMatchObject({ status: "completed", resultText: "[image]" });
+    translator.translate(read("r2"));
+    const [failed] = translator.translate(
+      line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "r2", content: "File does not exist.", is_error: true }] }, tool_use_result: "Error: File does not exist." }),
+    );
+    expect(failed).toMatchObject({ status: "failed", resultText: "File does not exist." });
+  });
+
   it("a call the bridge denied closes failed with approvalStatus denied", () => {
     const translator = createTurnTranslator("/w");
     translator.translate(line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t2", name: "Write", input: { file_path: "/w/a", content: "x" } }] } }));
-    translator.noteDenied("t2");
+    translator.noteApproval("t2", false);
     const [close] = translator.translate(line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t2", content: "denied", is_error: true }] } }));
     expect(close).toEqual({
       kind: "item.close",

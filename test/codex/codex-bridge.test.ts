@@ -85,7 +85,7 @@ describe("codex bridge against the fixture app-server", () => {
     expect(kinds.at(-1)).toBe("turn.boundary");
   });
 
-  it("approvals: allow runs the command; deny closes it failed with approvalStatus denied, and Codex got decline", async () => {
+  it("approvals: allow runs the command and closes it approved; deny closes it failed with approvalStatus denied, and Codex got decline", async () => {
     const b = start(
       {
         prompts: [
@@ -105,8 +105,7 @@ describe("codex bridge against the fixture app-server", () => {
     expect(b.asked).toHaveLength(2);
     expect(b.asked[0]).toMatchObject({ method: "interaction/request", params: { threadId: "thr_2", payload: { kind: "approval", subject: { kind: "command", command: "touch a" } } } });
     const closes = b.deltas().filter((d) => d.kind === "item.close");
-    expect(closes[0]).toMatchObject({ status: "completed", item: { command: "touch a" } });
-    expect(closes[0]).not.toHaveProperty("approvalStatus");
+    expect(closes[0]).toMatchObject({ status: "completed", approvalStatus: "approved", item: { command: "touch a" } });
     expect(closes[1]).toMatchObject({ status: "failed", approvalStatus: "denied", item: { command: "touch b" } });
   });
 

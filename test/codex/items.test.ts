@@ -146,12 +146,55 @@ describe("codex translator", () => {
       aggregatedOutput: null,
       exitCode: null,
     };
-    t.noteDeclined("call_1");
+    t.noteApproval("call_1", false);
     expect(t.translate("item/completed", { ...scoped, item })).toEqual({
       deltas: [{ kind: "item.close", key: { providerItemId: "call_1" }, status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch d", cwd: "/w" } }],
     });
     expect(t.translate("thread/status/changed", {})).toBe("ignored");
     expect(t.translate("thread/realtime/started", {})).toBe("unknown");
     expect(t.translate("thread/goal/cleared", { threadId: "th" })).toEqual({ deltas: [{ kind: "extension.state", extensionKind: "provider-codex/goal", payload: null }] });
+  });
+
+  it("the turn-tools recording's read (a lone `cat`) closes with the bytes Codex's item carries as its resultText", () => {
+    const lines = readFileSync(new URL("../../recordings/codex/turn-tools/provider→bridge.ndjson", import.meta.url), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(JSON.parse(l).line) as { method?: string; params?: unknown });
+    const t = new CodexTranslator("/tmp/parity-workspace");
+    const closes = lines.flatMap((m) => {
+      const out = m.method === undefined ? "ignored" : t.translate(m.method, m.params);
+      return typeof out === "string" ? [] : out.deltas.filter((d) => d.kind === "item.close");
+    });
+    const read = closes.find((d) => d.kind === "item.close" && d.item.type === "fileRead");
+    expect(read).toMatchObject({ status: "completed", resultText: "title: parity notes\nstatus: draft\nowner: nobody\n", item: { type: "fileRead", path: "/tmp/parity-workspace/notes.txt" } });
+    // Only the read says what it returned as resultText; a command keeps its output where it was.
+    expect(closes.filter((d) => d.kind === "item.close" && d.item.type !== "fileRead" && "resultText" in d)).toEqual([]);
+  });
+
+  it("a read whose completed item carries no aggregatedOutput returns what its output deltas streamed", () => {
+    const t = new CodexTranslator("/w");
+    const read = { type: "commandExecution", id: "call_r", command: "/bin/bash -lc 'cat a.txt'", cwd: "/w", commandActions: [{ type: "read", command: "cat a.txt", name: "a.txt", path: "/w/a.txt" }] };
+    t.translate("item/started", { ...scoped, item: { ...read, status: "inProgress" } });
+    t.translate("item/commandExecution/outputDelta", { ...scoped, itemId: "call_r", delta: "one\n" });
+    t.translate("item/commandExecution/outputDelta", { ...scoped, itemId: "call_r", delta: "two\n" });
+    const done = t.translate("item/completed", { ...scoped, item: { ...read, status: "completed", aggregatedOutput: null, exitCode: 0 } }) as { deltas: Array<Record<string, unknown>> };
+    expect(done.deltas.find((d) => d.kind === "item.close")).toMatchObject({ resultText: "one\ntwo\n", item: { type: "fileRead" } });
+  });
+
+  it("a command the runtime allowed closes approved; one Codex ran without asking carries no approvalStatus", () => {
+    const t = new CodexTranslator("/w");
+    const cmd = (id: string) => ({
+      type: "commandExecution",
+      id,
+      command: "/bin/bash -lc 'touch a'",
+      cwd: "/w",
+      commandActions: [{ type: "unknown", command: "touch a" }],
+      status: "completed",
+      aggregatedOutput: null,
+      exitCode: 0,
+    });
+    t.noteApproval("call_1", true);
+    expect(t.translate("item/completed", { ...scoped, item: cmd("call_1") })).toMatchObject({ deltas: [{ kind: "item.close", status: "completed", approvalStatus: "approved" }] });
+    expect((t.translate("item/completed", { ...scoped, item: cmd("call_2") }) as { deltas: object[] }).deltas[0]).not.toHaveProperty("approvalStatus");
   });
 });

@@ -55,7 +55,7 @@ describe("pi bridge: a turn of tool work", () => {
     ]);
     expect(closes[1].item.changes).toEqual([{ path: "/w/notes.txt", kind: "update", diff: "--- a//w/notes.txt\n+++ b//w/notes.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n".replace(/\/\/w/g, "/w") }]);
     expect(closes[2]).toMatchObject({ exitCode: 3, aggregatedOutput: "out\n" });
-    expect(closes[3].item.changes).toEqual([{ path: "/w/new.txt", kind: "add", newText: "x\n" }]);
+    expect(closes[3].item.changes).toEqual([{ path: "/w/new.txt", kind: "add", diff: "--- /dev/null\n+++ b/w/new.txt\n@@ -0,0 +1,1 @@\n+x\n" }]);
     expect(deltas.find((d) => d.kind === "command.outputSnapshot")).toMatchObject({ text: "out\n" });
     const texts = deltas.filter((d) => d.kind === "item.textClose").map((d) => [d.channel, d.text]);
     expect(texts).toEqual([
@@ -72,7 +72,7 @@ describe("pi bridge: a turn of tool work", () => {
     expect(bridge.launches[0]).not.toContain("-e");
   });
 
-  it("answers the gate's confirm from the runtime: allow runs the call, deny closes it denied with no output", async () => {
+  it("answers the gate's confirm from the runtime: allow runs the call and closes it approved, deny closes it denied with no output", async () => {
     bridge = startPiTestBridge();
     const asked: any[] = [];
     bridge.onInteraction((params) => {
@@ -109,8 +109,7 @@ describe("pi bridge: a turn of tool work", () => {
       ["approval", "command", "touch b", "call_fixture_1_2"],
     ]);
     const closes = bridge.deltas(T).filter((d) => d.kind === "item.close");
-    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "" });
-    expect(closes[0].approvalStatus).toBeUndefined();
+    expect(closes[0]).toMatchObject({ status: "completed", aggregatedOutput: "", approvalStatus: "approved" });
     expect(closes[1]).toEqual({
       kind: "item.close",
       key: { providerItemId: "call_fixture_1_2" },

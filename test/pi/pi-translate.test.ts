@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unifiedDiffFromPi } from "../../stack/pi/diff.js";
-import { bashOutcome } from "../../stack/pi/tools.js";
-import { errorCategoryOf, httpStatusOf } from "../../stack/pi/translate.js";
-import { gatedToolsFor } from "../../stack/pi/extension.js";
+import { bashOutcome, readResultText } from "../../stack/pi/tools.js";
+import { createPiTurnTranslator, errorCategoryOf, httpStatusOf, type PiEvent } from "../../stack/pi/translate.js";
+import { gatedCallOf, gatedToolsFor } from "../../stack/pi/extension.js";
 import { repoRoot } from "../cli/run-cli.js";
 
 describe("unifiedDiffFromPi", () => {
@@ -54,5 +54,59 @@ describe("bash results, errors, the gate", () => {
     expect(gatedToolsFor("full")).toEqual([]);
     expect(gatedToolsFor("accept-edits")).toEqual(["bash"]);
     expect(gatedToolsFor("read-only")).toEqual(["bash", "edit", "write"]);
+  });
+});
+
+describe("reads and approvals as pi reports them", () => {
+  const events = (cell: string): PiEvent[] =>
+    readFileSync(path.join(repoRoot, "recordings/pi", cell, "provider→bridge.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(JSON.parse(l).line) as PiEvent);
+
+  it("the turn-tools recording's read closes with the file's bytes as its resultText", () => {
+    const translator = createPiTurnTranslator({ cwd: "/tmp/parity-workspace", modelContextWindow: null, usageBefore: undefined });
+    const closes = events("turn-tools")
+      .flatMap((event) => translator.event(event))
+      .filter((d) => d.kind === "item.close");
+    expect(closes.find((d) => d.kind === "item.close" && d.item.type === "fileRead")).toMatchObject({ status: "completed", resultText: "title: parity notes\nstatus: draft\nowner: nobody\n" });
+  });
+
+  it("a read pi cut returns the bytes it kept, not its continuation notice; otherwise the result's text", () => {
+    const notice = "\n\n[Showing lines 1-2 of 9. Use offset=3 to continue.]";
+    expect(readResultText({ text: `a\nb${notice}`, details: { truncation: { content: "a\nb", truncated: true } }, isError: false })).toBe("a\nb");
+    expect(readResultText({ text: "[Line 1 is 60KB, exceeds 50KB limit. Use bash: …]", details: { truncation: { content: "", firstLineExceedsLimit: true } }, isError: false })).toBe(
+      "[Line 1 is 60KB, exceeds 50KB limit. Use bash: …]",
+    );
+    expect(readResultText({ text: "x\n", details: undefined, isError: false })).toBe("x\n");
+  });
+
+  it("the approval-allow recording's gated bash closes approved once the runtime allowed it; without an answer noted, it carries none", () => {
+    const run = (allowed: boolean | undefined) => {
+      const translator = createPiTurnTranslator({ cwd: "/tmp/parity-workspace", modelContextWindow: null, usageBefore: undefined });
+      return events("approval-allow").flatMap((event) => {
+        const gated = event.type === "extension_ui_request" ? gatedCallOf(event as { title?: unknown; message?: unknown }) : undefined;
+        if (gated && allowed !== undefined) translator.noteApproval(gated.toolCallId, allowed);
+        return translator.event(event).filter((d) => d.kind === "item.close" && d.item.type === "command");
+      });
+    };
+    expect(run(true)).toMatchObject([{ status: "completed", approvalStatus: "approved" }]);
+    expect(run(undefined)[0]).not.toHaveProperty("approvalStatus");
+  });
+
+  it("the new-file-folder recording's write closes as the new file's diff with its hunk (applying it to no file gives the content)", () => {
+    const translator = createPiTurnTranslator({ cwd: "/tmp/parity-workspace", modelContextWindow: null, usageBefore: undefined });
+    const closes = events("new-file-folder")
+      .flatMap((event) => translator.event(event))
+      .filter((d) => d.kind === "item.close");
+    expect(closes).toMatchObject([
+      {
+        status: "completed",
+        item: {
+          type: "fileChange",
+          changes: [{ path: "/tmp/parity-workspace/src/new/hello.txt", kind: "add", diff: "--- /dev/null\n+++ b/tmp/parity-workspace/src/new/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n" }],
+        },
+      },
+    ]);
   });
 });

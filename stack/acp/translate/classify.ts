@@ -8,7 +8,7 @@ import { boundToolPayload, toolOutputText } from "./output.js";
 import { genericToolPresentation, shapePresentation } from "../dialects/presentation.js";
 import { isRecord } from "../../protocol/json-value.js";
 import { agentUnifiedDiff } from "./agent-diff.js";
-import { textsUnifiedDiff } from "./texts-diff.js";
+import { textsUnifiedDiff } from "../../bridge-kit/texts-diff.js";
 
 /** What a tool call does, as approvals see it (spec 20 §3.3 "shared operation classifier"). */
 export type AcpOperation = { type: "command"; command: string } | { type: "fileChange"; kind: "update" | "delete"; paths: string[] } | { type: "generic"; paths: string[] };
@@ -151,7 +151,7 @@ function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, {
     // new-file-folder recordings); ACP's absent or null old text says the same.
     const change: FileChangeEntry = { path: fullPathOf(event, entry.path as string), kind: typeof entry.oldText === "string" && entry.oldText !== "" ? "update" : "add" };
     // The agent's own unified diff, hunks and context included, when it sent one (agent-diff.ts);
-    // else the diff of the file texts it sent, with its hunks (texts-diff.ts). Texts that are the
+    // else the diff of the file texts it sent, with its hunks (bridge-kit/texts-diff.ts). Texts that are the
     // call's own replaced snippet tell no position in the file: no hunk is made up for them (the
     // assembler shows their lines without one).
     const newText = typeof entry.newText === "string" ? entry.newText : undefined;

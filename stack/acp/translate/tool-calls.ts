@@ -10,7 +10,7 @@ import { closeAssistant, closeThought, internalEnvelope, suppressedUpdate, updat
 import type { InjectedToolBindings } from "./injected-tools.js";
 import { readCommandResult, readOutputText, streamedCommandOutput, toolOutputText } from "./output.js";
 import { isNoOutputPlaceholder } from "./command-text.js";
-import { textsUnifiedDiff } from "./texts-diff.js";
+import { textsUnifiedDiff } from "../../bridge-kit/texts-diff.js";
 import { exactReadBytes, namesSameFile } from "./read-bytes.js";
 import { delegationPresentation, shapePresentation } from "../dialects/presentation.js";
 import type { ClassifiedToolCall } from "./tool-classification.js";
@@ -71,7 +71,7 @@ function defersUnfilledOpens(dialect: AcpDialect): boolean {
   return dialect.opensUnfilledToolCalls !== true;
 }
 
-/** The `fileChange` change of a client write, with the diff of its two texts (texts-diff.ts). */
+/** The `fileChange` change of a client write, with the diff of its two texts (bridge-kit/texts-diff.ts). */
 export function fsWriteChange(write: AcpFsWriteChange): { path: string; kind: "add" | "update"; diff?: string; oldText?: string; newText: string } {
   const diff = textsUnifiedDiff(write.path, write.oldText, write.newText);
   const base = write.oldText === null ? { path: write.path, kind: "add" as const } : { path: write.path, kind: "update" as const, oldText: write.oldText };

@@ -110,13 +110,21 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     for (const provider of ["codex", "pi"]) expect(judgeTruth({ ...committed(provider, "model-error"), facts: MODEL_ERROR }).findings).toEqual([]);
   });
 
-  it("turn-tools: claude-code's diff applies; the read's text is Claude Code's numbered view, while the agent sent the bytes too (seq 40): changed, bridge", () => {
+  it("turn-tools: claude-code's diff applies; its read's text is the bytes the agent sent (seq 40): true; the lane as it was, with Claude Code's numbered view, is changed by the bridge", () => {
     const verdict = judgeTruth({ ...committed("claude-code", "turn-tools"), facts: TURN_TOOLS });
     const byFact = new Map(verdict.judged.map((j) => [j.fact, j]));
     expect(byFact.get("edit#1.diff")?.verdict).toBe("true");
     expect(byFact.get("edit#1.path")?.verdict).toBe("true");
     expect(byFact.get("edit#1.created")?.verdict).toBe("true");
-    expect(verdict.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
+    expect(byFact.get("read#1.content")?.verdict).toBe("true");
+    // The lane as the bridge wrote it before issue 37's fix: the numbered view the tool_result shows the model.
+    const { lane, agentSide } = committed("claude-code", "turn-tools");
+    const numbered = JSON.parse(
+      JSON.stringify(lane).replace('"resultText":"title: parity notes\\nstatus: draft\\nowner: nobody\\n"', '"resultText":"1\\ttitle: parity notes\\n2\\tstatus: draft\\n3\\towner: nobody\\n4\\t"'),
+    ) as unknown[];
+    expect(numbered).not.toEqual(lane);
+    const before = judgeTruth({ lane: numbered as typeof lane, agentSide, facts: TURN_TOOLS });
+    expect(before.findings.find((f) => f.fact === "read#1.content")).toMatchObject({ kind: "changed", cause: "bridge", evidence: [{ seq: 40, dir: "provider→bridge" }] });
   });
 
   it("turn-tools: a diff without hunks is changed, with the agent's new text as the bridge's evidence (acp-grok as its lane was before the bridge gave it hunks); acp-grok's diff now, and opencode's own unified diff, are true", () => {

@@ -1,17 +1,17 @@
 /**
- * The unified diff of a file change the agent sent as two texts, with its hunks (issue 37:
- * "unified diffs with their hunks"): ACP `diff` content (`oldText`/`newText`, which ACP defines
- * as the file's content before and after; `oldText` absent or null for a new file) and a
- * client write (`fs/write_text_file`: the file as the bridge read it before writing, and the
- * content it wrote). Built with the `diff` package's `structuredPatch`, three lines of context,
+ * The unified diff of a file change an agent sent as two texts, with its hunks (issue 37:
+ * "unified diffs with their hunks"), for every bridge: ACP `diff` content (`oldText`/`newText`,
+ * which ACP defines as the file's content before and after; `oldText` absent or null for a new
+ * file), an ACP client write (`fs/write_text_file`: the file as the bridge read it before writing,
+ * and the content it wrote), pi's `write` (the content it wrote). Built with the `diff` package's `structuredPatch`, three lines of context,
  * headers `--- a/<path>` (`--- /dev/null` for a new file) and `+++ b/<path>`, leading slashes
  * off as git writes them; a text without a final newline gets the `\ No newline at end of file`
  * marker. Applying the diff to the old text gives the new text exactly.
  *
  * The positions in the hunk headers are those of the texts as the agent sent them: an agent that
  * puts only the edited snippet in `oldText`/`newText` (against ACP's definition) gets the diff of
- * that snippet. A diff the agent sent itself is never replaced by this one (agent-diff.ts comes
- * first). Pure.
+ * that snippet. A diff the agent sent itself is never replaced by this one (the ACP bridge's
+ * stack/acp/translate/agent-diff.ts comes first). Pure.
  */
 import { structuredPatch } from "diff";
 
