@@ -511,8 +511,14 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
   else {
     // A replaced snippet (new_string and the like) tells no position in the file: a diff is the
     // bridge's to make from it only when the agent-side lanes carry the file before too, exactly.
-    const hasBefore = before === null || before === "" || evidence().find((v) => v === before) !== undefined;
-    const had = evidence().find((v) => typeof v === "string" && v !== "" && (v === after || (v.includes("@@") && diffApplies(v, before, after)))) ?? (hasBefore ? carried() : undefined);
+    // A new file's "before" is known to the bridge only when the agent says the file is new (an empty
+    // or null old text, a kind add/create): pi-acp's write sends only the content, and pi's write
+    // creates or overwrites (acp-pi new-file-folder), so no diff is the bridge's to make from it.
+    const saysNew = () => evidence().find((v, key) => (/^old_?(text|string|content)$/i.test(key) && (v === null || v === "")) || (/^(kind|type|operation|action)$/i.test(key) && (v === "add" || v === "create")));
+    const hasBefore = before === null ? saysNew() !== undefined : before === "" || evidence().find((v) => v === before) !== undefined;
+    const had =
+      evidence().find((v) => typeof v === "string" && v !== "" && v.includes("@@") && diffApplies(v, before, after)) ??
+      (hasBefore ? (evidence().find((v) => typeof v === "string" && v !== "" && v === after) ?? carried()) : undefined);
     record(`${name}.diff`, {
       kind: diff === undefined ? "lost" : "changed",
       cause: had !== undefined ? "bridge" : "adapter",

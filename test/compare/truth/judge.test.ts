@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { judgeTruth, type TruthFinding } from "../../../harness/compare/truth/judge.js";
 import { isInterleaving } from "../../../harness/compare/truth/output.js";
 import { diffApplies } from "../../../harness/compare/truth/unified-diff.js";
 import { APPROVAL_ALLOW, COMMAND_FAILS, MODEL_ERROR, TURN_TOOLS } from "./hand-facts.js";
-import { committed } from "./agent-side.js";
+import { committed, repoRoot } from "./agent-side.js";
+import { parseFactsText } from "../../../harness/facts/reader.js";
 import { acpOwnership } from "../../../harness/compare/truth/acp-ownership.js";
 
 const brief = (f: TruthFinding) => ({ fact: f.fact, kind: f.kind, cause: f.cause, seqs: f.evidence.map((e) => e.seq) });
@@ -172,6 +175,15 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
       { dir: "bridge→provider" as const, seq: 999, line: JSON.stringify({ jsonrpc: "2.0", id: 9, result: { content: TURN_TOOLS.steps[0]!.kind === "read" ? TURN_TOOLS.steps[0]!.content : "" } }) },
     ];
     expect(judgeTruth({ lane, agentSide: withFile, facts: TURN_TOOLS }).findings.find((f) => f.fact === "edit#1.diff")).toMatchObject({ kind: "changed", cause: "bridge" });
+  });
+
+  it("new-file-folder: a write sent as its content only (pi-acp) gives no file before: the missing diff is the adapter's; once the agent says the file is new (an empty old text), the bridge had the change", () => {
+    const facts = parseFactsText(readFileSync(path.join(repoRoot, "cells/new-file-folder/facts.json"), "utf8"), "cells/new-file-folder/facts.json");
+    const { lane, agentSide } = committed("acp-pi", "new-file-folder");
+    expect(judgeTruth({ lane, agentSide, facts }).findings.find((f) => f.fact === "write#1.diff")).toMatchObject({ kind: "lost", cause: "adapter" });
+    const saysNew = agentSide.map((l) => ({ ...l, line: l.line.replace('"rawInput":{"path"', '"rawInput":{"oldText":"","path"') }));
+    expect(saysNew.some((l) => l.line.includes('"oldText":""'))).toBe(true);
+    expect(judgeTruth({ lane, agentSide: saysNew, facts }).findings.find((f) => f.fact === "write#1.diff")).toMatchObject({ kind: "lost", cause: "bridge" });
   });
 
   it("an item no step made is invented (the omp fixture's extra grep), told by the agent: adapter", () => {
