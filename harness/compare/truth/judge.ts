@@ -514,7 +514,8 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
     // A new file's "before" is known to the bridge only when the agent says the file is new (an empty
     // or null old text, a kind add/create): pi-acp's write sends only the content, and pi's write
     // creates or overwrites (acp-pi new-file-folder), so no diff is the bridge's to make from it.
-    const saysNew = () => evidence().find((v, key) => (/^old_?(text|string|content)$/i.test(key) && (v === null || v === "")) || (/^(kind|type|operation|action)$/i.test(key) && (v === "add" || v === "create")));
+    const saysNew = () =>
+      evidence().find((v, key) => (/^old_?(text|string|content)$/i.test(key) && (v === null || v === "")) || (/^(kind|type|operation|action)$/i.test(key) && (v === "add" || v === "create")));
     const hasBefore = before === null ? saysNew() !== undefined : before === "" || evidence().find((v) => v === before) !== undefined;
     const had =
       evidence().find((v) => typeof v === "string" && v !== "" && v.includes("@@") && diffApplies(v, before, after)) ??
