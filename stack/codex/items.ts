@@ -27,6 +27,23 @@ export function unwrapShellCommand(command: string): string {
   return double ? double[1]!.replace(/\\([\\"$`])/g, "$1") : command;
 }
 
+/** A command still in Codex's shell wrapper after {@link unwrapShellCommand}: a quoting it does not undo. */
+const STILL_WRAPPED = /^(?:\/usr)?\/bin\/(?:ba|z)?sh -lc /;
+
+/**
+ * The command of a `commandExecution` as typed: unwrapped from Codex's shell wrapper; where that
+ * wrapper's quoting is one {@link unwrapShellCommand} does not undo (codex quotes `$$` apart:
+ * `/bin/bash -lc "sh -c '… -TERM "'$$; …'"'"`, codex command-signal), the command Codex parsed
+ * itself, its one `commandActions` entry's `command`.
+ */
+function typedCommand(item: ThreadItem): string {
+  const unwrapped = unwrapShellCommand(item.command ?? "");
+  if (!STILL_WRAPPED.test(unwrapped)) return unwrapped;
+  const actions = item.commandActions ?? [];
+  const parsed = actions.length === 1 ? actions[0]!.command : undefined;
+  return typeof parsed === "string" && parsed.trim() !== "" ? parsed : unwrapped;
+}
+
 /** The single file-reading action of a command, when reading one file is all it does. */
 function readAction(actions: readonly CommandAction[] | undefined): CommandAction | undefined {
   if (!actions || actions.length !== 1) return undefined;
@@ -47,7 +64,7 @@ function searchAction(actions: readonly CommandAction[] | undefined): CommandAct
  * cwd, aggregatedOutput?, exitCode?, durationMs?}` (the terminal fields only when `terminal`).
  */
 export function commandShape(item: ThreadItem, terminal: boolean): ItemShape {
-  const cmd = unwrapShellCommand(item.command ?? "");
+  const cmd = typedCommand(item);
   const read = readAction(item.commandActions);
   if (read) return { type: "fileRead", path: read.path!, cmd };
   const search = searchAction(item.commandActions);

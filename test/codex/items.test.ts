@@ -14,6 +14,18 @@ describe("codex items → shapes (spec 60 Mapping)", () => {
     expect(unwrapShellCommand("ls -la")).toBe("ls -la");
   });
 
+  it("a wrapper whose quoting the unwrapper does not undo gives Codex's own parsed command (codex command-signal: `$$` quoted apart)", () => {
+    // The item as the committed recording has it (recordings/codex/command-signal, item/completed).
+    const line = readFileSync(new URL("../../recordings/codex/command-signal/provider→bridge.ndjson", import.meta.url), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as { method?: string; params?: { item?: Record<string, unknown> } })
+      .find((m) => m.method === "item/completed" && m.params?.item?.type === "commandExecution")!;
+    const item = line.params!.item! as Parameters<typeof commandShape>[0];
+    expect(unwrapShellCommand(String(item.command))).toMatch(/^\/bin\/bash -lc /);
+    expect(commandShape(item, true)).toMatchObject({ type: "command", command: "sh -c 'echo before the signal; kill -TERM $$; echo never printed'" });
+  });
+
   it("a lone read action is a fileRead; a wc is a command with its output, exit code and duration", () => {
     const read = {
       type: "commandExecution",
