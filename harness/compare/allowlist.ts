@@ -39,21 +39,43 @@ export const ENTRY_SCOPE_FIELDS = {
     .optional(),
 };
 
+/** The path prefix of a grammar-layer entry: `/grammarDrops/<rule>:<eventType>`, as the gate prints a drop. */
+export const GRAMMAR_DROP_PATH = "/grammarDrops/";
+
 /**
- * One allowlist entry (spec 10 §6.4). Unknown keys are rejected. `layer` is always `events`:
- * the reference's `rows` layer is not reproduced by this product (spec 10 §6.2).
+ * The host-grammar drop (`rule:eventType`, as `grammarDropKeys` spells it) a grammar-layer entry's
+ * path names, or undefined for a path that names none.
  */
-export const AllowlistEntrySchema = z.strictObject({
-  ...ENTRY_SCOPE_FIELDS,
-  layer: z.literal("events", { error: 'layer must be "events" (the rows layer is not reproduced)' }),
-  /** JSON pointer into the normalized lane; see `allowlistPathProblem`. */
-  path: z.string().superRefine((value, ctx) => {
-    const problem = allowlistPathProblem(value);
-    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-  }),
-  pr: z.string().regex(PR_PATTERN, 'pr must look like "#123" (the PR that made the difference)'),
-  reason: z.string().refine((value) => value.trim() !== "", "reason must say why the difference is intended"),
-});
+export function grammarDropOf(entryPath: string): string | undefined {
+  if (!entryPath.startsWith(GRAMMAR_DROP_PATH)) return undefined;
+  const key = entryPath.slice(GRAMMAR_DROP_PATH.length);
+  return /^[^:\s]+:[^:\s]+$/.test(key) ? key : undefined;
+}
+
+/**
+ * One allowlist entry (spec 10 §6.4). Unknown keys are rejected. `layer` is `events` (a path into
+ * the normalized lane) or `grammar` (a host-grammar drop one side has and the other lacks:
+ * `/grammarDrops/<rule>:<eventType>`, e.g. where our bridge no longer makes a drop the recording's
+ * older bridge made). The reference's `rows` layer is not reproduced by this product (spec 10 §6.2).
+ */
+export const AllowlistEntrySchema = z
+  .strictObject({
+    ...ENTRY_SCOPE_FIELDS,
+    layer: z.enum(["events", "grammar"], { error: 'layer must be "events" or "grammar" (the rows layer is not reproduced)' }),
+    /** JSON pointer into the normalized lane (`allowlistPathProblem`), or a grammar drop for the grammar layer. */
+    path: z.string(),
+    pr: z.string().regex(PR_PATTERN, 'pr must look like "#123" (the PR that made the difference)'),
+    reason: z.string().refine((value) => value.trim() !== "", "reason must say why the difference is intended"),
+  })
+  .superRefine((entry, ctx) => {
+    const problem =
+      entry.layer === "grammar"
+        ? grammarDropOf(entry.path) === undefined
+          ? `a grammar entry's path is ${GRAMMAR_DROP_PATH}<rule>:<eventType> (as check prints the drop), not ${entry.path}`
+          : undefined
+        : allowlistPathProblem(entry.path);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["path"], message: problem });
+  });
 
 /** A validated allowlist entry. */
 export type AllowlistEntry = z.infer<typeof AllowlistEntrySchema>;

@@ -6,7 +6,7 @@
  * entry that masks no difference (on every side it removes exactly what it removes from the live
  * lane, e.g. nothing) is stale and fails the cell.
  */
-import { entryApplies, type AllowlistEntry } from "./allowlist.js";
+import { entryApplies, grammarDropOf, type AllowlistEntry } from "./allowlist.js";
 import { diffSequences } from "./lcs.js";
 import { diffLanes, type LaneDiffLine, type LaneDifference } from "./lane-diff.js";
 import { maskLane } from "./mask.js";
@@ -162,6 +162,28 @@ export function comparisonOf(against: ParityAgainst, live: ParityCounts, expecte
   };
 }
 
+/**
+ * Removes the grammar-layer differences the grammar entries name (a drop `rule:eventType` on
+ * either side, `grammarDropOf`), and counts per entry what it masked: an entry that masked no
+ * drop is stale. Differences of other layers pass through.
+ */
+export function maskGrammarDrops<E extends AllowlistEntry>(diffs: readonly ParityDifference[], grammarEntries: readonly E[]): { diffs: ParityDifference[]; masked: MaskedCount<E>[] } {
+  const masked: MaskedCount<E>[] = grammarEntries.map((entry) => ({ entry, count: 0, sides: { live: 0 }, masksDifference: false }));
+  const kept = diffs.filter((diff) => {
+    if (diff.layer !== "grammar") return true;
+    const drop = String(diff.old ?? diff.new);
+    const at = grammarEntries.findIndex((entry) => grammarDropOf(entry.path) === drop);
+    if (at < 0) return true;
+    const m = masked[at]!;
+    m.count += 1;
+    m.masksDifference = true;
+    if (diff.op === "add") m.sides.live += 1;
+    else m.sides[diff.against] = (m.sides[diff.against] ?? 0) + 1;
+    return false;
+  });
+  return { diffs: kept, masked };
+}
+
 /** True when two sorted lists of removed values are the same. */
 function sameRemoved(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
@@ -175,7 +197,10 @@ function sameRemoved(a: readonly string[], b: readonly string[]): boolean {
  * @throws RangeError only for lanes too large to diff (see `MAX_LCS_CELLS`).
  */
 export function compareParity<E extends AllowlistEntry>(input: CompareParityInput<E>): ParityVerdict<E> {
-  const entries = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir));
+  const applying = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir));
+  // Grammar entries mask drops, not lane values: they never reach maskLane.
+  const entries = applying.filter((entry) => entry.layer !== "grammar");
+  const grammarEntries = applying.filter((entry) => entry.layer === "grammar");
   const live = maskLane(input.live.events, entries);
   const sides: Array<{ against: ParityAgainst; leg: ParityLeg }> = [];
   if (input.oracle) sides.push({ against: "oracle", leg: input.oracle });
@@ -204,12 +229,14 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
   // and each side (nothing selected anywhere is the plain case). It would hide a later regression.
   // With no side to compare, an entry that masked something on the live lane is kept.
   if (sides.length === 0) for (const m of masked) m.masksDifference = m.count > 0;
+  const grammar = maskGrammarDrops(diffs, grammarEntries);
+  masked.push(...grammar.masked);
   const stale = masked.filter((m) => !m.masksDifference && input.judgedElsewhere?.(m.entry) !== true).map((m) => m.entry);
   return {
     provider: input.provider,
     cell: input.cell,
-    passed: diffs.length === 0 && stale.length === 0,
-    diffs,
+    passed: grammar.diffs.length === 0 && stale.length === 0,
+    diffs: grammar.diffs,
     stale,
     masked,
     comparisons,

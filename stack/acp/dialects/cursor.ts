@@ -59,6 +59,6 @@ export const cursorAcpDialect: AcpDialect = Object.freeze({
     return method === CURSOR_TASK_METHOD ? handleCursorTask(params) : undefined;
   },
   maintenance: CURSOR_ACP_MAINTENANCE,
-  opensUnfilledToolCalls: true,
+
   parameterizedModelCatalog: true,
 });
