@@ -19,11 +19,11 @@ export const ALLOWLISTS_DIR = "allowlists";
 /**
  * Whether an untruth whose cause is our bridge fails `parity check` (`fail`) or is listed and
  * counted without failing it (`warn`; `check --strict-truth` makes it fail). Untruths of agents
- * and their adapters always fail unless a truth entry allows them (allowlists/truth/). `warn`
- * while the bridge fixes of issue 37 are being made on their own branch: the committed matrix's
- * bridge untruths stay visible in every report; set `fail` when they land.
+ * and their adapters always fail unless a truth entry allows them (allowlists/truth/); our
+ * bridges' are never allowed, so they fail: the committed matrix has none (issue 37's bridge
+ * fixes landed). `warn` is for a branch that is fixing several at once.
  */
-export const BRIDGE_UNTRUTHS: "fail" | "warn" = "warn";
+export const BRIDGE_UNTRUTHS: "fail" | "warn" = "fail";
 
 /** Unchanged lines shown around each change of a lane (`diff --context`). */
 export const DIFF_CONTEXT_LINES = 3;

@@ -79,7 +79,12 @@ export const allowCommand: ParityCommand = {
       })
       .option("pr", { type: "string", describe: 'The PR that made the difference, "#N" (required unless --migrate)' })
       .option("reason", { type: "string", describe: "Why the difference is intended (required unless --migrate)" })
-      .option("layer", { type: "string", default: "events", choices: ["events", "grammar"], describe: "Lane layer the path points into: events, or grammar for a host-grammar drop (--path /grammarDrops/<rule>:<eventType>)" })
+      .option("layer", {
+        type: "string",
+        default: "events",
+        choices: ["events", "grammar"],
+        describe: "Lane layer the path points into: events, or grammar for a host-grammar drop (--path /grammarDrops/<rule>:<eventType>)",
+      })
       .option("file", { type: "string", describe: "Allowlist file to append to (default allowlists/<provider>.json)" })
       .option("prune", {
         type: "boolean",

@@ -336,7 +336,11 @@ function whatToDo(cell: CellResult, c: ChalkInstance, flags: RunFlags | undefine
   // Without the verdict (a hand-built result) there are no event values, so no selector is offered.
   const { paths, unmaskable } = cellAllowPaths(cell.detail?.verdict?.diffs ?? cell.diffs);
   if (unmaskable || paths.length === 0) {
-    out.push(c.dim('    (counters and events without a selectable type cannot be allowlisted; a grammar drop can, with "layer": "grammar" and "path": "/grammarDrops/<rule>:<eventType>"; else accept the change instead)'));
+    out.push(
+      c.dim(
+        '    (counters and events without a selectable type cannot be allowlisted; a grammar drop can, with "layer": "grammar" and "path": "/grammarDrops/<rule>:<eventType>"; else accept the change instead)',
+      ),
+    );
     return out;
   }
   out.push(c.dim("    or, when it varies from run to run, allow it:"));

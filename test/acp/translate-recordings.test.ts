@@ -101,7 +101,10 @@ function spec30Expectation(recorded: ThreadDelta[]): AnyDelta[] {
 }
 
 describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor recordings", () => {
-  test.each(THREAD_CELLS)("%s: recorded deltas of the reference bridge, as changed by spec 30", (cell) => {
+  // turn-tools is left out: Cursor's Read File and Edit File announce calls without the fields their
+  // kind needs; the reference bridge opened them at once, this one waits for the fields (issue 37),
+  // so their opens move. The tests below pin what turn-tools gives instead.
+  test.each(THREAD_CELLS.filter((cell) => cell !== "turn-tools"))("%s: recorded deltas of the reference bridge, as changed by spec 30", (cell) => {
     const produced = driveCell(cell).deltas;
     // Spec 30 §6.3 adds `extension.state` for commands/options; compared in their own tests below.
     const comparable = produced.filter((delta) => delta.kind !== "extension.state");
@@ -126,9 +129,11 @@ describe.skipIf(!haveCursorRecordings())("translator on the real acp-cursor reco
     expect(read).not.toHaveProperty("exitCode");
   });
 
-  test("turn-tools: Edit File opens as tool `edit` and closes as a fileChange built from the diff (spec 20 §8.7)", () => {
+  test("turn-tools: Edit File opens once, as the fileChange built from the diff (the reference opened a tool `edit`, spec 20 §8.7; issue 37)", () => {
     const deltas = driveCell("turn-tools").deltas as AnyDelta[];
-    const editOpen = deltas.find((delta) => delta.kind === "item.open" && delta.item.tool === "edit");
+    expect(deltas.filter((delta) => delta.kind === "item.open" && delta.item.tool === "edit")).toEqual([]);
+    const editOpen = deltas.find((delta) => delta.kind === "item.open" && delta.item.type === "fileChange");
+    expect(deltas.filter((delta) => delta.kind === "item.open" && delta.key.providerItemId === editOpen?.key.providerItemId)).toHaveLength(1);
     const close = deltas.find((delta) => delta.kind === "item.close" && delta.key.providerItemId === editOpen?.key.providerItemId);
     const diff = rawUpdate(close as AnyDelta)?.content[0];
     expect(close?.item).toEqual({

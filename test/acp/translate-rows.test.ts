@@ -130,11 +130,14 @@ describe.skipIf(!haveCursorRecordings())("translation rows on real acp-cursor li
   test("tool_call read without a path: generic tool `read` carrying args; close carries result (spec 30 §1.1)", () => {
     const t = translator();
     const call = find("turn-tools", (update) => update.sessionUpdate === "tool_call" && update.kind === "read");
-    const open = t.update(call).at(-1) as AnyRecord;
+    // The call names no file: the dialect waits for fields that never come, and the call opens at its close (issue 37).
+    expect(t.update(call).filter((delta) => (delta as AnyRecord).kind === "item.open")).toEqual([]);
+    const done = updatesOf("turn-tools", call.toolCallId).find((update) => update.status === "completed") as AnyRecord;
+    const deltas = t.update(done) as AnyRecord[];
+    const open = deltas.find((delta) => delta.kind === "item.open")!;
     expect(open.item).toEqual({ type: "tool", tool: "read", args: call.rawInput });
     expect(open.presentation).toEqual({ label: { pending: "Reading file", completed: "Read file" }, icon: { glyph: "FileText" }, title: call.title });
-    const done = updatesOf("turn-tools", call.toolCallId).find((update) => update.status === "completed") as AnyRecord;
-    const close = t.update(done)[0] as AnyRecord;
+    const close = deltas.find((delta) => delta.kind === "item.close")!;
     expect(close.item).toEqual({ type: "tool", tool: "read", args: call.rawInput, result: done.rawOutput });
   });
 

@@ -125,7 +125,7 @@ describe("a doctored agent-side line, its oracle refreshed: sameness passes, the
 });
 
 describe("a bridge that drops a fact the agent sent: cause bridge", () => {
-  it("a bridge module that strips every exitCode: command#1.exit lost by the bridge, evidence seq 28; warned by default, failing under --strict-truth", async () => {
+  it("a bridge module that strips every exitCode: command#1.exit lost by the bridge, evidence seq 28; it fails the check (BRIDGE_UNTRUTHS fail), also under --strict-truth", async () => {
     const dir = await project("acp-grok", "turn-tools");
     const wrapper = path.join(dir, "no-exit-codes.mjs");
     await writeFile(
@@ -148,10 +148,11 @@ describe("a bridge that drops a fact the agent sent: cause bridge", () => {
       ].join("\n"),
     );
     await rerecord(dir, "acp-grok", "turn-tools", ["--module", wrapper]);
-    const warned = await check(dir, "acp-grok", "turn-tools", ["--module", wrapper]);
-    expect(warned.cell.diffs).toEqual([]);
-    expect(warned.cell.status).toBe("pass");
-    const finding = warned.cell.truth!.findings.find((f) => f.fact === "command#1.exit");
+    const failed = await check(dir, "acp-grok", "turn-tools", ["--module", wrapper]);
+    expect(failed.cell.diffs).toEqual([]);
+    expect(failed.cell.status).toBe("untrue");
+    expect(failed.code).toBe(1);
+    const finding = failed.cell.truth!.findings.find((f) => f.fact === "command#1.exit");
     expect(finding).toMatchObject({ kind: "lost", cause: "bridge", evidence: [{ seq: 28 }] });
 
     const strict = await check(dir, "acp-grok", "turn-tools", ["--module", wrapper, "--strict-truth"]);

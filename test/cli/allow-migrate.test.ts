@@ -18,10 +18,12 @@ afterAll(async () => {
 });
 
 describe("parity allow --migrate", () => {
+  // Positions count after the cell's whole-event entries remove their events (allowlists/acp-cursor.json
+  // removes the reference bridge's generic Edit File events, #37): the command's completion is /84.
   it("rewrites positional entries as selectors checked on the replayed cell, and keeps the rest", async () => {
     const file = path.join(dir, "positional.json");
     const entries = [
-      { ...base, cell: "turn-tools", path: "/86/item/aggregatedOutput" },
+      { ...base, cell: "turn-tools", path: "/84/item/aggregatedOutput" },
       { ...base, cell: "turn-tools", path: "/*/item/arguments" },
       { ...base, cell: "*", path: "/3/scope/kind" },
     ];
@@ -33,7 +35,7 @@ describe("parity allow --migrate", () => {
     expect(migrated[0]!.path).toMatch(COMMAND_OUTPUT);
     expect(migrated[1]!.path).toBe("/*/item/arguments");
     expect(migrated[2]!.path).toBe("/3/scope/kind");
-    expect(result.out).toContain(`entry 0: /86/item/aggregatedOutput → ${migrated[0]!.path}`);
+    expect(result.out).toContain(`entry 0: /84/item/aggregatedOutput → ${migrated[0]!.path}`);
     expect(result.out).toContain("entry 2: /3/scope/kind kept: applies to several cells");
     expect(result.out).toMatch(/1 of 2 positional entries now use stable selectors; the rest still load as they are/);
   });
@@ -43,7 +45,7 @@ describe("parity allow --migrate", () => {
     const result = await runCli([
       "allow",
       ...["--provider", "acp-cursor", "--cell", "turn-tools", "--recordings", "../shared/recordings"],
-      ...["--path", "/86/item/aggregatedOutput", "--pr", "#5", "--reason", "stdout", "--file", file],
+      ...["--path", "/84/item/aggregatedOutput", "--pr", "#5", "--reason", "stdout", "--file", file],
     ]);
     expect(result.code).toBe(0);
     const [entry] = JSON.parse(await readFile(file, "utf8")) as Array<{ path: string }>;

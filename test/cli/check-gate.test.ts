@@ -20,7 +20,7 @@ function parseExplain(text: string): Map<string, Map<string, number>> {
       cells.set(header[1]!, current);
       continue;
     }
-    const masked = /^ {2}events (\S+) \(#\d+\): (.*)$/.exec(line);
+    const masked = /^ {2}(?:events|grammar) (\S+) \(#\d+\): (.*)$/.exec(line);
     if (masked && current) {
       const total = [...masked[2]!.matchAll(/(?:live|oracle|recording) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
       current.set(masked[1]!, total);

@@ -115,8 +115,10 @@ describe("the seven shared acp-cursor thread cells without an allowlist", () => 
         const last = diff.path.split("/").pop()!;
         expect(ID_FIELDS, `${cell.cell} ${diff.op} ${diff.path}`).not.toContain(last);
       }
-      // The two thread-state events the spec-30 bridge adds, plus the cell's few real changes.
-      expect(cell.diffs.length, cell.cell).toBeLessThanOrEqual(8);
+      // The two thread-state events the spec-30 bridge adds, plus the cell's few real changes
+      // (turn-tools: Cursor's Edit File opened once as a fileChange, where the reference bridge opened
+      // a generic tool and the grammar dropped its second completion: four events and the drop, #37).
+      expect(cell.diffs.length, cell.cell).toBeLessThanOrEqual(cell.cell === "turn-tools" ? 12 : 8);
     }
     expect(thread.filter((c) => c.status === "fail").length).toBeGreaterThan(0);
   });

@@ -182,7 +182,12 @@ function recorded(text: string): string {
 }
 
 function missingItem(kind: string, said: string, evidence: Lazy): Omit<TruthFinding, "fact"> {
-  const hit = evidence().find((v) => typeof v === "string" && (v === said || v.includes(said) || v.endsWith(`/${said}`)));
+  // Only what the agent reported names an item the bridge lost: its own request to the client
+  // (fs/read_text_file, terminal/*) and the bridge's answer to it are no report of a tool call, so
+  // an agent that reads through the client without reporting a call lost the item itself.
+  const hit = evidence()
+    .all((v, _key, _path, dir) => dir === "provider→bridge" && typeof v === "string" && (v === said || v.includes(said) || v.endsWith(`/${said}`)))
+    .find((e) => !/^(?:fs|terminal)\//.test(e.method ?? ""));
   return {
     kind: "lost",
     cause: hit !== undefined ? "bridge" : "adapter",

@@ -186,6 +186,31 @@ describe("judgeTruth on committed lanes (facts as the cells' scripts make them)"
     expect(judgeTruth({ lane, agentSide: saysNew, facts }).findings.find((f) => f.fact === "write#1.diff")).toMatchObject({ kind: "lost", cause: "bridge" });
   });
 
+  it("a read the agent made only through the client (fs/read_text_file), reporting no tool call: the missing item is the adapter's, not the bridge's", () => {
+    const lane = [
+      { type: "turn/started", scope: { kind: "turn", turnId: "#1" } },
+      { type: "turn/completed", scope: { kind: "turn", turnId: "#1" }, status: "completed" },
+    ];
+    const fsOnly = [
+      { dir: "provider→bridge" as const, seq: 20, line: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/tmp/parity-workspace/notes.txt" } }) },
+      { dir: "bridge→provider" as const, seq: 21, line: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { content: "title: parity notes\n" } }) },
+    ];
+    expect(judgeTruth({ lane, agentSide: fsOnly, facts: TURN_TOOLS }).findings.find((f) => f.fact === "read#1.item")).toMatchObject({ kind: "lost", cause: "adapter" });
+    const reported = [
+      {
+        dir: "provider→bridge" as const,
+        seq: 19,
+        line: JSON.stringify({
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "c1", title: "read", kind: "other", rawInput: { path: "/tmp/parity-workspace/notes.txt" } } },
+        }),
+      },
+      ...fsOnly,
+    ];
+    expect(judgeTruth({ lane, agentSide: reported, facts: TURN_TOOLS }).findings.find((f) => f.fact === "read#1.item")).toMatchObject({ kind: "lost", cause: "bridge", evidence: [{ seq: 19 }] });
+  });
+
   it("an item no step made is invented (the omp fixture's extra grep), told by the agent: adapter", () => {
     const verdict = judgeTruth({ ...committed("acp-omp-fixture", "turn-tools"), facts: TURN_TOOLS });
     expect(verdict.findings.find((f) => f.fact === "command+1.item")).toMatchObject({ kind: "invented", cause: "adapter", actual: "grep -q draft notes.txt" });
