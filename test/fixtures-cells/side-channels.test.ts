@@ -49,11 +49,13 @@ describe("cursor (spec 30 §1.3): _toolName task and cursor/task", async () => {
     expect(c.oracle.filter((e) => e.type === "item/started" && e.item.id === second.id)).toHaveLength(1);
   });
 
-  it("turn-tools: exit code and output come from rawOutput.exitCode/stdout; the Edit File dual settle is the one grammar drop", async () => {
+  it("turn-tools: exit code and output come from rawOutput.exitCode/stdout; the recorded bridge lane keeps the old Edit File dual settle (its one grammar drop), today's bridge opens it once as a fileChange", async () => {
     const t = await fixtureCell("acp-cursor", "turn-tools");
     expect(completedItems(t.oracle, "commandExecution")).toEqual([expect.objectContaining({ exitCode: 0, aggregatedOutput: "3 notes.txt\n", status: "completed" })]);
     const { buildThreadLane } = await import("../../harness/lanes/index.js");
-    expect(buildThreadLane(t.recording).grammarDrops.map((d) => d.rule)).toEqual(["item/settles-once"]);
+    expect(buildThreadLane(t.recording, { useCurrent: false }).grammarDrops.map((d) => d.rule)).toEqual(["item/settles-once"]);
+    expect(buildThreadLane(t.recording, { useCurrent: true }).grammarDrops).toEqual([]);
+    expect(completedItems(t.oracle, "fileChange")).toHaveLength(1);
   });
 });
 

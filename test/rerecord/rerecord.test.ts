@@ -323,7 +323,7 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     expect(await readFile(oracleFile, "utf8")).toBe(newOracle);
   });
 
-  it("turn-tools (the longest real cell, with a grammar drop and home-like words in the agent's text): rerecorded lane assembles to its oracle", async () => {
+  it("turn-tools (the longest real cell, whose reference lane had a grammar drop, and home-like words in the agent's text): rerecorded lane assembles to its oracle", async () => {
     const b = await box();
     const dir = await copyCell(b, path.join(cursorRecordings, "turn-tools"));
     const before = await hashes(dir);
@@ -334,8 +334,9 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     for (const name of RECORDED_FILES) expect(after[name], name).toBe(before[name]);
     const recording = await readRecording(dir);
     expectAnchored(recording.currentBridgeLane!, recording.lanes["runtime→bridge"], recording.lanes["provider→bridge"]);
+    // The reference bridge settled Cursor's Edit File twice (a grammar drop); today's bridge opens the edit once (issue 37).
     const lane = buildThreadLane(recording, { useCurrent: true });
-    expect(lane.grammarDrops.length).toBeGreaterThan(0);
+    expect(lane.grammarDrops).toEqual([]);
     expect(laneText(lane)).toBe(await readFile(path.join(b.lanes, "acp-cursor", "turn-tools.json"), "utf8"));
     // Nothing the agent said was rewritten on the way: the words survive as the live bridge wrote them.
     expect(recording.lanes["provider→bridge"].some((e) => e.line.includes("multi-root"))).toBe(true);
