@@ -26,6 +26,7 @@ import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
 import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
+import type { CliContext } from "./context.js";
 
 const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${root}${path.sep}`);
 
@@ -296,6 +297,21 @@ function keptTempOptions(ctx: { err: (text: string) => void }): { tempParent: st
  * cells' facts are the pinned version's). Exit 0 when every cell recorded, else the first failed
  * cell's exit code.
  */
+
+/** What every live run of `record --agent-version` / `--repeat` takes from the flags and the context alike. */
+function liveRunOptions(options: RecordOptions, ctx: CliContext) {
+  return {
+    redact: compileUserPatterns(options.redact),
+    timeoutMs: options.timeoutMs,
+    network: options.network,
+    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
+    now: () => Date.now(),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    progress: (line: string) => ctx.err(line),
+    ...(ctx.verbose ? { log: ctx.err } : {}),
+  };
+}
+
 async function recordAgentVersion(options: RecordOptions, version: string, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
   if (ctx.ci && options.outGiven && (inside(options.out, packageRoot()) || inside(options.lanes, packageRoot()))) {
     throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${packageRoot()}, e.g. a temp dir`);
@@ -309,14 +325,7 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
     cellsRoot: options.cellsRoot,
     ...(options.outGiven ? { out: options.out, lanes: options.lanes } : { out: () => newVersionFolder("parity-record", options.provider, version) }),
     cacheRoot: agentCacheRoot(ctx.env ?? process.env),
-    redact: compileUserPatterns(options.redact),
-    timeoutMs: options.timeoutMs,
-    network: options.network,
-    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
-    now: () => Date.now(),
-    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
-    progress: (line) => ctx.err(line),
-    ...(ctx.verbose ? { log: ctx.err } : {}),
+    ...liveRunOptions(options, ctx),
   });
   const { out, lanes } = result;
   const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
@@ -387,14 +396,7 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
     cwd: ctx.cwd,
     label: version !== undefined ? `${options.provider}@${version}` : options.provider,
     ...(install !== undefined ? { agentsDir: install.dir } : {}),
-    redact: compileUserPatterns(options.redact),
-    timeoutMs: options.timeoutMs,
-    network: options.network,
-    ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
-    now: () => Date.now(),
-    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
-    progress: (line) => ctx.err(line),
-    ...(ctx.verbose ? { log: ctx.err } : {}),
+    ...liveRunOptions(options, ctx),
   });
   ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderRepeatText(report, ctx.color));
   const allFailed = report.runs.every((r) => r.recorded.length === 0);
