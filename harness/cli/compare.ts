@@ -98,7 +98,18 @@ export const compareCommand: ParityCommand = {
       const state = (await loadCellFacts(cellsRoot, [{ provider, cell }])).get(`${provider}/${cell}`);
       return state?.state === "judged" ? state.facts : undefined;
     };
-    const result = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, ...(cells.length > 0 ? { cells } : {}), entries, factsOf });
+    const unpairedReasons = declared?.unpaired;
+    const result = await comparePair({
+      a,
+      b,
+      pair: `${a}/${b}`,
+      lanesDir,
+      recordingsDir,
+      ...(cells.length > 0 ? { cells } : {}),
+      entries,
+      factsOf,
+      ...(unpairedReasons !== undefined ? { unpairedReasons } : {}),
+    });
     if (result.cells.length === 0) throw new UsageError(`${a} and ${b} have no recorded cell in common: nothing to compare`);
     let wrote: string | undefined;
     const html = stringFlag(args, "html");

@@ -36,6 +36,7 @@ const COMMON_CELLS: Record<string, string[]> = {
     "model-error",
     "new-file-folder",
     "resume",
+    "steer",
     "stop-interrupt",
     "turn-tools",
     "two-tool-calls",
@@ -111,6 +112,36 @@ describe("parity compare on the committed lanes and recordings", () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it("every cell one member of a shipped pair recorded alone has the pair data's reason, and the CLI names it", async () => {
+    for (const pair of PROVIDER_PAIRS) {
+      const name = pairName(pair);
+      const r = await comparePair({ a: pair.native, b: pair.adapter, pair: name, lanesDir, recordingsDir, entries, ...(pair.unpaired !== undefined ? { unpairedReasons: pair.unpaired } : {}) });
+      expect(
+        r.unpaired.filter((u) => u.reason === undefined),
+        name,
+      ).toEqual([]);
+      // The data names no cell both members recorded: a reason outlives its cell's recording.
+      expect(
+        Object.keys(pair.unpaired ?? {}).filter((cell) => r.cells.includes(cell)),
+        name,
+      ).toEqual([]);
+    }
+    const out = (await runCli(["compare", "codex", "acp-codex"], { cwd: repoRoot })).out;
+    expect(out).toMatch(/^not compared: fork \(only codex recorded it; acp-codex: codex-acp 0\.16\.0 advertises no session\/fork .*\)$/m);
+    const doc = JSON.parse((await runCli(["compare", "pi", "acp-pi", "--json"], { cwd: repoRoot })).out) as { unpaired: Array<{ cell: string; recordedBy: string }> };
+    expect(doc.unpaired.map((u) => [u.cell, u.recordedBy])).toEqual([
+      ["approval-allow", "pi"],
+      ["approval-deny", "pi"],
+    ]);
+  });
+
+  it("codex/acp-codex steer: the message a steer cut short and the steer's answer join in the order they streamed (codex completes the cut one last), so the texts agree", async () => {
+    const r = await comparePair({ a: "codex", b: "acp-codex", pair: "codex/acp-codex", lanesDir, recordingsDir, cells: ["steer"], entries, factsOf });
+    expect(r.differences.map((d) => d.class)).toEqual(["usage", "usage"]);
+    const codex = foldLane(JSON.parse(await readFile(path.join(lanesDir, "codex", "steer.json"), "utf8")) as unknown[]);
+    expect(codex.turns[0]?.items.map((item) => item.fields.text)).toEqual(["Drafting…Stone shoulders rise high, snow keeps the silence of clouds, paths fold into sky."]);
   });
 
   it("the ACP side's failed turn carries the agent's error, and acp-claude's long output is Claude Code's Bash result: no model error or output difference is left to a bridge", async () => {
@@ -272,12 +303,14 @@ describe("parity compare on the committed lanes and recordings", () => {
       pair: "codex/acp-codex",
       cells: ["c"],
       stale: [],
+      unpaired: [{ cell: "fork", recordedBy: "codex", reason: "<script>no fork</script>" }],
       differences: [
         { cell: "c", class: "output", kind: "changed", address: "turn 1 / command 1: output", field: "output", a: "<b>x</b>\u202e", b: "y", cause: { kind: "adapter", provider: "acp-codex" } },
       ],
     });
     expect(html).toContain("&lt;b&gt;x&lt;/b&gt;\\u202e");
     expect(html).not.toContain("<b>x</b>");
+    expect(html).toContain("not compared: fork (only codex recorded it: &lt;script&gt;no fork&lt;/script&gt;)");
   });
 
   it("a pair entry is validated in its own files, which parity check's loader never reads", async () => {
