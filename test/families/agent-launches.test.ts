@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordProviders } from "../../harness/families/index.js";
-import type { ModelScript } from "../../harness/model-server/script.js";
+import { ModelScriptSchema } from "../../harness/model-server/script.js";
 import type { ModelServer } from "../../harness/model-server/server.js";
 import { packageDistPath } from "../../harness/runtime/spawn-bridge.js";
 
@@ -37,7 +37,7 @@ const STAND_IN_PACKAGES = [
 ];
 
 /** A model script calling each tool the cells use, with opencode's argument names, as every cell spells them. */
-const CALLS: ModelScript = {
+const CALLS = ModelScriptSchema.parse({
   title: "t",
   responses: [
     {
@@ -50,7 +50,7 @@ const CALLS: ModelScript = {
       ],
     },
   ],
-} as ModelScript;
+});
 
 let root = "";
 beforeAll(() => {
