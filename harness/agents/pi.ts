@@ -22,7 +22,7 @@ export const PI_OFFLINE_ENV = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_
 const PI_FAKE_KEY = "parity-fake-pi-key-0001";
 
 /** Where pi reads its models and settings from, below the run's HOME. */
-export const PI_AGENT_DIR = [".pi", "agent"] as const;
+export const PI_AGENT_DIR = ".pi/agent";
 
 /** How pi's provider for the loopback endpoint is named, and whether its model reasons (each family's recordings were made with its own). */
 export interface PiModelChoice {

@@ -33,7 +33,7 @@ export function piRecordProvider(agentsDir: string): RecordProvider {
       const tmp = path.join(dirs.root, "tmp");
       await ensureDir(tmp);
       const homeEnv = await isolatedHomeEnv(dirs.home);
-      const agentDir = path.join(dirs.home, ...PI_AGENT_DIR);
+      const agentDir = path.join(dirs.home, PI_AGENT_DIR);
       await ensureDir(agentDir);
       await writeFile(path.join(agentDir, "models.json"), `${JSON.stringify(piModelsJson(model.baseUrl, PI_MODEL), null, 2)}\n`);
       await writeFile(path.join(agentDir, "settings.json"), `${JSON.stringify(piSettingsJson(PI_MODEL.provider), null, 2)}\n`);
