@@ -1,23 +1,18 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createLiveLaneSpills, heldLeg, recordedLeg } from "../compare/cell-legs.js";
-import { grammarDropKeys, type ParityLeg } from "../compare/parity.js";
-import { InputError, UsageError } from "../errors.js";
-import { normalizeThreadLane } from "../lanes/index.js";
-import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
-import { erroredCell, type CellResult, type CheckRunResult } from "../report/check-report.js";
-import { isRecording, type ReplaySource } from "../replay/live-replay.js";
-import { replayProfileFor } from "../replay/bridge/profiles.js";
-import { createPlanCounter, type CountedRecordingDir } from "../replay/plan/stream-plan.js";
+import { createLiveLaneSpills } from "../compare/cell-legs.js";
+import { InputError } from "../errors.js";
+import { type RecordingLocation } from "../recording/reader.js";
+import { type CellResult, type CheckRunResult } from "../report/check-report.js";
+
 import { replayBatch } from "./batch.js";
 import { planBatches } from "./batch-plan.js";
-import { whyNotAcceptable } from "../rerecord/accept.js";
-import { liveThreadLaneOfLeg, type ReplayedCell } from "../rerecord/replayed-cell.js";
-import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
+import { type ReplayedCell } from "../rerecord/replayed-cell.js";
+import type { ReplayOptions } from "../replay/replay-recording.js";
 import { staleTruthEntries } from "../compare/truth/truth-allowlist.js";
-import { agentSideOf } from "./cell-truth.js";
-import { compareCell, emptyExtras, type CellExtras, type CompareCellOptions } from "./compare-cell.js";
+import { emptyExtras, type CellExtras, type CompareCellOptions } from "./compare-cell.js";
+import { finishCell, heldCell, inputErrorCell, openCell, skipReason, skippedCell, type CellRun, type CheckCell, type FinishedCell } from "./cell-pipeline.js";
 
 /** Options of {@link checkCells}. Paths are absolute. */
 export interface CheckCellsOptions extends CompareCellOptions {
@@ -68,20 +63,6 @@ export interface CheckCellsResult {
   replayed: Map<string, ReplayedCell>;
 }
 
-function skipped(location: RecordingLocation, reason: string): CellResult {
-  return {
-    provider: location.provider,
-    cell: location.cell,
-    status: "skip",
-    ms: 0,
-    events: 0,
-    diffs: [],
-    stale: [],
-    divergences: [],
-    detail: { skipReason: reason },
-  };
-}
-
 /**
  * The parity gate over selected cells (docs/design/00-product.md flows 2–3, CLI `check`; spec 10 §6):
  * each thread-scoped cell is replayed through its bridge, its live thread lane normalized
@@ -99,7 +80,7 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
  * A missing oracle of an in-repo recording follows `options.write` (write-policy.ts): written
  * from a clean replay (temp file + rename) in place or as `<oracle>.pending`, or, under `never`
  * (CI), not at all; only an oracle written in place lets the cell pass (cell-status.ts).
- * A recording of at most {@link HELD_RECORDING_BYTES} is read and parsed once, at validation,
+ * A recording of at most `HELD_RECORDING_BYTES` (cell-pipeline.ts) is read and parsed once, at validation,
  * and that parse feeds the replay and the recorded leg. Memory does not grow with a larger
  * cell's length when no allowlist entry applies to it: its recording is validated without
  * being held and (replayed alone) read as the walk goes, its
@@ -112,175 +93,86 @@ function skipped(location: RecordingLocation, reason: string): CellResult {
 export async function checkCells(options: CheckCellsOptions): Promise<CheckCellsResult> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const results: Array<{ cell: CellResult; extras: CellExtras } | undefined> = new Array(options.locations.length);
+  const results: Array<FinishedCell | undefined> = new Array(options.locations.length);
   const replayed = new Map<string, ReplayedCell>();
-  // Every recording is validated before any replay; an unreadable one is that cell's error, and
-  // every other cell is still checked. A small recording (every real one) is read, parsed and
-  // held once here and handed on to the replay and the recorded leg; a larger one is validated
-  // without holding its entries and streamed from its directory as the walk goes.
-  const recordings: Array<CheckedRecording | undefined> = await Promise.all(
-    options.locations.map(async (location, index) => {
-      try {
-        return await checkRecording(location);
-      } catch (thrown) {
-        if (!(thrown instanceof InputError)) throw thrown;
-        results[index] = { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) };
-        options.progress?.finished(index, results[index].cell);
-        return undefined;
-      }
-    }),
-  );
-
-  // Replayable cells, grouped by provider, each group cut into at most `jobs` batches that
-  // each replay through one bridge process; the rest are skipped here.
-  const groups = new Map<string, number[]>();
-  options.locations.forEach((location, index) => {
-    if (recordings[index] === undefined) return;
-    const reason = skipReason(location, recordings[index]!, options);
-    if (reason !== undefined) {
-      results[index] = { cell: skipped(location, reason), extras: emptyExtras(location) };
-      options.progress?.finished(index, results[index].cell);
-      return;
-    }
-    groups.set(location.provider, [...(groups.get(location.provider) ?? []), index]);
-  });
+  const told = (index: number, finished: FinishedCell): void => {
+    results[index] = finished;
+    options.progress?.finished(index, finished.cell);
+  };
   const jobs = Math.max(1, options.jobs);
-  const msOf = (index: number): number | undefined => options.cellTimes?.get(`${options.locations[index]!.provider}/${options.locations[index]!.cell}`);
-  const tasks = planBatches([...groups.values()], jobs, options.batch !== false, msOf);
+  const queue = await plannedBatches(options, jobs, told);
   // Each live lane is normalized as it is assembled and spilled to a file here (cell-legs.ts).
-  const spillDir = tasks.length > 0 ? await mkdtemp(path.join(tmpdir(), "parity-lanes-")) : undefined;
+  const spillDir = queue.length > 0 ? await mkdtemp(path.join(tmpdir(), "parity-lanes-")) : undefined;
   const spills = spillDir === undefined ? undefined : createLiveLaneSpills(spillDir);
-  let next = 0;
+  // The live bridge lines are kept only when this run may write pending results from them.
+  const keepBridgeLane = options.write !== "never";
   const worker = async (): Promise<void> => {
-    for (;;) {
-      const task = tasks[next];
-      next += 1;
-      if (!task) return;
+    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
       // The batch that starts when this one's worker is free again gets its bridge started now,
       // so its start-up overlaps this batch (the caller started the first `jobs` ones).
-      const ahead = tasks[next - 1 + jobs];
-      if (ahead) options.startBridge?.(options.locations[ahead[0]!]!.provider);
-      const taskStarted = now();
-      for (const index of task) options.progress?.started(index);
-      const sources: ReplaySource[] = task.length === 1 ? [recordings[task[0]!]!.source] : await Promise.all(task.map((i) => heldSource(recordings[i]!.source, options.locations[i]!)));
-      // The live bridge lines are kept only when this run may write pending results from them.
-      const keepBridgeLane = options.write !== "never";
-      const replays: Array<ReplayResult | undefined> = await replayBatch(sources, { ...options.replay, keepBridgeLane, laneEvents: (dir) => spills!.open(dir) }, now);
-      const share = (now() - taskStarted) / task.length;
-      for (const [k, index] of task.entries()) {
-        // The recorded leg is built (or, streamed, opened) and the recording let go before
-        // comparing: a large cell never holds its recording and both lanes at once.
-        const location = options.locations[index]!;
-        const { lane, ...replay } = replays[k]!;
-        replays[k] = undefined;
-        const compareStarted = now();
-        const replayMs = replay.ms ?? share;
-        try {
-          const live = spills!.leg(location.dir, lane) ?? { ...heldLeg(legOf(lane)), events: lane.events.length };
-          const source = sources[k]!;
-          const recorded = recordedLeg(isRecording(source) ? source : recordings[index]!);
-          const agentSide = agentSideOf(isRecording(source) ? source : undefined, location.dir);
-          sources[k] = "";
-          recordings[index] = undefined;
-          const compared = await compareCell(location, replay, live, recorded, replayMs, options, agentSide);
-          compared.cell.ms = replayMs + (now() - compareStarted);
-          results[index] = compared;
-          if (keepBridgeLane && whyNotAcceptable(compared.cell) === undefined && compared.cell.detail?.missingOracle !== true) {
-            replayed.set(`${location.provider}/${location.cell}`, { ...replayedParts(replay), live: liveThreadLaneOfLeg(await live.load()) });
-          }
-        } catch (thrown) {
-          if (!(thrown instanceof InputError)) throw thrown;
-          results[index] = { cell: inputErrorCell(location, thrown, replayMs + (now() - compareStarted)), extras: emptyExtras(location) };
-        } finally {
-          spills!.release(location.dir);
-        }
-        options.progress?.finished(index, results[index]!.cell);
+      const ahead = queue[jobs - 1];
+      if (ahead) options.startBridge?.(ahead[0]!.location.provider);
+      const batchStarted = now();
+      for (const cell of batch) options.progress?.started(cell.index);
+      const cells = batch.length === 1 ? batch : await Promise.all(batch.map(heldCell));
+      const replays = await replayBatch(
+        cells.map((cell) => cell.source),
+        { ...options.replay, keepBridgeLane, laneEvents: (dir) => spills!.open(dir) },
+        now,
+      );
+      const run: CellRun = { options, spills: spills!, keepReplay: keepBridgeLane, share: (now() - batchStarted) / cells.length, now };
+      // Each cell and its replay are handed over once, in order, and live until that cell is finished (cell-pipeline.ts).
+      while (cells.length > 0) {
+        const { index, location } = cells[0]!;
+        const finished = await finishCell(cells.shift()!, replays.shift()!, run);
+        if (finished.replayed !== undefined) replayed.set(`${location.provider}/${location.cell}`, finished.replayed);
+        told(index, { cell: finished.cell, extras: finished.extras });
       }
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, tasks.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, queue.length)) }, worker));
   } finally {
     if (spillDir !== undefined) await rm(spillDir, { recursive: true, force: true });
   }
-  const done = results.filter((r): r is { cell: CellResult; extras: CellExtras } => r !== undefined);
+  const done = results.filter((r): r is FinishedCell => r !== undefined);
   const run: CheckRunResult = { ms: now() - started, cells: done.map((r) => r.cell) };
   if (options.facts !== undefined) run.truthStale = staleTruthEntries(done.map((r) => r.extras.truthEntries ?? []));
   return { run, extras: done.map((r) => r.extras), replayed };
 }
 
 /**
- * Largest recording, its lane files' bytes together, that `checkCells` reads once and holds
- * from validation to comparison: 1 MiB (real recordings are under 100 KiB). A larger one is
- * validated streamed and read again by the walk, so memory does not grow with it.
+ * Every selected cell opened (validated before any replay), and the replayable ones as the
+ * queue of batches the workers take from: grouped by provider, each group cut into at most `jobs`
+ * batches that each replay through one bridge process (`planBatches`, the longest expected
+ * first). A cell whose recording cannot be read is told as its `error`, a skipped one as `skip`;
+ * every other cell is still checked. The queue is the only holder of the opened cells.
  */
-export const HELD_RECORDING_BYTES = 1024 * 1024;
-
-/** A recording that passed validation, with what its replay starts from. */
-type CheckedRecording = ValidatedRecording & { source: Recording | CountedRecordingDir };
-
-/**
- * Validates one recording (spec 10 §4): read and parsed once and held when its lane files
- * together are at most {@link HELD_RECORDING_BYTES}, else streamed with the replay plan's counts
- * taken on the way (the walk then streams it again).
- *
- * @throws InputError as `readRecording`
- */
-async function checkRecording(location: RecordingLocation): Promise<CheckedRecording> {
-  const expect = { provider: location.provider, cell: location.cell };
-  if ((await laneBytes(location.dir)) <= HELD_RECORDING_BYTES) {
-    const recording = await readRecording(location.dir, { expect });
-    return { dir: location.dir, manifest: recording.manifest, hasCurrentBridgeLane: recording.currentBridgeLane !== null, source: recording };
+async function plannedBatches(options: CheckCellsOptions, jobs: number, told: (index: number, finished: FinishedCell) => void): Promise<CheckCell[][]> {
+  // A small recording (every real one) is read, parsed and held once here and handed on to the
+  // replay and the recorded leg; a larger one is validated without holding its entries and
+  // streamed from its directory as the walk goes.
+  const opened = await Promise.all(
+    options.locations.map(async (location, index) => {
+      try {
+        return await openCell(location, index);
+      } catch (thrown) {
+        if (!(thrown instanceof InputError)) throw thrown;
+        told(index, { cell: inputErrorCell(location, thrown, 0), extras: emptyExtras(location) });
+        return undefined;
+      }
+    }),
+  );
+  const groups = new Map<string, number[]>();
+  for (const cell of opened) {
+    if (cell === undefined) continue;
+    const reason = skipReason(cell, options.replay);
+    if (reason !== undefined) {
+      told(cell.index, { cell: skippedCell(cell.location, reason), extras: emptyExtras(cell.location) });
+      continue;
+    }
+    groups.set(cell.location.provider, [...(groups.get(cell.location.provider) ?? []), cell.index]);
   }
-  const counter = createPlanCounter();
-  const validated = await validateRecording(location.dir, { expect, onEntry: counter.take });
-  return { ...validated, source: { dir: location.dir, counts: counter.result() } };
-}
-
-/** The bytes of a recording directory's `.ndjson` files together (0 for a directory that cannot be listed: validation names it). */
-async function laneBytes(dir: string): Promise<number> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const sizes = await Promise.all(names.filter((name) => name.endsWith(".ndjson")).map(async (name) => (await stat(path.join(dir, name)).catch(() => undefined))?.size ?? 0));
-  return sizes.reduce((a, b) => a + b, 0);
-}
-
-/** A batch's cells share one bridge only when each is held: a streamed one is read whole here. */
-async function heldSource(source: Recording | CountedRecordingDir, location: RecordingLocation): Promise<Recording> {
-  return isRecording(source) ? source : readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
-}
-
-/** What a rerecord takes from a cell's replay besides its live thread lane (`ReplayedCell`). */
-function replayedParts(replay: Omit<ReplayResult, "lane">): Omit<ReplayedCell, "live"> {
-  const { ok, infrastructureTimeout, divergences, divergenceCount, notes, bridgeLane } = replay;
-  return { ok, infrastructureTimeout, divergences, divergenceCount, notes, bridgeLane };
-}
-
-/** A cell whose recording or oracle could not be read (status `error`, see `erroredCell`). */
-function inputErrorCell(location: RecordingLocation, error: InputError, ms: number): CellResult {
-  return erroredCell({
-    provider: location.provider,
-    cell: location.cell,
-    message: error.message,
-    ms,
-    ...(error.file !== undefined ? { file: error.file } : {}),
-    ...(error.line !== undefined ? { line: error.line } : {}),
-  });
-}
-
-/** Why a cell is not replayed (process-scoped, or no replay profile), or undefined. */
-function skipReason(location: RecordingLocation, recording: Pick<ValidatedRecording, "manifest">, options: CheckCellsOptions): string | undefined {
-  if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
-  if (options.replay?.modulePath !== undefined) return undefined;
-  try {
-    replayProfileFor(location.provider, options.replay?.adapters);
-    return undefined;
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
-}
-
-/** A thread lane as a comparison leg: its events normalized, its unhandled count and grammar drops. */
-function legOf(lane: Pick<ReplayResult["lane"], "events" | "unhandled" | "grammarDrops">): ParityLeg {
-  return { events: normalizeThreadLane(lane.events), unhandled: lane.unhandled, grammarDrops: grammarDropKeys(lane.grammarDrops) };
+  const msOf = (index: number): number | undefined => options.cellTimes?.get(`${options.locations[index]!.provider}/${options.locations[index]!.cell}`);
+  return planBatches([...groups.values()], jobs, options.batch !== false, msOf).map((task) => task.map((index) => opened[index]!));
 }
