@@ -13,9 +13,7 @@ const COPY_LINES = 6;
 
 /** Every .ts file below `dir`, repository-relative. */
 function sources(dir: string): string[] {
-  return readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : [],
-  );
+  return readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
 }
 
 /** `file:line = file:line` for each place whose next `lines` non-blank lines repeat an earlier place's (the first place of a longer copy only). */
@@ -56,7 +54,23 @@ describe("stack/ has no copied code", () => {
   it("finds a copy across files and within a file, once per run of copied lines", () => {
     const body = ["a()", "b()", "c()", "d()", "e()", "f()", "g()"].join("\n");
     expect(copiesIn([{ file: "x.ts", text: `${body}\n\nz()\n${body}` }], 6)).toEqual(["x.ts:1 = x.ts:10"]);
-    expect(copiesIn([{ file: "x.ts", text: body }, { file: "y.ts", text: `  q()\n${body.replaceAll("\n", "\n    ")}` }], 6)).toEqual(["x.ts:1 = y.ts:2"]);
-    expect(copiesIn([{ file: "x.ts", text: body }, { file: "y.ts", text: body.replace("d()", "D()") }], 6)).toEqual([]);
+    expect(
+      copiesIn(
+        [
+          { file: "x.ts", text: body },
+          { file: "y.ts", text: `  q()\n${body.replaceAll("\n", "\n    ")}` },
+        ],
+        6,
+      ),
+    ).toEqual(["x.ts:1 = y.ts:2"]);
+    expect(
+      copiesIn(
+        [
+          { file: "x.ts", text: body },
+          { file: "y.ts", text: body.replace("d()", "D()") },
+        ],
+        6,
+      ),
+    ).toEqual([]);
   });
 });
