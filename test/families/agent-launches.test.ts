@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { recordProviders } from "../../harness/families/index.js";
 import { ModelScriptSchema } from "../../harness/model-server/script.js";
 import type { ModelServer } from "../../harness/model-server/server.js";
@@ -61,6 +61,10 @@ beforeAll(() => {
     writeFileSync(at, "#!/bin/sh\necho 0.0.0\n");
     chmodSync(at, 0o755);
   }
+  // Codex's recording refuses to start without bubblewrap on PATH (harness/agents/codex.ts): a stand-in, so this runs on any host.
+  mkdirSync(path.join(root, "bin"));
+  writeFileSync(path.join(root, "bin", "bwrap"), "#!/bin/sh\n");
+  chmodSync(path.join(root, "bin", "bwrap"), 0o755);
   for (const name of STAND_IN_PACKAGES) {
     mkdirSync(path.join(root, "agents", "node_modules", name), { recursive: true });
     writeFileSync(path.join(root, "agents", "node_modules", name, "package.json"), '{"version":"0.0.0"}\n');
@@ -86,6 +90,7 @@ function filesBelow(dir: string): Record<string, string> {
 
 /** What `prepare` gives one provider, with this run's paths and the host's PATH as placeholders. */
 async function launchOf(providerId: string): Promise<unknown> {
+  vi.stubEnv("PATH", `${path.join(root, "bin")}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`);
   const provider = recordProviders(undefined, { agentsDir: path.join(root, "agents") })[providerId];
   if (provider === undefined) throw new Error(`no provider ${providerId}`);
   const runRoot = path.join(root, "runs", providerId);
