@@ -17,7 +17,7 @@ export const CODEX_FAKE_KEY_ENV = { OPENAI_API_KEY: "parity-fake-codex-key-0001"
 export const CODEX_CONFIG_FILE = "{{home}}/.codex/config.toml";
 
 /**
- * `config.toml` of the native `codex app-server`: a catalog model slug (an unknown slug drops
+ * `config.toml` of the native `codex app-server` (harness/families/codex): a catalog model slug (an unknown slug drops
  * `apply_patch`), the loopback endpoint without retries, the workspace-write sandbox with
  * approvals left to the bridge, and plugins, update checks, analytics and history off.
  */
@@ -56,6 +56,28 @@ remote_plugin = false
 plugin_sharing = false
 tool_suggest = false
 in_app_updates = false
+`;
+
+/**
+ * `config.toml` of the ACP adapter codex-acp (harness/families/acp): the loopback endpoint as
+ * provider `parity`, and the model, sandbox and approval policy its recordings were made with
+ * (the adapter asks for approvals itself, so `untrusted`).
+ */
+export const CODEX_ACP_OFFLINE_CONFIG = `model = "gpt-5.4-mini"
+model_provider = "parity"
+sandbox_mode = "danger-full-access"
+approval_policy = "untrusted"
+check_for_update_on_startup = false
+
+[model_providers.parity]
+name = "Parity loopback"
+base_url = "{{baseUrl}}"
+wire_api = "responses"
+requires_openai_auth = false
+supports_websockets = false
+
+[features]
+apply_patch_freeform = true
 `;
 
 /**

@@ -30,6 +30,12 @@ export interface PiModelChoice {
   reasoning: boolean;
 }
 
+/** The native family's loopback provider (harness/families/pi): `offline`, its model reasoning, as its recordings were made. */
+export const PI_NATIVE_MODEL: PiModelChoice = { provider: "offline", reasoning: true };
+
+/** The ACP adapter pi-acp's loopback provider (harness/families/acp): `parity`, its model not reasoning, as its recordings were made. */
+export const PI_ADAPTER_MODEL: PiModelChoice = { provider: "parity", reasoning: false };
+
 /** `models.json` naming the loopback endpoint at `baseUrl` as `choice.provider`, model `scripted`. */
 export function piModelsJson(baseUrl: string, choice: PiModelChoice): unknown {
   return {

@@ -7,8 +7,8 @@
  * description}`); `tools` spells them for each agent.
  */
 import { CLAUDE_CODE_OFFLINE_ENV, claudeCodeToolSpellings } from "../../agents/claude-code.js";
-import { CODEX_CONFIG_FILE, CODEX_HOME_ENV, CODEX_TOOL_SPELLINGS } from "../../agents/codex.js";
-import { PI_AGENT_DIR, PI_OFFLINE_ENV, PI_TOOL_SPELLINGS, piModelsJson, piSettingsJson } from "../../agents/pi.js";
+import { CODEX_ACP_OFFLINE_CONFIG, CODEX_CONFIG_FILE, CODEX_HOME_ENV, CODEX_TOOL_SPELLINGS } from "../../agents/codex.js";
+import { PI_ADAPTER_MODEL, PI_AGENT_DIR, PI_OFFLINE_ENV, PI_TOOL_SPELLINGS, piModelsJson, piSettingsJson } from "../../agents/pi.js";
 import type { Until } from "../../runtime/cell-driver.js";
 import type { ShippedAgentProfile } from "../agent-profile.js";
 
@@ -50,28 +50,6 @@ const claudeAdapterProfile = (id: string, binName: string, packageName: string, 
 });
 
 /**
- * codex-acp's `config.toml`: the loopback endpoint as provider `parity`, and the model, sandbox
- * and approval policy its recordings were made with (the adapter asks for approvals itself, so
- * `untrusted`; the native app-server's are in harness/agents/codex.ts).
- */
-const CODEX_ACP_CONFIG = `model = "gpt-5.4-mini"
-model_provider = "parity"
-sandbox_mode = "danger-full-access"
-approval_policy = "untrusted"
-check_for_update_on_startup = false
-
-[model_providers.parity]
-name = "Parity loopback"
-base_url = "{{baseUrl}}"
-wire_api = "responses"
-requires_openai_auth = false
-supports_websockets = false
-
-[features]
-apply_patch_freeform = true
-`;
-
-/**
  * omp's offline config (spec 50 "omp (oh-my-pi), the ninth"): its model registry (JSON is valid
  * YAML) with one OpenAI-chat provider on the loopback endpoint, and settings that turn off
  * everything that would reach out (update check, setup wizard, LSP downloads, memory, advisor,
@@ -92,9 +70,6 @@ const OMP_FILES = {
     marketplace: { autoUpdate: false },
   },
 };
-
-/** pi-acp's loopback provider in `models.json`: named `parity`, its model not reasoning (as its recordings were made). */
-const PI_ACP_MODEL = { provider: "parity", reasoning: false };
 
 /** The shipped profiles, by provider id. */
 export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile>> = {
@@ -237,7 +212,7 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     args: [],
     modelApi: "openai-responses",
     env: CODEX_HOME_ENV,
-    files: { [CODEX_CONFIG_FILE]: CODEX_ACP_CONFIG },
+    files: { [CODEX_CONFIG_FILE]: CODEX_ACP_OFFLINE_CONFIG },
     version: pkg("@zed-industries/codex-acp"),
     settle: [COMMANDS_SETTLED],
     tools: CODEX_TOOL_SPELLINGS,
@@ -277,8 +252,8 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     // pi-acp starts `pi` from PATH.
     env: { PATH: "{{agents}}/node_modules/.bin:{{PATH}}", ...PI_OFFLINE_ENV },
     files: {
-      [`{{home}}/${PI_AGENT_DIR}/models.json`]: piModelsJson("{{baseUrl}}", PI_ACP_MODEL),
-      [`{{home}}/${PI_AGENT_DIR}/settings.json`]: piSettingsJson(PI_ACP_MODEL.provider),
+      [`{{home}}/${PI_AGENT_DIR}/models.json`]: piModelsJson("{{baseUrl}}", PI_ADAPTER_MODEL),
+      [`{{home}}/${PI_AGENT_DIR}/settings.json`]: piSettingsJson(PI_ADAPTER_MODEL.provider),
     },
     version: pkg("pi-acp"),
     settle: [COMMANDS_SETTLED],

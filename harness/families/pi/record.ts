@@ -8,13 +8,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
 import { ensureDir } from "../../recording/atomic-write.js";
-import { PI_AGENT_DIR, PI_NORMALIZE, PI_OFFLINE_ENV, PI_PACKAGE, PI_TOOL_SPELLINGS, piCliPath, piModelsJson, piSettingsJson } from "../../agents/pi.js";
+import { PI_AGENT_DIR, PI_NATIVE_MODEL, PI_NORMALIZE, PI_OFFLINE_ENV, PI_PACKAGE, PI_TOOL_SPELLINGS, piCliPath, piModelsJson, piSettingsJson } from "../../agents/pi.js";
 import { spellModelScript } from "../agent-profile.js";
 import { baseEnv, bridgeModulePath, isolatedHomeEnv, type RecordProvider } from "../record-provider.js";
 import { PI_BRIDGE_MODULE, piLaunchOptions } from "./launch.js";
-
-/** The provider name pi's `models.json` gives the loopback endpoint in this family's recordings, and its model's `reasoning`. */
-const PI_MODEL = { provider: "offline", reasoning: true };
 
 /** The `pi` record provider over the agents installed in `agentsDir`. */
 export function piRecordProvider(agentsDir: string): RecordProvider {
@@ -35,8 +32,8 @@ export function piRecordProvider(agentsDir: string): RecordProvider {
       const homeEnv = await isolatedHomeEnv(dirs.home);
       const agentDir = path.join(dirs.home, PI_AGENT_DIR);
       await ensureDir(agentDir);
-      await writeFile(path.join(agentDir, "models.json"), `${JSON.stringify(piModelsJson(model.baseUrl, PI_MODEL), null, 2)}\n`);
-      await writeFile(path.join(agentDir, "settings.json"), `${JSON.stringify(piSettingsJson(PI_MODEL.provider), null, 2)}\n`);
+      await writeFile(path.join(agentDir, "models.json"), `${JSON.stringify(piModelsJson(model.baseUrl, PI_NATIVE_MODEL), null, 2)}\n`);
+      await writeFile(path.join(agentDir, "settings.json"), `${JSON.stringify(piSettingsJson(PI_NATIVE_MODEL.provider), null, 2)}\n`);
       const env = { ...baseEnv(), ...homeEnv, TMPDIR: tmp, ...PI_OFFLINE_ENV };
       const pkg = JSON.parse(await readFile(path.join(agentsDir, "node_modules", PI_PACKAGE, "package.json"), "utf8")) as { version?: unknown };
       const version = String(pkg.version);
