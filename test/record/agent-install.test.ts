@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordProviders } from "../../harness/families/index.js";
-import { piCliPath } from "../../harness/families/pi/record.js";
+import { piCliPath } from "../../harness/agents/pi.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { agentInstallDir, agentInstallPlan, installAgentVersion, readAgentPins } from "../../harness/record/agent-install.js";
 import { agentCacheRoot, outerTempDir } from "../../harness/cli/record-version.js";
