@@ -379,7 +379,9 @@ async function recordAgentVersion(options: RecordOptions, version: string | unde
     for (const f of result.failed) ctx.out(`  failed ${f.cell}: ${f.error}\n`);
     ctx.out(`  check it: parity check --recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${options.provider}\n`);
     ctx.out(`  against the committed oracles (a fresh re-record of the pinned agent): parity check --recordings ${rel(out)} --lanes ${RECORD_DEFAULT_LANES} --provider ${options.provider}\n`);
-    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to <the pinned version, or its recordings>\n`);
+    // A re-record of the pinned agent is compared with the committed recordings; another version with the pin.
+    const to = version === undefined ? RECORD_DEFAULT_OUT : "<the pinned version, or its recordings>";
+    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to ${to}\n`);
   }
   return result.failed[0]?.exitCode ?? EXIT_CODES.ok;
 }
