@@ -6,7 +6,9 @@
  * check --recordings <fresh> --lanes lanes` before the rules: the command output came in other
  * chunks (command-fails, exact-bytes) and the two concurrent tool calls completed in the other
  * order (two-tool-calls). The other providers' lanes there are the same re-record of
- * codex-acp 0.16.0, claude-code-acp 0.16.2, copilot 1.0.102, pi 0.73.1 and opencode 1.18.33.
+ * codex-acp 0.16.0, copilot 1.0.102, pi 0.73.1 and opencode 1.18.33 (a lane is the bridge's output: a
+ * bridge change that rewrites a cell's committed oracle must rewrite its lane here too, by replaying
+ * the same recording).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -47,7 +49,6 @@ describe("a second live run of codex held against the committed oracles", () => 
   // file named with a UUID, a random name, a millisecond time and a pid).
   for (const [provider, cell] of [
     ["acp-codex", "command-fails"],
-    ["acp-claude-zed", "long-output"],
     ["acp-copilot", "long-output"],
     ["pi", "long-output"],
     ["acp-opencode", "long-output"],
