@@ -138,6 +138,23 @@ async function oracleStateOf(oracleFile: string | undefined, replayClean: boolea
   return { state: write === "in-place" ? "written" : "pending" };
 }
 
+/**
+ * True when the oracles root is not the one that pairs with the recording's root, so the oracle
+ * was made from another live run of the cell (a fresh re-record checked with `--lanes lanes`,
+ * README "An agent upgrade"): `<root>/<provider>/<cell>` pairs with `<root>/lanes` (a record
+ * `--out` folder) and, for a root named `recordings`, with the `lanes` beside it (the project's
+ * layout; cli/record.ts `defaultLanesRoot` is the same rule). Such an oracle is compared with the
+ * run-to-run rules (compare/run-to-run.ts).
+ * @param recordingDir `<root>/<provider>/<cell>`, absolute
+ * @param lanesDir the oracles root, absolute
+ */
+export function oracleFromAnotherRun(recordingDir: string, lanesDir: string): boolean {
+  const root = path.resolve(recordingDir, "..", "..");
+  const lanes = path.resolve(lanesDir);
+  if (lanes === path.join(root, "lanes")) return false;
+  return !(path.basename(root) === "recordings" && lanes === path.join(path.dirname(root), "lanes"));
+}
+
 /** How the replay ended, for the status table (cell-status.ts). */
 function replayOutcomeOf(result: Omit<ReplayResult, "lane">): ReplayOutcome {
   if (result.infrastructureTimeout) return "timeout";
@@ -178,7 +195,14 @@ export async function compareCell(
   const writeOracle = state === "written" || state === "pending";
 
   // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
-  const input = { provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, judgedElsewhere: isClassWide };
+  const input = {
+    provider: location.provider,
+    cell: location.cell,
+    allowlist: options.allowlist,
+    recordingDir: location.dir,
+    judgedElsewhere: isClassWide,
+    ...(oracleFromAnotherRun(location.dir, options.lanesDir) ? { oracleFromAnotherRun: true } : {}),
+  };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
   // dump, an applying allowlist entry, or a difference to show.
   let verdict: ParityVerdict<LoadedAllowlistEntry> | undefined;

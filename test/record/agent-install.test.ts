@@ -108,7 +108,7 @@ describe("parity record --agent-version", () => {
     for (const [argv, line] of [
       [["--provider", "codex", "--agent-version", "0.17"], "parity: --agent-version 0.17: not an exact version (e.g. 0.170.0; no ranges or tags)\n"],
       [["--provider", "echo", "--agent-version", "1.0.0"], "parity: --agent-version 1.0.0: provider echo cannot be recorded at another version (it runs no npm agent)\n"],
-      [["--provider", "codex"], "parity: --cell: missing (name the cell to record; only --agent-version or --repeat records every cell of the provider)\n"],
+      [["--provider", "codex"], "parity: --cell: missing (name the cell to record; only --all-cells, --agent-version or --repeat records every cell of the provider)\n"],
     ] as const) {
       const run = await runCli(["record", ...argv, "--out", out], { env: { PARITY_AGENT_CACHE: path.join(root, "bad-cache") } });
       expect(run.code).toBe(2);

@@ -62,3 +62,25 @@ describe("parity record with a PATH that hides bwrap", () => {
     expect(readdirSync(out)).toEqual([]);
   });
 });
+
+// Issue 41: a run of many cells (`--all-cells`, `--agent-version`, `--repeat`) said the missing
+// program once per cell, after a progress line "recording" each time, and `--agent-version` would
+// install the version first. It is checked once, before anything is installed, made or recorded.
+// No agent is needed: the check reads only the provider's `hostPrograms` and PATH.
+describe("a run of every cell with a PATH that hides bwrap", () => {
+  for (const how of [["--all-cells"], ["--agent-version", "0.171.0"], ["--repeat", "2"]]) {
+    it(`codex ${how.join(" ")}: exit 2, the one line only, nothing installed or written`, async () => {
+      const out = mkdtempSync(path.join(root, "many-"));
+      vi.stubEnv("PATH", pathDir(["git"]));
+      vi.stubEnv("PARITY_AGENT_CACHE", path.join(out, "cache"));
+      try {
+        const run = await runCli(["record", "--provider", "codex", ...how, "--out", path.join(out, "rec")]);
+        expect(run.code).toBe(2);
+        expect(run.err).toBe(`parity: ${missingHostProgramLine("codex", CODEX_HOST_PROGRAMS[0]!)}\n`);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+});
