@@ -323,18 +323,20 @@ export function createRedactor(options: RedactionOptions): Redactor {
     return serialized !== JSON.stringify(value) ? serialized : undefined;
   };
   const redactLine = (line: string): string => {
-    const parsed = parseJson(line);
-    if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return redactText(line);
     // The cut is measured on the text as it is stored: paths already their placeholders, secrets
     // REDACTED. Cut before the textual pass, a string's length held the machine's own paths (the
     // run's temp root, the home), so "N chars trimmed" and the tail kept followed TMPDIR's length
     // (pi long-output: 10434 chars trimmed under npm test's run directory, 10411 under /tmp).
     const textual = redactText(line);
     const reparsed = parseJson(textual);
-    // Only a user --redact pattern can break a line's JSON; that line is cut as it came, as before.
-    if (!reparsed.ok) return redactText(structured(parsed.value) ?? line);
-    const cut = structured(reparsed.value);
-    // The textual pass again over the cut text: a cut can leave the head of a token or path behind.
+    if (reparsed.ok) {
+      const cut = structured(reparsed.value);
+      // The textual pass again over the cut text: a cut can leave the head of a token or path behind.
+      return cut === undefined ? textual : redactText(cut);
+    }
+    // Only a user --redact pattern can break a line's JSON; such a line is cut as it came, as before.
+    const parsed = parseJson(line);
+    const cut = parsed.ok ? structured(parsed.value) : undefined;
     return cut === undefined ? textual : redactText(cut);
   };
   const redactLaneEntry = (entryText: string): string => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { RECORDED_PATHS } from "../../harness/recording/recorded-paths.js";
-import { TRIM_KEEP_HEAD, TRIM_KEEP_TAIL, createRedactor, trimMarker } from "../../harness/recording/redact.js";
+import { TRIM_KEEP_HEAD, TRIM_KEEP_TAIL, compileUserPatterns, createRedactor, trimMarker } from "../../harness/recording/redact.js";
 import { recordPathRewrites } from "../../harness/families/record-provider.js";
 import { runCli } from "../helpers/run-cli.js";
 
@@ -44,6 +44,14 @@ describe("a cut does not depend on the length of the run's temp root", () => {
     // Idempotent: the stored line redacted again is itself.
     const again = createRedactor({ home: "/root", paths: recordPathRewrites(short, "/usr/bin:/bin") });
     expect(again.redactLine(a)).toBe(a);
+  });
+
+  test("a line whose JSON a --redact pattern breaks is still cut, as it came", () => {
+    const redactor = createRedactor({ home: "/root", patterns: compileUserPatterns(['acct-[0-9]{6}"']) });
+    const line = JSON.stringify({ text: "x".repeat(3000), id: "acct-123456" });
+    const stored = redactor.redactLine(line);
+    expect(stored).toContain(trimMarker(3000 - TRIM_KEEP_HEAD - TRIM_KEEP_TAIL));
+    expect(stored).not.toContain("acct-123456");
   });
 
   describe("parity record under two TMPDIRs of different length", () => {
