@@ -11,6 +11,7 @@
 import path from "node:path";
 import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { oracleVersionFile } from "../recording/oracle-version.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
@@ -60,7 +61,7 @@ export async function writePendingResults(
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
     if (location === undefined) continue;
     const oracleFile = path.join(options.lanesDir, cell.provider, `${cell.cell}.json`);
-    const targets = [oracleFile, path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+    const targets = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
     if (cell.status === "pass") {
       await rejectPending(targets);
       continue;

@@ -22,6 +22,7 @@ import { compareParity, type ParityLeg } from "../compare/parity.js";
 import { InputError } from "../errors.js";
 import { fileState } from "../recording/file-state.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { oracleVersionFile } from "../recording/oracle-version.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
@@ -42,7 +43,9 @@ export interface PendingCellsOptions {
 
 /** The accepted files of `location` that have a `.pending` beside them (absolute), oracle first. */
 async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Promise<string[]> {
-  const candidates = [path.join(lanesDir, location.provider, `${location.cell}.json`), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+  const oracleFile = path.join(lanesDir, location.provider, `${location.cell}.json`);
+  // The oracle's version sidecar (recording/oracle-version.ts) is accepted and rejected with it.
+  const candidates = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
   const found: string[] = [];
   for (const file of candidates) if ((await fileState(pendingFile(file))) === "file") found.push(file);
   return found;

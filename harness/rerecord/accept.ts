@@ -66,6 +66,7 @@ export function writtenFiles(outcome: RerecordCellOutcome): string[] {
   const files: string[] = [];
   if (outcome.oracle === "new" || outcome.oracle === "updated") files.push(outcome.oracleFile);
   if (outcome.currentLane === "new" || outcome.currentLane === "updated") files.push(outcome.currentLaneFile);
+  if (outcome.version === "new" || outcome.version === "updated") files.push(outcome.versionFile);
   return files;
 }
 
