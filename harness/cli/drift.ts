@@ -157,6 +157,13 @@ export function renderDriftText(report: DriftReport, color: boolean): string {
   out.push(
     `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${report.from.cells} cells) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${report.to.cells} cells); ${report.common.length} cells compared`,
   );
+  // The versions each side's oracles were accepted from (issue 41), when its recordings have oracles beside them.
+  for (const [flag, side] of [
+    ["from", report.from],
+    ["to", report.to],
+  ] as const) {
+    if (side.oracleVersions.length > 0) out.push(`  --${flag} oracles accepted from ${side.oracleVersions.map(visibleLine).join(", ")}`);
+  }
   if (report.onlyFrom.length > 0) out.push(`  only in --from: ${report.onlyFrom.join(", ")}`);
   if (report.onlyTo.length > 0) out.push(`  only in --to: ${report.onlyTo.join(", ")}`);
   out.push(c.bold(`wire (the agent's own lanes): ${report.wire.length} ${report.wire.length === 1 ? "change" : "changes"}`));
