@@ -20,7 +20,7 @@ import { rerecordRedactor } from "../rerecord/redaction.js";
 import type { ReplayedCell } from "../rerecord/replayed-cell.js";
 import type { Redactor } from "../recording/redact.js";
 import type { RerecordCellOutcome } from "../rerecord/rerecord-cell.js";
-import { pendingFile, readOnlyReason, rejectPending } from "./write-policy.js";
+import { hasPendingRecording, pendingFile, readOnlyReason, rejectPending } from "./write-policy.js";
 import { FileWriteError } from "../recording/atomic-write.js";
 import { shownPath } from "../recording/paths.js";
 
@@ -62,6 +62,9 @@ export async function writePendingResults(
     if (location === undefined) continue;
     const oracleFile = path.join(options.lanesDir, cell.provider, `${cell.cell}.json`);
     const targets = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+    // A new recording waits beside this one (`parity drift --accept`): its pending oracle is the new
+    // recording's, which this run did not replay; only `parity review` accepts or rejects them.
+    if (await hasPendingRecording(location.dir)) continue;
     if (cell.status === "pass") {
       await rejectPending(targets);
       continue;

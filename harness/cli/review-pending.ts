@@ -14,7 +14,7 @@
  */
 import path from "node:path";
 import { readOracleLeg } from "../check/check-cells.js";
-import { pendingFile } from "../check/write-policy.js";
+import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import type { PendingResult } from "../check/pending.js";
 import { recordedLeg } from "../compare/cell-legs.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
@@ -48,6 +48,8 @@ async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Pr
   const candidates = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
   const found: string[] = [];
   for (const file of candidates) if ((await fileState(pendingFile(file))) === "file") found.push(file);
+  // A whole new recording waiting to replace this one (`parity drift --accept`): accepted with its oracle.
+  if (await hasPendingRecording(location.dir)) found.push(location.dir);
   return found;
 }
 
@@ -65,16 +67,19 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const oracle = hasOracle ? await legOf(oracleFile) : null;
   // The live lane's events only: a pending oracle holds no counts, and the oracle's own are no live ones.
   const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
-  const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+  // The recording accepting would leave: the pending one when a new recording waits.
+  const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
+  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: location.cell } });
   const recorded = await recordedLeg(recording).load();
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
-  const shown = files.map((f) => path.relative(options.repoRoot, pendingFile(f))).join(", ");
+  const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
   cell.detail = {
     ...cell.detail,
     pending: files,
     error: `pending from an earlier parity check (not replayed again): ${shown}`,
     ...(hasOracle ? {} : { missingOracle: true }),
+    ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
   };
   return cell;
 }

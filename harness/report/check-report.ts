@@ -195,6 +195,8 @@ export interface CellResult extends CellReport {
     replayKinds?: string[];
     /** The cell had no committed oracle (under CI; or outside it, with the live lane pending). */
     missingOracle?: boolean;
+    /** A whole new recording waits to replace the cell's (`parity drift --accept`): acceptable even when its lanes did not change. */
+    pendingRecording?: boolean;
     /**
      * Accepted files (absolute) whose pending result (`<file>.pending`, harness/check/write-policy.ts)
      * this run wrote: `parity review` and `check --update` accept them by renaming.
