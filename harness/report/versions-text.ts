@@ -62,14 +62,17 @@ export function sideVersions(entries: readonly LaneSetEntry[], side: "a" | "b"):
   return [...out].map(([provider, e]) => ({ provider, recordings: [...e.recordings].sort(), oracles: [...e.oracles].sort(), oracleUnknown: e.oracleUnknown }));
 }
 
-/** The header lines of a `parity diff`: per side, per provider of a lane that differs, `versions a (main) codex: recordings …; oracles …`. */
+/** The header lines of a `parity diff`: per side, per provider of a lane that differs, `versions a (main) codex: recordings …; oracles …` (none for a side that knows no version). */
 export function laneSetVersionLines(entries: readonly LaneSetEntry[], sides: { a: string; b: string }): string[] {
   const differing = entries.filter((e) => e.status !== "same");
+  // A side that knows no version (lane files with no sidecar, outside a checkout) adds no line.
   return (["a", "b"] as const).flatMap((side) =>
-    sideVersions(differing, side).map(
-      (v) =>
-        `versions ${side} (${visibleLine(sides[side])})${v.provider === "" ? "" : ` ${visibleLine(v.provider)}`}: recordings ${v.recordings.length > 0 ? list(v.recordings) : "(not known here)"}; oracles accepted from ${v.oracles.length > 0 ? list(v.oracles) : "(not known)"}${v.oracleUnknown > 0 && v.oracles.length > 0 ? ` (${v.oracleUnknown} with no version)` : ""}`,
-    ),
+    sideVersions(differing, side)
+      .filter((v) => v.recordings.length + v.oracles.length > 0)
+      .map(
+        (v) =>
+          `versions ${side} (${visibleLine(sides[side])})${v.provider === "" ? "" : ` ${visibleLine(v.provider)}`}: recordings ${v.recordings.length > 0 ? list(v.recordings) : "(not known here)"}; oracles accepted from ${v.oracles.length > 0 ? list(v.oracles) : "(not known)"}${v.oracleUnknown > 0 && v.oracles.length > 0 ? ` (${v.oracleUnknown} with no version)` : ""}`,
+      ),
   );
 }
 
