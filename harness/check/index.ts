@@ -5,6 +5,7 @@
  * and `bridge-parity/vitest` drive it.
  */
 export { parseShard, shardCells } from "./shard.js";
-export { checkCells, type CheckCellsOptions, type CheckCellsResult, type CellExtras } from "./check-cells.js";
+export { checkCells, type CheckCellsOptions, type CheckCellsResult } from "./check-cells.js";
+export type { CellExtras } from "./compare-cell.js";
 export { replayBatch } from "./batch.js";
 export { planBatches } from "./batch-plan.js";

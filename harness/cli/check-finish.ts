@@ -13,7 +13,7 @@ import { commitHint, whyNotAcceptable } from "../rerecord/accept.js";
 import type { CliContext } from "./context.js";
 import { selectReporter } from "../report/reporters.js";
 import { renderGithubStepSummary } from "../report/github.js";
-import type { CellExtras } from "../check/check-cells.js";
+import type { CellExtras } from "../check/compare-cell.js";
 import { runGate, type GateContext, type GateOptions, type GateRun, type GateStart } from "../check/gate.js";
 import { acceptPending, nothingWrittenNotice, PENDING_SUFFIX, type ProjectOutsider } from "../check/write-policy.js";
 import type { ReporterName } from "../report/reporter-names.js";

@@ -52,13 +52,14 @@ export const compareCommand: ParityCommand = {
       .option("strict", {
         type: "boolean",
         default: false,
-        describe: "Fail on differences caused by our bridges too (default: listed and counted, failing only under --strict, while the bridge fixes of issue 39 land)",
+        describe:
+          'Fail on differences caused by our bridges (they always fail while harness/defaults.ts PAIR_BRIDGE_CAUSES is "fail", as today; with "warn" they are listed and counted, failing only under --strict)',
       })
       .option("custom-agents", { type: "string", describe: 'A customAgents file whose entries name their native counterpart ("counterpart")' })
       .example("$0 compare codex acp-codex", "every cell both recorded, grouped by class")
       .example("$0 compare claude-code acp-claude --cell turn-tools --json", "one cell, for machines")
       .example("$0 compare pi acp-pi --html pair.html", "a page for reviewers")
-      .example("$0 compare codex acp-codex --strict", "fail on bridge-caused differences too")
+      .example("$0 compare codex acp-codex --allowlist budget.json", "with pair entries of your own besides allowlists/pairs/")
       .epilogue(`Declared pairs: ${PROVIDER_PAIRS.map(pairName).join(", ")}. Exit 0: every difference allowed; 1: a difference not allowed or a stale pair entry; 2: bad input.`),
   async run(args, ctx) {
     const typedA = String(args.providerA);
@@ -97,7 +98,18 @@ export const compareCommand: ParityCommand = {
       const state = (await loadCellFacts(cellsRoot, [{ provider, cell }])).get(`${provider}/${cell}`);
       return state?.state === "judged" ? state.facts : undefined;
     };
-    const result = await comparePair({ a, b, pair: `${a}/${b}`, lanesDir, recordingsDir, ...(cells.length > 0 ? { cells } : {}), entries, factsOf });
+    const unpairedReasons = declared?.unpaired;
+    const result = await comparePair({
+      a,
+      b,
+      pair: `${a}/${b}`,
+      lanesDir,
+      recordingsDir,
+      ...(cells.length > 0 ? { cells } : {}),
+      entries,
+      factsOf,
+      ...(unpairedReasons !== undefined ? { unpairedReasons } : {}),
+    });
     if (result.cells.length === 0) throw new UsageError(`${a} and ${b} have no recorded cell in common: nothing to compare`);
     let wrote: string | undefined;
     const html = stringFlag(args, "html");
@@ -114,7 +126,7 @@ export const compareCommand: ParityCommand = {
     if (booleanFlag(args, "json")) ctx.out(renderPairJson(result));
     else ctx.out(renderPairText(result, { color: ctx.color, strict, cwd: ctx.cwd }));
     if (wrote !== undefined && !booleanFlag(args, "json")) ctx.out(`wrote ${wrote}\n`);
-    // A bridge's difference is never allowed; while PAIR_BRIDGE_CAUSES is "warn" it fails only under --strict.
+    // A bridge's difference is never allowed: it fails under PAIR_BRIDGE_CAUSES "fail" (or --strict), else is listed.
     const failing = result.differences.some((d) => d.allowedBy === undefined && (strict || d.cause.kind !== "bridge")) || result.stale.length > 0;
     return failing ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   },

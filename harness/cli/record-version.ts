@@ -10,9 +10,12 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ParityError, UsageError } from "../errors.js";
+import { EXIT_CODES, ParityError, UsageError } from "../errors.js";
+import { rerecordRedactor } from "../rerecord/redaction.js";
+import { replayCutRecording } from "./record-cut.js";
 import { recordProviderFor } from "../families/index.js";
-import { agentsDir as projectAgentsDir } from "../families/record-provider.js";
+import { agentsDir as projectAgentsDir, baseEnv } from "../families/record-provider.js";
+import { missingHostProgramLine, missingHostPrograms } from "../families/host-programs.js";
 import { agentInstallPlan, installAgentVersion, readAgentPins, type AgentInstall } from "../record/agent-install.js";
 import { recordCell } from "../record/record-cell.js";
 import { RecordInterruptedError, type RecordCellResult } from "../record/record-request.js";
@@ -58,6 +61,20 @@ export async function committedCells(recordingsRoot: string, provider: string): 
  */
 export async function requireCells(cellsRoot: string, cells: readonly string[], provider: string): Promise<void> {
   for (const cell of cells) await loadCell(cellsRoot, cell, provider);
+}
+
+/**
+ * The host programs the provider's agent needs (`RecordProvider.hostPrograms`), checked once
+ * before a run of many cells installs or records anything: one line naming the first missing
+ * program and its Debian package, as a single `record` says it (issue 38, issue 41 "without a
+ * prerequisite, record says which before it starts").
+ * @param pathEnv the PATH the agent inherits (record-provider.ts `baseEnv`)
+ * @throws UsageError (exit 2) `<provider>: bwrap is not on PATH (install the Debian package bubblewrap): …`
+ */
+export async function requireHostPrograms(providerId: string, customAgentsFile: string | undefined, pathEnv: string | undefined = baseEnv().PATH): Promise<void> {
+  const provider = await recordProviderFor(providerId, customAgentsFile);
+  const [missing] = missingHostPrograms(provider.hostPrograms ?? [], pathEnv);
+  if (missing !== undefined) throw new UsageError(missingHostProgramLine(providerId, missing));
 }
 
 /** What {@link recordVersion} is asked. */
@@ -113,6 +130,7 @@ export interface VersionRecordResult {
  */
 export async function recordVersion(req: VersionRecordRequest): Promise<VersionRecordResult> {
   await requireCells(req.cellsRoot, req.cells, req.provider);
+  await requireHostPrograms(req.provider, req.customAgentsFile);
   const install = await installVersion(req);
   const out = typeof req.out === "string" ? req.out : await req.out();
   const lanes = req.lanes ?? path.join(out, "lanes");
@@ -186,8 +204,19 @@ export async function recordCells(req: CellsRecordRequest): Promise<Pick<Version
         ...(req.signal !== undefined ? { signal: req.signal } : {}),
         ...(req.log !== undefined ? { log: req.log, onStderr: req.log } : {}),
       });
+      // A string cut by redaction: the bridge lane replayed from the cut inputs, as a single
+      // `record` does (record-cut.ts); without it the recording fails its own check.
+      const cut = await replayCutRecording({ provider: req.provider, cell, dir: done.dir }, req.lanes, rerecordRedactor({ patterns: req.redact }));
+      if (cut.outcome !== undefined && cut.outcome.status !== "rerecorded") {
+        const error = `the recording holds ${cut.cut} cut ${cut.cut === 1 ? "string" : "strings"} and its replay from the cut inputs ${cut.outcome.status}${"reason" in cut.outcome ? ` (${cut.outcome.reason})` : ""}: it will not pass its own check (${done.dir})`;
+        failed.push({ cell, error, exitCode: EXIT_CODES.parityFailure });
+        req.progress(`${at}: failed: ${error}\n`);
+        continue;
+      }
       recorded.push(done);
-      req.progress(`${at}: recorded (${done.manifest.cliVersion}; ${done.events} events, ${done.unhandled} unhandled)\n`);
+      req.progress(
+        `${at}: recorded (${done.manifest.cliVersion}; ${done.events} events, ${done.unhandled} unhandled${cut.cut > 0 ? `; ${cut.cut} long ${cut.cut === 1 ? "string" : "strings"} cut once, bridge lane replayed from the cut inputs` : ""})\n`,
+      );
     } catch (error) {
       if (error instanceof RecordInterruptedError || !(error instanceof ParityError)) throw error;
       failed.push({ cell, error: error.message, exitCode: error.exitCode });

@@ -21,7 +21,7 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordVersion, requireCells } from "./record-version.js";
+import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordCells, recordVersion, requireCells, requireHostPrograms } from "./record-version.js";
 import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
@@ -42,6 +42,8 @@ export interface RecordOptions {
   cell?: string;
   /** `--agent-version`: record with this version of the provider's agent (installed into the agent cache). */
   agentVersion?: string;
+  /** `--all-cells`: every cell the provider has committed recordings of, with its pinned agent, into a fresh folder. */
+  allCells: boolean;
   /** `--repeat`: record each cell this many times and report what varies (default 1). */
   repeat: number;
   /** True when `--out` was given (with `--agent-version`, its default is a new temp folder). */
@@ -74,8 +76,10 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const agentVersion = stringFlag(args, "agentVersion");
   const cell = stringFlag(args, "cell");
   const repeat = positiveIntegerFlag("repeat", args.repeat, "runs") ?? 1;
-  if (cell === undefined && agentVersion === undefined && repeat === 1)
-    throw new UsageError("--cell: missing (name the cell to record; only --agent-version or --repeat records every cell of the provider)");
+  const allCells = booleanFlag(args, "allCells");
+  if (allCells && cell !== undefined) throw new UsageError(`--all-cells: records every cell of the provider; drop it or --cell ${cell}`);
+  if (cell === undefined && agentVersion === undefined && repeat === 1 && !allCells)
+    throw new UsageError("--cell: missing (name the cell to record; only --all-cells, --agent-version or --repeat records every cell of the provider)");
   const out = path.resolve(cwd, outFlag ?? RECORD_DEFAULT_OUT);
   const lanes = stringFlag(args, "lanes");
   // Before the agent runs: a full disk or a file in the way is named now, not after the recording.
@@ -90,6 +94,7 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
     ...(cell !== undefined ? { cell } : {}),
     ...(agentVersion !== undefined ? { agentVersion } : {}),
     outGiven: outFlag !== undefined,
+    allCells,
     repeat,
     cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
     out,
@@ -126,6 +131,12 @@ export const recordCommand: ParityCommand = {
         describe:
           "Record with this exact version of the provider's agent, installed by npm into the agent cache ($PARITY_AGENT_CACHE, default <tmp>/parity-agent-cache; reused); the project's pins are not touched. Default --out: a new <tmp>/parity-record-<provider>@<version>-XXXXXX",
       })
+      .option("all-cells", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Record every cell the provider has recordings of in the project, with the agent the project pins (a fresh re-record), into --out (default a new <tmp>/parity-record-<provider>@pinned-XXXXXX); check it against the committed oracles with --lanes lanes",
+      })
       .option("repeat", {
         type: "string",
         describe:
@@ -153,6 +164,10 @@ export const recordCommand: ParityCommand = {
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
       .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
       .example("$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)")
+      .example(
+        "$0 record --provider acp-opencode --all-cells",
+        "re-record every cell of acp-opencode with the pinned agent into a new temp folder (then: parity check --recordings <it> --lanes lanes)",
+      )
       .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
@@ -171,7 +186,7 @@ export const recordCommand: ParityCommand = {
   async run(args, ctx) {
     const options = resolveRecordOptions(args, ctx.cwd);
     if (options.repeat > 1) return recordRepeatedCommand(options, ctx);
-    if (options.agentVersion !== undefined) return recordAgentVersion(options, options.agentVersion, ctx);
+    if (options.agentVersion !== undefined || options.allCells) return recordAgentVersion(options, options.agentVersion, ctx);
     const { out, lanes } = options;
     const cellName = options.cell!;
     if (ctx.ci) {
@@ -295,7 +310,8 @@ function keptTempOptions(ctx: { err: (text: string) => void }): { tempParent: st
  * project's `recordings/`: those are the pinned version's and their oracles gate `check`; a
  * version's recordings are compared (`parity drift`), not committed. No facts are refreshed (the
  * cells' facts are the pinned version's). Exit 0 when every cell recorded, else the first failed
- * cell's exit code.
+ * cell's exit code. `record --all-cells` without a version takes the same path with the pinned
+ * agent ({@link recordPinned}).
  */
 
 /** What every live run of `record --agent-version` / `--repeat` takes from the flags and the context alike. */
@@ -312,21 +328,25 @@ function liveRunOptions(options: RecordOptions, ctx: CliContext) {
   };
 }
 
-async function recordAgentVersion(options: RecordOptions, version: string, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+async function recordAgentVersion(options: RecordOptions, version: string | undefined, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
   if (ctx.ci && options.outGiven && (inside(options.out, packageRoot()) || inside(options.lanes, packageRoot()))) {
     throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out (and --lanes) outside ${packageRoot()}, e.g. a temp dir`);
   }
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
+  const run = liveRunOptions(options, ctx);
   // A new folder is made only once the version is installed: a bad version leaves nothing behind.
-  const result = await recordVersion({
-    provider: options.provider,
-    version,
-    cells,
-    cellsRoot: options.cellsRoot,
-    ...(options.outGiven ? { out: options.out, lanes: options.lanes } : { out: () => newVersionFolder("parity-record", options.provider, version) }),
-    cacheRoot: agentCacheRoot(ctx.env ?? process.env),
-    ...liveRunOptions(options, ctx),
-  });
+  const result =
+    version !== undefined
+      ? await recordVersion({
+          provider: options.provider,
+          version,
+          cells,
+          cellsRoot: options.cellsRoot,
+          ...(options.outGiven ? { out: options.out, lanes: options.lanes } : { out: () => newVersionFolder("parity-record", options.provider, version) }),
+          cacheRoot: agentCacheRoot(ctx.env ?? process.env),
+          ...run,
+        })
+      : await recordPinned(options, cells, run);
   const { out, lanes } = result;
   const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) || "." : p);
   if (options.json) {
@@ -334,8 +354,8 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
       `${JSON.stringify(
         {
           provider: options.provider,
-          agentVersion: version,
-          agents: result.install,
+          agentVersion: version ?? null,
+          agents: result.install ?? null,
           out: rel(out),
           lanes: rel(lanes),
           recorded: result.recorded.map((r) => ({
@@ -358,9 +378,31 @@ async function recordAgentVersion(options: RecordOptions, version: string, ctx: 
     ctx.out(`recorded ${result.recorded.length} of ${cells.length} cells of ${options.provider}${version0 !== undefined ? ` with ${version0}` : ""} into ${rel(out)}\n`);
     for (const f of result.failed) ctx.out(`  failed ${f.cell}: ${f.error}\n`);
     ctx.out(`  check it: parity check --recordings ${rel(out)} --lanes ${rel(lanes)} --provider ${options.provider}\n`);
-    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to <the pinned version, or its recordings>\n`);
+    ctx.out(`  against the committed oracles (a fresh re-record of the pinned agent): parity check --recordings ${rel(out)} --lanes ${RECORD_DEFAULT_LANES} --provider ${options.provider}\n`);
+    // A re-record of the pinned agent is compared with the committed recordings; another version with the pin.
+    const to = version === undefined ? RECORD_DEFAULT_OUT : "<the pinned version, or its recordings>";
+    ctx.out(`  drift:    parity drift --provider ${options.provider} --from ${rel(out)} --to ${to}\n`);
   }
   return result.failed[0]?.exitCode ?? EXIT_CODES.ok;
+}
+
+/**
+ * `record --all-cells` without `--agent-version`: `cells` recorded with the agent the project pins
+ * (its `agents/` install, opencode from the gate's own dependencies, the echo bridge, a fixture
+ * agent) into `--out`, default a new `<tmp>/parity-record-<provider>@pinned-XXXXXX`, never the
+ * project's `recordings/` (whose cells it re-records). No facts are refreshed.
+ */
+async function recordPinned(
+  options: RecordOptions,
+  cells: readonly string[],
+  run: ReturnType<typeof liveRunOptions>,
+): Promise<{ install?: undefined; out: string; lanes: string } & Awaited<ReturnType<typeof recordCells>>> {
+  await requireCells(options.cellsRoot, cells, options.provider);
+  await requireHostPrograms(options.provider, options.customAgentsFile);
+  const out = options.outGiven ? options.out : await newVersionFolder("parity-record", options.provider, "pinned");
+  const lanes = options.outGiven ? options.lanes : path.join(out, ORACLES_DIR);
+  const done = await recordCells({ provider: options.provider, cells, cellsRoot: options.cellsRoot, out, lanes, label: options.provider, ...run });
+  return { out, lanes, ...done };
 }
 
 /**
@@ -376,6 +418,7 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
   const version = options.agentVersion;
   await requireCells(options.cellsRoot, cells, options.provider);
+  await requireHostPrograms(options.provider, options.customAgentsFile);
   const install =
     version !== undefined
       ? await installVersion({

@@ -13,7 +13,7 @@
  * refreshes such a cell).
  */
 import path from "node:path";
-import { readOracleLeg } from "../check/check-cells.js";
+import { readOracleLeg } from "../check/compare-cell.js";
 import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import type { PendingResult } from "../check/pending.js";
 import { recordedLeg } from "../compare/cell-legs.js";

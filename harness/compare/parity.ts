@@ -10,6 +10,7 @@ import { entryApplies, grammarDropOf, type AllowlistEntry } from "./allowlist.js
 import { diffSequences } from "./lcs.js";
 import { diffLanes, type LaneDiffLine, type LaneDifference } from "./lane-diff.js";
 import { maskLane } from "./mask.js";
+import { foldRunToRun } from "./run-to-run.js";
 
 /** What a compared lane is held against: the committed oracle or the recording's own lane. */
 export type ParityAgainst = "oracle" | "recording";
@@ -103,6 +104,13 @@ export interface CompareParityInput<E extends AllowlistEntry> {
    * are compared (harness/check/class-wide-stale.ts). Default: every entry is judged here.
    */
   judgedElsewhere?: (entry: E) => boolean;
+  /**
+   * The oracle was made from another live run of the cell than the recording replayed (a fresh
+   * re-record checked against the committed oracles): the live lane and the oracle are compared
+   * with the run-to-run rules of `run-to-run.ts` applied to both. The recording's own lane is
+   * always compared as it is. Default false.
+   */
+  oracleFromAnotherRun?: boolean;
 }
 
 /**
@@ -214,14 +222,17 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
   }));
   const diffs: ParityDifference[] = [];
   const comparisons: ParityComparison[] = [];
+  // The run-to-run rules (run-to-run.ts) apply to the oracle side of a cross-run check only.
+  const acrossRuns = (against: ParityAgainst) => input.oracleFromAnotherRun === true && against === "oracle";
   for (const side of sides) {
-    const expected = maskLane(side.leg.events, entries);
+    const expected = maskLane(acrossRuns(side.against) ? foldRunToRun(side.leg.events) : side.leg.events, entries);
     expected.counts.forEach((count, index) => {
       masked[index]!.sides[side.against] = count;
       masked[index]!.count += count;
       if (!sameRemoved(live.removed[index]!, expected.removed[index]!)) masked[index]!.masksDifference = true;
     });
-    const result = compareLegs(side.against, input.live, live.lane, side.leg, expected.lane);
+    const liveLane = acrossRuns(side.against) ? maskLane(foldRunToRun(input.live.events), entries).lane : live.lane;
+    const result = compareLegs(side.against, input.live, liveLane, side.leg, expected.lane);
     diffs.push(...result.diffs);
     comparisons.push(result.comparison);
   }

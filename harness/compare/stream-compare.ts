@@ -150,6 +150,8 @@ export async function compareParityBySide<E extends AllowlistEntry>(input: {
   recorded?: ComparableLeg | null;
   allowlist: readonly E[];
   recordingDir?: string;
+  /** See `CompareParityInput.oracleFromAnotherRun` (parity.ts): an oracle side that does not align is compared with the run-to-run rules. */
+  oracleFromAnotherRun?: boolean;
 }): Promise<ParityVerdict<E> | undefined> {
   if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
   const legs = { oracle: input.oracle ?? null, recording: input.recorded ?? null };
@@ -170,7 +172,14 @@ export async function compareParityBySide<E extends AllowlistEntry>(input: {
     }
     liveWhole ??= await input.live.load();
     const expected = await legs[side.against]!.load();
-    const whole = compareParity({ provider: input.provider, cell: input.cell, allowlist: [], live: liveWhole, ...(side.against === "oracle" ? { oracle: expected } : { recorded: expected }) });
+    const whole = compareParity({
+      provider: input.provider,
+      cell: input.cell,
+      allowlist: [],
+      live: liveWhole,
+      ...(input.oracleFromAnotherRun === true ? { oracleFromAnotherRun: true } : {}),
+      ...(side.against === "oracle" ? { oracle: expected } : { recorded: expected }),
+    });
     diffs.push(...whole.diffs);
     comparisons.push(...whole.comparisons);
   }

@@ -13,14 +13,45 @@ export interface ProviderPair {
   adapter: string;
   /** The CLI both drive, for reports. */
   cli: string;
+  /**
+   * Cells one member recorded and the other has no recording of, each with why (issue 39: "record
+   * the missing halves where the adapter can run the cell, or say per cell why not"). `parity
+   * compare` lists them beside the cells it compared.
+   */
+  unpaired?: Readonly<Record<string, string>>;
 }
+
+// The native claude-code steer cell is its variant (cells/steer/providers/claude-code.json): the
+// steer goes in while an approval holds the turn, since Claude Code takes a line sent mid-turn only
+// with a tool result. Through ACP the bridge's steer cancels the running prompt and answers the
+// pending approval cancelled (docs/design/20 §8.9), so neither the base cell nor the variant is the
+// same session as the native lane.
+const CLAUDE_STEER =
+  "not the same session: claude-code records its variant (a steer sent while an approval holds the turn, cells/steer/providers/claude-code.json); through ACP the bridge's steer cancels the prompt and answers the pending approval cancelled (docs/design/20 §8.9)";
+const CLAUDE_SUBAGENT =
+  "not recorded: the adapter's record profile (harness/families/acp/agent-profiles.ts) spells no `task` tool; claude-code's profile maps it to Task and normalizes the subagent's random ids, which the ACP profiles would need too";
 
 /** The shipped pairs: the native bridges of spec 60 and the ACP adapters of the same CLIs. */
 export const PROVIDER_PAIRS: readonly ProviderPair[] = [
-  { native: "codex", adapter: "acp-codex", cli: "Codex (codex-acp)" },
-  { native: "claude-code", adapter: "acp-claude", cli: "Claude Code (claude-agent-acp)" },
-  { native: "claude-code", adapter: "acp-claude-zed", cli: "Claude Code (claude-code-acp)" },
-  { native: "pi", adapter: "acp-pi", cli: "pi (pi-acp)" },
+  {
+    native: "codex",
+    adapter: "acp-codex",
+    cli: "Codex (codex-acp)",
+    unpaired: { fork: "codex-acp 0.16.0 advertises no session/fork (sessionCapabilities: list, resume, close): the ACP bridge answers thread/fork with -32000" },
+  },
+  { native: "claude-code", adapter: "acp-claude", cli: "Claude Code (claude-agent-acp)", unpaired: { steer: CLAUDE_STEER, subagent: CLAUDE_SUBAGENT } },
+  { native: "claude-code", adapter: "acp-claude-zed", cli: "Claude Code (claude-code-acp)", unpaired: { steer: CLAUDE_STEER, subagent: CLAUDE_SUBAGENT } },
+  {
+    native: "pi",
+    adapter: "acp-pi",
+    cli: "pi (pi-acp)",
+    unpaired: {
+      "approval-allow":
+        "pi has no approvals of its own (the native bridge loads its own confirm extension, docs/design/60 §4.3); pi-acp 0.0.23 starts `pi --mode rpc` without one and never sends session/request_permission, so every call runs unasked",
+      "approval-deny":
+        "pi has no approvals of its own (the native bridge loads its own confirm extension, docs/design/60 §4.3); pi-acp 0.0.23 starts `pi --mode rpc` without one and never sends session/request_permission, so a denied command would run",
+    },
+  },
 ];
 
 /** `"<native>/<adapter>"`, the pair's name in allowlist entries and reports. */

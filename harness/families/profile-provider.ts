@@ -115,6 +115,7 @@ export function profileRecordProvider(profile: AgentRecordProfile, launch: Profi
   return {
     id: launch.id,
     ...(launch.packages !== undefined ? { agentPackages: launch.packages } : {}),
+    ...(launch.requires !== undefined ? { hostPrograms: launch.requires } : {}),
     modulePath: launch.bridge.modulePath,
     takesModelEndpoint: true,
     modelApi: profile.modelApi,

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import type { PathRewrite } from "../recording/redact.js";
+import type { HostProgram } from "./host-programs.js";
 import { RECORDED_INHERITED_PATH, RECORDED_MODEL_ORIGIN, RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { packageDistPath } from "../runtime/spawn-bridge.js";
 import type { ModelApi, ModelServer } from "../model-server/server.js";
@@ -65,6 +66,12 @@ export interface RecordProvider {
   agentPackages?: readonly string[];
   /** True when the agent takes a model endpoint (the cell's model script is served). */
   takesModelEndpoint: boolean;
+  /**
+   * Programs of the host the agent warns about when they are missing (host-programs.ts, issue
+   * 38): `prepare` refuses each cell without them, and a run of many cells checks them once,
+   * before it installs or records anything (cli/record-version.ts `requireHostPrograms`).
+   */
+  hostPrograms?: readonly HostProgram[];
   /**
    * An event the agent always produces after a session request, asynchronously; the flow waits
    * for it after every `thread/start|resume|fork` so the next prompt never races it (recordings

@@ -96,6 +96,11 @@ export function staleLine(entry: PairEntry, cwd?: string): string {
 export function renderPairText(result: PairComparison, options: { color: boolean; strict?: boolean; cwd?: string }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [`parity compare ${result.a} ${result.b}: ${result.cells.length} cells (${result.cells.join(", ")})`];
+  // Cells one side has alone are not compared; the pair's data says why the other has none.
+  for (const u of result.unpaired) {
+    const other = u.recordedBy === result.a ? result.b : result.a;
+    lines.push(c.dim(`not compared: ${visibleLine(u.cell)} (only ${u.recordedBy} recorded it; ${other}: ${u.reason !== undefined ? visibleLine(u.reason) : "no reason given in the pair's data"})`));
+  }
   for (const group of byClass(result.differences)) {
     const k = pairCounts(group.differences);
     lines.push("", c.bold(`${group.class} — ${k.total}: ${k.lost} lost, ${k.changed} changed, ${k.invented} invented; adapter ${k.adapter}, bridge ${k.bridge}`));
@@ -136,6 +141,7 @@ export function renderPairJson(result: PairComparison): string {
     classes: Object.fromEntries(byClass(result.differences).map((group) => [group.class, pairCounts(group.differences)])),
     differences: result.differences,
     stale: result.stale.map((entry) => ({ file: entry.source.file, index: entry.source.index, pair: entry.pair, class: entry.class, cell: entry.cell, pr: entry.pr, reason: entry.reason })),
+    unpaired: result.unpaired,
   };
   return `${visible(JSON.stringify(report, null, 2))}\n`;
 }
@@ -153,6 +159,7 @@ export function renderPairHtml(result: PairComparison): string {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${e(`parity compare ${result.a} ${result.b}`)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${e(result.a)} ↔ ${e(result.b)}</h1>`,
     `<p>${e(`${result.cells.length} cells: ${result.cells.join(", ")}`)}</p>`,
+    ...result.unpaired.map((u) => `<p class="allowed">${e(`not compared: ${u.cell} (only ${u.recordedBy} recorded it${u.reason !== undefined ? `: ${u.reason}` : ""})`)}</p>`),
     `<p>${e(countsLine(k))}</p>`,
     `<table><tr><th>class</th><th>total</th><th>lost</th><th>changed</th><th>invented</th><th>adapter</th><th>bridge</th><th>not allowed</th></tr>`,
     ...byClass(result.differences).map(({ class: cls, differences }) => {

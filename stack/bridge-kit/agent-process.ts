@@ -142,6 +142,59 @@ export function parseJsonObjectLine(line: string): Record<string, unknown> | und
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** An agent spawned by {@link spawnAgentInGroup} gets its own process group (POSIX); Windows has none to give. */
+const OWN_PROCESS_GROUP = process.platform !== "win32";
+
+/**
+ * Sends `signal` to the agent's whole process group (the agent and everything it spawned that
+ * did not leave the group), falling back to the agent alone where there are no groups or the
+ * group is already gone.
+ */
+export function signalAgentGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (OWN_PROCESS_GROUP && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // The group is gone (every member exited); the agent itself may still need reaping.
+    }
+  }
+  try {
+    child.kill(signal);
+  } catch {
+    // Already exited.
+  }
+}
+
+/** An agent launch resolved to exactly what is passed to `spawn` (no shell): the complete, already sanitized env and a directory. */
+export interface ResolvedAgentLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/**
+ * Spawns an agent (the ACP bridge's, stack/acp/connection/connection.ts) with pipes, no shell and
+ * in its own process group, so ending it with {@link signalAgentGroup} ends what it spawned too (an
+ * npm wrapper's native binary, a relaunched copy of itself) and no orphan keeps the pipes open.
+ * A synchronous spawn failure is returned as its message.
+ */
+export function spawnAgentInGroup(launch: ResolvedAgentLaunch, spawn: (command: string, args: string[], options: SpawnOptions) => ChildProcess = nodeSpawn): ChildProcess | { failed: string } {
+  try {
+    return spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+      windowsHide: true,
+      detached: OWN_PROCESS_GROUP,
+    });
+  } catch (error) {
+    return { failed: (error as Error).message };
+  }
+}
+
 /**
  * Spawns the agent as `options.launch` says and wires its stdio (see the module doc).
  * @throws what `spawn` throws synchronously (a launch Node refuses); a command that cannot run is an exit with `error`.

@@ -10,7 +10,7 @@ import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
 import type { FileChangeEntry, ItemShape, JsonValue } from "../protocol/thread-delta.js";
 import { isJsonValue } from "../protocol/thread-delta.js";
 import { isRecord } from "../protocol/json-value.js";
-import { creationDiff, readStructuredPatch, unifiedDiff } from "./patch.js";
+import { creationDiff, readStructuredPatch, unifiedDiff } from "../bridge-kit/structured-patch.js";
 import { stringField, type ContentBlock } from "./wire.js";
 
 /** A `tool_use` block: `{id, name, input}`. */

@@ -4,6 +4,7 @@
  * unknown keys pass through untouched), what it writes is built here so every outgoing line has
  * one fixed key order (a replay matches these lines byte for byte).
  */
+import { parseJsonObjectLine } from "../bridge-kit/agent-process.js";
 import { isRecord } from "../protocol/json-value.js";
 
 /** One parsed line from the CLI: a JSON object with a string `type`. */
@@ -21,13 +22,8 @@ export interface ContentBlock {
 
 /** Parses one stdout line; `undefined` for anything that is not a JSON object with a string `type`. */
 export function parseStreamJsonLine(line: string): StreamJsonMessage | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  return isRecord(value) && typeof value.type === "string" ? (value as StreamJsonMessage) : undefined;
+  const value = parseJsonObjectLine(line);
+  return value !== undefined && typeof value.type === "string" ? (value as StreamJsonMessage) : undefined;
 }
 
 /** The content blocks of a message line (`message.content`), or none. */

@@ -6,6 +6,7 @@
  * `"jsonrpc"` field; server→client requests count their ids from 0.
  */
 import * as z from "zod";
+import { UsageBreakdownSchema } from "../protocol/thread-delta-blocks.js";
 
 /** Client → server request methods the bridge sends. */
 export const CODEX_REQUESTS = {
@@ -100,14 +101,8 @@ export const TurnNotificationSchema = z.looseObject({ threadId: z.string(), turn
 /** `error`: `{error, willRetry, threadId, turnId}`. */
 export const ErrorNotificationSchema = z.looseObject({ error: TurnErrorSchema, willRetry: z.boolean(), ...Scoped });
 
-/** One usage breakdown of `thread/tokenUsage/updated`. */
-const TokenBreakdownSchema = z.looseObject({
-  totalTokens: z.number(),
-  inputTokens: z.number(),
-  cachedInputTokens: z.number(),
-  outputTokens: z.number(),
-  reasoningOutputTokens: z.number(),
-});
+/** One usage breakdown of `thread/tokenUsage/updated`: the protocol's own breakdown (spec 10 §1.2), loose like every object here. */
+const TokenBreakdownSchema = UsageBreakdownSchema.loose();
 /** `thread/tokenUsage/updated`: `{threadId, turnId, tokenUsage:{total, last, modelContextWindow}}`. */
 export const TokenUsageNotificationSchema = z.looseObject({
   ...Scoped,

@@ -252,10 +252,11 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
         .filter((d) => d.kind === "input.accepted")
         .map((d) => d.clientRequestId),
     ).toEqual(["creq_bc00000000"]);
-    expect(bridge.deltas("thr_bc").some((d) => d.kind === "turn.boundary")).toBe(false);
+    // The failed turn ends with the agent's error (issue 39), never completed or interrupted.
+    expect(bridge.deltas("thr_bc").filter((d) => d.kind === "turn.boundary")).toEqual([expect.objectContaining({ status: "failed", error: { message: 'busy: {"reason":"session_busy"}' } })]);
   });
 
-  it("a prompt failing while a steer's cancel is out: the steer is dropped (never accepted), session error, no boundary; the next turn rebuilds", async () => {
+  it("a prompt failing while a steer's cancel is out: the steer is dropped (never accepted), session error, the turn fails with it; the next turn rebuilds", async () => {
     bridge = startInProcessBridge();
     bridge.onRuntimeRequest(() => new Promise(() => undefined));
     const { spec, log } = fixtureLaunchSpec(bridge.dir, {
@@ -282,8 +283,8 @@ describe("busy retry and prompt failure (spec 30 §6.2)", () => {
     expect(error.params.message).toBe("agent fell over");
     const deltas = bridge.deltas("thr_fc");
     expect(deltas.filter((d) => d.kind === "input.accepted").map((d) => d.clientRequestId)).toEqual(["creq_fc00000000"]);
-    expect(deltas.some((d) => d.kind === "turn.boundary")).toBe(false);
-    expect(deltas.filter((d) => d.kind === "provider.error")).toEqual([expect.objectContaining({ settlesTurn: true })]);
+    expect(deltas.filter((d) => d.kind === "turn.boundary")).toEqual([{ kind: "turn.boundary", status: "failed", error: { message: "agent fell over" }, claimIfIdle: true }]);
+    expect(deltas.filter((d) => d.kind === "provider.error")).toEqual([expect.not.objectContaining({ settlesTurn: true })]);
     expect(agentReceived(log).filter((m) => m.method === "session/prompt")).toHaveLength(1);
 
     const from = bridge.out.length;

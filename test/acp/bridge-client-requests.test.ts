@@ -283,6 +283,7 @@ describe("fs requests stay inside the session's workspace (fs-scope.ts)", () => 
             { request: { method: "fs/write_text_file", params: { sessionId: s, path: "sub/dir/created.txt", content: "made\n" } } },
             { request: { method: "fs/read_text_file", params: { sessionId: s, path: join(extraRoot, "shared.txt") } } },
             { request: { method: "fs/write_text_file", params: { sessionId: s, path: join(extraRoot, "shared.txt"), content: "edited\n" } } },
+            { request: { method: "fs/read_text_file", params: { sessionId: s, path: "missing.txt" } } },
             { end: "end_turn" },
           ],
         },
@@ -301,7 +302,14 @@ describe("fs requests stay inside the session's workspace (fs-scope.ts)", () => 
     ]);
     // Nothing reached the host outside the workspace.
     expect(readdirSync(outside)).toEqual(["secret.txt"]);
-    expect(answers.slice(5).map((r) => r.result)).toEqual([{ content: "draft\n" }, {}, { content: "shared\n" }, {}]);
+    expect(answers.slice(5, 9).map((r) => r.result)).toEqual([{ content: "draft\n" }, {}, { content: "shared\n" }, {}]);
+    // A file that is not there: ACP's "Resource not found" (-32002) with its uri, Node's message kept
+    // (gemini matches "ENOENT" in it and then writes the file as new: recordings/acp-gemini/new-file-folder seq 20).
+    expect(answers[9]!.error).toEqual({
+      code: -32002,
+      message: `ENOENT: no such file or directory, open '${join(ws, "missing.txt")}'`,
+      data: { uri: join(ws, "missing.txt") },
+    });
     expect(readFileSync(join(ws, "sub", "dir", "created.txt"), "utf8")).toBe("made\n");
     expect(readFileSync(join(extraRoot, "shared.txt"), "utf8")).toBe("edited\n");
     const changes = bridge.deltas("thr_fsc").filter((d) => d.kind === "item.close" && d.item?.type === "fileChange");

@@ -119,7 +119,7 @@ describe("ACP bridge: bad agents", () => {
     await healthyThreadStillServes(bridge, "thr_big_ok");
   });
 
-  it("an agent that rejects the prompt: session error, no boundary, the session stays usable", async () => {
+  it("an agent that rejects the prompt: session error, the turn fails with the agent's error, the session stays usable", async () => {
     bridge = startInProcessBridge();
     const { spec } = fixtureLaunchSpec(bridge.dir, {
       prompts: [
@@ -130,7 +130,8 @@ describe("ACP bridge: bad agents", () => {
     await bridge.request("thread/start", threadStartParams("thr_pf", spec, bridge.dir));
     await bridge.request("turn/start", turnStartParams("thr_pf", "bad", "creq_aaaaaaaaa7"));
     const settled = await bridge.waitFor(isBoundaryOrError("thr_pf"));
-    expect(settled.params.deltas.find((d: any) => d.kind === "provider.error").settlesTurn).toBe(true);
+    expect(settled.params.deltas.find((d: any) => d.kind === "provider.error").settlesTurn).toBeUndefined();
+    expect(settled.params.deltas.find((d: any) => d.kind === "turn.boundary")).toMatchObject({ status: "failed", error: { message: "model overloaded: try later" } });
     const notification = await bridge.waitFor((m) => m.method === "error" && m.params.threadId === "thr_pf");
     expect(notification.params.message).toBe("model overloaded: try later");
     const from = bridge.out.length;

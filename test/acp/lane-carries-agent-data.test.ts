@@ -58,6 +58,34 @@ describe("command output exactly as printed", () => {
     expect(closed.exitCode).toBe(3);
   });
 
+  // Issue 39: Claude Code rewords an output over its limit for the model as a <persisted-output>
+  // notice (path + 2 KB preview); its Bash result in _meta holds the output: claude-agent-acp's
+  // Claude Code its first 30000 characters, as the native claude-code lane shows them
+  // (lanes/claude-code/long-output.json), claude-code-acp's all 20000 lines (without the final
+  // newline; recorded cut by the redaction's mark). The notice stays the result text.
+  it.each([
+    ["acp-claude", "seq 27"],
+    ["acp-claude-zed", "seq 25"],
+  ])("%s long-output %s: the output is _meta.claudeCode.toolResponse.stdout, the <persisted-output> notice its result text", (provider) => {
+    const closed = close(provider, "long-output", "call_parity_2_1");
+    const root = path.join(REPO_ROOT, "recordings", provider);
+    const sent = readLane("long-output", "provider→bridge.ndjson", root)
+      .map((line) => line.message.params?.update?._meta?.claudeCode?.toolResponse?.stdout)
+      .find((stdout): stdout is string => typeof stdout === "string");
+    expect(sent).toMatch(/^1\n2\n3\n/);
+    expect(closed.aggregatedOutput).toBe(sent);
+    expect(closed.resultText).toMatch(/^<persisted-output>\nOutput too large \(106\.3KB\)\. Full output saved to: /);
+    const native = readLane("long-output", "bridge→runtime.ndjson", path.join(REPO_ROOT, "recordings", "claude-code"))
+      .flatMap((line) => (line.message.params?.deltas ?? []) as ThreadDelta[])
+      .find((delta): delta is Close => delta.kind === "item.close" && delta.item.type === "command");
+    if (provider === "acp-claude") expect(closed.aggregatedOutput).toBe(native?.aggregatedOutput);
+    else expect(closed.aggregatedOutput).toMatch(/⟦redacted: 107193 chars trimmed⟧\n19951\n[\s\S]*\n20000$/);
+  });
+
+  it("acp-claude approval-allow seq 31: toolResponse.stdout '' says the touch printed nothing, as the native lane's empty output", () => {
+    expect(close("acp-claude", "approval-allow", "call_parity_2_1").aggregatedOutput).toBe("");
+  });
+
   it("acp-codex turn-tools seq 44: stdout '3 notes.txt\\n' whole", () => {
     expect(close("acp-codex", "turn-tools", "call_parity_3_1").aggregatedOutput).toBe("3 notes.txt\n");
   });
@@ -88,10 +116,10 @@ describe("command output exactly as printed", () => {
     expect(unwrapCommandText(text)).toEqual({ text: "", exitCode: 0 });
   });
 
-  it("acp-claude-zed approval-allow seq 21/29: the call's description ('Create approved.txt') is not its output", () => {
+  it("acp-claude-zed approval-allow seq 21/29: the call's description ('Create approved.txt') is not its output; its toolResponse (seq 27) says it printed nothing", () => {
     const closed = close("acp-claude-zed", "approval-allow", "call_parity_2_1");
-    expect(closed.aggregatedOutput).toBeUndefined();
-    expect(closed.resultText).toBeUndefined();
+    expect(closed.aggregatedOutput).toBe("");
+    expect(closed.resultText).toBe("");
   });
 });
 
@@ -300,6 +328,44 @@ describe("a model error as the agent typed it", () => {
     ["acp-opencode", { category: "unknown", providerCode: "APIError", httpStatusCode: null }],
   ])("%s model-error: the status and kind the agent's error answer names", (provider, expected) => {
     expect(modelErrorInfo(promptError(provider))).toEqual(expected);
+  });
+
+  /** The assembled events of one turn whose prompt the fixture agent rejects with `error`. */
+  async function rejectedTurn(error: { code: number; message: string; data?: unknown }, threadId: string): Promise<AnyRecord[]> {
+    bridge = startInProcessBridge();
+    const { spec } = fixtureLaunchSpec(bridge.dir, { prompts: [{ steps: [{ fail: error }] }] });
+    await bridge.request("thread/start", threadStartParams(threadId, spec, bridge.dir));
+    await bridge.request("turn/start", turnStartParams(threadId, "go", "creq_3939393939"));
+    await bridge.waitFor((m) => m.method === "error" && m.params.threadId === threadId);
+    const assembler = createDeltaAssembler({ providerId: "acp-fixture", entropyPrefix: "t", textDeltaFlushMs: 0, now: () => 0 });
+    const events: AnyRecord[] = [];
+    for (const m of bridge.out) {
+      if (m.method !== "thread/delta" || m.params.threadId !== threadId) continue;
+      events.push(...assembler.assemble({ threadId, deltas: m.params.deltas }));
+    }
+    return events;
+  }
+
+  // Issue 39: the native lanes end a failed turn with its error (lanes/codex/model-error.json);
+  // the grammar's settling provider.error completes it without one, which lost the agent's words.
+  it.each([
+    [
+      "acp-codex",
+      "seq 19",
+      'Internal error: {"message":"unexpected status 401 Unauthorized: Invalid API key (a scripted model error), url: http://127.0.0.1:0/v1/responses","codex_error_info":"other"}',
+    ],
+    ["acp-claude", "seq 23", 'Internal error: Failed to authenticate. API Error: 401 Invalid API key (a scripted model error): {"errorKind":"authentication_failed"}'],
+    [
+      "acp-claude-zed",
+      "seq 19",
+      'Internal error: Failed to authenticate. API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"Invalid API key (a scripted model error)"}}',
+    ],
+  ])("%s model-error %s: the failed turn carries the agent's error as it answered it", async (provider, _seq, message) => {
+    const events = await rejectedTurn(promptError(provider), `thr_${provider.replace(/-/g, "_")}`);
+    const completed = events.filter((event) => event.type === "turn/completed");
+    expect(completed).toEqual([expect.objectContaining({ status: "failed", error: { message } })]);
+    // Once as the agent's error, once as the turn's: the provider/error's detail is the same text.
+    expect(events.filter((event) => event.type === "provider/error").map((event) => event.detail)).toEqual([message]);
   });
 
   it("a JSON-RPC error naming no status and no kind has no typed facts", () => {

@@ -360,10 +360,15 @@ describe("wire faults", () => {
     await bridge.request("turn/start", turnStartParams("thr_keep", "err", "creq_2222222226"));
     await bridge.waitFor(settles("thr_keep"), from);
     expect(bridge.deltas("thr_keep").find((d) => d.kind === "provider.error").detail).toContain("/h/.claude/t.jsonl");
+    // The rejected prompt's turn ends with the same words (issue 39).
+    expect(bridge.deltas("thr_keep").find((d) => d.kind === "turn.boundary").error.message).toBe('Internal error: API error {"transcriptPath":"/h/.claude/t.jsonl"}');
     from = bridge.out.length;
     await bridge.request("turn/start", turnStartParams("thr_keep", "refuse", "creq_2222222227"));
     await bridge.waitFor(settles("thr_keep"), from);
-    const boundary = bridge.deltas("thr_keep").find((d) => d.kind === "turn.boundary");
+    const boundary = bridge
+      .deltas("thr_keep")
+      .filter((d) => d.kind === "turn.boundary")
+      .at(-1);
     expect(boundary.error.message).toBe("Agent stopped the turn: refusal (429: quota exhausted)");
     expect(bridge.deltas("thr_keep").find((d) => d.kind === "extension.state" && d.extensionKind === "bb/session-cost")?.payload).toEqual({ amount: 0.25, currency: "USD" });
     from = bridge.out.length;

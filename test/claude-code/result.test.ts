@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readTurnEnd, turnEndDeltas, usageOf } from "../../stack/claude-code/result.js";
-import { creationDiff, unifiedDiff } from "../../stack/claude-code/patch.js";
+import { creationDiff, unifiedDiff } from "../../stack/bridge-kit/structured-patch.js";
 import { parseStreamJsonLine } from "../../stack/claude-code/wire.js";
 
 const result = (fields: object) => parseStreamJsonLine(JSON.stringify({ type: "result", ...fields }))!;

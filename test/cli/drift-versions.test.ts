@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../harness/cli/drift.js";
 import { recordProviders } from "../../harness/families/index.js";
-import { piCliPath } from "../../harness/families/pi/record.js";
+import { piCliPath } from "../../harness/agents/pi.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { agentInstallPlan, installAgentVersion, readAgentPins } from "../../harness/record/agent-install.js";
 import { repoRoot, runCli } from "./run-cli.js";

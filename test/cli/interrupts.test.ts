@@ -48,7 +48,7 @@ async function interruptWhenReplaying(args: string[], tmp: string, signal: NodeJ
   let stdout = "";
   child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
   child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, sig) => resolve({ code, signal: sig })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("close", (code, sig) => resolve({ code, signal: sig })));
   // Wait (by cause, not by time) until the replay has made its temp dir and started a bridge.
   let seen: string[];
   for (;;) {
@@ -101,7 +101,7 @@ describe("interrupts", () => {
     );
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     let bridgeTemp: string | undefined;
     while (bridgeTemp === undefined) {
       bridgeTemp = tree(tmp).find((p) => /bb-bridge-[^/]+$/.test(p));

@@ -88,7 +88,9 @@ async function stopWhileBridgeRuns(signal: NodeJS.Signals, to: "pid" | "group") 
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
   child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // "close", not "exit": a child's exit can be seen before its stderr pipe is drained, and under
+  // load the interrupted line then arrived after the assertion read an empty stderr.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   let bridge: Row | undefined;
   for (;;) {
     bridge = ps().find((r) => r.args.includes("bootstrap.") && r.args.includes(stuckBridge) && r.args.includes(tmp) && !r.stat.startsWith("Z"));

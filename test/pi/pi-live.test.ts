@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { piCliPath } from "../../harness/families/pi/record.js";
+import { piCliPath } from "../../harness/agents/pi.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";

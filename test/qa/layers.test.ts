@@ -17,9 +17,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   lanes: ["recording", "stack/assembler", "stack/protocol"],
   runtime: ["recording", "model-server", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   "model-server": [],
+  // What it takes to run each agent offline, once per agent, for every family that runs it: data.
+  agents: [],
   conformance: ["runtime", "stack/protocol", "stack/bridge-kit", "stack/assembler", "stack/acp"],
   // A family describes a bridge of stack/ (any package: a new family's bridge needs no line here).
-  families: ["recording", "runtime", "model-server", "conformance", "stack/*"],
+  families: ["recording", "runtime", "model-server", "conformance", "agents", "stack/*"],
   record: ["recording", "lanes", "runtime", "model-server", "families", "stack/protocol", "stack/bridge-kit", "stack/assembler"],
   // A cell's facts (issue 37): computed in record's sandbox (network.ts), so one level above record.
   facts: ["recording", "runtime", "model-server", "families", "record", "stack/bridge-kit"],

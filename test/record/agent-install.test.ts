@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordProviders } from "../../harness/families/index.js";
-import { piCliPath } from "../../harness/families/pi/record.js";
+import { piCliPath } from "../../harness/agents/pi.js";
 import { agentsDir } from "../../harness/families/record-provider.js";
 import { agentInstallDir, agentInstallPlan, installAgentVersion, readAgentPins } from "../../harness/record/agent-install.js";
 import { agentCacheRoot, outerTempDir } from "../../harness/cli/record-version.js";
@@ -108,7 +108,7 @@ describe("parity record --agent-version", () => {
     for (const [argv, line] of [
       [["--provider", "codex", "--agent-version", "0.17"], "parity: --agent-version 0.17: not an exact version (e.g. 0.170.0; no ranges or tags)\n"],
       [["--provider", "echo", "--agent-version", "1.0.0"], "parity: --agent-version 1.0.0: provider echo cannot be recorded at another version (it runs no npm agent)\n"],
-      [["--provider", "codex"], "parity: --cell: missing (name the cell to record; only --agent-version or --repeat records every cell of the provider)\n"],
+      [["--provider", "codex"], "parity: --cell: missing (name the cell to record; only --all-cells, --agent-version or --repeat records every cell of the provider)\n"],
     ] as const) {
       const run = await runCli(["record", ...argv, "--out", out], { env: { PARITY_AGENT_CACHE: path.join(root, "bad-cache") } });
       expect(run.code).toBe(2);

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
-import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "../../harness/families/codex/profile.js";
+import { CODEX_HOST_PROGRAMS } from "../../harness/agents/codex.js";
+import { CODEX_PROFILE } from "../../harness/families/codex/profile.js";
 import { missingHostProgramLine, missingHostPrograms } from "../../harness/families/host-programs.js";
 import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
 import { runCli } from "../cli/run-cli.js";
@@ -60,4 +61,26 @@ describe("parity record with a PATH that hides bwrap", () => {
     }
     expect(readdirSync(out)).toEqual([]);
   });
+});
+
+// Issue 41: a run of many cells (`--all-cells`, `--agent-version`, `--repeat`) said the missing
+// program once per cell, after a progress line "recording" each time, and `--agent-version` would
+// install the version first. It is checked once, before anything is installed, made or recorded.
+// No agent is needed: the check reads only the provider's `hostPrograms` and PATH.
+describe("a run of every cell with a PATH that hides bwrap", () => {
+  for (const how of [["--all-cells"], ["--agent-version", "0.171.0"], ["--repeat", "2"]]) {
+    it(`codex ${how.join(" ")}: exit 2, the one line only, nothing installed or written`, async () => {
+      const out = mkdtempSync(path.join(root, "many-"));
+      vi.stubEnv("PATH", pathDir(["git"]));
+      vi.stubEnv("PARITY_AGENT_CACHE", path.join(out, "cache"));
+      try {
+        const run = await runCli(["record", "--provider", "codex", ...how, "--out", path.join(out, "rec")]);
+        expect(run.code).toBe(2);
+        expect(run.err).toBe(`parity: ${missingHostProgramLine("codex", CODEX_HOST_PROGRAMS[0]!)}\n`);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
 });

@@ -48,4 +48,36 @@ describe("parity record of a cell whose tool output is longer than the cut", () 
     const gate = await runCli(["check", "--recordings", out, "--lanes", path.join(out, "lanes")]);
     expect(gate.code, gate.out).toBe(0);
   });
+
+  // Issue 41: `record --agent-version`, `--all-cells` and `--repeat` record through `recordCells`,
+  // which made no cut replay: fresh re-records of long-output by claude-agent-acp 0.49.0, omp
+  // 18.2.3 and qwen-code 0.15.10 failed their own check, the bridge lane cut at one place and its
+  // replay at another. The breaking shape here: a wrapping the bridge takes off (copilot's
+  // trailer, stack/acp/translate/command-text.ts), so the bridge's text is shorter than the
+  // agent's and the two cuts keep different tails.
+  test("a cell recorded by --repeat (as --all-cells and --agent-version) is cut once too and passes its own check", async () => {
+    const output = `${Array.from({ length: 400 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
+    await mkdir(path.join(cells, "wrapped-output", "agents"), { recursive: true });
+    const cell = {
+      description: "One command whose long output comes wrapped in a trailer the bridge takes off.",
+      threadId: "thr_wrapped_output",
+      options: { permissionMode: "full" },
+      steps: [{ op: "initialize" }, { op: "thread/start" }, { op: "turn/start", text: "Print 400 lines." }],
+    };
+    await writeFile(path.join(cells, "wrapped-output", "cell.json"), `${JSON.stringify(cell, null, 2)}\n`);
+    const text = `${output}<shellId: 0 completed with exit code 0>`;
+    const command = { sessionUpdate: "tool_call", toolCallId: "fx-wrap-1", title: "$ seq 1 400", kind: "execute", status: "pending", rawInput: { command: "seq 1 400" } };
+    const done = { sessionUpdate: "tool_call_update", toolCallId: "fx-wrap-1", status: "completed", content: [{ type: "content", content: { type: "text", text } }] };
+    const answer = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Printed 400 lines." }, messageId: "fx-wrap-msg" };
+    const agent = { comment: "A long output in a trailer the bridge takes off (test/record/record-cut.test.ts).", prompts: [{ steps: [{ update: command }, { update: done }, { update: answer }] }] };
+    await writeFile(path.join(cells, "wrapped-output", "agents", "acp-omp-fixture.json"), `${JSON.stringify(agent, null, 2)}\n`);
+
+    const out = path.join(work, "repeat");
+    const recorded = await runCli(["record", "--provider", "acp-omp-fixture", "--cell", "wrapped-output", "--cells", cells, "--out", out, "--repeat", "2"]);
+    expect(recorded.code, recorded.out + recorded.err).toBe(0);
+    const run1 = path.join(out, "run-1");
+    const gate = await runCli(["check", "--recordings", run1, "--lanes", path.join(run1, "lanes"), "--cells", cells]);
+    expect(gate.code, gate.out).toBe(0);
+    expect(recorded.err).toMatch(/long strings? cut once, bridge lane replayed from the cut inputs/);
+  });
 });

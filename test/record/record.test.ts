@@ -175,7 +175,7 @@ describe("parity record cleanup", () => {
     );
     let stderr = "";
     let bridgePid = 0;
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     await new Promise<void>((resolve) => {
       child.stderr.on("data", (chunk: Buffer) => {
         stderr += chunk.toString("utf8");

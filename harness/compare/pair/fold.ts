@@ -148,6 +148,10 @@ export function foldLane(events: readonly unknown[]): FoldedLane {
   const turns: FoldedTurn[] = [];
   const byKey = new Map<string, FoldedTurn>();
   const deltas = new Map<string, string>();
+  // Where each item started (its item/started, else its first event): consecutive messages are
+  // joined in the order their text streamed, not the order they completed.
+  const startedAt = new Map<string, number>();
+  const messageStart = new WeakMap<FoldedItem, number>();
   let unrestored = false;
   const turnOf = (event: Record<string, unknown>): FoldedTurn | undefined => {
     const key = turnKey(event);
@@ -174,19 +178,29 @@ export function foldLane(events: readonly unknown[]): FoldedLane {
     }
     const turn = turnOf(event);
     if (turn === undefined) continue;
+    const itemId = typeof event.itemId === "string" ? event.itemId : isRecord(event.item) && typeof event.item.id === "string" ? event.item.id : undefined;
+    if (itemId !== undefined && !startedAt.has(itemId)) startedAt.set(itemId, index);
     if (type.endsWith("/outputDelta") && typeof event.itemId === "string" && typeof event.delta === "string") {
       deltas.set(event.itemId, (deltas.get(event.itemId) ?? "") + event.delta);
     } else if (type === "item/completed" && isRecord(event.item)) {
       const id = typeof event.item.id === "string" ? event.item.id : "";
       const folded = foldItem(event.item, deltas.get(id));
       const last = turn.items.at(-1);
-      // Delta chunking: one reply may reach a lane as several message items in a row.
+      const start = startedAt.get(id) ?? index;
+      // Delta chunking: one reply may reach a lane as several message items in a row. They are
+      // joined in the order they started: Codex completes a message a steer cut short after the
+      // message that answers the steer (lanes/codex/steer.json), codex-acp streams both as one.
       if (folded.kind === "message" && last?.kind === "message") {
-        last.fields.text = `${String(last.fields.text ?? "")}${String(folded.fields.text ?? "")}`;
+        const lastStart = messageStart.get(last) ?? start;
+        const [first, second] = start < lastStart ? [folded.fields.text, last.fields.text] : [last.fields.text, folded.fields.text];
+        last.fields.text = `${String(first ?? "")}${String(second ?? "")}`;
+        messageStart.set(last, Math.min(start, lastStart));
         continue;
       }
       const ordinal = turn.items.filter((item) => item.kind === folded.kind).length + 1;
-      turn.items.push({ kind: folded.kind, ordinal, fields: folded.fields, at: formatAddress(addresses[index]!) });
+      const item: FoldedItem = { kind: folded.kind, ordinal, fields: folded.fields, at: formatAddress(addresses[index]!) };
+      if (folded.kind === "message") messageStart.set(item, start);
+      turn.items.push(item);
     } else if (type === "turn/completed") {
       if (present(event.status)) turn.fields.status = event.status;
       const error = isRecord(event.error) ? event.error.message : undefined;

@@ -39,6 +39,16 @@ export interface PairCompareInput {
    * untrue on is caused by that bridge, whatever the agent-side search says.
    */
   factsOf?: (provider: string, cell: string) => Promise<TruthFacts | undefined>;
+  /** Why a cell one side recorded has no recording on the other (the pair's data, `harness/families/pairs.ts`). */
+  unpairedReasons?: Readonly<Record<string, string>>;
+}
+
+/** A cell only one side recorded, and why the other has none (when the pair's data says). */
+export interface UnpairedCell {
+  cell: string;
+  /** The side that recorded it. */
+  recordedBy: string;
+  reason?: string;
 }
 
 /** A difference with the entry that allows it, if any. */
@@ -55,6 +65,8 @@ export interface PairComparison {
   differences: JudgedDifference[];
   /** Entries of this pair that masked nothing in any selected cell. */
   stale: PairEntry[];
+  /** Without `cells`: the cells only one side recorded, sorted (never compared). */
+  unpaired: UnpairedCell[];
 }
 
 async function cellsOf(lanesDir: string, provider: string): Promise<string[]> {
@@ -130,5 +142,16 @@ export async function comparePair(input: PairCompareInput): Promise<PairComparis
   // not share (a typo, a cell dropped since) is stale too; with --cell, other cells are not judged.
   const judged = (entry: PairEntry) => entry.cell === "*" || cells.includes(entry.cell) || input.cells === undefined;
   const stale = entries.filter((entry) => !used.has(entry) && judged(entry));
-  return { a: input.a, b: input.b, pair: input.pair, cells, differences, stale };
+  const unpaired: UnpairedCell[] = [];
+  if (input.cells === undefined) {
+    const [ca, cb] = await Promise.all([cellsOf(input.lanesDir, input.a), cellsOf(input.lanesDir, input.b)]);
+    const one = (cell: string, recordedBy: string): UnpairedCell => {
+      const reason = input.unpairedReasons?.[cell];
+      return { cell, recordedBy, ...(reason !== undefined ? { reason } : {}) };
+    };
+    for (const cell of ca.filter((c) => !cb.includes(c))) unpaired.push(one(cell, input.a));
+    for (const cell of cb.filter((c) => !ca.includes(c))) unpaired.push(one(cell, input.b));
+    unpaired.sort((x, y) => x.cell.localeCompare(y.cell));
+  }
+  return { a: input.a, b: input.b, pair: input.pair, cells, differences, stale, unpaired };
 }

@@ -6,6 +6,9 @@
  * tools (`read {filePath}`, `edit {filePath, oldString, newString}`, `bash {command,
  * description}`); `tools` spells them for each agent.
  */
+import { CLAUDE_CODE_OFFLINE_ENV, claudeCodeToolSpellings } from "../../agents/claude-code.js";
+import { CODEX_ACP_OFFLINE_CONFIG, CODEX_CONFIG_FILE, CODEX_HOME_ENV, CODEX_TOOL_SPELLINGS } from "../../agents/codex.js";
+import { PI_ADAPTER_MODEL, PI_AGENT_DIR, PI_OFFLINE_ENV, PI_TOOL_SPELLINGS, piModelsJson, piSettingsJson } from "../../agents/pi.js";
 import type { Until } from "../../runtime/cell-driver.js";
 import type { ShippedAgentProfile } from "../agent-profile.js";
 
@@ -23,25 +26,11 @@ const geminiFamilySettings = (authType: string) => ({
   general: { disableAutoUpdate: true, disableUpdateNag: true },
 });
 
-const CLAUDE_ENV = {
-  ANTHROPIC_BASE_URL: "{{origin}}",
-  ANTHROPIC_API_KEY: "parity-fake-anthropic-key-0001",
-  CLAUDE_CONFIG_DIR: "{{home}}/.claude",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_AUTOUPDATER: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  // As root both adapters pass --allow-dangerously-skip-permissions; Claude Code exits 1 without it.
-  IS_SANDBOX: "1",
-  // Two retries instead of ten with backoff growing to minutes (as the claude-code profile): a
-  // model-error turn ends in seconds, with the retry path still taken.
-  CLAUDE_CODE_MAX_RETRIES: "2",
-};
-
 /**
  * A profile of one of the two ACP adapters of Claude Code: the same agent, env and model API
- * behind a different package (whose binary is named as the profile is), and file tools that
- * differ only in their name prefix (the Zed adapter serves Read and Edit over its own MCP server).
+ * (harness/agents/claude-code.ts) behind a different package (whose binary is named as the profile
+ * is), and file tools that differ only in their name prefix (the Zed adapter serves Read and Edit
+ * over its own MCP server).
  */
 const claudeAdapterProfile = (id: string, binName: string, packageName: string, fileToolPrefix: string): ShippedAgentProfile => ({
   id,
@@ -50,37 +39,15 @@ const claudeAdapterProfile = (id: string, binName: string, packageName: string, 
   command: bin(binName),
   args: [],
   modelApi: "anthropic-messages",
-  env: CLAUDE_ENV,
+  env: CLAUDE_CODE_OFFLINE_ENV,
   files: {},
   version: pkg(packageName),
   settle: [COMMANDS_SETTLED],
-  tools: {
-    read: { name: `${fileToolPrefix}Read`, arguments: { file_path: "{{args.filePath}}" } },
-    edit: { name: `${fileToolPrefix}Edit`, arguments: { file_path: "{{args.filePath}}", old_string: "{{args.oldString}}", new_string: "{{args.newString}}" } },
-    write: { name: `${fileToolPrefix}Write`, arguments: { file_path: "{{args.filePath}}", content: "{{args.content}}" } },
-    bash: { name: "Bash", arguments: { command: "{{args.command}}", description: "{{args.description}}" } },
-  },
+  tools: claudeCodeToolSpellings(fileToolPrefix),
   rejections: [],
   redact: [],
   normalize: [],
 });
-
-const CODEX_CONFIG = `model = "gpt-5.4-mini"
-model_provider = "parity"
-sandbox_mode = "danger-full-access"
-approval_policy = "untrusted"
-check_for_update_on_startup = false
-
-[model_providers.parity]
-name = "Parity loopback"
-base_url = "{{baseUrl}}"
-wire_api = "responses"
-requires_openai_auth = false
-supports_websockets = false
-
-[features]
-apply_patch_freeform = true
-`;
 
 /**
  * omp's offline config (spec 50 "omp (oh-my-pi), the ninth"): its model registry (JSON is valid
@@ -244,17 +211,11 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     command: "{{agents}}/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp",
     args: [],
     modelApi: "openai-responses",
-    env: { CODEX_HOME: "{{home}}/.codex" },
-    files: { "{{home}}/.codex/config.toml": CODEX_CONFIG },
+    env: CODEX_HOME_ENV,
+    files: { [CODEX_CONFIG_FILE]: CODEX_ACP_OFFLINE_CONFIG },
     version: pkg("@zed-industries/codex-acp"),
     settle: [COMMANDS_SETTLED],
-    tools: {
-      read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
-      edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
-      // An added file's lines each start with `+`: this spelling holds for a one-line content (new-file-folder's).
-      write: { name: "apply_patch", input: "*** Begin Patch\n*** Add File: {{args.filePath}}\n+{{args.content}}*** End Patch\n" },
-      bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
-    },
+    tools: CODEX_TOOL_SPELLINGS,
     rejections: [],
     redact: [],
     normalize: [],
@@ -289,29 +250,14 @@ export const SHIPPED_AGENT_PROFILES: Readonly<Record<string, ShippedAgentProfile
     args: [],
     modelApi: "openai-chat",
     // pi-acp starts `pi` from PATH.
-    env: { PATH: "{{agents}}/node_modules/.bin:{{PATH}}", PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" },
+    env: { PATH: "{{agents}}/node_modules/.bin:{{PATH}}", ...PI_OFFLINE_ENV },
     files: {
-      "{{home}}/.pi/agent/models.json": {
-        providers: {
-          parity: {
-            baseUrl: "{{baseUrl}}",
-            api: "openai-completions",
-            apiKey: "parity-fake-pi-key-0001",
-            compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-            models: [{ id: "scripted", name: "Scripted model", reasoning: false }],
-          },
-        },
-      },
-      "{{home}}/.pi/agent/settings.json": { defaultProvider: "parity", defaultModel: "scripted" },
+      [`{{home}}/${PI_AGENT_DIR}/models.json`]: piModelsJson("{{baseUrl}}", PI_ADAPTER_MODEL),
+      [`{{home}}/${PI_AGENT_DIR}/settings.json`]: piSettingsJson(PI_ADAPTER_MODEL.provider),
     },
     version: pkg("pi-acp"),
     settle: [COMMANDS_SETTLED],
-    tools: {
-      read: { name: "read", arguments: { path: "{{args.filePath}}" } },
-      edit: { name: "edit", arguments: { path: "{{args.filePath}}", oldText: "{{args.oldString}}", newText: "{{args.newString}}" } },
-      write: { name: "write", arguments: { path: "{{args.filePath}}", content: "{{args.content}}" } },
-      bash: { name: "bash", arguments: { command: "{{args.command}}" } },
-    },
+    tools: PI_TOOL_SPELLINGS,
     rejections: [],
     redact: [],
     normalize: [],

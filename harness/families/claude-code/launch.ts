@@ -1,5 +1,10 @@
-import { isRecord } from "../../../stack/protocol/json-value.js";
-import type { AgentCommand, AgentLaunch, ReplayAdapter } from "../agent-launch.js";
+/**
+ * The Claude Code family's CLI launch (stack/claude-code/sessions.ts): the request field that
+ * carries it (`options.providerOptions.claudeCodeLaunch = {command, args, env?, cwd?}`), through
+ * the native families' one seam (../native-launch.ts), and the line that starts a CLI process.
+ */
+import type { AgentLaunch } from "../agent-launch.js";
+import { nativeLaunchOptions, nativeLaunchSeam } from "../native-launch.js";
 
 /** The bridge module, relative to the repository root: the one place its path is written. */
 export const CLAUDE_CODE_BRIDGE_MODULE = "dist/stack/claude-code/bridge.js";
@@ -7,42 +12,9 @@ export const CLAUDE_CODE_BRIDGE_MODULE = "dist/stack/claude-code/bridge.js";
 /** Where the Claude Code bridge reads its CLI launch: `options.providerOptions.claudeCodeLaunch` (stack/claude-code/sessions.ts). */
 const LAUNCH_OPTION = "claudeCodeLaunch";
 
-/**
- * Points the Claude Code launch of one request's `params` at `agent` (spec 10 §5.1 g): the
- * launch's `command` and `args` become the agent's, its `env` empty and its `cwd` dropped (the
- * recording machine's directories may not exist here).
- *
- * @returns true when `params` carried a launch (and was changed in place)
- */
-export function pointClaudeCodeLaunchAt(params: Record<string, unknown>, agent: AgentCommand): boolean {
-  const options = params.options;
-  if (!isRecord(options) || !isRecord(options.providerOptions) || !isRecord(options.providerOptions[LAUNCH_OPTION])) return false;
-  const launch: Record<string, unknown> = { ...options.providerOptions[LAUNCH_OPTION] };
-  delete launch.cwd;
-  launch.command = agent.command;
-  launch.args = [...agent.args];
-  launch.env = {};
-  options.providerOptions[LAUNCH_OPTION] = launch;
-  return true;
-}
-
 /** The execution options that make the Claude Code bridge start `agent`: `providerOptions.claudeCodeLaunch`. */
 export function claudeCodeLaunchOptions(agent: AgentLaunch): Record<string, unknown> {
-  const launch = {
-    command: agent.command,
-    args: [...agent.args],
-    ...(agent.env !== undefined ? { env: { ...agent.env } } : {}),
-    ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
-  };
-  return { providerOptions: { [LAUNCH_OPTION]: launch } };
-}
-
-/** The env of the Claude Code launch among execution options, or none. */
-export function claudeCodeLaunchEnv(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const providerOptions = options.providerOptions;
-  if (!isRecord(providerOptions) || !isRecord(providerOptions[LAUNCH_OPTION])) return {};
-  const env = providerOptions[LAUNCH_OPTION].env;
-  return isRecord(env) ? env : {};
+  return nativeLaunchOptions(agent, LAUNCH_OPTION);
 }
 
 /** True for the bridge's `initialize` control request, the first line every Claude Code process gets (stack/claude-code/sessions.ts). */
@@ -57,14 +29,4 @@ export function startsClaudeCodeProcess(line: string): boolean {
 }
 
 /** The Claude Code family's replay and launch seam: provider `claude-code`, its bridge, its launch re-pointed, `initialize` starting each CLI process. */
-export const claudeCodeLaunchSeam: ReplayAdapter = {
-  id: "claude-code",
-  providers: "claude-code",
-  handles: (provider) => provider === "claude-code",
-  modulePath: CLAUDE_CODE_BRIDGE_MODULE,
-  launchMarker: `"${LAUNCH_OPTION}"`,
-  pointAgentAt: pointClaudeCodeLaunchAt,
-  launchOptions: claudeCodeLaunchOptions,
-  launchEnv: claudeCodeLaunchEnv,
-  startsAgent: startsClaudeCodeProcess,
-};
+export const claudeCodeLaunchSeam = nativeLaunchSeam({ id: "claude-code", modulePath: CLAUDE_CODE_BRIDGE_MODULE, key: LAUNCH_OPTION, startsAgent: startsClaudeCodeProcess });

@@ -4,12 +4,13 @@
  * CLI recorded offline from its shipped profile (profile.ts), conformance against the fixture
  * app-server.
  */
+import { CODEX_HOST_PROGRAMS } from "../../agents/codex.js";
 import { profileRecordProvider } from "../profile-provider.js";
 import { agentsDir, bridgeModulePath } from "../record-provider.js";
 import type { BridgeFamily } from "../family.js";
 import { codexConform } from "./conform.js";
 import { codexLaunchOptions, codexLaunchSeam, CODEX_BRIDGE_MODULE } from "./launch.js";
-import { CODEX_HOST_PROGRAMS, CODEX_PROFILE } from "./profile.js";
+import { CODEX_PROFILE } from "./profile.js";
 
 /** The Codex bridge family. */
 export const codexFamily: BridgeFamily = {

@@ -1,63 +1,10 @@
 /**
- * The real Codex CLI as a recorded provider (spec 60 "Offline configuration", "Tools"): the native
- * binary of `@openai/codex` (pinned in the agents' own lockfile, `agents/`) run as `codex
- * app-server` through the Codex bridge, offline against the loopback Responses endpoint, with a
- * fresh `CODEX_HOME` (under the run's HOME, never under its TMPDIR: Codex refuses to create its
- * sandbox helper there), a catalog model slug (an unknown slug drops `apply_patch`), and plugins,
- * update checks, analytics and history off. The profile is data (agent-profile.ts).
+ * The real Codex CLI as a recorded provider: the native binary of `@openai/codex` (pinned in the
+ * agents' own lockfile, `agents/`) run as `codex app-server` through the Codex bridge, offline as
+ * harness/agents/codex.ts says. The profile is data (agent-profile.ts).
  */
+import { CODEX_CONFIG_FILE, CODEX_FAKE_KEY_ENV, CODEX_HOME_ENV, CODEX_NORMALIZE, CODEX_OFFLINE_CONFIG, CODEX_TOOL_SPELLINGS } from "../../agents/codex.js";
 import type { ShippedAgentProfile } from "../agent-profile.js";
-import type { HostProgram } from "../host-programs.js";
-
-/**
- * What Codex needs of the host: bubblewrap, its Linux sandbox for the commands it runs. Without
- * `bwrap` on its PATH it warns "could not find bubblewrap on PATH" into the lane (issue 38).
- */
-export const CODEX_HOST_PROGRAMS: readonly HostProgram[] = [
-  { program: "bwrap", debianPackage: "bubblewrap", why: "codex sandboxes its commands with it and writes a warning into the lane without it" },
-];
-
-/** Codex's `config.toml` for one offline run; `{{baseUrl}}` is the loopback endpoint. */
-export const CODEX_OFFLINE_CONFIG = `model = "gpt-5.5"
-model_provider = "offline"
-check_for_update_on_startup = false
-sandbox_mode = "workspace-write"
-approval_policy = "never"
-web_search = "disabled"
-
-[model_providers.offline]
-name = "Parity loopback"
-base_url = "{{baseUrl}}"
-wire_api = "responses"
-requires_openai_auth = false
-supports_websockets = false
-request_max_retries = 0
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-
-[feedback]
-enabled = false
-
-[history]
-persistence = "none"
-
-[otel]
-exporter = "none"
-
-[features]
-plugins = false
-apps = false
-remote_plugin = false
-plugin_sharing = false
-tool_suggest = false
-in_app_updates = false
-`;
-
-/** A JSON key inside a recorded lane entry, where the line's quotes are escaped (`\"key\":`). */
-const key = (name: string) => String.raw`\\"${name}\\":`;
-const numberOf = (names: string[]) => `${key(`(${names.join("|")})`)}\\d+`;
 
 /** The shipped profile of provider `codex`. */
 export const CODEX_PROFILE: ShippedAgentProfile = {
@@ -68,40 +15,12 @@ export const CODEX_PROFILE: ShippedAgentProfile = {
   command: "{{agents}}/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
   args: ["app-server"],
   modelApi: "openai-responses",
-  env: { CODEX_HOME: "{{home}}/.codex", OPENAI_API_KEY: "parity-fake-codex-key-0001" },
-  files: { "{{home}}/.codex/config.toml": CODEX_OFFLINE_CONFIG },
+  env: { ...CODEX_HOME_ENV, ...CODEX_FAKE_KEY_ENV },
+  files: { [CODEX_CONFIG_FILE]: CODEX_OFFLINE_CONFIG },
   version: { args: ["--version"] },
   settle: [],
-  tools: {
-    read: { name: "exec_command", arguments: { cmd: "cat {{args.filePath}}", workdir: "{{cwd}}" } },
-    edit: { name: "apply_patch", input: "*** Begin Patch\n*** Update File: {{args.filePath}}\n@@\n-{{args.oldString}}\n+{{args.newString}}\n*** End Patch\n" },
-    // An added file's lines each start with `+`: this spelling holds for a one-line content (new-file-folder's).
-    write: { name: "apply_patch", input: "*** Begin Patch\n*** Add File: {{args.filePath}}\n+{{args.content}}*** End Patch\n" },
-    bash: { name: "exec_command", arguments: { cmd: "{{args.command}}", workdir: "{{cwd}}" } },
-  },
+  tools: CODEX_TOOL_SPELLINGS,
   rejections: [],
   redact: [],
-  normalize: [
-    {
-      pattern: numberOf(["durationMs", "emittedAtMs", "startedAtMs", "completedAtMs", "createdAt", "updatedAt", "recencyAt", "startedAt", "completedAt"]),
-      replace: String.raw`\"$1\":0`,
-      why: "Codex's times and durations (emittedAtMs on every notification, *AtMs, *At, durationMs) are set to 0.",
-    },
-    { pattern: `${key("processId")}\\\\"\\d+\\\\"`, replace: String.raw`\"processId\":\"0\"`, why: "the PTY processId is set to 0." },
-    {
-      pattern: `${key("(installationId|serverName)")}\\\\"[^\\\\"]*\\\\"`,
-      replace: String.raw`\"$1\":\"normalized\"`,
-      why: "remoteControl's installationId (random per CODEX_HOME) and serverName (the host name) are normalized.",
-    },
-    {
-      pattern: String.raw`http://127\.0\.0\.1:\d+`,
-      replace: "http://127.0.0.1:0",
-      why: "the loopback endpoint's port (Codex quotes the request URL in a model error) is set to 0.",
-    },
-    {
-      pattern: String.raw`sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-`,
-      replace: "sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-",
-      why: "rollout paths carry the recording's date and time.",
-    },
-  ],
+  normalize: CODEX_NORMALIZE,
 };

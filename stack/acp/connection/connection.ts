@@ -17,7 +17,8 @@
  * pending-request table is the shared JSON-RPC core (bridge-kit/json-rpc-endpoint.ts).
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
-import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { signalAgentGroup, spawnAgentInGroup, type ResolvedAgentLaunch } from "../../bridge-kit/agent-process.js";
 import { PendingRequests } from "../../bridge-kit/json-rpc-endpoint.js";
 import { createBoundedLineSplitter } from "../../bridge-kit/line-splitter.js";
 import { createRealScheduler, type Scheduler } from "../../bridge-kit/scheduler.js";
@@ -37,38 +38,8 @@ export const DEFAULT_MAX_AGENT_LINE_BYTES = 16 * 1024 * 1024;
 /** Grace between SIGTERM and SIGKILL when stopping an agent, in ms (spec 30 §5 step 5). */
 export const AGENT_KILL_GRACE_MS = 1_000;
 
-/** Agents get their own process group (POSIX); Windows has none to give. */
-const OWN_PROCESS_GROUP = process.platform !== "win32";
-
-/**
- * Sends `signal` to the agent's whole process group (the agent and everything it spawned that
- * did not leave the group), falling back to the agent alone where there are no groups or the
- * group is already gone.
- */
-export function signalAgentGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (OWN_PROCESS_GROUP && child.pid !== undefined) {
-    try {
-      process.kill(-child.pid, signal);
-      return;
-    } catch {
-      // The group is gone (every member exited); the agent itself may still need reaping.
-    }
-  }
-  try {
-    child.kill(signal);
-  } catch {
-    // Already exited.
-  }
-}
-
-/** A resolved agent launch: exactly what is passed to `spawn` (no shell). */
-export interface AgentLaunch {
-  command: string;
-  args: string[];
-  /** The complete child environment (already sanitized). */
-  env: Record<string, string>;
-  cwd: string;
-}
+/** A resolved agent launch: exactly what is passed to `spawn` (no shell), the env complete and already sanitized (the kit's `ResolvedAgentLaunch`). */
+export type AgentLaunch = ResolvedAgentLaunch;
 
 /** Hooks and limits of {@link connectAcpAgent}. */
 export interface AcpAgentConnectionOptions {
@@ -121,25 +92,6 @@ export interface AcpAgentConnection {
   readonly pid: number | undefined;
 }
 
-/** Spawns the agent in its own process group; a synchronous spawn failure is returned as its message. */
-function spawnAgent(options: AcpAgentConnectionOptions): ChildProcess | { failed: string } {
-  const { launch } = options;
-  try {
-    return (options.spawn ?? nodeSpawn)(launch.command, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      shell: false,
-      windowsHide: true,
-      // Its own process group, so ending the agent ends what it spawned too (an npm wrapper's
-      // native binary, a relaunched copy of itself) and no orphan keeps our pipes open.
-      detached: OWN_PROCESS_GROUP,
-    });
-  } catch (error) {
-    return { failed: (error as Error).message };
-  }
-}
-
 /** The outcome of one request as the caller sees it: the result (undefined as null), or the agent's error. */
 function settleRequest(method: string, response: AgentResponse, resolve: (value: unknown) => void, reject: (error: Error) => void): void {
   if (response.error && typeof response.error === "object") {
@@ -156,7 +108,7 @@ function settleRequest(method: string, response: AgentResponse, resolve: (value:
  * (`Failed to launch ACP agent "<cmd>": …`) ends the connection and rejects every request.
  */
 export function connectAcpAgent(options: AcpAgentConnectionOptions): AcpAgentConnection {
-  const spawned = spawnAgent(options);
+  const spawned = spawnAgentInGroup(options.launch, options.spawn);
   if ("failed" in spawned) {
     // Synchronous spawn failures (bad cwd type, EACCES on some platforms) end the connection at once.
     const info = agentExitInfo({ label: options.label, command: options.launch.command }, { reason: "spawn-error", code: null, signal: null, cause: spawned.failed }, "");

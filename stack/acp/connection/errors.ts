@@ -55,6 +55,12 @@ export class AcpAgentTimeoutError extends Error {
   }
 }
 
+/**
+ * ACP's own "Resource not found" error code (the ACP SDK's `RequestError.resourceNotFound`, with
+ * `data.uri`): the answer to `fs/read_text_file` for a file that does not exist.
+ */
+export const ACP_RESOURCE_NOT_FOUND = -32002;
+
 /** Thrown by an agent→client request handler to reply with a JSON-RPC error instead of a result. */
 export class AcpClientReplyError extends Error {
   readonly code: number;

@@ -76,6 +76,8 @@ export interface AcpClassifiedToolCall {
 export interface AcpCommandResult {
   exitCode?: number;
   output?: string;
+  /** The text the agent showed for the call when `output` was read from elsewhere (its structured result); else `output` is both. */
+  resultText?: string;
 }
 
 /**

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
-import { AcpClientReplyError } from "../connection/connection.js";
+import { ACP_RESOURCE_NOT_FOUND, AcpClientReplyError } from "../connection/connection.js";
 import { isInsideWorkspace, resolveAgentPath } from "./fs-scope.js";
 import { handlePermissionRequest } from "./approvals.js";
 import { handleElicitation } from "./elicitation.js";
@@ -47,6 +47,10 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
+    // A file that is not there is ACP's "Resource not found" (-32002, `data.uri`), which an agent can
+    // tell from a failure (gemini then takes the write as a new file); Node's message is kept, since
+    // agents also match "ENOENT" in it. Any other failure stays an internal error.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new AcpClientReplyError(ACP_RESOURCE_NOT_FOUND, (error as Error).message, { uri: path });
     throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.internalError, (error as Error).message);
   }
   const line = typeof params.line === "number" && params.line >= 1 ? Math.floor(params.line) : undefined;

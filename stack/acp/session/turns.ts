@@ -245,7 +245,9 @@ export function finishRun(rt: AcpBridgeRuntime, session: AcpSession, run: Prompt
 /**
  * A rejected prompt (spec 20 §3.5, spec 30 §6.2): queued steers dropped; while stopping the turn
  * settles `interrupted` (the stop owes a boundary); a compaction closes `failed`; otherwise the
- * session error (`provider.error {settlesTurn}` + `error`). No `turn.boundary` on the error path.
+ * session error: `provider.error` + `error`, and the turn ends `failed` with a `turn.boundary` that
+ * carries `message`, the agent's error as it answered it (a deviation from spec 20 §3.5, which
+ * settles through `provider.error` and leaves the turn without its error: docs/design/20 §3.5).
  */
 function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, message: string, errorInfo?: ErrorInfo): void {
   if (session.prompt !== run || run.done) return;
@@ -257,7 +259,7 @@ function failRun(rt: AcpBridgeRuntime, session: AcpSession, run: PromptRun, mess
   }
   session.prompt = null;
   if (run.kind === "compaction") emitDeltas(rt.ctx.io, session, session.translator.compactionCompleted({ error: message }));
-  else emitSessionError(rt.ctx.io, session, message, errorInfo !== undefined ? { errorInfo } : {});
+  else emitSessionError(rt.ctx.io, session, message, { promptFailed: true, ...(errorInfo !== undefined ? { errorInfo } : {}) });
   run.markSettled();
 }
 

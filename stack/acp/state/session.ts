@@ -226,9 +226,12 @@ export function cancelPendingAgentRequests(session: AcpSession): void {
  * Reports a session error (spec 20 §3.5): the translator's `provider.error {settlesTurn}` delta and,
  * unless `deltaOnly`, the `error {threadId, providerThreadId?, message}` notification. `errorInfo`:
  * the typed facts of the agent's error answer (`translate/model-error.ts`), on the delta.
+ * `promptFailed`: a rejected prompt, whose turn ends with a `turn.boundary` carrying `message` as its
+ * error (translator `promptFailed`, issue 39) instead of the settling `provider.error`.
  */
-export function emitSessionError(io: BridgeIo, session: AcpSession, message: string, options: { deltaOnly?: boolean; errorInfo?: ErrorInfo } = {}): void {
-  emitDeltas(io, session, session.translator.sessionError(message, options.errorInfo));
+export function emitSessionError(io: BridgeIo, session: AcpSession, message: string, options: { deltaOnly?: boolean; errorInfo?: ErrorInfo; promptFailed?: boolean } = {}): void {
+  const translator = session.translator;
+  emitDeltas(io, session, options.promptFailed ? translator.promptFailed(message, options.errorInfo) : translator.sessionError(message, options.errorInfo));
   if (options.deltaOnly) return;
   io.notify("error", {
     threadId: session.threadId,

@@ -14,6 +14,7 @@
  * A text counts as a unified diff when it has a hunk header line (`@@ -a,b +c,d @@`). The ones
  * not keyed by path are taken only for a call that changes one file. Pure.
  */
+import { readStructuredPatch, unifiedDiff as hunksUnifiedDiff } from "../../bridge-kit/structured-patch.js";
 import { isRecord } from "../../protocol/json-value.js";
 import type { AcpToolCallEvent } from "../dialects/types.js";
 
@@ -47,37 +48,14 @@ function singleFileDiff(raw: unknown, path: string): string | undefined {
   return unifiedDiff(metadata?.diff) ?? unifiedDiff(raw.fileDiff) ?? unifiedDiff(raw.detailedContent);
 }
 
-interface PatchHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
-function isHunk(value: unknown): value is PatchHunk {
-  return (
-    isRecord(value) &&
-    ["oldStart", "oldLines", "newStart", "newLines"].every((key) => typeof value[key] === "number") &&
-    Array.isArray(value.lines) &&
-    value.lines.every((line) => typeof line === "string")
-  );
-}
-
 /** Claude Code's `structuredPatch` of `path` (in `_meta.claudeCode.toolResponse`) as a unified diff. */
 function structuredPatchDiff(event: AcpToolCallEvent, path: string): string | undefined {
   const claudeCode = event._meta?.claudeCode;
   const response = isRecord(claudeCode) ? claudeCode.toolResponse : undefined;
   if (!isRecord(response) || response.filePath !== path || !Array.isArray(response.structuredPatch)) return undefined;
-  const hunks = response.structuredPatch.filter(isHunk);
-  if (hunks.length === 0 || hunks.length !== response.structuredPatch.length) return undefined;
-  const name = path.replace(/\\/g, "/").replace(/^\/+/, "");
-  let out = `--- a/${name}\n+++ b/${name}\n`;
-  for (const hunk of hunks) {
-    out += `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n`;
-    for (const line of hunk.lines) out += `${line}\n`;
-  }
-  return out;
+  // Every hunk must be one: a patch with a hunk of another shape is not taken.
+  const hunks = readStructuredPatch(response.structuredPatch);
+  return hunks.length === response.structuredPatch.length ? hunksUnifiedDiff(path, hunks) : undefined;
 }
 
 /**

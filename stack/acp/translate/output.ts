@@ -133,11 +133,32 @@ export function streamedCommandOutput(update: AcpToolCallEvent): string | undefi
 }
 
 /**
+ * The streams of the agent's structured result for a command: a `_meta.<agent>.toolResponse`
+ * whose `stdout` is a string (read by shape; claude-agent-acp and claude-code-acp relay Claude
+ * Code's Bash result there, the record the native claude-code bridge reads from stream-json's
+ * `tool_use_result`). It is what the command printed before the CLI reworded it for the model: an
+ * output over Claude Code's limit reaches the call's content only as a `<persisted-output>` notice
+ * (the saved file's path and a 2 KB preview) while `toolResponse.stdout` holds the output as Claude
+ * Code kept it (recordings/acp-claude/long-output seq 27). `undefined` when no such record.
+ */
+export function structuredCommandStreams(event: AcpToolCallEvent): { stdout: string; stderr: string } | undefined {
+  const meta = event._meta;
+  if (!isRecord(meta)) return undefined;
+  for (const side of Object.values(meta)) {
+    const response = isRecord(side) ? side.toolResponse : undefined;
+    if (isRecord(response) && typeof response.stdout === "string") return { stdout: response.stdout, stderr: typeof response.stderr === "string" ? response.stderr : "" };
+  }
+  return undefined;
+}
+
+/**
  * The shared command result reader (spec 30 §1.1): exit code from `rawOutput.exitCode` or
  * `exit_code`, else a structured `shell_exit` entry, else the one the agent's wrapping of the
- * content text names; output from content text with the agent's wrapping removed
- * (command-text.ts), else `stdout`+`stderr` (newline-joined) or `output_for_prompt`, else
- * rendered `rawOutput`; `[timed out]` and `[signal X]` appended.
+ * content text names; output from the agent's structured result (`structuredCommandStreams`:
+ * `stdout`+`stderr` joined, the content text then kept as `resultText`, what the model was shown),
+ * else content text with the agent's wrapping removed (command-text.ts), else `stdout`+`stderr`
+ * (newline-joined) or `output_for_prompt`, else rendered `rawOutput`; `[timed out]` and
+ * `[signal X]` appended.
  */
 export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
   const raw = isRecord(event.rawOutput) ? event.rawOutput : undefined;
@@ -154,6 +175,12 @@ export function readCommandResult(event: AcpToolCallEvent): AcpCommandResult {
   };
   const content = commandContentText(event);
   let output = unwrap(content);
+  const streams = structuredCommandStreams(event);
+  if (streams !== undefined) {
+    // The content text stays the call's result text; the output is what the command printed.
+    if (output !== undefined) result.resultText = output;
+    output = exact(joinOutput(streams.stdout, streams.stderr)) ?? "";
+  }
   // Content that unwraps to nothing said the command printed nothing: rendering rawOutput then
   // would show the agent's own record (a placeholder, its JSON) as output; its streams are still read.
   const rendered = (value: unknown) => (content === undefined ? unwrap(renderRawOutputExact(value)) : undefined);

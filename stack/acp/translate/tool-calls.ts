@@ -201,10 +201,11 @@ function closingOutput(
   status: ItemStatus,
   denied: boolean,
   fsReads: readonly string[],
-): { output?: string; exitCode?: number } {
+): { output?: string; exitCode?: number; resultText?: string } {
   if (denied && item.type === "command") return {};
   let output: string | undefined;
   let exitCode: number | undefined;
+  let resultText: string | undefined;
   if (item.type === "command") {
     const filled = withToolIdentity(dialect, event);
     const normalized = dialect.normalizeCommandEvent?.(filled) ?? filled;
@@ -212,6 +213,7 @@ function closingOutput(
     // A dialect's reader keeps the agent's text; its "(no output)" placeholder is still no output (omp writes one).
     output = result.output !== undefined && isNoOutputPlaceholder(result.output) ? undefined : result.output;
     exitCode = result.exitCode;
+    resultText = result.resultText;
   } else {
     // A read's output is the file's exact bytes where the agent-side traffic carries them, else the text the agent displayed (read-bytes.ts).
     output = item.type === "fileRead" ? (exactReadBytes(event, item.path, fsReads) ?? readOutputText(event)) : toolOutputText(event);
@@ -219,7 +221,7 @@ function closingOutput(
   }
   // Spec 30 §1.1: the bridge no longer invents 0; only a failed call without a code gets 1 (never a denied one).
   if (exitCode === undefined && status === "failed" && !denied) exitCode = 1;
-  return { ...(output !== undefined ? { output } : {}), ...(exitCode !== undefined ? { exitCode } : {}) };
+  return { ...(output !== undefined ? { output } : {}), ...(exitCode !== undefined ? { exitCode } : {}), ...(resultText !== undefined ? { resultText } : {}) };
 }
 
 /** The tool calls of one translator instance: cached by id, opened, refined and settled. */
@@ -296,12 +298,13 @@ class ToolCallCache implements ToolCallTracker {
     const denied = this.deniedIds.has(event.toolCallId);
     // The grammar reads approvalStatus on command and file-change items only (stack/assembler/items.ts).
     const approved = !denied && this.approvedIds.has(event.toolCallId) && (item.type === "command" || item.type === "fileChange");
-    const { output, exitCode } = closingOutput(this.dialect, event, item, status, denied, cached?.reads ?? []);
+    const { output, exitCode, resultText } = closingOutput(this.dialect, event, item, status, denied, cached?.reads ?? []);
     deltas.push({
       kind: "item.close",
       key: { providerItemId: event.toolCallId },
       status,
       ...(output !== undefined ? { resultText: output, aggregatedOutput: output } : {}),
+      ...(resultText !== undefined ? { resultText } : {}),
       ...(exitCode !== undefined ? { exitCode } : {}),
       ...(denied ? { approvalStatus: "denied" as const } : approved ? { approvalStatus: "approved" as const } : {}),
       item,

@@ -101,6 +101,13 @@ export interface AcpTranslator {
    * `provider.error {settlesTurn:true}`.
    */
   sessionError(detail: string, errorInfo?: ErrorInfo): ThreadDelta[];
+  /**
+   * A prompt the agent rejected (issue 39): the flush with open tools closed `failed`, then
+   * `provider.error` (not settling) and `turn.boundary {failed, error: {message: detail}, claimIfIdle}`,
+   * so the failed turn carries the error as the agent answered it, as a native bridge's does. The
+   * grammar's settling `provider.error` completes a turn without an error (docs/design/10 §2.5).
+   */
+  promptFailed(detail: string, errorInfo?: ErrorInfo): ThreadDelta[];
   /** Any other internal envelope: `unhandled {raw, rawType: method, vouchedTurn:true}`. */
   unhandled(method: string, params: unknown): ThreadDelta[];
   /** A vendor sub-agent report (spec 30 §1.3 `noteDelegationReport`). */
@@ -295,6 +302,19 @@ class SessionTranslator implements AcpTranslator {
     const deltas = turns.flush(this.tools, "failed");
     const writes = this.tools.clear().map((write) => fsWriteDelta(this.threadId, write));
     return this.emit([...deltas, ...writes, { kind: "provider.error", message: "Provider error", detail, ...(errorInfo !== undefined ? { errorInfo } : {}), settlesTurn: true }]);
+  }
+
+  promptFailed(detail: string, errorInfo?: ErrorInfo): ThreadDelta[] {
+    // As sessionError, but the turn ends with a boundary that carries the agent's error: a settling
+    // provider.error completes the turn `failed` with no error (docs/design/10 §2.5).
+    const deltas = turns.flush(this.tools, "failed");
+    const writes = this.tools.clear().map((write) => fsWriteDelta(this.threadId, write));
+    return this.emit([
+      ...deltas,
+      ...writes,
+      { kind: "provider.error", message: "Provider error", detail, ...(errorInfo !== undefined ? { errorInfo } : {}) },
+      { kind: "turn.boundary", status: "failed", error: { message: detail }, claimIfIdle: true },
+    ]);
   }
 
   unhandled(method: string, params: unknown): ThreadDelta[] {
