@@ -1,8 +1,10 @@
 /**
  * Redaction of a recording before it is committed (spec 10 §4 "Redaction"): a structural
- * pass over each lane entry's JSON `line`, then a textual pass over the result. Both are
- * idempotent: redacting a redacted text changes nothing. The final sweep lives in
- * `redact-verify.ts`.
+ * pass over each lane entry's JSON `line` and a textual pass. The textual pass comes first, so
+ * the structural pass cuts a long string as it is stored, machine paths already replaced by their
+ * placeholders: a recording does not depend on the length of the recording machine's temp root
+ * or home. Both are idempotent: redacting a redacted text changes nothing. The final sweep lives
+ * in `redact-verify.ts`.
  */
 import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
@@ -280,7 +282,11 @@ export interface Redactor {
   readonly rules: readonly TextRule[];
   /** Sweep-only detectors (see {@link RedactionOptions.forbidden}). */
   readonly forbidden: readonly TextRule[];
-  /** Structural pass when `line` is JSON (re-serialized only when it changed), then the textual pass. */
+  /**
+   * A JSON `line`: the textual pass, then the structural pass over the text it made (re-serialized
+   * only when it changed, and then the textual pass again), so a string's cut is decided on its
+   * stored form and no machine path's length shows in it; anything else: the textual pass.
+   */
   redactLine(line: string): string;
   /** The textual pass only (`.json` files, spec 10 §4). */
   redactText(text: string): string;
@@ -310,14 +316,28 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 export function createRedactor(options: RedactionOptions): Redactor {
   const rules = textRules(options);
   const redactText = (text: string) => applyTextRules(text, rules);
+  // The structural pass over a parsed line: its re-serialization when it changed something, else undefined.
+  const structured = (value: unknown): string | undefined => {
+    if (typeof value !== "object" || value === null) return undefined;
+    const serialized = JSON.stringify(redactJsonValue(value));
+    return serialized !== JSON.stringify(value) ? serialized : undefined;
+  };
   const redactLine = (line: string): string => {
-    const parsed = parseJson(line);
-    let structured = line;
-    if (parsed.ok && typeof parsed.value === "object" && parsed.value !== null) {
-      const serialized = JSON.stringify(redactJsonValue(parsed.value));
-      if (serialized !== JSON.stringify(parsed.value)) structured = serialized;
+    // The cut is measured on the text as it is stored: paths already their placeholders, secrets
+    // REDACTED. Cut before the textual pass, a string's length held the machine's own paths (the
+    // run's temp root, the home), so "N chars trimmed" and the tail kept followed TMPDIR's length
+    // (pi long-output: 10434 chars trimmed under npm test's run directory, 10411 under /tmp).
+    const textual = redactText(line);
+    const reparsed = parseJson(textual);
+    if (reparsed.ok) {
+      const cut = structured(reparsed.value);
+      // The textual pass again over the cut text: a cut can leave the head of a token or path behind.
+      return cut === undefined ? textual : redactText(cut);
     }
-    return redactText(structured);
+    // Only a user --redact pattern can break a line's JSON; such a line is cut as it came, as before.
+    const parsed = parseJson(line);
+    const cut = parsed.ok ? structured(parsed.value) : undefined;
+    return cut === undefined ? textual : redactText(cut);
   };
   const redactLaneEntry = (entryText: string): string => {
     const parsed = parseJson(entryText);

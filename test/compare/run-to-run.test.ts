@@ -8,7 +8,9 @@
  * order (two-tool-calls). The other providers' lanes there are the same re-record of
  * codex-acp 0.16.0, copilot 1.0.102, pi 0.73.1 and opencode 1.18.33 (a lane is the bridge's output: a
  * bridge change that rewrites a cell's committed oracle must rewrite its lane here too, by replaying
- * the same recording).
+ * the same recording). pi and acp-opencode long-output are a later second live run (2026-12-07),
+ * made when redaction began to cut a string as stored (harness/recording/redact.ts) and their
+ * committed recordings were made again: a lane cut by the old rule no longer pairs with them.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { fillProfileTemplate } from "../../harness/families/agent-profile.js";
 import { SHIPPED_AGENT_PROFILES } from "../../harness/families/acp/agent-profiles.js";
 import { CLAUDE_CODE_PROFILE } from "../../harness/families/claude-code/agent-profiles.js";
@@ -25,14 +25,13 @@ import { CODEX_PROFILE } from "../../harness/families/codex/profile.js";
 import { piCliPath } from "../../harness/agents/pi.js";
 import { agentsDir, packageRoot } from "../../harness/families/record-provider.js";
 import { runCli } from "../cli/run-cli.js";
-import { RUN_TMPDIR_PREFIX } from "../helpers/run-tmpdir.js";
 
-// As real-agents.ci.ts: the run's temp root as short as when the oracles were recorded. Redaction
-// cuts a long string by the length of its raw text, machine paths included, so the tail a cut keeps
-// and its "N chars trimmed" follow the temp root's length (pi long-output under npm test's longer
-// run directory: 10434 chars trimmed against the oracle's 10411).
-const parent = path.basename(tmpdir()).startsWith(RUN_TMPDIR_PREFIX) ? path.dirname(tmpdir()) : tmpdir();
-const root = mkdtempSync(path.join(parent, "parity-fresh-"));
+// Recorded under the run's own TMPDIR (npm test's longer run directory, test/helpers/run-tmpdir.ts):
+// a recording does not depend on the temp root's length. Redaction once cut a long string by its
+// raw length, machine paths included (pi long-output: 10434 chars trimmed here against the
+// oracle's 10411), and this file recorded under the system temp directory; the cut is now made on
+// the stored text (harness/recording/redact.ts, test/record/record-cut-host.test.ts).
+const root = mkdtempSync(path.join(tmpdir(), "parity-fresh-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const installed = (command: string) => existsSync(fillProfileTemplate(command, { agents: agentsDir(), repo: packageRoot() }));
@@ -49,8 +48,7 @@ describe("a fresh re-record of the pinned version against the committed oracles"
       `${provider}: every committed cell recorded again passes parity check --lanes lanes`,
       async () => {
         const out = path.join(root, provider);
-        vi.stubEnv("TMPDIR", parent);
-        const recorded = await runCli(["record", "--provider", provider, "--all-cells", "--network", "netns", "--out", out]).finally(() => vi.unstubAllEnvs());
+        const recorded = await runCli(["record", "--provider", provider, "--all-cells", "--network", "netns", "--out", out]);
         expect(recorded.code, recorded.out + recorded.err).toBe(0);
         const gate = await runCli(["check", "--recordings", out, "--lanes", "lanes", "--provider", provider]);
         expect(gate.code, gate.out).toBe(0);
