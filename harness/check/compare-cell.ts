@@ -14,6 +14,7 @@ import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError } from "../errors.js";
 import { serializeThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { oracleVersionFile, recordingCliVersion, writeOracleVersion } from "../recording/oracle-version.js";
 import { fileState } from "../recording/file-state.js";
 import { isInside } from "../recording/paths.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -220,6 +221,9 @@ export async function compareCell(
       const target = state === "pending" ? pendingFile(oracleFile) : oracleFile;
       await writeFileAtomic(target, serializeThreadLane(liveWhole.events));
       extras.wroteOracle = target;
+      // Its version sidecar, the same way (recording/oracle-version.ts): accepted or rejected with it.
+      const cliVersion = await recordingCliVersion(location.dir);
+      if (cliVersion !== undefined) await writeOracleVersion(oracleFile, cliVersion, state === "pending" ? pendingFile : undefined);
     }
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
@@ -302,7 +306,7 @@ function explainOutcome(
     cell.detail = {
       ...cell.detail,
       missingOracle: true,
-      pending: [at.oracleFile],
+      pending: [at.oracleFile, oracleVersionFile(at.oracleFile)],
       error: `missing oracle ${at.oracleFile}: the live lane waits in ${path.basename(pendingFile(at.oracleFile))}; accept it with parity review or parity check -u`,
     };
   } else if (at.result.divergenceCount > at.reported) {

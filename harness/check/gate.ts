@@ -10,6 +10,7 @@ import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
 import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
 import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
+import { attachCellVersions } from "./cell-versions.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { writeCellTimes } from "./cell-times.js";
@@ -115,5 +116,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
           cwd: ctx.cwd,
           notWritten: new Map(extras.flatMap((e) => (e.notWritten !== undefined ? [[`${e.provider}/${e.cell}`, e.notWritten] as const] : []))),
         });
+  // After every write of this run, so an oracle written in place names the version it was written from.
+  await attachCellVersions(run.cells, locations);
   return { run, extras, locations, lanesDir, replay, write: options.write, pending };
 }

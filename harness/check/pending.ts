@@ -11,6 +11,7 @@
 import path from "node:path";
 import { InputError } from "../errors.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { oracleVersionFile } from "../recording/oracle-version.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
@@ -19,7 +20,7 @@ import { rerecordRedactor } from "../rerecord/redaction.js";
 import type { ReplayedCell } from "../rerecord/replayed-cell.js";
 import type { Redactor } from "../recording/redact.js";
 import type { RerecordCellOutcome } from "../rerecord/rerecord-cell.js";
-import { pendingFile, readOnlyReason, rejectPending } from "./write-policy.js";
+import { hasPendingRecording, pendingFile, readOnlyReason, rejectPending } from "./write-policy.js";
 import { FileWriteError } from "../recording/atomic-write.js";
 import { shownPath } from "../recording/paths.js";
 
@@ -60,7 +61,10 @@ export async function writePendingResults(
     const location = locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
     if (location === undefined) continue;
     const oracleFile = path.join(options.lanesDir, cell.provider, `${cell.cell}.json`);
-    const targets = [oracleFile, path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+    const targets = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+    // A new recording waits beside this one (`parity drift --accept`): its pending oracle is the new
+    // recording's, which this run did not replay; only `parity review` accepts or rejects them.
+    if (await hasPendingRecording(location.dir)) continue;
     if (cell.status === "pass") {
       await rejectPending(targets);
       continue;

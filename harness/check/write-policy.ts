@@ -17,6 +17,7 @@
  * is a reader of lanes it does not own, so its policy is `never`, and it says so in one line
  * ({@link nothingWrittenNotice}). `--update` is the explicit request to write them in place.
  */
+import { existsSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileState, isReadOnlyDir } from "../recording/file-state.js";
@@ -120,13 +121,37 @@ export function pendingFile(file: string): string {
 }
 
 /**
+ * The pending form of a whole recording folder (`parity drift --accept`, harness/cli/drift-accept.ts):
+ * `<provider dir>/.<cell>.pending/`, hidden so the recordings listing (which skips dot folders)
+ * never replays it before it is accepted.
+ */
+export function pendingRecordingDir(recordingDir: string): string {
+  return path.join(path.dirname(recordingDir), `.${path.basename(recordingDir)}${PENDING_SUFFIX}`);
+}
+
+/** True when `recordingDir` has a pending recording beside it ({@link pendingRecordingDir}). */
+export async function hasPendingRecording(recordingDir: string): Promise<boolean> {
+  return (await stat(pendingRecordingDir(recordingDir)).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/**
  * Accepts the pending results of `files` (accepted paths): each `<file>.pending` that exists is
- * renamed over `<file>` (atomic on one filesystem). Returns the accepted files that changed.
+ * renamed over `<file>` (atomic on one filesystem); a recording folder with a pending recording
+ * ({@link pendingRecordingDir}) is replaced by it (the old folder renamed aside, the pending one
+ * into place, the old one removed). Returns the accepted files that changed.
  * @throws what `rename` throws (the caller reports it as an I/O error)
  */
 export async function acceptPending(files: readonly string[]): Promise<string[]> {
   const accepted: string[] = [];
   for (const file of files) {
+    if (await hasPendingRecording(file)) {
+      const aside = path.join(path.dirname(file), `.${path.basename(file)}.replaced-${process.pid}`);
+      if (existsSync(file)) await rename(file, aside);
+      await rename(pendingRecordingDir(file), file);
+      await rm(aside, { recursive: true, force: true });
+      accepted.push(file);
+      continue;
+    }
     if ((await fileState(pendingFile(file))) !== "file") continue;
     await rename(pendingFile(file), file);
     accepted.push(file);
@@ -134,7 +159,10 @@ export async function acceptPending(files: readonly string[]): Promise<string[]>
   return accepted;
 }
 
-/** Rejects the pending results of `files` (accepted paths): each `<file>.pending` is deleted. */
+/** Rejects the pending results of `files` (accepted paths): each `<file>.pending` is deleted, and a pending recording folder. */
 export async function rejectPending(files: readonly string[]): Promise<void> {
-  for (const file of files) await rm(pendingFile(file), { force: true });
+  for (const file of files) {
+    await rm(pendingFile(file), { force: true });
+    await rm(pendingRecordingDir(file), { recursive: true, force: true });
+  }
 }

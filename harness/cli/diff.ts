@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { diffLaneSets, type LaneSetDiff } from "../compare/lane-set-diff.js";
 import { readLaneSource } from "../compare/lane-sources.js";
+import { laneVersionsOf, type LaneVersions } from "../compare/lane-versions.js";
 import { DIFF_CONTEXT_LINES } from "../defaults.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
@@ -115,6 +116,15 @@ export const diffCommand: ParityCommand = {
     }
     const paired = await diffLaneSets(left, right, { context });
     const diff = left.kind === "file" ? labelFilePair(paired, a, b) : paired;
+    // The CLI versions behind each lane on each side (issue 41): its oracle's and its recording's.
+    const [versionsA, versionsB] = await Promise.all([laneVersionsOf(left, ctx.cwd), laneVersionsOf(right, ctx.cwd)]);
+    const one = (m: Map<string, LaneVersions>) => (left.kind === "file" ? ([...m.values()][0] ?? null) : undefined);
+    for (const entry of diff.entries) {
+      entry.versions = {
+        a: entry.a === null ? null : (one(versionsA) ?? versionsA.get(entry.key) ?? null),
+        b: entry.b === null ? null : (one(versionsB) ?? versionsB.get(entry.key) ?? null),
+      };
+    }
     // The page is written before anything is printed, so an unwritable --html is one line, exit 2.
     let wrote: string | undefined;
     if (options.html !== undefined) {

@@ -14,6 +14,8 @@ import { wireChanges, wireProfile, type WireChange, type WireMessage } from "../
 import { buildThreadLane, normalizeThreadLane } from "../lanes/index.js";
 import { listRecordings } from "../recording/locations.js";
 import { readRecording, type Recording } from "../recording/reader.js";
+import { readOracleVersion } from "../recording/oracle-version.js";
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { visibleLine } from "../report/visible.js";
 
 /** One side of a drift: its recordings of the provider, by cell. */
@@ -21,6 +23,7 @@ interface DriftSide {
   root: string;
   recordings: Map<string, Recording>;
   versions: string[];
+  oracleVersions: string[];
 }
 
 async function readSide(flag: string, value: string, cwd: string, provider: string, emptyOk = false): Promise<DriftSide> {
@@ -36,7 +39,24 @@ async function readSide(flag: string, value: string, cwd: string, provider: stri
   }
   if (recordings.size === 0 && !emptyOk) throw new UsageError(`--${flag} ${value}: no recording of ${provider} under it`);
   const versions = [...new Set([...recordings.values()].map((r) => r.manifest.cliVersion))].sort();
-  return { root, recordings, versions };
+  return { root, recordings, versions, oracleVersions: await oracleVersionsOf(root, cwd, provider, [...recordings.keys()]) };
+}
+
+/**
+ * The versions the oracles of a side's cells were accepted from (their sidecars,
+ * harness/recording/oracle-version.ts): `<root>/lanes/<provider>/` as `record --out` writes it, or
+ * the project's `lanes/` for the project's own `recordings/`; sorted, without the cells that have no oracle or sidecar.
+ */
+async function oracleVersionsOf(root: string, cwd: string, provider: string, cells: readonly string[]): Promise<string[]> {
+  const own = path.join(root, ORACLES_DIR);
+  const lanes = (await stat(own).catch(() => undefined))?.isDirectory() ? own : path.resolve(root) === path.resolve(cwd, RECORDINGS_ROOT) ? path.resolve(cwd, ORACLES_DIR) : undefined;
+  if (lanes === undefined) return [];
+  const versions = new Set<string>();
+  for (const cell of cells) {
+    const v = await readOracleVersion(path.join(lanes, provider, `${cell}.json`));
+    if (v !== null) versions.add(v);
+  }
+  return [...versions].sort();
 }
 
 function agentMessages(side: DriftSide, cells: ReadonlySet<string>): WireMessage[] {
@@ -63,7 +83,10 @@ function threadLaneOf(recording: Recording): unknown[] {
 /** One side of the report: where its recordings are, the CLI versions they name, how many cells; `agentVersion` when this run recorded it. */
 export interface DriftSideReport {
   root: string;
+  /** The CLI versions its recordings name (their manifests). */
   versions: string[];
+  /** The CLI versions its cells' oracles were accepted from (their version sidecars; issue 41). */
+  oracleVersions: string[];
   cells: number;
   /** The agent version this run installed and recorded the side with (`--from 0.170.0`). */
   agentVersion?: string;
@@ -100,8 +123,8 @@ export async function driftReport(provider: string, fromValue: string, toValue: 
   const lanes = laneDrift(common.map((cell) => ({ cell, from: threadLaneOf(from.recordings.get(cell)!), to: threadLaneOf(to.recordings.get(cell)!) })));
   return {
     provider,
-    from: { root: fromValue, versions: from.versions, cells: from.recordings.size },
-    to: { root: toValue, versions: to.versions, cells: to.recordings.size },
+    from: { root: fromValue, versions: from.versions, oracleVersions: from.oracleVersions, cells: from.recordings.size },
+    to: { root: toValue, versions: to.versions, oracleVersions: to.oracleVersions, cells: to.recordings.size },
     common,
     onlyFrom: [...from.recordings.keys()].filter((c) => !commonSet.has(c)).sort(),
     onlyTo: [...to.recordings.keys()].filter((c) => !commonSet.has(c)).sort(),

@@ -28,7 +28,9 @@ import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recor
 import { recordRepeated } from "./record-repeat.js";
 import type { LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
-import { CELLS_ROOT, RECORDINGS_ROOT } from "../defaults.js";
+import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
+import { acceptedVersion, movePin, npmClient, writePendingUpgrade } from "./drift-accept.js";
+import { rejectPending } from "../check/write-policy.js";
 import { driftReport, laneChangeLine, wireChangeLine, type DriftReport, type DriftSideReport } from "./drift-report.js";
 
 export { driftReport, type DriftReport, type DriftSideReport } from "./drift-report.js";
@@ -158,6 +160,13 @@ export function renderDriftText(report: DriftReport, color: boolean): string {
   out.push(
     `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${report.from.cells} cells) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${report.to.cells} cells); ${report.common.length} cells compared`,
   );
+  // The versions each side's oracles were accepted from (issue 41), when its recordings have oracles beside them.
+  for (const [flag, side] of [
+    ["from", report.from],
+    ["to", report.to],
+  ] as const) {
+    if (side.oracleVersions.length > 0) out.push(`  --${flag} oracles accepted from ${side.oracleVersions.map(visibleLine).join(", ")}`);
+  }
   if (report.onlyFrom.length > 0) out.push(`  only in --from: ${report.onlyFrom.join(", ")}`);
   if (report.onlyTo.length > 0) out.push(`  only in --to: ${report.onlyTo.join(", ")}`);
   out.push(c.bold(`wire (the agent's own lanes): ${report.wire.length} ${report.wire.length === 1 ? "change" : "changes"}`));
@@ -190,10 +199,16 @@ export const driftCommand: ParityCommand = {
       .option("repeat", { type: "string", describe: "Record each version side this many times; a change that also varies between one side's runs is reported as run-to-run variation, not drift" })
       .option("cell", { type: "string", array: true, describe: "Cells to record for a version side (repeatable); default every cell the provider has recordings of" })
       .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
+      .option("accept", {
+        type: "boolean",
+        default: false,
+        describe: "Make --to the project's version: move its pin (npm, lockfile only) and write its recordings and oracles as pending for parity review",
+      })
       .example("$0 drift --provider codex --from 0.170.0 --json", "record codex 0.170.0 and the pinned codex now, on this machine, and compare")
       .example("$0 drift --provider claude-code --from 2.1.325 --cell zero-work --cell turn-tools", "only two cells of each version")
       .example("$0 drift --provider codex --from /tmp/codex-pinned --to /tmp/codex-next", "two recordings roots of the same cells")
       .example("$0 drift --provider acp-opencode --from recordings --to /tmp/rec --json", "the committed recordings against a fresh re-record")
+      .example("$0 drift --provider codex --from 0.171.0 --to 0.172.0 --accept", "then parity review: accept the new recordings and oracles cell by cell")
       .epilogue(
         "Wire changes (kinds, fields and value shapes of the agent's messages, the bridge's answers to its requests) are reported once each with the cells " +
           "they appear in; values are not compared, so ids and times that vary from run to run do not show. Lists of named things are compared by key. " +
@@ -201,6 +216,9 @@ export const driftCommand: ParityCommand = {
       ),
   async run(args, ctx) {
     const provider = String(args.provider);
+    const accept = booleanFlag(args, "accept");
+    // Checked before anything is recorded: CI never writes the project's pins, recordings or oracles.
+    if (accept && ctx.ci) throw new UsageError("--accept: under CI=true nothing writes the project's pins, recordings or oracles; run it locally and commit the result");
     const report = await driftOfSides(provider, String(stringFlag(args, "from")), stringFlag(args, "to"), {
       cells: stringsFlag(args, "cell"),
       repeat: positiveIntegerFlag("repeat", args.repeat, "runs") ?? 1,
@@ -211,6 +229,41 @@ export const driftCommand: ParityCommand = {
       ...(ctx.verbose ? { log: ctx.err } : {}),
     });
     ctx.out(booleanFlag(args, "json") ? `${JSON.stringify(report, null, 2)}\n` : renderDriftText(report, ctx.color));
+    if (accept) return acceptDrift(report, provider, ctx);
     return report.lanes.length > 0 || report.brokenCells.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   },
 };
+
+/**
+ * `--accept` after the report (drift-accept.ts): refused (exit 1, nothing written) when a cell failed
+ * to record with `--to`; else the `--to` recordings and oracles written as pending, then the pin
+ * moved (a failed move takes the pending files back). Says what it wrote and what to run next on stderr.
+ */
+async function acceptDrift(report: DriftReport, provider: string, ctx: Parameters<ParityCommand["run"]>[1]): Promise<number> {
+  if ((report.to.failed?.length ?? 0) > 0) {
+    ctx.err(`parity: --accept: nothing accepted: ${report.to.failed!.length} cell(s) failed to record with --to (${report.to.failed!.map((f) => f.cell).join(", ")})\n`);
+    return EXIT_CODES.parityFailure;
+  }
+  const version = acceptedVersion(report.to);
+  const agentPackage = (await recordProviderFor(provider, undefined)).agentPackages?.[0];
+  if (agentPackage === undefined) throw new UsageError(`--accept: ${provider} runs no npm agent: there is no pin to move`);
+  const written = await writePendingUpgrade(provider, path.resolve(ctx.cwd, report.to.root), {
+    recordingsRoot: path.resolve(ctx.cwd, RECORDINGS_ROOT),
+    lanesDir: path.resolve(ctx.cwd, ORACLES_DIR),
+  });
+  let pin;
+  try {
+    pin = await movePin(agentPackage, version, ctx.cwd, npmClient(ctx.env ?? process.env));
+  } catch (error) {
+    await rejectPending(written.flatMap((c) => c.files));
+    throw error;
+  }
+  const rel = (p: string) => path.relative(ctx.cwd, p);
+  ctx.err(
+    `parity: pinned ${pin.package} ${pin.from ?? "(none)"} → ${pin.to} in ${rel(pin.file)} and its lockfile (install it: ${rel(pin.file) === "package.json" ? "npm install" : "npm run agents:install"})\n`,
+  );
+  ctx.err(
+    `parity: ${written.length} ${written.length === 1 ? "cell" : "cells"} of ${provider} pending (recordings/${provider}/.<cell>.pending/, lanes/${provider}/<cell>.json.pending): accept or reject them cell by cell with parity review\n`,
+  );
+  return EXIT_CODES.ok;
+}

@@ -5,6 +5,7 @@ import type { Argv } from "yargs";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { UsageError } from "../errors.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
+import { writeOracleVersion } from "../recording/oracle-version.js";
 import { isInside, realPathOf } from "../recording/paths.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -24,6 +25,8 @@ export interface CellLane {
   provider: string;
   cell: string;
   scope: "thread" | "process";
+  /** The recording's `cliVersion` (its manifest): what an oracle written from this lane is accepted from. */
+  cliVersion: string;
   /** Events after the host grammar. */
   events: number;
   /** `provider/unhandled` events among them. */
@@ -46,6 +49,7 @@ export function assembleCellLane(location: RecordingLocation, recording: Recordi
     provider: location.provider,
     cell: location.cell,
     scope: built.scope,
+    cliVersion: recording.manifest.cliVersion,
     events: built.events.length,
     unhandled: built.unhandled,
     grammarDrops: built.grammarDrops.length,
@@ -137,6 +141,7 @@ export const lanesCommand: ParityCommand = {
         const file = path.join(outDir, c.provider, `${c.cell}.json`);
         try {
           await writeFileAtomic(file, serializeThreadLane(c.lane));
+          await writeOracleVersion(file, c.cliVersion);
         } catch (thrown) {
           throw outputFlagError("out", String(out), outDir, thrown);
         }

@@ -14,7 +14,7 @@
  */
 import path from "node:path";
 import { readOracleLeg } from "../check/compare-cell.js";
-import { pendingFile } from "../check/write-policy.js";
+import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import type { PendingResult } from "../check/pending.js";
 import { recordedLeg } from "../compare/cell-legs.js";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
@@ -22,6 +22,7 @@ import { compareParity, type ParityLeg } from "../compare/parity.js";
 import { InputError } from "../errors.js";
 import { fileState } from "../recording/file-state.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
+import { oracleVersionFile } from "../recording/oracle-version.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
@@ -42,9 +43,13 @@ export interface PendingCellsOptions {
 
 /** The accepted files of `location` that have a `.pending` beside them (absolute), oracle first. */
 async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Promise<string[]> {
-  const candidates = [path.join(lanesDir, location.provider, `${location.cell}.json`), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
+  const oracleFile = path.join(lanesDir, location.provider, `${location.cell}.json`);
+  // The oracle's version sidecar (recording/oracle-version.ts) is accepted and rejected with it.
+  const candidates = [oracleFile, oracleVersionFile(oracleFile), path.join(location.dir, CURRENT_BRIDGE_LANE_FILE)];
   const found: string[] = [];
   for (const file of candidates) if ((await fileState(pendingFile(file))) === "file") found.push(file);
+  // A whole new recording waiting to replace this one (`parity drift --accept`): accepted with its oracle.
+  if (await hasPendingRecording(location.dir)) found.push(location.dir);
   return found;
 }
 
@@ -62,16 +67,19 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const oracle = hasOracle ? await legOf(oracleFile) : null;
   // The live lane's events only: a pending oracle holds no counts, and the oracle's own are no live ones.
   const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
-  const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+  // The recording accepting would leave: the pending one when a new recording waits.
+  const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
+  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: location.cell } });
   const recorded = await recordedLeg(recording).load();
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
-  const shown = files.map((f) => path.relative(options.repoRoot, pendingFile(f))).join(", ");
+  const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
   cell.detail = {
     ...cell.detail,
     pending: files,
     error: `pending from an earlier parity check (not replayed again): ${shown}`,
     ...(hasOracle ? {} : { missingOracle: true }),
+    ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
   };
   return cell;
 }

@@ -3,6 +3,7 @@
  * pair gets its thread diff (`diffLanes`: one entry per change, with stable address and
  * selector, ready to paste into an allowlist entry) and a patch of it (`threadPatch`).
  */
+import type { LaneVersions } from "./lane-versions.js";
 import { diffLanes, type LaneDiff, type LaneDifference } from "./lane-diff.js";
 import { threadPatch } from "./thread-patch.js";
 import { readLaneEvents, type LaneSource, type LaneText } from "./lane-sources.js";
@@ -26,6 +27,8 @@ export interface LaneSetEntry {
   paths: LaneSetPath[];
   /** The thread patch (`threadPatch`: one line per event, ids in a's numbering); "" when the lanes are the same. */
   patch: string;
+  /** The CLI versions behind the lane on each side (lane-versions.ts; null: no lane there), when the caller read them. */
+  versions?: { a: LaneVersions | null; b: LaneVersions | null };
   /** Both sides' events and their diff, for renderers (never printed as such). */
   detail?: { a: readonly unknown[]; b: readonly unknown[]; diff: LaneDiff };
 }

@@ -19,6 +19,7 @@ import { PROCESS_SCOPE } from "../../stack/bridge-kit/record-scope.js";
 import { InputError, UsageError } from "../errors.js";
 import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
+import { writeOracleVersion } from "../recording/oracle-version.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manifest.js";
 import { readRecording } from "../recording/reader.js";
@@ -289,6 +290,8 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
       }
       await ensureDir(path.dirname(s.oracle));
       await writeFileAtomic(`${s.oracle}.pending`, s.laneText);
+      // Its version sidecar pending beside it (recording/oracle-version.ts): accepted with the oracle.
+      await writeOracleVersion(s.oracle, s.manifest.cliVersion, (file) => `${file}.pending`);
       imported.push({ provider: s.provider, cell: s.cell, threadId: s.threadId, dir: s.destination, pendingOracle: `${s.oracle}.pending`, manifest: s.manifest, events: s.events });
     }
     return imported;

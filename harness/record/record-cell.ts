@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
+import { writeOracleVersion } from "../recording/oracle-version.js";
 import { recordProviderFor } from "../families/index.js";
 import { applyCellVariant, loadCell } from "../runtime/cells.js";
 import { socketDirFor, type SocketDir } from "../runtime/unix-socket-path.js";
@@ -120,7 +121,7 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   try {
     const { prepared, run } = await runLiveCell(ctx, live);
     const staged = await stageRecording(ctx, prepared, run, live.model?.origin);
-    await publish(req, staged.stage, destination, oracleFile, staged.laneText);
+    await publish(req, staged.stage, destination, oracleFile, staged.laneText, staged.recording.manifest.cliVersion);
     log(`wrote ${destination} and ${oracleFile}\n`);
     return {
       dir: destination,
@@ -142,8 +143,11 @@ export async function recordCell(req: RecordCellRequest): Promise<RecordCellResu
   }
 }
 
-/** Moves the staged recording to `destination` (staged beside it: one filesystem, atomic rename) and writes the oracle. */
-async function publish(req: RecordCellRequest, stage: string, destination: string, oracleFile: string, laneText: string): Promise<void> {
+/**
+ * Moves the staged recording to `destination` (staged beside it: one filesystem, atomic rename)
+ * and writes the oracle, then its version sidecar (recording/oracle-version.ts): `cliVersion`.
+ */
+async function publish(req: RecordCellRequest, stage: string, destination: string, oracleFile: string, laneText: string, cliVersion: string): Promise<void> {
   refuseExisting(destination, oracleFile, req);
   const staging = path.join(path.dirname(destination), `.${req.cell}.staging-${process.pid}`);
   // Not Node's recursive mkdir: it never returns under /proc (see atomic-write.ts).
@@ -156,4 +160,5 @@ async function publish(req: RecordCellRequest, stage: string, destination: strin
     await rm(staging, { recursive: true, force: true });
   }
   await writeFileAtomic(oracleFile, laneText);
+  await writeOracleVersion(oracleFile, cliVersion);
 }

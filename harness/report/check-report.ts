@@ -59,8 +59,12 @@ export interface ReportDiff {
   ids?: ParityDifference["ids"];
 }
 
-/** Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`). */
-export const CHECK_REPORT_SCHEMA_VERSION = 3;
+/**
+ * Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond
+ * against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`); 4 the CLI
+ * versions (`versions`, each cell's `versions`).
+ */
+export const CHECK_REPORT_SCHEMA_VERSION = 4;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
@@ -98,6 +102,44 @@ export interface CellReport {
   error?: string;
   /** The truth check of the cell (absent: it was not replayed, or the run judged no truth). */
   truth?: CellTruthReport;
+  /** The CLI versions of the cell's recording and oracle (absent: the run did not read them). */
+  versions?: CellVersions;
+}
+
+/**
+ * The CLI versions of one cell (issue 41): `recording`, its manifest's `cliVersion`; `oracle`,
+ * the version its oracle was accepted from (harness/recording/oracle-version.ts), null when the
+ * cell has no oracle here or the oracle no version sidecar; `differ`, true when both are known
+ * and are not the same (the oracle was accepted from another version than the one recorded).
+ */
+export interface CellVersions {
+  recording: string | null;
+  oracle: string | null;
+  differ: boolean;
+}
+
+/** One provider's versions over a run's cells: the distinct recording and oracle versions (sorted), cells whose oracle has no known version, and the cells whose two versions differ. */
+export interface ProviderVersions {
+  provider: string;
+  recordings: string[];
+  oracles: string[];
+  oracleUnknown: number;
+  differ: string[];
+}
+
+/** The {@link ProviderVersions} of `cells` with versions, by provider in first-seen order. */
+export function providerVersions(cells: readonly CellReport[]): ProviderVersions[] {
+  const out = new Map<string, { recordings: Set<string>; oracles: Set<string>; oracleUnknown: number; differ: string[] }>();
+  for (const cell of cells) {
+    if (cell.versions === undefined) continue;
+    let entry = out.get(cell.provider);
+    if (entry === undefined) out.set(cell.provider, (entry = { recordings: new Set(), oracles: new Set(), oracleUnknown: 0, differ: [] }));
+    if (cell.versions.recording !== null) entry.recordings.add(cell.versions.recording);
+    if (cell.versions.oracle !== null) entry.oracles.add(cell.versions.oracle);
+    else entry.oracleUnknown += 1;
+    if (cell.versions.differ) entry.differ.push(cell.cell);
+  }
+  return [...out].map(([provider, e]) => ({ provider, recordings: [...e.recordings].sort(), oracles: [...e.oracles].sort(), oracleUnknown: e.oracleUnknown, differ: e.differ }));
 }
 
 /** The fixed JSON report of a check run (`--reporter json`). `ms` is the whole run in milliseconds. */
@@ -114,6 +156,8 @@ export interface CheckReport {
   cells: CellReport[];
   /** Truth allowlist entries that masked nothing over the run's cells (allowlists/truth/). */
   truthStale: TruthEntry[];
+  /** The header's CLI versions: per provider, its recordings' and its oracles' (issue 41; each cell's are in `cells[].versions`). */
+  versions: ProviderVersions[];
 }
 
 /**
@@ -151,6 +195,8 @@ export interface CellResult extends CellReport {
     replayKinds?: string[];
     /** The cell had no committed oracle (under CI; or outside it, with the live lane pending). */
     missingOracle?: boolean;
+    /** A whole new recording waits to replace the cell's (`parity drift --accept`): acceptable even when its lanes did not change. */
+    pendingRecording?: boolean;
     /**
      * Accepted files (absolute) whose pending result (`<file>.pending`, harness/check/write-policy.ts)
      * this run wrote: `parity review` and `check --update` accept them by renaming.
@@ -248,8 +294,10 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       divergences: cell.divergences.map((d) => ({ seq: d.seq, expected: d.expected, actual: d.actual })),
       ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),
       ...(cell.truth !== undefined ? { truth: cell.truth } : {}),
+      ...(cell.versions !== undefined ? { versions: cell.versions } : {}),
     })),
     truthStale: (run.truthStale ?? []).map(plainTruthEntry),
+    versions: providerVersions(run.cells),
   };
 }
 

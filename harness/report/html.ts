@@ -11,6 +11,7 @@ import type { LaneDifference } from "../compare/lane-diff.js";
 import type { LaneSetDiff, LaneSetEntry } from "../compare/lane-set-diff.js";
 import { groupChanges, type ChangeGroup } from "./html-changes.js";
 import { escapeHtml, threadHtml, wordDiffHtml } from "./html-thread.js";
+import { laneSetVersionLines } from "./versions-text.js";
 
 export { escapeHtml } from "./html-thread.js";
 
@@ -114,6 +115,7 @@ export function renderLaneSetHtml(diff: LaneSetDiff, sides: { a: string; b: stri
     `<title>parity diff ${escapeHtml(sides.a)} → ${escapeHtml(sides.b)}</title>`,
     `<style>${STYLE}</style></head><body>`,
     `<h1>parity diff <code>${escapeHtml(sides.a)}</code> → <code>${escapeHtml(sides.b)}</code></h1>`,
+    ...laneSetVersionLines(diff.entries, sides).map((line) => `<p class="versions">${escapeHtml(line)}</p>`),
     `<p class="summary">${changed} changed, ${added} added, ${removed} removed, ${same} unchanged (${diff.entries.length} ${diff.entries.length === 1 ? "lane" : "lanes"}). Lanes are compared as threads: ids renumbered consistently and key order are no change.</p>`,
     differing.length > 0 ? `<nav><h2>Changed lanes</h2><ul class="index" id="index">${index}</ul></nav>` : "",
     groups.length > 0 ? `<h2>Changes (${groups.length}), each once with its lanes</h2><div id="changes">${groups.map((g) => groupHtml(g, anchors)).join("\n")}</div>` : "",

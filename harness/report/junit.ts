@@ -4,7 +4,7 @@
  * difference), `<error>` (an input of the cell could not be read) or `<skipped>`. Times are each
  * cell's own, in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
  */
-import type { CellResult, CheckRunResult } from "./check-report.js";
+import type { CellResult, CheckRunResult, ProviderVersions } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
 import { renderCellText } from "./text.js";
 import { visible } from "./visible.js";
@@ -51,6 +51,23 @@ function testcase(cell: CellResult): string {
   return `${open}>\n      <failure message="${escapeXml(failureMessage(cell))}" type="parity">${escapeXml(body)}</failure>\n    </testcase>`;
 }
 
+/**
+ * A suite's `<properties>`: the CLI versions of its recordings (`cliVersion.recordings`) and of
+ * its oracles (`cliVersion.oracles`), comma-separated, and the cells whose two differ
+ * (`cliVersion.differ`), as issue 41 asks every report's header to say them.
+ */
+function versionProperties(v: ProviderVersions): string {
+  const property = (name: string, value: string) => `      <property name="${name}" value="${escapeXml(value)}"/>`;
+  return [
+    "    <properties>",
+    property("cliVersion.recordings", v.recordings.join(", ")),
+    property("cliVersion.oracles", v.oracles.join(", ")),
+    ...(v.oracleUnknown > 0 ? [property("cliVersion.oraclesUnknown", String(v.oracleUnknown))] : []),
+    ...(v.differ.length > 0 ? [property("cliVersion.differ", v.differ.join(", "))] : []),
+    "    </properties>",
+  ].join("\n");
+}
+
 /** Renders a run as a JUnit XML document (UTF-8, newline-terminated). */
 export function renderJunitReport(run: CheckRunResult): string {
   const report = toCheckReport(run);
@@ -61,8 +78,10 @@ export function renderJunitReport(run: CheckRunResult): string {
     const skipped = cells.filter((cell) => cell.status === "skip").length;
     const errors = cells.filter((cell) => cell.status === "error" || cell.status === "timeout").length;
     const time = cells.reduce((sum, cell) => sum + cell.ms, 0);
+    const versions = report.versions.find((v) => v.provider === provider);
     return [
       `  <testsuite name="${escapeXml(`parity.${provider}`)}" tests="${cells.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`,
+      ...(versions !== undefined ? [versionProperties(versions)] : []),
       ...cells.map(testcase),
       "  </testsuite>",
     ].join("\n");

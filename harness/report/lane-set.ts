@@ -9,6 +9,7 @@ import type { LaneSetDiff, LaneSetEntry, LaneSetPath } from "../compare/lane-set
 import { NEW_ONLY_ID_MARK } from "../compare/id-correspondence.js";
 import { allowCommand, suggestedAllowPath } from "./suggest.js";
 import { eventText, truncate } from "./text.js";
+import { laneSetVersionLines, laneVersionsChange, sideVersions } from "./versions-text.js";
 
 /** Default width of a terminal row when none is known (characters). */
 export const DEFAULT_ROW_WIDTH = 160;
@@ -120,12 +121,15 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
     out.push(c.dim(truncate(`legend: - only in a (${options.a})  + only in b (${options.b})  unmarked: context`, width)));
     out.push(c.dim(truncate(`one event per line, blank threadId/providerThreadId omitted; b's ids in a's numbering (${NEW_ONLY_ID_MARK} = only in b)`, width)));
   }
+  out.push(...laneSetVersionLines(diff.entries, options).map((line) => c.dim(truncate(line, width))));
   for (const entry of differing) {
     if (entry.status !== "changed" && options.full !== true) {
       out.push(sideOnlyLine(entry, c));
       continue;
     }
     out.push(entryHeader(entry, c));
+    const versions = laneVersionsChange(entry);
+    if (versions !== undefined) out.push(`  ${c.yellow(versions)}`);
     out.push(...patchRows(entry.patch, c, width - 2).map((row) => `  ${row}`));
     if (entry.paths.length > 0) {
       out.push(c.bold("  differences (a → b):"));
@@ -139,12 +143,15 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
 
 /**
  * Version of the `parity diff --json` document. 2: `paths[]` carry `address`, `selector`,
- * `old`/`new` and `ids`, and `patch` is the thread patch (one line per event).
+ * `old`/`new` and `ids`, and `patch` is the thread patch (one line per event). 3: `versions`
+ * (per side, per provider: its recordings' and its oracles' CLI versions) and each lane's
+ * `versions` (`{a, b}`: `{oracle, recording}` or null), issue 41.
  */
-export const LANE_SET_JSON_SCHEMA_VERSION = 2;
+export const LANE_SET_JSON_SCHEMA_VERSION = 3;
 
 /** The `parity diff --json` document: every lane entry plus the counts, pretty-printed. */
 export function renderLaneSetJson(diff: LaneSetDiff, sides: { a: string; b: string }): string {
   const lanes = diff.entries.map(({ detail: _detail, ...entry }) => entry);
-  return `${JSON.stringify({ schemaVersion: LANE_SET_JSON_SCHEMA_VERSION, a: sides.a, b: sides.b, counts: diff.counts, lanes }, null, 2)}\n`;
+  const versions = { a: sideVersions(diff.entries, "a"), b: sideVersions(diff.entries, "b") };
+  return `${JSON.stringify({ schemaVersion: LANE_SET_JSON_SCHEMA_VERSION, a: sides.a, b: sides.b, counts: diff.counts, versions, lanes }, null, 2)}\n`;
 }

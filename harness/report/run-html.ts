@@ -12,6 +12,7 @@ import { toCheckReport, timedOutCount } from "./check-report.js";
 import { escapeHtml, wordDiffHtml } from "./html-thread.js";
 import { cellSummaryLine, formatMs, renderCellText } from "./text.js";
 import { findingLines, staleTruthLines } from "./truth-text.js";
+import { cellVersionsNote, providerVersionsText } from "./versions-text.js";
 
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2em 2em; color: #1f2328; }
@@ -146,7 +147,9 @@ function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {
         : failing
           ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>`
           : "";
-  return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${body}</details>`;
+  const versions = cellVersionsNote(cell.versions);
+  const note = versions !== undefined ? `<p class="versions">${escapeHtml(versions)}</p>` : "";
+  return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${note}${body}</details>`;
 }
 
 /** Renders a whole run as one self-contained HTML page (see the module comment). */
@@ -170,6 +173,9 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="counts" id="counts">${counts.map(([status, n, word]) => `<span class="s-${status}" data-count="${status}">${n} ${word}</span>`).join("")}<span class="sum">${run.cells.length} ${run.cells.length === 1 ? "cell" : "cells"} in ${escapeHtml(formatMs(run.ms))}</span></p>`,
+    ...(report.versions.length > 0
+      ? [`<ul class="versions" id="versions">${report.versions.map((v) => `<li><b>${escapeHtml(v.provider)}</b>: ${escapeHtml(providerVersionsText(v))}</li>`).join("")}</ul>`]
+      : []),
     '<div class="filters">',
     ...counts.map(([status, n, word]) => `<label><input type="checkbox" name="status" value="${status}" checked> ${word} (${n})</label>`),
     `<label>provider <select id="provider"><option value="">all</option>${providers.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")}</select></label>`,

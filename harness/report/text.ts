@@ -14,6 +14,7 @@ import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
 import { visibleLine } from "./visible.js";
+import { cellVersionsNote, versionHeaderLines } from "./versions-text.js";
 import { allowTruthHint, findingLines, findingWords, staleTruthLines, truthSummary, truthTable } from "./truth-text.js";
 
 /** Options of the text renderers. `context` is the number of unchanged events shown around a change. */
@@ -245,6 +246,8 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
     maxLines: options.maxLines ?? 80,
   };
   const out = [summaryLine(cell, c, resolved.width)];
+  const versionsNote = cellVersionsNote(cell.versions);
+  if (versionsNote !== undefined) out.push(`  ${c.yellow(versionsNote)}`);
   // An infrastructure timeout says what happened and nothing else: no diff, no allowlist advice.
   if (cell.status === "timeout" && cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
   const untruths = (cell.truth?.findings ?? []).flatMap((f) => findingLines(f, options.explain === true, resolved.width - 20));
@@ -394,5 +397,8 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const summary = `${report.passed} passed, ${report.failed} failed${untrueCount}, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
   const next = closingAdvice(run.cells, run.flags ?? options.flags).map((line, k) => (k === 0 ? c.bold(line) : line));
   const bad = report.failed + report.untrue + timeouts + report.errors + report.truthStale.length > 0;
-  return `${body}${[...truth, ...failing, ...next].map((line) => `${line}\n`).join("")}${bad ? c.red(summary) : c.green(summary)}\n`;
+  const header = versionHeaderLines(report.versions)
+    .map((line) => `${c.dim(line)}\n`)
+    .join("");
+  return `${header}${body}${[...truth, ...failing, ...next].map((line) => `${line}\n`).join("")}${bad ? c.red(summary) : c.green(summary)}\n`;
 }

@@ -23,6 +23,8 @@ import { shownPath } from "../recording/paths.js";
 export function whyNotAcceptable(cell: CellResult): string | undefined {
   // A missing oracle whose live lane the gate wrote as pending is accepted by renaming it.
   if (cell.status === "fail" && cell.detail?.missingOracle === true && (cell.detail.pending?.length ?? 0) > 0 && cell.divergences.length === 0) return undefined;
+  // A new recording of another agent version (`parity drift --accept`) is accepted by renaming, its lanes changed or not.
+  if (cell.detail?.pendingRecording === true && cell.divergences.length === 0) return undefined;
   if (cell.status !== "fail") return `it is ${cell.status === "pass" ? "passing" : cell.status === "skip" ? "skipped" : "unreadable"}`;
   if (cell.divergences.length > 0) return "its replay diverged: fix the bridge or the recording; rerecording would write nothing";
   if (cell.diffs.length === 0) return cell.stale.length > 0 ? "only stale allowlist entries fail it: delete them" : "it has no lane difference to accept";
@@ -66,6 +68,7 @@ export function writtenFiles(outcome: RerecordCellOutcome): string[] {
   const files: string[] = [];
   if (outcome.oracle === "new" || outcome.oracle === "updated") files.push(outcome.oracleFile);
   if (outcome.currentLane === "new" || outcome.currentLane === "updated") files.push(outcome.currentLaneFile);
+  if (outcome.version === "new" || outcome.version === "updated") files.push(outcome.versionFile);
   return files;
 }
 

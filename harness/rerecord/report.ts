@@ -32,6 +32,7 @@ export function formatRerecordOutcome(outcome: RerecordOutcome, options: Rerecor
           ? `  ${options.showPath(outcome.currentLaneFile)} not written: the recorded bridge lane still assembles to this thread lane\n`
           : `  ${options.showPath(outcome.currentLaneFile)} (${outcome.currentLane})\n`) +
         `  ${options.showPath(outcome.oracleFile)} (${outcome.oracle})\n` +
+        (outcome.version === "unchanged" ? "" : `  ${options.showPath(outcome.versionFile)} (${outcome.version}): the CLI version this oracle is accepted from\n`) +
         outcome.noLongerSent.map((line) => `  ${c.yellow("no longer sent")}: ${line}\n`).join("") +
         notes(outcome.notes)
       );

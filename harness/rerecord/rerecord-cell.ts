@@ -9,6 +9,7 @@ import { EXIT_CODES } from "../errors.js";
 import { buildThreadLane } from "../lanes/index.js";
 import { writeFileAtomic } from "../recording/atomic-write.js";
 import { fileState } from "../recording/file-state.js";
+import { oracleVersionFile, writeOracleVersion } from "../recording/oracle-version.js";
 import { compareLaneEntries, parseLaneEntry, type LaneEntry } from "../recording/lane-entry.js";
 import type { Recording } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
@@ -58,6 +59,9 @@ export type RerecordCellOutcome =
       currentLane: FileChange;
       oracleFile: string;
       oracle: FileChange;
+      /** The oracle's version sidecar (recording/oracle-version.ts): the recording's `cliVersion`, written when it is new or names another version. */
+      versionFile: string;
+      version: FileChange;
       notes: ReplayNote[];
       /**
        * Recorded bridge→runtime notifications today's bridge no longer sends (one line each, with
@@ -236,6 +240,8 @@ export async function rerecordFromReplay(recording: Recording, replayed: Replaye
   const writeTo = options.writeTo ?? ((target: string) => target);
   if (currentLane === "new" || currentLane === "updated") await writeFileAtomic(writeTo(currentLaneFile), text);
   if (oracle !== "unchanged") await writeFileAtomic(writeTo(oracleFile), live.text);
+  // The oracle is now the one accepted from this recording: its sidecar names the recording's version.
+  const version = await writeOracleVersion(oracleFile, recording.manifest.cliVersion, writeTo);
   return {
     status: "rerecorded",
     provider,
@@ -246,6 +252,8 @@ export async function rerecordFromReplay(recording: Recording, replayed: Replaye
     currentLane,
     oracleFile,
     oracle,
+    versionFile: oracleVersionFile(oracleFile),
+    version,
     notes: replayed.notes,
     noLongerSent,
   };

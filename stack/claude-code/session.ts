@@ -16,7 +16,7 @@ import { approvalPayload, permissionAnswer, readToolPermission, type ToolPermiss
 import { startCliProcess, type ClaudeCodeLaunch, type CliProcess } from "./cli-process.js";
 import { claudePermissionMode, INITIAL_PERMISSION_MODE } from "./modes.js";
 import { readTurnEnd, turnEndDeltas } from "./result.js";
-import { createTurnTranslator, type TurnTranslator } from "./translate.js";
+import { createTurnTranslator, unhandledDelta, unknownKindDeltas, type TurnTranslator } from "./translate.js";
 import { controlErrorLine, controlSuccessLine, STREAM_JSON_ARGS, userLine, type StreamJsonMessage } from "./wire.js";
 
 /** What every session of one bridge process shares. */
@@ -111,6 +111,8 @@ function onControlRequest(s: SessionState, message: StreamJsonMessage): void {
   const permission = readToolPermission(message.request);
   if (!permission) {
     const subtype = isRecord(message.request) ? String(message.request.subtype) : "?";
+    // Refused, and counted: the request reaches the thread as `provider/unhandled` (issue 41).
+    emit(s, [unhandledDelta(`control_request:${subtype}`, message)]);
     return s.cli.send(controlErrorLine(requestId, `the bridge does not serve ${subtype}`));
   }
   void answerPermission(s, requestId, permission);
@@ -138,7 +140,8 @@ async function answerPermission(s: SessionState, requestId: string, permission: 
 function onMessage(s: SessionState, message: StreamJsonMessage): void {
   if (message.type === "control_request") return onControlRequest(s, message);
   if (message.type === "result") return onResult(s, message);
-  if (s.turn) emit(s, s.translator.translate(message));
+  // Outside a turn only a kind the bridge does not know says anything: counted, thread-scoped.
+  emit(s, s.turn ? s.translator.translate(message) : unknownKindDeltas(message));
 }
 
 /** The CLI ended: a running turn settles `interrupted` when the bridge ended it, else `failed`. */

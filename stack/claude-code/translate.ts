@@ -69,6 +69,39 @@ function toolResults(message: StreamJsonMessage, tools: Map<string, ToolUse>, ap
 }
 
 /**
+ * Message kinds (`type`, or `type:subtype`) the CLI sends that the bridge reads elsewhere or that
+ * say nothing to the thread, each known by name: `system:init` (the session's tools and model, read
+ * by nobody downstream), `system:status` (the CLI's own busy/idle status), `control_response`
+ * (answered by cli-process.ts), `control_request` and `result` (session.ts). Any other kind is
+ * counted as `provider/unhandled` (issue 41), never dropped.
+ */
+export const KNOWN_MESSAGE_KINDS: ReadonlySet<string> = new Set(["system:init", "system:status", "control_response", "control_request", "stream_event", "assistant", "user", "result"]);
+
+/** The Messages API stream events (`stream_event`'s `event.type`): the text is read from the deltas, the rest is framing the final `assistant` message repeats. */
+const STREAM_EVENT_TYPES: ReadonlySet<string> = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+
+/** A message's kind as {@link KNOWN_MESSAGE_KINDS} names it: `type`, `type:subtype` for `system`, `stream_event:<event type>` for an unknown stream event. */
+function messageKind(message: StreamJsonMessage): string {
+  if (message.type === "system") return `system:${String(message.subtype)}`;
+  if (message.type === "stream_event" && isRecord(message.event) && !STREAM_EVENT_TYPES.has(String(message.event.type))) return `stream_event:${String(message.event.type)}`;
+  return String(message.type);
+}
+
+/**
+ * `[unhandled]` for a message of a kind the bridge has no translation for (its kind as `rawType`,
+ * the whole message in `raw`), else `[]`.
+ */
+export function unknownKindDeltas(message: StreamJsonMessage): ThreadDelta[] {
+  const kind = messageKind(message);
+  return KNOWN_MESSAGE_KINDS.has(kind) ? [] : [unhandledDelta(kind, message)];
+}
+
+/** `unhandled` for one line of the CLI: the line as a JSON-RPC envelope's params (`ProviderRawEvent`), its kind as the method and `rawType`. */
+export function unhandledDelta(kind: string, message: StreamJsonMessage): ThreadDelta {
+  return { kind: "unhandled", raw: { jsonrpc: "2.0", method: kind, params: message as never }, rawType: kind, vouchedTurn: true };
+}
+
+/**
  * Creates the translator of one session whose commands run in `cwd`. Item keys: a text block is
  * `<message id>:<block index>` (both from the model), a tool call its `tool_use` id.
  */
@@ -129,10 +162,10 @@ export function createTurnTranslator(cwd: string): TurnTranslator {
 
   return {
     translate(message) {
-      if (message.type === "stream_event" && isRecord(message.event)) return streamEvent(message.event);
+      if (message.type === "stream_event" && isRecord(message.event)) return STREAM_EVENT_TYPES.has(String(message.event.type)) ? streamEvent(message.event) : unknownKindDeltas(message);
       if (message.type === "assistant") return assistant(message);
       if (message.type === "user") return toolResults(message, tools, approvals, cwd);
-      return [];
+      return unknownKindDeltas(message);
     },
     noteApproval(toolUseId, allowed) {
       approvals.note(toolUseId, allowed);

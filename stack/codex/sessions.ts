@@ -317,6 +317,8 @@ export class CodexSessions implements BridgeSessions {
         params,
       );
     }
+    // Refused, and counted: the request reaches the thread as `provider/unhandled` (issue 41).
+    this.deltas(session, [{ kind: "unhandled", raw: { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params: params as never }) }, rawType: method, vouchedTurn: true }]);
     return Promise.reject(new Error(`the bridge does not serve ${method}`));
   }
 

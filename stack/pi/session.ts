@@ -17,7 +17,7 @@ import { gateExtensionSource, gateFileContent, gatedToolsFor } from "./extension
 import { piArgs, piLaunchSpecOf } from "./launch.js";
 import { currentModelOf, selectPiModel, type PiModel } from "./models.js";
 import { startPiRpc, type PiProcessDeps, type PiResponse, type PiRpc } from "./rpc.js";
-import { createPiTurnTranslator, type PiEvent, type PiTurnTranslator } from "./translate.js";
+import { createPiTurnTranslator, eventOutsideTurn, unknownKindDeltas, type PiEvent, type PiTurnTranslator } from "./translate.js";
 import { uiQuestionOf } from "./ui.js";
 
 /** What a session needs from its bridge process (the pi process's needs). */
@@ -193,7 +193,8 @@ function onEvent(s: SessionState, event: PiEvent): void {
     return answerUiRequest(event, { ctx, threadId: s.req.threadId, providerThreadId: s.providerThreadId, cwd: s.req.cwd, stopping: s.phase === "stopping", rpc: s.rpc, noteApproval });
   }
   const t = s.turn;
-  if (!t) return;
+  // Outside a turn only a type the bridge does not know says anything: counted, thread-scoped.
+  if (!t) return notify(s, eventOutsideTurn(event));
   if (event.type === "agent_start") return openTurn(s, t);
   if (event.type === "agent_end") return finishTurn(s);
   notify(s, t.translator.event(event));
@@ -270,6 +271,9 @@ interface UiRequestContext {
   noteApproval(toolCallId: string, allowed: boolean): void;
 }
 
+/** The `extension_ui_request` methods pi sends without waiting for an answer (status lines, widgets, the title, a notice, the editor's text): nothing to ask the runtime. */
+const FIRE_AND_FORGET_UI_METHODS: ReadonlySet<string> = new Set(["notify", "setStatus", "setWidget", "setTitle", "set_editor_text"]);
+
 /**
  * Answers one `extension_ui_request` (spec 60 pi "Approvals"): the gate's confirm and the
  * other dialogs become the runtime's `interaction/request`; its answer (or a failed request,
@@ -279,7 +283,12 @@ interface UiRequestContext {
 function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
   const id = String(event.id);
   const q = uiQuestionOf(event, c.cwd);
-  if (!q) return;
+  if (!q) {
+    // A fire-and-forget method pi documents needs no answer; any other is refused by silence, and counted (issue 41).
+    const method = String(event.method);
+    if (!FIRE_AND_FORGET_UI_METHODS.has(method)) c.ctx.io.notify("thread/delta", { threadId: c.threadId, deltas: unknownKindDeltas(event, `extension_ui_request:${method}`) });
+    return;
+  }
   const answer = (fields: Record<string, unknown>) => {
     if (!c.rpc.exited) c.rpc.send({ type: "extension_ui_response", id, ...fields });
   };

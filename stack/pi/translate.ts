@@ -129,7 +129,33 @@ function streamUpdate(streams: Map<number, Stream>, event: PiEvent, closeStream:
     return [{ kind: "item.textDelta", key: stream.key, channel: stream.channel, text: delta }];
   }
   if (type === "text_end" || type === "thinking_end") return closeStream(index);
-  return [];
+  return KNOWN_MESSAGE_UPDATES.has(type) ? [] : unknownKindDeltas(event, `message_update:${type}`);
+}
+
+/**
+ * The `assistantMessageEvent` types of pi's `message_update` besides the text and thinking deltas
+ * and ends: the starts open nothing (a stream opens with its first delta), a tool call's events
+ * are repeated whole by `tool_execution_*`, `done`/`error` by `message_end`.
+ */
+const KNOWN_MESSAGE_UPDATES: ReadonlySet<string> = new Set(["start", "text_start", "thinking_start", "toolcall_start", "toolcall_delta", "toolcall_end", "done", "error"]);
+
+/**
+ * Event types of pi's RPC mode the bridge reads elsewhere or that say nothing to the thread, each
+ * known by name: `agent_start`/`agent_end` (the turn itself, session.ts), `turn_start`/`turn_end`
+ * (pi's turns inside one agent run: one per model call), `queue_update` (pi's steer queue, which
+ * the runtime filled itself), `extension_ui_request` (answered by session.ts), `response`.
+ * Any other type is counted as `provider/unhandled` (issue 41), never dropped.
+ */
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(["agent_start", "agent_end", "turn_start", "turn_end", "queue_update", "extension_ui_request", "response"]);
+
+/** `[unhandled]` for an event the bridge has no translation for, its kind (`rawType`) as given. */
+export function unknownKindDeltas(event: PiEvent, kind: string = String(event.type)): ThreadDelta[] {
+  return [{ kind: "unhandled", raw: { jsonrpc: "2.0", method: kind, params: event as never }, rawType: kind, vouchedTurn: true }];
+}
+
+/** An event outside a turn: `[unhandled]` unless {@link KNOWN_EVENT_TYPES} names its type. */
+export function eventOutsideTurn(event: PiEvent): ThreadDelta[] {
+  return KNOWN_EVENT_TYPES.has(String(event.type)) ? [] : unknownKindDeltas(event);
 }
 
 /** Creates the translator of one user-level turn (see {@link PiTurnTranslator}). */
@@ -205,7 +231,7 @@ export function createPiTurnTranslator(options: PiTurnOptions): PiTurnTranslator
   };
 
   return {
-    event: (event) => handlers[event.type]?.(event) ?? [],
+    event: (event) => handlers[event.type]?.(event) ?? (KNOWN_EVENT_TYPES.has(String(event.type)) ? [] : unknownKindDeltas(event)),
     noteApproval: (id, allowed) => approvals.note(id, allowed),
     finish,
   };

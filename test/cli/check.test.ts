@@ -39,8 +39,11 @@ describe("parity check (docs/design/00-product.md, CLI check; flows 2–3)", () 
       ["zero-work", "fail"],
     ]);
     expect(pending.err).toContain(
-      `parity: stored 4 pending files (.pending) for 4 changed cells in lanes/echo (e.g. ${path.join("lanes", "echo", "resume.json.pending")}); review them with parity review, or accept them all with parity check -u\n`,
+      `parity: stored 8 pending files (.pending) for 4 changed cells in lanes/echo (e.g. ${path.join("lanes", "echo", "resume.json.pending")}); review them with parity review, or accept them all with parity check -u\n`,
     );
+    // Each pending oracle has its version sidecar pending beside it (harness/recording/oracle-version.ts).
+    expect(await readFile(path.join(cwd, "lanes", "echo", "turn.version.pending"), "utf8")).toBe('{"cliVersion":"bridge-parity echo 0.1.0"}\n');
+    expect(existsSync(path.join(cwd, "lanes", "echo", "turn.version"))).toBe(false);
     expect(existsSync(path.join(cwd, "lanes", "echo", "turn.json"))).toBe(false);
     const pendingText = await readFile(path.join(cwd, "lanes", "echo", "turn.json.pending"), "utf8");
 
@@ -58,6 +61,10 @@ describe("parity check (docs/design/00-product.md, CLI check; flows 2–3)", () 
     expect(oracle.length).toBe(report.cells.find((c) => c.cell === "turn")!.events);
     expect(await readFile(path.join(cwd, "lanes", "echo", "turn.json"), "utf8")).toBe(pendingText);
     expect((await readdir(path.join(cwd, "lanes", "echo"))).filter((f) => f.endsWith(".pending"))).toEqual([]);
+    // -u wrote each oracle's version sidecar with it, and the report says both versions.
+    expect(await readFile(path.join(cwd, "lanes", "echo", "turn.version"), "utf8")).toBe('{"cliVersion":"bridge-parity echo 0.1.0"}\n');
+    expect(report.cells.find((c) => c.cell === "turn")!.versions).toEqual({ recording: "bridge-parity echo 0.1.0", oracle: "bridge-parity echo 0.1.0", differ: false });
+    expect(report.versions).toEqual([{ provider: "echo", recordings: ["bridge-parity echo 0.1.0"], oracles: ["bridge-parity echo 0.1.0"], oracleUnknown: 0, differ: [] }]);
 
     const second = await runCli(["check"], { cwd });
     expect(second.code).toBe(0);
@@ -85,7 +92,7 @@ describe("parity check (docs/design/00-product.md, CLI check; flows 2–3)", () 
     const update = await runCli(["check", "--cell", "turn", "--lanes", outside, "-u"], { cwd });
     expect(update.code).toBe(0);
     expect(await readdir(outside)).toEqual(["echo"]);
-    expect(await readdir(path.join(outside, "echo"))).toEqual(["turn.json"]);
+    expect(await readdir(path.join(outside, "echo"))).toEqual(["turn.json", "turn.version"]);
   });
 
   it("a local check of recordings outside the working directory (with --lanes inside it) writes nothing and says so; the same lanes inside, with the project's own recordings, get their .pending", async () => {
@@ -101,7 +108,7 @@ describe("parity check (docs/design/00-product.md, CLI check; flows 2–3)", () 
     const own = await runCli(["check", "--cell", "turn", "--lanes", "lanes"], { cwd: owner });
     expect(own.code).toBe(1);
     expect(own.err).not.toContain("parity: nothing written");
-    expect(own.err).toContain(`parity: stored 1 pending file (.pending) for 1 changed cell in lanes/echo (e.g. ${path.join("lanes", "echo", "turn.json.pending")})`);
+    expect(own.err).toContain(`parity: stored 2 pending files (.pending) for 1 changed cell in lanes/echo (e.g. ${path.join("lanes", "echo", "turn.json.pending")})`);
   });
 
   it("in CI a missing oracle fails its cell and nothing is written", async () => {

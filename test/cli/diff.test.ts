@@ -79,7 +79,7 @@ describe("parity diff", () => {
     ]);
     expect(doc.lanes[3].paths).toMatchObject([{ op: "replace", path: `/${index}/item/exitCode`, new: 42 }]);
     expect(doc.lanes[3].paths[0].selector).toMatch(/^\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/exitCode$/);
-    expect(doc.schemaVersion).toBe(2);
+    expect(doc.schemaVersion).toBe(3);
     expect(doc.lanes[3].patch).toMatch(/^\+\{.*"exitCode":42,/m);
     expect(doc.lanes[1].patch).toBe("");
   });

@@ -66,11 +66,14 @@ describe("parity lanes on the real acp-cursor recordings", async () => {
     expect(written.code).toBe(0);
     expect((await readdir(path.join(out, "acp-cursor"))).sort()).toEqual(
       Object.keys(REFERENCE_COUNTS)
-        .map((c) => `${c}.json`)
+        .flatMap((c) => [`${c}.json`, `${c}.version`])
         .sort(),
     );
     for (const c of cells) {
       expect(await readFile(path.join(out, c.provider, `${c.cell}.json`), "utf8")).toBe(serializeThreadLane(c.lane));
+      // Each oracle written names the CLI version of the recording it came from (harness/recording/oracle-version.ts).
+      const manifest = JSON.parse(await readFile(path.join(sharedRecordings, c.provider, c.cell, "manifest.json"), "utf8")) as { cliVersion: string };
+      expect(await readFile(path.join(out, c.provider, `${c.cell}.version`), "utf8")).toBe(`${JSON.stringify({ cliVersion: manifest.cliVersion })}\n`);
     }
     expect(written.out).toMatch(/^provider\s+cell\s+scope\s+events\s+unhandled\s+grammar drops\s+invalid deltas\n/);
     expect(written.out).toMatch(/\nacp-cursor\s+turn-tools\s+thread\s+98\s+0\s+1\s+0\n/);

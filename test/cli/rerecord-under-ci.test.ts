@@ -29,7 +29,7 @@ describe("parity rerecord under CI=true", () => {
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(existsSync(path.join(out, "echo", "turn", CURRENT_BRIDGE_LANE_FILE))).toBe(true);
-    expect(await readdir(path.join(out, "lanes", "echo"))).toEqual(["turn.json"]);
+    expect(await readdir(path.join(out, "lanes", "echo"))).toEqual(["turn.json", "turn.version"]);
     expect(await repoWrites()).toEqual(before);
   });
 

@@ -82,6 +82,18 @@ describe("parity drift", () => {
     expect(r.out).toContain("the thread lanes did not change");
   });
 
+  test("the versions each side's oracles were accepted from: the project's lanes/ for its recordings/, <root>/lanes/ beside a recorded folder", async () => {
+    await cp(path.join(repoRoot, "lanes", "acp-opencode", "turn-tools.version"), path.join(to, "lanes", "acp-opencode", "turn-tools.version"));
+    await writeFile(path.join(to, "lanes", "acp-opencode", "command-fails.version"), `${JSON.stringify({ cliVersion: "opencode 1.18.34" })}\n`);
+    const r = await runCli(["drift", "--provider", "acp-opencode", "--from", "recordings", "--to", to, "--cell", "turn-tools", "--json"]);
+    const report = JSON.parse(r.out) as DriftReport;
+    expect(report.from.oracleVersions).toEqual(["opencode 1.18.33"]);
+    expect(report.to.oracleVersions).toEqual(["opencode 1.18.33", "opencode 1.18.34"]);
+    const text = await runCli(["drift", "--provider", "acp-opencode", "--from", "recordings", "--to", to]);
+    expect(text.out).toContain("\n  --from oracles accepted from opencode 1.18.33\n  --to oracles accepted from opencode 1.18.33, opencode 1.18.34\n");
+    await rm(path.join(to, "lanes"), { recursive: true });
+  });
+
   test("a folder with no recording of the provider: one line, exit 2", async () => {
     const r = await runCli(["drift", "--provider", "codex", "--from", from, "--to", to]);
     expect(r.code).toBe(2);

@@ -40,6 +40,6 @@ describe("parity lanes --out under CI", () => {
     const dir = await checkout();
     const r = await runCli(["lanes", "--recordings", recordings, "--provider", "echo", "--cell", "turn", "--out", "out"], { ci: true, cwd: dir });
     expect(r.code).toBe(0);
-    expect(await readdir(path.join(dir, "out", "echo"))).toEqual(["turn.json"]);
+    expect(await readdir(path.join(dir, "out", "echo"))).toEqual(["turn.json", "turn.version"]);
   });
 });

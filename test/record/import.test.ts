@@ -36,6 +36,8 @@ describe("parity import of a record-mode folder", () => {
       // The bridge's own record-mode folder of that run: <root>/rec/<provider>/<thread>/…
       recordDir[provider] = path.join(kept.at(-1)!, "rec");
       recordedOracle[provider] = await readFile(result.oracleFile, "utf8");
+      // record writes the oracle's version sidecar with it: the recording's own cliVersion (harness/recording/oracle-version.ts).
+      expect(await readFile(result.oracleFile.replace(/\.json$/, ".version"), "utf8")).toBe(`${JSON.stringify({ cliVersion: result.manifest.cliVersion })}\n`);
     }
   });
   afterAll(async () => {
@@ -52,6 +54,9 @@ describe("parity import of a record-mode folder", () => {
     expect(cell!.provider).toBe(provider);
     expect(cell!.cell).toMatch(/^import-thr_/);
 
+    // The oracle's version sidecar waits beside the pending oracle, naming the manifest's cliVersion.
+    const versionText = `${JSON.stringify({ cliVersion: "unknown (imported from a record-mode folder)" })}\n`;
+    expect(await readFile(path.join(lanes, provider, `${cell!.cell}.version.pending`), "utf8")).toBe(versionText);
     const first = await runCli(["check", "--recordings", out, "--lanes", lanes]);
     expect(first.code).toBe(1); // no accepted oracle yet
     const accepted = await runCli(["check", "-u", "--recordings", out, "--lanes", lanes]);
@@ -59,6 +64,7 @@ describe("parity import of a record-mode folder", () => {
     const gate = await runCli(["check", "--recordings", out, "--lanes", lanes]);
     expect(gate.code, gate.out).toBe(0);
     expect(await readFile(path.join(lanes, provider, `${cell!.cell}.json`), "utf8")).toBe(recordedOracle[provider]);
+    expect(await readFile(path.join(lanes, provider, `${cell!.cell}.version`), "utf8")).toBe(versionText);
 
     // Never overwritten: the same import again is refused before anything is written.
     const again = await runCli(["import", recordDir[provider]!, "--out", out, "--lanes", lanes]);

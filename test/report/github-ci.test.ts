@@ -23,7 +23,7 @@ beforeAll(async () => {
     // The real recordings, linked (read only), so the run covers exactly these cells.
     await symlink(path.join(repoRoot, "recordings", provider), path.join(recordings, provider));
     await cp(path.join(repoRoot, "lanes", provider), path.join(lanes, provider), { recursive: true });
-    for (const file of (await readdir(path.join(lanes, provider))).sort()) {
+    for (const file of (await readdir(path.join(lanes, provider))).filter((f) => f.endsWith(".json")).sort()) {
       const oracle = path.join(lanes, provider, file);
       const lane = JSON.parse(await readFile(oracle, "utf8")) as Array<Record<string, any>>;
       const message = lane.find((e) => e.type === "item/completed" && e.item?.type === "agentMessage");

@@ -37,7 +37,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "html-page-"));
   const providers = (await readdir(path.join(repoRoot, "lanes"))).sort();
   for (const provider of providers) {
-    for (const file of (await readdir(path.join(repoRoot, "lanes", provider))).sort()) {
+    for (const file of (await readdir(path.join(repoRoot, "lanes", provider))).filter((f) => f.endsWith(".json")).sort()) {
       if (LANES.length === 9) break;
       const lane = JSON.parse(await readFile(path.join(repoRoot, "lanes", provider, file), "utf8")) as Event[];
       if (!lane.some((e) => e.type === "turn/completed" && e.status === "completed")) continue;

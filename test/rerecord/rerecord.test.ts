@@ -360,7 +360,15 @@ describe("parity rerecord on a copy of the real acp-cursor approval-allow record
     expect(written.err).toBe("");
     expect(written.code).toBe(0);
     expect(await hashes(dir)).toEqual(before);
-    expect(await tree(b.out)).toEqual(["acp-cursor", `acp-cursor/resume`, `acp-cursor/resume/${CURRENT_BRIDGE_LANE_FILE}`, "lanes", "lanes/acp-cursor", "lanes/acp-cursor/resume.json"]);
+    expect(await tree(b.out)).toEqual([
+      "acp-cursor",
+      `acp-cursor/resume`,
+      `acp-cursor/resume/${CURRENT_BRIDGE_LANE_FILE}`,
+      "lanes",
+      "lanes/acp-cursor",
+      "lanes/acp-cursor/resume.json",
+      "lanes/acp-cursor/resume.version",
+    ]);
     const recording = await readRecording(dir);
     const current = await readEntries(path.join(b.out, "acp-cursor", "resume", CURRENT_BRIDGE_LANE_FILE));
     expectAnchored(current, recording.lanes["runtime→bridge"], recording.lanes["provider→bridge"]);

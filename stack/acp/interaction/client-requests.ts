@@ -132,5 +132,7 @@ export async function handleClientRequest(rt: AcpBridgeRuntime, session: AcpSess
       return outcome.result;
     }
   }
+  // Refused, and counted: the request reaches the thread as `provider/unhandled` (issue 41).
+  emitDeltas(rt.ctx.io, session, session.translator.unhandled(method, params));
   throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.methodNotFound, `Unsupported ACP client method "${method}"`);
 }

@@ -182,7 +182,9 @@ async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spe
     onSpawned: (child) => rt.options.recordChild(child, req.threadId),
     onNote: (text) => rt.ctx.log(text),
     onNotification: (method, params) => {
-      if (method !== "session/update" || !holder.session) return;
+      if (!holder.session) return;
+      // A notification the bridge has no translation for is counted, never dropped (issue 41).
+      if (method !== "session/update") return emitDeltas(rt.ctx.io, holder.session, holder.session.translator.unhandled(method, params));
       // Read once here; the native-settings tracker, the session and the translator share it.
       const notification = readSessionNotification(params);
       if (notification === undefined) return;

@@ -1,0 +1,150 @@
+/**
+ * `parity drift --accept` (issue 41 build point 2): the new version becomes the project's. Its pin
+ * moves — `agents/package.json` and its lockfile, or the project's own `package.json` for an agent
+ * that is a devDependency there (opencode) — by the ordinary package client
+ * (`npm install --package-lock-only --save-exact <package>@<version>`: the manifest and the lockfile,
+ * nothing installed; `npm run agents:install` installs it), and the `--to` side's recordings and
+ * their oracles are written as pending for review, as `parity check` leaves its pending results:
+ *
+ * - each new recording whole, as the hidden folder `recordings/<provider>/.<cell>.pending/` beside
+ *   the recording it would replace (`pendingRecordingDir`; the recordings listing skips dot folders,
+ *   so nothing replays it until it is accepted);
+ * - its oracle as `lanes/<provider>/<cell>.json.pending` and the oracle's version sidecar
+ *   (harness/recording/oracle-version.ts) as `<cell>.version.pending`.
+ *
+ * `parity review` (or `check -u`) accepts a cell by renaming all three into place
+ * (harness/check/write-policy.ts `acceptPending`), and rejects it by deleting them. Nothing is
+ * overwritten here: a cell that already has a pending result is refused before anything is written.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { EXIT_CODES, ParityError, UsageError } from "../errors.js";
+import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
+import { writeFileAtomic } from "../recording/atomic-write.js";
+import { listRecordings } from "../recording/locations.js";
+import { oracleVersionFile, oracleVersionText } from "../recording/oracle-version.js";
+import { readRecording } from "../recording/reader.js";
+import { isExactVersion } from "../record/agent-install.js";
+import { pendingFile, pendingRecordingDir } from "../check/write-policy.js";
+
+/** Runs the package client (`npm`) with `args` in `cwd`; rejects with its error. Injected by tests. */
+export type PackageClient = (args: readonly string[], cwd: string) => Promise<void>;
+
+/** The ordinary package client: `npm` on PATH, in `env`. */
+export function npmClient(env: NodeJS.ProcessEnv = process.env): PackageClient {
+  return async (args, cwd) => {
+    await promisify(execFile)("npm", [...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+  };
+}
+
+/** Where a pin was moved: the manifest file, the package, its version before and after. */
+export interface PinMove {
+  file: string;
+  package: string;
+  from: string | undefined;
+  to: string;
+}
+
+async function dependenciesOf(file: string, field: "dependencies" | "devDependencies"): Promise<Record<string, string>> {
+  try {
+    return (JSON.parse(await readFile(file, "utf8")) as Record<string, Record<string, string> | undefined>)[field] ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Moves `agentPackage`'s pin to `version`: in `<projectDir>/agents/package.json` when it is pinned
+ * there, else in `<projectDir>/package.json`'s devDependencies when it is one, with npm updating
+ * the lockfile beside it (`--package-lock-only`: nothing is installed).
+ * @throws UsageError (exit 2) when the package is pinned in neither; ParityError `E_PIN` (exit 5)
+ *   with npm's first error line when npm fails, the manifest then left as it was
+ */
+export async function movePin(agentPackage: string, version: string, projectDir: string, npm: PackageClient): Promise<PinMove> {
+  const agents = path.join(projectDir, "agents");
+  const agentsPins = await dependenciesOf(path.join(agents, "package.json"), "dependencies");
+  const rootDev = await dependenciesOf(path.join(projectDir, "package.json"), "devDependencies");
+  const [dir, from, save] = Object.hasOwn(agentsPins, agentPackage)
+    ? [agents, agentsPins[agentPackage], "--save-prod"]
+    : Object.hasOwn(rootDev, agentPackage)
+      ? [projectDir, rootDev[agentPackage], "--save-dev"]
+      : [undefined, undefined, undefined];
+  if (dir === undefined || save === undefined) throw new UsageError(`--accept: ${agentPackage} is pinned neither in agents/package.json nor as a devDependency in package.json; pin it by hand`);
+  const file = path.join(dir, "package.json");
+  const lock = path.join(dir, "package-lock.json");
+  const before = await readFile(file, "utf8");
+  const beforeLock = await readFile(lock, "utf8").catch(() => undefined);
+  try {
+    await npm(["install", "--package-lock-only", "--save-exact", save, "--no-audit", "--no-fund", "--ignore-scripts", `${agentPackage}@${version}`], dir);
+  } catch (error) {
+    // npm may have written the manifest before failing on the lockfile: both are put back.
+    await writeFileAtomic(file, before);
+    if (beforeLock !== undefined) await writeFileAtomic(lock, beforeLock);
+    const text = `${(error as { stderr?: string }).stderr ?? ""}\n${(error as Error).message}`;
+    const first = text.split("\n").find((l) => /npm error (?!code)/.test(l)) ?? text.split("\n").find((l) => l.trim() !== "") ?? "";
+    throw new ParityError("E_PIN", `npm could not pin ${agentPackage}@${version} in ${file}: ${first.replace(/^npm error /, "").trim()}`, EXIT_CODES.internalError, { cause: error });
+  }
+  const after = (await dependenciesOf(file, save === "--save-dev" ? "devDependencies" : "dependencies"))[agentPackage];
+  if (after !== version) throw new ParityError("E_PIN", `npm left ${agentPackage} at ${after ?? "nothing"} in ${file}, not ${version}`, EXIT_CODES.internalError);
+  return { file, package: agentPackage, from, to: version };
+}
+
+/**
+ * The agent version a recorded side names: `agentVersion` when this run recorded it, else the one
+ * exact version its recordings' `cliVersion`s end with (`codex 0.172.0` → `0.172.0`).
+ * @throws UsageError when the recordings name none or several
+ */
+export function acceptedVersion(side: { agentVersion?: string; versions: readonly string[] }): string {
+  if (side.agentVersion !== undefined) return side.agentVersion;
+  const versions = [...new Set(side.versions.map((v) => v.split(/\s+/).at(-1) ?? ""))];
+  if (versions.length === 1 && isExactVersion(versions[0]!)) return versions[0]!;
+  throw new UsageError(`--accept: the --to recordings name ${side.versions.length === 0 ? "no version" : side.versions.join(", ")}; give --to an exact agent version, or recordings of one version`);
+}
+
+/** One cell {@link writePendingUpgrade} wrote: the accepted paths that now have a pending result beside them. */
+export interface PendingUpgradeCell {
+  cell: string;
+  /** The recording folder, the oracle and its version sidecar (absolute), each with its pending form written. */
+  files: string[];
+}
+
+/**
+ * Writes every recording of `provider` under `toRoot` as pending in the project (see the module
+ * comment), with its oracle built from the recording as `parity record` builds it.
+ * @throws UsageError when a cell already has a pending result (nothing is written then), or when
+ *   `toRoot` holds no recording of `provider`; InputError for a recording that cannot be read
+ */
+export async function writePendingUpgrade(provider: string, toRoot: string, project: { recordingsRoot: string; lanesDir: string }): Promise<PendingUpgradeCell[]> {
+  const locations = (await listRecordings([toRoot])).filter((l) => l.provider === provider);
+  if (locations.length === 0) throw new UsageError(`--accept: ${toRoot} holds no recording of ${provider}`);
+  const plans = [];
+  for (const location of locations) {
+    const recording = await readRecording(location.dir, { expect: { provider, cell: location.cell } });
+    const built = buildThreadLane(recording);
+    const laneText = serializeThreadLane(built.scope === "process" ? [] : normalizeThreadLane(built.events));
+    const recordingDir = path.join(project.recordingsRoot, provider, location.cell);
+    const oracle = path.join(project.lanesDir, provider, `${location.cell}.json`);
+    const files = [recordingDir, oracle, oracleVersionFile(oracle)];
+    const taken = [pendingRecordingDir(recordingDir), pendingFile(oracle), pendingFile(oracleVersionFile(oracle))].find((p) => existsSync(p));
+    if (taken !== undefined) throw new UsageError(`--accept: ${taken} is already pending; review or reject it first (parity review), nothing written`);
+    plans.push({ cell: location.cell, source: location.dir, recordingDir, oracle, laneText, cliVersion: recording.manifest.cliVersion, files });
+  }
+  const written: PendingUpgradeCell[] = [];
+  for (const plan of plans) {
+    const pending = pendingRecordingDir(plan.recordingDir);
+    // Copied beside its final place under a temp name, then renamed: a pending recording is whole or absent.
+    const staging = `${pending}.staging-${process.pid}`;
+    await rm(staging, { recursive: true, force: true });
+    await cp(plan.source, staging, { recursive: true });
+    await rm(path.join(staging, "lanes"), { recursive: true, force: true });
+    await rename(staging, pending);
+    // An oracle the new recording leaves as it is gets no pending form (its sidecar still changes).
+    if ((await readFile(plan.oracle, "utf8").catch(() => undefined)) !== plan.laneText) await writeFileAtomic(pendingFile(plan.oracle), plan.laneText);
+    await writeFileAtomic(pendingFile(oracleVersionFile(plan.oracle)), oracleVersionText(plan.cliVersion));
+    written.push({ cell: plan.cell, files: plan.files });
+  }
+  return written;
+}
