@@ -1,5 +1,6 @@
 import type { StepSource } from "../plan/plan.js";
 import { HARNESS_INITIALIZE_ID, HARNESS_INITIALIZE_PARAMS, type ScheduleIo, type ScheduleOutcome, type ScheduleTimeouts } from "./schedule-types.js";
+import { judgeEarlyLines } from "./early-lines.js";
 import { barrierOf, fill, takeInput, waitedFor } from "./walk-inputs.js";
 import { handleEvent } from "./walk-lines.js";
 import { drainQueue, settle } from "./walk-settle.js";
@@ -167,6 +168,8 @@ async function judgeTrailingInputs(walk: ScheduleWalk): Promise<void> {
  */
 async function finish(walk: ScheduleWalk): Promise<void> {
   const { io, timeouts } = walk;
+  // The plan is played out (or the walk ended early): a line still held met nothing.
+  judgeEarlyLines(walk);
   walk.acceptingLane = false;
   io.bridge.endInput();
   const exitDeadline = Math.max(walk.deadline, walk.now() + timeouts.exitMs);

@@ -7,6 +7,7 @@
 import type { ReplayChildLink } from "../stand-ins/child-channel.js";
 import { answerDifference, COMPARED_ANSWER_METHODS } from "./answers.js";
 import { HARNESS_INITIALIZE_ID, type ReplayEvent } from "./schedule-types.js";
+import { holdEarlyLine, mayBeEarly } from "./early-lines.js";
 import { placeOf, type ScheduleWalk } from "./walk-state.js";
 import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "../plan/wire.js";
 
@@ -18,27 +19,37 @@ function takeHandshakeAnswer(walk: ScheduleWalk, shape: WireShape, line: string)
   return true;
 }
 
-/** A `bridge→runtime` line no open expectation takes: answered generically, noted, or a divergence. */
-function unmatchedBridgeLine(walk: ScheduleWalk, shape: WireShape): void {
+/**
+ * A `bridge→runtime` line no open expectation takes: a request is answered at once (generically
+ * when nothing recorded answers it, a divergence otherwise); for any other line, returns how it is
+ * judged — an extra `thread/delta` noted, anything else an `unexpected-line` divergence — with
+ * the walk's place and open expectations as they are now, to be applied now or, for a line that
+ * may be ahead of its expectation, once it is known that none meets it (early-lines.ts).
+ */
+function unmatchedBridgeLine(walk: ScheduleWalk, shape: WireShape): (() => void) | undefined {
   const { io } = walk;
   if (shape.kind === "request" && shape.id !== undefined && !walk.expectedLater("runtime", shape)) {
     io.bridge.write(genericAnswer(shape.id));
     walk.note(`answered bridge→runtime ${describeShape(shape)} generically: nothing recorded answers it`);
-  } else if (shape.deltaKinds !== undefined) {
+    return undefined;
+  }
+  if (shape.deltaKinds !== undefined) {
     // An extra thread/delta is a lane difference: the lane comparison judges it (and an
     // allowlist entry may explain it), so the walk notes it instead of failing twice.
-    walk.note(`extra bridge→runtime ${describeShape(shape)}: nothing recorded here expects it (judged by the lane comparison)`);
-  } else {
-    // Out of order or not recorded at all; a request still gets an answer so the bridge does not hang.
-    if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
-    walk.diverge({
-      kind: "unexpected-line",
-      ...walk.openSeq("runtime", -1),
-      expected: walk.describeOpen("runtime", -1),
-      got: describeShape(shape),
-      message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${walk.describeOpen("runtime", -1)})`,
-    });
+    const message = `extra bridge→runtime ${describeShape(shape)}: nothing recorded here expects it (judged by the lane comparison)`;
+    const seq = walk.lastWalked?.entry.seq ?? null;
+    return () => walk.note(message, seq);
   }
+  // Out of order or not recorded at all; a request still gets an answer so the bridge does not hang.
+  if (shape.kind === "request" && shape.id !== undefined) io.bridge.write(genericAnswer(shape.id));
+  const divergence = {
+    kind: "unexpected-line" as const,
+    ...walk.openSeq("runtime", -1),
+    expected: walk.describeOpen("runtime", -1),
+    got: describeShape(shape),
+    message: `bridge→runtime ${describeShape(shape)} matches no recorded output here (expected ${walk.describeOpen("runtime", -1)})`,
+  };
+  return () => walk.diverge(divergence);
 }
 
 /** One line the bridge wrote to the runtime. */
@@ -60,15 +71,23 @@ export function onBridgeLine(walk: ScheduleWalk, emitted: string): void {
   // bound that `anchorBridgeLines` narrows.
   let lineAnchor = walk.lastWritten;
   const met = index !== -1;
+  let judge: (() => void) | undefined;
   if (met) {
     const expectation = walk.meet(index, shape, walk.runtimeIds);
     lineAnchor = expectation.anchor;
     if (shape.kind === "request" && expectation.step.shape.id !== undefined) laneLine = withId(line, expectation.step.shape.id);
   } else {
-    unmatchedBridgeLine(walk, shape);
+    judge = unmatchedBridgeLine(walk, shape);
   }
   io.sink?.bridgeLine(line, walk.laneClock);
-  if (walk.keepBridgeLines) walk.bridgeLines.push({ line: laneLine, clock: walk.laneClock, anchor: lineAnchor, met });
+  const lane = walk.keepBridgeLines ? { line: laneLine, clock: walk.laneClock, anchor: lineAnchor, met } : undefined;
+  if (lane) walk.bridgeLines.push(lane);
+  if (!judge) return;
+  // At a pipe switch the line may be one the recording's bridge, lagging, wrote after the next
+  // input although its cause is the last one (issue 38's race seen from the other side):
+  // held until an expectation opened later meets it or its cause's pipe moves on (early-lines.ts).
+  if (mayBeEarly(walk, shape.kind)) holdEarlyLine(walk, { shape, line, cause: walk.lastChannel!, lane, judge });
+  else judge();
 }
 
 /** Compares the bridge's answer `line` to an agent request with the recorded answer of `index`'s step. */

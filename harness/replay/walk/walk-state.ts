@@ -12,6 +12,26 @@ import { requestCountKey, type ReplaySide, type ReplayStep, type StepSource } fr
 import type { LiveBridgeLine, ScheduleIo, ScheduleOutcome, ScheduleTimeouts } from "./schedule-types.js";
 import { describeShape, type WireShape } from "../plan/wire.js";
 
+/**
+ * A `bridge→runtime` line that met no open expectation while the walk stood at a pipe switch (the
+ * last input written and the next one on different pipes): a correct bridge may write a line
+ * caused by the last input before the next one is even read, where the recording's bridge,
+ * lagging, wrote it after (acp-claude/approval-deny's seq 30 after the runtime's answer 28,
+ * caused by the agent's update 27). Held until an expectation opened later meets it, or until
+ * the walk writes the next input on `cause`'s pipe, when it is judged as it would have been on
+ * arrival (`judge`). See walk/README.md, "Lines ahead of their expectation".
+ */
+export interface EarlyLine {
+  shape: WireShape;
+  line: string;
+  /** The pipe of the last input written when it arrived (`channelOf`): the pipe of its cause. */
+  cause: string;
+  /** Its entry in {@link ScheduleWalk.bridgeLines}, marked met if an expectation meets it. */
+  lane: LiveBridgeLine | undefined;
+  /** Notes or records what the line was judged on arrival (an extra delta, an unexpected line). */
+  judge: () => void;
+}
+
 /** Recorded id key (`typeof:id`) → the live id the bridge minted for the same request. */
 export type IdMap = Map<string, JsonRpcId>;
 
@@ -59,6 +79,8 @@ export class ScheduleWalk {
   divergenceCount = 0;
   readonly notes: ReplayNote[] = [];
   readonly bridgeLines: LiveBridgeLine[] = [];
+  /** Lines ahead of their expectation, in arrival order ({@link EarlyLine}). */
+  readonly early: EarlyLine[] = [];
   readonly keepBridgeLines: boolean;
   expectationsMet = 0;
   exit: ScheduleOutcome["exit"] = null;
@@ -116,9 +138,10 @@ export class ScheduleWalk {
     if (this.divergences.length < MAX_KEPT_DIVERGENCES) this.divergences.push(divergence);
   }
 
-  note(message: string): void {
+  /** Adds a note at `seq` (default: the seq walked last). */
+  note(message: string, seq: number | null = this.lastWalked?.entry.seq ?? null): void {
     this.io.trace?.(`.. note: ${message}`);
-    this.notes.push({ seq: this.lastWalked?.entry.seq ?? null, message });
+    this.notes.push({ seq, message });
   }
 
   /** The place of the entry walked last, or nulls before the first. */
