@@ -38,7 +38,8 @@
  *    `pi-bash-40f6afc7e69eaa1d.log`), a millisecond time and a pid (copilot's
  *    `1796643173712-copilot-tool-output-18503-…`), and opencode's ids (`tool-output/tool_24ffaad73001Qikdq11LaFMnNW`, and the
  *    child session a subagent ran in, a delegation's `childRef` `ses_dd414c26effe0Ww3DlUyAO5K2k`). Each such value, by the patterns of
- *    {@link MADE_UP_NAMES}, is one placeholder in every string.
+ *    {@link MADE_UP_NAMES}, is one placeholder in every string. A value the agent draws at random
+ *    (a retry's jittered delay, {@link MADE_UP_KEYS}) is a placeholder whatever it is.
  *
  * Pure: returns new arrays, the input is not modified. Events are normalized thread-lane events
  * (harness/lanes/normalize.ts); anything that is not an item event is left where it is.
@@ -53,8 +54,16 @@ export const RUN_TO_RUN_RULES = [
   "tool output chunking (an item's output deltas as one: a mark where the completed item carries the whole output, else their concatenation)",
   "the order of tool items that run together",
   "the merge order of a command's stdout and stderr lines",
-  "names a run makes up (UUIDs, spill-file names, times and pids in them)",
+  "names a run makes up (UUIDs, spill-file names, times and pids in them) and a retry's jittered delay",
 ] as const;
+
+/**
+ * Rule 4's keys whose value a run draws at random, whatever it is: each becomes `"<random>"`.
+ * `retry_delay_ms`: Claude Code's `system:api_retry` backoff with jitter (514 ms in one run,
+ * 557 in the next, claude-code model-error), which the bridge counts as `provider/unhandled`
+ * with the raw event.
+ */
+export const MADE_UP_KEYS: ReadonlyMap<string, string> = new Map([["retry_delay_ms", "Claude Code's api_retry backoff (jittered)"]]);
 
 /**
  * Rule 4's patterns: each run-made value and what it becomes. Every pattern names the agent it
@@ -130,7 +139,7 @@ export function sortMergedCommandOutput(events: readonly unknown[]): unknown[] {
 export function replaceMadeUpNames(value: unknown): unknown {
   if (typeof value === "string") return MADE_UP_NAMES.reduce((text, { pattern, replace }) => text.replace(pattern, replace), value);
   if (Array.isArray(value)) return value.map(replaceMadeUpNames);
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceMadeUpNames(v)]));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, MADE_UP_KEYS.has(k) ? "<random>" : replaceMadeUpNames(v)]));
   return value;
 }
 

@@ -106,6 +106,24 @@ describe("the rules one by one", () => {
     expect(replaceMadeUpNames("ses_dd414c26effe0Ww3DlUyAO5K2k tool_24ffaad73001Qikdq11LaFMnNW call_parity_2_1")).toBe("ses_<id> tool_<id> call_parity_2_1");
   });
 
+  it("a retry's jittered delay is a placeholder; the retry's other values still count (claude-code model-error)", () => {
+    // The delays a second live run of claude-code 2.1.332 drew (CI, 2026-12-07) for the committed 514 and 1001.
+    const delays = [557, 1126];
+    const rewrite = (change: (params: Record<string, unknown>, n: number) => void) => {
+      let n = 0;
+      return oracle("model-error", "claude-code").map((event) => {
+        const copy = structuredClone(event) as Event & { rawEvent?: { params?: Record<string, unknown> } };
+        if (copy.type === "provider/unhandled" && copy.rawEvent?.params?.retry_delay_ms !== undefined) change(copy.rawEvent.params, n++);
+        return copy;
+      });
+    };
+    const jittered = rewrite((params, n) => (params.retry_delay_ms = delays[n]));
+    expect(verdict("model-error", jittered, false, "claude-code").passed).toBe(false);
+    expect(verdict("model-error", jittered, true, "claude-code").diffs).toEqual([]);
+    const otherStatus = rewrite((params) => (params.error_status = 500));
+    expect(verdict("model-error", otherStatus, true, "claude-code").passed).toBe(false);
+  });
+
   it("a command's merged output is compared as its lines sorted", () => {
     const done = (out: string) => ({ type: "item/completed", item: { type: "commandExecution", id: "#1", aggregatedOutput: out } });
     expect(sortMergedCommandOutput([done("b\na\n")])).toEqual(sortMergedCommandOutput([done("a\nb\n")]));
