@@ -130,6 +130,9 @@ export interface VersionRecordResult {
  */
 export async function recordVersion(req: VersionRecordRequest): Promise<VersionRecordResult> {
   await requireCells(req.cellsRoot, req.cells, req.provider);
+  // The request's own faults (provider, version) before the host's: a bad flag is named as such
+  // on any machine, bubblewrap or not.
+  await installPlan(req);
   await requireHostPrograms(req.provider, req.customAgentsFile);
   const install = await installVersion(req);
   const out = typeof req.out === "string" ? req.out : await req.out();
@@ -143,12 +146,22 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
  * version's packages, else the agent cache's (installed now, or reused), said on `progress`.
  * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown version
  */
+/**
+ * What installing `req.version` of the provider's agent means (`agentInstallPlan`), without
+ * installing anything.
+ *
+ * @throws UsageError (exit 2) for a provider without a pinned agent package or a bad version
+ */
+async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile">): Promise<ReturnType<typeof agentInstallPlan>> {
+  const provider = await recordProviderFor(req.provider, req.customAgentsFile);
+  const pins = await readAgentPins(projectAgentsDir());
+  return agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
+}
+
 export async function installVersion(
   req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile" | "cacheRoot" | "env" | "sources" | "progress">,
 ): Promise<VersionRecordResult["install"]> {
-  const provider = await recordProviderFor(req.provider, req.customAgentsFile);
-  const pins = await readAgentPins(projectAgentsDir());
-  const plan = agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
+  const plan = await installPlan(req);
   const install = (await projectInstallHolds(plan.packages))
     ? { dir: projectAgentsDir(), reused: true }
     : await installAgentVersion(plan, {
