@@ -121,7 +121,8 @@ export function renderLaneSetText(diff: LaneSetDiff, options: { color: boolean; 
     out.push(c.dim(truncate(`legend: - only in a (${options.a})  + only in b (${options.b})  unmarked: context`, width)));
     out.push(c.dim(truncate(`one event per line, blank threadId/providerThreadId omitted; b's ids in a's numbering (${NEW_ONLY_ID_MARK} = only in b)`, width)));
   }
-  out.push(...laneSetVersionLines(diff.entries, options).map((line) => c.dim(truncate(line, width))));
+  // Never cut: under a long checkout path a cut line lost the oracle's version, the one thing it says.
+  out.push(...laneSetVersionLines(diff.entries, options).map((line) => c.dim(line)));
   for (const entry of differing) {
     if (entry.status !== "changed" && options.full !== true) {
       out.push(sideOnlyLine(entry, c));
