@@ -14,12 +14,12 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { heldLeg, recordedLeg, type CellLeg, type LiveLaneSpills } from "../compare/cell-legs.js";
 import { grammarDropKeys, type ParityLeg } from "../compare/parity.js";
-import { InputError, UsageError } from "../errors.js";
+import { InputError } from "../errors.js";
 import { normalizeThreadLane } from "../lanes/index.js";
 import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { erroredCell, type CellResult } from "../report/check-report.js";
 import { isRecording } from "../replay/live-replay.js";
-import { replayProfileFor } from "../replay/bridge/profiles.js";
+import { replaySkipReason } from "../replay/bridge/profiles.js";
 import { createPlanCounter, type CountedRecordingDir } from "../replay/plan/stream-plan.js";
 import type { ReplayOptions, ReplayResult } from "../replay/replay-recording.js";
 import { whyNotAcceptable } from "../rerecord/accept.js";
@@ -97,17 +97,9 @@ export async function heldCell(cell: CheckCell): Promise<CheckCell> {
   return { ...cell, source: await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } }) };
 }
 
-/** Why a cell is not replayed (process-scoped, or no replay profile), or undefined. */
+/** Why a cell is not replayed (process-scoped, or no replay profile), or undefined (`replaySkipReason`). */
 export function skipReason(cell: CheckCell, replay: ReplayOptions | undefined): string | undefined {
-  if (cell.recording.manifest.scope === "process") return "process-scoped: no thread lane";
-  if (replay?.modulePath !== undefined) return undefined;
-  try {
-    replayProfileFor(cell.location.provider, replay?.adapters);
-    return undefined;
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
+  return replaySkipReason({ scope: cell.recording.manifest.scope, provider: cell.location.provider }, replay);
 }
 
 /** A skipped cell's report line. */

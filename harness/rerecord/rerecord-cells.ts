@@ -2,10 +2,10 @@
  * `parity rerecord` over selected cells (docs/design/00-product.md flow 4, CLI `rerecord`; spec 10 §6.6):
  * which cells are rerecorded, where each writes, and the run's exit code.
  */
-import { EXIT_CODES, UsageError } from "../errors.js";
+import { EXIT_CODES } from "../errors.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
-import { replayProfileFor } from "../replay/bridge/profiles.js";
+import { replaySkipReason } from "../replay/bridge/profiles.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
 import { rerecordCell, type RerecordCellOutcome } from "./rerecord-cell.js";
 import { rerecordTargets, type RerecordTargets, type TargetOptions } from "./targets.js";
@@ -40,15 +40,7 @@ export type RerecordOutcome = RerecordCellOutcome | RerecordSkip;
  * every provider is replayable.
  */
 export function skipReason(recording: Recording, replay: ReplayRecordingOptions | undefined): string | null {
-  if (recording.manifest.scope === "process") return "process-scoped: no thread lane";
-  if (replay?.modulePath !== undefined) return null;
-  try {
-    replayProfileFor(recording.manifest.provider, replay?.adapters);
-    return null;
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
+  return replaySkipReason(recording.manifest, replay) ?? null;
 }
 
 /**

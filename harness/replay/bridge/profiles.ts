@@ -29,3 +29,24 @@ export function replayProfileFor(provider: string, adapters: readonly ReplayAdap
       .join(", ")})`,
   );
 }
+
+/**
+ * Why a recording is not replayed, or undefined when it is a replayable thread-scoped cell (spec
+ * 10 §6.6: "each replayable, thread-scoped cell"): a process-scoped recording has no thread lane,
+ * and a provider no adapter handles has no profile (`replayProfileFor`'s message). With a
+ * `modulePath` override every provider is replayable. Shared by `check` and `rerecord`.
+ *
+ * @param manifest the recording's scope and provider
+ * @param replay the run's bridge override and adapters, if any
+ */
+export function replaySkipReason(manifest: { scope: string; provider: string }, replay: { modulePath?: string; adapters?: readonly ReplayAdapter[] } | undefined): string | undefined {
+  if (manifest.scope === "process") return "process-scoped: no thread lane";
+  if (replay?.modulePath !== undefined) return undefined;
+  try {
+    replayProfileFor(manifest.provider, replay?.adapters);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
