@@ -132,20 +132,15 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
   await requireCells(req.cellsRoot, req.cells, req.provider);
   // The request's own faults (provider, version) before the host's: a bad flag is named as such
   // on any machine, bubblewrap or not.
-  await installPlan(req);
+  const plan = await installPlan(req);
   await requireHostPrograms(req.provider, req.customAgentsFile);
-  const install = await installVersion(req);
+  const install = await installVersion(req, plan);
   const out = typeof req.out === "string" ? req.out : await req.out();
   const lanes = req.lanes ?? path.join(out, "lanes");
   const done = await recordCells({ ...req, out, lanes, agentsDir: install.dir, label: `${req.provider}@${req.version}` });
   return { install, out, lanes, ...done };
 }
 
-/**
- * The install {@link recordVersion} records with: the project's `agents/` when it holds the
- * version's packages, else the agent cache's (installed now, or reused), said on `progress`.
- * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown version
- */
 /**
  * What installing `req.version` of the provider's agent means (`agentInstallPlan`), without
  * installing anything.
@@ -158,10 +153,17 @@ async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version
   return agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
 }
 
+/**
+ * The install {@link recordVersion} records with: the project's `agents/` when it holds the
+ * version's packages, else the agent cache's (installed now, or reused), said on `progress`.
+ * `plan`: the request's {@link installPlan} when the caller has it already.
+ * @throws UsageError (exit 2) for a provider without a pinned agent package, a bad or unknown version
+ */
 export async function installVersion(
   req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile" | "cacheRoot" | "env" | "sources" | "progress">,
+  plan?: ReturnType<typeof agentInstallPlan>,
 ): Promise<VersionRecordResult["install"]> {
-  const plan = await installPlan(req);
+  plan ??= await installPlan(req);
   const install = (await projectInstallHolds(plan.packages))
     ? { dir: projectAgentsDir(), reused: true }
     : await installAgentVersion(plan, {
