@@ -10,6 +10,7 @@ import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
 import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
 import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { attachCellVersions } from "./cell-versions.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
@@ -58,7 +59,8 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
   // read and freshness check per facts file; a stale one stops the run, exit 2) and the truth entries.
   // Only the project's own recordings: one outside it (../shared, a `record --out` directory) may
   // have been recorded from another definition of a cell of the same name, which these facts are not of.
-  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir));
+  // An alternate is judged against its cell's facts (harness/recording/alternates.ts).
+  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
   const truthInputs =
     options.truth === false
       ? undefined

@@ -5,6 +5,7 @@ import { Chalk } from "chalk";
 import type { Argv } from "yargs";
 import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
 import { isInside } from "../recording/paths.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording } from "../recording/reader.js";
 import { selectRecordings } from "../recording/select.js";
 import { formatTable } from "../report/table.js";
@@ -47,7 +48,7 @@ export interface ListRow {
 export async function listRows(roots: readonly string[], lanesDir: string, filter: { provider?: string; cell?: string }, repoRoot: string = path.dirname(lanesDir)): Promise<ListRow[]> {
   const rows: ListRow[] = [];
   for (const location of await selectRecordings(roots, filter)) {
-    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
     const m = recording.manifest;
     const oracle = path.join(lanesDir, location.provider, `${location.cell}.json`);
     rows.push({

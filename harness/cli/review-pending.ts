@@ -23,6 +23,7 @@ import { InputError } from "../errors.js";
 import { fileState } from "../recording/file-state.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
 import { oracleVersionFile } from "../recording/oracle-version.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
@@ -69,7 +70,7 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
   // The recording accepting would leave: the pending one when a new recording waits.
   const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
-  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: location.cell } });
+  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
   const recorded = await recordedLeg(recording).load();
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });

@@ -104,6 +104,24 @@ export interface CellReport {
   truth?: CellTruthReport;
   /** The CLI versions of the cell's recording and oracle (absent: the run did not read them). */
   versions?: CellVersions;
+  /**
+   * The accepted alternate path of the cell the live lane matched instead of the cell's own oracle
+   * (a fresh re-record checked against the committed oracles, harness/check/alternate-match.ts):
+   * the cell passed on it. Absent: the cell's own oracle decided.
+   */
+  alternate?: AlternatePath;
+}
+
+/** One accepted alternate path of a cell (harness/recording/alternates.ts): its number (≥ 2), the cell, and its oracle file (relative to the project, `/`-separated; absolute outside it). */
+export interface AlternatePath {
+  path: number;
+  of: string;
+  oracle: string;
+}
+
+/** The words every reporter uses for a cell that matched an alternate: `agent took alternate path 2 of cell resume`. */
+export function alternateWords(alternate: AlternatePath): string {
+  return `agent took alternate path ${alternate.path} of cell ${alternate.of}`;
 }
 
 /**
@@ -295,6 +313,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),
       ...(cell.truth !== undefined ? { truth: cell.truth } : {}),
       ...(cell.versions !== undefined ? { versions: cell.versions } : {}),
+      ...(cell.alternate !== undefined ? { alternate: cell.alternate } : {}),
     })),
     truthStale: (run.truthStale ?? []).map(plainTruthEntry),
     versions: providerVersions(run.cells),
