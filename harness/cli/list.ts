@@ -94,7 +94,8 @@ async function oracleNames(dir: string): Promise<string[]> {
   const names: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith(".json")) names.push(entry.name);
-    if (entry.isDirectory()) for (const k of await readdir(path.join(dir, entry.name, ALTERNATES_DIR)).catch(() => [] as string[])) if (/^\d+\.json$/.test(k)) names.push(`${entry.name}/${ALTERNATES_DIR}/${k}`);
+    if (entry.isDirectory())
+      for (const k of await readdir(path.join(dir, entry.name, ALTERNATES_DIR)).catch(() => [] as string[])) if (/^\d+\.json$/.test(k)) names.push(`${entry.name}/${ALTERNATES_DIR}/${k}`);
   }
   return names;
 }

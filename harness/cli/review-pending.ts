@@ -25,6 +25,7 @@ import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
 import { oracleVersionFile } from "../recording/oracle-version.js";
 import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
+import type { Manifest } from "../recording/manifest.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
 /** One cell with pending results on disk: the cell as the review shows it, and its pending files. */
@@ -75,14 +76,29 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
+  const isNew = files.includes(location.dir) && (await fileState(location.dir)) === "missing";
   cell.detail = {
     ...cell.detail,
     pending: files,
-    error: `pending from an earlier parity check (not replayed again): ${shown}`,
-    ...(hasOracle ? {} : { missingOracle: true }),
+    error: isNew ? newRecordingWords(recording.manifest, shown) : `pending from an earlier parity check (not replayed again): ${shown}`,
+    // A new recording has no oracle yet by nature: accepting it (not check -u) writes both.
+    ...(hasOracle || isNew ? {} : { missingOracle: true }),
     ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
+    ...(isNew ? { newRecording: true } : {}),
   };
   return cell;
+}
+
+/**
+ * What the review says of a new recording the project does not have yet (pending-recordings.ts):
+ * an alternate path with why it was kept and the runs that took each path, or a new cell.
+ */
+function newRecordingWords(manifest: Manifest, shown: string): string {
+  const alt = manifest.alternateOf;
+  if (alt === undefined) return `new recording of a cell the project does not have yet (${manifest.cliVersion}): ${shown}`;
+  const runs = alt.evidence?.paths.map((p) => `path ${p.path}: ${p.runs.length === 1 ? "run" : "runs"} ${p.runs.join(", ")}`).join("; ");
+  const evidence = alt.evidence !== undefined ? ` (${alt.evidence.runs} runs; ${runs})` : "";
+  return `new alternate path ${alt.path} of cell ${alt.cell} (${manifest.cliVersion}): ${alt.why}${evidence}: ${shown}`;
 }
 
 /**

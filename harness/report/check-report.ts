@@ -215,6 +215,8 @@ export interface CellResult extends CellReport {
     missingOracle?: boolean;
     /** A whole new recording waits to replace the cell's (`parity drift --accept`): acceptable even when its lanes did not change. */
     pendingRecording?: boolean;
+    /** The pending recording is one the project does not have yet (a new cell or alternate path, harness/check/pending-recordings.ts): rejecting it deletes it and leaves the gate as it was. */
+    newRecording?: boolean;
     /**
      * Accepted files (absolute) whose pending result (`<file>.pending`, harness/check/write-policy.ts)
      * this run wrote: `parity review` and `check --update` accept them by renaming.
