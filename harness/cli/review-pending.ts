@@ -12,6 +12,7 @@
  * drops alone shows no difference here (`whyNotAcceptable` says so; `parity check` again
  * refreshes such a cell).
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { readOracleLeg } from "../check/compare-cell.js";
 import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
@@ -76,7 +77,7 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
-  const isNew = files.includes(location.dir) && (await fileState(location.dir)) === "missing";
+  const isNew = files.includes(location.dir) && !existsSync(location.dir);
   cell.detail = {
     ...cell.detail,
     pending: files,
