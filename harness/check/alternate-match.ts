@@ -13,7 +13,6 @@ import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { compareParity, type CompareParityInput, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
 import { alternateOracles } from "../recording/alternates.js";
 import type { AlternatePath } from "../report/check-report.js";
-import { readOracleLeg } from "./compare-cell.js";
 
 /** What {@link matchAlternate} found: the matching alternate with its verdict, or the closest one. */
 export type AlternateOutcome = { matched: AlternatePath; verdict: ParityVerdict<LoadedAllowlistEntry> } | { matched?: undefined; closest?: AlternatePath & { differences: number }; tried: number };
@@ -23,6 +22,7 @@ export type AlternateOutcome = { matched: AlternatePath; verdict: ParityVerdict<
  * @param base the cell's comparison input (its `oracle` is replaced by each alternate's; `oracleFromAnotherRun` is set)
  * @param lanesDir the oracles root, absolute
  * @param projectDir the project: each alternate's oracle is named relative to it (absolute outside it)
+ * @param readLeg reads an oracle file as a leg (compare-cell.ts `readOracleLeg`, passed in: that module calls this one)
  * @throws InputError for an alternate oracle that cannot be read (as the cell's own oracle)
  */
 export async function matchAlternate(
@@ -30,11 +30,12 @@ export async function matchAlternate(
   lanesDir: string,
   cell: string,
   projectDir: string,
+  readLeg: (file: string) => Promise<ParityLeg>,
 ): Promise<AlternateOutcome> {
   const oracles = await alternateOracles(lanesDir, base.provider, cell);
   let closest: (AlternatePath & { differences: number }) | undefined;
   for (const { path, file } of oracles) {
-    const { text: _text, ...oracle } = await readOracleLeg(file);
+    const oracle = await readLeg(file);
     const verdict = compareParity({ ...base, oracle, oracleFromAnotherRun: true });
     const inProject = relative(projectDir, file);
     const against = { path, of: cell, oracle: inProject.startsWith("..") ? file : inProject.split(sep).join("/") };

@@ -236,7 +236,10 @@ export async function compareCell(
   if (acrossRuns && state === "compared" && result.ok && !verdict.passed && verdict.diffs.length > 0 && verdict.diffs.every((d) => d.against === "oracle")) {
     liveWhole ??= await live.load();
     recordedWhole ??= await recorded.load();
-    alternate = await matchAlternate({ ...input, live: liveWhole, recorded: recordedWhole }, options.lanesDir, location.cell, options.repoRoot);
+    alternate = await matchAlternate({ ...input, live: liveWhole, recorded: recordedWhole }, options.lanesDir, location.cell, options.repoRoot, async (file) => {
+      const { text: _text, ...leg } = await readOracleLeg(file);
+      return leg;
+    });
     if (alternate.matched !== undefined) verdict = alternate.verdict;
   }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
