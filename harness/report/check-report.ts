@@ -62,9 +62,10 @@ export interface ReportDiff {
 /**
  * Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond
  * against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`); 4 the CLI
- * versions (`versions`, each cell's `versions`).
+ * versions (`versions`, each cell's `versions`); 5 the alternate path a cell passed on (each
+ * cell's `alternate`, harness/check/alternate-match.ts).
  */
-export const CHECK_REPORT_SCHEMA_VERSION = 4;
+export const CHECK_REPORT_SCHEMA_VERSION = 5;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {

@@ -167,6 +167,9 @@ describe("an accepted alternate is gated like a cell", () => {
     expect(list.out).toMatch(/acp-claude-zed\s+resume\/alternates\/2\s+thread/);
     const lanes = await runCli(["lanes", "--provider", "acp-claude-zed", "--cell", "resume"], { cwd: dir });
     expect(lanes.out).toMatch(/resume\/alternates\/2\s+thread/);
+    // An alternate's oracle with no recording is an orphan, as a cell's is.
+    await cp(path.join(dir, "lanes", "acp-claude-zed", "resume", "alternates", "2.json"), path.join(dir, "lanes", "acp-claude-zed", "resume", "alternates", "5.json"));
+    expect((await runCli(["list"], { cwd: dir })).out).toContain("oracle without a recording: lanes/acp-claude-zed/resume/alternates/5.json\n");
   });
 
   it("listRecordings lists alternates only when asked, right after their cell; --cell <cell> selects the cell with them", async () => {
