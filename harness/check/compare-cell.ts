@@ -231,15 +231,11 @@ export async function compareCell(
   }
   // Another path of the agent (alternate-match.ts): only a fresh re-record's clean replay whose
   // lane differs from the cell's oracle alone (the recording's own lane still matches).
-  const acrossRuns = input.oracleFromAnotherRun === true && location.alternateOf === undefined;
   let alternate: AlternateOutcome | undefined;
-  if (acrossRuns && state === "compared" && result.ok && !verdict.passed && verdict.diffs.length > 0 && verdict.diffs.every((d) => d.against === "oracle")) {
+  if (input.oracleFromAnotherRun === true && location.alternateOf === undefined && state === "compared" && result.ok && missesOracleOnly(verdict)) {
     liveWhole ??= await live.load();
     recordedWhole ??= await recorded.load();
-    alternate = await matchAlternate({ ...input, live: liveWhole, recorded: recordedWhole }, options.lanesDir, location.cell, options.repoRoot, async (file) => {
-      const { text: _text, ...leg } = await readOracleLeg(file);
-      return leg;
-    });
+    alternate = await matchAlternate({ ...input, live: liveWhole, recorded: recordedWhole }, options.lanesDir, location.cell, options.repoRoot, readOracleOnly);
     if (alternate.matched !== undefined) verdict = alternate.verdict;
   }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
@@ -277,12 +273,7 @@ export async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (truth !== undefined) cell.truth = truth.report;
-  if (alternate?.matched !== undefined) cell.alternate = alternate.matched;
-  else if (alternate !== undefined && alternate.tried > 0 && alternate.closest !== undefined && status === "fail") {
-    const { closest } = alternate;
-    const note = `the lane matches none of the cell's ${alternate.tried} accepted alternate ${alternate.tried === 1 ? "path" : "paths"} either (closest: alternate path ${closest.path}, ${closest.oracle}, ${closest.differences} ${closest.differences === 1 ? "difference" : "differences"})`;
-    cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${note}` : note };
-  }
+  if (alternate !== undefined) sayAlternate(cell, alternate, status);
   if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
@@ -292,6 +283,29 @@ export async function compareCell(
   if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
   explainOutcome(cell, { replay, state, oracleFile, result, reported: divergences.length, ...(notWritten !== undefined ? { notWritten } : {}) });
   return { cell, extras };
+}
+
+/** True when a verdict failed on the oracle alone (the recording's own lane matched): the case an alternate path may answer. */
+function missesOracleOnly(verdict: ParityVerdict<LoadedAllowlistEntry>): boolean {
+  return !verdict.passed && verdict.diffs.length > 0 && verdict.diffs.every((d) => d.against === "oracle");
+}
+
+/** An oracle file as a leg, its text let go (alternate-match.ts reads alternates' oracles with it). */
+async function readOracleOnly(file: string): Promise<ParityLeg> {
+  const { text: _text, ...leg } = await readOracleLeg(file);
+  return leg;
+}
+
+/** What the cell's report says of the alternates it was held to: the one it passed on, or, failing, the closest. */
+function sayAlternate(cell: CellResult, alternate: AlternateOutcome, status: CellResult["status"]): void {
+  if (alternate.matched !== undefined) {
+    cell.alternate = alternate.matched;
+    return;
+  }
+  const { closest, tried } = alternate;
+  if (closest === undefined || status !== "fail") return;
+  const note = `the lane matches none of the cell's ${tried} accepted alternate ${tried === 1 ? "path" : "paths"} either (closest: alternate path ${closest.path}, ${closest.oracle}, ${closest.differences} ${closest.differences === 1 ? "difference" : "differences"})`;
+  cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${note}` : note };
 }
 
 /** Writes a cell's normalized, unmasked lanes (and its divergences) for `--dump-dir`, each atomically. */

@@ -96,7 +96,13 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(ctx.cwd, lanes));
   const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
   // With each cell's accepted alternates, and the new recordings the project does not have yet (pending-recordings.ts).
-  const selected = [...(await selectRecordings(selection.roots, selection.filter, { alternates: true })), ...(await listPendingRecordings(selection.roots, selection.filter))];
+  const pendingNew = await listPendingRecordings(selection.roots, selection.filter);
+  // `--provider`/`--cell` naming only a new recording (nothing accepted of it yet) select it alone.
+  const accepted = await selectRecordings(selection.roots, selection.filter, { alternates: true }).catch((thrown: unknown) => {
+    if (thrown instanceof UsageError && pendingNew.length > 0) return [];
+    throw thrown;
+  });
+  const selected = [...accepted, ...pendingNew];
   // `--match` globs over `provider/cell` narrow the cells before anything is read or replayed.
   const matches = match.length === 0 ? () => true : picomatch([...match]);
   const locations = selected.filter((l) => matches(`${l.provider}/${l.cell}`));

@@ -189,10 +189,10 @@ describe("an accepted alternate is gated like a cell", () => {
 });
 
 /** Runs `parity review` in `cwd` with `answers` on its input. */
-async function reviewIn(cwd: string, answers: string[]): Promise<{ code: number; out: string }> {
+async function reviewIn(cwd: string, answers: string[], flags: Record<string, unknown> = {}): Promise<{ code: number; out: string }> {
   const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`).join("")) });
   let out = "";
-  const code = await command.run({}, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd });
+  const code = await command.run(flags, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd });
   return { code, out };
 }
 
@@ -230,12 +230,12 @@ describe("parity review: new recordings the project does not have yet", () => {
     expect([existsSync(alt), existsSync(oracle)]).toEqual([false, false]);
   });
 
-  it("a pending new cell (a recording folder .<cell>.pending with no cell beside it) is shown and accepted", async () => {
+  it("a pending new cell (a recording folder .<cell>.pending with no cell beside it) is shown and accepted, also when --cell names it alone", async () => {
     const dir = await project("echo", "resume");
     await cp(path.join(repoRoot, "recordings", "echo", "turn"), path.join(dir, "recordings", "echo", ".turn.pending"), { recursive: true });
     await cp(path.join(repoRoot, "cells", "turn"), path.join(dir, "cells", "turn"), { recursive: true });
     await cp(path.join(repoRoot, "lanes", "echo", "turn.json"), path.join(dir, "lanes", "echo", "turn.json.pending"));
-    const review = await reviewIn(dir, ["a"]);
+    const review = await reviewIn(dir, ["a"], { provider: "echo", cell: "turn" });
     expect(review.out).toContain("new recording of a cell the project does not have yet (bridge-parity echo 0.1.0)");
     expect(review.code).toBe(0);
     const check = await runCli(["check"], { cwd: dir });
