@@ -121,9 +121,10 @@ export function foldRunToRun(events: readonly unknown[], printed: PrintedOutputs
 }
 
 /**
- * Rule 5's terminal: qwen-code 0.15.10's shell tool (`ShellExecutionService.executeWithPty` in its
- * `cli.js`) replays what it read into an xterm of `cols` × `rows` with a scrollback of 10 000
- * lines and reports its text: at most `scrollback + rows` rows, the cursor's row last.
+ * Rule 5's terminal: qwen-code 0.15.10's shell tool, once the command has exited, replays what it
+ * read from the pty into an xterm of `cols` × `rows` with a scrollback of 10 000 lines and reports
+ * its text: at most `scrollback + rows` rows, the cursor's row last (the five real windows of
+ * long-output are all 10 030 rows: README, "A fresh re-record of the pinned version").
  */
 export const QWEN_TERMINAL = { agent: "qwen-code 0.15.10", cols: 80, rows: 30, scrollback: 10_000 } as const;
 
