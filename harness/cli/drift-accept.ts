@@ -28,6 +28,7 @@ import { listRecordings } from "../recording/locations.js";
 import { oracleVersionFile, oracleVersionText } from "../recording/oracle-version.js";
 import { readRecording } from "../recording/reader.js";
 import { isExactVersion } from "../record/agent-install.js";
+import { recordProviderFor } from "../families/index.js";
 import { pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 
 /** Runs the package client (`npm`) with `args` in `cwd`; rejects with its error. Injected by tests. */
@@ -56,6 +57,39 @@ async function dependenciesOf(file: string, field: "dependencies" | "devDependen
   }
 }
 
+/** Where `agentPackage` is pinned: the folder of its manifest, the version there, and npm's save flag for that field. */
+interface PinLocation {
+  dir: string;
+  version: string | undefined;
+  save: "--save-prod" | "--save-dev";
+}
+
+/** `agents/package.json`'s dependencies first, else the project's own devDependencies; undefined when neither pins it. */
+async function pinLocation(agentPackage: string, projectDir: string): Promise<PinLocation | undefined> {
+  const agents = path.join(projectDir, "agents");
+  const agentsPins = await dependenciesOf(path.join(agents, "package.json"), "dependencies");
+  if (Object.hasOwn(agentsPins, agentPackage)) return { dir: agents, version: agentsPins[agentPackage], save: "--save-prod" };
+  const rootDev = await dependenciesOf(path.join(projectDir, "package.json"), "devDependencies");
+  if (Object.hasOwn(rootDev, agentPackage)) return { dir: projectDir, version: rootDev[agentPackage], save: "--save-dev" };
+  return undefined;
+}
+
+/**
+ * What `parity review` says when it rejects a cell whose new recording `drift --accept` left
+ * pending: the committed recording and oracle stand, and the pin stays where `--accept` moved it.
+ * Review decides cell by cell and other cells of the new version may be kept, so it never moves a
+ * pin back on its own; the line names the tracked files that undo the upgrade (`git restore`).
+ * One line, ending in a newline.
+ */
+export async function upgradeRejectedLine(provider: string, projectDir: string): Promise<string> {
+  const agentPackage = (await recordProviderFor(provider, undefined).catch(() => undefined))?.agentPackages?.[0];
+  const where = agentPackage === undefined ? undefined : await pinLocation(agentPackage, projectDir);
+  const kept = "  rejected: the new recording and its oracle deleted; the committed ones stand";
+  if (where === undefined || agentPackage === undefined) return `${kept}\n`;
+  const files = ["package.json", "package-lock.json"].map((f) => path.relative(projectDir, path.join(where.dir, f)));
+  return `${kept}. ${agentPackage} stays pinned at ${where.version ?? "(none)"} in ${files[0]!} (parity drift --accept moved it): git restore ${files.join(" ")} puts the committed pin back\n`;
+}
+
 /**
  * Moves `agentPackage`'s pin to `version`: in `<projectDir>/agents/package.json` when it is pinned
  * there, else in `<projectDir>/package.json`'s devDependencies when it is one, with npm updating
@@ -64,15 +98,9 @@ async function dependenciesOf(file: string, field: "dependencies" | "devDependen
  *   with npm's first error line when npm fails, the manifest then left as it was
  */
 export async function movePin(agentPackage: string, version: string, projectDir: string, npm: PackageClient): Promise<PinMove> {
-  const agents = path.join(projectDir, "agents");
-  const agentsPins = await dependenciesOf(path.join(agents, "package.json"), "dependencies");
-  const rootDev = await dependenciesOf(path.join(projectDir, "package.json"), "devDependencies");
-  const [dir, from, save] = Object.hasOwn(agentsPins, agentPackage)
-    ? [agents, agentsPins[agentPackage], "--save-prod"]
-    : Object.hasOwn(rootDev, agentPackage)
-      ? [projectDir, rootDev[agentPackage], "--save-dev"]
-      : [undefined, undefined, undefined];
-  if (dir === undefined || save === undefined) throw new UsageError(`--accept: ${agentPackage} is pinned neither in agents/package.json nor as a devDependency in package.json; pin it by hand`);
+  const where = await pinLocation(agentPackage, projectDir);
+  if (where === undefined) throw new UsageError(`--accept: ${agentPackage} is pinned neither in agents/package.json nor as a devDependency in package.json; pin it by hand`);
+  const { dir, version: from, save } = where;
   const file = path.join(dir, "package.json");
   const lock = path.join(dir, "package-lock.json");
   const before = await readFile(file, "utf8");

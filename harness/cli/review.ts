@@ -38,6 +38,7 @@ import type { CliContext } from "./context.js";
 import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";
 import { requireDirectoryFlag } from "./path-checks.js";
 import { pendingCellsOnDisk } from "./review-pending.js";
+import { upgradeRejectedLine } from "./drift-accept.js";
 import picomatch from "picomatch";
 import { PR_PATTERN } from "../compare/allowlist.js";
 import { ORACLES_DIR } from "../defaults.js";
@@ -104,8 +105,11 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
   if (onDisk.length > 0) {
+    // A new recording pending is `parity drift --accept`'s; everything else an earlier check's.
+    const upgrades = onDisk.filter((p) => p.cell.detail?.pendingRecording === true).length;
+    const source = upgrades === 0 ? "an earlier parity check" : upgrades === onDisk.length ? "parity drift --accept" : "an earlier parity check and parity drift --accept";
     ctx.out(
-      `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from an earlier parity check: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
+      `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from ${source}: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
     );
     const pending = new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending]));
     return { cells: onDisk.map((p) => p.cell), pending, total: locations.length, locations, allowlist, fromDisk: true };
@@ -211,7 +215,7 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
       }
       if (answer === "r") {
         await rejectPending(gate.pending.get(`${cell.provider}/${cell.cell}`)?.files ?? []);
-        ctx.out("  rejected: left as is; the gate stays red until the bridge or the recording changes\n");
+        ctx.out(cell.detail?.pendingRecording === true ? await upgradeRejectedLine(cell.provider, ctx.cwd) : "  rejected: left as is; the gate stays red until the bridge or the recording changes\n");
         decisions.push({ cell, decision: "rejected" });
         break;
       }

@@ -7,6 +7,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.js";
 import type { LaneDiffLine } from "../compare/lane-diff.js";
+import { keyedListChange } from "../compare/lane-drift.js";
 import { isClassWide, type ParityComparison, type ParityDifference } from "../compare/parity.js";
 import type { CellResult, CheckRunResult } from "./check-report.js";
 import { timedOutCount, toCheckReport } from "./check-report.js";
@@ -183,6 +184,9 @@ function differenceRows(diff: ParityDifference, c: ChalkInstance, width: number)
 /** `old → new`, both cut around their first difference (absent values as `(absent)`), the change highlighted on colour. */
 function replaced(oldValue: unknown, newValue: unknown, room: number, c: ChalkInstance): string {
   if (oldValue === undefined || newValue === undefined) return `${preview(oldValue, room)} → ${preview(newValue, room)}`;
+  // A list of named things (a command or model catalog) reads as its entries added, removed, changed.
+  const entries = keyedListChange(oldValue, newValue);
+  if (entries !== undefined) return truncate(`entries ${entries.join(", ")}`, room * 2 + 3);
   const [a, b] = windowPair(JSON.stringify(oldValue) ?? "null", JSON.stringify(newValue) ?? "null", room);
   return `${highlighted(a, c)} → ${highlighted(b, c)}`;
 }
