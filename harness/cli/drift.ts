@@ -24,7 +24,7 @@ import { positiveIntegerFlag } from "./flag-checks.js";
 import { recordProviderFor } from "../families/index.js";
 import { agentsDir } from "../families/record-provider.js";
 import { isExactVersion, pinnedAgentVersion, readAgentPins } from "../record/agent-install.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordCells, requireCells, requireHostPrograms } from "./record-version.js";
+import { agentCacheRoot, committedCells, installPlan, installVersion, newVersionFolder, recordCells, requireCells, requireHostPrograms } from "./record-version.js";
 import { recordRepeated } from "./record-repeat.js";
 import type { LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
@@ -70,8 +70,10 @@ export async function resolveDriftSide(flag: "from" | "to", value: string, provi
   const cells = options.cells !== undefined && options.cells.length > 0 ? [...options.cells] : await committedCells(path.resolve(options.cwd, RECORDINGS_ROOT), provider);
   // Checked and installed (or refused) before a folder is made: a bad cell or version leaves nothing behind.
   await requireCells(path.resolve(options.cwd, CELLS_ROOT), cells, provider);
+  // The request's own faults (provider, version) before the host's, as `record --agent-version`.
+  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined });
   await requireHostPrograms(provider, undefined);
-  const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress });
+  const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress }, plan);
   const out = await newVersionFolder("parity-drift", provider, value);
   options.progress(`--${flag} ${value}: recording ${cells.length} cell(s) of ${provider} into ${out}\n`);
   const base = {
