@@ -12,6 +12,9 @@
  * - its oracle as `lanes/<provider>/<cell>.json.pending` and the oracle's version sidecar
  *   (harness/recording/oracle-version.ts) as `<cell>.version.pending`.
  *
+ * The lockfile keeps every platform's build of the agent the old one had (`lostOptionalDependencies`),
+ * or the pin does not move.
+ *
  * `parity review` (or `check -u`) accepts a cell by renaming all three into place
  * (harness/check/write-policy.ts `acceptPending`), and rejects it by deleting them. Nothing is
  * overwritten here: a cell that already has a pending result is refused before anything is written.
@@ -95,7 +98,8 @@ export async function upgradeRejectedLine(provider: string, projectDir: string):
  * there, else in `<projectDir>/package.json`'s devDependencies when it is one, with npm updating
  * the lockfile beside it (`--package-lock-only`: nothing is installed).
  * @throws UsageError (exit 2) when the package is pinned in neither; ParityError `E_PIN` (exit 5)
- *   with npm's first error line when npm fails, the manifest then left as it was
+ *   with npm's first error line when npm fails, or naming the optional dependencies (platform builds)
+ *   the lockfile had and npm left out; the manifest and lockfile then left as they were
  */
 export async function movePin(agentPackage: string, version: string, projectDir: string, npm: PackageClient): Promise<PinMove> {
   const where = await pinLocation(agentPackage, projectDir);
@@ -117,7 +121,68 @@ export async function movePin(agentPackage: string, version: string, projectDir:
   }
   const after = (await dependenciesOf(file, save === "--save-dev" ? "devDependencies" : "dependencies"))[agentPackage];
   if (after !== version) throw new ParityError("E_PIN", `npm left ${agentPackage} at ${after ?? "nothing"} in ${file}, not ${version}`, EXIT_CODES.internalError);
+  // npm drops an optional dependency it cannot fetch without a word: a registry that lacks one
+  // platform's build of the new version (this box's has only the linux builds of codex 0.170.0)
+  // would leave a lockfile whose `npm ci` on that platform installs no binary. Refused, as before.
+  const lost = beforeLock === undefined ? [] : lostOptionalDependencies(beforeLock, await readFile(lock, "utf8").catch(() => "{}"));
+  if (lost.length > 0) {
+    await writeFileAtomic(file, before);
+    await writeFileAtomic(lock, beforeLock!);
+    const names = lost.map((l) => (l.spec !== undefined ? `${l.name} (${l.spec})` : l.name));
+    throw new ParityError(
+      "E_PIN",
+      `npm could not keep ${lost.length === 1 ? "an optional dependency" : `${lost.length} optional dependencies`} of ${agentPackage}@${version} that ${path.relative(projectDir, lock)} had: ${names.join(", ")} — npm drops one it cannot fetch (the registry it reads has no such build?); nothing moved`,
+      EXIT_CODES.internalError,
+    );
+  }
   return { file, package: agentPackage, from, to: version };
+}
+
+/** An optional dependency a lockfile resolved and another does not: its name, who declares it, and the spec it is declared with there. */
+export interface LostOptional {
+  /** The declaring package's lockfile path (`node_modules/@openai/codex`). */
+  declaredBy: string;
+  name: string;
+  spec: string | undefined;
+}
+
+type LockPackages = Record<string, { optionalDependencies?: Record<string, string> } | undefined>;
+
+function lockPackages(text: string): LockPackages {
+  try {
+    return (JSON.parse(text) as { packages?: LockPackages }).packages ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** Where node would find `name` from the package at lockfile path `from`: its own node_modules, then each parent's, up to the root's. */
+function resolvesIn(packages: LockPackages, from: string, name: string): boolean {
+  let at = from;
+  for (;;) {
+    if (packages[at === "" ? `node_modules/${name}` : `${at}/node_modules/${name}`] !== undefined) return true;
+    if (at === "") return false;
+    const cut = at.lastIndexOf("/node_modules/");
+    at = cut < 0 ? "" : at.slice(0, cut);
+  }
+}
+
+/**
+ * The optional dependencies `after` (a lockfile's text, v2/v3 `packages`) leaves unresolved that
+ * `before` resolved for a package of the same lockfile path: a platform's build the lockfile had
+ * and lost. One that `before` did not resolve either (a build never published) is not lost. Pure.
+ */
+export function lostOptionalDependencies(before: string, after: string): LostOptional[] {
+  const was = lockPackages(before);
+  const now = lockPackages(after);
+  const lost: LostOptional[] = [];
+  for (const [declaredBy, entry] of Object.entries(now)) {
+    for (const [name, spec] of Object.entries(entry?.optionalDependencies ?? {})) {
+      if (resolvesIn(now, declaredBy, name)) continue;
+      if (was[declaredBy] !== undefined && resolvesIn(was, declaredBy, name)) lost.push({ declaredBy, name, spec });
+    }
+  }
+  return lost;
 }
 
 /**
