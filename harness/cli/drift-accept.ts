@@ -16,7 +16,9 @@
  * or the pin does not move.
  *
  * `parity review` (or `check -u`) accepts a cell by renaming all three into place
- * (harness/check/write-policy.ts `acceptPending`), and rejects it by deleting them. Nothing is
+ * (harness/check/write-policy.ts `acceptPending`), and rejects it by deleting them; once review
+ * has decided the upgrade's last cell, the pin is put back if no cell of it was accepted
+ * (`settleUpgrade`, from the undo `writeUpgradeUndo` keeps). Nothing is
  * overwritten here: a cell that already has a pending result is refused before anything is written.
  */
 import { execFile } from "node:child_process";
@@ -50,6 +52,8 @@ export interface PinMove {
   package: string;
   from: string | undefined;
   to: string;
+  /** The manifest and lockfile as they were before and after the move (absolute paths; `before` undefined: the file did not exist), to undo it. */
+  changed: Array<{ file: string; before: string | undefined; after: string | undefined }>;
 }
 
 async function dependenciesOf(file: string, field: "dependencies" | "devDependencies"): Promise<Record<string, string>> {
@@ -77,17 +81,90 @@ async function pinLocation(agentPackage: string, projectDir: string): Promise<Pi
   return undefined;
 }
 
+/** The undo of the pin move of one provider's upgrade, kept while its cells are pending (see {@link writeUpgradeUndo}). */
+interface UpgradeUndo {
+  package: string;
+  from: string | undefined;
+  to: string;
+  changed: PinMove["changed"];
+}
+
+/** `<pin folder>/.parity-upgrade-<provider>.pending`: ignored by git, as every `.pending` file. */
+function upgradeUndoFile(pinDir: string, provider: string): string {
+  return path.join(pinDir, `.parity-upgrade-${provider}.pending`);
+}
+
 /**
- * What `parity review` says when it rejects a cell whose new recording `drift --accept` left
- * pending: the committed recording and oracle stand, and the pin stays where `--accept` moved it.
- * Review decides cell by cell and other cells of the new version may be kept, so it never moves a
- * pin back on its own; the line names the tracked files that undo the upgrade (`git restore`).
- * One line, ending in a newline.
+ * Keeps what undoes `pin` (the manifest and lockfile as they were and as the move left them) until
+ * the upgrade's last pending cell is decided in `parity review` ({@link settleUpgrade}); an earlier
+ * upgrade's undo, whose cells were all decided, is replaced.
  */
-export async function upgradeRejectedLine(provider: string, projectDir: string): Promise<string> {
+export async function writeUpgradeUndo(provider: string, pin: PinMove): Promise<void> {
+  const undo: UpgradeUndo = { package: pin.package, from: pin.from, to: pin.to, changed: pin.changed };
+  await writeFileAtomic(upgradeUndoFile(path.dirname(pin.file), provider), `${JSON.stringify(undo)}\n`);
+}
+
+/**
+ * After `parity review` decided a cell whose new recording `drift --accept` left pending: while
+ * other cells of the upgrade are pending, nothing; once none is, the upgrade is settled — when no
+ * recording of the provider names the new version (every cell was rejected), the pin is put back
+ * (the manifest and lockfile as they were before `--accept`, unless they changed since, which is
+ * said instead), else it stays; either way the undo is deleted. A user who rejects the upgrade in
+ * every cell expects the project as it was; one who kept a cell of it needs its pin.
+ * @returns one line (no newline) saying what became of the pin, and whether the upgrade is settled
+ *   (no cell of it pending any more); undefined when there is no undo
+ *   (an upgrade accepted before undos were kept: {@link upgradeRejectedLine} names the files)
+ */
+export async function settleUpgrade(provider: string, projectDir: string, recordingsRoot: string): Promise<{ line: string; settled: boolean } | undefined> {
   const agentPackage = (await recordProviderFor(provider, undefined).catch(() => undefined))?.agentPackages?.[0];
   const where = agentPackage === undefined ? undefined : await pinLocation(agentPackage, projectDir);
+  if (where === undefined) return undefined;
+  const file = upgradeUndoFile(where.dir, provider);
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const undo = JSON.parse(text) as UpgradeUndo;
+  const locations = (await listRecordings([recordingsRoot])).filter((l) => l.provider === provider);
+  let pending = 0;
+  let accepted = 0;
+  for (const location of locations) {
+    if (existsSync(pendingRecordingDir(location.dir))) pending += 1;
+    const manifest = JSON.parse(await readFile(path.join(location.dir, "manifest.json"), "utf8").catch(() => "{}")) as { cliVersion?: unknown };
+    if (typeof manifest.cliVersion === "string" && manifest.cliVersion.split(/\s+/).at(-1) === undo.to) accepted += 1;
+  }
+  if (pending > 0)
+    return { settled: false, line: `${undo.package} stays pinned at ${undo.to} while ${pending} more ${pending === 1 ? "cell" : "cells"} of it ${pending === 1 ? "is" : "are"} pending` };
+  await rm(file, { force: true });
+  if (accepted > 0) return { settled: true, line: `${undo.package} stays pinned at ${undo.to}: ${accepted} ${accepted === 1 ? "cell" : "cells"} of it accepted` };
+  const rel = (f: string) => path.relative(projectDir, f);
+  const moved = [];
+  let asBefore = true;
+  for (const change of undo.changed) {
+    const now = await readFile(change.file, "utf8").catch(() => undefined);
+    if (now !== change.after) moved.push(rel(change.file));
+    if (now !== change.before) asBefore = false;
+  }
+  // Put back by hand already (git restore): nothing to do.
+  if (asBefore) return { settled: true, line: `no cell of ${undo.to} accepted: ${undo.package} is pinned at ${undo.from ?? "(none)"} again` };
+  if (moved.length > 0) return { settled: true, line: `${undo.package} stays pinned at ${undo.to}: ${moved.join(" and ")} changed since parity drift --accept; pin ${undo.from ?? "it"} back by hand` };
+  for (const change of undo.changed) {
+    if (change.before === undefined) await rm(change.file, { force: true });
+    else await writeFileAtomic(change.file, change.before);
+  }
+  return { settled: true, line: `no cell of ${undo.to} accepted: ${undo.package} pinned back at ${undo.from ?? "(none)"} (${undo.changed.map((c) => rel(c.file)).join(" and ")} as they were)` };
+}
+
+/**
+ * What `parity review` says when it rejects a cell whose new recording `drift --accept` left
+ * pending: the committed recording and oracle stand, and what became of the pin
+ * ({@link settleUpgrade}); without an undo, the tracked files that put the pin back (`git restore`).
+ * One line, ending in a newline.
+ */
+export async function upgradeRejectedLine(provider: string, projectDir: string, recordingsRoot: string): Promise<string> {
   const kept = "  rejected: the new recording and its oracle deleted; the committed ones stand";
+  const settled = await settleUpgrade(provider, projectDir, recordingsRoot);
+  if (settled !== undefined) return `${kept}; ${settled.line}\n`;
+  const agentPackage = (await recordProviderFor(provider, undefined).catch(() => undefined))?.agentPackages?.[0];
+  const where = agentPackage === undefined ? undefined : await pinLocation(agentPackage, projectDir);
   if (where === undefined || agentPackage === undefined) return `${kept}\n`;
   const files = ["package.json", "package-lock.json"].map((f) => path.relative(projectDir, path.join(where.dir, f)));
   return `${kept}. ${agentPackage} stays pinned at ${where.version ?? "(none)"} in ${files[0]!} (parity drift --accept moved it): git restore ${files.join(" ")} puts the committed pin back\n`;
@@ -135,7 +212,11 @@ export async function movePin(agentPackage: string, version: string, projectDir:
       EXIT_CODES.internalError,
     );
   }
-  return { file, package: agentPackage, from, to: version };
+  const changed = [
+    { file, before, after: await readFile(file, "utf8") },
+    { file: lock, before: beforeLock, after: await readFile(lock, "utf8").catch(() => undefined) },
+  ];
+  return { file, package: agentPackage, from, to: version, changed };
 }
 
 /** An optional dependency a lockfile resolved and another does not: its name, who declares it, and the spec it is declared with there. */

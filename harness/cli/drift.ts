@@ -29,7 +29,7 @@ import { recordRepeated } from "./record-repeat.js";
 import type { LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
-import { acceptedVersion, movePin, npmClient, writePendingUpgrade } from "./drift-accept.js";
+import { acceptedVersion, movePin, npmClient, writePendingUpgrade, writeUpgradeUndo } from "./drift-accept.js";
 import { rejectPending } from "../check/write-policy.js";
 import { driftReport, laneChangeLine, wireChangeLine, type DriftReport, type DriftSideReport } from "./drift-report.js";
 
@@ -260,6 +260,8 @@ async function acceptDrift(report: DriftReport, provider: string, ctx: Parameter
     await rejectPending(written.flatMap((c) => c.files));
     throw error;
   }
+  // Review puts the pin back when it rejects every cell of the upgrade (drift-accept.ts settleUpgrade).
+  await writeUpgradeUndo(provider, pin);
   const rel = (p: string) => path.relative(ctx.cwd, p);
   ctx.err(
     `parity: pinned ${pin.package} ${pin.from ?? "(none)"} → ${pin.to} in ${rel(pin.file)} and its lockfile (install it: ${rel(pin.file) === "package.json" ? "npm install" : "npm run agents:install"})\n`,

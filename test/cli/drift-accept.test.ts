@@ -162,7 +162,7 @@ describe("parity drift --accept of a version whose lanes changed", () => {
     return { cwd, to, pinned, next, env: { ...process.env, PATH: `${fakeBin}${path.delimiter}${process.env.PATH ?? ""}`, FAKE_NPM_LOG: log } };
   }
 
-  it("the pending oracles hold the new lanes, review shows the inserted command, accepting makes check pass naming the new version, rejecting leaves the committed cell and says how to put the pin back", async () => {
+  it("the pending oracles hold the new lanes, review shows the inserted command, accepting makes check pass naming the new version, rejecting a cell leaves it as committed and the pin stays for the cell kept", async () => {
     const { cwd, to, env, pinned, next } = await upgradeProject();
     const committed = Object.fromEntries(await Promise.all(both.map(async (c) => [c, await readFile(path.join(cwd, "lanes", PROVIDER, `${c}.json`), "utf8")] as const)));
 
@@ -195,9 +195,10 @@ describe("parity drift --accept of a version whose lanes changed", () => {
     // The catalog change reads as the entry inserted, not as two cut lists.
     expect(out).toMatch(/replace thread \/ thread\/extensionState\/updated \[bb\/provider-commands\]: payload\.commands {2}entries \+ name=ultrareview {2}\(\/1\/payload\/commands\)\n/);
     expect(out).toContain(`accepted: ${path.join("lanes", PROVIDER, "turn-tools.json")}, ${path.join("lanes", PROVIDER, "turn-tools.version")}, ${path.join("recordings", PROVIDER, "turn-tools")}\n`);
-    expect(out).toContain(
-      `  rejected: the new recording and its oracle deleted; the committed ones stand. ${ADAPTER} stays pinned at ${next} in ${path.join("agents", "package.json")} (parity drift --accept moved it): git restore ${path.join("agents", "package.json")} ${path.join("agents", "package-lock.json")} puts the committed pin back\n`,
-    );
+    // A cell of the new version was kept: its pin stays, and the upgrade's undo is gone.
+    expect(out).toContain(`  rejected: the new recording and its oracle deleted; the committed ones stand; ${ADAPTER} stays pinned at ${next}: 1 cell of it accepted\n`);
+    expect(existsSync(path.join(cwd, "agents", `.parity-upgrade-${PROVIDER}.pending`))).toBe(false);
+    expect((JSON.parse(await readFile(path.join(cwd, "agents", "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies[ADAPTER]).toBe(next);
     expect(code, out).toBe(1); // a rejected cell leaves the upgrade open
 
     // Accepted: the new recording, its oracle with the command, the new version; rejected: byte for byte the committed cell.
@@ -216,5 +217,44 @@ describe("parity drift --accept of a version whose lanes changed", () => {
     expect(gate.out).toContain(`versions ${PROVIDER}: claude-agent-acp ${next} (recordings and oracles)\n`);
     expect(gate.out).toMatch(new RegExp(`PASS ${PROVIDER}/turn-tools .*unhandled 0→0`));
     expect((await runCli(["check"], { cwd, ci: true })).code).toBe(0);
+  });
+
+  it("rejecting every cell of the upgrade puts the pin back: the manifest and lockfile as they were before --accept", async () => {
+    const { cwd, to, env, pinned, next } = await upgradeProject();
+    const manifest = await readFile(path.join(cwd, "agents", "package.json"), "utf8");
+    const lock = await readFile(path.join(cwd, "agents", "package-lock.json"), "utf8");
+    expect((await runCli(["drift", "--provider", PROVIDER, "--from", "recordings", "--to", to, "--accept"], { cwd, env })).code).toBe(0);
+    expect(await readFile(path.join(cwd, "agents", "package.json"), "utf8")).not.toBe(manifest);
+    // The undo waits beside the pin, ignored by git as every .pending file.
+    expect(existsSync(path.join(cwd, "agents", `.parity-upgrade-${PROVIDER}.pending`))).toBe(true);
+
+    let out = "";
+    const review = createReviewCommand({ input: Readable.from(["r\n", "r\n"]) });
+    const code = await review.run({}, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd });
+    expect(code, out).toBe(1);
+    expect(out).toContain(`  rejected: the new recording and its oracle deleted; the committed ones stand; ${ADAPTER} stays pinned at ${next} while 1 more cell of it is pending\n`);
+    expect(out).toContain(
+      `  rejected: the new recording and its oracle deleted; the committed ones stand; no cell of ${next} accepted: ${ADAPTER} pinned back at ${pinned} (${path.join("agents", "package.json")} and ${path.join("agents", "package-lock.json")} as they were)\n`,
+    );
+    expect(await readFile(path.join(cwd, "agents", "package.json"), "utf8")).toBe(manifest);
+    expect(await readFile(path.join(cwd, "agents", "package-lock.json"), "utf8")).toBe(lock);
+    expect(existsSync(path.join(cwd, "agents", `.parity-upgrade-${PROVIDER}.pending`))).toBe(false);
+    expect((await readdir(path.join(cwd, "recordings", PROVIDER))).sort()).toEqual(both);
+    expect((await readdir(path.join(cwd, "lanes", PROVIDER))).filter((f) => f.endsWith(".pending"))).toEqual([]);
+    expect((await runCli(["check"], { cwd, ci: true })).code).toBe(0);
+  });
+
+  it("a pin put back by hand meanwhile (git restore) is left as it is", async () => {
+    const { cwd, to, env, pinned, next } = await upgradeProject();
+    const manifest = await readFile(path.join(cwd, "agents", "package.json"), "utf8");
+    expect((await runCli(["drift", "--provider", PROVIDER, "--from", "recordings", "--to", to, "--accept"], { cwd, env })).code).toBe(0);
+    await writeFile(path.join(cwd, "agents", "package.json"), manifest);
+    await writeFile(path.join(cwd, "agents", "package-lock.json"), "{}\n");
+    let out = "";
+    const review = createReviewCommand({ input: Readable.from(["r\n", "r\n"]) });
+    await review.run({}, { out: (t) => void (out += t), err: (t) => void (out += t), color: false, verbose: false, ci: false, cwd });
+    expect(out).toContain(`; no cell of ${next} accepted: ${ADAPTER} is pinned at ${pinned} again\n`);
+    expect(await readFile(path.join(cwd, "agents", "package.json"), "utf8")).toBe(manifest);
+    expect(existsSync(path.join(cwd, "agents", `.parity-upgrade-${PROVIDER}.pending`))).toBe(false);
   });
 });
