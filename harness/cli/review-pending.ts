@@ -77,7 +77,10 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   cell.detail = {
     ...cell.detail,
     pending: files,
-    error: `pending from an earlier parity check (not replayed again): ${shown}`,
+    // A new recording waiting is `parity drift --accept`'s (an agent upgrade), not a check's result.
+    error: files.includes(location.dir)
+      ? `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`
+      : `pending from an earlier parity check (not replayed again): ${shown}`,
     ...(hasOracle ? {} : { missingOracle: true }),
     ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
   };
