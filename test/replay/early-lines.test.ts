@@ -167,7 +167,7 @@ describe("a line a quick bridge writes before the input of another pipe it is re
   });
 });
 
-/** Session 14's first weakness: the delta for usage 5 recorded after the agent's own next input 8 too (the recording's bridge lagged over both pipes). */
+/** Slow across two inputs (judged extra when lines were judged at their pipe's next input): the delta for usage 5 recorded after the agent's own next input 8 too (the recording's bridge lagged over both pipes). */
 const slowLane: Array<[LaneEntry["dir"], unknown]> = [
   ...lane.slice(0, 7),
   ["provider→bridge", TOOL_UPDATE],
@@ -177,7 +177,7 @@ const slowLane: Array<[LaneEntry["dir"], unknown]> = [
   ["bridge→runtime", delta("contextWindow", { used: 1031 })],
 ];
 
-/** Session 14's second weakness: a runtime request 9 whose own answer is a `thread/identity` (10) opens before the agent's next input. */
+/** A later expectation of the held line's shape (a held extra took it when the plan opened it): a runtime request 9 whose own answer is a `thread/identity` (10) opens before the agent's next input. */
 const renameLane: Array<[LaneEntry["dir"], unknown]> = [
   ...lane.slice(0, 8),
   ["runtime→bridge", RENAME],

@@ -42,9 +42,9 @@ function offer(walk: ScheduleWalk, early: EarlyLine, last = Infinity): number {
  * Offers every held line, in arrival order, to the expectations open now; returns true when one
  * met. Call only once the bridge settled (`idle` or `blocked`): it has then written every line the
  * inputs written so far cause, so a live line that fits an expectation has met it already, and a
- * held line cannot take one from the line the bridge wrote for it (session 14's second weakness:
- * offered as soon as the plan opened it, a held extra `thread/identity` took the expectation of the
- * runtime request written next, and the failure named that request's seq). A line that meets keeps
+ * held line cannot take one from the line the bridge wrote for it (offered as soon as the plan opened it, a held
+ * extra `thread/identity` took the expectation of the runtime request written next, and the failure
+ * named that request's seq: test/replay/early-lines.test.ts, renameLane). A line that meets keeps
  * the anchor of its arrival: it came before the next input was written, so that input did not
  * cause it, whatever the recording's lagging bridge shows.
  */
@@ -65,9 +65,8 @@ export function meetEarlyLines(walk: ScheduleWalk): boolean {
  * line first: its expectation, if it has one, is recorded before the live line's. So the held line
  * meets the earliest open expectation it fits up to the live line's, and one that fits none there
  * is provably extra — everything recorded before an open expectation is open or met — and is
- * judged now, as on arrival. An expectation after the live line's is never its (session 14's
- * second weakness: a held extra line met a later expectation of its shape, and the failure named
- * that later seq).
+ * judged now, as on arrival. An expectation after the live line's is never its (a held extra
+ * line met a later expectation of its shape, naming that later seq, when this did not hold).
  */
 export function yieldToEarlyLines(walk: ScheduleWalk, index: number, find: () => number): number {
   const pipe = walk.lastChannel;
