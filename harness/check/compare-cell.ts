@@ -10,6 +10,7 @@ import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { oracleLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
+import { printedOutputs } from "../compare/run-to-run.js";
 import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError } from "../errors.js";
 import { serializeThreadLane } from "../lanes/index.js";
@@ -55,6 +56,14 @@ export interface CompareCellOptions {
    * cell's live lane is judged against them beside its oracle (cell-truth.ts). Absent: no truth check.
    */
   facts?: ReadonlyMap<string, CellFactsState>;
+  /**
+   * The facts of each cell whose oracle comes from another run (`provider/cell`, as `facts`), also
+   * for a recording outside the project (a fresh re-record's `--out`): read for the run-to-run rule
+   * that holds a terminal's window of a long output against what the command printed
+   * (compare/run-to-run.ts rule 5), never judged as truth. A recording made from another definition
+   * of the cell only loses that rule: its output is no window of these facts' output.
+   */
+  runToRunFacts?: ReadonlyMap<string, CellFactsState>;
   /** Truth allowlist entries (`allowlists/truth/*.json`). */
   truthAllowlist?: readonly LoadedTruthEntry[];
   /** Does an untruth caused by our bridge fail its cell (default `fail`; the gate passes `BRIDGE_UNTRUTHS` or `--strict-truth`)? */
@@ -198,13 +207,16 @@ export async function compareCell(
   const writeOracle = state === "written" || state === "pending";
 
   // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
+  const acrossRuns = oracleFromAnotherRun(location.dir, options.lanesDir);
+  const reference = acrossRuns ? options.runToRunFacts?.get(`${location.provider}/${manifestCellOf(location)}`) : undefined;
   const input = {
     provider: location.provider,
     cell: location.cell,
     allowlist: options.allowlist,
     recordingDir: location.dir,
     judgedElsewhere: isClassWide,
-    ...(oracleFromAnotherRun(location.dir, options.lanesDir) ? { oracleFromAnotherRun: true } : {}),
+    ...(acrossRuns ? { oracleFromAnotherRun: true } : {}),
+    ...(reference?.state === "judged" ? { printed: printedOutputs(reference.facts) } : {}),
   };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
   // dump, an applying allowlist entry, or a difference to show.

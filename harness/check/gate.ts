@@ -11,6 +11,7 @@ import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
 import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
 import { manifestCellOf } from "../recording/alternates.js";
+import { oracleFromAnotherRun } from "./compare-cell.js";
 import { attachCellVersions } from "./cell-versions.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
@@ -70,6 +71,11 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
             throw error;
           },
         );
+  // The run-to-run rules' reference (compare-cell.ts `runToRunFacts`): the facts of each cell whose
+  // oracle comes from another run, inside the project or not. Never a reason to stop the run: facts
+  // that cannot be read (or are stale) leave that rule without a reference, which makes it inert.
+  const acrossRuns = locations.filter((l) => oracleFromAnotherRun(l.dir, lanesDir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
+  const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), acrossRuns).catch(() => undefined);
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
   const { run, extras, replayed } = await checkCells({
@@ -79,6 +85,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
     oraclesForEveryRecording: options.lanesGiven,
     allowlist,
     ...(truthInputs !== undefined ? { facts: truthInputs[0], truthAllowlist: truthInputs[1], bridgeUntruths: options.bridgeUntruths ?? BRIDGE_UNTRUTHS } : {}),
+    ...(runToRunFacts !== undefined ? { runToRunFacts } : {}),
     jobs,
     write: options.write,
     batch: options.batch,

@@ -24,12 +24,12 @@ import { positiveIntegerFlag } from "./flag-checks.js";
 import { recordProviderFor } from "../families/index.js";
 import { agentsDir } from "../families/record-provider.js";
 import { isExactVersion, pinnedAgentVersion, readAgentPins } from "../record/agent-install.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordCells, requireCells, requireHostPrograms } from "./record-version.js";
+import { agentCacheRoot, committedCells, installPlan, installVersion, newVersionFolder, recordCells, requireCells, requireHostPrograms } from "./record-version.js";
 import { recordRepeated } from "./record-repeat.js";
 import type { LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
-import { acceptedVersion, movePin, npmClient, writePendingUpgrade } from "./drift-accept.js";
+import { acceptedVersion, movePin, npmClient, writePendingUpgrade, writeUpgradeUndo } from "./drift-accept.js";
 import { rejectPending } from "../check/write-policy.js";
 import { driftReport, laneChangeLine, wireChangeLine, type DriftReport, type DriftSideReport } from "./drift-report.js";
 
@@ -70,8 +70,10 @@ export async function resolveDriftSide(flag: "from" | "to", value: string, provi
   const cells = options.cells !== undefined && options.cells.length > 0 ? [...options.cells] : await committedCells(path.resolve(options.cwd, RECORDINGS_ROOT), provider);
   // Checked and installed (or refused) before a folder is made: a bad cell or version leaves nothing behind.
   await requireCells(path.resolve(options.cwd, CELLS_ROOT), cells, provider);
+  // The request's own faults (provider, version) before the host's, as `record --agent-version`.
+  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined });
   await requireHostPrograms(provider, undefined);
-  const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress });
+  const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress }, plan);
   const out = await newVersionFolder("parity-drift", provider, value);
   options.progress(`--${flag} ${value}: recording ${cells.length} cell(s) of ${provider} into ${out}\n`);
   const base = {
@@ -258,6 +260,8 @@ async function acceptDrift(report: DriftReport, provider: string, ctx: Parameter
     await rejectPending(written.flatMap((c) => c.files));
     throw error;
   }
+  // Review puts the pin back when it rejects every cell of the upgrade (drift-accept.ts settleUpgrade).
+  await writeUpgradeUndo(provider, pin);
   const rel = (p: string) => path.relative(ctx.cwd, p);
   ctx.err(
     `parity: pinned ${pin.package} ${pin.from ?? "(none)"} → ${pin.to} in ${rel(pin.file)} and its lockfile (install it: ${rel(pin.file) === "package.json" ? "npm install" : "npm run agents:install"})\n`,

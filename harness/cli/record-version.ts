@@ -147,7 +147,7 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
  *
  * @throws UsageError (exit 2) for a provider without a pinned agent package or a bad version
  */
-async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile">): Promise<ReturnType<typeof agentInstallPlan>> {
+export async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile">): Promise<ReturnType<typeof agentInstallPlan>> {
   const provider = await recordProviderFor(req.provider, req.customAgentsFile);
   const pins = await readAgentPins(projectAgentsDir());
   return agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);

@@ -21,7 +21,7 @@ import { detectNetworkIsolation } from "../record/network.js";
 import { recordProviders } from "../families/index.js";
 import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
-import { agentCacheRoot, committedCells, installVersion, newVersionFolder, recordCells, recordVersion, requireCells, requireHostPrograms } from "./record-version.js";
+import { agentCacheRoot, committedCells, installPlan, installVersion, newVersionFolder, recordCells, recordVersion, requireCells, requireHostPrograms } from "./record-version.js";
 import { recordRepeated, renderRepeatText } from "./record-repeat.js";
 import { keepAlternates, renderKeptText } from "./keep-alternates.js";
 import { loadAllowlists } from "../compare/allowlist.js";
@@ -435,17 +435,11 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
   const version = options.agentVersion;
   await requireCells(options.cellsRoot, cells, options.provider);
+  // The request's own faults (provider, version) before the host's, as recordVersion orders them.
+  const request = version !== undefined ? { provider: options.provider, version, ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}) } : undefined;
+  const plan = request !== undefined ? await installPlan(request) : undefined;
   await requireHostPrograms(options.provider, options.customAgentsFile);
-  const install =
-    version !== undefined
-      ? await installVersion({
-          provider: options.provider,
-          version,
-          cacheRoot: agentCacheRoot(ctx.env ?? process.env),
-          progress: (line) => ctx.err(line),
-          ...(options.customAgentsFile !== undefined ? { customAgentsFile: options.customAgentsFile } : {}),
-        })
-      : undefined;
+  const install = request !== undefined ? await installVersion({ ...request, cacheRoot: agentCacheRoot(ctx.env ?? process.env), progress: (line) => ctx.err(line) }, plan) : undefined;
   const out = options.outGiven ? options.out : await newVersionFolder("parity-repeat", options.provider, version ?? "pinned");
   const report = await recordRepeated({
     provider: options.provider,

@@ -81,7 +81,13 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   cell.detail = {
     ...cell.detail,
     pending: files,
-    error: isNew ? newRecordingWords(recording.manifest, shown) : `pending from an earlier parity check (not replayed again): ${shown}`,
+    // A new recording the project does not have yet (pending-recordings.ts), else a new recording
+    // waiting in a cell's place is `parity drift --accept`'s (an agent upgrade), not a check's result.
+    error: isNew
+      ? newRecordingWords(recording.manifest, shown)
+      : files.includes(location.dir)
+        ? `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`
+        : `pending from an earlier parity check (not replayed again): ${shown}`,
     // A new recording has no oracle yet by nature: accepting it (not check -u) writes both.
     ...(hasOracle || isNew ? {} : { missingOracle: true }),
     ...(files.includes(location.dir) ? { pendingRecording: true } : {}),

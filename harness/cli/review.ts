@@ -39,9 +39,10 @@ import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";
 import { requireDirectoryFlag } from "./path-checks.js";
 import { pendingCellsOnDisk } from "./review-pending.js";
 import { listPendingRecordings } from "../check/pending-recordings.js";
+import { settleUpgrade, upgradeRejectedLine } from "./drift-accept.js";
 import picomatch from "picomatch";
 import { PR_PATTERN } from "../compare/allowlist.js";
-import { ORACLES_DIR } from "../defaults.js";
+import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** What the user decided for one cell (`dismissed`: a new recording rejected, which leaves nothing red). */
 export type ReviewDecision = "accepted" | "rejected" | "dismissed" | "allowed" | "pruned" | "skipped";
@@ -112,8 +113,11 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
   if (onDisk.length > 0) {
+    // A new recording pending is `parity drift --accept`'s; everything else an earlier check's.
+    const upgrades = onDisk.filter((p) => p.cell.detail?.pendingRecording === true).length;
+    const source = upgrades === 0 ? "an earlier parity check" : upgrades === onDisk.length ? "parity drift --accept" : "an earlier parity check and parity drift --accept";
     ctx.out(
-      `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from an earlier parity check: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
+      `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from ${source}: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
     );
     const pending = new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending]));
     return { cells: onDisk.map((p) => p.cell), pending, total: locations.length, locations, allowlist, fromDisk: true };
@@ -225,7 +229,11 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
           decisions.push({ cell, decision: "dismissed" });
           break;
         }
-        ctx.out("  rejected: left as is; the gate stays red until the bridge or the recording changes\n");
+        ctx.out(
+          cell.detail?.pendingRecording === true
+            ? await upgradeRejectedLine(cell.provider, ctx.cwd, recordingsRootOf(cell, gate, ctx.cwd))
+            : "  rejected: left as is; the gate stays red until the bridge or the recording changes\n",
+        );
         decisions.push({ cell, decision: "rejected" });
         break;
       }
@@ -235,6 +243,11 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
         written.push(...files);
         for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "accepted" });
+        // The upgrade's last pending cell decided: its pin stays (drift-accept.ts settleUpgrade).
+        if (cell.detail?.pendingRecording === true) {
+          const settled = await settleUpgrade(cell.provider, ctx.cwd, recordingsRootOf(cell, gate, ctx.cwd));
+          if (settled?.settled === true) ctx.out(`  ${settled.line}\n`);
+        }
         break;
       }
       if (answer === "l") {
@@ -263,6 +276,12 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
   const staleLeft = decisions.some((d) => d.decision === "accepted" && d.cell.stale.length > 0);
   const open = decisions.some((d) => d.decision === "rejected" || d.decision === "skipped") || stillOpen > 0 || staleLeft;
   return endCode(open);
+}
+
+/** The recordings root of a reviewed cell (`<root>/<provider>/<cell>` → `<root>`), else the project's `recordings/`. */
+function recordingsRootOf(cell: CellResult, gate: ReviewSet, cwd: string): string {
+  const location = gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell);
+  return location !== undefined ? path.dirname(path.dirname(location.dir)) : path.resolve(cwd, RECORDINGS_ROOT);
 }
 
 /**

@@ -62,3 +62,26 @@ export function laneDrift(pairs: ReadonlyArray<{ cell: string; from: readonly un
   }
   return [...groups.values()].sort((a, b) => b.cells.length - a.cells.length || a.where.localeCompare(b.where));
 }
+
+/**
+ * Two values of one place as a change of a keyed list ({@link keyedLists}): the entries added
+ * (`+ name=ultrareview`), removed (`- …`) and changed (`~ …`), in the new list's order then the
+ * removed ones, e.g. `+ name=ultrareview`; undefined when either value is not a list keyed the
+ * same way, or nothing differs by key. Pure; for reports, so an inserted entry reads as one.
+ */
+export function keyedListChange(oldValue: unknown, newValue: unknown): string[] | undefined {
+  if (!Array.isArray(oldValue) || !Array.isArray(newValue)) return undefined;
+  const a = keyedLists(oldValue);
+  const b = keyedLists(newValue);
+  if (!isRecord(a) || !isRecord(b)) return undefined;
+  const keyOf = (k: string) => k.slice(0, k.indexOf("="));
+  const keys = [...Object.keys(a), ...Object.keys(b)];
+  if (new Set(keys.map(keyOf)).size !== 1) return undefined;
+  const out: string[] = [];
+  for (const k of Object.keys(b)) {
+    if (!Object.hasOwn(a, k)) out.push(`+ ${k}`);
+    else if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.push(`~ ${k}`);
+  }
+  for (const k of Object.keys(a)) if (!Object.hasOwn(b, k)) out.push(`- ${k}`);
+  return out.length > 0 ? out : undefined;
+}

@@ -10,7 +10,7 @@ import { entryApplies, grammarDropOf, type AllowlistEntry } from "./allowlist.js
 import { diffSequences } from "./lcs.js";
 import { diffLanes, type LaneDiffLine, type LaneDifference } from "./lane-diff.js";
 import { maskLane } from "./mask.js";
-import { foldRunToRun } from "./run-to-run.js";
+import { foldRunToRun, type PrintedOutputs } from "./run-to-run.js";
 
 /** What a compared lane is held against: the committed oracle or the recording's own lane. */
 export type ParityAgainst = "oracle" | "recording";
@@ -111,6 +111,12 @@ export interface CompareParityInput<E extends AllowlistEntry> {
    * always compared as it is. Default false.
    */
   oracleFromAnotherRun?: boolean;
+  /**
+   * What the cell's facts say each command printed (run-to-run.ts `PrintedOutputs`): the reference
+   * of the run-to-run rule that recognises a terminal's window of a long output (rule 5). Only
+   * read with `oracleFromAnotherRun`. Default: none, and that rule recognises nothing.
+   */
+  printed?: PrintedOutputs;
 }
 
 /**
@@ -225,13 +231,13 @@ export function compareParity<E extends AllowlistEntry>(input: CompareParityInpu
   // The run-to-run rules (run-to-run.ts) apply to the oracle side of a cross-run check only.
   const acrossRuns = (against: ParityAgainst) => input.oracleFromAnotherRun === true && against === "oracle";
   for (const side of sides) {
-    const expected = maskLane(acrossRuns(side.against) ? foldRunToRun(side.leg.events) : side.leg.events, entries);
+    const expected = maskLane(acrossRuns(side.against) ? foldRunToRun(side.leg.events, input.printed) : side.leg.events, entries);
     expected.counts.forEach((count, index) => {
       masked[index]!.sides[side.against] = count;
       masked[index]!.count += count;
       if (!sameRemoved(live.removed[index]!, expected.removed[index]!)) masked[index]!.masksDifference = true;
     });
-    const liveLane = acrossRuns(side.against) ? maskLane(foldRunToRun(input.live.events), entries).lane : live.lane;
+    const liveLane = acrossRuns(side.against) ? maskLane(foldRunToRun(input.live.events, input.printed), entries).lane : live.lane;
     const result = compareLegs(side.against, input.live, liveLane, side.leg, expected.lane);
     diffs.push(...result.diffs);
     comparisons.push(result.comparison);

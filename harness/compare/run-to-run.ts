@@ -40,11 +40,24 @@
  *    child session a subagent ran in, a delegation's `childRef` `ses_dd414c26effe0Ww3DlUyAO5K2k`). Each such value, by the patterns of
  *    {@link MADE_UP_NAMES}, is one placeholder in every string. A value the agent draws at random
  *    (a retry's jittered delay, {@link MADE_UP_KEYS}) is a placeholder whatever it is.
+ * 5. **A terminal's window of a long output.** qwen-code 0.15.10 runs a command in a pseudo-terminal
+ *    (node-pty, its default `tools.shell.enableInteractiveShell`) and reports what its emulated
+ *    terminal (xterm, 80 columns, 30 rows and a scrollback of 10 000) holds: the last 10 030 rows
+ *    of what it read. What it read ends where the pty stopped giving output when the command
+ *    exited, which is the scheduler's: `seq 1 20000` read through the same node-pty without qwen
+ *    loses 0 to 14 990 of its 128 894 bytes from run to run, none when the command stays alive
+ *    after printing. So the window ends, and starts, at another line in every run (long-output:
+ *    lines 7938 to the middle of 17967 in the committed recording, 8957 to the middle of 18986,
+ *    8918–18947 and 8334–18363 in the three next). A command item's `aggregatedOutput` that is
+ *    such a window of what the cell's facts say the command printed ({@link PrintedOutputs}) is
+ *    {@link TERMINAL_WINDOW} (see {@link isTerminalWindow}). What is not such a window — a row
+ *    lost or added, a line changed, the output gone — is compared as it is.
  *
  * Pure: returns new arrays, the input is not modified. Events are normalized thread-lane events
  * (harness/lanes/normalize.ts); anything that is not an item event is left where it is.
  */
 import { isRecord } from "../../stack/protocol/json-value.js";
+import type { TruthFacts } from "./truth/facts-shape.js";
 
 /** Item types that are the model's own words, never a tool the host runs. */
 const MESSAGE_ITEM_TYPES = new Set(["agentMessage", "userMessage", "reasoning", "plan"]);
@@ -55,6 +68,7 @@ export const RUN_TO_RUN_RULES = [
   "the order of tool items that run together",
   "the merge order of a command's stdout and stderr lines",
   "names a run makes up (UUIDs, spill-file names, times and pids in them) and a retry's jittered delay",
+  "where a terminal's window of a long output ends (qwen-code's last 10 030 rows of what it read before the pty closed)",
 ] as const;
 
 /**
@@ -79,12 +93,94 @@ export const MADE_UP_NAMES: ReadonlyArray<{ pattern: RegExp; replace: string; se
 ];
 
 /**
- * Both rules applied to one lane (see the module comment): rule 2, then rule 1 over its result.
+ * What the cell's facts say each command printed, by its command line: its stdout then its stderr
+ * (harness/compare/truth/facts-shape.ts `CommandFact`), for the commands that ran. Rule 5's
+ * reference: without it, rule 5 recognises nothing.
+ */
+export type PrintedOutputs = ReadonlyMap<string, string>;
+
+/**
+ * {@link PrintedOutputs} of a cell's facts: each command that ran, its stdout then its stderr.
+ * @param facts the cell's facts (the gate's parsed `cells/<cell>/facts.json`)
+ */
+export function printedOutputs(facts: Pick<TruthFacts, "steps">): PrintedOutputs {
+  const printed = new Map<string, string>();
+  for (const step of facts.steps) if (step.kind === "command" && step.ran) printed.set(step.command, `${step.stdout ?? ""}${step.stderr ?? ""}`);
+  return printed;
+}
+
+/**
+ * The rules applied to one lane (see the module comment): rule 2, rule 1, rule 5 (before rule 3,
+ * whose sorted lines are no window), rule 3, rule 4.
  * @param events normalized thread-lane events
+ * @param printed rule 5's reference (see {@link PrintedOutputs})
  * @returns a new list; equal lanes give equal lists
  */
-export function foldRunToRun(events: readonly unknown[]): unknown[] {
-  return sortMergedCommandOutput(joinOutputChunks(collapseStreamedProgress(groupConcurrentToolItems(events)))).map(replaceMadeUpNames);
+export function foldRunToRun(events: readonly unknown[], printed: PrintedOutputs = new Map()): unknown[] {
+  return sortMergedCommandOutput(keepTerminalWindows(joinOutputChunks(collapseStreamedProgress(groupConcurrentToolItems(events))), printed)).map(replaceMadeUpNames);
+}
+
+/**
+ * Rule 5's terminal: qwen-code 0.15.10's shell tool, once the command has exited, replays what it
+ * read from the pty into an xterm of `cols` × `rows` with a scrollback of 10 000 lines and reports
+ * its text: at most `scrollback + rows` rows, the cursor's row last (the five real windows of
+ * long-output are all 10 030 rows: README, "A fresh re-record of the pinned version").
+ */
+export const QWEN_TERMINAL = { agent: "qwen-code 0.15.10", cols: 80, rows: 30, scrollback: 10_000 } as const;
+
+/** The text a terminal's window of a long output is compared as (rule 5). */
+export const TERMINAL_WINDOW = `⟨${QWEN_TERMINAL.agent}'s terminal: the last ${QWEN_TERMINAL.scrollback + QWEN_TERMINAL.rows} rows it read of what the command printed⟩`;
+
+// The mark a recording's redaction leaves where it cut a long string (harness/recording/redact.ts
+// `trimMarker`); what it took out is never seen by a replay, so only its two sides are held.
+const CUT_MARK = /⟦redacted: \d+ chars trimmed⟧/g;
+
+/**
+ * True when `output` is a window rule 5 allows: the rows {@link QWEN_TERMINAL} held of `printed`
+ * when its read stopped early or late. Each part of `output` around a recording's cut mark (at
+ * most one) is a stretch of `printed` (the cut also holds qwen's own `[CONTENT TRUNCATED]` mark,
+ * so only the parts are compared), in order; the first part starts a line after the first (the
+ * terminal scrolled the first lines away); the stretch from its start to the last part's end spans
+ * the terminal's scrollback and rows — or, when it ends at a line's end, one row fewer (the read
+ * stopped just after that newline, or read it all: the cursor's row was empty) —, every line of it
+ * within the terminal's columns (a longer line would wrap into rows this count does not make).
+ * Blind spot: a lane that lost exactly its last row when that row was a part of a line (the end
+ * then looks like a line's end) is taken for a window; any other row lost or added is not.
+ * @param output a command item's `aggregatedOutput`
+ * @param printed what the cell's facts say the command printed
+ */
+export function isTerminalWindow(output: string, printed: string): boolean {
+  const parts = output.split(CUT_MARK);
+  if (parts.length > 2 || parts.some((part) => part === "")) return false;
+  const start = printed.indexOf(parts[0]!);
+  if (start <= 0 || printed[start - 1] !== "\n") return false;
+  let end = start + parts[0]!.length;
+  if (parts.length === 2) {
+    const at = printed.indexOf(parts[1]!, end);
+    if (at < 0) return false;
+    end = at + parts[1]!.length;
+  }
+  const lines = printed.slice(start, end).split("\n");
+  const rows = QWEN_TERMINAL.scrollback + QWEN_TERMINAL.rows;
+  // Cut inside a line, the cursor is on that line's row: all rows are text. At a line's end, the
+  // newline after it may have been read (the cursor on an empty row after it) or not.
+  const midLine = end < printed.length && printed[end] !== "\n";
+  return (lines.length === rows || (!midLine && lines.length === rows - 1)) && lines.every((line) => line.length <= QWEN_TERMINAL.cols);
+}
+
+/**
+ * Rule 5: a command item's `aggregatedOutput` that {@link isTerminalWindow} of what its command
+ * printed (`printed`, by the item's `command`) becomes {@link TERMINAL_WINDOW}.
+ */
+export function keepTerminalWindows(events: readonly unknown[], printed: PrintedOutputs): unknown[] {
+  if (printed.size === 0) return [...events];
+  return events.map((event) => {
+    if (!isRecord(event) || !isRecord(event.item) || event.item.type !== "commandExecution") return event;
+    const { command, aggregatedOutput } = event.item;
+    const reference = typeof command === "string" ? printed.get(command) : undefined;
+    if (reference === undefined || typeof aggregatedOutput !== "string" || !isTerminalWindow(aggregatedOutput, reference)) return event;
+    return { ...event, item: { ...event.item, aggregatedOutput: TERMINAL_WINDOW } };
+  });
 }
 
 /** The delta text that stands for an item's streamed progress (rule 1). */

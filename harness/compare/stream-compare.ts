@@ -11,6 +11,7 @@ import { entryApplies, type AllowlistEntry } from "./allowlist.js";
 import { IdCorrespondence } from "./id-correspondence.js";
 import { compareParity, comparisonOf, countDifferences, type ParityAgainst, type ParityComparison, type ParityCounts, type ParityDifference, type ParityLeg, type ParityVerdict } from "./parity.js";
 import { skeletonKey } from "./skeleton.js";
+import type { PrintedOutputs } from "./run-to-run.js";
 
 /**
  * Checks two lanes fed in lockstep, one aligned pair at a time, for what `diffLanes` would find
@@ -152,6 +153,8 @@ export async function compareParityBySide<E extends AllowlistEntry>(input: {
   recordingDir?: string;
   /** See `CompareParityInput.oracleFromAnotherRun` (parity.ts): an oracle side that does not align is compared with the run-to-run rules. */
   oracleFromAnotherRun?: boolean;
+  /** See `CompareParityInput.printed` (parity.ts). */
+  printed?: PrintedOutputs;
 }): Promise<ParityVerdict<E> | undefined> {
   if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
   const legs = { oracle: input.oracle ?? null, recording: input.recorded ?? null };
@@ -178,6 +181,7 @@ export async function compareParityBySide<E extends AllowlistEntry>(input: {
       allowlist: [],
       live: liveWhole,
       ...(input.oracleFromAnotherRun === true ? { oracleFromAnotherRun: true } : {}),
+      ...(input.printed !== undefined ? { printed: input.printed } : {}),
       ...(side.against === "oracle" ? { oracle: expected } : { recorded: expected }),
     });
     diffs.push(...whole.diffs);

@@ -11,6 +11,7 @@ import type { ParityAgainst, ParityDifference, ParityVerdict } from "../compare/
 import { rerecordHintTargets, suggestedRecordingsRoot } from "./suggest.js";
 import { EXIT_CODES } from "../errors.js";
 import type { RunFlags } from "./advice.js";
+import { catalogChanges, type CatalogChange } from "./catalog-changes.js";
 
 /**
  * Status of one cell. `timeout` is an infrastructure timeout: the replay hit its wall-clock
@@ -62,10 +63,10 @@ export interface ReportDiff {
 /**
  * Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond
  * against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`); 4 the CLI
- * versions (`versions`, each cell's `versions`); 5 the alternate path a cell passed on (each
- * cell's `alternate`, harness/check/alternate-match.ts).
+ * versions (`versions`, each cell's `versions`); 5 `catalogChanges`; 6 the alternate path a cell
+ * passed on (each cell's `alternate`, harness/check/alternate-match.ts).
  */
-export const CHECK_REPORT_SCHEMA_VERSION = 5;
+export const CHECK_REPORT_SCHEMA_VERSION = 6;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
@@ -177,6 +178,8 @@ export interface CheckReport {
   truthStale: TruthEntry[];
   /** The header's CLI versions: per provider, its recordings' and its oracles' (issue 41; each cell's are in `cells[].versions`). */
   versions: ProviderVersions[];
+  /** Catalog changes the same in several cells of a provider, once each with those cells (catalog-changes.ts); the cells still list them in `diffs`. */
+  catalogChanges: CatalogChange[];
 }
 
 /**
@@ -320,6 +323,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
     })),
     truthStale: (run.truthStale ?? []).map(plainTruthEntry),
     versions: providerVersions(run.cells),
+    catalogChanges: catalogChanges(run.cells),
   };
 }
 

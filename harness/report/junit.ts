@@ -6,7 +6,8 @@
  */
 import type { CellResult, CheckRunResult, ProviderVersions } from "./check-report.js";
 import { alternateWords, timedOutCount, toCheckReport } from "./check-report.js";
-import { renderCellText } from "./text.js";
+import type { CatalogChange } from "./catalog-changes.js";
+import { catalogValues, renderCellText } from "./text.js";
 import { visible } from "./visible.js";
 
 // XML 1.0 Char production: tab, LF, CR, and the ranges below; everything else is dropped.
@@ -59,18 +60,24 @@ function testcase(cell: CellResult): string {
 /**
  * A suite's `<properties>`: the CLI versions of its recordings (`cliVersion.recordings`) and of
  * its oracles (`cliVersion.oracles`), comma-separated, and the cells whose two differ
- * (`cliVersion.differ`), as issue 41 asks every report's header to say them.
+ * (`cliVersion.differ`), as issue 41 asks every report's header to say them; then one
+ * `catalogChange` per catalog change of the provider said once. No element when there is none.
  */
-function versionProperties(v: ProviderVersions): string {
+function versionProperties(v: ProviderVersions | undefined, catalogs: readonly CatalogChange[]): string[] {
   const property = (name: string, value: string) => `      <property name="${name}" value="${escapeXml(value)}"/>`;
-  return [
-    "    <properties>",
-    property("cliVersion.recordings", v.recordings.join(", ")),
-    property("cliVersion.oracles", v.oracles.join(", ")),
-    ...(v.oracleUnknown > 0 ? [property("cliVersion.oraclesUnknown", String(v.oracleUnknown))] : []),
-    ...(v.differ.length > 0 ? [property("cliVersion.differ", v.differ.join(", "))] : []),
-    "    </properties>",
-  ].join("\n");
+  const properties = [
+    ...(v !== undefined
+      ? [
+          property("cliVersion.recordings", v.recordings.join(", ")),
+          property("cliVersion.oracles", v.oracles.join(", ")),
+          ...(v.oracleUnknown > 0 ? [property("cliVersion.oraclesUnknown", String(v.oracleUnknown))] : []),
+          ...(v.differ.length > 0 ? [property("cliVersion.differ", v.differ.join(", "))] : []),
+        ]
+      : []),
+    // A catalog change the same in several of the suite's cells, once (catalog-changes.ts); each of those testcases still fails.
+    ...catalogs.map((x) => property("catalogChange", `${x.op} ${x.where}  ${catalogValues(x)}  (against ${x.against}; ${x.cells.length} cells: ${x.cells.join(", ")})`)),
+  ];
+  return properties.length === 0 ? [] : ["    <properties>", ...properties, "    </properties>"];
 }
 
 /** Renders a run as a JUnit XML document (UTF-8, newline-terminated). */
@@ -86,7 +93,10 @@ export function renderJunitReport(run: CheckRunResult): string {
     const versions = report.versions.find((v) => v.provider === provider);
     return [
       `  <testsuite name="${escapeXml(`parity.${provider}`)}" tests="${cells.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`,
-      ...(versions !== undefined ? [versionProperties(versions)] : []),
+      ...versionProperties(
+        versions,
+        report.catalogChanges.filter((x) => x.provider === provider),
+      ),
       ...cells.map(testcase),
       "  </testsuite>",
     ].join("\n");

@@ -10,7 +10,8 @@ import type { ParityDifference } from "../compare/parity.js";
 import type { CellResult, CellStatus, CheckRunResult } from "./check-report.js";
 import { alternateWords, toCheckReport, timedOutCount } from "./check-report.js";
 import { escapeHtml, wordDiffHtml } from "./html-thread.js";
-import { cellSummaryLine, formatMs, renderCellText } from "./text.js";
+import { catalogValues, cellSummaryLine, formatMs, renderCellText } from "./text.js";
+import type { CatalogChange } from "./catalog-changes.js";
 import { findingLines, staleTruthLines } from "./truth-text.js";
 import { cellVersionsNote, providerVersionsText } from "./versions-text.js";
 
@@ -70,8 +71,8 @@ const SCRIPT = `
 const STATUS_WORD: Record<CellStatus, string> = { pass: "PASS", fail: "FAIL", untrue: "UNTRUE", skip: "SKIP", timeout: "TIMEOUT", error: "ERROR" };
 
 /** The text reporter's rows of a failing cell, each coloured by its kind (removed, added, hunk). */
-function diffRows(cell: CellResult, flags: CheckRunResult["flags"]): string {
-  const rows = renderCellText(cell, { color: false, width: 200, ...(flags !== undefined ? { flags } : {}) })
+function diffRows(cell: CellResult, flags: CheckRunResult["flags"], catalogs: readonly CatalogChange[]): string {
+  const rows = renderCellText(cell, { color: false, width: 200, catalogs, ...(flags !== undefined ? { flags } : {}) })
     .split("\n")
     .slice(1);
   const html = rows.map((row) => {
@@ -135,13 +136,13 @@ function truthTableHtml(cells: readonly CellResult[]): string {
   return `<details class="truth" open><summary><b>truth: provider × cell × fact</b> (true / lost / changed / invented, with the cause)</summary>${blocks.join("\n")}</details>`;
 }
 
-function cellHtml(cell: CellResult, flags: CheckRunResult["flags"]): string {
+function cellHtml(cell: CellResult, flags: CheckRunResult["flags"], catalogs: readonly CatalogChange[]): string {
   const failing = cell.status === "fail" || cell.status === "error" || cell.status === "timeout" || cell.status === "untrue";
   const key = `${cell.provider}/${cell.cell}`;
   const head = `<summary><span class="badge s-${cell.status}">${STATUS_WORD[cell.status]}</span> <span class="key">${escapeHtml(key)}</span> <span class="sum">${escapeHtml(summaryText(cell))} (${escapeHtml(formatMs(cell.ms))})</span></summary>`;
   const body =
     cell.status === "fail"
-      ? `${changes(cell)}${diffRows(cell, flags)}${truthRows(cell)}`
+      ? `${changes(cell)}${diffRows(cell, flags, catalogs)}${truthRows(cell)}`
       : cell.status === "untrue"
         ? truthRows(cell)
         : failing
@@ -177,6 +178,17 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
     ...(report.versions.length > 0
       ? [`<ul class="versions" id="versions">${report.versions.map((v) => `<li><b>${escapeHtml(v.provider)}</b>: ${escapeHtml(providerVersionsText(v))}</li>`).join("")}</ul>`]
       : []),
+    // Catalog changes the same in several cells of a provider, said once (catalog-changes.ts).
+    ...(report.catalogChanges.length > 0
+      ? [
+          `<ul class="catalogs" id="catalogs">${report.catalogChanges
+            .map(
+              (x) =>
+                `<li><b>${escapeHtml(x.provider)}</b> ${escapeHtml(`${x.op} ${x.where}  ${catalogValues(x)}`)} <span class="cells">(against ${escapeHtml(x.against)}; ${x.cells.length} cells: ${escapeHtml(x.cells.join(", "))})</span></li>`,
+            )
+            .join("")}</ul>`,
+        ]
+      : []),
     '<div class="filters">',
     ...counts.map(([status, n, word]) => `<label><input type="checkbox" name="status" value="${status}" checked> ${word} (${n})</label>`),
     `<label>provider <select id="provider"><option value="">all</option>${providers.map((p) => `<option value="${escapeHtml(p)}">${escapeHtml(p)}</option>`).join("")}</select></label>`,
@@ -184,7 +196,7 @@ export function renderRunHtml(run: CheckRunResult, title = "parity check"): stri
     "</div>",
     truthTableHtml(run.cells),
     ...staleTruthLines(run.truthStale ?? []).map((line) => `<p class="s-fail">${escapeHtml(line)}</p>`),
-    `<main id="cells">${run.cells.map((cell) => cellHtml(cell, run.flags)).join("\n")}</main>`,
+    `<main id="cells">${run.cells.map((cell) => cellHtml(cell, run.flags, report.catalogChanges)).join("\n")}</main>`,
     `<script>${SCRIPT}</script>`,
     "</body></html>",
     "",

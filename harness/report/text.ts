@@ -7,8 +7,10 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { AllowlistEntry, LoadedAllowlistEntry } from "../compare/allowlist.js";
 import type { LaneDiffLine } from "../compare/lane-diff.js";
+import { keyedListChange } from "../compare/lane-drift.js";
+import { catalogChangeOf, type CatalogChange } from "./catalog-changes.js";
 import { isClassWide, type ParityComparison, type ParityDifference } from "../compare/parity.js";
-import type { CellResult, CheckRunResult } from "./check-report.js";
+import type { CellReport, CellResult, CheckRunResult } from "./check-report.js";
 import { alternateWords, timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
@@ -31,6 +33,8 @@ export interface TextOptions {
   flags?: RunFlags;
   /** `--explain`: each untruth's evidence lines (seq numbers in the agent-side lanes). */
   explain?: boolean;
+  /** The run's catalog changes said once (catalog-changes.ts): a comparison whose every difference is one of them points at it instead of repeating it. */
+  catalogs?: readonly CatalogChange[];
 }
 
 /** Shortens `text` to `width` characters with an ellipsis. */
@@ -121,7 +125,7 @@ function renderComparison(
   diffs: readonly ParityDifference[],
   listed: readonly ParityDifference[],
   c: ChalkInstance,
-  options: Required<Omit<TextOptions, "color" | "flags" | "explain">>,
+  options: Required<Omit<TextOptions, "color" | "flags" | "explain" | "catalogs">>,
 ): string[] {
   const out: string[] = [];
   const pad = String(Math.max(comparison.expectedEvents, comparison.liveEvents)).length;
@@ -183,6 +187,9 @@ function differenceRows(diff: ParityDifference, c: ChalkInstance, width: number)
 /** `old → new`, both cut around their first difference (absent values as `(absent)`), the change highlighted on colour. */
 function replaced(oldValue: unknown, newValue: unknown, room: number, c: ChalkInstance): string {
   if (oldValue === undefined || newValue === undefined) return `${preview(oldValue, room)} → ${preview(newValue, room)}`;
+  // A list of named things (a command or model catalog) reads as its entries added, removed, changed.
+  const entries = keyedListChange(oldValue, newValue);
+  if (entries !== undefined) return truncate(`entries ${entries.join(", ")}`, room * 2 + 3);
   const [a, b] = windowPair(JSON.stringify(oldValue) ?? "null", JSON.stringify(newValue) ?? "null", room);
   return `${highlighted(a, c)} → ${highlighted(b, c)}`;
 }
@@ -267,15 +274,19 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
 
   const verdict = cell.detail?.verdict;
   const failing = verdict?.comparisons.filter((cmp) => verdict.diffs.some((d) => d.against === cmp.against)) ?? [];
+  // Catalog changes the same in several cells are said once, in the run's header (catalog-changes.ts).
+  const sharedOf = (diffs: readonly ParityDifference[]) => diffs.map((d) => catalogChangeOf(options.catalogs ?? [], cell.provider, cell.cell, d));
+  const allShared = (diffs: readonly ParityDifference[]) => diffs.length > 0 && sharedOf(diffs).every((x) => x !== undefined);
   if (verdict && failing.length > 0) {
-    out.push(
-      c.dim(
-        truncate(
-          `  legend: - only in the expected lane (oracle or recording)  + only in the live lane  unmarked: unchanged context; columns: expected and live event positions; live ids in the expected lane's numbering (' = only live); blank threadId/providerThreadId omitted`,
-          resolved.width,
+    if (!failing.every((cmp) => allShared(verdict.diffs.filter((d) => d.against === cmp.against))))
+      out.push(
+        c.dim(
+          truncate(
+            `  legend: - only in the expected lane (oracle or recording)  + only in the live lane  unmarked: unchanged context; columns: expected and live event positions; live ids in the expected lane's numbering (' = only live); blank threadId/providerThreadId omitted`,
+            resolved.width,
+          ),
         ),
-      ),
-    );
+      );
     // A difference is shown once: when the oracle and the recording disagree with the live lane
     // in the same way, one block says so instead of two identical ones.
     const seen = new Set<string>();
@@ -287,6 +298,14 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
       const listed = diffs.filter((d) => !seen.has(differenceKey(d)));
       for (const d of diffs) seen.add(differenceKey(d));
       const label = agree ? `${failing.map((f) => f.against).join(" and ")} (they agree)` : comparison.against;
+      if (allShared(diffs)) {
+        const shared = [...new Set(sharedOf(diffs))].filter((x) => x !== undefined);
+        out.push(
+          c.bold(`  against ${label}: ${plural(diffs.length, "difference")}, ${shared.length === 1 ? "a catalog change" : `${shared.length} catalog changes`} of ${cell.provider} said once above`),
+        );
+        for (const x of shared) out.push(`    ${c.yellow("catalog")} ${truncate(`${x.where}  ${catalogValues(x)}  (${x.cells.length} cells)`, resolved.width - 12)}`);
+        continue;
+      }
       out.push(...renderComparison(comparison, label, diffs, listed, c, resolved));
     }
   } else {
@@ -385,7 +404,7 @@ function failingSummary(cells: readonly CellResult[], c: ChalkInstance): string[
 export function renderTextReport(run: CheckRunResult, options: TextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const report = toCheckReport(run);
-  const cellOptions = run.flags !== undefined && options.flags === undefined ? { ...options, flags: run.flags } : options;
+  const cellOptions = { ...options, ...(run.flags !== undefined && options.flags === undefined ? { flags: run.flags } : {}), catalogs: report.catalogChanges };
   const body = run.cells.map((cell) => renderCellText(cell, cellOptions)).join("");
   // The provider × cell × fact table, when the truth check has something to say (or asked for).
   const untrue = run.cells.some((cell) => (cell.truth?.findings.length ?? 0) > 0 || cell.truth?.facts === "missing");
@@ -399,8 +418,27 @@ export function renderTextReport(run: CheckRunResult, options: TextOptions): str
   const summary = `${report.passed} passed, ${report.failed} failed${untrueCount}, ${report.skipped} skipped${timedOut}${errors} (${plural(run.cells.length, "cell")}) in ${formatMs(run.ms)}`;
   const next = closingAdvice(run.cells, run.flags ?? options.flags).map((line, k) => (k === 0 ? c.bold(line) : line));
   const bad = report.failed + report.untrue + timeouts + report.errors + report.truthStale.length > 0;
-  const header = versionHeaderLines(report.versions)
-    .map((line) => `${c.dim(line)}\n`)
-    .join("");
+  const header = [...versionHeaderLines(report.versions).map((line) => c.dim(line)), ...catalogHeaderLines(report.catalogChanges, run.cells, c)].map((line) => `${line}\n`).join("");
   return `${header}${body}${[...truth, ...failing, ...next].map((line) => `${line}\n`).join("")}${bad ? c.red(summary) : c.green(summary)}\n`;
+}
+
+/** A catalog change's values: its keyed entries (`entries + name=ultrareview`), else `old → new`. */
+export function catalogValues(change: CatalogChange): string {
+  if (change.entries !== undefined) return `entries ${change.entries.join(", ")}`;
+  const show = (v: unknown) => (v === undefined ? "(absent)" : visibleLine(JSON.stringify(v) ?? "null"));
+  return change.op === "add" ? show(change.new) : change.op === "remove" ? show(change.old) : `${show(change.old)} → ${show(change.new)}`;
+}
+
+/**
+ * The run header's catalog lines: a heading, then one line per change with its provider and its
+ * cells (`all 13 cells` when they are every cell of the provider in `cells`); none without changes.
+ */
+export function catalogHeaderLines(changes: readonly CatalogChange[], cells: readonly CellReport[], c: ChalkInstance = new Chalk({ level: 0 })): string[] {
+  if (changes.length === 0) return [];
+  const where = (x: CatalogChange) =>
+    x.cells.length === cells.filter((cell) => cell.provider === x.provider).length ? `all ${x.cells.length} cells` : `${x.cells.length} cells: ${x.cells.map(visibleLine).join(", ")}`;
+  return [
+    c.bold(`catalog changes: ${changes.length} (the same in several cells of a provider, said once here; each of those cells still fails)`),
+    ...changes.map((x) => `  ${c.bold(visibleLine(x.provider))} ${c.yellow(x.op.padEnd(7))} ${visibleLine(x.where)}  ${c.dim(catalogValues(x))}  (against ${x.against}; ${where(x)})`),
+  ];
 }

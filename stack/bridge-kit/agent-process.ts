@@ -9,6 +9,7 @@
  * how an answer is recognised; every other line reaches the bridge in arrival order.
  */
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { JsonRpcId } from "../protocol/json-rpc.js";
 import { sanitizeInheritedChildProcessEnv } from "./child-env.js";
 import { PendingRequests } from "./json-rpc-endpoint.js";
@@ -164,6 +165,46 @@ export function signalAgentGroup(child: ChildProcess, signal: NodeJS.Signals): v
   } catch {
     // Already exited.
   }
+}
+
+/**
+ * Whether any process of the agent's group still runs (POSIX: signal 0 to the group; on Linux a
+ * member that has exited but is not yet reaped does not count: an orphan's zombie waits for a
+ * reaper this bridge does not control, which may take a second or more). `false` where there are no
+ * groups, for an agent that never got a pid, and once every member has exited.
+ */
+export function agentGroupAlive(child: ChildProcess): boolean {
+  if (!OWN_PROCESS_GROUP || child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+  } catch (error) {
+    // EPERM: a member we may not signal is still a member.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return process.platform === "linux" ? groupHasRunningMember(child.pid) : true;
+}
+
+/** Linux: whether `/proc` lists a process of group `pgid` in any state but zombie (proc(5) `stat`). */
+function groupHasRunningMember(pgid: number): boolean {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // gone since the listing
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return true;
+  }
+  return false;
 }
 
 /** An agent launch resolved to exactly what is passed to `spawn` (no shell): the complete, already sanitized env and a directory. */

@@ -132,7 +132,7 @@ describe("check flags for CI", () => {
     const cwd = await project();
     const a = await runCli(["check", "--cell", "turn", "--json"], { cwd, ci: true });
     expect(a.code).toBe(0);
-    expect(Object.keys(JSON.parse(a.out))).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "untrue", "ms", "cells", "truthStale", "versions"]);
+    expect(Object.keys(JSON.parse(a.out))).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "untrue", "ms", "cells", "truthStale", "versions", "catalogChanges"]);
     const b = await runCli(["check", "--json", "--reporter", "junit"], { cwd, ci: true });
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/--json and --reporter junit disagree/);

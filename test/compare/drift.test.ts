@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DriftReport } from "../../harness/cli/drift.js";
-import { keyedLists } from "../../harness/compare/lane-drift.js";
+import { keyedListChange, keyedLists } from "../../harness/compare/lane-drift.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 
 // Issue 41: `parity drift` names what changed between two sets of recordings of one provider —
@@ -104,5 +104,14 @@ describe("parity drift", () => {
     expect(keyedLists([{ value: "a", n: 1 }, { value: "b" }])).toEqual({ "value=a": { value: "a", n: 1 }, "value=b": { value: "b" } });
     expect(keyedLists([{ name: "x" }, { name: "x" }])).toEqual([{ name: "x" }, { name: "x" }]);
     expect(keyedLists([1, 2])).toEqual([1, 2]);
+  });
+
+  test("keyedListChange names a keyed list's entries added, changed and removed; undefined for what is not such a list", () => {
+    const old = [{ id: "a" }, { id: "b", label: "B" }, { id: "c" }];
+    expect(keyedListChange(old, [{ id: "a" }, { id: "n" }, { id: "b", label: "B2" }])).toEqual(["+ id=n", "~ id=b", "- id=c"]);
+    expect(keyedListChange(old, old)).toBeUndefined();
+    expect(keyedListChange([1, 2], [1, 3])).toBeUndefined();
+    expect(keyedListChange(old, [{ name: "a" }, { name: "b" }])).toBeUndefined(); // keyed differently
+    expect(keyedListChange("x", "y")).toBeUndefined();
   });
 });

@@ -21,11 +21,15 @@ import {
   collapseStreamedProgress,
   foldRunToRun,
   groupConcurrentToolItems,
+  isTerminalWindow,
   joinOutputChunks,
+  printedOutputs,
   replaceMadeUpNames,
   sortMergedCommandOutput,
   STREAMED_PROGRESS,
+  TERMINAL_WINDOW,
 } from "../../harness/compare/run-to-run.js";
+import type { TruthFacts } from "../../harness/compare/truth/facts-shape.js";
 import { repoRoot } from "../cli/run-cli.js";
 
 const read = (file: string): unknown[] => JSON.parse(readFileSync(file, "utf8")) as unknown[];
@@ -161,5 +165,90 @@ describe("which oracle is another run's", () => {
     expect(oracleFromAnotherRun("/tmp/out/codex/turn", "/tmp/out/lanes")).toBe(false);
     expect(oracleFromAnotherRun("/tmp/out/codex/turn", "/p/lanes")).toBe(true);
     expect(oracleFromAnotherRun("/p/recordings/codex/turn", "/q/lanes")).toBe(true);
+  });
+});
+
+/**
+ * Rule 5 on the two real windows of qwen-code 0.15.10's long-output: the committed recording
+ * (lines 7938 to the middle of 17967) and a second live run (`parity record --provider acp-qwen
+ * --cell long-output --repeat 4`, 2026-12-07, this 2-core box, load 3.5–10: lines 8957 to the middle
+ * of 18986; test/fixtures/another-run/acp-qwen/). The reference is the cell's own facts.
+ */
+describe("rule 5: qwen-code's terminal window of a long output", () => {
+  const facts = JSON.parse(readFileSync(path.join(repoRoot, "cells", "long-output", "facts.json"), "utf8")) as TruthFacts;
+  const printed = printedOutputs(facts);
+  const seq = printed.get("seq 1 20000")!;
+  const qwen = (lane: unknown[], printedOutputsOrNone = printed, fromAnotherRun = true) =>
+    compareParity({
+      provider: "acp-qwen",
+      cell: "long-output",
+      allowlist: [],
+      live: { events: lane },
+      oracle: { events: oracle("long-output", "acp-qwen") },
+      ...(fromAnotherRun ? { oracleFromAnotherRun: true } : {}),
+      printed: printedOutputsOrNone,
+    });
+  const outputOf = (lane: unknown[]) => String(((lane as Event[]).find((e) => e.type === "item/completed" && (e.item as Event).type === "commandExecution")!.item as Event).aggregatedOutput);
+  const withOutput = (change: (output: string) => string) =>
+    (anotherRun("long-output", "acp-qwen") as Event[]).map((event) => {
+      const item = event.item as Event | undefined;
+      return event.type === "item/completed" && item?.type === "commandExecution" ? { ...event, item: { ...item, aggregatedOutput: change(String(item.aggregatedOutput)) } } : event;
+    });
+
+  it("the two real windows differ; with the cell's facts they are one window, and only across runs", () => {
+    expect(outputOf(oracle("long-output", "acp-qwen"))).toMatch(/^7938\n/);
+    expect(outputOf(anotherRun("long-output", "acp-qwen"))).toMatch(/^8957\n/);
+    expect(qwen(anotherRun("long-output", "acp-qwen"), printed, false).passed).toBe(false);
+    expect(qwen(anotherRun("long-output", "acp-qwen"), new Map()).passed).toBe(false);
+    const across = qwen(anotherRun("long-output", "acp-qwen"));
+    expect(across.diffs).toEqual([]);
+    expect(across.passed).toBe(true);
+  });
+
+  it("both real windows are the terminal's 10 030 rows of what seq printed", () => {
+    for (const lane of [oracle("long-output", "acp-qwen"), anotherRun("long-output", "acp-qwen")]) expect(isTerminalWindow(outputOf(lane), seq)).toBe(true);
+    expect(foldRunToRun(anotherRun("long-output", "acp-qwen"), printed)).toContainEqual(expect.objectContaining({ item: expect.objectContaining({ aggregatedOutput: TERMINAL_WINDOW }) }));
+  });
+
+  // A bridge that drops or invents output: each one a real window changed as such a bridge would.
+  for (const [what, change] of [
+    ["drops the window's first lines", (o: string) => o.replace(/^8957\n8958\n8959\n/, "")],
+    ["drops its last lines", (o: string) => o.replace(/\n18983\n18984\n18985\n1898$/, "")],
+    ["drops lines in its middle", (o: string) => o.replace("8990\n8991\n8992\n", "")],
+    ["invents a line after it", (o: string) => `${o}\n20000`],
+    ["invents text in it", (o: string) => o.replace("8990\n", "8990\nError: (none)\n")],
+    ["drops the whole output", () => ""],
+  ] as const) {
+    it(`a bridge that ${what} still fails`, () => {
+      const result = qwen(withOutput(change));
+      expect(result.passed).toBe(false);
+      expect(result.diffs.some((d) => d.path.endsWith("/item/aggregatedOutput"))).toBe(true);
+    });
+  }
+
+  it("a window is whole rows of the terminal: where the read stopped decides one row", () => {
+    const lineStart = (n: number) => seq.indexOf(`\n${n}\n`) + 1;
+    const window = (from: number, end: number) => seq.slice(lineStart(from), end);
+    // Ended inside line 18986: its part is the cursor's row, 10 030 rows of text.
+    expect(isTerminalWindow(window(8957, lineStart(18986) + 4), seq)).toBe(true);
+    expect(isTerminalWindow(window(8958, lineStart(18986) + 4), seq)).toBe(false);
+    // Ended at a line's end (run 3 of the repeat: 8918–18947): 10 030 rows, or 10 029 when the
+    // newline after it was read (the cursor's row empty), as when the read took it all.
+    expect(isTerminalWindow(window(8918, lineStart(18948) - 1), seq)).toBe(true);
+    expect(isTerminalWindow(window(8919, lineStart(18948) - 1), seq)).toBe(true);
+    expect(isTerminalWindow(window(8920, lineStart(18948) - 1), seq)).toBe(false);
+    expect(isTerminalWindow(window(9972, seq.length - 1), seq)).toBe(true);
+    // The output from its first line is no window: the terminal scrolled nothing away.
+    expect(isTerminalWindow(seq.slice(0, lineStart(10031) - 1), seq)).toBe(false);
+    // A part that is not the command's text, or two cut marks.
+    expect(isTerminalWindow(`x${window(8957, lineStart(18986) + 4)}`, seq)).toBe(false);
+    expect(isTerminalWindow("8957\n⟦redacted: 1 chars trimmed⟧9\n⟦redacted: 1 chars trimmed⟧18986", seq)).toBe(false);
+  });
+
+  it("leaves other agents' cuts of the same output alone (Claude Code's first 30000 characters, pi's last 2000 lines)", () => {
+    for (const provider of ["acp-claude", "claude-code", "pi", "acp-pi", "acp-opencode", "acp-copilot", "acp-omp"]) {
+      const lane = oracle("long-output", provider);
+      expect(foldRunToRun(lane, printed)).toEqual(foldRunToRun(lane));
+    }
   });
 });

@@ -84,3 +84,25 @@ describe("a run of every cell with a PATH that hides bwrap", () => {
     });
   }
 });
+
+// The request's own faults come before the host's (session 14 for `record --agent-version`):
+// `--repeat 2 --agent-version 0.17` said bwrap was missing instead of naming the bad version.
+describe("a bad version request with a PATH that hides bwrap", () => {
+  for (const how of [
+    ["--agent-version", "0.17"],
+    ["--repeat", "2", "--agent-version", "0.17"],
+  ]) {
+    it(`codex ${how.join(" ")}: the version's line, exit 2, nothing installed or written`, async () => {
+      const out = mkdtempSync(path.join(root, "bad-version-"));
+      vi.stubEnv("PATH", pathDir(["git"]));
+      vi.stubEnv("PARITY_AGENT_CACHE", path.join(out, "cache"));
+      try {
+        const run = await runCli(["record", "--provider", "codex", ...how, "--out", path.join(out, "rec")]);
+        expect([run.code, run.err]).toEqual([2, "parity: --agent-version 0.17: not an exact version (e.g. 0.170.0; no ranges or tags)\n"]);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+});

@@ -31,6 +31,9 @@ const usage = (used: number) => ({ jsonrpc: "2.0", method: "session/update", par
 const TOOL_UPDATE = { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update" } } };
 const delta = (kind: string, extra: object = {}) => ({ jsonrpc: "2.0", method: "thread/delta", params: { threadId: "t", deltas: [{ kind, ...extra }] } });
 const IDENTITY = { jsonrpc: "2.0", method: "thread/identity", params: { threadId: "t" } };
+const TOOL_CALL = { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call" } } };
+const RENAME = { jsonrpc: "2.0", id: 4, method: "thread/name/set", params: { threadId: "t", name: "n" } };
+const RENAMED = { jsonrpc: "2.0", id: 4, result: {} };
 
 /** The recorded order (approval-deny's 24–36): the delta caused by the usage update 5 sits after the runtime's answer 6. */
 const lane: Array<[LaneEntry["dir"], unknown]> = [
@@ -51,13 +54,13 @@ const lane: Array<[LaneEntry["dir"], unknown]> = [
 const MAX_LOOKS = 50;
 
 /** How the scripted bridge departs from a correct one. */
-type Fault = "none" | "invents-delta" | "invents-notification" | "drops-last";
+type Fault = "none" | "invents-delta" | "invents-notification" | "drops-last" | "opens-early";
 
 /**
  * A scripted quick bridge: every line it writes for an input is queued the moment the input is
  * written, so the delta for usage 5 comes before the walk writes the runtime's answer 6.
  */
-function scripted(fault: Fault = "none") {
+function scripted(fault: Fault = "none", recorded: Array<[LaneEntry["dir"], unknown]> = lane) {
   const scheduler = createFakeScheduler();
   const queue = createEventQueue<ReplayEvent>(scheduler);
   const toRuntime = (line: unknown) => queue.push({ type: "bridge-line", line: JSON.stringify(line) });
@@ -76,8 +79,11 @@ function scripted(fault: Fault = "none") {
         toRuntime(delta("contextWindow", { used: update.used }));
         if (fault === "invents-delta" && usages === 1) toRuntime(delta("contextWindow", { used: update.used }));
         if (fault === "invents-notification" && usages === 1) toRuntime(IDENTITY);
+        // A line of a later agent input (the tool call), written for the first usage update.
+        if (fault === "opens-early" && usages === 1) toRuntime(delta("item.open"));
       }
       if (update?.sessionUpdate === "tool_call_update") toRuntime(delta("item.close"));
+      if (update?.sessionUpdate === "tool_call" && fault !== "opens-early") toRuntime(delta("item.open"));
     },
     buffered: 0,
     end: () => undefined,
@@ -95,6 +101,10 @@ function scripted(fault: Fault = "none") {
         queue.push({ type: "child-line", child: link, line: JSON.stringify(INITIALIZE) });
       }
       if (line.includes('"decision"')) queue.push({ type: "child-line", child: link, line: JSON.stringify(REJECTED) });
+      if (line.includes("thread/name/set")) {
+        toRuntime(IDENTITY);
+        toRuntime(RENAMED);
+      }
     },
     endInput: () => queue.push({ type: "bridge-exit", code: 0, signal: null }),
     kill: () => undefined,
@@ -113,7 +123,7 @@ function scripted(fault: Fault = "none") {
     close: () => undefined,
   };
   const classify = createStepClassifier();
-  const steps = lane.map(([dir, line], i) => classify({ ts: 1000 + i, run: 1, seq: i + 1, dir, line: JSON.stringify(line) }));
+  const steps = recorded.map(([dir, line], i) => classify({ ts: 1000 + i, run: 1, seq: i + 1, dir, line: JSON.stringify(line) }));
   return runSchedule(
     planSource({ steps, segments: 1, recordsInitialize: false }),
     { queue, bridge, idleness, rewriteRuntime: (line) => line, now: () => scheduler.now() },
@@ -154,6 +164,79 @@ describe("a line a quick bridge writes before the input of another pipe it is re
   it("still judges a line the bridge drops as missing", async () => {
     const outcome = await scripted("drops-last");
     expect(kinds(outcome)).toEqual([["missing-expectation", 12]]);
+  });
+});
+
+/** Slow across two inputs (judged extra when lines were judged at their pipe's next input): the delta for usage 5 recorded after the agent's own next input 8 too (the recording's bridge lagged over both pipes). */
+const slowLane: Array<[LaneEntry["dir"], unknown]> = [
+  ...lane.slice(0, 7),
+  ["provider→bridge", TOOL_UPDATE],
+  ["bridge→runtime", delta("contextWindow", { used: 1040 })],
+  ["bridge→runtime", delta("item.close")],
+  ["provider→bridge", usage(1031)],
+  ["bridge→runtime", delta("contextWindow", { used: 1031 })],
+];
+
+/** A later expectation of the held line's shape (a held extra took it when the plan opened it): a runtime request 9 whose own answer is a `thread/identity` (10) opens before the agent's next input. */
+const renameLane: Array<[LaneEntry["dir"], unknown]> = [
+  ...lane.slice(0, 8),
+  ["runtime→bridge", RENAME],
+  ["bridge→runtime", IDENTITY],
+  ["bridge→runtime", RENAMED],
+  ["provider→bridge", usage(1031)],
+  ["bridge→runtime", delta("contextWindow", { used: 1031 })],
+];
+
+/** The first lane with a tool call 13 after it, whose `item.open` (14) a broken bridge writes for usage 5. */
+const toolLane: Array<[LaneEntry["dir"], unknown]> = [...lane, ["provider→bridge", TOOL_CALL], ["bridge→runtime", delta("item.open")]];
+
+describe("a line the recording's bridge wrote after its own pipe's next input too (slow across two inputs)", () => {
+  it("meets its expectation: a quick correct bridge passes", async () => {
+    const outcome = await scripted("none", slowLane);
+    expect(kinds(outcome)).toEqual([]);
+    expect(outcome.notes).toEqual([]);
+    expect(outcome.expectationsMet).toBe(outcome.expectationsTotal);
+    expect(outcome.bridgeLines.filter((l) => l.line.includes("contextWindow")).map((l) => [l.anchor?.seq, l.met])).toEqual([
+      [5, true],
+      [11, true],
+    ]);
+  });
+
+  it("still notes an invented delta at the place it came (seq 5), once a later line of its pipe is met", async () => {
+    const outcome = await scripted("invents-delta", slowLane);
+    expect(kinds(outcome)).toEqual([]);
+    expect(outcome.notes.map((n) => [n.seq, n.message.slice(0, 62)])).toEqual([[5, "extra bridge→runtime notification thread/delta [contextWindow]"]]);
+  });
+
+  it("still diverges on an invented notification at seq 5", async () => {
+    const outcome = await scripted("invents-notification", slowLane);
+    expect(kinds(outcome)).toEqual([["unexpected-line", 5]]);
+  });
+
+  it("still judges a dropped line missing", async () => {
+    const outcome = await scripted("drops-last", slowLane);
+    expect(kinds(outcome)).toEqual([["missing-expectation", 12]]);
+  });
+});
+
+describe("a held extra line and a later expectation of the same shape", () => {
+  it("a correct bridge passes the lane", async () => {
+    const outcome = await scripted("none", renameLane);
+    expect(kinds(outcome)).toEqual([]);
+    expect(outcome.notes).toEqual([]);
+  });
+
+  it("the invented thread/identity is named where it came (seq 5), not at the runtime's later request", async () => {
+    const outcome = await scripted("invents-notification", renameLane);
+    expect(kinds(outcome)).toEqual([["unexpected-line", 5]]);
+    expect(outcome.divergences[0]!.got).toBe("notification thread/identity");
+  });
+
+  it("a line of a later input of its pipe, written early, is noted where it came and its expectation missing", async () => {
+    expect(kinds(await scripted("none", toolLane))).toEqual([]);
+    const outcome = await scripted("opens-early", toolLane);
+    expect(kinds(outcome)).toEqual([["missing-expectation", 14]]);
+    expect(outcome.notes.map((n) => [n.seq, n.message.slice(0, 58)])).toEqual([[5, "extra bridge→runtime notification thread/delta [item.open]"]]);
   });
 });
 

@@ -52,8 +52,19 @@ describe("json reporter", () => {
   it("prints exactly the fixed shape", async () => {
     const { run, commandIndex } = await sampleRun();
     const report = JSON.parse(renderJsonReport(run));
-    expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "untrue", "ms", "cells", "truthStale", "versions"]);
-    expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.errors, report.untrue, report.ms, report.truthStale, report.versions]).toEqual([5, 1, 1, 1, 0, 0, 1800, [], []]);
+    expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "untrue", "ms", "cells", "truthStale", "versions", "catalogChanges"]);
+    expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.errors, report.untrue, report.ms, report.truthStale, report.versions, report.catalogChanges]).toEqual([
+      6,
+      1,
+      1,
+      1,
+      0,
+      0,
+      1800,
+      [],
+      [],
+      [],
+    ]);
     for (const cell of report.cells) {
       expect(Object.keys(cell)).toEqual(["provider", "cell", "status", "ms", "events", "diffs", "stale", "divergences"]);
       for (const diff of cell.diffs) expect(Object.keys(diff)).toEqual(["against", "op", "path", "layer", "address", "selector", "old", "new"]);

@@ -1,6 +1,6 @@
 import type { StepSource } from "../plan/plan.js";
 import { HARNESS_INITIALIZE_ID, HARNESS_INITIALIZE_PARAMS, type ScheduleIo, type ScheduleOutcome, type ScheduleTimeouts } from "./schedule-types.js";
-import { judgeEarlyLines } from "./early-lines.js";
+import { judgeEarlyLines, meetEarlyLines } from "./early-lines.js";
 import { barrierOf, fill, takeInput, waitedFor } from "./walk-inputs.js";
 import { handleEvent } from "./walk-lines.js";
 import { drainQueue, settle } from "./walk-settle.js";
@@ -133,6 +133,8 @@ async function walkPlan(walk: ScheduleWalk): Promise<void> {
         const result = await settle(walk, barrier);
         if (result === "ceiling") ceilingReached(walk);
         if (result === "event") continue;
+        // Settled: the bridge wrote all it will for now, so a held line may take what is open.
+        meetEarlyLines(walk);
       }
       takeInput(walk);
       continue;
@@ -141,6 +143,8 @@ async function walkPlan(walk: ScheduleWalk): Promise<void> {
     const result = await settle(walk, "idle");
     if (result === "ceiling") ceilingReached(walk);
     if (result === "event" || walk.exit) continue;
+    // Idle: no live line can claim what is open now, so a held line may (early-lines.ts).
+    if (meetEarlyLines(walk)) continue;
     // Idle, and nothing can be written: whatever is still open will not come.
     if (input && waitedFor(walk, input)) {
       // An agent process the recording had never started: its lines have nowhere to go.
@@ -157,7 +161,10 @@ async function judgeTrailingInputs(walk: ScheduleWalk): Promise<void> {
     if (walk.exit) exitedEarly(walk);
     const result = await settle(walk, "idle");
     if (result === "ceiling") ceilingReached(walk);
-    if (result === "settled") return;
+    if (result === "settled") {
+      meetEarlyLines(walk);
+      return;
+    }
   }
 }
 
@@ -169,6 +176,7 @@ async function judgeTrailingInputs(walk: ScheduleWalk): Promise<void> {
 async function finish(walk: ScheduleWalk): Promise<void> {
   const { io, timeouts } = walk;
   // The plan is played out (or the walk ended early): a line still held met nothing.
+  meetEarlyLines(walk);
   judgeEarlyLines(walk);
   walk.acceptingLane = false;
   io.bridge.endInput();

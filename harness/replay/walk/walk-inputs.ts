@@ -4,16 +4,16 @@
  * the agent process it belongs to.
  */
 import type { ReplayStep } from "../plan/plan.js";
-import { judgeEarlyLines, meetEarlyLines } from "./early-lines.js";
 import { channelOf, type ScheduleWalk } from "./walk-state.js";
 import { withId } from "../plan/wire.js";
 
 /**
- * Reads the plan up to the next input (or its end): expectations become open on the way, and the
- * lines held as ahead of their expectation (early-lines.ts) are offered to them.
+ * Reads the plan up to the next input (or its end): expectations become open on the way. Lines
+ * held as ahead of their expectation are offered to them only once the bridge settled
+ * (early-lines.ts, `meetEarlyLines`), never here: a live line the bridge writes for one of them
+ * after this has the better claim.
  */
 export async function fill(walk: ScheduleWalk): Promise<void> {
-  let opened = false;
   while (!walk.nextInput && !walk.sourceDone) {
     const step = await walk.source.next();
     if (!step) walk.sourceDone = true;
@@ -21,10 +21,8 @@ export async function fill(walk: ScheduleWalk): Promise<void> {
     else {
       walk.open.push({ step, anchor: walk.lastInputRead, cause: walk.lastInputReadChannel });
       walk.expectedSinceInput.add(channelOf(step));
-      opened = true;
     }
   }
-  if (opened) meetEarlyLines(walk);
 }
 
 /** True when the recording's writer of `input` had seen every output it waited for. */
@@ -114,8 +112,6 @@ export function writeInput(walk: ScheduleWalk, step: ReplayStep): void {
 /** Takes the pending input off the walk and writes it; later expectations are anchored to it. */
 export function takeInput(walk: ScheduleWalk): void {
   const input = walk.nextInput!;
-  // Everything recorded before this input is open: a held line its pipe caused that nothing met is extra.
-  judgeEarlyLines(walk, channelOf(input));
   walk.nextInput = undefined;
   walk.lastInputRead = { run: input.entry.run, seq: input.entry.seq };
   walk.lastInputReadChannel = channelOf(input);

@@ -7,7 +7,7 @@
 import type { ReplayChildLink } from "../stand-ins/child-channel.js";
 import { answerDifference, COMPARED_ANSWER_METHODS } from "./answers.js";
 import { HARNESS_INITIALIZE_ID, type ReplayEvent } from "./schedule-types.js";
-import { holdEarlyLine, mayBeEarly } from "./early-lines.js";
+import { holdEarlyLine, mayBeEarly, yieldToEarlyLines } from "./early-lines.js";
 import { placeOf, type ScheduleWalk } from "./walk-state.js";
 import { describeShape, genericAnswer, shapeOfLine, withId, type WireShape } from "../plan/wire.js";
 
@@ -62,7 +62,10 @@ export function onBridgeLine(walk: ScheduleWalk, emitted: string): void {
     walk.note(`after the bridge's stdin closed it wrote ${describeShape(shape)}; not part of the lane`);
     return;
   }
-  const index = walk.findExpectation("runtime", -1, shape, line);
+  const find = () => walk.findExpectation("runtime", -1, shape, line);
+  let index = find();
+  // Held lines of the same pipe came first: they go first, or are proven extra (early-lines.ts).
+  if (index !== -1) index = yieldToEarlyLines(walk, index, find);
   let laneLine = line;
   // Anchored after what caused it (issue 38): a met line after the input its expectation was
   // recorded after, never after the last input written when it arrived (under load, one the
@@ -85,8 +88,8 @@ export function onBridgeLine(walk: ScheduleWalk, emitted: string): void {
   if (!judge) return;
   // At a pipe switch the line may be one the recording's bridge, lagging, wrote after the next
   // input although its cause is the last one (issue 38's race seen from the other side):
-  // held until an expectation opened later meets it or its cause's pipe moves on (early-lines.ts).
-  if (mayBeEarly(walk, shape.kind)) holdEarlyLine(walk, { shape, line, cause: walk.lastChannel!, lane, judge });
+  // held until an expectation opened later meets it or it is provably extra (early-lines.ts).
+  if (mayBeEarly(walk, shape.kind)) holdEarlyLine(walk, { shape, line, cause: walk.lastChannel!, written: walk.lastWritten, lane, judge });
   else judge();
 }
 

@@ -17,8 +17,9 @@ import { describeShape, type WireShape } from "../plan/wire.js";
  * last input written and the next one on different pipes): a correct bridge may write a line
  * caused by the last input before the next one is even read, where the recording's bridge,
  * lagging, wrote it after (acp-claude/approval-deny's seq 30 after the runtime's answer 28,
- * caused by the agent's update 27). Held until an expectation opened later meets it, or until
- * the walk writes the next input on `cause`'s pipe, when it is judged as it would have been on
+ * caused by the agent's update 27). Held until an expectation opened later meets it once the
+ * bridge settled, or until it is provably extra (a later line of `cause`'s pipe met an expectation
+ * it would be recorded before) or the walk ends, when it is judged as it would have been on
  * arrival (`judge`). See walk/README.md, "Lines ahead of their expectation".
  */
 export interface EarlyLine {
@@ -26,6 +27,8 @@ export interface EarlyLine {
   line: string;
   /** The pipe of the last input written when it arrived (`channelOf`): the pipe of its cause. */
   cause: string;
+  /** `(run, seq)` of that input: a live line that came after a later input of `cause`'s pipe may prove this one extra. */
+  written: LiveBridgeLine["anchor"];
   /** Its entry in {@link ScheduleWalk.bridgeLines}, marked met if an expectation meets it. */
   lane: LiveBridgeLine | undefined;
   /** Notes or records what the line was judged on arrival (an extra delta, an unexpected line). */
@@ -149,10 +152,13 @@ export class ScheduleWalk {
     return this.lastWalked ? placeOf(this.lastWalked) : { seq: null, run: null, dir: null };
   }
 
-  /** Index in {@link ScheduleWalk.open} of the earliest expectation of the pipe the live `line` fits best, or -1. */
-  findExpectation(side: ReplaySide, segment: number, shape: WireShape, line: string): number {
+  /**
+   * Index in {@link ScheduleWalk.open} of the earliest expectation of the pipe the live `line` fits
+   * best, or -1; only indices up to `last` (inclusive) are looked at.
+   */
+  findExpectation(side: ReplaySide, segment: number, shape: WireShape, line: string, last = Infinity): number {
     let loose = -1;
-    for (let i = 0; i < this.open.length; i += 1) {
+    for (let i = 0; i < this.open.length && i <= last; i += 1) {
       const step = this.open[i]!.step;
       if (step.side !== side || step.segment !== segment) continue;
       const score = fitOf(step, shape, line);

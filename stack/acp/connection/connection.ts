@@ -18,10 +18,10 @@
  */
 import type { AcpAgentMethod, AcpAgentMethodParams, AcpAgentNotificationParams } from "./acp-client.js";
 import type { ChildProcess, SpawnOptions } from "node:child_process";
-import { signalAgentGroup, spawnAgentInGroup, type ResolvedAgentLaunch } from "../../bridge-kit/agent-process.js";
+import { agentGroupAlive, signalAgentGroup, spawnAgentInGroup, type ResolvedAgentLaunch } from "../../bridge-kit/agent-process.js";
 import { PendingRequests } from "../../bridge-kit/json-rpc-endpoint.js";
 import { createBoundedLineSplitter } from "../../bridge-kit/line-splitter.js";
-import { createRealScheduler, type Scheduler } from "../../bridge-kit/scheduler.js";
+import { createRealScheduler, delay, type Scheduler } from "../../bridge-kit/scheduler.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
 import { jsonRpcNotification, jsonRpcRequest } from "../../protocol/json-rpc.js";
 import { agentExitInfo, StderrTail, type AgentExitInfo, type AgentExitReason } from "./agent-exit.js";
@@ -37,6 +37,11 @@ export * from "./errors.js";
 export const DEFAULT_MAX_AGENT_LINE_BYTES = 16 * 1024 * 1024;
 /** Grace between SIGTERM and SIGKILL when stopping an agent, in ms (spec 30 §5 step 5). */
 export const AGENT_KILL_GRACE_MS = 1_000;
+/**
+ * How often a stop looks whether the agent's process group has emptied after the agent itself
+ * exited, in ms. It decides nothing: the group's exit ends the wait, the kill grace bounds it.
+ */
+export const AGENT_GROUP_EXIT_POLL_MS = 10;
 
 /** A resolved agent launch: exactly what is passed to `spawn` (no shell), the env complete and already sanitized (the kit's `ResolvedAgentLaunch`). */
 export type AgentLaunch = ResolvedAgentLaunch;
@@ -74,7 +79,11 @@ export interface AcpAgentConnection {
   request<M extends AcpAgentMethod>(method: M, params: AcpAgentMethodParams[M], options?: { timeoutMs?: number }): Promise<unknown>;
   /** Sends a notification; dropped after the connection ended. */
   notify<M extends keyof AcpAgentNotificationParams>(method: M, params: AcpAgentNotificationParams[M]): void;
-  /** SIGTERM, then SIGKILL after {@link AGENT_KILL_GRACE_MS}; resolves once the process is gone. */
+  /**
+   * SIGTERM to the agent's process group, then SIGKILL to what is left after
+   * {@link AGENT_KILL_GRACE_MS}; resolves once the agent and everything of its group are gone (an
+   * agent's own child may still be persisting the session when the agent has exited).
+   */
   kill(): Promise<void>;
   /** Resolves with the exit facts once the connection has ended. */
   readonly exited: Promise<AgentExitInfo>;
@@ -130,6 +139,7 @@ class AgentConnection {
   private readonly stderr = new StderrTail();
   private ended: AgentExitInfo | null = null;
   private killRequested = false;
+  private killing: Promise<void> | null = null;
   private resolveExited!: (info: AgentExitInfo) => void;
   readonly exited = new Promise<AgentExitInfo>((resolve) => (this.resolveExited = resolve));
   private readonly lines = createLineQueue((line) => {
@@ -199,9 +209,14 @@ class AgentConnection {
       // `error` after a successful spawn means a failed kill; only a failed spawn ends the connection here.
       if (child.pid === undefined) this.finish("spawn-error", null, null, error.message);
     });
-    // The agent itself is gone: whatever of its group is left (a grandchild holding stdout) goes
-    // too, or `close` would wait for it forever.
-    child.on("exit", () => this.signalGroup("SIGKILL"));
+    // An agent that exited by itself: whatever of its group is left (a grandchild holding stdout)
+    // goes too, or `close` would wait for it forever. After a requested stop the group already has
+    // its SIGTERM and the kill's grace decides when it is stuck: an agent's own child shutting
+    // down on that SIGTERM (Claude Code's CLI under claude-code-acp, writing the session's
+    // transcript) must not be cut short by its parent's quicker exit (harness/record/README.md).
+    child.on("exit", () => {
+      if (!this.killRequested) this.signalGroup("SIGKILL");
+    });
     child.on("close", (code, signal) => {
       // Lines still queued were written before the exit: handle them first.
       this.lines.whenDrained(() => this.finish(this.killRequested ? "killed" : "exit", code, signal));
@@ -226,13 +241,24 @@ class AgentConnection {
   }
 
   private kill(): Promise<void> {
+    if (this.killing) return this.killing;
     if (this.ended) return Promise.resolve();
     this.killRequested = true;
     this.signalGroup("SIGTERM");
+    this.killing = this.untilGroupGone();
+    return this.killing;
+  }
+
+  /** Waits for the agent's exit, then for its group to empty; SIGKILL to the group once the grace is over. */
+  private async untilGroupGone(): Promise<void> {
+    let stuck = false;
     const grace = this.scheduler.schedule(AGENT_KILL_GRACE_MS, () => {
-      if (!this.ended) this.signalGroup("SIGKILL");
+      stuck = true;
+      this.signalGroup("SIGKILL");
     });
-    return this.exited.then(() => this.scheduler.cancel(grace));
+    await this.exited;
+    while (!stuck && agentGroupAlive(this.child)) await delay(this.scheduler, AGENT_GROUP_EXIT_POLL_MS);
+    this.scheduler.cancel(grace);
   }
 
   /** The connection's public face. */
