@@ -36,13 +36,29 @@ function manifestAt(commit, manifest) {
   }
 }
 
+/**
+ * The oracle names of one provider's folder, sorted: `<cell>.json`, and each alternate path's
+ * `<cell>/alternates/<k>.json` (harness/recording/alternates.ts), whose recording is
+ * `recordings/<p>/<cell>/alternates/<k>/` and sidecar `<k>.version` beside it.
+ */
+function oracleNames(dir) {
+  const names = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(".json")) names.push(entry.name);
+    const alternates = path.join(dir, entry.name, "alternates");
+    if (entry.isDirectory() && existsSync(alternates)) {
+      for (const k of readdirSync(alternates)) if (/^\d+\.json$/.test(k)) names.push(`${entry.name}/alternates/${k}`);
+    }
+  }
+  return names.sort();
+}
+
 let written = 0;
 let wrong = 0;
 const lanes = path.join(root, "lanes");
 for (const provider of readdirSync(lanes, { withFileTypes: true })) {
   if (!provider.isDirectory()) continue;
-  for (const name of readdirSync(path.join(lanes, provider.name)).sort()) {
-    if (!name.endsWith(".json")) continue;
+  for (const name of oracleNames(path.join(lanes, provider.name))) {
     const cell = name.slice(0, -".json".length);
     const oracle = `lanes/${provider.name}/${name}`;
     const manifest = `recordings/${provider.name}/${cell}/manifest.json`;

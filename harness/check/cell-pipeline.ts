@@ -16,6 +16,7 @@ import { heldLeg, recordedLeg, type CellLeg, type LiveLaneSpills } from "../comp
 import { grammarDropKeys, type ParityLeg } from "../compare/parity.js";
 import { InputError } from "../errors.js";
 import { normalizeThreadLane } from "../lanes/index.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, validateRecording, type Recording, type RecordingLocation, type ValidatedRecording } from "../recording/reader.js";
 import { erroredCell, type CellResult } from "../report/check-report.js";
 import { isRecording } from "../replay/live-replay.js";
@@ -73,7 +74,7 @@ export interface CellRun {
  * @throws InputError as `readRecording`
  */
 export async function openCell(location: RecordingLocation, index: number): Promise<CheckCell> {
-  const expect = { provider: location.provider, cell: location.cell };
+  const expect = { provider: location.provider, cell: manifestCellOf(location) };
   if ((await laneBytes(location.dir)) <= HELD_RECORDING_BYTES) {
     const recording = await readRecording(location.dir, { expect });
     return { index, location, recording: { dir: location.dir, manifest: recording.manifest, hasCurrentBridgeLane: recording.currentBridgeLane !== null }, source: recording };
@@ -94,7 +95,7 @@ async function laneBytes(dir: string): Promise<number> {
 export async function heldCell(cell: CheckCell): Promise<CheckCell> {
   if (isRecording(cell.source)) return cell;
   const { location } = cell;
-  return { ...cell, source: await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } }) };
+  return { ...cell, source: await readRecording(location.dir, { expect: { provider: location.provider, cell: manifestCellOf(location) } }) };
 }
 
 /** Why a cell is not replayed (process-scoped, or no replay profile), or undefined (`replaySkipReason`). */

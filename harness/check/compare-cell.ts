@@ -28,6 +28,8 @@ import type { ReplayResult } from "../replay/replay-recording.js";
 import type { LoadedTruthEntry, MaskedTruth } from "../compare/truth/truth-allowlist.js";
 import type { CellFactsState } from "./cell-facts.js";
 import { agentSideOf, cellTruth } from "./cell-truth.js";
+import { matchAlternate, type AlternateOutcome } from "./alternate-match.js";
+import { manifestCellOf, recordingsRootOf } from "../recording/alternates.js";
 
 /** What comparing one cell needs of the gate's options (check-cells.ts `CheckCellsOptions`). Paths are absolute. */
 export interface CompareCellOptions {
@@ -155,11 +157,11 @@ async function oracleStateOf(oracleFile: string | undefined, replayClean: boolea
  * `--out` folder) and, for a root named `recordings`, with the `lanes` beside it (the project's
  * layout; cli/record.ts `defaultLanesRoot` is the same rule). Such an oracle is compared with the
  * run-to-run rules (compare/run-to-run.ts).
- * @param recordingDir `<root>/<provider>/<cell>`, absolute
+ * @param recordingDir `<root>/<provider>/<cell>` (or an alternate's `<root>/<provider>/<cell>/alternates/<k>`), absolute
  * @param lanesDir the oracles root, absolute
  */
 export function oracleFromAnotherRun(recordingDir: string, lanesDir: string): boolean {
-  const root = path.resolve(recordingDir, "..", "..");
+  const root = recordingsRootOf(recordingDir);
   const lanes = path.resolve(lanesDir);
   if (lanes === path.join(root, "lanes")) return false;
   return !(path.basename(root) === "recordings" && lanes === path.join(path.dirname(root), "lanes"));
@@ -206,7 +208,7 @@ export async function compareCell(
 
   // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
   const acrossRuns = oracleFromAnotherRun(location.dir, options.lanesDir);
-  const reference = acrossRuns ? options.runToRunFacts?.get(`${location.provider}/${location.cell}`) : undefined;
+  const reference = acrossRuns ? options.runToRunFacts?.get(`${location.provider}/${manifestCellOf(location)}`) : undefined;
   const input = {
     provider: location.provider,
     cell: location.cell,
@@ -239,6 +241,15 @@ export async function compareCell(
     }
     verdict = compareParity({ ...input, live: liveWhole, oracle: oracleWhole, recorded: recordedWhole });
   }
+  // Another path of the agent (alternate-match.ts): only a fresh re-record's clean replay whose
+  // lane differs from the cell's oracle alone (the recording's own lane still matches).
+  let alternate: AlternateOutcome | undefined;
+  if (input.oracleFromAnotherRun === true && location.alternateOf === undefined && state === "compared" && result.ok && missesOracleOnly(verdict)) {
+    liveWhole ??= await live.load();
+    recordedWhole ??= await recorded.load();
+    alternate = await matchAlternate({ ...input, live: liveWhole, recorded: recordedWhole }, options.lanesDir, location.cell, options.repoRoot, readOracleOnly);
+    if (alternate.matched !== undefined) verdict = alternate.verdict;
+  }
   extras.masked = verdict.masked.map((m) => ({ entry: m.entry, ...m.sides, masksDifference: m.masksDifference }));
   // A timed-out replay's live lane is cut short: nothing is dumped from it (no write without a verdict).
   if (options.dumpDir !== undefined && liveWhole !== undefined && recordedWhole !== undefined && result.infrastructureTimeout === null) {
@@ -248,7 +259,8 @@ export async function compareCell(
   const replay = replayOutcomeOf(result);
   // The truth check: the same live lane against the cell's facts, for an in-project cell with a
   // clean replay (a cut-short lane has no truth to judge).
-  const facts = replay === "clean" ? options.facts?.get(`${location.provider}/${location.cell}`) : undefined;
+  // An alternate is held to the facts of its cell: the agent's other path must still be told truly.
+  const facts = replay === "clean" ? options.facts?.get(`${location.provider}/${manifestCellOf(location)}`) : undefined;
   const truth =
     facts === undefined
       ? undefined
@@ -273,6 +285,7 @@ export async function compareCell(
     ...(inRepo ? { oracleFile } : {}),
   });
   if (truth !== undefined) cell.truth = truth.report;
+  if (alternate !== undefined) sayAlternate(cell, alternate, status);
   if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
@@ -282,6 +295,29 @@ export async function compareCell(
   if (result.divergences.length > 0) cell.detail = { ...cell.detail, replayKinds: [...new Set(result.divergences.map((d) => d.kind))] };
   explainOutcome(cell, { replay, state, oracleFile, result, reported: divergences.length, ...(notWritten !== undefined ? { notWritten } : {}) });
   return { cell, extras };
+}
+
+/** True when a verdict failed on the oracle alone (the recording's own lane matched): the case an alternate path may answer. */
+function missesOracleOnly(verdict: ParityVerdict<LoadedAllowlistEntry>): boolean {
+  return !verdict.passed && verdict.diffs.length > 0 && verdict.diffs.every((d) => d.against === "oracle");
+}
+
+/** An oracle file as a leg, its text let go (alternate-match.ts reads alternates' oracles with it). */
+async function readOracleOnly(file: string): Promise<ParityLeg> {
+  const { text: _text, ...leg } = await readOracleLeg(file);
+  return leg;
+}
+
+/** What the cell's report says of the alternates it was held to: the one it passed on, or, failing, the closest. */
+function sayAlternate(cell: CellResult, alternate: AlternateOutcome, status: CellResult["status"]): void {
+  if (alternate.matched !== undefined) {
+    cell.alternate = alternate.matched;
+    return;
+  }
+  const { closest, tried } = alternate;
+  if (closest === undefined || status !== "fail") return;
+  const note = `the lane matches none of the cell's ${tried} accepted alternate ${tried === 1 ? "path" : "paths"} either (closest: alternate path ${closest.path}, ${closest.oracle}, ${closest.differences} ${closest.differences === 1 ? "difference" : "differences"})`;
+  cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${note}` : note };
 }
 
 /** Writes a cell's normalized, unmasked lanes (and its divergences) for `--dump-dir`, each atomically. */

@@ -114,7 +114,8 @@ function refuseProjectDumpDir(value: string, resolved: string, protectedDirs: re
 /** The selected cells (before sharding). @throws UsageError when nothing is recorded there. */
 async function selectedCells(options: GateOptions): Promise<RecordingLocation[]> {
   const roots = options.selection.roots;
-  const all = await selectRecordings(roots, options.selection.filter);
+  // Each cell's accepted alternates are gated like cells (harness/recording/alternates.ts).
+  const all = await selectRecordings(roots, options.selection.filter, { alternates: true });
   const selected = options.only === undefined ? all : all.filter((l) => options.only!.has(`${l.provider}/${l.cell}`));
   if (selected.length === 0 && options.only === undefined) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
   return selected;

@@ -10,6 +10,7 @@ import { loadTruthAllowlist } from "../compare/truth/truth-allowlist.js";
 import { BRIDGE_UNTRUTHS, CELLS_ROOT } from "../defaults.js";
 import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { oracleFromAnotherRun } from "./compare-cell.js";
 import { attachCellVersions } from "./cell-versions.js";
 import type { RecordingLocation } from "../recording/reader.js";
@@ -59,7 +60,8 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
   // read and freshness check per facts file; a stale one stops the run, exit 2) and the truth entries.
   // Only the project's own recordings: one outside it (../shared, a `record --out` directory) may
   // have been recorded from another definition of a cell of the same name, which these facts are not of.
-  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir));
+  // An alternate is judged against its cell's facts (harness/recording/alternates.ts).
+  const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
   const truthInputs =
     options.truth === false
       ? undefined
@@ -72,7 +74,7 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
   // The run-to-run rules' reference (compare-cell.ts `runToRunFacts`): the facts of each cell whose
   // oracle comes from another run, inside the project or not. Never a reason to stop the run: facts
   // that cannot be read (or are stale) leave that rule without a reference, which makes it inert.
-  const acrossRuns = locations.filter((l) => oracleFromAnotherRun(l.dir, lanesDir));
+  const acrossRuns = locations.filter((l) => oracleFromAnotherRun(l.dir, lanesDir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
   const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), acrossRuns).catch(() => undefined);
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);

@@ -19,6 +19,7 @@ import { acceptPending, nothingWrittenNotice, PENDING_SUFFIX, type ProjectOutsid
 import type { ReporterName } from "../report/reporter-names.js";
 import { visibleLine } from "../report/visible.js";
 import { pendingNotice } from "../check/pending-notice.js";
+import { listPendingRecordings, pendingRecordingsNotice } from "../check/pending-recordings.js";
 
 /**
  * `--explain` text: per cell, each applying allowlist entry and the values it masked per side, and
@@ -149,6 +150,8 @@ export async function finishCheck(run: CheckStarted, ctx: CliContext): Promise<n
     if (!ctx.verbose) continue;
     for (const n of cell.notes) ctx.err(`${cell.provider}/${cell.cell}: note${n.seq === null ? "" : ` (after seq ${n.seq})`}: ${n.message}\n`);
   }
+  // New recordings the project does not have yet wait for parity review, whatever -u (pending-recordings.ts).
+  if (!ctx.ci) ctx.err(pendingRecordingsNotice(await listPendingRecordings(run.gateOptions.selection.roots, run.gateOptions.selection.filter), ctx.cwd));
   if (options.update) return updateChangedCells(gate, ctx, textual ? ctx.out : ctx.err);
   ctx.err(pendingNotice({ cells: gate.run.cells, pending: gate.pending, write: gate.write, ci: ctx.ci, cwd: ctx.cwd }));
   return checkExitCode(gate.run);

@@ -10,6 +10,7 @@ import { isInside, realPathOf } from "../recording/paths.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import { selectRecordings, type CellFilter } from "../recording/select.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import type { ParityCommand } from "./command.js";
 import { outputFlagError } from "./flag-checks.js";
 import { formatTable } from "../report/table.js";
@@ -66,8 +67,9 @@ export function assembleCellLane(location: RecordingLocation, recording: Recordi
  */
 export async function assembleCells(roots: readonly string[], filter: CellFilter, useCurrent = true): Promise<CellLane[]> {
   const cells: CellLane[] = [];
-  for (const location of await selectRecordings(roots, filter)) {
-    const expect = { provider: location.provider, cell: location.cell };
+  // A cell's accepted alternates are assembled too, each under its own name (`<cell>/alternates/<k>`).
+  for (const location of await selectRecordings(roots, filter, { alternates: true })) {
+    const expect = { provider: location.provider, cell: manifestCellOf(location) };
     cells.push(assembleCellLane(location, await readRecording(location.dir, { expect }), useCurrent));
   }
   return cells;

@@ -5,6 +5,7 @@ import { Chalk } from "chalk";
 import type { Argv } from "yargs";
 import { LANE_DIRECTIONS, type Direction } from "../recording/lane-entry.js";
 import { isInside } from "../recording/paths.js";
+import { ALTERNATES_DIR, manifestCellOf, parseAlternateCellName } from "../recording/alternates.js";
 import { readRecording } from "../recording/reader.js";
 import { selectRecordings } from "../recording/select.js";
 import { formatTable } from "../report/table.js";
@@ -46,8 +47,8 @@ export interface ListRow {
  */
 export async function listRows(roots: readonly string[], lanesDir: string, filter: { provider?: string; cell?: string }, repoRoot: string = path.dirname(lanesDir)): Promise<ListRow[]> {
   const rows: ListRow[] = [];
-  for (const location of await selectRecordings(roots, filter)) {
-    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+  for (const location of await selectRecordings(roots, filter, { alternates: true })) {
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
     const m = recording.manifest;
     const oracle = path.join(lanesDir, location.provider, `${location.cell}.json`);
     rows.push({
@@ -78,14 +79,25 @@ export async function orphanOracles(lanesDir: string, rows: readonly ListRow[], 
   const providers = await readdir(lanesDir, { withFileTypes: true }).catch(() => []);
   for (const provider of providers) {
     if (!provider.isDirectory() || (filter.provider !== undefined && provider.name !== filter.provider)) continue;
-    for (const name of await readdir(path.join(lanesDir, provider.name))) {
-      if (!name.endsWith(".json")) continue;
+    for (const name of await oracleNames(path.join(lanesDir, provider.name))) {
       const cell = name.slice(0, -".json".length);
-      if (filter.cell !== undefined && cell !== filter.cell) continue;
+      const base = parseAlternateCellName(cell)?.cell ?? cell;
+      if (filter.cell !== undefined && cell !== filter.cell && base !== filter.cell) continue;
       if (!recorded.has(`${provider.name}/${cell}`)) orphans.push(path.join(lanesDir, provider.name, name));
     }
   }
   return orphans.sort();
+}
+
+/** A provider's oracle names: `<cell>.json` and each alternate's `<cell>/alternates/<k>.json` (alternates.ts), unsorted. */
+async function oracleNames(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(".json")) names.push(entry.name);
+    if (entry.isDirectory())
+      for (const k of await readdir(path.join(dir, entry.name, ALTERNATES_DIR)).catch(() => [] as string[])) if (/^\d+\.json$/.test(k)) names.push(`${entry.name}/${ALTERNATES_DIR}/${k}`);
+  }
+  return names;
 }
 
 function renderText(rows: ListRow[], ctx: CliContext): string {

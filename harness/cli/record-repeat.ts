@@ -14,6 +14,7 @@ import type { WireChange } from "../compare/wire-drift.js";
 import { visibleLine } from "../report/visible.js";
 import { driftReport, laneChangeLine, wireChangeLine } from "./drift-report.js";
 import { recordCells, type CellsRecordRequest } from "./record-version.js";
+import type { CellPaths } from "./keep-alternates.js";
 
 /** What {@link recordRepeated} is asked: the cells' record request, how many runs, and the folder the runs go under. */
 export type RepeatRecordRequest = Omit<CellsRecordRequest, "out" | "lanes" | "label"> & {
@@ -40,6 +41,8 @@ export interface RepeatReport {
   lanes: LaneChange[];
   /** Cells recorded in some runs and failed in others, with the runs that failed. */
   unstableCells: Array<{ cell: string; failedIn: number[] }>;
+  /** `--keep-alternates`: which path each run of each cell took, and the pending alternates written (keep-alternates.ts). */
+  alternates?: CellPaths[];
 }
 
 /** Merges changes that are the same but for their cells (their cells joined), keeping the first example. */

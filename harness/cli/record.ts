@@ -23,6 +23,8 @@ import { packageRoot } from "../families/record-provider.js";
 import type { ParityCommand } from "./command.js";
 import { agentCacheRoot, committedCells, installPlan, installVersion, newVersionFolder, recordCells, recordVersion, requireCells, requireHostPrograms } from "./record-version.js";
 import { recordRepeated, renderRepeatText } from "./record-repeat.js";
+import { keepAlternates, renderKeptText } from "./keep-alternates.js";
+import { loadAllowlists } from "../compare/allowlist.js";
 import type { NetworkMode } from "../record/network.js";
 import { positiveIntegerFlag } from "./flag-checks.js";
 import { booleanFlag, FLAGS, stringFlag, stringsFlag, type ParsedFlags } from "./options.js";
@@ -46,6 +48,8 @@ export interface RecordOptions {
   allCells: boolean;
   /** `--repeat`: record each cell this many times and report what varies (default 1). */
   repeat: number;
+  /** `--keep-alternates` (with `--repeat`): each run that took a path the project does not have written as a pending alternate (keep-alternates.ts). */
+  keepAlternates: boolean;
   /** True when `--out` was given (with `--agent-version`, its default is a new temp folder). */
   outGiven: boolean;
   /** `--cells` (absolute). */
@@ -77,6 +81,10 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const cell = stringFlag(args, "cell");
   const repeat = positiveIntegerFlag("repeat", args.repeat, "runs") ?? 1;
   const allCells = booleanFlag(args, "allCells");
+  const keepAlternates = booleanFlag(args, "keepAlternates");
+  if (keepAlternates && repeat < 2) throw new UsageError("--keep-alternates: needs --repeat N (N ≥ 2): it keeps the paths the runs took that the project does not have");
+  if (keepAlternates && agentVersion !== undefined)
+    throw new UsageError(`--keep-alternates: alternates are paths of the pinned agent, and --agent-version ${agentVersion} is another; move the pin first (parity drift --accept)`);
   if (allCells && cell !== undefined) throw new UsageError(`--all-cells: records every cell of the provider; drop it or --cell ${cell}`);
   if (cell === undefined && agentVersion === undefined && repeat === 1 && !allCells)
     throw new UsageError("--cell: missing (name the cell to record; only --all-cells, --agent-version or --repeat records every cell of the provider)");
@@ -96,6 +104,7 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
     outGiven: outFlag !== undefined,
     allCells,
     repeat,
+    keepAlternates,
     cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
     out,
     lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
@@ -142,6 +151,12 @@ export const recordCommand: ParityCommand = {
         describe:
           "Record each cell this many times (run k into <out>/run-k/) and report what varies from run to run on the agent's wire and in the thread lanes; default --out a new <tmp>/parity-repeat-<provider>@<version or pinned>-XXXXXX; exit 1 when the thread lanes vary",
       })
+      .option("keep-alternates", {
+        type: "boolean",
+        default: false,
+        describe:
+          "With --repeat: each run whose thread lane matches neither the committed oracle nor an accepted alternate (after the run-to-run rules) is written once per distinct path as a pending alternate of its cell (recordings/<p>/<cell>/alternates/.<k>.pending/, lanes/<p>/<cell>/alternates/<k>.json.pending) for parity review; never overwrites; refused under CI",
+      })
       .option("redact", { ...FLAGS.redact, default: [] })
       .option("out", { type: "string", describe: `Recordings root; writes <out>/<provider>/<cell>/ (default ${RECORD_DEFAULT_OUT}; with --agent-version a new temp folder)` })
       .option("lanes", {
@@ -169,6 +184,7 @@ export const recordCommand: ParityCommand = {
         "re-record every cell of acp-opencode with the pinned agent into a new temp folder (then: parity check --recordings <it> --lanes lanes)",
       )
       .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
+      .example("$0 record --provider gemini-cli --cell resume --repeat 3 --keep-alternates", "keep each path the agent took that the project does not have as a pending alternate, then parity review")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
       .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
@@ -415,6 +431,7 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
   if (ctx.ci && options.outGiven && inside(options.out, packageRoot())) {
     throw new UsageError(`CI=true: parity record writes recordings and oracles; point --out outside ${packageRoot()}, e.g. a temp dir`);
   }
+  if (ctx.ci && options.keepAlternates) throw new UsageError("--keep-alternates: under CI=true nothing writes the project's recordings or oracles; run it locally, then parity review");
   const cells = options.cell !== undefined ? [options.cell] : await committedCells(path.resolve(ctx.cwd, RECORD_DEFAULT_OUT), options.provider);
   const version = options.agentVersion;
   await requireCells(options.cellsRoot, cells, options.provider);
@@ -435,7 +452,18 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
     ...(install !== undefined ? { agentsDir: install.dir } : {}),
     ...liveRunOptions(options, ctx),
   });
-  ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderRepeatText(report, ctx.color));
+  const kept = options.keepAlternates
+    ? await keepAlternates({
+        provider: options.provider,
+        cells,
+        runs: report.runs,
+        recordingsRoot: path.resolve(ctx.cwd, RECORD_DEFAULT_OUT),
+        lanesDir: path.resolve(ctx.cwd, RECORD_DEFAULT_LANES),
+        allowlist: await loadAllowlists({ cwd: ctx.cwd }),
+      })
+    : undefined;
+  if (kept !== undefined) report.alternates = kept;
+  ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderRepeatText(report, ctx.color) + (kept !== undefined ? renderKeptText(kept, ctx.cwd) : ""));
   const allFailed = report.runs.every((r) => r.recorded.length === 0);
   if (allFailed) return report.runs[0]?.failed.length ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
   return report.lanes.length > 0 || report.unstableCells.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

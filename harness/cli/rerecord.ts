@@ -115,7 +115,8 @@ export const rerecordCommand: ParityCommand = {
     await refuseInCi(ctx.ci, { cwd: ctx.cwd, outDir, lanesDir });
     const redactor = rerecordRedactor({ patterns: compileUserPatterns(options.redact) });
     const roots = selection.roots;
-    const locations = await selectRecordings(roots, selection.filter);
+    // A cell's accepted alternates are rerecorded with it (their oracles refreshed like the cell's).
+    const locations = await selectRecordings(roots, selection.filter, { alternates: true });
     if (locations.length === 0) throw new UsageError(`no recorded cells under ${roots.join(", ") || "(no recordings root)"}`);
     const showPath = (file: string) => shownPath(file, ctx.cwd);
     // Each cell replays for seconds, a matrix for minutes: a live count on a terminal's stderr (the

@@ -12,6 +12,7 @@
  * drops alone shows no difference here (`whyNotAcceptable` says so; `parity check` again
  * refreshes such a cell).
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { readOracleLeg } from "../check/compare-cell.js";
 import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
@@ -23,7 +24,9 @@ import { InputError } from "../errors.js";
 import { fileState } from "../recording/file-state.js";
 import { CURRENT_BRIDGE_LANE_FILE } from "../recording/lane-entry.js";
 import { oracleVersionFile } from "../recording/oracle-version.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
+import type { Manifest } from "../recording/manifest.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
 /** One cell with pending results on disk: the cell as the review shows it, and its pending files. */
@@ -69,22 +72,40 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
   // The recording accepting would leave: the pending one when a new recording waits.
   const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
-  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: location.cell } });
+  const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
   const recorded = await recordedLeg(recording).load();
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
+  const isNew = files.includes(location.dir) && !existsSync(location.dir);
   cell.detail = {
     ...cell.detail,
     pending: files,
-    // A new recording waiting is `parity drift --accept`'s (an agent upgrade), not a check's result.
-    error: files.includes(location.dir)
-      ? `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`
-      : `pending from an earlier parity check (not replayed again): ${shown}`,
-    ...(hasOracle ? {} : { missingOracle: true }),
+    // A new recording the project does not have yet (pending-recordings.ts), else a new recording
+    // waiting in a cell's place is `parity drift --accept`'s (an agent upgrade), not a check's result.
+    error: isNew
+      ? newRecordingWords(recording.manifest, shown)
+      : files.includes(location.dir)
+        ? `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`
+        : `pending from an earlier parity check (not replayed again): ${shown}`,
+    // A new recording has no oracle yet by nature: accepting it (not check -u) writes both.
+    ...(hasOracle || isNew ? {} : { missingOracle: true }),
     ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
+    ...(isNew ? { newRecording: true } : {}),
   };
   return cell;
+}
+
+/**
+ * What the review says of a new recording the project does not have yet (pending-recordings.ts):
+ * an alternate path with why it was kept and the runs that took each path, or a new cell.
+ */
+function newRecordingWords(manifest: Manifest, shown: string): string {
+  const alt = manifest.alternateOf;
+  if (alt === undefined) return `new recording of a cell the project does not have yet (${manifest.cliVersion}): ${shown}`;
+  const runs = alt.evidence?.paths.map((p) => `path ${p.path}: ${p.runs.length === 1 ? "run" : "runs"} ${p.runs.join(", ")}`).join("; ");
+  const evidence = alt.evidence !== undefined ? ` (${alt.evidence.runs} runs; ${runs})` : "";
+  return `new alternate path ${alt.path} of cell ${alt.cell} (${manifest.cliVersion}): ${alt.why}${evidence}: ${shown}`;
 }
 
 /**

@@ -38,13 +38,14 @@ import type { CliContext } from "./context.js";
 import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";
 import { requireDirectoryFlag } from "./path-checks.js";
 import { pendingCellsOnDisk } from "./review-pending.js";
+import { listPendingRecordings } from "../check/pending-recordings.js";
 import { settleUpgrade, upgradeRejectedLine } from "./drift-accept.js";
 import picomatch from "picomatch";
 import { PR_PATTERN } from "../compare/allowlist.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
-/** What the user decided for one cell. */
-export type ReviewDecision = "accepted" | "rejected" | "allowed" | "pruned" | "skipped";
+/** What the user decided for one cell (`dismissed`: a new recording rejected, which leaves nothing red). */
+export type ReviewDecision = "accepted" | "rejected" | "dismissed" | "allowed" | "pruned" | "skipped";
 
 /** Options of {@link createReviewCommand}. */
 export interface ReviewCommandOptions {
@@ -95,7 +96,14 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   const lanes = stringFlag(args, "lanes");
   if (lanes !== undefined) requireDirectoryFlag("lanes", lanes, path.resolve(ctx.cwd, lanes));
   const lanesDir = path.resolve(ctx.cwd, lanes ?? ORACLES_DIR);
-  const selected = await selectRecordings(selection.roots, selection.filter);
+  // With each cell's accepted alternates, and the new recordings the project does not have yet (pending-recordings.ts).
+  const pendingNew = await listPendingRecordings(selection.roots, selection.filter);
+  // `--provider`/`--cell` naming only a new recording (nothing accepted of it yet) select it alone.
+  const accepted = await selectRecordings(selection.roots, selection.filter, { alternates: true }).catch((thrown: unknown) => {
+    if (thrown instanceof UsageError && pendingNew.length > 0) return [];
+    throw thrown;
+  });
+  const selected = [...accepted, ...pendingNew];
   // `--match` globs over `provider/cell` narrow the cells before anything is read or replayed.
   const matches = match.length === 0 ? () => true : picomatch([...match]);
   const locations = selected.filter((l) => matches(`${l.provider}/${l.cell}`));
@@ -215,6 +223,12 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
       }
       if (answer === "r") {
         await rejectPending(gate.pending.get(`${cell.provider}/${cell.cell}`)?.files ?? []);
+        // A new recording rejected is gone and leaves the gate as it was (pending-recordings.ts).
+        if (cell.detail?.newRecording === true) {
+          ctx.out("  rejected: the new recording and its pending oracle are deleted; the project is as it was\n");
+          decisions.push({ cell, decision: "dismissed" });
+          break;
+        }
         ctx.out(
           cell.detail?.pendingRecording === true
             ? await upgradeRejectedLine(cell.provider, ctx.cwd, recordingsRootOf(cell, gate, ctx.cwd))
@@ -252,7 +266,9 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
 
   const count = (d: ReviewDecision) => decisions.filter((x) => x.decision === d).length;
   const prunedCount = count("pruned");
-  ctx.out(`\nreviewed: ${count("accepted")} accepted, ${count("allowed")} allowed, ${count("rejected")} rejected, ${prunedCount > 0 ? `${prunedCount} pruned, ` : ""}${count("skipped")} skipped\n`);
+  ctx.out(
+    `\nreviewed: ${count("accepted")} accepted, ${count("allowed")} allowed, ${count("rejected") + count("dismissed")} rejected, ${prunedCount > 0 ? `${prunedCount} pruned, ` : ""}${count("skipped")} skipped\n`,
+  );
   const unique = [...new Set(written)];
   ctx.out(unique.length === 0 ? "nothing written\n" : commitHint(unique, ctx.cwd));
   if (gate.fromDisk) ctx.out(notReplayedHint);

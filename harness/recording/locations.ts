@@ -9,6 +9,7 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
+import { acceptedAlternateNumbers, ALTERNATES_DIR, alternateCellName } from "./alternates.js";
 import { LANE_DIRECTIONS, laneFileName } from "./lane-names.js";
 
 /** What a directory entry is, following a symbolic link (a recordings tree may be linked in). */
@@ -38,8 +39,20 @@ export async function listDir(dir: string): Promise<Dirent[]> {
 export interface RecordingLocation {
   provider: string;
   cell: string;
-  /** `<root>/<provider>/<cell>` */
+  /** `<root>/<provider>/<cell>`; for an alternate, `<root>/<provider>/<cell>/alternates/<k>` */
   dir: string;
+  /**
+   * Set for an alternate path of a cell (alternates.ts): the cell it is an alternate of; `cell`
+   * is then `<cell>/alternates/<k>` and `alternate` is `k`.
+   */
+  alternateOf?: string;
+  alternate?: number;
+}
+
+/** What {@link listRecordings} lists besides the cells' own recordings. */
+export interface ListOptions {
+  /** Also each cell's accepted alternates (`<cell>/alternates/<k>/`, alternates.ts), after the cell. Default false. */
+  alternates?: boolean;
 }
 
 /**
@@ -50,7 +63,7 @@ export interface RecordingLocation {
  *
  * @throws InputError naming a root that does not exist or is not a directory.
  */
-export async function listRecordings(roots: string[]): Promise<RecordingLocation[]> {
+export async function listRecordings(roots: string[], options: ListOptions = {}): Promise<RecordingLocation[]> {
   const found: RecordingLocation[] = [];
   const laneFiles = new Set(LANE_DIRECTIONS.map(laneFileName));
   for (const root of roots) {
@@ -64,10 +77,24 @@ export async function listRecordings(roots: string[]): Promise<RecordingLocation
         const kinds = await Promise.all(files.map((f) => kindOf(cellDir, f)));
         if (kinds.includes("file")) {
           found.push({ provider: providerDirent.name, cell: cellDirent.name, dir: cellDir });
+          if (options.alternates === true) found.push(...(await alternatesOf(providerDirent.name, cellDirent.name, cellDir, laneFiles)));
         }
       }
     }
   }
   const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return found.sort((a, b) => byText(a.provider, b.provider) || byText(a.cell, b.cell) || byText(a.dir, b.dir));
+  // An alternate sorts right after its cell, by number (`resume`, `resume/alternates/2`, …, `resume/alternates/10`).
+  const base = (l: RecordingLocation) => l.alternateOf ?? l.cell;
+  return found.sort((a, b) => byText(a.provider, b.provider) || byText(base(a), base(b)) || (a.alternate ?? 1) - (b.alternate ?? 1) || byText(a.dir, b.dir));
+}
+
+/** The accepted alternates of one cell that hold a lane file, as locations (alternates.ts). */
+async function alternatesOf(provider: string, cell: string, cellDir: string, laneFiles: ReadonlySet<string>): Promise<RecordingLocation[]> {
+  const out: RecordingLocation[] = [];
+  for (const k of await acceptedAlternateNumbers(cellDir)) {
+    const dir = join(cellDir, ALTERNATES_DIR, String(k));
+    const files = (await listDir(dir)).filter((f) => laneFiles.has(f.name));
+    if ((await Promise.all(files.map((f) => kindOf(dir, f)))).includes("file")) out.push({ provider, cell: alternateCellName(cell, k), dir, alternateOf: cell, alternate: k });
+  }
+  return out;
 }

@@ -45,10 +45,27 @@ export const ManifestSchema = z
     note: z.string(),
     bridgeRuns: z.number().int().nonnegative(),
     lines: LinesSchema,
+    /**
+     * Set only on an alternate path of a cell (harness/recording/alternates.ts): the cell it is an
+     * alternate of (the same as `cell`), its number (≥ 2; path 1 is the cell's own recording), why
+     * it was kept, and the `parity record --repeat` evidence (how many runs, which took which path).
+     */
+    alternateOf: z
+      .strictObject({
+        cell: z.string().min(1),
+        path: z.number().int().min(2),
+        why: z.string(),
+        evidence: z.strictObject({ runs: z.number().int().positive(), paths: z.array(z.strictObject({ path: z.number().int().positive(), runs: z.array(z.number().int().positive()) })) }).optional(),
+      })
+      .optional(),
   })
   .refine((m) => m.scope === "process" || m.threadId !== null, {
     message: "a thread-scoped manifest needs a threadId",
     path: ["threadId"],
+  })
+  .refine((m) => m.alternateOf === undefined || m.alternateOf.cell === m.cell, {
+    message: "an alternate's alternateOf.cell must be its cell",
+    path: ["alternateOf", "cell"],
   });
 
 /** A validated recording manifest (spec 10 §4). */

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError, UsageError } from "../errors.js";
-import { listRecordings, type RecordingLocation } from "./locations.js";
+import { listRecordings, type ListOptions, type RecordingLocation } from "./locations.js";
 
 /**
  * Resolves `--recordings` values against `cwd` (docs/design/00-product.md, CLI). With no values, the
@@ -29,15 +29,17 @@ export interface CellFilter {
 }
 
 /**
- * Finds the recordings under `roots` and keeps those matching `filter`.
+ * Finds the recordings under `roots` (with their cells' accepted alternates when
+ * `options.alternates`) and keeps those matching `filter`; `--cell <cell>` keeps the cell and its
+ * alternates, `--cell <cell>/alternates/<k>` that alternate alone.
  *
  * @throws UsageError (exit 2) when `--provider` or `--cell` names nothing recorded; the
  *   message lists the valid values.
  * @throws InputError when the same provider/cell is recorded under two roots (which one
  *   is meant would be a guess).
  */
-export async function selectRecordings(roots: readonly string[], filter: CellFilter): Promise<RecordingLocation[]> {
-  const all = await listRecordings([...roots]);
+export async function selectRecordings(roots: readonly string[], filter: CellFilter, options: ListOptions = {}): Promise<RecordingLocation[]> {
+  const all = await listRecordings([...roots], options);
   const seen = new Map<string, string>();
   for (const location of all) {
     const key = `${location.provider}/${location.cell}`;
@@ -52,10 +54,14 @@ export async function selectRecordings(roots: readonly string[], filter: CellFil
     throw new UsageError(`unknown --provider ${filter.provider}; recorded providers: ${providers.join(", ") || "(none)"}`);
   }
   const ofProvider = all.filter((l) => filter.provider === undefined || l.provider === filter.provider);
-  const cells = [...new Set(ofProvider.map((l) => l.cell))];
+  // `--cell resume` names the cell with its alternates (`resume/alternates/<k>`, alternates.ts) or one alternate by its name.
+  const baseOf = (l: RecordingLocation) => l.alternateOf ?? l.cell;
+  const cells = [...new Set(ofProvider.map(baseOf))];
+  const named = (l: RecordingLocation) => filter.cell === undefined || baseOf(l) === filter.cell || l.cell === filter.cell;
+  if (filter.cell !== undefined && ofProvider.some((l) => l.cell === filter.cell)) return ofProvider.filter(named);
   if (filter.cell !== undefined && !cells.includes(filter.cell)) {
     const scope = filter.provider === undefined ? "" : ` of ${filter.provider}`;
     throw new UsageError(`unknown --cell ${filter.cell}; recorded cells${scope}: ${cells.join(", ") || "(none)"}`);
   }
-  return ofProvider.filter((l) => filter.cell === undefined || l.cell === filter.cell);
+  return ofProvider.filter(named);
 }

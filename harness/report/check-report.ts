@@ -63,9 +63,10 @@ export interface ReportDiff {
 /**
  * Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond
  * against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`); 4 the CLI
- * versions (`versions`, each cell's `versions`); 5 `catalogChanges`.
+ * versions (`versions`, each cell's `versions`); 5 `catalogChanges`; 6 the alternate path a cell
+ * passed on (each cell's `alternate`, harness/check/alternate-match.ts).
  */
-export const CHECK_REPORT_SCHEMA_VERSION = 5;
+export const CHECK_REPORT_SCHEMA_VERSION = 6;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
@@ -105,6 +106,24 @@ export interface CellReport {
   truth?: CellTruthReport;
   /** The CLI versions of the cell's recording and oracle (absent: the run did not read them). */
   versions?: CellVersions;
+  /**
+   * The accepted alternate path of the cell the live lane matched instead of the cell's own oracle
+   * (a fresh re-record checked against the committed oracles, harness/check/alternate-match.ts):
+   * the cell passed on it. Absent: the cell's own oracle decided.
+   */
+  alternate?: AlternatePath;
+}
+
+/** One accepted alternate path of a cell (harness/recording/alternates.ts): its number (≥ 2), the cell, and its oracle file (relative to the project, `/`-separated; absolute outside it). */
+export interface AlternatePath {
+  path: number;
+  of: string;
+  oracle: string;
+}
+
+/** The words every reporter uses for a cell that matched an alternate: `agent took alternate path 2 of cell resume`. */
+export function alternateWords(alternate: AlternatePath): string {
+  return `agent took alternate path ${alternate.path} of cell ${alternate.of}`;
 }
 
 /**
@@ -200,6 +219,8 @@ export interface CellResult extends CellReport {
     missingOracle?: boolean;
     /** A whole new recording waits to replace the cell's (`parity drift --accept`): acceptable even when its lanes did not change. */
     pendingRecording?: boolean;
+    /** The pending recording is one the project does not have yet (a new cell or alternate path, harness/check/pending-recordings.ts): rejecting it deletes it and leaves the gate as it was. */
+    newRecording?: boolean;
     /**
      * Accepted files (absolute) whose pending result (`<file>.pending`, harness/check/write-policy.ts)
      * this run wrote: `parity review` and `check --update` accept them by renaming.
@@ -298,6 +319,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       ...(cell.status === "error" ? { error: cell.detail?.error ?? "unreadable input" } : {}),
       ...(cell.truth !== undefined ? { truth: cell.truth } : {}),
       ...(cell.versions !== undefined ? { versions: cell.versions } : {}),
+      ...(cell.alternate !== undefined ? { alternate: cell.alternate } : {}),
     })),
     truthStale: (run.truthStale ?? []).map(plainTruthEntry),
     versions: providerVersions(run.cells),

@@ -5,7 +5,7 @@
  * cell's own, in seconds. Every text is escaped, and characters XML 1.0 forbids are removed.
  */
 import type { CellResult, CheckRunResult, ProviderVersions } from "./check-report.js";
-import { timedOutCount, toCheckReport } from "./check-report.js";
+import { alternateWords, timedOutCount, toCheckReport } from "./check-report.js";
 import type { CatalogChange } from "./catalog-changes.js";
 import { catalogValues, renderCellText } from "./text.js";
 import { visible } from "./visible.js";
@@ -37,6 +37,11 @@ function failureMessage(cell: CellResult): string {
 
 function testcase(cell: CellResult): string {
   const open = `    <testcase classname="${escapeXml(`parity.${cell.provider}`)}" name="${escapeXml(cell.cell)}" time="${seconds(cell.ms)}"`;
+  // A pass on an alternate path of the agent says which (harness/check/alternate-match.ts): a property and the words.
+  if (cell.status === "pass" && cell.alternate !== undefined) {
+    const words = `${alternateWords(cell.alternate)} (${cell.alternate.oracle})`;
+    return `${open}>\n      <properties>\n        <property name="alternate.path" value="${cell.alternate.path}"/>\n        <property name="alternate.oracle" value="${escapeXml(cell.alternate.oracle)}"/>\n      </properties>\n      <system-out>${escapeXml(words)}</system-out>\n    </testcase>`;
+  }
   if (cell.status === "pass") return `${open}/>`;
   if (cell.status === "error") {
     const message = cell.detail?.error ?? "unreadable input";

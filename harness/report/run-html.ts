@@ -8,7 +8,7 @@
  */
 import type { ParityDifference } from "../compare/parity.js";
 import type { CellResult, CellStatus, CheckRunResult } from "./check-report.js";
-import { toCheckReport, timedOutCount } from "./check-report.js";
+import { alternateWords, toCheckReport, timedOutCount } from "./check-report.js";
 import { escapeHtml, wordDiffHtml } from "./html-thread.js";
 import { catalogValues, cellSummaryLine, formatMs, renderCellText } from "./text.js";
 import type { CatalogChange } from "./catalog-changes.js";
@@ -149,7 +149,8 @@ function cellHtml(cell: CellResult, flags: CheckRunResult["flags"], catalogs: re
           ? `<pre>${escapeHtml(cell.detail?.error ?? cell.status)}</pre>`
           : "";
   const versions = cellVersionsNote(cell.versions);
-  const note = versions !== undefined ? `<p class="versions">${escapeHtml(versions)}</p>` : "";
+  const alternate = cell.alternate !== undefined ? `<p class="alternate">${escapeHtml(`${alternateWords(cell.alternate)} (${cell.alternate.oracle})`)}</p>` : "";
+  const note = `${versions !== undefined ? `<p class="versions">${escapeHtml(versions)}</p>` : ""}${alternate}`;
   return `<details class="cell" data-status="${cell.status}" data-provider="${escapeHtml(cell.provider)}" id="${escapeHtml(`cell-${key.replace(/[^A-Za-z0-9_-]+/g, "-")}`)}"${failing ? " open" : ""}>${head}${note}${body}</details>`;
 }
 

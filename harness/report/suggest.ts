@@ -7,6 +7,7 @@ import { allowlistPathProblem } from "../compare/pointer.js";
 import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { formatPointer, parsePointer } from "../compare/pointer.js";
 import { shellQuote } from "../../stack/protocol/text.js";
+import { recordingsRootOf } from "../recording/alternates.js";
 
 /**
  * The event selector (allowlists/README.md, "Event selectors") that names a whole added or
@@ -64,7 +65,7 @@ export function suggestedAllowPath(diff: { path: string; op?: string; oldIndex?:
  * entry is the usual one.
  */
 export function suggestedRecordingsRoot(recordingDir: string, projectDir: string): string | undefined {
-  const root = path.dirname(path.dirname(path.resolve(recordingDir)));
+  const root = recordingsRootOf(recordingDir);
   const relative = path.relative(path.resolve(projectDir), root).split(path.sep).join("/");
   if (relative === RECORDINGS_ROOT) return undefined;
   return relative === "" ? "." : relative;

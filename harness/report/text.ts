@@ -11,7 +11,7 @@ import { keyedListChange } from "../compare/lane-drift.js";
 import { catalogChangeOf, type CatalogChange } from "./catalog-changes.js";
 import { isClassWide, type ParityComparison, type ParityDifference } from "../compare/parity.js";
 import type { CellReport, CellResult, CheckRunResult } from "./check-report.js";
-import { timedOutCount, toCheckReport } from "./check-report.js";
+import { alternateWords, timedOutCount, toCheckReport } from "./check-report.js";
 import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
@@ -255,6 +255,8 @@ export function renderCellText(cell: CellResult, options: TextOptions): string {
   const out = [summaryLine(cell, c, resolved.width)];
   const versionsNote = cellVersionsNote(cell.versions);
   if (versionsNote !== undefined) out.push(`  ${c.yellow(versionsNote)}`);
+  // Passed on another path of the agent than the cell's own oracle (harness/check/alternate-match.ts).
+  if (cell.alternate !== undefined) out.push(`  ${c.cyan(`${alternateWords(cell.alternate)} (${cell.alternate.oracle})`)}`);
   // An infrastructure timeout says what happened and nothing else: no diff, no allowlist advice.
   if (cell.status === "timeout" && cell.detail?.error) out.push(`  ${c.red(cell.detail.error)}`);
   const untruths = (cell.truth?.findings ?? []).flatMap((f) => findingLines(f, options.explain === true, resolved.width - 20));

@@ -4,6 +4,7 @@
  * `bridge→runtime.current.ndjson` only when the bridge's output changed (see `rerecordCell`) —
  * and say which files to commit.
  */
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import type { CellResult } from "../report/check-report.js";
 import { shellQuote } from "../../stack/protocol/text.js";
@@ -52,7 +53,7 @@ export interface AcceptOptions {
  * @throws InputError for a bad or read-only recording.
  */
 export async function acceptCell(location: RecordingLocation, replayed: ReplayedCell, options: AcceptOptions): Promise<RerecordCellOutcome> {
-  const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+  const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
   const targets = await rerecordTargets(location.dir, location, { lanesDir: options.lanesDir });
   return rerecordFromReplay(recording, replayed, {
     targets,

@@ -3,6 +3,7 @@
  * which cells are rerecorded, where each writes, and the run's exit code.
  */
 import { EXIT_CODES } from "../errors.js";
+import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type Recording, type RecordingLocation } from "../recording/reader.js";
 import type { Redactor } from "../recording/redact.js";
 import { replaySkipReason } from "../replay/bridge/profiles.js";
@@ -53,7 +54,7 @@ export function skipReason(recording: Recording, replay: ReplayRecordingOptions 
 export async function rerecordCells(options: RerecordCellsOptions): Promise<RerecordOutcome[]> {
   const planned: Array<{ recording: Recording; targets: RerecordTargets } | RerecordSkip> = [];
   for (const location of options.locations) {
-    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: location.cell } });
+    const recording = await readRecording(location.dir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
     const reason = skipReason(recording, options.replay);
     if (reason !== null) {
       planned.push({ status: "skipped", provider: location.provider, cell: location.cell, reason });
