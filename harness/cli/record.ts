@@ -184,7 +184,7 @@ export const recordCommand: ParityCommand = {
         "re-record every cell of acp-opencode with the pinned agent into a new temp folder (then: parity check --recordings <it> --lanes lanes)",
       )
       .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
-      .example("$0 record --provider gemini-cli --cell resume --repeat 3 --keep-alternates", "keep each path the agent took that the project does not have as a pending alternate, then parity review")
+      .example("$0 record --provider acp-gemini --cell resume --repeat 3 --keep-alternates", "keep each path the agent took that the project does not have as a pending alternate, then parity review")
       .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
       .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
       .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
