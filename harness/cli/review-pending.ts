@@ -74,10 +74,14 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
   const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
   const recorded = await recordedLeg(recording).load();
-  const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle, recorded });
+  const isNew = files.includes(location.dir) && !existsSync(location.dir);
+  // A new alternate path is shown as what it does otherwise than the cell's own path (its oracle).
+  const alternateOf = isNew ? recording.manifest.alternateOf : undefined;
+  const cellOracle = alternateOf === undefined ? undefined : path.join(options.lanesDir, location.provider, `${alternateOf.cell}.json`);
+  const against = oracle ?? (cellOracle !== undefined && (await fileState(cellOracle)) === "file" ? await legOf(cellOracle) : null);
+  const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle: against, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
-  const isNew = files.includes(location.dir) && !existsSync(location.dir);
   cell.detail = {
     ...cell.detail,
     pending: files,

@@ -113,9 +113,17 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
   if (onDisk.length > 0) {
-    // A new recording pending is `parity drift --accept`'s; everything else an earlier check's.
-    const upgrades = onDisk.filter((p) => p.cell.detail?.pendingRecording === true).length;
-    const source = upgrades === 0 ? "an earlier parity check" : upgrades === onDisk.length ? "parity drift --accept" : "an earlier parity check and parity drift --accept";
+    // A new recording of a cell the project lacks (an alternate path, a new cell) is `record`'s; one
+    // waiting in a cell's place is `parity drift --accept`'s; everything else an earlier check's.
+    const count = (what: (detail: NonNullable<CellResult["detail"]>) => boolean) => onDisk.filter((p) => p.cell.detail !== undefined && what(p.cell.detail)).length;
+    const fresh = count((d) => d.newRecording === true);
+    const upgrades = count((d) => d.pendingRecording === true && d.newRecording !== true);
+    const sources = [
+      ...(onDisk.length - fresh - upgrades > 0 ? ["an earlier parity check"] : []),
+      ...(upgrades > 0 ? ["parity drift --accept"] : []),
+      ...(fresh > 0 ? ["parity record (new recordings)"] : []),
+    ];
+    const source = sources.join(" and ");
     ctx.out(
       `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from ${source}: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
     );

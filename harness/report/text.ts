@@ -16,6 +16,7 @@ import { allowCommand, cellAllowPaths, rerecordCommand } from "./suggest.js";
 import { cellCommand, closingAdvice, failureKind, kindAdvice, type RunFlags } from "./advice.js";
 import { windowPair, type WindowedText } from "./change-window.js";
 import { visibleLine } from "./visible.js";
+import { parseAlternateCellName } from "../recording/alternates.js";
 import { cellVersionsNote, versionHeaderLines } from "./versions-text.js";
 import { allowTruthHint, findingLines, findingWords, staleTruthLines, truthSummary, truthTable } from "./truth-text.js";
 
@@ -351,6 +352,11 @@ function whatToDo(cell: CellResult, c: ChalkInstance, flags: RunFlags | undefine
   const kind = failureKind(cell);
   if (kind === undefined) return [];
   if (kind !== "lane-change") return [c.bold("  what to do:"), `    ${kindAdvice(kind, cell.provider, cell.cell, flags)}`];
+  // A new recording (an alternate path, a new cell) has no oracle of its own to update or mask:
+  // parity review accepts it whole or rejects it (check -u leaves it waiting).
+  if (cell.detail?.newRecording === true) {
+    return [c.bold("  what to do:"), `    accept or reject it: ${cellCommand("review", cell.provider, parseAlternateCellName(cell.cell)?.cell ?? cell.cell, flags)}  (accepting gates it as it is)`];
+  }
   const out = [c.bold("  what to do:")];
   const accept =
     cell.detail?.oracleFile !== undefined

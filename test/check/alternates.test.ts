@@ -218,6 +218,21 @@ describe("parity review: new recordings the project does not have yet", () => {
     expect(check.code).toBe(0);
   });
 
+  it("a pending alternate that takes another path is shown as its difference from the cell's own oracle, said to come from parity record, with review as what to do", async () => {
+    const dir = await project("echo", "resume");
+    await addAlternate(dir, "echo", "resume", 2, "turn", true);
+    const oracle = path.join(dir, "lanes", "echo", "resume", "alternates", "2.json.pending");
+    await mkdir(path.dirname(oracle), { recursive: true });
+    await cp(path.join(repoRoot, "lanes", "echo", "turn.json"), oracle);
+    const review = await reviewIn(dir, ["s"]);
+    expect(review.out).toContain("1 cell has pending results from parity record (new recordings):");
+    expect(review.out).toMatch(/against oracle: \d+ differences?\n/);
+    expect(review.out).toContain("accept or reject it: parity review --provider echo --cell resume  (accepting gates it as it is)");
+    expect(review.out).not.toContain("check -u");
+    expect(review.out).not.toContain("drift --accept");
+    expect(review.code).toBe(1); // skipped: the new path still waits
+  });
+
   it("reject deletes a pending alternate and its oracle and leaves the gate as it was (exit 0)", async () => {
     const dir = await project("echo", "resume");
     const alt = await addAlternate(dir, "echo", "resume", 2, "resume", true);
