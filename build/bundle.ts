@@ -36,9 +36,9 @@ import { lazyStringWidth } from "./lazy-string-width.js";
  * compiled (the spawned entries' bundles) and as sources (the CLI bundle).
  */
 const LOCATION_INDEPENDENT = [
-  "dist/harness/replay/bridge/repo-paths.js",
+  "dist/harness/recording/package-root.js",
   "dist/harness/runtime/spawn-bridge.js",
-  "harness/replay/bridge/repo-paths.ts",
+  "harness/recording/package-root.ts",
   "harness/runtime/spawn-bridge.ts",
   // `createRequire(import.meta.url)` for a package: resolved through `node_modules` from any folder of the package.
   "dist/stack/acp/interaction/elicitation-guards.js",

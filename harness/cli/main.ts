@@ -1,8 +1,6 @@
 import yargs, { type MiddlewareFunction } from "yargs";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { EXIT_CODES, ParityError, UsageError, toParityError } from "../errors.js";
-import { findRepoRoot } from "../replay/bridge/repo-paths.js";
+import { packageVersion } from "../recording/package-root.js";
 import type { ParityCommand } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { processContext, type CliContext } from "./context.js";
@@ -59,7 +57,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
-    .example("$0 help <command>", "Flags and examples of one command (same as $0 <command> --help)")
+    .example("$0 help <command>", "Flags and examples of one command (same as parity <command> --help)")
     .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
@@ -144,16 +142,6 @@ function exitCodesOf(name: string): string {
   if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
   const timeout = ["check", "replay", "rerecord", "review"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
   return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
-}
-
-/** This package's version, from its `package.json` (`--version`); "unknown" if that cannot be read. */
-function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(findRepoRoot(), "package.json"), "utf8")) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 /**

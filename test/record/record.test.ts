@@ -73,6 +73,11 @@ describe("parity record (echo bridge)", () => {
     const recording = await readRecording(dir);
     expect(recording.manifest).toMatchObject({ provider: "echo", cell: "echo-turn", threadId: "thr_echo_record", scope: "thread", bridgeRuns: 1 });
     expect(recording.manifest.lines["runtime→bridge"]).toBe(recording.lanes["runtime→bridge"].length);
+    // The echo bridge is this package: its version is the package's, as in the committed manifests
+    // (it was "bridge-parity echo" alone, so a fresh echo recording's version differed from its oracle's).
+    const committed = JSON.parse(readFileSync(path.join(repoRoot, "recordings", "echo", "turn", "manifest.json"), "utf8")) as { cliVersion: string };
+    expect(recording.manifest.cliVersion).toBe(committed.cliVersion);
+    expect(committed.cliVersion).toMatch(/^bridge-parity echo \d+\.\d+\.\d+$/);
     const text = readFileSync(path.join(dir, "runtime→bridge.ndjson"), "utf8");
     expect(text).toContain("user@example.com");
     expect(text).not.toContain("alice@corp.example.com");

@@ -1,30 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
-/**
- * The repository root this module belongs to: the nearest ancestor directory whose
- * `package.json` is named `bridge-parity`. Works both from the TypeScript sources
- * (`harness/replay/bridge/`) and from the compiled tree (`dist/harness/replay/bridge/`).
- *
- * @throws Error when no such directory exists (a broken install)
- */
-export function findRepoRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = resolve(from);
-  for (;;) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "bridge-parity") return dir;
-      } catch {
-        // not ours; keep climbing
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no bridge-parity package.json above ${from}`);
-    dir = parent;
-  }
-}
+export { findRepoRoot } from "../../recording/package-root.js";
 
 /**
  * The file to spawn for a compiled entry the replay starts as a process of its own (the
