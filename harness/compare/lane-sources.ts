@@ -84,6 +84,13 @@ export async function readLaneEvents(lane: LaneText): Promise<unknown[]> {
   return parseLaneText(await lane.text(), lane.label).events;
 }
 
+/**
+ * An alternate path's oracle relative to a lanes directory, `<provider>/<cell>/alternates/<k>.json`
+ * (harness/recording/alternates.ts): a lane of its own, keyed `<provider>/<cell>/alternates/<k>` as
+ * `check` names it, so a change to an agent's other path shows in `parity diff` too.
+ */
+const ALTERNATE_ORACLE = /^[^/]+\/[^/]+\/alternates\/\d+\.json$/;
+
 /** The key of a lane file relative to its lanes directory: `acp-cursor/turn-tools.json` → `acp-cursor/turn-tools`. */
 export function laneKey(relative: string): string {
   return relative
@@ -110,10 +117,10 @@ async function isGitRef(cwd: string, ref: string): Promise<boolean> {
 async function readGitLanes(cwd: string, ref: string): Promise<LaneText[]> {
   const top = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
   const listing = await git(top, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", ref, "--", "lanes/"]);
-  // lanes/<provider>/<cell>.json only, the same depth as a directory (readDirectoryLanes).
+  // lanes/<provider>/<cell>.json and its alternates' oracles only, as a directory (readDirectoryLanes).
   const files = listing
     .split("\0")
-    .filter((file) => file.endsWith(".json") && file.split("/").length === 3)
+    .filter((file) => (file.endsWith(".json") && file.split("/").length === 3) || ALTERNATE_ORACLE.test(file.slice("lanes/".length)))
     .sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
@@ -144,8 +151,9 @@ async function readDirectoryLanes(dir: string): Promise<LaneText[]> {
   let base = dir;
   if (await isDirectory(nested)) base = nested;
   else if ((await exists(path.join(dir, "package.json"))) || (await exists(path.join(dir, ".git")))) return [];
-  let files = (await globby("*/*.json", { cwd: base, onlyFiles: true })).sort();
-  if (files.length === 0 && base === dir) files = (await globby("*.json", { cwd: base, onlyFiles: true })).sort();
+  let files = (await globby(["*/*.json", "*/*/alternates/*.json"], { cwd: base, onlyFiles: true })).filter((f) => f.split("/").length === 2 || ALTERNATE_ORACLE.test(f)).sort();
+  if (files.length === 0 && base === dir)
+    files = (await globby(["*.json", "*/alternates/*.json"], { cwd: base, onlyFiles: true })).filter((f) => !f.includes("/") || ALTERNATE_ORACLE.test(`p/${f}`)).sort();
   const lanes: LaneText[] = [];
   for (const file of files) {
     const full = path.join(base, file);

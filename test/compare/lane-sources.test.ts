@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,5 +75,30 @@ describe("diffLaneSets", () => {
     const diff = await diffLaneSets(a, b);
     expect(reads).toEqual(["a p/one", "b p/one", "a p/two", "b p/two"]);
     expect(diff.counts).toEqual({ same: 1, changed: 1, added: 0, removed: 0 });
+  });
+});
+
+describe("alternate paths' oracles in a lane set", () => {
+  it("a lanes directory and a git ref both list lanes/<p>/<cell>/alternates/<k>.json, keyed as check names it; other files under a cell's folder are not lanes", async () => {
+    const lanes = path.join(dir, "alt-set", "lanes");
+    await mkdir(path.join(lanes, "acp-gemini", "resume", "alternates"), { recursive: true });
+    await cp(path.join(repoRoot, "lanes", "acp-gemini", "resume.json"), path.join(lanes, "acp-gemini", "resume.json"));
+    await cp(path.join(repoRoot, "lanes", "acp-gemini", "resume", "alternates", "2.json"), path.join(lanes, "acp-gemini", "resume", "alternates", "2.json"));
+    await writeFile(path.join(lanes, "acp-gemini", "resume", "alternates", "notes.json"), "[]");
+    const keys = (await readLaneSource(lanes, dir)).lanes.map((l) => l.key);
+    expect(keys).toEqual(["acp-gemini/resume", "acp-gemini/resume/alternates/2"]);
+
+    // A changed alternate is a changed lane of the set (it showed nothing in parity diff before).
+    const after = path.join(dir, "alt-set-after", "lanes");
+    await cp(lanes, after, { recursive: true });
+    const alt = path.join(after, "acp-gemini", "resume", "alternates", "2.json");
+    await writeFile(alt, JSON.stringify((JSON.parse(await readFile(alt, "utf8")) as unknown[]).slice(0, -1)));
+    const set = await diffLaneSets(await readLaneSource(lanes, dir), await readLaneSource(after, dir));
+    expect(set.entries.map((e) => [e.key, e.status])).toEqual([
+      ["acp-gemini/resume", "same"],
+      ["acp-gemini/resume/alternates/2", "changed"],
+    ]);
+    const head = (await readLaneSource("HEAD", repoRoot)).lanes.map((l) => l.key);
+    expect(head).toContain("acp-gemini/resume/alternates/2");
   });
 });
