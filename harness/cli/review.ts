@@ -249,6 +249,9 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
         const files = await accept(cell, gate, ctx);
         if (files === undefined) continue;
         written.push(...files);
+        // A cell's first oracle (an import's, a new recording's): its recording is new to git too.
+        const location = cell.detail?.missingOracle === true ? gate.locations.find((l) => l.provider === cell.provider && l.cell === cell.cell) : undefined;
+        if (location !== undefined) written.push(location.dir);
         for (const file of files) ctx.wrote?.(file);
         decisions.push({ cell, decision: "accepted" });
         // The upgrade's last pending cell decided: its pin stays (drift-accept.ts settleUpgrade).

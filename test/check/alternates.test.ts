@@ -6,7 +6,7 @@
  * for `resume`'s path 1), so the real `resume` lane is the other path: the recordings, bridges and
  * lanes are real, only which lane is called which path is the test's.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -231,6 +231,16 @@ describe("parity review: new recordings the project does not have yet", () => {
     expect(review.out).not.toContain("check -u");
     expect(review.out).not.toContain("drift --accept");
     expect(review.code).toBe(1); // skipped: the new path still waits
+  });
+
+  it("accepting a cell's first oracle (as parity import leaves it: the recording in place, its oracle pending) names the recording in what to commit too", async () => {
+    const dir = await project("echo", "resume");
+    const oracle = path.join(dir, "lanes", "echo", "resume.json");
+    await rename(oracle, `${oracle}.pending`);
+    await rename(path.join(dir, "lanes", "echo", "resume.version"), path.join(dir, "lanes", "echo", "resume.version.pending"));
+    const review = await reviewIn(dir, ["a"]);
+    expect(review.out).toContain("git add lanes/echo/resume.json lanes/echo/resume.version recordings/echo/resume\n");
+    expect(review.code).toBe(0);
   });
 
   it("reject deletes a pending alternate and its oracle and leaves the gate as it was (exit 0)", async () => {
