@@ -9,6 +9,7 @@ import { childProcessTransport } from "../../conformance/transport.js";
 import type { BridgeFamily } from "../family.js";
 import { baseEnv, bridgeModulePath, isolatedHomeEnv, type RecordProvider } from "../record-provider.js";
 import { ECHO_BRIDGE_MODULE, echoLaunchSeam } from "./launch.js";
+import { packageVersion } from "../../recording/package-root.js";
 
 /** `parity record --provider echo`: the bridge alone, in an isolated home. */
 const echoRecordProvider: RecordProvider = {
@@ -19,7 +20,7 @@ const echoRecordProvider: RecordProvider = {
     return {
       env: { ...baseEnv(), ...(await isolatedHomeEnv(dirs.home)) },
       options: {},
-      cliVersion: "bridge-parity echo",
+      cliVersion: `bridge-parity echo ${packageVersion()}`,
       note: "The echo bridge has no provider child, so both provider lanes are empty.",
     };
   },
