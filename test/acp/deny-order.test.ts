@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { replayRecording } from "../../harness/replay/replay-recording.js";
+import { selectAcpDialect } from "../../stack/acp/dialects/index.js";
+import { createAcpTranslator } from "../../stack/acp/translate/index.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 const CELL = path.join(REPO_ROOT, "recordings/acp-omp/approval-deny");
@@ -62,5 +64,49 @@ describe("acp-omp approval-deny: the thread lane does not depend on whether omp'
         .map((event) => `${event.type}${event.item ? ` ${event.item.status}/${event.item.approvalStatus}` : ""}`);
     expect(call(committed)).toEqual(["item/started pending/null", "item/completed failed/denied"]);
     expect(denyFirst).toEqual(committed);
+  });
+});
+
+/** The provider lines of the committed cell by seq (parsed JSON-RPC messages). */
+function providerLine(seq: number): Record<string, any> {
+  const line = readFileSync(path.join(CELL, "provider→bridge.ndjson"), "utf8")
+    .split("\n")
+    .filter((entry) => entry.length > 0)
+    .map((entry) => JSON.parse(entry) as { seq: number; line: string })
+    .find((entry) => entry.seq === seq);
+  if (line === undefined) throw new Error(`no provider line ${seq}`);
+  return JSON.parse(line.line) as Record<string, any>;
+}
+
+describe("the translator on omp's deny-first order (committed lines 20, 21, 26 of acp-omp approval-deny)", () => {
+  const request = providerLine(20).params.toolCall;
+  const toolCall = providerLine(21).params.update;
+  const failed = providerLine(26).params.update;
+  const deniedFirst = () => {
+    const translator = createAcpTranslator({ threadId: "thr_approval_deny", dialect: selectAcpDialect({ explicit: "omp" }), now: () => 0 });
+    translator.notePermissionToolCall(request);
+    return { translator, denial: translator.permissionDenied(request.toolCallId) as Array<Record<string, any>> };
+  };
+
+  it("the denial of a call only the request named opens it from the request, then settles it denied", () => {
+    const { denial } = deniedFirst();
+    expect(denial.map((delta) => delta.kind)).toEqual(["item.textClose", "item.textClose", "item.open", "item.close"]);
+    expect(denial[2]!.item).toEqual(denial[3]!.item);
+    expect(denial[3]).toMatchObject({ status: "failed", approvalStatus: "denied", item: { type: "command", command: "touch denied.txt" } });
+  });
+
+  it("omp's later tool_call and failed tool_call_update say nothing more: each is its raw update, shown only with no turn open", () => {
+    const { translator } = deniedFirst();
+    for (const update of [toolCall, failed]) {
+      expect(translator.update(update)).toMatchObject([{ kind: "unhandled", rawType: `acp/update:${update.sessionUpdate}`, vouchedTurn: false, onlyIfNoTurn: true }]);
+    }
+  });
+
+  it("a later tool_call that says more (another command) stays a vouched unhandled", () => {
+    const { translator } = deniedFirst();
+    const other = { ...toolCall, rawInput: { command: "touch other.txt" }, title: "$ touch other.txt" };
+    const [delta] = translator.update(other) as Array<Record<string, any>>;
+    expect(delta).toMatchObject({ kind: "unhandled", vouchedTurn: true });
+    expect(delta!.onlyIfNoTurn).toBeUndefined();
   });
 });
