@@ -83,7 +83,7 @@ describe("the translator on omp's deny-first order (committed lines 20, 21, 26 o
   const toolCall = providerLine(21).params.update;
   const failed = providerLine(26).params.update;
   const deniedFirst = () => {
-    const translator = createAcpTranslator({ threadId: "thr_approval_deny", dialect: selectAcpDialect({ explicit: "omp" }), now: () => 0 });
+    const translator = createAcpTranslator({ threadId: "thr_approval_deny", dialect: selectAcpDialect({ explicit: "omp", command: "omp" }), now: () => 0 });
     translator.notePermissionToolCall(request);
     return { translator, denial: translator.permissionDenied(request.toolCallId) as Array<Record<string, any>> };
   };
