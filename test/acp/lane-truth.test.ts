@@ -102,7 +102,10 @@ describe("denials in the lane", () => {
       },
       "thr_late_report",
     );
-    expect(t.events.filter((e) => e.item?.type === "commandExecution" && e.type !== "item/completed")).toEqual([]);
+    // One item: started from the request when the deny came, settled denied; the late reports add neither a second start nor a second item.
+    const commandEvents = t.events.filter((e) => e.item?.type === "commandExecution");
+    expect(commandEvents.map((e) => e.type)).toEqual(["item/started", "item/completed"]);
+    expect(commandEvents[0].item.id).toBe(commandEvents[1].item.id);
     expect(t.completed.filter((item) => item.type === "commandExecution")).toEqual([expect.objectContaining({ approvalStatus: "denied" })]);
   });
 

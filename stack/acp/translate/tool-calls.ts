@@ -170,6 +170,15 @@ export interface ToolCallTracker {
   approve(toolCallId: string): void;
   /** True when the call was denied and has settled: more `tool_call`s about it are late, not new work. */
   isSettledDenial(toolCallId: string): boolean;
+  /**
+   * True when a late `tool_call`/`tool_call_update` of a call that {@link deny} settled says
+   * nothing its settled item does not already say: merged into what the call was, it settles as
+   * the same item, presentation and output. An agent that asked first and reported the call after
+   * the runtime's deny (omp) then sends what it would have sent had its report come first, and
+   * the bridge shows it only where that report would have shown (with no turn open). The merged
+   * fields are kept, so the next late update builds on them. False for any other call.
+   */
+  repeatsSettledDenial(fields: AcpToolCallEvent): boolean;
 }
 
 type FileChangeItem = Extract<ClassifiedToolCall["item"], { type: "fileChange" }>;
@@ -238,6 +247,8 @@ class ToolCallCache implements ToolCallTracker {
   private readonly deniedIds = new Set<string>();
   // Calls whose permission the runtime allowed (same lifetime).
   private readonly approvedIds = new Set<string>();
+  // Calls deny() settled before the agent reported them: what the call was, and its close as the lane shows it.
+  private readonly deniedSettles = new Map<string, { event: AcpToolCallEvent; shown: string }>();
 
   constructor(options: { threadId: string; dialect: AcpDialect; bindings: InjectedToolBindings }) {
     this.threadId = options.threadId;
@@ -524,9 +535,29 @@ class ToolCallCache implements ToolCallTracker {
     this.deniedIds.add(toolCallId);
     const cached = this.cache.get(toolCallId);
     if (cached === undefined || !cached.permissionOnly) return [];
-    // The agent asked before it reported the call: the denial is the call's whole life.
+    // The agent asked before it reported the call: the denial is the call's whole life. The
+    // item opens from the request's toolCall before it settles, as it opens from the agent's
+    // `tool_call` when that comes first (recordings/acp-omp/approval-deny): the lane is the same
+    // whichever of the two pipes' lines reached the bridge first.
     this.cache.delete(toolCallId);
-    return [closeThought(), closeAssistant(), ...this.close(cached.event, "failed", cached)];
+    const open = this.open(cached, undefined);
+    const closing = this.close(cached.event, "failed", cached);
+    this.deniedSettles.set(toolCallId, { event: cached.event, shown: this.shownClose(cached.event) });
+    return [closeThought(), closeAssistant(), open, ...closing];
+  }
+
+  /** What a denied call's close shows in the lane (item, presentation, output): compared, never sent. */
+  private shownClose(event: AcpToolCallEvent): string {
+    const { item, presentation } = this.classifyCached(event);
+    return JSON.stringify({ item, presentation, ...closingOutput(this.dialect, event, item, "failed", true, []) });
+  }
+
+  repeatsSettledDenial(fields: AcpToolCallEvent): boolean {
+    const settled = this.deniedSettles.get(fields.toolCallId);
+    if (settled === undefined) return false;
+    const event = mergeToolCall(settled.event, fields);
+    settled.event = event;
+    return this.shownClose(event) === settled.shown;
   }
 
   approve(toolCallId: string): void {

@@ -7,7 +7,7 @@ import type { ErrorInfo, ThreadDelta, UsageBreakdown } from "../../protocol/thre
 import type { AcpDelegationReport, AcpDialect } from "../dialects/types.js";
 import { readToolCallFields } from "./acp-update-schemas.js";
 import { AcpUpdate } from "./acp-update.js";
-import { internalEnvelope, unhandledUpdate } from "./envelopes.js";
+import { internalEnvelope, suppressedUpdate, unhandledUpdate } from "./envelopes.js";
 import { createInjectedToolBindings, type InjectedToolBindings, type InjectedToolDefinition } from "./injected-tools.js";
 import type { AcpPermissionSubject } from "./permission-subject.js";
 import { permissionSubject } from "./permission-subject.js";
@@ -263,7 +263,13 @@ class SessionTranslator implements AcpTranslator {
     this.lastUpdateAt = this.now();
     // More about a call that already settled: kept as the raw update (in the turn when one is
     // open, else thread-scoped), never a new item of a call the lane already closed.
-    if (isLateToolUpdateOf(this.tools, read)) return this.emit([unhandledUpdate(this.threadId, read.value)]);
+    // A late report of a call its denial settled that says nothing the settled item does not is
+    // shown where that report, had it come before the deny, would have been shown: only with no
+    // turn open (its open's and close's noTurnFallback), tool-calls.ts `repeatsSettledDenial`.
+    if (isLateToolUpdateOf(this.tools, read)) {
+      const repeats = read.toolCall !== undefined && this.tools.repeatsSettledDenial(read.toolCall);
+      return this.emit([repeats ? suppressedUpdate(this.threadId, read.value) : unhandledUpdate(this.threadId, read.value)]);
+    }
     if (read.turnOutput) this.turnOutputSeen = true;
     if (read.kind === "usage_update" && typeof read.value.size === "number") this.reportedContextSize = read.value.size;
     return this.emit(translateSessionUpdate(this.updateContext, read));
