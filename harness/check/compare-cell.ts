@@ -302,8 +302,8 @@ function missesOracleOnly(verdict: ParityVerdict<LoadedAllowlistEntry>): boolean
   return !verdict.passed && verdict.diffs.length > 0 && verdict.diffs.every((d) => d.against === "oracle");
 }
 
-/** An oracle file as a leg, its text let go (alternate-match.ts reads alternates' oracles with it). */
-async function readOracleOnly(file: string): Promise<ParityLeg> {
+/** An oracle file as a leg, its text let go (alternate-match.ts, review-pending.ts and keep-alternates.ts read oracles with it). */
+export async function readOracleOnly(file: string): Promise<ParityLeg> {
   const { text: _text, ...leg } = await readOracleLeg(file);
   return leg;
 }

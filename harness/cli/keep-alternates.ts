@@ -16,7 +16,7 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { compareParity, type ParityLeg } from "../compare/parity.js";
-import { readOracleLeg } from "../check/compare-cell.js";
+import { readOracleOnly } from "../check/compare-cell.js";
 import { pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import { alternateOracles, ALTERNATES_DIR, nextAlternateNumber, pendingAlternateNumbers, type AlternateOf } from "../recording/alternates.js";
 import { fileState } from "../recording/file-state.js";
@@ -54,12 +54,6 @@ interface Path {
   state: CellPaths["paths"][number]["state"];
 }
 
-/** Reads an oracle file as a leg (its text let go). */
-async function legOf(file: string): Promise<ParityLeg> {
-  const { text: _text, ...leg } = await readOracleLeg(file);
-  return leg;
-}
-
 /**
  * Classifies every run of every cell and writes the new paths pending (see the module comment).
  * @throws InputError for an oracle that cannot be read; what `cp`/`rename` throw
@@ -73,18 +67,18 @@ export async function keepAlternates(req: KeepAlternatesRequest): Promise<CellPa
       out.push({ cell, paths: [], wrote: [], skipped: `the project has no recording and oracle of ${req.provider}/${cell}: record it first (parity record --cell ${cell})` });
       continue;
     }
-    const known: Path[] = [{ path: 1, lane: await legOf(oracleFile), runs: [], state: "committed" }];
-    for (const { path: k, file } of await alternateOracles(req.lanesDir, req.provider, cell)) known.push({ path: k, lane: await legOf(file), runs: [], state: "accepted" });
+    const known: Path[] = [{ path: 1, lane: await readOracleOnly(oracleFile), runs: [], state: "committed" }];
+    for (const { path: k, file } of await alternateOracles(req.lanesDir, req.provider, cell)) known.push({ path: k, lane: await readOracleOnly(file), runs: [], state: "accepted" });
     const altLanes = path.join(req.lanesDir, req.provider, cell, ALTERNATES_DIR);
     for (const k of await pendingAlternateNumbers(cellDir)) {
       const file = pendingFile(path.join(altLanes, `${k}.json`));
-      if ((await fileState(file)) === "file" && !known.some((p) => p.path === k)) known.push({ path: k, lane: await legOf(file), runs: [], state: "pending" });
+      if ((await fileState(file)) === "file" && !known.some((p) => p.path === k)) known.push({ path: k, lane: await readOracleOnly(file), runs: [], state: "pending" });
     }
     const fresh: Array<Path & { from: string }> = [];
     let next = await nextAlternateNumber(cellDir, req.lanesDir, req.provider, cell);
     for (const run of req.runs) {
       if (!run.recorded.includes(cell)) continue;
-      const lane = await legOf(path.join(run.root, "lanes", req.provider, `${cell}.json`));
+      const lane = await readOracleOnly(path.join(run.root, "lanes", req.provider, `${cell}.json`));
       const same = (p: Path) => compareParity({ provider: req.provider, cell, allowlist: req.allowlist, live: lane, oracle: p.lane, oracleFromAnotherRun: true }).passed;
       const found = known.find(same) ?? fresh.find(same);
       if (found !== undefined) found.runs.push(run.run);

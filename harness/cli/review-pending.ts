@@ -14,7 +14,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { readOracleLeg } from "../check/compare-cell.js";
+import { readOracleOnly } from "../check/compare-cell.js";
 import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import type { PendingResult } from "../check/pending.js";
 import { recordedLeg } from "../compare/cell-legs.js";
@@ -56,20 +56,14 @@ async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Pr
   return found;
 }
 
-/** An oracle file as a leg (its text let go). */
-async function legOf(file: string): Promise<ParityLeg> {
-  const { text: _text, ...leg } = await readOracleLeg(file);
-  return leg;
-}
-
 /** The review's cell for one location with pending files (see the module comment). @throws InputError for a file that cannot be read */
 async function pendingCell(location: RecordingLocation, files: string[], options: PendingCellsOptions): Promise<CellResult> {
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
   const hasOracle = (await fileState(oracleFile)) === "file";
   const pendingOracle = files.includes(oracleFile);
-  const oracle = hasOracle ? await legOf(oracleFile) : null;
+  const oracle = hasOracle ? await readOracleOnly(oracleFile) : null;
   // The live lane's events only: a pending oracle holds no counts, and the oracle's own are no live ones.
-  const live: ParityLeg = { events: (await legOf(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
+  const live: ParityLeg = { events: (await readOracleOnly(pendingOracle ? pendingFile(oracleFile) : oracleFile)).events };
   // The recording accepting would leave: the pending one when a new recording waits.
   const recordingDir = files.includes(location.dir) ? pendingRecordingDir(location.dir) : location.dir;
   const recording = await readRecording(recordingDir, { expect: { provider: location.provider, cell: manifestCellOf(location) } });
@@ -78,7 +72,7 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   // A new alternate path is shown as what it does otherwise than the cell's own path (its oracle).
   const alternateOf = isNew ? recording.manifest.alternateOf : undefined;
   const cellOracle = alternateOf === undefined ? undefined : path.join(options.lanesDir, location.provider, `${alternateOf.cell}.json`);
-  const against = oracle ?? (cellOracle !== undefined && (await fileState(cellOracle)) === "file" ? await legOf(cellOracle) : null);
+  const against = oracle ?? (cellOracle !== undefined && (await fileState(cellOracle)) === "file" ? await readOracleOnly(cellOracle) : null);
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle: against, recorded });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
