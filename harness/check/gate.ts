@@ -61,21 +61,20 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
   // Only the project's own recordings: one outside it (../shared, a `record --out` directory) may
   // have been recorded from another definition of a cell of the same name, which these facts are not of.
   // An alternate is judged against its cell's facts (harness/recording/alternates.ts).
+  const cellsRoot = options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT);
   const judged = options.truth === false ? [] : locations.filter((l) => isInside(ctx.cwd, l.dir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
   const truthInputs =
     options.truth === false
       ? undefined
-      : await Promise.all([loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), judged), options.truthAllowlist ?? loadTruthAllowlist(ctx.cwd)]).catch(
-          async (error: unknown) => {
-            await bridges.close();
-            throw error;
-          },
-        );
+      : await Promise.all([loadCellFacts(cellsRoot, judged), options.truthAllowlist ?? loadTruthAllowlist(ctx.cwd)]).catch(async (error: unknown) => {
+          await bridges.close();
+          throw error;
+        });
   // The run-to-run rules' reference (compare-cell.ts `runToRunFacts`): the facts of each cell whose
   // oracle comes from another run, inside the project or not. Never a reason to stop the run: facts
   // that cannot be read (or are stale) leave that rule without a reference, which makes it inert.
   const acrossRuns = locations.filter((l) => oracleFromAnotherRun(l.dir, lanesDir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
-  const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCellFacts(options.replay.cellsRoot ?? path.resolve(ctx.cwd, CELLS_ROOT), acrossRuns).catch(() => undefined);
+  const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCellFacts(cellsRoot, acrossRuns).catch(() => undefined);
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
   const { run, extras, replayed } = await checkCells({
