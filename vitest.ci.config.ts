@@ -12,5 +12,5 @@ import base, { GLOBAL_SETUP_RUN } from "./vitest.config.js";
 // include below is the one that counts.
 const { projects: _projects, ...shared } = base.test ?? {};
 // Under the run's one TMPDIR directory, as npm test (test/helpers/run-tmpdir.ts); the live
-// recordings keep their temp root where the oracles were recorded (real-agents.ci.ts).
+// recordings too, below it (real-agents.ci.ts).
 export default defineConfig({ ...base, test: { ...shared, globalSetup: [...GLOBAL_SETUP_RUN, "test/helpers/bundles-setup.ts"], include: ["test/**/*.ci.ts"], fileParallelism: false } });

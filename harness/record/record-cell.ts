@@ -33,9 +33,10 @@ export { secretValuesOf } from "./record-stage.js";
  * mkdtemp's random letters: agents see paths below it and some count the tokens of what they
  * see (copilot's context usage), so a name that differed from run to run changed their counts
  * between two recordings; the first free number is the same name in every run that is alone.
- * Short, because the CLI already nests it in its session temp dir and copilot shortens tool
- * titles whose path is longer than about 48 characters (`Viewing ...t/…/ws/notes.txt`), which
- * would leave the temp name in a recording and change its oracle.
+ * Short, because the CLI already nests it in its session temp dir and agents shorten long paths
+ * in what they show (copilot titles a path over 50 characters `...` and its last 47). Redaction
+ * reads such a spelling back as the path (recording/abbreviated-path.ts), but only where it keeps
+ * enough of the path; a short root leaves less to shorten.
  */
 export async function makeRunRoot(parent: string): Promise<string> {
   for (let n = 0; ; n += 1) {

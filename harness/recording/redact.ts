@@ -10,6 +10,8 @@ import { RECORD_DIR_ENV_VAR } from "../../stack/bridge-kit/child-env.js";
 import { isRecord } from "../../stack/protocol/json-value.js";
 import { UsageError } from "../errors.js";
 import { escapeRegExp } from "../../stack/protocol/text.js";
+import { abbreviatedPathRule } from "./abbreviated-path.js";
+import { PATH_END, type TextRule } from "./text-rule.js";
 
 /** Strings longer than this many characters are trimmed by the structural pass (spec 10 §4). */
 export const TRIM_OVER_CHARS = 2000;
@@ -67,15 +69,7 @@ export interface RedactionOptions {
   forbidden?: RegExp[];
 }
 
-/** A named textual rule: a global pattern and the replacement of one match. */
-export interface TextRule {
-  name: string;
-  pattern: RegExp;
-  replace: (match: string, ...groups: string[]) => string;
-}
-
-// A path ends where a path-name character cannot continue it (so /home/al does not hit /home/alice).
-const PATH_END = "(?![A-Za-z0-9_.-])";
+export type { TextRule } from "./text-rule.js";
 
 /** The token rules of spec 10 §4: each token keeps its prefix and becomes `<prefix>REDACTED`. */
 export function tokenRules(): TextRule[] {
@@ -131,6 +125,9 @@ function pathRules(options: RedactionOptions): TextRule[] {
       pattern: new RegExp(`(?<![A-Za-z0-9_.])${escapeRegExp(dashed(from))}(?![A-Za-z0-9_.])`, "g"),
       replace: () => dashed(to),
     });
+    // An agent's shortened spelling of the path (`...0000/ws/src/new/hello.txt`), see abbreviated-path.ts.
+    const abbreviated = abbreviatedPathRule(from, to);
+    if (abbreviated !== undefined) rules.push(abbreviated);
   }
   const user = options.user ?? home.split("/").pop() ?? "";
   if (user !== "" && user !== "user") {
@@ -141,7 +138,7 @@ function pathRules(options: RedactionOptions): TextRule[] {
 
 /**
  * Every textual rule in the order the pass applies them (spec 10 §4 "Textual pass"): paths
- * (extra rewrites, then home and its dashed form), the owner pair, known secret values,
+ * (extra rewrites, then home: each as is, in its dashed form and abbreviated), the owner pair, known secret values,
  * emails, `"Authorization"` values, tokens, then the user patterns.
  *
  * @throws UsageError for an empty or `/` home, or a rewrite whose result contains its source.

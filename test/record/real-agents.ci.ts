@@ -8,7 +8,6 @@ import { agentsDir, packageRoot } from "../../harness/families/record-provider.j
 import { recordCell } from "../../harness/record/record-cell.js";
 import { readRecording } from "../../harness/recording/reader.js";
 import { repoRoot } from "../cli/run-cli.js";
-import { RUN_TMPDIR_PREFIX } from "../helpers/run-tmpdir.js";
 
 // The real agents of the committed matrix (spec 50), recorded live offline: a fresh recording of
 // each agent's turn-tools gives the committed oracle byte for byte. Runs where the agents are
@@ -20,12 +19,12 @@ import { RUN_TMPDIR_PREFIX } from "../helpers/run-tmpdir.js";
 const root = mkdtempSync(path.join(tmpdir(), "parity-real-agents-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-// copilot shortens long paths in its tool titles ("Viewing ...t/parity-record-…/ws/…"), so the
-// run's temp root must stay as short as when the oracles were recorded: the system temp directory,
-// the parent of npm test's run directory when this runs under one (test/helpers/run-tmpdir.ts).
-// Under that longer directory copilot's shortened title kept `rec-00000000` past redaction's path
-// rewrite, and record refused to write (a survivor).
-const RECORD_PARENT = path.basename(tmpdir()).startsWith(RUN_TMPDIR_PREFIX) ? path.dirname(tmpdir()) : tmpdir();
+// Recorded under this file's own temp dir, below npm test's run directory (test/helpers/run-tmpdir.ts):
+// a root longer than the one the oracles were recorded under. copilot titles a path over 50
+// characters `...` and its last 47 (`Creating ...XXXX/rec-00000000/ws/src/new/hello.txt`); redaction
+// reads that spelling back as the path (harness/recording/abbreviated-path.ts), so the oracle is the
+// same bytes under any root. Before, this test kept the root short, and record refused such a run.
+const RECORD_PARENT = root;
 
 const installed = (id: string): boolean => existsSync(fillProfileTemplate(SHIPPED_AGENT_PROFILES[id]!.command, { agents: agentsDir(), repo: packageRoot() }));
 const runHere = (id: string): boolean => installed(id) || process.env.CI === "true";
@@ -89,4 +88,30 @@ describe("real agents recorded live, offline", () => {
       240_000,
     );
   }
+
+  // The run that broke: copilot's title of the new file's path, shortened under a long root, kept
+  // `rec-00000000` past redaction, and record refused (exit 3, nothing written).
+  it.skipIf(!runHere("acp-copilot"))(
+    "acp-copilot new-file-folder under a long temp root: the shortened title is redacted, the oracle is the committed one byte for byte",
+    async () => {
+      // Long enough that copilot shortens the title (over 50 characters).
+      expect(path.join(RECORD_PARENT, "rec-00000000/ws/src/new/hello.txt").length).toBeGreaterThan(50);
+      const result = await recordCell({
+        providerId: "acp-copilot",
+        cell: "new-file-folder",
+        cellsRoot: path.join(repoRoot, "cells"),
+        outRoot: path.join(root, "acp-copilot-nff"),
+        lanesRoot: path.join(root, "acp-copilot-nff", "lanes"),
+        redact: [],
+        now: () => Date.now(),
+        tempParent: RECORD_PARENT,
+      });
+      const toolCall = readFileSync(path.join(result.dir, "provider→bridge.ndjson"), "utf8")
+        .split("\n")
+        .find((l) => l.includes('\\"sessionUpdate\\":\\"tool_call\\"'));
+      expect(toolCall).toContain('\\"title\\":\\"Creating /tmp/parity-workspace/src/new/hello.txt\\"');
+      expect(readFileSync(result.oracleFile, "utf8")).toBe(readFileSync(path.join(repoRoot, "lanes/acp-copilot/new-file-folder.json"), "utf8"));
+    },
+    240_000,
+  );
 });
