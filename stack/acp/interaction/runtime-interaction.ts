@@ -34,6 +34,14 @@ export function questionsCancelledNow(session: AcpSession): boolean {
  * or the session's pending requests are cancelled first. Resolves `cancelled` at once, asking
  * nothing, while {@link questionsCancelledNow}. Never rejects; a reply after the settlement is
  * ignored.
+ *
+ * The reply settles the question when it is read (a stop after it no longer cancels it), but it
+ * is acted on only once every agent line read before it has been handled
+ * (`connection.handledReceived`, as `turn/start` does in session/turns.ts). The bridge reads the
+ * runtime's lines at once and the agent's one per macrotask, so without the wait an agent line
+ * read first (omp's `tool_call`, sent right after its `session/request_permission`) could be
+ * handled after the runtime's deny: the bridge would then act in an order neither pipe had, and
+ * its recording (which orders lines as read) would replay differently from what it did.
  */
 export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSession, payload: Record<string, unknown>, answerOf: (reply: unknown) => T, cancelled: T): Promise<T> {
   if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
@@ -47,11 +55,12 @@ export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSessi
       },
     };
     session.pending.add(pending);
-    const finish = (answer: () => T): void => {
+    const finish = (answer: () => T, afterEarlierLines: boolean): void => {
       if (settled) return;
       settled = true;
       session.pending.delete(pending);
-      resolve(answer());
+      if (!afterEarlierLines) return resolve(answer());
+      void session.connection.handledReceived().then(() => resolve(answer()));
     };
     rt.ctx.io
       .request<unknown>("interaction/request", {
@@ -61,8 +70,8 @@ export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSessi
         payload,
       })
       .then(
-        (reply) => finish(() => answerOf(reply)),
-        () => finish(() => cancelled),
+        (reply) => finish(() => answerOf(reply), true),
+        () => finish(() => cancelled, false),
       );
   });
 }
