@@ -6,6 +6,7 @@
  * cell do not differ by temp directory names. Each bridge family builds its providers
  * (family.ts `recordProviders`); the record flow (harness/record) only calls them.
  */
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { ensureIsolatedHome, OPENCODE_OFFLINE_ENV } from "../../stack/acp/agents/agent-isolation.js";
 import type { PathRewrite } from "../recording/redact.js";
@@ -99,19 +100,47 @@ export interface RecordProvider {
 
 /**
  * Path rewrites for a run: the inherited `PATH` (every agent's env starts from it), workspace,
- * home, temp root and this package's root (longest first is the redactor's job).
+ * home, temp root and this package's root (longest first is the redactor's job), each also as
+ * its real path where that differs.
+ *
+ * An agent may name a directory by its real path rather than the one it was given: GitHub
+ * Copilot CLI 1.0.102 reports its install as resolved through a symlinked `agents/node_modules`
+ * (`/work/main/agents/node_modules/@github/copilot/…` from a worktree whose `agents/node_modules`
+ * links there), and a temp root under a symlinked TMPDIR resolves the same way. So each
+ * directory's real path, and the real path of the agents' install, get the same placeholder.
+ *
+ * @param realpath resolves a path's symlinks (default `fs.realpathSync.native`); a path that does
+ *   not exist keeps only its given spelling
  */
-export function recordPathRewrites(dirs: RecordDirs, inheritedPath = process.env.PATH ?? "", modelOrigin?: string): PathRewrite[] {
-  return [
-    // The loopback model endpoint's port changes every run; an agent quotes its URL in errors (codex-acp's 401).
-    ...(modelOrigin !== undefined ? [{ from: modelOrigin, to: RECORDED_MODEL_ORIGIN }] : []),
-    // Only a PATH of several entries: a single directory is rewritten like any other path, or not at all.
-    ...(inheritedPath.includes(":") ? [{ from: inheritedPath, to: RECORDED_INHERITED_PATH }] : []),
+export function recordPathRewrites(dirs: RecordDirs, inheritedPath = process.env.PATH ?? "", modelOrigin?: string, realpath: (p: string) => string = realpathSync.native): PathRewrite[] {
+  const given: PathRewrite[] = [
     { from: dirs.workspace, to: RECORDED_PATHS.workspace },
     { from: dirs.home, to: RECORDED_PATHS.home },
     { from: dirs.root, to: RECORDED_PATHS.root },
     { from: packageRoot(), to: RECORDED_PATHS.repo },
   ];
+  // Below the package root, only the agents' install is a symlink in practice (a worktree sharing one).
+  const agentsInstall = { from: path.join(agentsDir(), "node_modules"), to: `${RECORDED_PATHS.repo}/agents/node_modules` };
+  const real = [...given, agentsInstall].flatMap((rewrite) => {
+    const resolved = resolvedOrUndefined(realpath, rewrite.from);
+    return resolved !== undefined && resolved !== rewrite.from ? [{ from: resolved, to: rewrite.to }] : [];
+  });
+  return [
+    // The loopback model endpoint's port changes every run; an agent quotes its URL in errors (codex-acp's 401).
+    ...(modelOrigin !== undefined ? [{ from: modelOrigin, to: RECORDED_MODEL_ORIGIN }] : []),
+    // Only a PATH of several entries: a single directory is rewritten like any other path, or not at all.
+    ...(inheritedPath.includes(":") ? [{ from: inheritedPath, to: RECORDED_INHERITED_PATH }] : []),
+    ...given,
+    ...real,
+  ];
+}
+
+function resolvedOrUndefined(realpath: (p: string) => string, p: string): string | undefined {
+  try {
+    return realpath(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

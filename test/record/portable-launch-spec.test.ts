@@ -5,6 +5,7 @@
  * path of the run (`/repo/…`). Input: a launch spec line as `parity record` wrote it before
  * (recordings/acp-pi, thread/start) with this machine's directories.
  */
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../harness/recording/redact.js";
 import { machinePathDetectors, recordPathRewrites, packageRoot } from "../../harness/families/record-provider.js";
@@ -55,5 +56,28 @@ describe("the launch spec in a recording", () => {
     const written = JSON.stringify({ ts: 1, run: 1, seq: 3, dir: "runtime→bridge", line: redactor.redactLine(JSON.stringify({ env: { PATH: inherited }, cmd: "/repo/node_modules/.bin/opencode" })) });
     expect(written).toContain(`\\"PATH\\":\\"${RECORDED_INHERITED_PATH}\\"`);
     expect(sweepFileText("runtime→bridge.ndjson", written, redactor)).toEqual([]);
+  });
+
+  it("a directory named by its real path gets the same placeholder (copilot resolves a symlinked agents/node_modules)", () => {
+    // A worktree whose agents/node_modules links to another checkout's install, and a TMPDIR behind a symlink.
+    const links = new Map([
+      [path.join(packageRoot(), "agents", "node_modules"), "/work/main/agents/node_modules"],
+      [dirs.root, "/private/tmp/parity-x1"],
+      [dirs.workspace, "/private/tmp/parity-x1/ws"],
+    ]);
+    const realpath = (p: string) => links.get(p) ?? p;
+    const redactor = createRedactor({ home: "/root", paths: recordPathRewrites(dirs, "/usr/bin", undefined, realpath) });
+    const line = JSON.stringify({ authMethods: [{ _meta: { command: "/work/main/agents/node_modules/@github/copilot/index.js" } }], cwd: "/private/tmp/parity-x1/ws/src" });
+    expect(JSON.parse(redactor.redactLine(line))).toEqual({
+      authMethods: [{ _meta: { command: "/repo/agents/node_modules/@github/copilot/index.js" } }],
+      cwd: "/tmp/parity-workspace/src",
+    });
+  });
+
+  it("a path that does not resolve keeps only its given spelling", () => {
+    const rewrites = recordPathRewrites(dirs, "/usr/bin", undefined, () => {
+      throw new Error("ENOENT");
+    });
+    expect(rewrites.map((r) => r.from)).toEqual([dirs.workspace, dirs.home, dirs.root, packageRoot()]);
   });
 });
