@@ -10,7 +10,6 @@ import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { oracleLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
-import { printedOutputs } from "../compare/run-to-run.js";
 import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError } from "../errors.js";
 import { serializeThreadLane } from "../lanes/index.js";
@@ -27,6 +26,7 @@ import { pendingFile, readOnlyReason, type WritePolicy } from "./write-policy.js
 import type { ReplayResult } from "../replay/replay-recording.js";
 import type { LoadedTruthEntry, MaskedTruth } from "../compare/truth/truth-allowlist.js";
 import type { CellFactsState } from "./cell-facts.js";
+import { crossRunInput, type CrossRunFacts } from "./cross-run.js";
 import { agentSideOf, cellTruth } from "./cell-truth.js";
 import { matchAlternate, type AlternateOutcome } from "./alternate-match.js";
 import { manifestCellOf, recordingsRootOf } from "../recording/alternates.js";
@@ -63,7 +63,7 @@ export interface CompareCellOptions {
    * (compare/run-to-run.ts rule 5), never judged as truth. A recording made from another definition
    * of the cell only loses that rule: its output is no window of these facts' output.
    */
-  runToRunFacts?: ReadonlyMap<string, CellFactsState>;
+  runToRunFacts?: CrossRunFacts;
   /** Truth allowlist entries (`allowlists/truth/*.json`). */
   truthAllowlist?: readonly LoadedTruthEntry[];
   /** Does an untruth caused by our bridge fail its cell (default `fail`; the gate passes `BRIDGE_UNTRUTHS` or `--strict-truth`)? */
@@ -208,15 +208,14 @@ export async function compareCell(
 
   // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
   const acrossRuns = oracleFromAnotherRun(location.dir, options.lanesDir);
-  const reference = acrossRuns ? options.runToRunFacts?.get(`${location.provider}/${manifestCellOf(location)}`) : undefined;
   const input = {
     provider: location.provider,
     cell: location.cell,
     allowlist: options.allowlist,
     recordingDir: location.dir,
     judgedElsewhere: isClassWide,
-    ...(acrossRuns ? { oracleFromAnotherRun: true } : {}),
-    ...(reference?.state === "judged" ? { printed: printedOutputs(reference.facts) } : {}),
+    // The one builder of a cross-run input (cross-run.ts), as every caller that compares two runs.
+    ...(acrossRuns ? crossRunInput(options.runToRunFacts, location.provider, manifestCellOf(location)) : {}),
   };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
   // dump, an applying allowlist entry, or a difference to show.
