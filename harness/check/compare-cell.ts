@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { unappliedRootEntries, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { oracleLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
@@ -285,6 +285,9 @@ export async function compareCell(
   });
   if (truth !== undefined) cell.truth = truth.report;
   if (alternate !== undefined) sayAlternate(cell, alternate, status);
+  // Entries tied to a recordings root that did not apply to this recording: said, or a missing root reads as a regression.
+  const unapplied = status === "fail" ? unappliedRootEntries(options.allowlist, location.provider, location.cell, location.dir) : undefined;
+  if (unapplied !== undefined) cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${unapplied}` : unapplied };
   if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {

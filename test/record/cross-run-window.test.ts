@@ -192,7 +192,7 @@ describe("two runs of acp-qwen/long-output, two windows of one output", () => {
     const kept = await keepAlternates({
       provider: PROVIDER,
       cells: [CELL],
-      runs: [{ run: 1, root: lost, versions: [], recorded: [CELL], failed: [] }],
+      runs: [{ run: 1, root: lost, recorded: [CELL] }],
       recordingsRoot: path.join(project2, "recordings"),
       lanesDir: path.join(project2, "lanes"),
       cellsRoot: CELLS,

@@ -22,7 +22,7 @@ import path from "node:path";
 import { globby } from "globby";
 import * as z from "zod";
 import { InputError } from "../../errors.js";
-import { ENTRY_SCOPE_FIELDS, entryApplies, PR_PATTERN } from "../allowlist.js";
+import { ENTRY_SCOPE_FIELDS, entryApplies, PR_PATTERN, scopeProblem } from "../allowlist.js";
 import { parseJsonFile } from "../json-file.js";
 import type { JudgedFact, TruthFinding } from "./judge.js";
 
@@ -63,6 +63,8 @@ export function parseTruthAllowlist(value: unknown, file: string, cwd: string): 
       const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
       throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
     }
+    const scope = scopeProblem(entry.data);
+    if (scope !== undefined) throw new InputError(`entry ${index}: ${scope.field}: ${scope.problem}`, { file });
     return { ...entry.data, source: { file, index }, ...(entry.data.recordings !== undefined ? { recordingsRoot: path.resolve(cwd, entry.data.recordings) } : {}) };
   });
 }
@@ -145,6 +147,7 @@ export function plainTruthEntry(entry: TruthEntry): TruthEntry {
     provider: entry.provider,
     cell: entry.cell,
     ...(entry.recordings !== undefined ? { recordings: entry.recordings } : {}),
+    ...(entry.recordingId !== undefined ? { recordingId: entry.recordingId } : {}),
     layer: entry.layer,
     fact: entry.fact,
     pr: entry.pr,
