@@ -189,11 +189,24 @@ export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<Lo
  *   from a clone not beside `shared/`, where the entry's root is not there) are the same recordings.
  */
 export function entryApplies(entry: AllowlistEntry, provider: string, cell: string, recordingDir?: string): boolean {
-  if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
-  if (entry.recordings === undefined) return true;
-  if (recordingDir === undefined) return false;
-  if (isInsideResolved(entryRecordingsRoot(entry)!, path.resolve(recordingDir))) return true;
-  return entry.recordingId !== undefined && recordingIdentity(recordingDir) === entry.recordingId;
+  return appliesTo(provider, cell, recordingDir)(entry);
+}
+
+/**
+ * {@link entryApplies} for one cell as a predicate over entries: the recording's identity is read
+ * at most once however many entries ask for it (`input.allowlist.filter(appliesTo(…))`).
+ */
+export function appliesTo(provider: string, cell: string, recordingDir?: string): (entry: AllowlistEntry) => boolean {
+  let identity: { id: string | undefined } | undefined;
+  return (entry) => {
+    if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
+    if (entry.recordings === undefined) return true;
+    if (recordingDir === undefined) return false;
+    if (isInsideResolved(entryRecordingsRoot(entry)!, path.resolve(recordingDir))) return true;
+    if (entry.recordingId === undefined) return false;
+    identity ??= { id: recordingIdentity(recordingDir) };
+    return identity.id === entry.recordingId;
+  };
 }
 
 /** The recordings root an entry names, absolute (`recordingsRoot` when loaded, else resolved against the process's cwd); undefined without `recordings`. */

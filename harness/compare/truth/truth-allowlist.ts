@@ -22,7 +22,7 @@ import path from "node:path";
 import { globby } from "globby";
 import * as z from "zod";
 import { InputError } from "../../errors.js";
-import { ENTRY_SCOPE_FIELDS, entryApplies, PR_PATTERN, scopeProblem } from "../allowlist.js";
+import { appliesTo, ENTRY_SCOPE_FIELDS, PR_PATTERN, scopeProblem } from "../allowlist.js";
 import { parseJsonFile } from "../json-file.js";
 import type { JudgedFact, TruthFinding } from "./judge.js";
 
@@ -98,7 +98,7 @@ export interface MaskedTruth {
 }
 
 /**
- * Masks a cell's findings with the entries that apply to it (`entryApplies`, as event entries
+ * Masks a cell's findings with the entries that apply to it (`appliesTo`, as event entries
  * apply). A finding caused by the bridge is never masked.
  */
 export function maskTruth(
@@ -107,7 +107,8 @@ export function maskTruth(
   entries: readonly LoadedTruthEntry[],
   at: { provider: string; cell: string; recordingDir?: string },
 ): MaskedTruth {
-  const applying = entries.filter((e) => entryApplies({ ...e, layer: "events", path: "/*/x" }, at.provider, at.cell, at.recordingDir));
+  const applies = appliesTo(at.provider, at.cell, at.recordingDir);
+  const applying = entries.filter((e) => applies({ ...e, layer: "events", path: "/*/x" }));
   const counts = new Map<LoadedTruthEntry, number>(applying.map((e) => [e, 0]));
   const kept: TruthFinding[] = [];
   const masked: TruthFinding[] = [];
