@@ -6,16 +6,18 @@
  * another recording of the same `provider/cell` (the project's fixture `recordings/acp-cursor/turn-tools`
  * is not the real one). harness/compare/allowlist.ts `entryApplies`.
  *
- * The identity is a SHA-256 of the recorded wire lanes (spec 10 §4: `<direction>.ndjson`, those
- * present, in the order `LANE_DIRECTIONS` names them, each with its name): what the agent, the
- * runtime and the bridge of the recording said. Not the manifest (its note and description are
- * prose that may be edited) nor `bridge→runtime.current.ndjson` (today's bridge output, refreshed
- * by the project).
+ * The identity is a SHA-256 of the recording's lanes (spec 10 §4: `<direction>.ndjson`, those
+ * present, in the order `LANE_DIRECTIONS` names them, then `bridge→runtime.current.ndjson` when
+ * there, each with its name): what the agent, the runtime and the bridge said, and the bridge lane
+ * the gate compares against. An entry masks a difference between today's bridge and that lane, so
+ * a copy whose current lane `parity rerecord` refreshed is another recording for it (its
+ * differences are gone: the entry would only be stale there; test/rerecord/rerecord-then-check.test.ts).
+ * Not the manifest: its note and description are prose that may be edited.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { LANE_DIRECTIONS, laneFileName } from "./lane-names.js";
+import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, laneFileName } from "./lane-names.js";
 
 /** What an identity looks like: `sha256:` and 16 hex digits (64 bits: a name, not a signature). */
 export const RECORDING_ID_PATTERN = /^sha256:[0-9a-f]{16}$/;
@@ -23,20 +25,20 @@ export const RECORDING_ID_PATTERN = /^sha256:[0-9a-f]{16}$/;
 /**
  * The identity of the recording in `dir` (see the module comment), or undefined when `dir` holds
  * no recorded lane (not a recording, or not readable). Synchronous (the per-cell allowlist test is);
- * reads at most the four lane files.
+ * reads at most the five lane files.
  * @param dir a recording's folder (absolute, or relative to the process's working directory)
  */
 export function recordingIdentity(dir: string): string | undefined {
   const hash = createHash("sha256");
   let lanes = 0;
-  for (const direction of LANE_DIRECTIONS) {
+  for (const name of [...LANE_DIRECTIONS.map(laneFileName), CURRENT_BRIDGE_LANE_FILE]) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(path.join(dir, laneFileName(direction)));
+      bytes = readFileSync(path.join(dir, name));
     } catch {
       continue;
     }
-    hash.update(`${direction}\u0000${bytes.length}\u0000`);
+    hash.update(`${name}\u0000${bytes.length}\u0000`);
     hash.update(bytes);
     lanes += 1;
   }

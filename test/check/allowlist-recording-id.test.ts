@@ -66,11 +66,20 @@ describe("an entry for a recordings root, the same recording by another path (te
     return { code: r.code, err: r.err, cell: (JSON.parse(r.out) as Report).cells[0]!, text: text.out };
   };
 
-  it("the identity is the recorded lanes': the copy's is the project's, another cell's is not", () => {
+  it("the identity is the recording's lanes': the copy's is the project's, another cell's is not", () => {
     expect(id).toMatch(/^sha256:[0-9a-f]{16}$/);
     expect(recordingIdentity(path.join(repoRoot, "recordings", "acp-cursor", "turn-tools"))).toBe(id);
     expect(recordingIdentity(path.join(repoRoot, "recordings", "acp-cursor", "approval-allow"))).not.toBe(id);
     expect(recordingIdentity(dir)).toBeUndefined();
+  });
+
+  it("a copy whose current bridge lane was refreshed (parity rerecord) is another recording for entries", async () => {
+    const copy = path.join(dir, "refreshed");
+    await cp(path.join(recordings, "acp-cursor", "turn-tools"), copy, { recursive: true });
+    const current = path.join(copy, "bridge→runtime.current.ndjson");
+    await writeFile(current, `${(await readFile(current, "utf8")).trimEnd()}\n`.replace(/\n$/, "\n\n"));
+    expect(recordingIdentity(copy)).not.toBe(id);
+    await rm(copy, { recursive: true, force: true });
   });
 
   it("without the entry the cell fails on the added event", async () => {
