@@ -6,11 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { unappliedRootEntries, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { oracleLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
-import { printedOutputs } from "../compare/run-to-run.js";
 import { compareParityBySide } from "../compare/stream-compare.js";
 import { InputError } from "../errors.js";
 import { serializeThreadLane } from "../lanes/index.js";
@@ -27,6 +26,7 @@ import { pendingFile, readOnlyReason, type WritePolicy } from "./write-policy.js
 import type { ReplayResult } from "../replay/replay-recording.js";
 import type { LoadedTruthEntry, MaskedTruth } from "../compare/truth/truth-allowlist.js";
 import type { CellFactsState } from "./cell-facts.js";
+import { crossRunInput, type CrossRunFacts } from "./cross-run.js";
 import { agentSideOf, cellTruth } from "./cell-truth.js";
 import { matchAlternate, type AlternateOutcome } from "./alternate-match.js";
 import { manifestCellOf, recordingsRootOf } from "../recording/alternates.js";
@@ -63,7 +63,7 @@ export interface CompareCellOptions {
    * (compare/run-to-run.ts rule 5), never judged as truth. A recording made from another definition
    * of the cell only loses that rule: its output is no window of these facts' output.
    */
-  runToRunFacts?: ReadonlyMap<string, CellFactsState>;
+  runToRunFacts?: CrossRunFacts;
   /** Truth allowlist entries (`allowlists/truth/*.json`). */
   truthAllowlist?: readonly LoadedTruthEntry[];
   /** Does an untruth caused by our bridge fail its cell (default `fail`; the gate passes `BRIDGE_UNTRUTHS` or `--strict-truth`)? */
@@ -208,15 +208,14 @@ export async function compareCell(
 
   // A class-wide entry's staleness is judged over the whole run (class-wide-stale.ts), not here.
   const acrossRuns = oracleFromAnotherRun(location.dir, options.lanesDir);
-  const reference = acrossRuns ? options.runToRunFacts?.get(`${location.provider}/${manifestCellOf(location)}`) : undefined;
   const input = {
     provider: location.provider,
     cell: location.cell,
     allowlist: options.allowlist,
     recordingDir: location.dir,
     judgedElsewhere: isClassWide,
-    ...(acrossRuns ? { oracleFromAnotherRun: true } : {}),
-    ...(reference?.state === "judged" ? { printed: printedOutputs(reference.facts) } : {}),
+    // The one builder of a cross-run input (cross-run.ts), as every caller that compares two runs.
+    ...(acrossRuns ? crossRunInput(options.runToRunFacts, location.provider, manifestCellOf(location)) : {}),
   };
   // Streamed first (no lane held); whole lanes only for what needs them: a written oracle, a
   // dump, an applying allowlist entry, or a difference to show.
@@ -286,6 +285,9 @@ export async function compareCell(
   });
   if (truth !== undefined) cell.truth = truth.report;
   if (alternate !== undefined) sayAlternate(cell, alternate, status);
+  // Entries tied to a recordings root that did not apply to this recording: said, or a missing root reads as a regression.
+  const unapplied = status === "fail" ? unappliedRootEntries(options.allowlist, location.provider, location.cell, location.dir) : undefined;
+  if (unapplied !== undefined) cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${unapplied}` : unapplied };
   if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {

@@ -12,6 +12,7 @@ import { isInside } from "../recording/paths.js";
 import { loadCellFacts } from "./cell-facts.js";
 import { manifestCellOf } from "../recording/alternates.js";
 import { oracleFromAnotherRun } from "./compare-cell.js";
+import { loadCrossRunFacts } from "./cross-run.js";
 import { attachCellVersions } from "./cell-versions.js";
 import type { RecordingLocation } from "../recording/reader.js";
 import type { ReplayRecordingOptions } from "../replay/replay-recording.js";
@@ -70,11 +71,11 @@ export async function runGate(options: GateOptions, ctx: GateContext, started?: 
           await bridges.close();
           throw error;
         });
-  // The run-to-run rules' reference (compare-cell.ts `runToRunFacts`): the facts of each cell whose
+  // The run-to-run rules' reference (cross-run.ts, the one builder of a cross-run comparison): the facts of each cell whose
   // oracle comes from another run, inside the project or not. Never a reason to stop the run: facts
   // that cannot be read (or are stale) leave that rule without a reference, which makes it inert.
   const acrossRuns = locations.filter((l) => oracleFromAnotherRun(l.dir, lanesDir)).map((l) => ({ provider: l.provider, cell: manifestCellOf(l) }));
-  const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCellFacts(cellsRoot, acrossRuns).catch(() => undefined);
+  const runToRunFacts = acrossRuns.length === 0 ? undefined : await loadCrossRunFacts(cellsRoot, acrossRuns);
   const names = locations.map((l) => `${l.provider}/${l.cell}`);
   const progress = ctx.progress?.(locations.length);
   const { run, extras, replayed } = await checkCells({

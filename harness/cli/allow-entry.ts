@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { recordingIdentity } from "../recording/identity.js";
 import { AllowlistEntrySchema, plainEntry, readAllowlistFile } from "../compare/allowlist.js";
 import { ALLOWLISTS_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { UsageError } from "../errors.js";
@@ -67,6 +68,12 @@ export async function appendAllowlistEntry(
   }
   let entry = plainEntry(parsed.data);
   await checkRecordedCell(entry.provider, entry.cell, entry.recordings, where.cwd);
+  // An entry for another recordings root names the recording it is for (recording/identity.ts), so
+  // it still applies to those recordings reached by another path (a clone not beside the root).
+  if (entry.recordings !== undefined && entry.recordingId === undefined && entry.provider !== "*" && entry.cell !== "*") {
+    const recordingId = recordingIdentity(path.resolve(where.cwd, entry.recordings, entry.provider, entry.cell));
+    if (recordingId !== undefined) entry = plainEntry({ ...entry, recordingId });
+  }
   // A position goes stale when events are added before it: write the selector that masks the same values.
   const stable = await stablePathForNewEntry(entry, where.cwd);
   let note: string | undefined;

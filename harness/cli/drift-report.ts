@@ -9,13 +9,14 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Chalk } from "chalk";
 import { UsageError } from "../errors.js";
-import { laneDrift, type LaneChange } from "../compare/lane-drift.js";
+import { laneDriftAcrossRuns, type HeldByRule, type LaneChange } from "../compare/lane-drift.js";
+import { crossRunInput, loadCrossRunFacts } from "../check/cross-run.js";
 import { wireChanges, wireProfile, type WireChange, type WireMessage } from "../compare/wire-drift.js";
 import { buildThreadLane, normalizeThreadLane } from "../lanes/index.js";
 import { listRecordings } from "../recording/locations.js";
 import { readRecording, type Recording } from "../recording/reader.js";
 import { readOracleVersion } from "../recording/oracle-version.js";
-import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
+import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 import { visibleLine } from "../report/visible.js";
 
 /** One side of a drift: its recordings of the provider, by cell. */
@@ -104,6 +105,12 @@ export interface DriftReport {
   onlyTo: string[];
   wire: WireChange[];
   lanes: LaneChange[];
+  /**
+   * The run-to-run rules (harness/compare/run-to-run.ts) that held a difference between the sides,
+   * each once with its cells: two live runs' lanes are compared folded with them (check/cross-run.ts),
+   * so what a run's scheduling decides (a qwen-code long-output window) is named here, not in `lanes`.
+   */
+  runToRun: HeldByRule[];
   /** Cells recorded on one side and failed on the other (a recorded side only): their lanes changed. */
   brokenCells: Array<{ cell: string; failedOn: "from" | "to"; error: string }>;
   /** With `--repeat`: the changes that also varied between one side's own runs, set aside (not in `wire`/`lanes`, not counted). */
@@ -111,16 +118,31 @@ export interface DriftReport {
 }
 
 /**
- * Compares two sides (see the module comment).
+ * Compares two sides (see the module comment). The thread lanes are two live runs of each cell:
+ * compared with the run-to-run rules, their input built by check/cross-run.ts (the cells' facts
+ * under `cellsRoot`, default `<cwd>/cells`), as `parity check` compares a fresh re-record.
  * @throws UsageError (exit 2) for a folder that is not there or holds no recording of `provider`
  */
-export async function driftReport(provider: string, fromValue: string, toValue: string, cwd: string, emptyOk: { from?: boolean; to?: boolean } = {}): Promise<DriftReport> {
+export async function driftReport(
+  provider: string,
+  fromValue: string,
+  toValue: string,
+  cwd: string,
+  emptyOk: { from?: boolean; to?: boolean } = {},
+  cellsRoot: string = path.resolve(cwd, CELLS_ROOT),
+): Promise<DriftReport> {
   const from = await readSide("from", fromValue, cwd, provider, emptyOk.from);
   const to = await readSide("to", toValue, cwd, provider, emptyOk.to);
   const common = [...from.recordings.keys()].filter((cell) => to.recordings.has(cell)).sort();
   const commonSet = new Set(common);
   const wire = wireChanges(wireProfile(agentMessages(from, commonSet)), wireProfile(agentMessages(to, commonSet)), commonSet);
-  const lanes = laneDrift(common.map((cell) => ({ cell, from: threadLaneOf(from.recordings.get(cell)!), to: threadLaneOf(to.recordings.get(cell)!) })));
+  const facts = await loadCrossRunFacts(
+    cellsRoot,
+    common.map((cell) => ({ provider, cell })),
+  );
+  const { changes: lanes, held } = laneDriftAcrossRuns(
+    common.map((cell) => ({ cell, from: threadLaneOf(from.recordings.get(cell)!), to: threadLaneOf(to.recordings.get(cell)!), ...crossRunInput(facts, provider, cell) })),
+  );
   return {
     provider,
     from: { root: fromValue, versions: from.versions, oracleVersions: from.oracleVersions, cells: from.recordings.size },
@@ -130,6 +152,7 @@ export async function driftReport(provider: string, fromValue: string, toValue: 
     onlyTo: [...to.recordings.keys()].filter((c) => !commonSet.has(c)).sort(),
     wire,
     lanes,
+    runToRun: held,
     brokenCells: [],
   };
 }

@@ -176,6 +176,11 @@ export function renderDriftText(report: DriftReport, color: boolean): string {
   for (const b of report.brokenCells) out.push(`  ${c.red("broken")} ${b.cell}: recorded with --${b.failedOn === "from" ? "to" : "from"}, failed with --${b.failedOn}: ${visibleLine(b.error)}`);
   out.push(c.bold(`thread lanes: ${report.lanes.length} ${report.lanes.length === 1 ? "change" : "changes"}`));
   for (const l of report.lanes) out.push(laneChangeLine(l, cells, c));
+  // Two live runs are compared with the run-to-run rules (check/cross-run.ts): what a rule held is said, not counted.
+  if (report.runToRun.length > 0) {
+    out.push(c.bold(`held by a run-to-run rule (not counted): ${report.runToRun.length} ${report.runToRun.length === 1 ? "rule" : "rules"}`));
+    for (const h of report.runToRun) out.push(`  ${c.yellow(`rule ${h.rule}`.padEnd(7))} ${h.name}  (${cells(h.cells)})`);
+  }
   if (report.varies !== undefined && report.varies.wire.length + report.varies.lanes.length > 0) {
     out.push(c.bold(`run-to-run variation (differs between one side's own runs; not counted): ${report.varies.wire.length + report.varies.lanes.length}`));
     for (const w of report.varies.wire) out.push(wireChangeLine(w, cells, c));

@@ -1,8 +1,8 @@
 /**
  * `parity record --repeat N --keep-alternates` (issue 41, "When the agent itself varies"): after
  * the runs, each run's thread lane is held to the project's committed oracle of its cell as a
- * fresh re-record is (the run-to-run rules and the project's allowlists, harness/compare/parity.ts
- * `oracleFromAnotherRun`), then to each accepted alternate's oracle, then to each pending one's.
+ * fresh re-record is (the run-to-run rules with the cell's facts, built by check/cross-run.ts, and
+ * the project's allowlists), then to each accepted alternate's oracle, then to each pending one's.
  * A run that matches none took a path the project does not have: it is written once per distinct
  * path as a PENDING alternate (harness/recording/alternates.ts) — its recording into
  * `recordings/<p>/<cell>/alternates/.<k>.pending/`, its manifest naming the cell, why and the
@@ -17,6 +17,7 @@ import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { compareParity, type ParityLeg } from "../compare/parity.js";
 import { readOracleOnly } from "../check/compare-cell.js";
+import { crossRunInput, loadCrossRunFacts } from "../check/cross-run.js";
 import { pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import { alternateOracles, ALTERNATES_DIR, nextAlternateNumber, pendingAlternateNumbers, type AlternateOf } from "../recording/alternates.js";
 import { fileState } from "../recording/file-state.js";
@@ -32,6 +33,8 @@ export interface KeepAlternatesRequest {
   /** The project's recordings root and oracles root (absolute). */
   recordingsRoot: string;
   lanesDir: string;
+  /** The cell definitions root (absolute): each cell's facts are the run-to-run rules' reference (check/cross-run.ts). */
+  cellsRoot: string;
   allowlist: readonly LoadedAllowlistEntry[];
 }
 
@@ -60,6 +63,12 @@ interface Path {
  */
 export async function keepAlternates(req: KeepAlternatesRequest): Promise<CellPaths[]> {
   const out: CellPaths[] = [];
+  // Each run is another live run than every known path: compared as check compares a fresh
+  // re-record, its input from the one builder (cross-run.ts) with the cell's facts.
+  const facts = await loadCrossRunFacts(
+    req.cellsRoot,
+    req.cells.map((cell) => ({ provider: req.provider, cell })),
+  );
   for (const cell of req.cells) {
     const oracleFile = path.join(req.lanesDir, req.provider, `${cell}.json`);
     const cellDir = path.join(req.recordingsRoot, req.provider, cell);
@@ -79,7 +88,9 @@ export async function keepAlternates(req: KeepAlternatesRequest): Promise<CellPa
     for (const run of req.runs) {
       if (!run.recorded.includes(cell)) continue;
       const lane = await readOracleOnly(path.join(run.root, "lanes", req.provider, `${cell}.json`));
-      const same = (p: Path) => compareParity({ provider: req.provider, cell, allowlist: req.allowlist, live: lane, oracle: p.lane, oracleFromAnotherRun: true }).passed;
+      const recordingDir = path.join(run.root, req.provider, cell);
+      const across = crossRunInput(facts, req.provider, cell);
+      const same = (p: Path) => compareParity({ provider: req.provider, cell, allowlist: req.allowlist, recordingDir, live: lane, oracle: p.lane, ...across }).passed;
       const found = known.find(same) ?? fresh.find(same);
       if (found !== undefined) found.runs.push(run.run);
       else fresh.push({ path: next++, lane, runs: [run.run], state: "kept", from: path.join(run.root, req.provider, cell) });

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { Chalk } from "chalk";
-import type { LaneChange } from "../compare/lane-drift.js";
+import type { HeldByRule, LaneChange } from "../compare/lane-drift.js";
 import type { WireChange } from "../compare/wire-drift.js";
 import { visibleLine } from "../report/visible.js";
 import { driftReport, laneChangeLine, wireChangeLine } from "./drift-report.js";
@@ -37,8 +37,14 @@ export interface RepeatReport {
   cells: string[];
   /** Wire differences between run 1 and any other run, once each. */
   wire: WireChange[];
-  /** Thread-lane differences between run 1 and any other run, once each. */
+  /** Thread-lane differences between run 1 and any other run, once each, after the run-to-run rules. */
   lanes: LaneChange[];
+  /**
+   * The run-to-run rules (harness/compare/run-to-run.ts) that held a difference between run 1 and
+   * another run, once each with its cells: what varied by a known rule (a qwen-code long-output
+   * window), neither in `lanes` nor a reason to keep an alternate path.
+   */
+  runToRun: HeldByRule[];
   /** Cells recorded in some runs and failed in others, with the runs that failed. */
   unstableCells: Array<{ cell: string; failedIn: number[] }>;
   /** `--keep-alternates`: which path each run of each cell took, and the pending alternates written (keep-alternates.ts). */
@@ -73,19 +79,30 @@ export async function recordRepeated(req: RepeatRecordRequest): Promise<RepeatRe
       failed: done.failed.map(({ cell, error }) => ({ cell, error })),
     });
   }
+  return { ...(await compareRuns(req.provider, runs, req.cells, req.cwd, req.cellsRoot)), runs };
+}
+
+/**
+ * What varies between runs already recorded (see the module doc): run 1 compared with every other
+ * run on the wire and in the thread lanes — two live runs, so with the run-to-run rules and the
+ * cells' facts (check/cross-run.ts, through drift-report.ts) —, and the cells that failed in some runs only.
+ * @param runs each run's number, recordings root (`<out>/run-<k>`), versions, cells recorded and failed
+ * @param cellsRoot the cell definitions (rule 5's reference: each cell's facts)
+ */
+export async function compareRuns(provider: string, runs: RepeatReport["runs"], cells: readonly string[], cwd: string, cellsRoot: string): Promise<RepeatReport> {
   const [first, ...others] = runs;
   const compared = [];
   for (const other of others) {
     if (first!.recorded.length === 0 || other.recorded.length === 0) continue;
-    compared.push(await driftReport(req.provider, first!.root, other.root, req.cwd));
+    compared.push(await driftReport(provider, first!.root, other.root, cwd, {}, cellsRoot));
   }
-  const unstableCells = req.cells
+  const unstableCells = cells
     .map((cell) => ({ cell, failedIn: runs.filter((r) => r.failed.some((f) => f.cell === cell)).map((r) => r.run) }))
     .filter((u) => u.failedIn.length > 0 && u.failedIn.length < runs.length);
   return {
-    provider: req.provider,
+    provider,
     runs,
-    cells: [...req.cells],
+    cells: [...cells],
     wire: mergeByKey(
       compared.map((c) => c.wire),
       (w) => `${w.change}\u0000${w.kind}\u0000${w.path ?? ""}`,
@@ -93,6 +110,10 @@ export async function recordRepeated(req: RepeatRecordRequest): Promise<RepeatRe
     lanes: mergeByKey(
       compared.map((c) => c.lanes),
       (l) => `${l.op}\u0000${l.where}`,
+    ),
+    runToRun: mergeByKey(
+      compared.map((c) => c.runToRun),
+      (h) => String(h.rule),
     ),
     unstableCells,
   };
@@ -110,7 +131,17 @@ export function renderRepeatText(report: RepeatReport, color: boolean): string {
   for (const u of report.unstableCells) out.push(`  ${c.red("unstable")} ${u.cell}: failed in run ${u.failedIn.join(", ")}, recorded in the others`);
   out.push(c.bold(`varies in the thread lanes: ${report.lanes.length} ${report.lanes.length === 1 ? "difference" : "differences"}`));
   for (const l of report.lanes) out.push(laneChangeLine(l, cells, c));
+  if (report.runToRun.length > 0) {
+    out.push(c.bold(`varies by a run-to-run rule (compared with it, as check compares a fresh re-record): ${report.runToRun.length} ${report.runToRun.length === 1 ? "rule" : "rules"}`));
+    for (const h of report.runToRun) out.push(`  ${c.yellow(`rule ${h.rule}`.padEnd(7))} ${h.name}  (${cells(h.cells)})`);
+  }
   const varying = new Set([...report.lanes.flatMap((l) => l.cells), ...report.unstableCells.map((u) => u.cell)]);
-  out.push(varying.size === 0 ? "the thread lanes did not vary from run to run" : `the thread lanes varied from run to run in ${varying.size} of ${report.cells.length} cells`);
+  out.push(
+    varying.size > 0
+      ? `the thread lanes varied from run to run in ${varying.size} of ${report.cells.length} cells`
+      : report.runToRun.length > 0
+        ? "the thread lanes varied from run to run only as the run-to-run rules allow"
+        : "the thread lanes did not vary from run to run",
+  );
   return `${out.join("\n")}\n`;
 }

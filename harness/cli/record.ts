@@ -459,6 +459,7 @@ async function recordRepeatedCommand(options: RecordOptions, ctx: Parameters<Par
         runs: report.runs,
         recordingsRoot: path.resolve(ctx.cwd, RECORD_DEFAULT_OUT),
         lanesDir: path.resolve(ctx.cwd, RECORD_DEFAULT_LANES),
+        cellsRoot: options.cellsRoot,
         allowlist: await loadAllowlists({ cwd: ctx.cwd }),
       })
     : undefined;

@@ -15,6 +15,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { readOracleOnly } from "../check/compare-cell.js";
+import { crossRunInput, loadCrossRunFacts } from "../check/cross-run.js";
 import { hasPendingRecording, pendingFile, pendingRecordingDir } from "../check/write-policy.js";
 import type { PendingResult } from "../check/pending.js";
 import { recordedLeg } from "../compare/cell-legs.js";
@@ -42,6 +43,8 @@ export interface PendingCellsOptions {
   /** The project: the cell's report names its files relative to it. */
   repoRoot: string;
   allowlist: readonly LoadedAllowlistEntry[];
+  /** The cell definitions root: a new alternate path is held to its cell's oracle, another run, with the cell's facts (check/cross-run.ts). Absent: without them. */
+  cellsRoot?: string;
 }
 
 /** The accepted files of `location` that have a `.pending` beside them (absolute), oracle first. */
@@ -73,7 +76,17 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const alternateOf = isNew ? recording.manifest.alternateOf : undefined;
   const cellOracle = alternateOf === undefined ? undefined : path.join(options.lanesDir, location.provider, `${alternateOf.cell}.json`);
   const against = oracle ?? (cellOracle !== undefined && (await fileState(cellOracle)) === "file" ? await readOracleOnly(cellOracle) : null);
-  const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle: against, recorded });
+  // The cell's oracle came from another live run than the new path: compared as check compares a
+  // fresh re-record (cross-run.ts), so the review shows what the path does otherwise, not a run's noise.
+  const across =
+    alternateOf === undefined || oracle !== null
+      ? {}
+      : crossRunInput(
+          options.cellsRoot === undefined ? undefined : await loadCrossRunFacts(options.cellsRoot, [{ provider: location.provider, cell: alternateOf.cell }]),
+          location.provider,
+          alternateOf.cell,
+        );
+  const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle: against, recorded, ...across });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
   cell.detail = {

@@ -42,7 +42,7 @@ import { listPendingRecordings } from "../check/pending-recordings.js";
 import { settleUpgrade, upgradeRejectedLine } from "./drift-accept.js";
 import picomatch from "picomatch";
 import { PR_PATTERN } from "../compare/allowlist.js";
-import { ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
+import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
 
 /** What the user decided for one cell (`dismissed`: a new recording rejected, which leaves nothing red). */
 export type ReviewDecision = "accepted" | "rejected" | "dismissed" | "allowed" | "pruned" | "skipped";
@@ -111,7 +111,7 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
     throw new UsageError(`--match ${match.map((m) => `'${m}'`).join(" ")} matches none of the ${selected.length} selected cells (globs over provider/cell, e.g. 'acp-*/turn*')`);
   }
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
-  const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist });
+  const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist, cellsRoot: path.resolve(ctx.cwd, CELLS_ROOT) });
   if (onDisk.length > 0) {
     // A new recording of a cell the project lacks (an alternate path, a new cell) is `record`'s; one
     // waiting in a cell's place is `parity drift --accept`'s; everything else an earlier check's.

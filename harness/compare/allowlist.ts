@@ -3,6 +3,7 @@
  * (docs/design/00-product.md, "allowlist entry"; spec 10 §6.4). Files are JSON arrays of entries:
  * `allowlists/*.json` in the checkout plus any `--allowlist <file>`.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { globby } from "globby";
@@ -10,6 +11,7 @@ import * as z from "zod";
 import { ALLOWLISTS_DIR } from "../defaults.js";
 import { InputError } from "../errors.js";
 import { isInsideResolved } from "../recording/paths.js";
+import { recordingIdentity, RECORDING_ID_PATTERN } from "../recording/identity.js";
 import { allowlistPathProblem } from "./pointer.js";
 import { parseJsonFile } from "./json-file.js";
 import { schemaProblem } from "../recording/schema-issues.js";
@@ -37,7 +39,25 @@ export const ENTRY_SCOPE_FIELDS = {
     .string()
     .refine((value) => value.trim() !== "", "recordings must name a recordings root directory")
     .optional(),
+  /**
+   * Optional, with `recordings` and a named cell: the identity of the recording the entry was made
+   * for (harness/recording/identity.ts, `sha256:` and 16 hex digits; `parity allow --recordings`
+   * writes it). The entry then also applies to that same recording reached by another path (a clone
+   * not beside the root, a copy), never to another recording of the same `provider/cell`.
+   */
+  recordingId: z.string().regex(RECORDING_ID_PATTERN, 'recordingId must look like "sha256:" and 16 hex digits (the recording\'s identity, as parity allow writes it)').optional(),
 };
+
+/**
+ * What is wrong with an entry's scope as a whole, or undefined: a `recordingId` names one
+ * recording, so it needs the root it was found in (`recordings`) and a cell that is not `*`.
+ */
+export function scopeProblem(entry: { cell: string; recordings?: string; recordingId?: string }): { field: "recordingId"; problem: string } | undefined {
+  if (entry.recordingId === undefined) return undefined;
+  if (entry.recordings === undefined) return { field: "recordingId", problem: "recordingId names a recording of a recordings root: give recordings too" };
+  if (entry.cell === "*") return { field: "recordingId", problem: 'recordingId names one recording: give its cell, not "*"' };
+  return undefined;
+}
 
 /** The path prefix of a grammar-layer entry: `/grammarDrops/<rule>:<eventType>`, as the gate prints a drop. */
 export const GRAMMAR_DROP_PATH = "/grammarDrops/";
@@ -75,6 +95,8 @@ export const AllowlistEntrySchema = z
           : undefined
         : allowlistPathProblem(entry.path);
     if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["path"], message: problem });
+    const scope = scopeProblem(entry);
+    if (scope !== undefined) ctx.addIssue({ code: "custom", path: [scope.field], message: scope.problem });
   });
 
 /** A validated allowlist entry. */
@@ -158,16 +180,39 @@ export async function loadAllowlists(options: LoadAllowlistsOptions): Promise<Lo
 /**
  * True when `entry` applies to `(provider, cell)`: each field equal or `*` (spec 10 §6.4). An
  * entry with a `recordings` root applies only when `recordingDir` (the cell's recording
- * directory, absolute) is given and lies under that root (`recordingsRoot` when loaded, else
- * `recordings` resolved against the process's cwd), symbolic links resolved when the names differ
- * (`isInsideResolved`: a root named through a link covers the recordings reached by their real path).
+ * directory, absolute) is given and is one of the recordings the entry is for:
+ * - it lies under that root (`recordingsRoot` when loaded, else `recordings` resolved against the
+ *   process's cwd), symbolic links resolved when the names differ (`isInsideResolved`: a root named
+ *   through a link covers the recordings reached by their real path); or
+ * - it is the very recording the entry names by `recordingId` (harness/recording/identity.ts),
+ *   wherever it is: the same recordings passed by another path (`--recordings /abs/shared/recordings`
+ *   from a clone not beside `shared/`, where the entry's root is not there) are the same recordings.
  */
 export function entryApplies(entry: AllowlistEntry, provider: string, cell: string, recordingDir?: string): boolean {
-  if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
-  if (entry.recordings === undefined) return true;
-  if (recordingDir === undefined) return false;
-  const root = (entry as Partial<LoadedAllowlistEntry>).recordingsRoot ?? path.resolve(entry.recordings);
-  return isInsideResolved(root, path.resolve(recordingDir));
+  return appliesTo(provider, cell, recordingDir)(entry);
+}
+
+/**
+ * {@link entryApplies} for one cell as a predicate over entries: the recording's identity is read
+ * at most once however many entries ask for it (`input.allowlist.filter(appliesTo(…))`).
+ */
+export function appliesTo(provider: string, cell: string, recordingDir?: string): (entry: AllowlistEntry) => boolean {
+  let identity: { id: string | undefined } | undefined;
+  return (entry) => {
+    if (!((entry.provider === "*" || entry.provider === provider) && (entry.cell === "*" || entry.cell === cell))) return false;
+    if (entry.recordings === undefined) return true;
+    if (recordingDir === undefined) return false;
+    if (isInsideResolved(entryRecordingsRoot(entry)!, path.resolve(recordingDir))) return true;
+    if (entry.recordingId === undefined) return false;
+    identity ??= { id: recordingIdentity(recordingDir) };
+    return identity.id === entry.recordingId;
+  };
+}
+
+/** The recordings root an entry names, absolute (`recordingsRoot` when loaded, else resolved against the process's cwd); undefined without `recordings`. */
+export function entryRecordingsRoot(entry: Pick<AllowlistEntry, "recordings">): string | undefined {
+  if (entry.recordings === undefined) return undefined;
+  return (entry as Partial<LoadedAllowlistEntry>).recordingsRoot ?? path.resolve(entry.recordings);
 }
 
 /**
@@ -179,9 +224,43 @@ export function plainEntry(entry: AllowlistEntry): AllowlistEntry {
     provider: entry.provider,
     cell: entry.cell,
     ...(entry.recordings !== undefined ? { recordings: entry.recordings } : {}),
+    ...(entry.recordingId !== undefined ? { recordingId: entry.recordingId } : {}),
     layer: entry.layer,
     path: entry.path,
     pr: entry.pr,
     reason: entry.reason,
   };
+}
+
+/**
+ * Why the entries for `(provider, cell)` tied to a recordings root did not apply to the recording
+ * in `recordingDir`, one sentence per root, or undefined when every such entry applied (or there is
+ * none): the root each names (as written, and resolved, saying when it is not there) and whether
+ * they identify another recording or none. For a failing cell's report: an entry that silently
+ * does not apply reads as a regression.
+ * @param recordingDir the cell's recording (absolute)
+ */
+export function unappliedRootEntries(entries: readonly AllowlistEntry[], provider: string, cell: string, recordingDir: string): string | undefined {
+  const byRoot = new Map<string, { written: string; count: number; identified: number }>();
+  for (const entry of entries) {
+    if (entry.recordings === undefined || !entryApplies({ ...entry, recordings: undefined }, provider, cell) || entryApplies(entry, provider, cell, recordingDir)) continue;
+    const root = entryRecordingsRoot(entry)!;
+    const seen = byRoot.get(root) ?? { written: entry.recordings, count: 0, identified: 0 };
+    seen.count += 1;
+    if (entry.recordingId !== undefined) seen.identified += 1;
+    byRoot.set(root, seen);
+  }
+  if (byRoot.size === 0) return undefined;
+  const id = recordingIdentity(recordingDir);
+  const lines = [...byRoot].map(([root, { written, count, identified }]) => {
+    const where = existsSync(root) ? `${written} (${root})` : `${written}, which is not there (${root})`;
+    const which =
+      identified === count
+        ? `they identify another recording than this one (${id ?? "no recorded lane"})`
+        : identified === 0
+          ? "they name no recording (recordingId), so only a recording under that root is theirs"
+          : `${identified} identify another recording than this one (${id ?? "no recorded lane"}), ${count - identified} name none (recordingId)`;
+    return `${count} allowlist ${count === 1 ? "entry" : "entries"} for ${provider}/${cell} did not apply: ${count === 1 ? "it is" : "they are"} for the recordings under ${where}; ${which}`;
+  });
+  return lines.join("\n  ");
 }

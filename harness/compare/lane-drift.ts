@@ -5,6 +5,7 @@
  * insertion rather than a run of position-by-position replaces.
  */
 import { diffLanes } from "./lane-diff.js";
+import { foldRunToRun, RUN_TO_RUN_RULES, type PrintedOutputs } from "./run-to-run.js";
 
 const LIST_KEYS = ["id", "value", "name"] as const;
 
@@ -84,4 +85,48 @@ export function keyedListChange(oldValue: unknown, newValue: unknown): string[] 
   }
   for (const k of Object.keys(a)) if (!Object.hasOwn(b, k)) out.push(`- ${k}`);
   return out.length > 0 ? out : undefined;
+}
+
+/** A run-to-run rule that held differences between two runs, once, with the cells it held them in. */
+export interface HeldByRule {
+  /** The rule's number in harness/compare/run-to-run.ts (1–5). */
+  rule: number;
+  /** The rule as the check report names it (`RUN_TO_RUN_RULES`). */
+  name: string;
+  cells: string[];
+}
+
+/** One cell's two lanes of two live runs, and rule 5's reference (its facts' printed outputs; cross-run.ts builds it). */
+export interface CrossRunPair {
+  cell: string;
+  from: readonly unknown[];
+  to: readonly unknown[];
+  printed?: PrintedOutputs;
+}
+
+/**
+ * Lane drift between two live runs (`record --repeat`, `drift`): each side folded with the
+ * run-to-run rules (run-to-run.ts) before {@link laneDrift}, so what a run's scheduling decides
+ * is no change; and which rules held a difference, each once with its cells, so a report can say
+ * what varied by a known rule (a qwen-code long-output window) apart from what varied otherwise.
+ * A rule held a difference in a cell when the two lanes folded without it differ in more places
+ * than folded with every rule.
+ */
+export function laneDriftAcrossRuns(pairs: readonly CrossRunPair[]): { changes: LaneChange[]; held: HeldByRule[] } {
+  const differences = (from: readonly unknown[], to: readonly unknown[]) => diffLanes(from.map(keyedLists), to.map(keyedLists)).differences.length;
+  const held = new Map<number, string[]>();
+  const folded = pairs.map(({ cell, from, to, printed }) => {
+    const lanes = { cell, from: foldRunToRun(from, printed), to: foldRunToRun(to, printed) };
+    if (JSON.stringify(from) !== JSON.stringify(to)) {
+      const left = differences(lanes.from, lanes.to);
+      RUN_TO_RUN_RULES.forEach((_, i) => {
+        if (differences(foldRunToRun(from, printed, i + 1), foldRunToRun(to, printed, i + 1)) > left) held.set(i + 1, [...(held.get(i + 1) ?? []), cell]);
+      });
+    }
+    return lanes;
+  });
+  return {
+    changes: laneDrift(folded),
+    held: [...held.entries()].sort(([a], [b]) => a - b).map(([rule, cells]) => ({ rule, name: RUN_TO_RUN_RULES[rule - 1]!, cells: [...new Set(cells)].sort() })),
+  };
 }

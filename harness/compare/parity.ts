@@ -6,7 +6,7 @@
  * entry that masks no difference (on every side it removes exactly what it removes from the live
  * lane, e.g. nothing) is stale and fails the cell.
  */
-import { entryApplies, grammarDropOf, type AllowlistEntry } from "./allowlist.js";
+import { appliesTo, grammarDropOf, type AllowlistEntry } from "./allowlist.js";
 import { diffSequences } from "./lcs.js";
 import { diffLanes, type LaneDiffLine, type LaneDifference } from "./lane-diff.js";
 import { maskLane } from "./mask.js";
@@ -211,7 +211,7 @@ function sameRemoved(a: readonly string[], b: readonly string[]): boolean {
  * @throws RangeError only for lanes too large to diff (see `MAX_LCS_CELLS`).
  */
 export function compareParity<E extends AllowlistEntry>(input: CompareParityInput<E>): ParityVerdict<E> {
-  const applying = input.allowlist.filter((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir));
+  const applying = input.allowlist.filter(appliesTo(input.provider, input.cell, input.recordingDir));
   // Grammar entries mask drops, not lane values: they never reach maskLane.
   const entries = applying.filter((entry) => entry.layer !== "grammar");
   const grammarEntries = applying.filter((entry) => entry.layer === "grammar");

@@ -114,10 +114,20 @@ export function printedOutputs(facts: Pick<TruthFacts, "steps">): PrintedOutputs
  * whose sorted lines are no window), rule 3, rule 4.
  * @param events normalized thread-lane events
  * @param printed rule 5's reference (see {@link PrintedOutputs})
+ * @param without a rule number (1–5, as {@link RUN_TO_RUN_RULES} counts from 1) left out: what
+ *   that rule alone held is seen by folding without it (harness/compare/lane-drift.ts `heldByRules`)
  * @returns a new list; equal lanes give equal lists
  */
-export function foldRunToRun(events: readonly unknown[], printed: PrintedOutputs = new Map()): unknown[] {
-  return sortMergedCommandOutput(keepTerminalWindows(joinOutputChunks(collapseStreamedProgress(groupConcurrentToolItems(events))), printed)).map(replaceMadeUpNames);
+export function foldRunToRun(events: readonly unknown[], printed: PrintedOutputs = new Map(), without?: number): unknown[] {
+  const rule = (n: number, apply: (lane: unknown[]) => unknown[]) => (lane: unknown[]) => (n === without ? lane : apply(lane));
+  const steps = [
+    rule(2, groupConcurrentToolItems),
+    rule(1, (lane) => joinOutputChunks(collapseStreamedProgress(lane))),
+    rule(5, (lane) => keepTerminalWindows(lane, printed)),
+    rule(3, sortMergedCommandOutput),
+    rule(4, (lane) => lane.map(replaceMadeUpNames)),
+  ];
+  return steps.reduce((lane, step) => step(lane), [...events]);
 }
 
 /**

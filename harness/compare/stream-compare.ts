@@ -7,7 +7,7 @@
  * else, or an applying entry, is left to `compareParity` over the whole lanes, so a reported
  * difference reads exactly as before.
  */
-import { entryApplies, type AllowlistEntry } from "./allowlist.js";
+import { appliesTo, type AllowlistEntry } from "./allowlist.js";
 import { IdCorrespondence } from "./id-correspondence.js";
 import { compareParity, comparisonOf, countDifferences, type ParityAgainst, type ParityComparison, type ParityCounts, type ParityDifference, type ParityLeg, type ParityVerdict } from "./parity.js";
 import { skeletonKey } from "./skeleton.js";
@@ -110,7 +110,7 @@ function openSides(input: { oracle?: StreamedParityLeg | null; recorded?: Stream
  * @throws what iterating a stream throws (e.g. InputError for a bad recording line)
  */
 export async function compareParityStreamed<E extends AllowlistEntry>(input: CompareParityStreamedInput<E>): Promise<ParityVerdict<E> | undefined> {
-  if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
+  if (input.allowlist.some(appliesTo(input.provider, input.cell, input.recordingDir))) return undefined;
   const sides = openSides(input);
   let liveEvents = 0;
   await alignAll(input.live.events, sides, () => (liveEvents += 1));
@@ -156,7 +156,7 @@ export async function compareParityBySide<E extends AllowlistEntry>(input: {
   /** See `CompareParityInput.printed` (parity.ts). */
   printed?: PrintedOutputs;
 }): Promise<ParityVerdict<E> | undefined> {
-  if (input.allowlist.some((entry) => entryApplies(entry, input.provider, input.cell, input.recordingDir))) return undefined;
+  if (input.allowlist.some(appliesTo(input.provider, input.cell, input.recordingDir))) return undefined;
   const legs = { oracle: input.oracle ?? null, recording: input.recorded ?? null };
   const liveStream = input.live.stream();
   const sides = openSides({ oracle: legs.oracle?.stream() ?? null, recorded: legs.recording?.stream() ?? null });

@@ -22,7 +22,7 @@ import path from "node:path";
 import { globby } from "globby";
 import * as z from "zod";
 import { InputError } from "../../errors.js";
-import { ENTRY_SCOPE_FIELDS, entryApplies, PR_PATTERN } from "../allowlist.js";
+import { appliesTo, ENTRY_SCOPE_FIELDS, PR_PATTERN, scopeProblem } from "../allowlist.js";
 import { parseJsonFile } from "../json-file.js";
 import type { JudgedFact, TruthFinding } from "./judge.js";
 
@@ -63,6 +63,8 @@ export function parseTruthAllowlist(value: unknown, file: string, cwd: string): 
       const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
       throw new InputError(`entry ${index}: ${where}${issue?.message ?? "invalid entry"}`, { file });
     }
+    const scope = scopeProblem(entry.data);
+    if (scope !== undefined) throw new InputError(`entry ${index}: ${scope.field}: ${scope.problem}`, { file });
     return { ...entry.data, source: { file, index }, ...(entry.data.recordings !== undefined ? { recordingsRoot: path.resolve(cwd, entry.data.recordings) } : {}) };
   });
 }
@@ -96,7 +98,7 @@ export interface MaskedTruth {
 }
 
 /**
- * Masks a cell's findings with the entries that apply to it (`entryApplies`, as event entries
+ * Masks a cell's findings with the entries that apply to it (`appliesTo`, as event entries
  * apply). A finding caused by the bridge is never masked.
  */
 export function maskTruth(
@@ -105,7 +107,8 @@ export function maskTruth(
   entries: readonly LoadedTruthEntry[],
   at: { provider: string; cell: string; recordingDir?: string },
 ): MaskedTruth {
-  const applying = entries.filter((e) => entryApplies({ ...e, layer: "events", path: "/*/x" }, at.provider, at.cell, at.recordingDir));
+  const applies = appliesTo(at.provider, at.cell, at.recordingDir);
+  const applying = entries.filter((e) => applies({ ...e, layer: "events", path: "/*/x" }));
   const counts = new Map<LoadedTruthEntry, number>(applying.map((e) => [e, 0]));
   const kept: TruthFinding[] = [];
   const masked: TruthFinding[] = [];
@@ -145,6 +148,7 @@ export function plainTruthEntry(entry: TruthEntry): TruthEntry {
     provider: entry.provider,
     cell: entry.cell,
     ...(entry.recordings !== undefined ? { recordings: entry.recordings } : {}),
+    ...(entry.recordingId !== undefined ? { recordingId: entry.recordingId } : {}),
     layer: entry.layer,
     fact: entry.fact,
     pr: entry.pr,
