@@ -99,12 +99,11 @@ async function reconcileInPlace(rt: AcpBridgeRuntime, session: AcpSession, optio
  *   `ACP does not support permission mode "auto".`, or a failed rebuild (with recovery data).
  */
 export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: TurnStartParams): Promise<void> {
-  let session = rt.sessions.get(params.threadId);
-  if (!session) throw noSession();
-  // Lines the agent wrote before this turn/start arrived are read first: output before the first
+  // Called at the request's place in read order (bridge.ts, connection/read-order.ts): the lines
+  // the agent wrote before this turn/start arrived were handled first, so output before the first
   // prompt stays dropped and idle output stays in its agent turn, however fast the runtime is.
-  await session.connection.handledReceived();
-  session = rt.sessions.get(params.threadId);
+  // Waiting here again would also wait for agent lines read after it.
+  let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
   finishAgentTurnForRuntimeTurn(rt, session);
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
