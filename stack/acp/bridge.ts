@@ -51,7 +51,11 @@ export function createAcpProviderBridge(options: AcpBridgeOptions = {}): Provide
       await runBridgeRequest(ctx.io, parsed, handlers);
     },
     async onClose(ctx) {
-      await stopAllSessions(runtimeFor(ctx).rt);
+      const { rt } = runtimeFor(ctx);
+      // The end of stdin comes after every runtime line: it stops the sessions at its own place,
+      // so agent lines read before it are handled (not dropped by a stopping session) first.
+      await runtimeLinePlace(rt);
+      await stopAllSessions(rt);
     },
   });
 }

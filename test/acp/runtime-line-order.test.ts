@@ -137,6 +137,31 @@ describe("acp-omp stop-interrupt: a thread/stop read just after the agent's chun
   });
 });
 
+describe("acp-omp stop-interrupt: the end of stdin just after the agent's chunk stops the session after it", () => {
+  const agentLines = lane("stop-interrupt", "provider→bridge.ndjson");
+  const runtimeLines = lane("stop-interrupt", "runtime→bridge.ndjson");
+
+  it("the chunk (seq 20) reaches the lane, then the turn settles interrupted (onClose stops every session with interrupt semantics)", async () => {
+    let closed: Promise<void> | undefined;
+    const { bridge } = startBridge((b) => (message, write) => {
+      if (message.method === "initialize") write({ ...at(agentLines, 5), id: message.id });
+      else if (message.method === "session/new") write({ ...at(agentLines, 7), id: message.id });
+      else if (message.method === "session/prompt") {
+        write(at(agentLines, 20));
+        open.splice(open.indexOf(b), 1);
+        closed = b.close();
+      } else if (message.method === "session/cancel") write({ ...at(agentLines, 24), id: 3 });
+    });
+    await bridge.request("thread/start", { ...at(runtimeLines, 3).params, cwd: bridge.dir });
+    await bridge.request("turn/start", at(runtimeLines, 15).params);
+    await closed;
+    const kinds = bridge.deltas(at(runtimeLines, 3).params.threadId).map((delta: any) => delta.kind);
+    expect(kinds.indexOf("item.textDelta")).toBeGreaterThan(kinds.indexOf("turn.open"));
+    expect(kinds.at(-1)).toBe("turn.boundary");
+    expect(bridge.deltas(at(runtimeLines, 3).params.threadId).at(-1).status).toBe("interrupted");
+  });
+});
+
 describe("acp-omp steer: a turn/steer read just after an agent line is acted on after it", () => {
   const agentLines = lane("steer", "provider→bridge.ndjson");
   const runtimeLines = lane("steer", "runtime→bridge.ndjson");
