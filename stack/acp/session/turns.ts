@@ -105,6 +105,9 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   // Waiting here again would also wait for agent lines read after it.
   let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
+  // The skills as of this request's place: a skills/configure read after it may act while the
+  // awaits below run, and must not change this turn's prompt.
+  const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   finishAgentTurnForRuntimeTurn(rt, session);
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
   // A turn without a permission mode keeps the session's current one.
@@ -122,7 +125,6 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   // Another turn/start may have won the race while the options were applied.
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
 
-  const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   const input = rewriteUnknownSkillCommand(inputOf(params), skillNames, session.agentCommands);
   const kind = isCompactInput(input) ? "compaction" : "turn";
   const run = createPromptRun(kind, rt.options.scheduler);
