@@ -12,7 +12,7 @@ import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/i
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/connection.js";
 import type { AcpFsScope, ResolvedAcpBridgeOptions } from "./state/runtime.js";
 
-export { createAcpBridgeRuntime, type AcpBridgeRuntime, type ResolvedAcpBridgeOptions, type SkillsRoot } from "./state/runtime.js";
+export { createAcpBridgeRuntime, runtimeLinePlace, type AcpBridgeRuntime, type ResolvedAcpBridgeOptions, type SkillsRoot } from "./state/runtime.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
 export const ACP_BRIDGE_DEFAULTS = {

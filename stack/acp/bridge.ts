@@ -9,7 +9,7 @@
 import { defineProviderBridge, type BridgeContext, type ProviderBridge } from "../bridge-kit/define.js";
 import { runBridgeRequest } from "../bridge-kit/run-request.js";
 import { createRealScheduler } from "../bridge-kit/scheduler.js";
-import { createAcpBridgeRuntime, resolveAcpBridgeOptions, type AcpBridgeOptions, type AcpBridgeRuntime } from "./bridge-runtime.js";
+import { createAcpBridgeRuntime, resolveAcpBridgeOptions, runtimeLinePlace, type AcpBridgeOptions, type AcpBridgeRuntime } from "./bridge-runtime.js";
 import { acpRequestHandlers } from "./runtime-methods.js";
 import { stopAllSessions } from "./session/stop.js";
 
@@ -45,11 +45,17 @@ export function createAcpProviderBridge(options: AcpBridgeOptions = {}): Provide
       const parsed = message === undefined ? parseLine(line) : message;
       if (parsed === undefined) return;
       if (ctx.io.acceptResponse(parsed)) return;
-      const { handlers } = runtimeFor(ctx);
+      const { rt, handlers } = runtimeFor(ctx);
+      // Acted on in read order: after the agent lines read before it (connection/read-order.ts).
+      await runtimeLinePlace(rt);
       await runBridgeRequest(ctx.io, parsed, handlers);
     },
     async onClose(ctx) {
-      await stopAllSessions(runtimeFor(ctx).rt);
+      const { rt } = runtimeFor(ctx);
+      // The end of stdin comes after every runtime line: it stops the sessions at its own place,
+      // so agent lines read before it are handled (not dropped by a stopping session) first.
+      await runtimeLinePlace(rt);
+      await stopAllSessions(rt);
     },
   });
 }

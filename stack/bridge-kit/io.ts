@@ -19,6 +19,12 @@ export interface BridgeIoRequestOptions {
    * `notifications/cancelled {requestId}` (spec 30 §6.2) and rejects with the abort reason.
    */
   signal?: AbortSignal;
+  /**
+   * Called synchronously when the runtime's answer (result or error) is read, in the
+   * `acceptResponse` call, before the returned promise settles: where a bridge that acts on the
+   * lines of several pipes in read order takes the answer's place (stack/acp/connection/read-order.ts).
+   */
+  onAnswer?: () => void;
 }
 
 /** The bridge's JSON-RPC io towards the runtime (stack/bridge-kit/README.md). */
@@ -88,6 +94,7 @@ export function createBridgeIo(writeLine: WriteLine): BridgeIo {
         pending.wait(id, {
           answered(response) {
             detach();
+            options.onAnswer?.();
             if (isJsonRpcErrorResponse(response)) {
               const { code, message: text, data } = response.error;
               reject(new BridgeJsonRpcError(code, text, data));

@@ -12,7 +12,7 @@ export interface LineQueue {
   readonly draining: boolean;
   /** Runs `close` once the queue has drained (at once when it is empty). */
   whenDrained(close: () => void): void;
-  /** Resolves once every line read so far has been handled. */
+  /** Resolves once every line read so far has been handled; waiters resolve in the order they called. */
   handledReceived(): Promise<void>;
 }
 
@@ -25,10 +25,13 @@ export function createLineQueue(handle: (line: string) => void): LineQueue {
   let readCount = 0;
   let handledCount = 0;
   const handledWaiters: Array<{ target: number; resolve(): void }> = [];
+  // Waiters wake in the order they started waiting (read order: a runtime line read first is
+  // acted on first when both wait for the same agent line).
   const wakeHandledWaiters = (): void => {
-    for (let i = handledWaiters.length - 1; i >= 0; i -= 1) {
-      if (handledWaiters[i]!.target <= handledCount) handledWaiters.splice(i, 1)[0]!.resolve();
-    }
+    const due = handledWaiters.filter((waiter) => waiter.target <= handledCount);
+    if (due.length === 0) return;
+    handledWaiters.splice(0, handledWaiters.length, ...handledWaiters.filter((waiter) => waiter.target > handledCount));
+    for (const waiter of due) waiter.resolve();
   };
   const drain = (): void => {
     const line = queue.shift();

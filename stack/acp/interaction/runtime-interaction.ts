@@ -3,7 +3,7 @@
  * `interaction/request` to the runtime, held as a pending agent request of the session so a
  * stop, steer or compaction can answer the agent at once and ignore the runtime's late reply.
  */
-import type { AcpBridgeRuntime } from "../state/runtime.js";
+import { runtimeLinePlace, type AcpBridgeRuntime } from "../state/runtime.js";
 import type { AcpSession, PendingAgentRequest } from "../state/session.js";
 
 /**
@@ -36,17 +36,21 @@ export function questionsCancelledNow(session: AcpSession): boolean {
  * ignored.
  *
  * The reply settles the question when it is read (a stop after it no longer cancels it), but it
- * is acted on only once every agent line read before it has been handled
- * (`connection.handledReceived`, as `turn/start` does in session/turns.ts). The bridge reads the
- * runtime's lines at once and the agent's one per macrotask, so without the wait an agent line
- * read first (omp's `tool_call`, sent right after its `session/request_permission`) could be
- * handled after the runtime's deny: the bridge would then act in an order neither pipe had, and
- * its recording (which orders lines as read) would replay differently from what it did.
+ * is acted on only at its place in read order (`runtimeLinePlace`, taken in the `acceptResponse`
+ * that reads it; connection/read-order.ts): once every agent line read before it has been
+ * handled and the runtime lines read before it were acted on, as every runtime request is
+ * (bridge.ts). The bridge reads the runtime's lines at once and the agent's one per macrotask, so
+ * without the wait an agent line read first (omp's `tool_call`, sent right after its
+ * `session/request_permission`) could be handled after the runtime's deny: the bridge would then
+ * act in an order neither pipe had, and its recording (which orders lines as read) would replay
+ * differently from what it did. An error answer waits the same; only a request that fails
+ * without an answer (the runtime connection closed) settles `cancelled` at once.
  */
 export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSession, payload: Record<string, unknown>, answerOf: (reply: unknown) => T, cancelled: T): Promise<T> {
   if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
   return new Promise<T>((resolve) => {
     let settled = false;
+    let place: Promise<void> | null = null;
     const pending: PendingAgentRequest = {
       cancel() {
         if (settled) return;
@@ -55,23 +59,27 @@ export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSessi
       },
     };
     session.pending.add(pending);
-    const finish = (answer: () => T, afterEarlierLines: boolean): void => {
+    const finish = (answer: () => T): void => {
       if (settled) return;
       settled = true;
       session.pending.delete(pending);
-      if (!afterEarlierLines) return resolve(answer());
-      void session.connection.handledReceived().then(() => resolve(answer()));
+      if (place === null) return resolve(answer());
+      void place.then(() => resolve(answer()));
     };
     rt.ctx.io
-      .request<unknown>("interaction/request", {
-        providerThreadId: session.providerThreadId,
-        threadId: session.threadId,
-        turnId: null,
-        payload,
-      })
+      .request<unknown>(
+        "interaction/request",
+        {
+          providerThreadId: session.providerThreadId,
+          threadId: session.threadId,
+          turnId: null,
+          payload,
+        },
+        { onAnswer: () => (place = runtimeLinePlace(rt)) },
+      )
       .then(
-        (reply) => finish(() => answerOf(reply), true),
-        () => finish(() => cancelled, false),
+        (reply) => finish(() => answerOf(reply)),
+        () => finish(() => cancelled),
       );
   });
 }

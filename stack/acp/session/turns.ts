@@ -99,13 +99,15 @@ async function reconcileInPlace(rt: AcpBridgeRuntime, session: AcpSession, optio
  *   `ACP does not support permission mode "auto".`, or a failed rebuild (with recovery data).
  */
 export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: TurnStartParams): Promise<void> {
+  // Called at the request's place in read order (bridge.ts, connection/read-order.ts): the lines
+  // the agent wrote before this turn/start arrived were handled first, so output before the first
+  // prompt stays dropped and idle output stays in its agent turn, however fast the runtime is.
+  // Waiting here again would also wait for agent lines read after it.
   let session = rt.sessions.get(params.threadId);
   if (!session) throw noSession();
-  // Lines the agent wrote before this turn/start arrived are read first: output before the first
-  // prompt stays dropped and idle output stays in its agent turn, however fast the runtime is.
-  await session.connection.handledReceived();
-  session = rt.sessions.get(params.threadId);
-  if (!session) throw noSession();
+  // The skills as of this request's place: a skills/configure read after it may act while the
+  // awaits below run, and must not change this turn's prompt.
+  const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   finishAgentTurnForRuntimeTurn(rt, session);
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
   // A turn without a permission mode keeps the session's current one.
@@ -123,7 +125,6 @@ export async function startTurn(rt: AcpBridgeRuntime, id: JsonRpcId, params: Tur
   // Another turn/start may have won the race while the options were applied.
   if (session.prompt) throw new BridgeJsonRpcError(BRIDGE_JSON_RPC_ERRORS.bridgeError, "A turn is already active");
 
-  const skillNames = new Set(rt.skills.flatMap((root) => root.skills.map((skill) => skill.name)));
   const input = rewriteUnknownSkillCommand(inputOf(params), skillNames, session.agentCommands);
   const kind = isCompactInput(input) ? "compaction" : "turn";
   const run = createPromptRun(kind, rt.options.scheduler);

@@ -11,6 +11,7 @@ import type { AcpDialectRegistry } from "../dialects/index.js";
 import type { AcpModelListResult } from "../model-data/model-list-result.js";
 import type { DiscoveryCache, DiscoveryInFlight } from "../model-data/model-discovery-cache.js";
 import type { SessionOptionsCache } from "../model-data/model-session-options.js";
+import { createReadOrder, type ReadOrder } from "../connection/read-order.js";
 import type { AcpSession } from "./session.js";
 
 /**
@@ -84,6 +85,18 @@ export interface AcpBridgeRuntime {
   readonly discoveryCache: DiscoveryCache;
   /** ACP-native discoveries still running per launch spec, shared by concurrent `model/list` requests (spec 20 §3.11 step 2). */
   readonly discoveryInFlight: DiscoveryInFlight;
+  /** Where each runtime line acts, in read order (connection/read-order.ts; {@link runtimeLinePlace}). */
+  readonly readOrder: ReadOrder;
+}
+
+/**
+ * The place of a runtime line read just now (call synchronously where it is read): resolves once
+ * every agent line read before it, on every live or setting-up session's connection, was handled
+ * and the runtime lines read before it reached their places (connection/read-order.ts).
+ */
+export function runtimeLinePlace(rt: AcpBridgeRuntime): Promise<void> {
+  const connections = new Set([...rt.settingUp.values(), ...rt.sessions.values()].map((session) => session.connection));
+  return rt.readOrder.place([...connections].map((connection) => connection.handledReceived()));
 }
 
 /** Creates the per-context state. */
@@ -99,5 +112,6 @@ export function createAcpBridgeRuntime(ctx: BridgeContext, options: ResolvedAcpB
     sessionOptionsCache: new Map(),
     discoveryCache: new Map(),
     discoveryInFlight: new Map(),
+    readOrder: createReadOrder(),
   };
 }
