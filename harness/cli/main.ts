@@ -43,8 +43,8 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .help()
     .alias("h", "help")
     .version("version", "Print the package version", packageVersion())
-    .alias("V", "version")
-    .alias("v", "version")
+    // One alias call with both letters: yargs lists the option once (`-V, -v, --version`); two calls listed it twice.
+    .alias("version", ["V", "v"])
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.

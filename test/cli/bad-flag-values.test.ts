@@ -182,6 +182,15 @@ describe("small things", () => {
     expect(r).toEqual({ code: 0, out: `${version}\n`, err: "" });
   });
 
+  it("--help lists the version flag once, with both of its letters (it listed -V and -v as two options)", async () => {
+    for (const argv of [["--help"], ["list", "--help"]]) {
+      const lines = (await runCli(argv)).out.split("\n").filter((line) => line.includes("--version"));
+      expect(lines, argv.join(" ")).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\s+-V, -v, --version\s+Print the package version/);
+    }
+    expect((await runCli(["-v"])).out).toBe(`${version}\n`);
+  });
+
   it("exit code 3 is in the top-level --help and in record --help, not in check --help; 4 in check --help", async () => {
     const top = await runCli(["--help"]);
     expect(top.out.replace(/\s+/g, " ")).toContain("3 a secret survived redaction");
