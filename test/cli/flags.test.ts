@@ -49,6 +49,35 @@ describe("flags", () => {
   });
 });
 
+describe("probe checks its input before it shows progress", () => {
+  /** `parity probe <argv>` with a progress stream that is not a terminal (a line per wait) captured apart from errors. */
+  async function probe(argv: string[]): Promise<{ code: number; err: string; progress: string }> {
+    let progress = "";
+    const r = await runCli(["probe", ...argv], { progress: { isTTY: false, write: (text) => void (progress += text) } });
+    return { code: r.code, err: r.err, progress };
+  }
+
+  it("an unknown provider, a bad customAgents file or an unterminated quote is one error line and no 'probing …' (it printed 'probing x: answered' first)", async () => {
+    for (const argv of [
+      ["--provider", "acp-foo"],
+      ["--provider", "bogus"],
+      ["--provider", "acp-foo", "--custom-agents", "no-such-agents.json"],
+      ["--command", "node 'x"],
+    ]) {
+      const r = await probe(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err.split("\n"), argv.join(" ")).toHaveLength(2);
+      expect(r.progress, argv.join(" ")).toBe("");
+    }
+  });
+
+  it("an agent that does not answer ends its progress line 'no answer', not 'answered'", async () => {
+    const r = await probe(["--command", "no-such-agent-anywhere"]);
+    expect(r.code).toBe(1);
+    expect(r.progress).toMatch(/^probing no-such-agent-anywhere… \(starting the agent and asking initialize\)\nprobing no-such-agent-anywhere: no answer after [\d.]+ s\n$/);
+  });
+});
+
 describe("probe finds agents in the project's node_modules/.bin", () => {
   it("projectCommand: a bare name from node_modules/.bin before PATH; a path or an unknown name as given", async () => {
     expect(await projectCommand("opencode", [repoRoot], "/usr/bin")).toBe(path.join(repoRoot, "node_modules/.bin/opencode"));
