@@ -20,3 +20,17 @@ export function projectDir(start: string, exists: (file: string) => boolean = ex
     if (path.dirname(dir) === dir) return path.resolve(start);
   }
 }
+
+/**
+ * The one line a command says when the directory it reads by default (`recordings/`, `cells/`)
+ * is not under the directory it works from (`cwd`, from {@link projectDir}): where it looked,
+ * whether that is a project at all (a `package.json` there), and how to fix it: run from the
+ * project, or point `flag` at the directory; `firstStep` is what makes the directory in a project
+ * that has none yet (e.g. "record a cell (parity record --help)"). `exists` is injected for tests.
+ */
+export function missingDefaultDir(cwd: string, dir: string, flag: string, firstStep: string, exists: (file: string) => boolean = existsSync): string {
+  if (!exists(path.join(cwd, "package.json"))) {
+    return `not in a project: no ${dir}/ in ${cwd}, and no package.json there or above it (parity works from the nearest directory that has one); run parity from your project, or give ${flag} <dir>`;
+  }
+  return `no ${dir}/ in the project at ${cwd}: ${firstStep}, or give ${flag} <dir>`;
+}
