@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -51,8 +51,11 @@ describe("parity diff", () => {
   });
 
   it("names the first bad argument when both are bad (it named whichever failed first in time: the second)", async () => {
-    const r = await runCli(["diff", "nope-a", "nope-b"]);
-    expect(r).toEqual({ code: 2, out: "", err: `parity: "nope-a" is neither a lane file, a directory nor a git ref (resolved against ${repoRoot})\n` });
+    const expected = `parity: "nope-a" is neither a lane file, a directory nor a git ref (resolved against ${repoRoot})\n`;
+    expect(await runCli(["diff", "nope-a", "nope-b"])).toEqual({ code: 2, out: "", err: expected });
+    // The executable too: there the second argument's git lookup finished first.
+    const r = spawnSync(process.execPath, [path.join(repoRoot, "bin/parity.js"), "diff", "nope-a", "nope-b"], { cwd: repoRoot, encoding: "utf8" });
+    expect({ code: r.status, out: r.stdout, err: r.stderr }).toEqual({ code: 2, out: "", err: expected });
   });
 
   it("exits 0 for equal lanes", async () => {
