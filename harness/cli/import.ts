@@ -31,12 +31,15 @@ const SHOWN_DIVERGENCES = 3;
  * divergence (its seq and lane, what was expected and what came), a timeout (no verdict), or a
  * live thread lane other than the recorded one.
  */
-function replayVerifier(replay: ReplayFlags): (staged: { dir: string; laneText: string }) => Promise<string[]> {
+function replayVerifier(replay: ReplayFlags, timedOut: Set<string>): (staged: { dir: string; laneText: string }) => Promise<string[]> {
   return async ({ dir, laneText }) => {
     const result = await replayRecording(dir, { ...replayOptionsOf(replay), useCurrent: false });
     const problems = result.divergences.slice(0, SHOWN_DIVERGENCES).map((d) => `${d.seq === null ? "" : `seq ${d.seq}${d.dir !== null ? ` (${d.dir})` : ""}: `}${d.message}`);
     if (result.divergenceCount > SHOWN_DIVERGENCES) problems.push(`… ${result.divergenceCount - SHOWN_DIVERGENCES} more divergences`);
-    if (result.infrastructureTimeout !== null) problems.push(`the replay hit the wall-clock ceiling (${result.infrastructureTimeout.ceilingMs} ms): no verdict; raise --timeout`);
+    if (result.infrastructureTimeout !== null) {
+      timedOut.add(dir);
+      problems.push(`the replay hit the wall-clock ceiling (${result.infrastructureTimeout.ceilingMs} ms): no verdict; rerun on a less loaded machine or raise --timeout`);
+    }
     if (problems.length === 0 && serializeThreadLane(normalizeThreadLane(result.lane.events)) !== laneText) {
       problems.push("today's bridge assembles another thread lane from these lines than the recorded bridge output does");
     }
@@ -101,8 +104,10 @@ export const importCommand: ParityCommand = {
     const cliVersion = stringFlag(args, "cliVersion");
     const replay = await resolveReplayFlags(args, ctx.cwd);
     const keepDiverging = booleanFlag(args, "keep-diverging");
+    // The staged directories whose replay timed out: no verdict, so exit 4 rather than 1.
+    const timedOut = new Set<string>();
     const imported = await importRecordDir({
-      verify: replayVerifier(replay),
+      verify: replayVerifier(replay, timedOut),
       keepDiverging,
       dir,
       out,
@@ -115,7 +120,7 @@ export const importCommand: ParityCommand = {
     });
     const rel = (p: string) => (inside(p, ctx.cwd) ? path.relative(ctx.cwd, p) : p);
     const diverged = imported.filter((c) => c.problems.length > 0);
-    const code = diverged.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
+    const code = timedOut.size > 0 ? EXIT_CODES.infrastructureTimeout : diverged.length > 0 ? EXIT_CODES.parityFailure : EXIT_CODES.ok;
     // What replayed otherwise than recorded is said on stderr, with --json too (its objects carry it as well).
     for (const c of diverged) {
       ctx.err(

@@ -58,7 +58,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 help <command>", "Flags and examples of one command (same as parity <command> --help)")
-    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
+    .epilogue(`${EXIT_CODES_TEXT} (record, import), 4 infrastructure timeout (check, replay, rerecord, review, import: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
     .middleware(
@@ -137,9 +137,10 @@ const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input 
 const INTERRUPT_CODES_TEXT =
   "5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
 
-/** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
+/** The exit-code line of one command's `--help`: only `record` and `import` (which redact) can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
   if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
+  if (name === "import") return `${EXIT_CODES_TEXT} (nothing written), 4 infrastructure timeout (a replay hit the wall-clock ceiling; nothing written); ${INTERRUPT_CODES_TEXT}.`;
   const timeout = ["check", "replay", "rerecord", "review"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
   return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }

@@ -201,6 +201,9 @@ describe("small things", () => {
       "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT)",
     );
     expect(check.out).not.toContain("secret");
+    // import redacts as record does, and replays each thread before writing: 3 and 4 are its too.
+    const imported = await runCli(["import", "--help"]);
+    expect(imported.out.replace(/\s+/g, " ")).toContain("2 usage or input error, 3 a secret survived redaction (nothing written), 4 infrastructure timeout");
   });
 
   it("one cell, one lane: singular counts", async () => {

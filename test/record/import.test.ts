@@ -124,6 +124,14 @@ describe("parity import of a record-mode folder", () => {
     await expect(readdir(lanes)).rejects.toThrow();
   });
 
+  test("a replay that hits the wall-clock ceiling (--timeout 1, as the other commands' timeout tests) is exit 4, no verdict, nothing written", async () => {
+    const out = path.join(work, "imported-timeout");
+    const r = await runCli(["import", recordDir.echo!, "--out", out, "--timeout", "1"]);
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toContain("the replay hit the wall-clock ceiling (1 ms): no verdict");
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
   test("racedRequests: the raced session has one; no committed recording has any", async () => {
     const read = async (file: string) =>
       (await readFile(file, "utf8").catch(() => ""))
