@@ -135,7 +135,7 @@ export const allowCommand: ParityCommand = {
       return migrateFile(args.migrate, ctx, booleanFlag(args, "json"));
     }
     const missing = ENTRY_FLAGS.filter((flag) => args[flag] === undefined);
-    if (missing.length > 0) throw new UsageError(`Missing required argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+    if (missing.length > 0) throw new UsageError(`missing ${missing.map((flag) => `--${flag}`).join(", ")} (or --migrate <file>, or --prune): see parity allow --help`);
     const { entry, file, index, note } = await appendAllowlistEntry(
       {
         provider: args.provider,

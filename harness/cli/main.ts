@@ -31,6 +31,8 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
   // The running command's option table, kept by a before-validation middleware for the
   // did-you-mean of an unknown flag.
   let declared: DeclaredOptions | undefined;
+  // The named command's usage (`compare <providerA> <providerB>`), for yargs' missing-argument messages.
+  let usage: string | undefined;
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -51,7 +53,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .fail((msg, err) => {
       if (err) throw err;
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
-      throw new UsageError(withFlagSuggestion(msg.replace(/\s*\n\s*/g, " ").trim(), declared));
+      throw new UsageError(withFlagSuggestion(plainYargsMessage(msg.replace(/\s*\n\s*/g, " ").trim(), usage), declared));
     })
     .example("$0 check", "The gate over every committed recording (what CI runs)")
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
@@ -79,6 +81,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
       throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
     }
     for (const cmd of await commandsToLoad(named, argv)) {
+      if (commandName(cmd.command) === named) usage = cmd.command;
       parser.command(
         cmd.command,
         cmd.describe,
@@ -177,6 +180,30 @@ function firstPositional(argv: string[]): string | undefined {
 /** The command word of a yargs command string: `"diff <a> <b>"` → `"diff"`. */
 function commandName(command: string): string {
   return command.split(" ")[0] ?? command;
+}
+
+/**
+ * yargs' own wording of three usage errors in the CLI's (a flag is `--name`, a value is named with
+ * its flag, what is missing says how to see the command's help); any other message as it is.
+ * `usage` is the running command's yargs string (`compare <providerA> <providerB>`), when known.
+ * - `Invalid values: Argument: layer, Given: "rows", Choices: "events", "grammar"` → `--layer rows: use one of events, grammar`
+ * - `Missing required arguments: provider, from` → `missing --provider, --from: see parity drift --help`
+ * - `Not enough non-option arguments: got 1, need at least 2` → `parity compare <providerA> <providerB>: 1 of 2 arguments given; see parity compare --help`
+ */
+export function plainYargsMessage(message: string, usage: string | undefined): string {
+  const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, "$1");
+  const help = usage !== undefined ? `see parity ${commandName(usage)} --help` : "see parity --help";
+  const invalid = /^Invalid values: Argument: ([^,]+), Given: (.+?), Choices: (.+)$/.exec(message);
+  if (invalid) return `--${invalid[1]!} ${unquote(invalid[2]!)}: use one of ${invalid[3]!.split(/,\s*/).map(unquote).join(", ")}`;
+  const missing = /^Missing required arguments?: (.+)$/.exec(message);
+  if (missing)
+    return `missing ${missing[1]!
+      .split(/,\s*/)
+      .map((name) => `--${name}`)
+      .join(", ")}: ${help}`;
+  const few = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
+  if (few) return `${usage !== undefined ? `parity ${usage}` : "a command"}: ${few[1]!} of ${few[2]!} arguments given; ${help}`;
+  return message;
 }
 
 /** What {@link rejectAmbiguousStrings} and {@link withFlagSuggestion} need of yargs' option table. */
