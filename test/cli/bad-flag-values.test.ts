@@ -203,6 +203,14 @@ describe("small things", () => {
     expect((await runCli(["merge-reports"])).err).toBe("parity: parity merge-reports <blobs..>: 0 of 1 arguments given; see parity merge-reports --help\n");
   });
 
+  it("replay of a provider's folder names cells to pick; two output flags are refused (--json won over --timeline silently)", async () => {
+    expectOneLine(
+      await runCli(["replay", "recordings/echo"]),
+      /^parity: recordings\/echo holds recordings, it is not one: name one cell, e.g. parity replay recordings\/echo\/resume or recordings\/echo\/stop-interrupt or recordings\/echo\/turn\n$/,
+    );
+    expectOneLine(await runCli(["replay", "recordings/echo/turn", "--timeline", "--json"]), /^parity: --json and --timeline are alternatives: pass one\n$/);
+  });
+
   it("exit code 3 is in the top-level --help and in record --help, not in check --help; 4 in check --help", async () => {
     const top = await runCli(["--help"]);
     expect(top.out.replace(/\s+/g, " ")).toContain("3 a secret survived redaction");
