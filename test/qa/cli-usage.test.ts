@@ -50,7 +50,7 @@ describe("parity usage errors and help", () => {
     expect(top.code).toBe(0);
     expect(top.out).toMatch(/^parity <command> \[options\]\n/);
     expect(top.out.replace(/\s+/g, " ")).toContain(
-      "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed.",
+      "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction (record, import), 4 infrastructure timeout (check, replay, rerecord, review, import: the wall-clock ceiling, no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed.",
     );
     expect(top.out).toMatch(/Examples:\n\s+parity check\s/);
     const lanes = await runCli(["lanes", "-h"]);
