@@ -6,7 +6,7 @@
  * nothing, runs no command and exits 2 naming each missing or stale facts file with the command
  * that refreshes it.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { CELLS_ROOT } from "../defaults.js";
@@ -19,7 +19,7 @@ import { detectNetworkIsolation, type NetworkMode } from "../record/network.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { closestName } from "./did-you-mean.js";
-import { missingDefaultDir } from "./project-dir.js";
+import { isDirectory, missingDefaultDir } from "./project-dir.js";
 import { booleanFlag, FLAGS, stringFlag, type ParsedFlags } from "./options.js";
 
 /** `parity facts`'s options, complete and typed. */
@@ -82,11 +82,6 @@ async function selectTargets(options: FactsOptions): Promise<FactsTarget[]> {
     }
   }
   return listFactsTargets(options.cellsRoot, { ...(options.cell !== undefined ? { cell: options.cell } : {}), ...(options.provider !== undefined ? { provider: options.provider } : {}) });
-}
-
-/** True when `dir` is a directory (following symbolic links). */
-function isDirectory(dir: string): boolean {
-  return existsSync(dir) && statSync(dir).isDirectory();
 }
 
 /** The `facts` command. */

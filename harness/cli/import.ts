@@ -16,6 +16,7 @@ import { replayOptionsOf, resolveReplayFlags, type ReplayFlags } from "./flag-ch
 import type { ParityCommand } from "./command.js";
 import { FLAGS, booleanFlag, stringFlag, stringsFlag } from "./options.js";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
+import { outsideProjectWrite } from "./project-dir.js";
 
 const inside = (file: string, dir: string) => {
   const rel = path.relative(dir, file);
@@ -91,6 +92,9 @@ export const importCommand: ParityCommand = {
     const out = path.resolve(ctx.cwd, outFlag);
     const lanesFlag = stringFlag(args, "lanes");
     const lanesDir = lanesFlag !== undefined ? path.resolve(ctx.cwd, lanesFlag) : out === path.resolve(ctx.cwd, RECORDINGS_ROOT) ? path.resolve(ctx.cwd, ORACLES_DIR) : path.join(out, ORACLES_DIR);
+    // Outside any project the default recordings/ would make one where parity happens to run.
+    const outside = stringFlag(args, "out") === RECORDINGS_ROOT && lanesFlag === undefined ? outsideProjectWrite(ctx.cwd, RECORDINGS_ROOT, "--out") : undefined;
+    if (outside !== undefined) throw new UsageError(outside);
     requireDirectoryFlag("out", outFlag, out);
     if (lanesFlag !== undefined) requireDirectoryFlag("lanes", lanesFlag, lanesDir);
     requireFreeSpace(`--out ${outFlag}`, out);

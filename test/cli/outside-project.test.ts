@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { repoRoot, runCli } from "./run-cli.js";
 
 // A newcomer's `parity list` outside a project printed an empty table and exit 0 (and `lanes`,
 // `facts` the same; `check` said "no recorded cells under (no recordings root)"). Every command
@@ -54,6 +54,26 @@ describe("a command run where there is no project", () => {
     );
     const r = await runCli(["facts", "--cells", "nope"], { cwd: project });
     expect(r).toEqual({ code: 2, out: "", err: `parity: --cells nope: directory not found (${path.join(project, "nope")})\n` });
+  });
+
+  it("parity record and parity import (which write into the project) say it too; import with --out writes where it is told", async () => {
+    const outside = await tempDir(false);
+    expect(await runCli(["record", "--provider", "echo", "--cell", "turn"], { cwd: outside })).toEqual({
+      code: 2,
+      out: "",
+      err: `parity: not in a project: no cells/ in ${outside}, and no package.json there or above it (parity works from the nearest directory that has one); run parity from your project, or give --cells <dir>\n`,
+    });
+    const project = await tempDir(true);
+    expect((await runCli(["record", "--provider", "echo", "--cell", "turn"], { cwd: project })).err).toBe(
+      `parity: no cells/ in the project at ${project}: record runs the project's cells (cells/<cell>/cell.json), or give --cells <dir>\n`,
+    );
+    const source = path.join(repoRoot, "test", "fixtures", "import-race");
+    expect(await runCli(["import", source], { cwd: outside })).toEqual({
+      code: 2,
+      out: "",
+      err: `parity: not in a project: no project to write recordings/ into, and no package.json there or above it (parity works from the nearest directory that has one); run parity from your project, or give --out <dir>\n`,
+    });
+    expect(await readdir(outside)).toEqual([]);
   });
 
   it("--recordings given still decides (an empty root is an empty listing, not 'not in a project')", async () => {
