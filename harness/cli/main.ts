@@ -53,7 +53,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .fail((msg, err) => {
       if (err) throw err;
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
-      throw new UsageError(withFlagSuggestion(plainYargsMessage(msg.replace(/\s*\n\s*/g, " ").trim(), usage), declared));
+      throw new UsageError(withPositionalHint(withFlagSuggestion(plainYargsMessage(msg.replace(/\s*\n\s*/g, " ").trim(), usage), declared), argv, usage));
     })
     .example("$0 check", "The gate over every committed recording (what CI runs)")
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
@@ -204,6 +204,19 @@ export function plainYargsMessage(message: string, usage: string | undefined): s
   const few = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
   if (few) return `${usage !== undefined ? `parity ${usage}` : "a command"}: ${few[1]!} of ${few[2]!} arguments given; ${help}`;
   return message;
+}
+
+/**
+ * Adds to yargs' `Unknown argument: bogus` for a word typed bare (`parity probe acp-opencode`)
+ * that the command takes no such positional argument and a value goes after its flag, when no
+ * flag suggestion was made. A mistyped flag (`--provder`) is left to {@link withFlagSuggestion}.
+ */
+function withPositionalHint(message: string, argv: readonly string[], usage: string | undefined): string {
+  const unknown = /^Unknown arguments?: ([^;]+)$/.exec(message);
+  if (!unknown || usage === undefined) return message;
+  const bare = unknown[1]!.split(/,\s*/).find((word) => argv.includes(word));
+  if (bare === undefined) return message;
+  return `${message}: parity ${usage} takes no such positional argument; a value goes after its flag (see parity ${commandName(usage)} --help)`;
 }
 
 /** What {@link rejectAmbiguousStrings} and {@link withFlagSuggestion} need of yargs' option table. */

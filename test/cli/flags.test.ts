@@ -28,6 +28,12 @@ describe("flags", () => {
     expect(flag.err).toBe("parity: Unknown argument: provder; did you mean --provider?\n");
     expect((await runCli(["lanes", "--jsn"])).err).toContain("did you mean --json?");
     expect((await runCli(["check", "--xyzzy"])).err).toBe("parity: Unknown argument: xyzzy\n");
+    // A value typed without its flag (`parity probe acp-opencode`) is said to be one.
+    expect(await runCli(["probe", "bogus"])).toEqual({
+      code: 2,
+      out: "",
+      err: "parity: Unknown argument: bogus: parity probe takes no such positional argument; a value goes after its flag (see parity probe --help)\n",
+    });
     expect((await runCli(["frobnicate"])).err).toBe('parity: unknown command "frobnicate": see `parity --help`\n');
     expect(closestName("timout", ["timeout", "lanes"])).toBe("timeout");
     expect(closestName("x", ["timeout"])).toBeUndefined();

@@ -21,7 +21,11 @@ describe("parity usage errors and help", () => {
 
   it.each([
     ["an unknown flag", ["--bogus"], "parity: Unknown argument: bogus\n"],
-    ["an extra positional", ["extra-positional"], "parity: Unknown argument: extra-positional\n"],
+    [
+      "an extra positional",
+      ["extra-positional"],
+      "parity: Unknown argument: extra-positional: parity lanes takes no such positional argument; a value goes after its flag (see parity lanes --help)\n",
+    ],
   ])("lanes --out with %s writes nothing and exits 2", async (_what, extra, message) => {
     const out = path.join(await tempDir(), "lanes");
     const r = await runCli(["lanes", "--recordings", path.join(repoRoot, "recordings"), "--out", out, ...extra]);
