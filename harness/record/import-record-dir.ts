@@ -227,6 +227,50 @@ async function selectThreads(req: ImportRequest): Promise<SourceThread[]> {
   return threads;
 }
 
+/** One selected thread staged in the temp root, read back, and judged (`problems`), before anything is written. */
+interface StagedThread {
+  provider: string;
+  cell: string;
+  threadId: string;
+  /** The recording directory it becomes, and its oracle (without `.pending`). */
+  destination: string;
+  oracle: string;
+  /** The staged recording directory. */
+  stage: string;
+  manifest: Manifest;
+  /** The recorded bridge lane assembled: the pending oracle's text. */
+  laneText: string;
+  events: number;
+  problems: string[];
+}
+
+/** What the import says of `s`, with `pendingOracle` as written (null: none). */
+function importedCell(s: StagedThread, pendingOracle: string | null): ImportedCell {
+  return { provider: s.provider, cell: s.cell, threadId: s.threadId, dir: s.destination, pendingOracle, manifest: s.manifest, events: s.events, problems: s.problems, written: true };
+}
+
+/**
+ * Writes one staged thread: its recording (staged beside the destination, then renamed: it
+ * appears whole or not at all) and, when it has no problems, its pending oracle and version.
+ */
+async function writeStaged(s: StagedThread): Promise<ImportedCell> {
+  await ensureDir(path.dirname(s.destination));
+  const beside = path.join(path.dirname(s.destination), `.${s.cell}.importing-${process.pid}`);
+  await rm(beside, { recursive: true, force: true });
+  try {
+    await cp(s.stage, beside, { recursive: true });
+    await rename(beside, s.destination);
+  } finally {
+    await rm(beside, { recursive: true, force: true });
+  }
+  if (s.problems.length > 0) return importedCell(s, null);
+  await ensureDir(path.dirname(s.oracle));
+  await writeFileAtomic(`${s.oracle}.pending`, s.laneText);
+  // Its version sidecar pending beside it (recording/oracle-version.ts): accepted with the oracle.
+  await writeOracleVersion(s.oracle, s.manifest.cliVersion, (file) => `${file}.pending`);
+  return importedCell(s, `${s.oracle}.pending`);
+}
+
 /**
  * Imports every selected thread of a record-mode folder (see the module comment).
  *
@@ -266,7 +310,7 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
 
   const root = await mkdtemp(path.join(os.tmpdir(), "parity-import-"));
   try {
-    const staged: Array<(typeof planned)[number] & { stage: string; manifest: Manifest; laneText: string; events: number; threadId: string; problems: string[] }> = [];
+    const staged: StagedThread[] = [];
     for (const p of planned) {
       const raw = {} as Record<Direction, string[]>;
       for (const direction of LANE_DIRECTIONS) raw[direction] = await laneLines(path.join(p.folder, laneFileName(direction)));
@@ -316,57 +360,26 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
       const events = normalizeThreadLane(built.events);
       const entriesOf = (direction: Direction) => lanes[direction].map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
       const raced = racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime"));
-      staged.push({ ...p, stage, manifest, laneText: serializeThreadLane(events), events: events.length, threadId, problems: raced });
+      staged.push({
+        provider: p.provider,
+        cell: p.cell,
+        destination: p.destination,
+        oracle: p.oracle,
+        stage,
+        manifest,
+        laneText: serializeThreadLane(events),
+        events: events.length,
+        threadId,
+        problems: raced,
+      });
     }
     for (const s of staged) {
       if (req.verify !== undefined) s.problems = [...s.problems, ...(await req.verify({ provider: s.provider, cell: s.cell, dir: s.stage, laneText: s.laneText }))];
     }
     // A thread that does not replay clean writes nothing, unless asked: then its recording alone.
-    if (!req.keepDiverging && staged.some((s) => s.problems.length > 0)) {
-      return staged.map((s) => ({
-        provider: s.provider,
-        cell: s.cell,
-        threadId: s.threadId,
-        dir: s.destination,
-        pendingOracle: null,
-        manifest: s.manifest,
-        events: s.events,
-        problems: s.problems,
-        written: false,
-      }));
-    }
-
+    const write = req.keepDiverging === true || staged.every((s) => s.problems.length === 0);
     const imported: ImportedCell[] = [];
-    for (const s of staged) {
-      await ensureDir(path.dirname(s.destination));
-      // Staged beside the destination (one filesystem), then renamed: a recording appears whole or not at all.
-      const beside = path.join(path.dirname(s.destination), `.${s.cell}.importing-${process.pid}`);
-      await rm(beside, { recursive: true, force: true });
-      try {
-        await cp(s.stage, beside, { recursive: true });
-        await rename(beside, s.destination);
-      } finally {
-        await rm(beside, { recursive: true, force: true });
-      }
-      const clean = s.problems.length === 0;
-      if (clean) {
-        await ensureDir(path.dirname(s.oracle));
-        await writeFileAtomic(`${s.oracle}.pending`, s.laneText);
-        // Its version sidecar pending beside it (recording/oracle-version.ts): accepted with the oracle.
-        await writeOracleVersion(s.oracle, s.manifest.cliVersion, (file) => `${file}.pending`);
-      }
-      imported.push({
-        provider: s.provider,
-        cell: s.cell,
-        threadId: s.threadId,
-        dir: s.destination,
-        pendingOracle: clean ? `${s.oracle}.pending` : null,
-        manifest: s.manifest,
-        events: s.events,
-        problems: s.problems,
-        written: true,
-      });
-    }
+    for (const s of staged) imported.push(write ? await writeStaged(s) : { ...importedCell(s, null), written: false });
     return imported;
   } finally {
     await rm(root, { recursive: true, force: true });
