@@ -14,6 +14,8 @@ import type { CellResult } from "../report/check-report.js";
 import type { RecordingLocation } from "../recording/locations.js";
 import { runGate } from "../check/gate.js";
 import { gateContextOf, resolveGateOptions } from "./gate-flags.js";
+import { hintPath } from "../report/suggest.js";
+import { allowJson } from "./allow-json.js";
 import type { CliContext } from "./context.js";
 import { stringsFlag, type ParsedFlags } from "./options.js";
 
@@ -53,9 +55,10 @@ export async function prunableInRun(entries: readonly LoadedAllowlistEntry[], ce
 
 /**
  * Removes `removed` from their allowlist files (each file rewritten atomically, the other entries
- * kept in order) and prints one line per entry removed; returns the files written (absolute).
+ * kept in order) and prints one line per entry removed unless `say` is false (`--json` says it
+ * its own way); returns the files written (absolute).
  */
-export async function removeEntries(removed: readonly LoadedAllowlistEntry[], ctx: CliContext): Promise<string[]> {
+export async function removeEntries(removed: readonly LoadedAllowlistEntry[], ctx: CliContext, say = true): Promise<string[]> {
   const byFile = new Map<string, Set<number>>();
   for (const entry of removed) byFile.set(entry.source.file, (byFile.get(entry.source.file) ?? new Set()).add(entry.source.index));
   for (const [file, indices] of byFile) {
@@ -64,6 +67,7 @@ export async function removeEntries(removed: readonly LoadedAllowlistEntry[], ct
     ctx.wrote?.(file);
   }
   const rel = (file: string) => path.relative(ctx.cwd, file) || file;
+  if (!say) return [...byFile.keys()];
   for (const entry of removed) {
     ctx.out(`pruned ${rel(entry.source.file)} entry ${entry.source.index}: ${entry.provider}/${entry.cell} ${entry.path} (${entry.pr}): masks no difference in any cell it applies to\n`);
   }
@@ -73,21 +77,29 @@ export async function removeEntries(removed: readonly LoadedAllowlistEntry[], ct
 /**
  * Runs the prune (see the module comment). Exit 0 when the gate then has nothing else failing,
  * 1 when cells still fail for other reasons, 4 (nothing removed) when a cell timed out, 2 when one
- * was unreadable.
+ * was unreadable. With `json`, one object instead of text (harness/cli/allow-json.ts).
  */
-export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext): Promise<number> {
+export async function pruneAllowlists(args: ParsedFlags, ctx: CliContext, json = false): Promise<number> {
   // Pruning reads verdicts only: this gate run never writes an oracle (write-policy.ts).
   const options = await resolveGateOptions(args, ctx.cwd);
   const gate = await runGate({ ...options, write: "never" }, gateContextOf(ctx));
   const incomplete = gate.run.cells.filter((c) => c.status === "timeout" || c.status === "error");
   if (incomplete.length > 0) {
-    ctx.out(`nothing pruned: no complete verdict for ${incomplete.map((c) => `${c.provider}/${c.cell} (${c.status})`).join(", ")}\n`);
+    if (json) ctx.out(allowJson({ action: "prune", written: [], pruned: [], incomplete: incomplete.map((c) => ({ provider: c.provider, cell: c.cell, status: c.status })) }));
+    else ctx.out(`nothing pruned: no complete verdict for ${incomplete.map((c) => `${c.provider}/${c.cell} (${c.status})`).join(", ")}\n`);
     return incomplete.some((c) => c.status === "error") ? EXIT_CODES.inputError : EXIT_CODES.infrastructureTimeout;
   }
   const entries = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const removed = await prunableInRun(entries, gate.run.cells, gate.locations);
-  const files = await removeEntries(removed, ctx);
-  ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${files.map((f) => path.relative(ctx.cwd, f) || f).join(" ")}\n`);
+  const files = await removeEntries(removed, ctx, !json);
+  const rel = (file: string) => path.relative(ctx.cwd, file) || file;
+  if (json) {
+    const shown = (file: string) => hintPath(file, ctx.cwd);
+    const pruned = removed.map((e) => ({ file: shown(e.source.file), index: e.source.index, entry: plainEntry(e) }));
+    ctx.out(allowJson({ action: "prune", written: files.map(shown), pruned, incomplete: [] }));
+  } else {
+    ctx.out(removed.length === 0 ? "no stale allowlist entry\n" : `to commit:\n  git add ${files.map(rel).join(" ")}\n`);
+  }
   const prunedKeys = new Set(removed.map(keyOf));
   const stillFailing = gate.run.cells.some((c) => c.status === "fail" && (c.diffs.length > 0 || c.divergences.length > 0 || c.stale.some((s) => !prunedKeys.has(keyOf(s as LoadedAllowlistEntry)))));
   return stillFailing ? EXIT_CODES.parityFailure : EXIT_CODES.ok;

@@ -16,9 +16,10 @@ import { writeFileAtomic } from "../recording/atomic-write.js";
 import { hintPath } from "../report/suggest.js";
 import { migrateEntries } from "./allow-migrate.js";
 import { ALLOW_DEFAULT_ROOT, appendAllowlistEntry } from "./allow-entry.js";
+import { allowJson } from "./allow-json.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { FLAGS } from "./options.js";
+import { booleanFlag, FLAGS } from "./options.js";
 
 /** Flags `allow` needs unless it migrates a file. */
 const ENTRY_FLAGS = ["provider", "cell", "path", "pr", "reason"] as const;
@@ -28,23 +29,35 @@ const ENTRY_FLAGS = ["provider", "cell", "path", "pr", "reason"] as const;
  * atomically, and says per entry what it became or why it stayed. Exit 0 even when some stay
  * positional (they still load).
  */
-async function migrateFile(fileArg: string, ctx: CliContext): Promise<number> {
+async function migrateFile(fileArg: string, ctx: CliContext, json: boolean): Promise<number> {
   const file = path.resolve(ctx.cwd, fileArg);
   const shown = path.relative(ctx.cwd, file) || file;
   const entries = await readAllowlistFile(file, ctx.cwd);
   const results = await migrateEntries(entries, ctx.cwd, ALLOW_DEFAULT_ROOT);
   const plain = entries.map(plainEntry);
   let changed = 0;
+  const say = (text: string) => void (json ? undefined : ctx.out(text));
   for (const { index, from, result } of results) {
     if ("path" in result) {
       plain[index] = { ...plain[index]!, path: result.path };
       changed++;
-      ctx.out(`entry ${index}: ${from} → ${result.path}\n`);
+      say(`entry ${index}: ${from} → ${result.path}\n`);
     } else {
-      ctx.out(`entry ${index}: ${from} kept: ${"kept" in result ? result.kept : result.problem}\n`);
+      say(`entry ${index}: ${from} kept: ${"kept" in result ? result.kept : result.problem}\n`);
     }
   }
   if (changed > 0) await writeFileAtomic(file, `${JSON.stringify(plain, null, 2)}\n`);
+  if (json) {
+    const entries = results.map(({ index, from, result }) => ({
+      index,
+      from,
+      to: "path" in result ? result.path : null,
+      kept: "path" in result ? null : "kept" in result ? result.kept : result.problem,
+    }));
+    const where = hintPath(file, ctx.cwd);
+    ctx.out(allowJson({ action: "migrate", written: changed > 0 ? [where] : [], file: where, changed, entries }));
+    return EXIT_CODES.ok;
+  }
   const positional = results.length;
   ctx.out(
     positional === 0
@@ -91,6 +104,12 @@ export const allowCommand: ParityCommand = {
         describe: "Run the gate over the selected cells (--recordings, --provider, --cell, --timeout) and remove every entry that masks no difference in any cell it applies to, printing each",
       })
       .option("timeout", FLAGS.timeout)
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe:
+          'Print one object instead of text: {action: "add"|"migrate"|"prune", written: [files written]} and, for add, file, index, entry, note; for --migrate, file, changed, entries [{index, from, to, kept}]; for --prune, pruned [{file, index, entry}], incomplete [{provider, cell, status}]',
+      })
       .example("$0 allow --provider acp-cursor --cell turn-tools --path /86/item/exitCode --pr '#42' --reason 'exit code now reported'", "accept one changed field")
       .example("$0 allow --provider '*' --cell '*' --path '/**/durationMs' --pr '#43' --reason 'timing' --file allowlists/timing.json", "everywhere")
       .example(
@@ -98,7 +117,8 @@ export const allowCommand: ParityCommand = {
         "accept a whole added event type, only for the recordings under ../shared/recordings",
       )
       .example("$0 allow --migrate allowlists/acp-cursor.json", "turn a file's positional entries into stable selectors")
-      .example("$0 allow --prune --recordings ../shared/recordings --provider acp-cursor", "remove the entries that mask no difference any more"),
+      .example("$0 allow --prune --recordings ../shared/recordings --provider acp-cursor", "remove the entries that mask no difference any more")
+      .example("$0 allow --provider echo --cell turn --path '/*/delta' --pr '#5' --reason 'chunks' --json", "the entry as written, as JSON"),
   async run(args, ctx) {
     if (ctx.ci) {
       throw new UsageError("CI=true: `parity allow` writes allowlist files; run it locally and commit the file");
@@ -107,15 +127,15 @@ export const allowCommand: ParityCommand = {
       const extra = ["path", "pr", "reason", "migrate", "file"].find((flag) => args[flag] !== undefined);
       if (extra !== undefined) throw new UsageError(`--prune removes stale entries: drop --${extra}`);
       const { pruneAllowlists } = await import("./allow-prune.js");
-      return pruneAllowlists(args, ctx);
+      return pruneAllowlists(args, ctx, booleanFlag(args, "json"));
     }
     if (typeof args.migrate === "string") {
       const extra = ENTRY_FLAGS.find((flag) => args[flag] !== undefined);
       if (extra !== undefined) throw new UsageError(`--migrate rewrites a whole file: drop --${extra}`);
-      return migrateFile(args.migrate, ctx);
+      return migrateFile(args.migrate, ctx, booleanFlag(args, "json"));
     }
     const missing = ENTRY_FLAGS.filter((flag) => args[flag] === undefined);
-    if (missing.length > 0) throw new UsageError(`Missing required argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+    if (missing.length > 0) throw new UsageError(`missing ${missing.map((flag) => `--${flag}`).join(", ")} (or --migrate <file>, or --prune): see parity allow --help`);
     const { entry, file, index, note } = await appendAllowlistEntry(
       {
         provider: args.provider,
@@ -128,6 +148,10 @@ export const allowCommand: ParityCommand = {
       },
       { cwd: ctx.cwd, ...(typeof args.file === "string" ? { file: args.file } : {}) },
     );
+    if (booleanFlag(args, "json")) {
+      ctx.out(allowJson({ action: "add", written: [hintPath(file, ctx.cwd)], file: hintPath(file, ctx.cwd), index, entry, note: note ?? null }));
+      return EXIT_CODES.ok;
+    }
     if (note !== undefined) ctx.out(`${note}\n`);
     const scope = entry.recordings !== undefined ? ` in ${entry.recordings}` : "";
     ctx.out(`added entry ${index} to ${hintPath(file, ctx.cwd)}: ${entry.provider}/${entry.cell}${scope} ${entry.path} (${entry.pr})\n`);

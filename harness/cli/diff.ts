@@ -95,7 +95,12 @@ export const diffCommand: ParityCommand = {
   async run(args, ctx) {
     const options = resolveDiffOptions(args, ctx.cwd);
     const { a, b, context } = options;
-    const [left, right] = await Promise.all([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
+    // Both read at once, but a bad argument is named in argument order: Promise.all rejected with
+    // whichever failed first in time, so `diff nope-a nope-b` named nope-b.
+    const [leftRead, rightRead] = await Promise.allSettled([readLaneSource(a, ctx.cwd), readLaneSource(b, ctx.cwd)]);
+    if (leftRead.status === "rejected") throw leftRead.reason;
+    if (rightRead.status === "rejected") throw rightRead.reason;
+    const [left, right] = [leftRead.value, rightRead.value];
     if ((left.kind === "file") !== (right.kind === "file")) {
       throw new UsageError(`compare a lane file with a lane file, or two checkouts/refs ("${a}" is a ${left.kind}, "${b}" a ${right.kind})`);
     }

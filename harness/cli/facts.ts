@@ -6,6 +6,7 @@
  * nothing, runs no command and exits 2 naming each missing or stale facts file with the command
  * that refreshes it.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { CELLS_ROOT } from "../defaults.js";
@@ -18,6 +19,7 @@ import { detectNetworkIsolation, type NetworkMode } from "../record/network.js";
 import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { closestName } from "./did-you-mean.js";
+import { isDirectory, missingDefaultDir } from "./project-dir.js";
 import { booleanFlag, FLAGS, stringFlag, type ParsedFlags } from "./options.js";
 
 /** `parity facts`'s options, complete and typed. */
@@ -34,12 +36,25 @@ export interface FactsOptions {
 
 const NETWORK_MODES: readonly NetworkMode[] = ["auto", "netns", "watch"];
 
-/** Turns `parity facts`' argv into {@link FactsOptions}. */
+/**
+ * Turns `parity facts`' argv into {@link FactsOptions}.
+ * @throws UsageError when the cells root is not a directory: `--cells` names it; without it, where
+ *   `cells/` was looked for (a run outside any project found nothing and said nothing)
+ */
 export function resolveFactsOptions(args: ParsedFlags, ctx: Pick<CliContext, "cwd" | "ci">): FactsOptions {
   const cell = stringFlag(args, "cell");
   const provider = stringFlag(args, "provider");
+  const cells = stringFlag(args, "cells") ?? CELLS_ROOT;
+  const cellsRoot = path.resolve(ctx.cwd, cells);
+  if (!isDirectory(cellsRoot)) {
+    throw new UsageError(
+      cells !== CELLS_ROOT
+        ? `--cells ${cells}: ${existsSync(cellsRoot) ? "not a directory" : "directory not found"} (${cellsRoot})`
+        : missingDefaultDir(ctx.cwd, CELLS_ROOT, "--cells", "parity facts computes the facts of the project's own cells (cells/<cell>/)"),
+    );
+  }
   return {
-    cellsRoot: path.resolve(ctx.cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
+    cellsRoot,
     ...(cell !== undefined ? { cell } : {}),
     ...(provider !== undefined ? { provider } : {}),
     check: booleanFlag(args, "check") || ctx.ci,

@@ -31,6 +31,8 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
   // The running command's option table, kept by a before-validation middleware for the
   // did-you-mean of an unknown flag.
   let declared: DeclaredOptions | undefined;
+  // The named command's usage (`compare <providerA> <providerB>`), for yargs' missing-argument messages.
+  let usage: string | undefined;
 
   const parser = yargs(argv)
     .scriptName("parity")
@@ -43,22 +45,22 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
     .help()
     .alias("h", "help")
     .version("version", "Print the package version", packageVersion())
-    .alias("V", "version")
-    .alias("v", "version")
+    // One alias call with both letters: yargs lists the option once (`-V, -v, --version`); two calls listed it twice.
+    .alias("version", ["V", "v"])
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     // Throwing here is what stops yargs: a fail handler that returns lets the command run anyway.
     .fail((msg, err) => {
       if (err) throw err;
       // yargs wraps some messages ("Invalid values:\n  Argument: …"): the CLI prints one line.
-      throw new UsageError(withFlagSuggestion(msg.replace(/\s*\n\s*/g, " ").trim(), declared));
+      throw new UsageError(withPositionalHint(withFlagSuggestion(plainYargsMessage(msg.replace(/\s*\n\s*/g, " ").trim(), usage), declared), argv, usage));
     })
     .example("$0 check", "The gate over every committed recording (what CI runs)")
     .example("$0 check --recordings ../shared/recordings --provider acp-cursor", "The real cursor recordings")
     .example("$0 lanes --recordings ../shared/recordings", "Event counts of every recorded cell")
     .example("$0 diff main HEAD", "What changed in lanes/ between two refs")
     .example("$0 help <command>", "Flags and examples of one command (same as parity <command> --help)")
-    .epilogue(`${EXIT_CODES_TEXT} (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
+    .epilogue(`${EXIT_CODES_TEXT} (record, import), 4 infrastructure timeout (check, replay, rerecord, review, import: the wall-clock ceiling, no verdict); ${INTERRUPT_CODES_TEXT}.`)
     // yargs calls middleware with (args, the command's yargs); its typings only name args.
     .middleware(((args: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => rejectAmbiguousStrings(args, y.getOptions())) as unknown as MiddlewareFunction)
     .middleware(
@@ -79,6 +81,7 @@ export async function main(argvGiven: string[], ctxOverride?: Partial<CliContext
       throw new UsageError(`unknown command "${named}"${near !== undefined ? `; did you mean \`parity ${near}\`?` : ""}: see \`parity --help\``);
     }
     for (const cmd of await commandsToLoad(named, argv)) {
+      if (commandName(cmd.command) === named) usage = cmd.command;
       parser.command(
         cmd.command,
         cmd.describe,
@@ -137,9 +140,10 @@ const EXIT_CODES_TEXT = "Exit codes: 0 pass, 1 parity failure, 2 usage or input 
 const INTERRUPT_CODES_TEXT =
   "5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed";
 
-/** The exit-code line of one command's `--help`: only `record` can exit 3; only the replaying commands 4. */
+/** The exit-code line of one command's `--help`: only `record` and `import` (which redact) can exit 3; only the replaying commands 4. */
 function exitCodesOf(name: string): string {
   if (name === "record") return `${EXIT_CODES_TEXT} (nothing written); ${INTERRUPT_CODES_TEXT}.`;
+  if (name === "import") return `${EXIT_CODES_TEXT} (nothing written), 4 infrastructure timeout (a replay hit the wall-clock ceiling; nothing written); ${INTERRUPT_CODES_TEXT}.`;
   const timeout = ["check", "replay", "rerecord", "review"].includes(name) ? ", 4 infrastructure timeout (the wall-clock ceiling; no verdict)" : "";
   return `Exit codes: 0 pass, 1 parity failure, 2 usage or input error${timeout}; ${INTERRUPT_CODES_TEXT}.`;
 }
@@ -176,6 +180,43 @@ function firstPositional(argv: string[]): string | undefined {
 /** The command word of a yargs command string: `"diff <a> <b>"` → `"diff"`. */
 function commandName(command: string): string {
   return command.split(" ")[0] ?? command;
+}
+
+/**
+ * yargs' own wording of three usage errors in the CLI's (a flag is `--name`, a value is named with
+ * its flag, what is missing says how to see the command's help); any other message as it is.
+ * `usage` is the running command's yargs string (`compare <providerA> <providerB>`), when known.
+ * - `Invalid values: Argument: layer, Given: "rows", Choices: "events", "grammar"` → `--layer rows: use one of events, grammar`
+ * - `Missing required arguments: provider, from` → `missing --provider, --from: see parity drift --help`
+ * - `Not enough non-option arguments: got 1, need at least 2` → `parity compare <providerA> <providerB>: 1 of 2 arguments given; see parity compare --help`
+ */
+export function plainYargsMessage(message: string, usage: string | undefined): string {
+  const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, "$1");
+  const help = usage !== undefined ? `see parity ${commandName(usage)} --help` : "see parity --help";
+  const invalid = /^Invalid values: Argument: ([^,]+), Given: (.+?), Choices: (.+)$/.exec(message);
+  if (invalid) return `--${invalid[1]!} ${unquote(invalid[2]!)}: use one of ${invalid[3]!.split(/,\s*/).map(unquote).join(", ")}`;
+  const missing = /^Missing required arguments?: (.+)$/.exec(message);
+  if (missing)
+    return `missing ${missing[1]!
+      .split(/,\s*/)
+      .map((name) => `--${name}`)
+      .join(", ")}: ${help}`;
+  const few = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
+  if (few) return `${usage !== undefined ? `parity ${usage}` : "a command"}: ${few[1]!} of ${few[2]!} arguments given; ${help}`;
+  return message;
+}
+
+/**
+ * Adds to yargs' `Unknown argument: bogus` for a word typed bare (`parity probe acp-opencode`)
+ * that the command takes no such positional argument and a value goes after its flag, when no
+ * flag suggestion was made. A mistyped flag (`--provder`) is left to {@link withFlagSuggestion}.
+ */
+function withPositionalHint(message: string, argv: readonly string[], usage: string | undefined): string {
+  const unknown = /^Unknown arguments?: ([^;]+)$/.exec(message);
+  if (!unknown || usage === undefined) return message;
+  const bare = unknown[1]!.split(/,\s*/).find((word) => argv.includes(word));
+  if (bare === undefined) return message;
+  return `${message}: parity ${usage} takes no such positional argument; a value goes after its flag (see parity ${commandName(usage)} --help)`;
 }
 
 /** What {@link rejectAmbiguousStrings} and {@link withFlagSuggestion} need of yargs' option table. */

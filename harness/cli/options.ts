@@ -9,7 +9,9 @@
  */
 import type { Options } from "yargs";
 import { CELL_CEILING_MS, RECORDINGS_ROOT } from "../defaults.js";
+import { UsageError } from "../errors.js";
 import { resolveRecordingRoots, type CellFilter } from "../recording/select.js";
+import { missingDefaultDir } from "./project-dir.js";
 
 /** The parsed flags of one command, as yargs hands them over. */
 export type ParsedFlags = Record<string, unknown>;
@@ -64,11 +66,15 @@ export interface Selection {
 
 /**
  * `--recordings` (default `recordings/`), `--provider`, `--cell`.
- * @throws UsageError for a `--recordings` root that is missing or not a directory
+ * @throws UsageError for a `--recordings` root that is missing or not a directory, and, without
+ *   `--recordings`, when there is no `recordings/` where the command works from (outside any
+ *   project, a listing would be an empty table that says nothing: project-dir.ts says why instead)
  */
 export function resolveSelection(args: ParsedFlags, cwd: string): Selection {
-  return {
-    roots: resolveRecordingRoots(stringsFlag(args, "recordings"), cwd, [RECORDINGS_ROOT]),
-    filter: { provider: stringFlag(args, "provider"), cell: stringFlag(args, "cell") },
-  };
+  const given = stringsFlag(args, "recordings");
+  const roots = resolveRecordingRoots(given, cwd, [RECORDINGS_ROOT]);
+  if (given.length === 0 && roots.length === 0) {
+    throw new UsageError(missingDefaultDir(cwd, RECORDINGS_ROOT, "--recordings", "record a cell (parity record --help) or import one (parity import --help)"));
+  }
+  return { roots, filter: { provider: stringFlag(args, "provider"), cell: stringFlag(args, "cell") } };
 }

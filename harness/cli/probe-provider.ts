@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { BRIDGE_FAMILIES, probeFamilyOf, probeProviderIds, recordProviderFor, type BridgeFamily, type ProbeAnswer } from "../families/index.js";
-import type { RecordDirs } from "../families/record-provider.js";
+import type { RecordDirs, RecordProvider } from "../families/record-provider.js";
 import { UsageError } from "../errors.js";
 import { startModelServer, type ModelServer } from "../model-server/server.js";
 import { ensureDir } from "../recording/atomic-write.js";
@@ -46,18 +46,27 @@ function startProbeModel(options: ProviderProbeOptions, socketPath: string, api:
 }
 
 /**
- * Probes `providerId`'s agent through its family's `probe` hook, prepared as `record` would (module doc).
+ * Checks `providerId` (and its customAgents file) and returns the probe to run: everything a user
+ * can get wrong is found here, before the probe starts an agent or shows progress; the returned
+ * function probes `providerId`'s agent through its family's `probe` hook, prepared as `record`
+ * would (module doc).
  *
  * @throws UsageError for a provider no family with a probe owns, or one no list or file knows;
- *   InputError for a bad customAgents file; what the provider's `prepare` throws (an agent not installed).
+ *   InputError for a bad customAgents file. The returned function throws what the provider's
+ *   `prepare` throws (an agent not installed).
  */
-export async function probeProvider(options: ProviderProbeOptions): Promise<ProbeAnswer> {
+export async function planProviderProbe(options: ProviderProbeOptions): Promise<() => Promise<ProbeAnswer>> {
   const families = options.families ?? BRIDGE_FAMILIES;
   const family = probeFamilyOf(options.providerId, families);
   if (options.customAgentsFile === undefined && !probeProviderIds(families).includes(options.providerId)) {
     throw new UsageError(`--provider ${options.providerId}: unknown (parity probe knows ${probeProviderIds(families).join(", ")}, or acp-<slug> with --custom-agents)`);
   }
   const provider = await recordProviderFor(options.providerId, options.customAgentsFile, families);
+  return () => probeResolved(options, family, provider);
+}
+
+/** Probes a provider {@link planProviderProbe} has checked: its temp root, model endpoint and agent, all removed after. */
+async function probeResolved(options: ProviderProbeOptions, family: ReturnType<typeof probeFamilyOf>, provider: RecordProvider): Promise<ProbeAnswer> {
   const root = await mkdtemp(path.join(options.tempRoot, "parity-probe-"));
   const dirs: RecordDirs = { root, workspace: path.join(root, "workspace"), home: path.join(root, "home") };
   let model: ModelServer | undefined;

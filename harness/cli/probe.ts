@@ -6,7 +6,7 @@ import { findExecutable } from "../../stack/acp/maintenance/executable.js";
 import { packageRoot } from "../families/record-provider.js";
 import { BRIDGE_FAMILIES, commandProbeFamily, probeProviderIds, type BridgeFamily, type ProbeAnswer } from "../families/index.js";
 import { resolveWaitFlag } from "./flag-checks.js";
-import { probeProvider } from "./probe-provider.js";
+import { planProviderProbe } from "./probe-provider.js";
 import { detectNetworkIsolation, NETWORK_NETNS, netnsSpawn, type NetworkIsolation } from "../record/network.js";
 import { EXIT_CODES, UsageError } from "../errors.js";
 import { PROBE_TIMEOUT_MS } from "../defaults.js";
@@ -88,13 +88,17 @@ function probeIsolation(network: unknown): Extract<NetworkIsolation, { kind: "ne
   return isolation.kind === "netns" ? isolation : undefined;
 }
 
-/** `--command`: the first family whose probe takes a bare command asks it (launched as given, no record profile). */
-async function probeCommandLine(
+/**
+ * `--command`: checks the command line and returns the probe to run, in which the first family
+ * whose probe takes a bare command asks it (launched as given, no record profile).
+ * @throws UsageError for an unterminated quote, an empty command, or `--network netns` without namespaces.
+ */
+async function planCommandProbe(
   commandLine: string,
   args: Record<string, unknown>,
   cwd: string,
   options: ProbeCommandOptions & { projects: string[]; timeoutMs: number; prompt?: string },
-): Promise<ProbeAnswer> {
+): Promise<() => Promise<ProbeAnswer>> {
   const [command, ...commandArgs] = splitCommandLine(commandLine) as [string, ...string[]];
   const family = commandProbeFamily(options.families ?? BRIDGE_FAMILIES);
   const pathValue = (options.env ?? process.env).PATH;
@@ -103,17 +107,18 @@ async function probeCommandLine(
   // A command that cannot start gains nothing from a namespace and keeps its plain spawn error.
   const resolvable = (await findExecutable(resolvedCommand.includes("/") ? path.resolve(cwd, resolvedCommand) : resolvedCommand, pathValue)) !== null;
   const inNetns = isolation !== undefined && resolvable;
-  return family.probe.command!({
-    label: [command, ...commandArgs].join(" "),
-    command: resolvedCommand,
-    args: commandArgs,
-    cwd,
-    timeoutMs: options.timeoutMs,
-    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-    ...(inNetns ? { spawn: netnsSpawn(isolation), network: NETWORK_NETNS } : {}),
-    ...(options.env ? { inheritedEnv: options.env } : {}),
-    ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
-  });
+  return () =>
+    family.probe.command!({
+      label: [command, ...commandArgs].join(" "),
+      command: resolvedCommand,
+      args: commandArgs,
+      cwd,
+      timeoutMs: options.timeoutMs,
+      ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+      ...(inNetns ? { spawn: netnsSpawn(isolation), network: NETWORK_NETNS } : {}),
+      ...(options.env ? { inheritedEnv: options.env } : {}),
+      ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+    });
 }
 
 /**
@@ -156,27 +161,32 @@ export function createProbeCommand(options: ProbeCommandOptions = {}): ParityCom
       const timeoutMs = resolveWaitFlag(args, PROBE_TIMEOUT_MS);
       const prompt = typeof args.prompt === "string" ? args.prompt : undefined;
       const tempRoot = options.tempDir ?? tmpdir();
+      // Every input is checked before the progress line starts: a mistyped provider or a bad
+      // --command is one error line, with no "probing …" before it.
+      const probe = await (provider !== undefined
+        ? planProviderProbe({
+            providerId: provider,
+            ...(typeof args["custom-agents"] === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args["custom-agents"]) } : {}),
+            families,
+            tempRoot,
+            isolation: probeIsolation(args.network),
+            timeoutMs,
+            ...(prompt !== undefined ? { prompt } : {}),
+          })
+        : planCommandProbe(commandLine!, args, typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd, {
+            ...options,
+            families,
+            projects: [ctx.cwd, packageRoot()],
+            timeoutMs,
+            ...(prompt !== undefined ? { prompt } : {}),
+          }));
       const what = provider !== undefined ? `probing ${provider}` : `probing ${commandLine!}`;
       const wait = ctx.progress !== undefined && args.json !== true ? startWaitProgress(ctx.progress, what, REAL_WAIT_CLOCK, "starting the agent and asking initialize") : undefined;
-      const answer = await (
-        provider !== undefined
-          ? probeProvider({
-              providerId: provider,
-              ...(typeof args["custom-agents"] === "string" ? { customAgentsFile: path.resolve(ctx.cwd, args["custom-agents"]) } : {}),
-              families,
-              tempRoot,
-              isolation: probeIsolation(args.network),
-              timeoutMs,
-              ...(prompt !== undefined ? { prompt } : {}),
-            })
-          : probeCommandLine(commandLine!, args, typeof args.cwd === "string" ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd, {
-              ...options,
-              families,
-              projects: [ctx.cwd, packageRoot()],
-              timeoutMs,
-              ...(prompt !== undefined ? { prompt } : {}),
-            })
-      ).finally(() => wait?.end("answered"));
+      const answer = await probe().catch((error: unknown) => {
+        wait?.end("failed");
+        throw error;
+      });
+      wait?.end(answer.reachable ? "answered" : "no answer");
       ctx.out(args.json ? `${JSON.stringify({ agent: answer.label, ...answer.result }, null, 2)}\n` : answer.text);
       return answer.reachable ? EXIT_CODES.ok : EXIT_CODES.parityFailure;
     },

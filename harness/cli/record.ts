@@ -7,6 +7,7 @@
 import os from "node:os";
 import path from "node:path";
 import { requireDirectoryFlag, requireFreeSpace } from "./path-checks.js";
+import { isDirectory, missingDefaultDir } from "./project-dir.js";
 import type { Argv } from "yargs";
 import { REAL_WAIT_CLOCK, startWaitProgress } from "../progress/wait-progress.js";
 import { CELLS_ROOT, ORACLES_DIR, RECORDINGS_ROOT } from "../defaults.js";
@@ -97,6 +98,11 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
   const network = stringFlag(args, "network") ?? "auto";
   if (!(NETWORK_MODES as readonly string[]).includes(network)) throw new UsageError(`--network ${network}: use one of ${NETWORK_MODES.join(", ")}`);
   const customAgents = stringFlag(args, "customAgents");
+  const cells = stringFlag(args, "cells") ?? CELLS_ROOT;
+  // Outside a project there is no cells/ to record: said as every command that reads the project says it.
+  if (cells === CELLS_ROOT && !isDirectory(path.resolve(cwd, CELLS_ROOT))) {
+    throw new UsageError(missingDefaultDir(cwd, CELLS_ROOT, "--cells", "record runs the project's cells (cells/<cell>/cell.json)"));
+  }
   return {
     provider: String(args.provider),
     ...(cell !== undefined ? { cell } : {}),
@@ -105,7 +111,7 @@ export function resolveRecordOptions(args: ParsedFlags, cwd: string): RecordOpti
     allCells,
     repeat,
     keepAlternates,
-    cellsRoot: path.resolve(cwd, stringFlag(args, "cells") ?? CELLS_ROOT),
+    cellsRoot: path.resolve(cwd, cells),
     out,
     lanes: lanes !== undefined ? path.resolve(cwd, lanes) : defaultLanesRoot(out, cwd),
     redact: stringsFlag(args, "redact"),

@@ -1,8 +1,10 @@
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import { normalizeThreadLane, serializeThreadLane } from "../lanes/index.js";
-import { readRecording } from "../recording/reader.js";
+import { MANIFEST_FILE } from "../recording/manifest.js";
+import { listRecordings, readRecording } from "../recording/reader.js";
 import { selectRecordings } from "../recording/select.js";
 import { renderTimeline } from "../report/timeline.js";
 import { INFRASTRUCTURE_TIMEOUT_EXIT } from "../report/check-report.js";
@@ -66,12 +68,14 @@ export interface ReplayCommandOptions {
 }
 
 /**
- * `parity replay`: `--deltas`/`--timeline` exclusive, then the replay flags, then the cell
+ * `parity replay`: `--json`/`--deltas`/`--timeline` exclusive, then the replay flags, then the cell
  * (`--recordings` is read only when the cell is named by `--provider`/`--cell`).
  * @throws UsageError naming the flag, or asking for one cell
  */
 export async function resolveReplayCommandOptions(args: ParsedFlags, cwd: string): Promise<ReplayCommandOptions> {
-  if (booleanFlag(args, "deltas") && booleanFlag(args, "timeline")) throw new UsageError("--deltas and --timeline are alternatives: pass one");
+  // Each names what to print: two of them would silently lose one (--json won over --timeline).
+  const outputs = ["json", "deltas", "timeline"].filter((flag) => booleanFlag(args, flag));
+  if (outputs.length > 1) throw new UsageError(`${outputs.map((flag) => `--${flag}`).join(" and ")} are alternatives: pass one`);
   const replay = await resolveReplayFlags(args, cwd);
   const output = booleanFlag(args, "json") ? "json" : booleanFlag(args, "deltas") ? "deltas" : booleanFlag(args, "timeline") ? "timeline" : "lane";
   const trace = booleanFlag(args, "trace");
@@ -85,9 +89,22 @@ export async function resolveReplayCommandOptions(args: ParsedFlags, cwd: string
   return { target: { provider, cell, roots: resolveSelection(args, cwd).roots }, replay, output, trace };
 }
 
-/** The recording directory of the cell `replay` was given. */
-async function cellDirOf(target: ReplayCommandOptions["target"]): Promise<string> {
-  if ("dir" in target) return target.dir;
+/**
+ * The recording directory of the cell `replay` was given.
+ * @throws UsageError for a directory that holds recordings rather than being one (a provider's
+ *   folder, a recordings root): it names a few of them to pick from
+ */
+async function cellDirOf(target: ReplayCommandOptions["target"], cwd: string): Promise<string> {
+  if ("dir" in target) {
+    if (!existsSync(path.join(target.dir, MANIFEST_FILE)) && existsSync(target.dir) && statSync(target.dir).isDirectory()) {
+      const inside = await listRecordings([target.dir, path.dirname(target.dir)]).catch(() => []);
+      const under = inside.filter((l) => l.dir.startsWith(`${target.dir}${path.sep}`)).map((l) => path.relative(cwd, l.dir) || l.dir);
+      if (under.length > 0) {
+        throw new UsageError(`${path.relative(cwd, target.dir) || target.dir} holds recordings, it is not one: name one cell, e.g. parity replay ${under.slice(0, 3).join(" or ")}`);
+      }
+    }
+    return target.dir;
+  }
   const { provider, cell, roots } = target;
   const found = await selectRecordings(roots, { provider, cell });
   const only = found[0];
@@ -126,7 +143,7 @@ export const replayCommand: ParityCommand = {
   async run(args, ctx) {
     // Flags first: a bad value is one line, exit 2, before anything is replayed.
     const options = await resolveReplayCommandOptions(args, ctx.cwd);
-    const dir = await cellDirOf(options.target);
+    const dir = await cellDirOf(options.target, ctx.cwd);
     const recording = await readRecording(dir);
     if (recording.manifest.scope === "process") {
       throw new UsageError(`${recording.manifest.provider}/${recording.manifest.cell} is process-scoped: it has no thread lane to replay`);

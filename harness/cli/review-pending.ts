@@ -28,12 +28,31 @@ import { oracleVersionFile } from "../recording/oracle-version.js";
 import { manifestCellOf } from "../recording/alternates.js";
 import { readRecording, type RecordingLocation } from "../recording/reader.js";
 import type { Manifest } from "../recording/manifest.js";
+import { importedFrom } from "../record/import-record-dir.js";
 import { cellResultFromVerdict, erroredCell, type CellResult } from "../report/check-report.js";
 
-/** One cell with pending results on disk: the cell as the review shows it, and its pending files. */
+/**
+ * Which command left a cell's pending results: an earlier `parity check` (a changed cell, or a
+ * recording without an oracle), `parity drift --accept` (a new agent version's recording waiting
+ * in a cell's place), `parity record` (a new recording the project does not have: an alternate
+ * path kept by `--keep-alternates`, or a new cell), `parity import` (an imported session's
+ * recording, written in place, with its first oracle pending).
+ */
+export type PendingSource = "check" | "drift" | "record" | "import";
+
+/** Each source as the review names it, and what accepting a cell of it does. */
+export const PENDING_SOURCES: Readonly<Record<PendingSource, { from: string; accept: string }>> = {
+  check: { from: "an earlier parity check", accept: "rerecord this cell" },
+  drift: { from: "parity drift --accept", accept: "put the new agent version's recording and oracle in place" },
+  record: { from: "parity record (new recordings)", accept: "add the new recording and its oracle to the gate" },
+  import: { from: "parity import", accept: "give the imported recording its first oracle" },
+};
+
+/** One cell with pending results on disk: the cell as the review shows it, its pending files, and where they came from. */
 export interface PendingCell {
   cell: CellResult;
   pending: PendingResult;
+  from: PendingSource;
 }
 
 /** Where the pending files are looked for and what they are compared with (paths absolute). */
@@ -59,8 +78,8 @@ async function pendingFilesOf(location: RecordingLocation, lanesDir: string): Pr
   return found;
 }
 
-/** The review's cell for one location with pending files (see the module comment). @throws InputError for a file that cannot be read */
-async function pendingCell(location: RecordingLocation, files: string[], options: PendingCellsOptions): Promise<CellResult> {
+/** The review's cell for one location with pending files (see the module comment), and their source. @throws InputError for a file that cannot be read */
+async function pendingCell(location: RecordingLocation, files: string[], options: PendingCellsOptions): Promise<{ cell: CellResult; from: PendingSource }> {
   const oracleFile = path.join(options.lanesDir, location.provider, `${location.cell}.json`);
   const hasOracle = (await fileState(oracleFile)) === "file";
   const pendingOracle = files.includes(oracleFile);
@@ -89,22 +108,26 @@ async function pendingCell(location: RecordingLocation, files: string[], options
   const verdict = compareParity({ provider: location.provider, cell: location.cell, allowlist: options.allowlist, recordingDir: location.dir, live, oracle: against, recorded, ...across });
   const cell = cellResultFromVerdict({ verdict, status: "fail", ms: 0, events: live.events.length, recordingDir: location.dir, projectDir: options.repoRoot, oracleFile });
   const shown = files.map((f) => path.relative(options.repoRoot, f === location.dir ? pendingRecordingDir(f) : pendingFile(f))).join(", ");
+  // A new recording the project does not have yet (pending-recordings.ts) is `record`'s; a new
+  // recording waiting in a cell's place is `parity drift --accept`'s (an agent upgrade); a first
+  // oracle of a recording `parity import` wrote is the import's; anything else a check's result.
+  const from: PendingSource = isNew ? "record" : files.includes(location.dir) ? "drift" : !hasOracle && importedFrom(recording.manifest) !== undefined ? "import" : "check";
+  const words: Record<PendingSource, () => string> = {
+    record: () => newRecordingWords(recording.manifest, shown),
+    drift: () => `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`,
+    import: () => `pending from parity import of ${importedFrom(recording.manifest)!} (accepting gives the recording its first oracle): ${shown}`,
+    check: () => `pending from an earlier parity check (not replayed again): ${shown}`,
+  };
   cell.detail = {
     ...cell.detail,
     pending: files,
-    // A new recording the project does not have yet (pending-recordings.ts), else a new recording
-    // waiting in a cell's place is `parity drift --accept`'s (an agent upgrade), not a check's result.
-    error: isNew
-      ? newRecordingWords(recording.manifest, shown)
-      : files.includes(location.dir)
-        ? `pending from parity drift --accept, a new recording of ${recording.manifest.cliVersion} (accepting puts it and its oracle in place): ${shown}`
-        : `pending from an earlier parity check (not replayed again): ${shown}`,
+    error: words[from](),
     // A new recording has no oracle yet by nature: accepting it (not check -u) writes both.
     ...(hasOracle || isNew ? {} : { missingOracle: true }),
     ...(files.includes(location.dir) ? { pendingRecording: true } : {}),
     ...(isNew ? { newRecording: true } : {}),
   };
-  return cell;
+  return { cell, from };
 }
 
 /**
@@ -131,11 +154,11 @@ export async function pendingCellsOnDisk(locations: readonly RecordingLocation[]
     const files = await pendingFilesOf(location, options.lanesDir);
     if (files.length === 0) continue;
     try {
-      out.push({ cell: await pendingCell(location, files, options), pending: { files } });
+      out.push({ ...(await pendingCell(location, files, options)), pending: { files } });
     } catch (thrown) {
       if (!(thrown instanceof InputError)) throw thrown;
       const cell = erroredCell({ provider: location.provider, cell: location.cell, message: thrown.message, ms: 0, ...(thrown.file !== undefined ? { file: thrown.file } : {}) });
-      out.push({ cell, pending: { files, problem: thrown.message } });
+      out.push({ cell, pending: { files, problem: thrown.message }, from: "check" });
     }
   }
   return out;

@@ -37,7 +37,7 @@ import type { ParityCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { FLAGS, resolveSelection, stringFlag, stringsFlag } from "./options.js";
 import { requireDirectoryFlag } from "./path-checks.js";
-import { pendingCellsOnDisk } from "./review-pending.js";
+import { PENDING_SOURCES, pendingCellsOnDisk, type PendingSource } from "./review-pending.js";
 import { listPendingRecordings } from "../check/pending-recordings.js";
 import { settleUpgrade, upgradeRejectedLine } from "./drift-accept.js";
 import picomatch from "picomatch";
@@ -53,7 +53,30 @@ export interface ReviewCommandOptions {
   input?: NodeJS.ReadableStream;
 }
 
-const CHOICES = "[a]ccept (rerecord this cell)  [A]ccept this and all the rest  [r]eject  a[l]low with a PR  [s]kip  [q]uit";
+/** The choices after [a]ccept, whatever the cell's pending results came from. */
+const OTHER_CHOICES = "[A]ccept this and all the rest  [r]eject  a[l]low with a PR  [s]kip  [q]uit";
+
+/** The choices for a cell whose pending results came from `from` (accepting does what that source's results need). */
+function choicesFor(from: PendingSource): string {
+  return `[a]ccept (${PENDING_SOURCES[from].accept})  ${OTHER_CHOICES}`;
+}
+
+/**
+ * The legend before the walk: how many cells, where their pending results came from (each
+ * source named with its count), and what [a]ccept does for each source.
+ */
+function legendOf(cells: readonly CellResult[], sourceOf: (cell: CellResult) => PendingSource, fromDisk: boolean): string {
+  const head = `${cells.length} changed ${cells.length === 1 ? "cell" : "cells"} to review`;
+  const counts = new Map<PendingSource, number>();
+  for (const cell of cells) counts.set(sourceOf(cell), (counts.get(sourceOf(cell)) ?? 0) + 1);
+  // This review's own gate run: its results are a check's, said as before.
+  if (!fromDisk) return `${head}. ${choicesFor("check")}`;
+  const sources = [...counts.keys()];
+  if (sources.length === 1) return `${head}, pending from ${PENDING_SOURCES[sources[0]!].from}. ${choicesFor(sources[0]!)}`;
+  const from = sources.map((source) => `${PENDING_SOURCES[source].from} (${counts.get(source)!})`).join(", ");
+  const accept = sources.map((source) => `${PENDING_SOURCES[source].from}: ${PENDING_SOURCES[source].accept}`).join("; ");
+  return `${head}, pending from ${from}. [a]ccept (${accept})  ${OTHER_CHOICES}`;
+}
 
 /** Reads answers line by line; `undefined` once the input ends. */
 function answerReader(input: NodeJS.ReadableStream): { next(prompt: string, out: (text: string) => void): Promise<string | undefined>; close(): void } {
@@ -83,6 +106,8 @@ interface ReviewSet {
   allowlist: LoadedAllowlistEntry[];
   /** True when the cells come from pending files on disk (nothing replayed). */
   fromDisk: boolean;
+  /** Where each cell's pending results came from, by `provider/cell` (absent: this review's own gate run, a check). */
+  sources: Map<string, PendingSource>;
 }
 
 /**
@@ -113,22 +138,15 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
   const allowlist = await loadAllowlists({ cwd: ctx.cwd, files: stringsFlag(args, "allowlist") });
   const onDisk = await pendingCellsOnDisk(locations, { lanesDir, repoRoot: ctx.cwd, allowlist, cellsRoot: path.resolve(ctx.cwd, CELLS_ROOT) });
   if (onDisk.length > 0) {
-    // A new recording of a cell the project lacks (an alternate path, a new cell) is `record`'s; one
-    // waiting in a cell's place is `parity drift --accept`'s; everything else an earlier check's.
-    const count = (what: (detail: NonNullable<CellResult["detail"]>) => boolean) => onDisk.filter((p) => p.cell.detail !== undefined && what(p.cell.detail)).length;
-    const fresh = count((d) => d.newRecording === true);
-    const upgrades = count((d) => d.pendingRecording === true && d.newRecording !== true);
-    const sources = [
-      ...(onDisk.length - fresh - upgrades > 0 ? ["an earlier parity check"] : []),
-      ...(upgrades > 0 ? ["parity drift --accept"] : []),
-      ...(fresh > 0 ? ["parity record (new recordings)"] : []),
-    ];
-    const source = sources.join(" and ");
+    // Each source named once, in the order of PENDING_SOURCES (review-pending.ts says which is which).
+    const present = (Object.keys(PENDING_SOURCES) as PendingSource[]).filter((source) => onDisk.some((p) => p.from === source));
+    const source = present.map((s) => PENDING_SOURCES[s].from).join(" and ");
     ctx.out(
       `${onDisk.length} ${onDisk.length === 1 ? "cell has" : "cells have"} pending results from ${source}: reviewing them as they are (nothing replayed; run parity check again to refresh them)\n`,
     );
     const pending = new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.pending]));
-    return { cells: onDisk.map((p) => p.cell), pending, total: locations.length, locations, allowlist, fromDisk: true };
+    const sources = new Map(onDisk.map((p) => [`${p.cell.provider}/${p.cell.cell}`, p.from]));
+    return { cells: onDisk.map((p) => p.cell), pending, total: locations.length, locations, allowlist, fromDisk: true, sources };
   }
   const flags = await resolveGateOptions(args, ctx.cwd);
   const only = match.length === 0 ? undefined : new Set(locations.map((l) => `${l.provider}/${l.cell}`));
@@ -142,6 +160,7 @@ async function reviewSet(args: Parameters<ParityCommand["run"]>[0], ctx: CliCont
     locations: gate.locations,
     allowlist,
     fromDisk: false,
+    sources: new Map(),
   };
 }
 
@@ -205,7 +224,8 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
   const decisions: Array<{ cell: CellResult; decision: ReviewDecision }> = [];
   const written: string[] = [];
   const pruned = await walkStaleOnly(staleOnly, gate, ctx, reader, written, decisions);
-  if (reviewable.length > 0 && !pruned.quit) ctx.out(`${reviewable.length} changed ${reviewable.length === 1 ? "cell" : "cells"} to review. ${CHOICES}\n`);
+  const sourceOf = (cell: CellResult): PendingSource => gate.sources.get(`${cell.provider}/${cell.cell}`) ?? "check";
+  if (reviewable.length > 0 && !pruned.quit) ctx.out(`${legendOf(reviewable, sourceOf, gate.fromDisk)}\n`);
 
   let quit = pruned.quit;
   let acceptAll = false;
@@ -271,7 +291,7 @@ async function review(gate: ReviewSet, ctx: CliContext, reader: ReturnType<typeo
         decisions.push({ cell, decision: "allowed" });
         break;
       }
-      ctx.out(`  ${CHOICES}\n`);
+      ctx.out(`  ${choicesFor(sourceOf(cell))}\n`);
     }
   }
 

@@ -10,6 +10,17 @@
  *
  * Nothing is written unless every selected thread can be: an existing recording or oracle (or
  * pending oracle) is refused before anything is staged, and a surviving secret writes nothing.
+ *
+ * The pending oracle is the recorded bridge lane assembled; it is what `check` will hold the
+ * recording to only if today's bridge, replayed on the recorded runtime lines, writes that lane
+ * again. A session whose lines raced (a runtime that wrote `thread/start` and `turn/start` in one
+ * write: the bridge answered the first only after the turn, an order a replay that writes each line
+ * after what the recording shows before it does not reproduce) imports but never passes. So the
+ * caller's {@link ImportRequest.verify} replays each staged recording before anything is written;
+ * and a request answered only after a later runtime line was read (raced-requests.ts: a replay
+ * may pass or not, by timing) is named whatever the replay did. A thread with either is not
+ * offered as a clean pending oracle: nothing is written (all threads or none), or, with
+ * `keepDiverging`, its recording without an oracle.
  */
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -29,6 +40,21 @@ import { fixtureHash } from "./fixture-hash.js";
 import { createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import { secretValuesOf } from "./record-stage.js";
+import { racedRequests } from "./raced-requests.js";
+
+/** How an imported recording's manifest note starts; {@link importedFrom} reads it back. */
+const IMPORTED_NOTE = "Imported by parity import from ";
+
+/**
+ * The record-mode folder an imported recording came from (`<folder>/<provider>/<thread>`, as its
+ * manifest note names it), or undefined for a recording `parity import` did not write.
+ */
+export function importedFrom(manifest: Pick<Manifest, "note">): string | undefined {
+  if (!manifest.note.startsWith(IMPORTED_NOTE)) return undefined;
+  const rest = manifest.note.slice(IMPORTED_NOTE.length);
+  const end = rest.indexOf(";");
+  return end < 0 ? rest : rest.slice(0, end);
+}
 
 /** A cell name as the recordings tree accepts it: a path segment of letters, digits, `.`, `_`, `-`. */
 const CELL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -55,6 +81,15 @@ export interface ImportRequest {
   env?: NodeJS.ProcessEnv;
   /** The home directory hidden in the lanes (default: `os.homedir()`). */
   home?: string;
+  /**
+   * Replays a staged recording (`dir`, complete with its manifest and workspace) through today's
+   * bridge and returns what keeps it from being a clean cell, one line each (a divergence: its
+   * seq, what was expected and what came; a thread lane other than `laneText`, the recorded one);
+   * none when the replay writes the recorded lane again. Absent: not replayed (tests of staging).
+   */
+  verify?: (staged: { provider: string; cell: string; dir: string; laneText: string }) => Promise<string[]>;
+  /** Write a recording `verify` found problems with anyway, without a pending oracle (default: write nothing). */
+  keepDiverging?: boolean;
 }
 
 /** One imported thread. */
@@ -64,10 +99,14 @@ export interface ImportedCell {
   threadId: string;
   /** The recording directory written. */
   dir: string;
-  /** The pending oracle written (accept it with `parity review` or `parity check -u`). */
-  pendingOracle: string;
+  /** The pending oracle written (accept it with `parity review` or `parity check -u`); null when none was (`problems`). */
+  pendingOracle: string | null;
   manifest: Manifest;
   events: number;
+  /** What the replay through today's bridge found ({@link ImportRequest.verify}); empty: a clean cell. */
+  problems: string[];
+  /** False when nothing was written (a thread had problems and `keepDiverging` was not given). */
+  written: boolean;
 }
 
 interface SourceThread {
@@ -188,9 +227,55 @@ async function selectThreads(req: ImportRequest): Promise<SourceThread[]> {
   return threads;
 }
 
+/** One selected thread staged in the temp root, read back, and judged (`problems`), before anything is written. */
+interface StagedThread {
+  provider: string;
+  cell: string;
+  threadId: string;
+  /** The recording directory it becomes, and its oracle (without `.pending`). */
+  destination: string;
+  oracle: string;
+  /** The staged recording directory. */
+  stage: string;
+  manifest: Manifest;
+  /** The recorded bridge lane assembled: the pending oracle's text. */
+  laneText: string;
+  events: number;
+  problems: string[];
+}
+
+/** What the import says of `s`, with `pendingOracle` as written (null: none). */
+function importedCell(s: StagedThread, pendingOracle: string | null): ImportedCell {
+  return { provider: s.provider, cell: s.cell, threadId: s.threadId, dir: s.destination, pendingOracle, manifest: s.manifest, events: s.events, problems: s.problems, written: true };
+}
+
+/**
+ * Writes one staged thread: its recording (staged beside the destination, then renamed: it
+ * appears whole or not at all) and, when it has no problems, its pending oracle and version.
+ */
+async function writeStaged(s: StagedThread): Promise<ImportedCell> {
+  await ensureDir(path.dirname(s.destination));
+  const beside = path.join(path.dirname(s.destination), `.${s.cell}.importing-${process.pid}`);
+  await rm(beside, { recursive: true, force: true });
+  try {
+    await cp(s.stage, beside, { recursive: true });
+    await rename(beside, s.destination);
+  } finally {
+    await rm(beside, { recursive: true, force: true });
+  }
+  if (s.problems.length > 0) return importedCell(s, null);
+  await ensureDir(path.dirname(s.oracle));
+  await writeFileAtomic(`${s.oracle}.pending`, s.laneText);
+  // Its version sidecar pending beside it (recording/oracle-version.ts): accepted with the oracle.
+  await writeOracleVersion(s.oracle, s.manifest.cliVersion, (file) => `${file}.pending`);
+  return importedCell(s, `${s.oracle}.pending`);
+}
+
 /**
  * Imports every selected thread of a record-mode folder (see the module comment).
  *
+ * @returns every selected thread; each `written: false` when one of them had problems (and
+ *   `keepDiverging` was not given), then nothing was written.
  * @throws UsageError (exit 2) for a bad selection (`--cell` with several threads, an unknown
  *   provider or thread, a bad cell name); InputError (exit 2) for an unreadable folder, lane or
  *   manifest, or an existing recording or oracle; RedactionSurvivorError (exit 3) when a secret
@@ -225,7 +310,7 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
 
   const root = await mkdtemp(path.join(os.tmpdir(), "parity-import-"));
   try {
-    const staged: Array<(typeof planned)[number] & { stage: string; manifest: Manifest; laneText: string; events: number; threadId: string }> = [];
+    const staged: StagedThread[] = [];
     for (const p of planned) {
       const raw = {} as Record<Direction, string[]>;
       for (const direction of LANE_DIRECTIONS) raw[direction] = await laneLines(path.join(p.folder, laneFileName(direction)));
@@ -260,7 +345,7 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
         ...(fixture.size > 0 ? { workspace: await fixtureHash(path.join(stage, CELL_WORKSPACE_DIR)) } : {}),
         recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
         description: `Thread ${threadId} of a running ${p.provider} bridge, imported from its record-mode folder.`,
-        note: `Imported by parity import from ${path.basename(req.dir)}/${p.provider}/${p.scope}; no cell script: the recording alone replays it.${fixture.size > 0 ? ` Its workspace/ holds the ${fixture.size} file(s) the agent read through the bridge, as first read.` : ""}`,
+        note: `${IMPORTED_NOTE}${path.basename(req.dir)}/${p.provider}/${p.scope}; no cell script: the recording alone replays it.${fixture.size > 0 ? ` Its workspace/ holds the ${fixture.size} file(s) the agent read through the bridge, as first read.` : ""}`,
         bridgeRuns: new Set(entries.map((e) => e.run)).size,
         lines: Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lanes[d].length])),
       });
@@ -273,27 +358,28 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
       // Read back as `check` will read it: a lane that is not a valid recording is refused here.
       const built = buildThreadLane(await readRecording(stage));
       const events = normalizeThreadLane(built.events);
-      staged.push({ ...p, stage, manifest, laneText: serializeThreadLane(events), events: events.length, threadId });
+      const entriesOf = (direction: Direction) => lanes[direction].map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
+      const raced = racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime"));
+      staged.push({
+        provider: p.provider,
+        cell: p.cell,
+        destination: p.destination,
+        oracle: p.oracle,
+        stage,
+        manifest,
+        laneText: serializeThreadLane(events),
+        events: events.length,
+        threadId,
+        problems: raced,
+      });
     }
-
-    const imported: ImportedCell[] = [];
     for (const s of staged) {
-      await ensureDir(path.dirname(s.destination));
-      // Staged beside the destination (one filesystem), then renamed: a recording appears whole or not at all.
-      const beside = path.join(path.dirname(s.destination), `.${s.cell}.importing-${process.pid}`);
-      await rm(beside, { recursive: true, force: true });
-      try {
-        await cp(s.stage, beside, { recursive: true });
-        await rename(beside, s.destination);
-      } finally {
-        await rm(beside, { recursive: true, force: true });
-      }
-      await ensureDir(path.dirname(s.oracle));
-      await writeFileAtomic(`${s.oracle}.pending`, s.laneText);
-      // Its version sidecar pending beside it (recording/oracle-version.ts): accepted with the oracle.
-      await writeOracleVersion(s.oracle, s.manifest.cliVersion, (file) => `${file}.pending`);
-      imported.push({ provider: s.provider, cell: s.cell, threadId: s.threadId, dir: s.destination, pendingOracle: `${s.oracle}.pending`, manifest: s.manifest, events: s.events });
+      if (req.verify !== undefined) s.problems = [...s.problems, ...(await req.verify({ provider: s.provider, cell: s.cell, dir: s.stage, laneText: s.laneText }))];
     }
+    // A thread that does not replay clean writes nothing, unless asked: then its recording alone.
+    const write = req.keepDiverging === true || staged.every((s) => s.problems.length === 0);
+    const imported: ImportedCell[] = [];
+    for (const s of staged) imported.push(write ? await writeStaged(s) : { ...importedCell(s, null), written: false });
     return imported;
   } finally {
     await rm(root, { recursive: true, force: true });

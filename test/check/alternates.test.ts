@@ -226,6 +226,9 @@ describe("parity review: new recordings the project does not have yet", () => {
     await cp(path.join(repoRoot, "lanes", "echo", "turn.json"), oracle);
     const review = await reviewIn(dir, ["s"]);
     expect(review.out).toContain("1 cell has pending results from parity record (new recordings):");
+    // The legend says what accepting a new recording does (it said "rerecord this cell").
+    expect(review.out).toContain("1 changed cell to review, pending from parity record (new recordings). [a]ccept (add the new recording and its oracle to the gate)");
+    expect(review.out).not.toContain("rerecord");
     expect(review.out).toMatch(/against oracle: \d+ differences?\n/);
     expect(review.out).toContain("accept or reject it: parity review --provider echo --cell resume  (accepting gates it as it is)");
     expect(review.out).not.toContain("check -u");

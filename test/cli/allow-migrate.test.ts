@@ -59,7 +59,7 @@ describe("parity allow --migrate", () => {
     expect(both.err).toMatch(/--migrate rewrites a whole file: drop --cell/);
     const none = await runCli(["allow", "--provider", "acp-cursor"]);
     expect(none.code).toBe(2);
-    expect(none.err).toMatch(/Missing required arguments: cell, path, pr, reason/);
+    expect(none.err).toBe("parity: missing --cell, --path, --pr, --reason (or --migrate <file>, or --prune): see parity allow --help\n");
   });
 });
 

@@ -182,6 +182,35 @@ describe("small things", () => {
     expect(r).toEqual({ code: 0, out: `${version}\n`, err: "" });
   });
 
+  it("--help lists the version flag once, with both of its letters (it listed -V and -v as two options)", async () => {
+    for (const argv of [["--help"], ["list", "--help"]]) {
+      const lines = (await runCli(argv)).out.split("\n").filter((line) => line.includes("--version"));
+      expect(lines, argv.join(" ")).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\s+-V, -v, --version\s+Print the package version/);
+    }
+    expect((await runCli(["-v"])).out).toBe(`${version}\n`);
+  });
+
+  it("yargs' choices, missing-flag and missing-argument errors in the CLI's words: the flag as --name, its value, how to see help", async () => {
+    expect(await runCli(["facts", "--network", "bogus"])).toEqual({ code: 2, out: "", err: "parity: --network bogus: use one of auto, netns, watch\n" });
+    expect(await runCli(["drift"])).toEqual({ code: 2, out: "", err: "parity: missing --provider, --from: see parity drift --help\n" });
+    expect(await runCli(["conform"])).toEqual({ code: 2, out: "", err: "parity: missing --bridge: see parity conform --help\n" });
+    expect(await runCli(["compare", "echo"])).toEqual({
+      code: 2,
+      out: "",
+      err: "parity: parity compare <providerA> <providerB>: 1 of 2 arguments given; see parity compare --help\n",
+    });
+    expect((await runCli(["merge-reports"])).err).toBe("parity: parity merge-reports <blobs..>: 0 of 1 arguments given; see parity merge-reports --help\n");
+  });
+
+  it("replay of a provider's folder names cells to pick; two output flags are refused (--json won over --timeline silently)", async () => {
+    expectOneLine(
+      await runCli(["replay", "recordings/echo"]),
+      /^parity: recordings\/echo holds recordings, it is not one: name one cell, e.g. parity replay recordings\/echo\/resume or recordings\/echo\/stop-interrupt or recordings\/echo\/turn\n$/,
+    );
+    expectOneLine(await runCli(["replay", "recordings/echo/turn", "--timeline", "--json"]), /^parity: --json and --timeline are alternatives: pass one\n$/);
+  });
+
   it("exit code 3 is in the top-level --help and in record --help, not in check --help; 4 in check --help", async () => {
     const top = await runCli(["--help"]);
     expect(top.out.replace(/\s+/g, " ")).toContain("3 a secret survived redaction");
@@ -192,6 +221,9 @@ describe("small things", () => {
       "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 4 infrastructure timeout (the wall-clock ceiling; no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT)",
     );
     expect(check.out).not.toContain("secret");
+    // import redacts as record does, and replays each thread before writing: 3 and 4 are its too.
+    const imported = await runCli(["import", "--help"]);
+    expect(imported.out.replace(/\s+/g, " ")).toContain("2 usage or input error, 3 a secret survived redaction (nothing written), 4 infrastructure timeout");
   });
 
   it("one cell, one lane: singular counts", async () => {
@@ -223,7 +255,7 @@ describe("nothing is written on a usage error", () => {
 describe("--agent-process", () => {
   it("a value outside in-process | relay | node: exit 2, one line naming the choices, before any replay", async () => {
     const r = await runCli(["check", "--provider", "echo", "--agent-process", "perl"]);
-    expectOneLine(r, /agent-process.*"perl".*"in-process", "relay", "node"/);
+    expectOneLine(r, /^parity: --agent-process perl: use one of in-process, relay, node\n$/);
   });
 
   it("each stand-in replays a real agent's cell to the same verdict (the whole matrix: test/gate/stand-ins-matrix.ci.ts)", async () => {

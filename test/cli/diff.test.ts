@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { referenceLanes, runCli } from "./run-cli.js";
+import { referenceLanes, repoRoot, runCli } from "./run-cli.js";
 
 const lanePath = (cell: string) => path.join(referenceLanes, `${cell}.events.json`);
 
@@ -48,6 +48,14 @@ describe("parity diff", () => {
     expect(result.out).toContain("1 changed, 0 added, 0 removed, 0 unchanged (1 lane)");
     expect(result.out).not.toMatch(/\u001b\[/);
     expect((await runCli(["diff", lanePath("turn-tools"), copy], { color: true })).out).toMatch(/\u001b\[32m/);
+  });
+
+  it("names the first bad argument when both are bad (it named whichever failed first in time: the second)", async () => {
+    const expected = `parity: "nope-a" is neither a lane file, a directory nor a git ref (resolved against ${repoRoot})\n`;
+    expect(await runCli(["diff", "nope-a", "nope-b"])).toEqual({ code: 2, out: "", err: expected });
+    // The executable too: there the second argument's git lookup finished first.
+    const r = spawnSync(process.execPath, [path.join(repoRoot, "bin/parity.js"), "diff", "nope-a", "nope-b"], { cwd: repoRoot, encoding: "utf8" });
+    expect({ code: r.status, out: r.stdout, err: r.stderr }).toEqual({ code: 2, out: "", err: expected });
   });
 
   it("exits 0 for equal lanes", async () => {

@@ -28,6 +28,12 @@ describe("flags", () => {
     expect(flag.err).toBe("parity: Unknown argument: provder; did you mean --provider?\n");
     expect((await runCli(["lanes", "--jsn"])).err).toContain("did you mean --json?");
     expect((await runCli(["check", "--xyzzy"])).err).toBe("parity: Unknown argument: xyzzy\n");
+    // A value typed without its flag (`parity probe acp-opencode`) is said to be one.
+    expect(await runCli(["probe", "bogus"])).toEqual({
+      code: 2,
+      out: "",
+      err: "parity: Unknown argument: bogus: parity probe takes no such positional argument; a value goes after its flag (see parity probe --help)\n",
+    });
     expect((await runCli(["frobnicate"])).err).toBe('parity: unknown command "frobnicate": see `parity --help`\n');
     expect(closestName("timout", ["timeout", "lanes"])).toBe("timeout");
     expect(closestName("x", ["timeout"])).toBeUndefined();
@@ -46,6 +52,35 @@ describe("flags", () => {
     expect(bad.err).toBe("parity: --timeout soon: expected a positive whole number of ms\n");
     expect((await runCli(["probe", "--provider", "acp-opencode", "--timeout", "0"])).err).toBe("parity: --timeout 0: expected a positive whole number of ms\n");
     expect((await runCli(["record", "--provider", "echo", "--cell", "turn", "--timeout", "1.5"])).code).toBe(2);
+  });
+});
+
+describe("probe checks its input before it shows progress", () => {
+  /** `parity probe <argv>` with a progress stream that is not a terminal (a line per wait) captured apart from errors. */
+  async function probe(argv: string[]): Promise<{ code: number; err: string; progress: string }> {
+    let progress = "";
+    const r = await runCli(["probe", ...argv], { progress: { isTTY: false, write: (text) => void (progress += text) } });
+    return { code: r.code, err: r.err, progress };
+  }
+
+  it("an unknown provider, a bad customAgents file or an unterminated quote is one error line and no 'probing …' (it printed 'probing x: answered' first)", async () => {
+    for (const argv of [
+      ["--provider", "acp-foo"],
+      ["--provider", "bogus"],
+      ["--provider", "acp-foo", "--custom-agents", "no-such-agents.json"],
+      ["--command", "node 'x"],
+    ]) {
+      const r = await probe(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err.split("\n"), argv.join(" ")).toHaveLength(2);
+      expect(r.progress, argv.join(" ")).toBe("");
+    }
+  });
+
+  it("an agent that does not answer ends its progress line 'no answer', not 'answered'", async () => {
+    const r = await probe(["--command", "no-such-agent-anywhere"]);
+    expect(r.code).toBe(1);
+    expect(r.progress).toMatch(/^probing no-such-agent-anywhere… \(starting the agent and asking initialize\)\nprobing no-such-agent-anywhere: no answer after [\d.]+ s\n$/);
   });
 });
 

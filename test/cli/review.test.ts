@@ -271,7 +271,8 @@ describe("the write policy (harness/check/write-policy.ts)", () => {
     expect(r.code, r.out).toBe(0);
     expect(spawns()).toBe(checkAlone);
     expect(r.out).toContain("2 cells have pending results from an earlier parity check: reviewing them as they are (nothing replayed");
-    expect(r.out).toContain("2 changed cells to review.");
+    // The legend names where the pending results came from and what accepting them does.
+    expect(r.out).toContain("2 changed cells to review, pending from an earlier parity check. [a]ccept (rerecord this cell)  [A]ccept this and all the rest");
     // The same differences the gate showed, worked out from the files it left.
     const resumeAt = r.out.indexOf("── echo/resume (1/2) ──\nFAIL echo/resume ");
     const turnAt = r.out.indexOf("── echo/turn (2/2) ──\nFAIL echo/turn ");

@@ -21,7 +21,11 @@ describe("parity usage errors and help", () => {
 
   it.each([
     ["an unknown flag", ["--bogus"], "parity: Unknown argument: bogus\n"],
-    ["an extra positional", ["extra-positional"], "parity: Unknown argument: extra-positional\n"],
+    [
+      "an extra positional",
+      ["extra-positional"],
+      "parity: Unknown argument: extra-positional: parity lanes takes no such positional argument; a value goes after its flag (see parity lanes --help)\n",
+    ],
   ])("lanes --out with %s writes nothing and exits 2", async (_what, extra, message) => {
     const out = path.join(await tempDir(), "lanes");
     const r = await runCli(["lanes", "--recordings", path.join(repoRoot, "recordings"), "--out", out, ...extra]);
@@ -50,7 +54,7 @@ describe("parity usage errors and help", () => {
     expect(top.code).toBe(0);
     expect(top.out).toMatch(/^parity <command> \[options\]\n/);
     expect(top.out.replace(/\s+/g, " ")).toContain(
-      "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction (record only), 4 infrastructure timeout (check, replay, rerecord, review: the wall-clock ceiling, no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed.",
+      "Exit codes: 0 pass, 1 parity failure, 2 usage or input error, 3 a secret survived redaction (record, import), 4 infrastructure timeout (check, replay, rerecord, review, import: the wall-clock ceiling, no verdict); 5 internal error (a file, directory or stream that could not be read or written, named in one line); 129 parent gone (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM), temp files removed.",
     );
     expect(top.out).toMatch(/Examples:\n\s+parity check\s/);
     const lanes = await runCli(["lanes", "-h"]);

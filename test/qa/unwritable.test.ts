@@ -50,6 +50,6 @@ describe("writing where nothing can be written", () => {
   it("a yargs choices error is one line", async () => {
     const r = await runCli(["allow", "--provider", "echo", "--cell", "turn", "--path", "/1/a", "--pr", "#5", "--reason", "qa", "--layer", "rows"]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('parity: Invalid values: Argument: layer, Given: "rows", Choices: "events", "grammar"\n');
+    expect(r.err).toBe("parity: --layer rows: use one of events, grammar\n");
   });
 });

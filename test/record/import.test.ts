@@ -2,7 +2,11 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises"
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { Readable } from "node:stream";
+import { createReviewCommand } from "../../harness/cli/review.js";
+import { racedRequests } from "../../harness/record/raced-requests.js";
 import { recordCell } from "../../harness/record/record-cell.js";
+import { listRecordings } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 
 // Issue 41 (build point 6): a record-mode folder written by a running bridge
@@ -72,6 +76,77 @@ describe("parity import of a record-mode folder", () => {
     expect(again.err).toMatch(/already exists and is never overwritten/);
   });
 
+  test("parity review names parity import as where the pending oracle came from (it said 'an earlier parity check' and 'rerecord'); beside a check's result, each source with its count", async () => {
+    const out = path.join(work, "imported-review");
+    const lanes = path.join(out, "lanes");
+    expect((await runCli(["import", recordDir.echo!, "--out", out, "--lanes", lanes, "--cell", "incident-42"])).code).toBe(0);
+    const review = async (answers: string[]) => {
+      const command = createReviewCommand({ input: Readable.from(answers.map((a) => `${a}\n`).join("")) });
+      let text = "";
+      const code = await command.run({ recordings: [out], lanes }, { out: (t) => void (text += t), err: (t) => void (text += t), color: false, verbose: false, ci: false, cwd: work });
+      return { code, text };
+    };
+    const alone = await review(["s"]);
+    expect(alone.text).toContain("1 cell has pending results from parity import: reviewing them as they are");
+    expect(alone.text).toContain("1 changed cell to review, pending from parity import. [a]ccept (give the imported recording its first oracle)  [A]ccept this and all the rest");
+    expect(alone.text).toMatch(/pending from parity import of rec\/echo\/thr_[^ ]+ \(accepting gives the recording its first oracle\): /);
+    expect(alone.text).not.toMatch(/rerecord|earlier parity check/);
+    expect(alone.code).toBe(1);
+
+    // A committed recording whose oracle waits as a check left it: a check's result, rerecorded on accept.
+    await cp(path.join(repoRoot, "recordings", "echo", "turn"), path.join(out, "echo", "turn"), { recursive: true });
+    await cp(path.join(repoRoot, "lanes", "echo", "turn.json"), path.join(lanes, "echo", "turn.json.pending"));
+    const mixed = await review(["s", "s"]);
+    expect(mixed.text).toContain("2 cells have pending results from an earlier parity check and parity import:");
+    expect(mixed.text).toContain(
+      "2 changed cells to review, pending from parity import (1), an earlier parity check (1). [a]ccept (parity import: give the imported recording its first oracle; an earlier parity check: rerecord this cell)",
+    );
+  });
+
+  test("a session whose runtime sent thread/start and turn/start in one write (raced) is named at import, seq by seq, and nothing is written; --keep-diverging writes its recording without a pending oracle", async () => {
+    const source = path.join(repoRoot, "test", "fixtures", "import-race");
+    const out = path.join(work, "imported-race");
+    const lanes = path.join(out, "lanes");
+    const refused = await runCli(["import", source, "--out", out, "--lanes", lanes, "--cell", "race"]);
+    expect(refused.code, refused.err).toBe(1);
+    expect(refused.out).toBe("");
+    expect(refused.err).toContain("parity: echo/race (thread thr_race) is not a clean cell: replayed through today's bridge it does not (or not always) give the recorded bridge output");
+    expect(refused.err).toContain("  seq 19 (bridge→runtime): the answer to thread/start (id 2, seq 3) came after turn/start (seq 6) was read");
+    expect(refused.err).toContain("parity: nothing imported (all threads or none); --keep-diverging writes its recording without a pending oracle");
+    await expect(readdir(out)).rejects.toThrow();
+
+    const kept = await runCli(["import", source, "--out", out, "--lanes", lanes, "--cell", "race", "--keep-diverging", "--json"]);
+    expect(kept.code).toBe(1);
+    const [cell] = JSON.parse(kept.out) as Array<{ pendingOracle: string | null; written: boolean; problems: string[] }>;
+    expect(cell).toMatchObject({ pendingOracle: null, written: true });
+    expect(cell!.problems[0]).toMatch(/^seq 19 \(bridge→runtime\): the answer to thread\/start/);
+    expect(await readdir(path.join(out, "echo"))).toEqual(["race"]);
+    await expect(readdir(lanes)).rejects.toThrow();
+  });
+
+  test("a replay that hits the wall-clock ceiling (--timeout 1, as the other commands' timeout tests) is exit 4, no verdict, nothing written", async () => {
+    const out = path.join(work, "imported-timeout");
+    const r = await runCli(["import", recordDir.echo!, "--out", out, "--timeout", "1"]);
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toContain("the replay hit the wall-clock ceiling (1 ms): no verdict");
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
+  test("racedRequests: the raced session has one; no committed recording has any", async () => {
+    const read = async (file: string) =>
+      (await readFile(file, "utf8").catch(() => ""))
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
+    const lanesOf = async (dir: string) => racedRequests(await read(path.join(dir, "runtime→bridge.ndjson")), await read(path.join(dir, "bridge→runtime.ndjson")));
+    expect(await lanesOf(path.join(repoRoot, "test", "fixtures", "import-race", "echo", "thr_race"))).toHaveLength(1);
+    const committed = (await listRecordings([path.join(repoRoot, "recordings")])).map((l) => l.dir);
+    expect(committed.length).toBeGreaterThan(100);
+    const raced: string[] = [];
+    for (const dir of committed) if ((await lanesOf(dir)).length > 0) raced.push(dir);
+    expect(raced).toEqual([]);
+  });
+
   test("the agent's reads through the bridge become the recording's workspace fixture", async () => {
     const out = path.join(work, "imported-acp-omp-fixture");
     const [dir] = await readdir(path.join(out, "acp-omp-fixture"));
@@ -91,8 +166,11 @@ describe("parity import of a record-mode folder", () => {
     expect(await readFile(lane, "utf8")).toContain("s3cr3t-value-1234");
     const out = path.join(work, "imported-secret");
     vi.stubEnv("PARITY_IMPORT_TEST_TOKEN", "s3cr3t-value-1234");
-    const r = await runCli(["import", source, "--out", out, "--lanes", path.join(out, "lanes")]);
-    expect(r.code, r.err).toBe(0);
+    // The prompt was edited and the bridge's recorded echo of it was not: its replay diverges (exit 1),
+    // so the recording is written only with --keep-diverging (without a pending oracle).
+    const r = await runCli(["import", source, "--out", out, "--lanes", path.join(out, "lanes"), "--keep-diverging"]);
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toContain("is not a clean cell");
     const [cell] = await readdir(path.join(out, "echo"));
     expect(await readFile(path.join(out, "echo", cell!, "runtime→bridge.ndjson"), "utf8")).not.toContain("s3cr3t-value-1234");
   });
