@@ -79,7 +79,7 @@ describe("rule 6 on the real run whose count moved (codex 0.171.0 turn-tools)", 
       expect((JSON.parse(r.out) as { cells: Array<{ status: string }> }).cells.map((c) => c.status)).toEqual(["pass"]);
       expect(r.code).toBe(0);
     }
-  }, 120_000);
+  });
 
   it("a count of another value at the moved place still fails", () => {
     const live = moved();
