@@ -89,7 +89,7 @@ export function keyedListChange(oldValue: unknown, newValue: unknown): string[] 
 
 /** A run-to-run rule that held differences between two runs, once, with the cells it held them in. */
 export interface HeldByRule {
-  /** The rule's number in harness/compare/run-to-run.ts (1–5). */
+  /** The rule's number in harness/compare/run-to-run.ts (1–6). */
   rule: number;
   /** The rule as the check report names it (`RUN_TO_RUN_RULES`). */
   name: string;

@@ -7,7 +7,7 @@
  * event for event against its own bridge lane, so a bridge that re-chunks or reorders is caught
  * there.
  *
- * Rules 1–2 are about order and chunks, 3–4 about values:
+ * Rules 1, 2 and 6 are about order and chunks, 3–5 about values:
  *
  * 1. **Output chunking.** A tool's streamed output (`…/outputDelta`) arrives in the chunks the
  *    pipe happened to deliver: codex 0.171.0 sends a command's three lines as three deltas in one
@@ -52,6 +52,27 @@
  *    such a window of what the cell's facts say the command printed ({@link PrintedOutputs}) is
  *    {@link TERMINAL_WINDOW} (see {@link isTerminalWindow}). What is not such a window — a row
  *    lost or added, a line changed, the output gone — is compared as it is.
+ * 6. **Token usage among tool events.** codex 0.171.0 reports a model answer's token counts
+ *    (`thread/tokenUsage/updated`) when the answer's stream completes, while the tool calls that
+ *    answer dispatched already run as their own tasks: whether the count comes after the tools'
+ *    events, among them, or before the first one started is the scheduler's. The committed
+ *    turn-tools oracle has the command's count after the command (`item/started`, output,
+ *    `item/completed`, then the count); a live run under load (test/fixtures/token-usage-moved/)
+ *    has it elsewhere among the answer's tool events. So a count is compared at one place: the
+ *    start of the stretch of tool events (rule 2's stretch: nothing else between; a host's
+ *    `turn/diff/updated` after a file change counts as a tool's event here) that it ends or sits
+ *    in — the first place there that no tool item spans —, its values as they are (the counts are the truth; only the place is the scheduler's).
+ *    A usage report an agent streams during the turn (`thread/contextWindowUsage/updated`:
+ *    claude-agent-acp's `usage_update` from the model's stream events while Claude Code runs the
+ *    answer's tools) can race the same way, but one after the tools is the next answer's (acp-claude
+ *    two-tool-calls), so it moves only when a tool item runs at it. Strict: a report never passes
+ *    anything but tool events — not a message, a turn event or another report — and codex counts
+ *    each answer before the next answer's tools start, so a count that moved past the next
+ *    answer's tool items takes them into its stretch, while that answer's own count, which came
+ *    after them, no longer walks over them: the lanes still differ. The same for a count moved
+ *    before the tools of the answer before it. Blind spot, on the strict side: a count that came
+ *    before its answer's tools started, when the count before it also did (two such races in one
+ *    turn), is taken for a count after the stretch before it, and differs.
  *
  * Pure: returns new arrays, the input is not modified. Events are normalized thread-lane events
  * (harness/lanes/normalize.ts); anything that is not an item event is left where it is.
@@ -69,7 +90,27 @@ export const RUN_TO_RUN_RULES = [
   "the merge order of a command's stdout and stderr lines",
   "names a run makes up (UUIDs, spill-file names, times and pids in them) and a retry's jittered delay",
   "where a terminal's window of a long output ends (qwen-code's last 10 030 rows of what it read before the pty closed)",
+  "the place of a token usage report among the tool events of its answer (compared at their start; its values as they are)",
 ] as const;
+
+/**
+ * Thread-lane events that report token usage (rule 6), and whether a report with no tool item
+ * running at it is its answer's report after its tools (so it walks back over the tools just
+ * before it): codex's per-answer count is (turn-tools: each count follows its answer's tools);
+ * an ACP agent's streamed `usage_update` is not (claude-agent-acp's after the tools is the next
+ * answer's, acp-claude two-tool-calls), so it is held only among tools running at it.
+ */
+export const USAGE_REPORTS: ReadonlyMap<string, { afterItsTools: boolean }> = new Map([
+  ["thread/tokenUsage/updated", { afterItsTools: true }],
+  ["thread/contextWindowUsage/updated", { afterItsTools: false }],
+]);
+
+/**
+ * Events rule 6's walk passes besides tool items' own: codex's `turn/diff/updated`, the turn's
+ * diff it sends when a file change has been applied, from the tool's own task (turn-tools: after
+ * the fileChange item, before the answer's count).
+ */
+const TOOL_SIDE_EVENTS: ReadonlySet<string> = new Set(["turn/diff/updated"]);
 
 /**
  * Rule 4's keys whose value a run draws at random, whatever it is: each becomes `"<random>"`.
@@ -110,17 +151,19 @@ export function printedOutputs(facts: Pick<TruthFacts, "steps">): PrintedOutputs
 }
 
 /**
- * The rules applied to one lane (see the module comment): rule 2, rule 1, rule 5 (before rule 3,
- * whose sorted lines are no window), rule 3, rule 4.
+ * The rules applied to one lane (see the module comment): rule 6 (before rule 2, whose stretches
+ * a usage report ends), rule 2, rule 1, rule 5 (before rule 3, whose sorted lines are no window),
+ * rule 3, rule 4.
  * @param events normalized thread-lane events
  * @param printed rule 5's reference (see {@link PrintedOutputs})
- * @param without a rule number (1–5, as {@link RUN_TO_RUN_RULES} counts from 1) left out: what
+ * @param without a rule number (1–6, as {@link RUN_TO_RUN_RULES} counts from 1) left out: what
  *   that rule alone held is seen by folding without it (harness/compare/lane-drift.ts `heldByRules`)
  * @returns a new list; equal lanes give equal lists
  */
 export function foldRunToRun(events: readonly unknown[], printed: PrintedOutputs = new Map(), without?: number): unknown[] {
   const rule = (n: number, apply: (lane: unknown[]) => unknown[]) => (lane: unknown[]) => (n === without ? lane : apply(lane));
   const steps = [
+    rule(6, placeUsageAmongTools),
     rule(2, groupConcurrentToolItems),
     rule(1, (lane) => joinOutputChunks(collapseStreamedProgress(lane))),
     rule(5, (lane) => keepTerminalWindows(lane, printed)),
@@ -278,12 +321,75 @@ function isOutputDelta(event: unknown): event is Record<string, unknown> & { typ
 }
 
 /**
- * Rule 2: in each maximal stretch of consecutive events that all belong to tool items, the
- * events grouped by item (each item's in their own order) and the groups sorted by the item's
- * content key (its started item without `id`; a stable sort, so equal keys keep lane order).
+ * Rule 6: each usage report ({@link USAGE_REPORTS}) moved back to the start of the stretch of
+ * tool events it ends or sits in (see the module comment), its values untouched; every other event
+ * keeps its order. The walk back from the report passes tool items' events and
+ * {@link TOOL_SIDE_EVENTS} and stops at anything else (a message's event, a turn event, another
+ * report at its place in the run); the report lands at the earliest place of what it passed that
+ * no tool item spans (an item that started before it stays whole on one side). It stays where it
+ * is when there is no such place, and when no tool item runs at a report that is not its
+ * answer's report after its tools ({@link USAGE_REPORTS}). A tool item is an item whose type is
+ * not a message's (as rule 2).
+ * @param events normalized thread-lane events
+ * @returns a new list of the same events
  */
-export function groupConcurrentToolItems(events: readonly unknown[]): unknown[] {
-  // Which items are tools: known from their item/started or item/completed anywhere in the lane.
+export function placeUsageAmongTools(events: readonly unknown[]): unknown[] {
+  const kinds = itemKinds(events);
+  const toolItem = (event: unknown): string | undefined => {
+    const id = itemIdOf(event);
+    return id !== undefined && kinds.get(id)?.tool === true ? id : undefined;
+  };
+  // Every walk is made on the lane as it came, so a report never walks past another report's
+  // place in the run (which another report moved away from would uncover).
+  const moveTo = new Map<number, unknown[]>();
+  const moved = new Set<number>();
+  // Tool items started and not completed before the event at `i`.
+  const running = new Set<string>();
+  events.forEach((event, i) => {
+    const id = toolItem(event);
+    if (id !== undefined && isRecord(event)) {
+      if (event.type === "item/started") running.add(id);
+      else if (event.type === "item/completed") running.delete(id);
+      return;
+    }
+    const report = isRecord(event) && typeof event.type === "string" ? USAGE_REPORTS.get(event.type) : undefined;
+    if (report === undefined || (running.size === 0 && !report.afterItsTools)) return;
+    const at = startOfToolStretch(events, i, new Set(running), toolItem);
+    if (at === undefined) return;
+    moved.add(i);
+    moveTo.set(at, [...(moveTo.get(at) ?? []), event]);
+  });
+  return events.flatMap((event, i) => [...(moveTo.get(i) ?? []), ...(moved.has(i) ? [] : [event])]);
+}
+
+/**
+ * Rule 6's walk back from the report at `from` over the stretch of tool events before it: the
+ * earliest tool item's event in that stretch before which no tool item spans (every item with an event between it and
+ * the report, and every item `running` at the report, started there), or undefined (stay) when
+ * that is the report's own place.
+ */
+function startOfToolStretch(events: readonly unknown[], from: number, running: Set<string>, toolItem: (event: unknown) => string | undefined): number | undefined {
+  // Items with an event passed (or running at the report) whose item/started is not passed yet.
+  const open = new Set(running);
+  let start: number | undefined;
+  for (let j = from - 1; j >= 0; j--) {
+    const event = events[j];
+    if (!isRecord(event)) break;
+    const id = toolItem(event);
+    if (id === undefined) {
+      // Passed, never landed before: the report's place is judged by the tool items around it.
+      if (typeof event.type === "string" && TOOL_SIDE_EVENTS.has(event.type)) continue;
+      break;
+    }
+    if (event.type === "item/started") open.delete(id);
+    else open.add(id);
+    if (open.size === 0) start = j;
+  }
+  return start;
+}
+
+/** Each item's id → whether it is a tool (its type is not a message's) and its content key (the first started or completed item without its id). */
+function itemKinds(events: readonly unknown[]): Map<string, { tool: boolean; key: string }> {
   const kinds = new Map<string, { tool: boolean; key: string }>();
   for (const event of events) {
     if (!isRecord(event) || !isRecord(event.item) || typeof event.item.id !== "string" || typeof event.item.type !== "string") continue;
@@ -291,6 +397,17 @@ export function groupConcurrentToolItems(events: readonly unknown[]): unknown[] 
     const { id: _id, ...content } = event.item;
     kinds.set(event.item.id, { tool: !MESSAGE_ITEM_TYPES.has(event.item.type), key: JSON.stringify(content) });
   }
+  return kinds;
+}
+
+/**
+ * Rule 2: in each maximal stretch of consecutive events that all belong to tool items, the
+ * events grouped by item (each item's in their own order) and the groups sorted by the item's
+ * content key (its started item without `id`; a stable sort, so equal keys keep lane order).
+ */
+export function groupConcurrentToolItems(events: readonly unknown[]): unknown[] {
+  // Which items are tools: known from their item/started or item/completed anywhere in the lane.
+  const kinds = itemKinds(events);
   const toolItem = (event: unknown): string | undefined => {
     const id = itemIdOf(event);
     return id !== undefined && kinds.get(id)?.tool === true ? id : undefined;
