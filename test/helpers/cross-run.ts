@@ -1,17 +1,16 @@
 /**
  * What `parity check --recordings <fresh> --lanes lanes` says of a fresh live recording's oracle
  * held against the committed oracle of the same cell: the cross-run comparison of
- * harness/check/compare-cell.ts (`compareParity` with `oracleFromAnotherRun` and the cell's facts
- * as the run-to-run rules' reference, harness/compare/run-to-run.ts), for the live tests that
+ * harness/check/compare-cell.ts (`compareParity` with the one cross-run input,
+ * harness/check/cross-run.ts: the run-to-run rules with the cell's facts), for the live tests that
  * record a cell again. A live agent's scheduling decides what the rules name (chunks, the order
  * of tools that run together, where a token count lands); everything else must be equal.
  * Stricter than the check in one way: no allowlist entry applies.
  */
 import path from "node:path";
-import { loadCellFacts } from "../../harness/check/cell-facts.js";
 import { oracleFromAnotherRun, readOracleOnly } from "../../harness/check/compare-cell.js";
+import { crossRunInput, loadCrossRunFacts } from "../../harness/check/cross-run.js";
 import { compareParity, type ParityLeg, type ParityVerdict } from "../../harness/compare/parity.js";
-import { printedOutputs } from "../../harness/compare/run-to-run.js";
 import { repoRoot } from "./run-cli.js";
 
 /** A fresh recording (`record --out <root>`: `<root>/<provider>/<cell>`) and the oracle `record` wrote for it. */
@@ -30,7 +29,7 @@ export interface FreshRecording {
 export async function crossRunVerdict(provider: string, cell: string, fresh: FreshRecording, blank: (events: readonly unknown[]) => unknown[] = (events) => [...events]): Promise<ParityVerdict> {
   const lanes = path.join(repoRoot, "lanes");
   if (!oracleFromAnotherRun(path.resolve(fresh.dir), lanes)) throw new Error(`${fresh.dir}: parity check pairs it with ${lanes}, not another run's oracle`);
-  const facts = (await loadCellFacts(path.join(repoRoot, "cells"), [{ provider, cell }])).get(`${provider}/${cell}`);
+  const facts = await loadCrossRunFacts(path.join(repoRoot, "cells"), [{ provider, cell }]);
   const leg = async (file: string): Promise<ParityLeg> => {
     const read = await readOracleOnly(file);
     return { ...read, events: blank(read.events) };
@@ -42,7 +41,6 @@ export async function crossRunVerdict(provider: string, cell: string, fresh: Fre
     recordingDir: fresh.dir,
     live: await leg(fresh.oracleFile),
     oracle: await leg(path.join(lanes, provider, `${cell}.json`)),
-    oracleFromAnotherRun: true,
-    ...(facts?.state === "judged" ? { printed: printedOutputs(facts.facts) } : {}),
+    ...crossRunInput(facts, provider, cell),
   });
 }
