@@ -8,7 +8,7 @@ import type { ApprovalStatus } from "../bridge-kit/approval-ledger.js";
 import { textsUnifiedDiff } from "../bridge-kit/texts-diff.js";
 import type { JsonValue } from "../protocol/thread-delta-blocks.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
-import { unifiedDiffFromPi } from "./diff.js";
+import { unifiedDiffFromPi } from "../bridge-kit/pi-diff.js";
 
 /** `tool_execution_start`/`_end` fields the bridge reads (pi 0.73.1 `docs/rpc.md`). */
 export interface PiToolExecution {

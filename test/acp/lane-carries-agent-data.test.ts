@@ -302,6 +302,15 @@ describe("the agent's own unified diff, hunks and context included", () => {
     ]);
   });
 
+  const PI_NOTES_DIFF = "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n";
+
+  it("acp-pi turn-tools seq 53 without pi-acp's diff entry (test/fixtures/pi-acp-edit-race): pi's own rawOutput.details.diff, as the committed run (with the entry) shows it", () => {
+    const raced = driveCell("turn-tools", selectAcpDialect({ command: "pi-acp" }), path.join(REPO_ROOT, "test", "fixtures", "pi-acp-edit-race", "acp-pi"));
+    const closed = raced.deltas.find((delta): delta is Close => delta.kind === "item.close" && delta.key.providerItemId === "call_parity_2_1");
+    expect(closed?.item).toEqual({ type: "fileChange", changes: [{ path: "/tmp/parity-workspace/notes.txt", kind: "update", diff: PI_NOTES_DIFF }] });
+    expect(diffOf("acp-pi", "turn-tools", "call_parity_2_1")).toEqual([PI_NOTES_DIFF]);
+  });
+
   it("an agent that sends no unified diff (acp-gemini turn-tools seq 42) gets the diff of the file texts it sent, with its hunk (issue 37)", () => {
     expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([
       "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",

@@ -21,19 +21,14 @@ export interface FreshRecording {
 
 /**
  * The cross-run verdict of a fresh recording's oracle against `lanes/<provider>/<cell>.json`.
- * @param blank what of the agent's own output a test leaves out on both sides (an agent's own
- *   run-to-run variance no rule names yet); default none
  * @throws Error when the check would not hold the fresh recording to the committed oracle across
  *   runs (its folder pairs with the project's lanes), so the rules would not apply
  */
-export async function crossRunVerdict(provider: string, cell: string, fresh: FreshRecording, blank: (events: readonly unknown[]) => unknown[] = (events) => [...events]): Promise<ParityVerdict> {
+export async function crossRunVerdict(provider: string, cell: string, fresh: FreshRecording): Promise<ParityVerdict> {
   const lanes = path.join(repoRoot, "lanes");
   if (!oracleFromAnotherRun(path.resolve(fresh.dir), lanes)) throw new Error(`${fresh.dir}: parity check pairs it with ${lanes}, not another run's oracle`);
   const facts = await loadCrossRunFacts(path.join(repoRoot, "cells"), [{ provider, cell }]);
-  const leg = async (file: string): Promise<ParityLeg> => {
-    const read = await readOracleOnly(file);
-    return { ...read, events: blank(read.events) };
-  };
+  const leg = async (file: string): Promise<ParityLeg> => readOracleOnly(file);
   return compareParity({
     provider,
     cell,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { unifiedDiffFromPi } from "../../stack/pi/diff.js";
+import { unifiedDiffFromPi } from "../../stack/bridge-kit/pi-diff.js";
 import { bashOutcome, readResultText } from "../../stack/pi/tools.js";
 import { createPiTurnTranslator, errorCategoryOf, httpStatusOf, type PiEvent } from "../../stack/pi/translate.js";
 import { gatedCallOf, gatedToolsFor } from "../../stack/pi/extension.js";

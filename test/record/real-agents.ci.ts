@@ -34,22 +34,6 @@ const runHere = (id: string): boolean => installed(id) || process.env.CI === "tr
 
 const REAL = Object.keys(SHIPPED_AGENT_PROFILES).filter((id) => id !== "acp-opencode"); // opencode: opencode-live.test.ts
 
-/**
- * What of an agent's own output varies from run to run by the agent's own doing and no run-to-run
- * rule names, blanked on both sides before the cross-run comparison. pi-acp 0.0.23 snapshots a
- * file's old text when it processes pi's `tool_execution_start` event, in a separate process from
- * pi's own write: on a loaded machine pi has written the file first, and the diff pi-acp reports
- * (`oldText`) is then the new text's. The bridge reports what the agent said, so only the
- * fileChange diff of acp-pi is left out; every other value must still match. (omp's streamed
- * output chunks, once joined here, are run-to-run rule 1.)
- */
-const AGENT_OWN_VARIANCE: Record<string, (events: readonly unknown[]) => unknown[]> = {
-  "acp-pi": (events) =>
-    (events as Array<{ item?: { type?: string; changes?: Array<Record<string, unknown>> } }>).map((event) =>
-      event.item?.type === "fileChange" ? { ...event, item: { ...event.item, changes: event.item.changes?.map((c) => ({ ...c, diff: "<agent-dependent>" })) } } : event,
-    ),
-};
-
 describe("real agents recorded live, offline", () => {
   for (const id of REAL) {
     const oracle = path.join(repoRoot, "lanes", id, "turn-tools.json");
@@ -67,7 +51,7 @@ describe("real agents recorded live, offline", () => {
           tempParent: RECORD_PARENT,
         });
         expect(result.manifest.cliVersion).toBe((await readRecording(path.join(repoRoot, "recordings", id, "turn-tools"))).manifest.cliVersion);
-        const verdict = await crossRunVerdict(id, "turn-tools", result, AGENT_OWN_VARIANCE[id]);
+        const verdict = await crossRunVerdict(id, "turn-tools", result);
         expect(verdict.diffs).toEqual([]);
         expect(verdict.passed).toBe(true);
       },

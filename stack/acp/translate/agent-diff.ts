@@ -8,12 +8,19 @@
  * - `rawOutput.fileDiff` (qwen);
  * - `rawOutput.detailedContent` (copilot's `diff --git`);
  * - `rawOutput` as text blocks holding one diff (claude-code-acp's `Index: …` text);
+ * - `rawOutput.details.diff` in pi's line-numbered format (pi-acp forwards pi's `edit` result as
+ *   `rawOutput`), written as a unified diff (bridge-kit/pi-diff.ts). pi computes it from the text
+ *   it replaced, so it is there in every run; pi-acp's own `diff` content is not: it snapshots the
+ *   old text when it handles pi's `tool_execution_start`, and when pi has written the file by
+ *   then the texts are equal and pi-acp sends no `diff` entry (harness/record/README.md, agents
+ *   that vary);
  * - `_meta.claudeCode.toolResponse.structuredPatch` naming the file (claude-agent-acp): hunks
  *   `{oldStart, oldLines, newStart, newLines, lines}`, written as a unified diff with headers
  *   `--- a/<path>` / `+++ b/<path>` (leading slashes off, as git writes them).
  * A text counts as a unified diff when it has a hunk header line (`@@ -a,b +c,d @@`). The ones
  * not keyed by path are taken only for a call that changes one file. Pure.
  */
+import { unifiedDiffFromPi } from "../../bridge-kit/pi-diff.js";
 import { readStructuredPatch, unifiedDiff as hunksUnifiedDiff } from "../../bridge-kit/structured-patch.js";
 import { isRecord } from "../../protocol/json-value.js";
 import type { AcpToolCallEvent } from "../dialects/types.js";
@@ -45,7 +52,13 @@ function singleFileDiff(raw: unknown, path: string): string | undefined {
     const patch = unifiedDiff(filediff.patch);
     if (patch !== undefined) return patch;
   }
-  return unifiedDiff(metadata?.diff) ?? unifiedDiff(raw.fileDiff) ?? unifiedDiff(raw.detailedContent);
+  return unifiedDiff(metadata?.diff) ?? unifiedDiff(raw.fileDiff) ?? unifiedDiff(raw.detailedContent) ?? piDiff(raw, path);
+}
+
+/** pi's line-numbered `details.diff` of a result, as a unified diff of `path`; undefined when absent or of another shape. */
+function piDiff(raw: Record<string, unknown>, path: string): string | undefined {
+  const diff = isRecord(raw.details) ? raw.details.diff : undefined;
+  return typeof diff === "string" ? unifiedDiffFromPi(diff, path) : undefined;
 }
 
 /** Claude Code's `structuredPatch` of `path` (in `_meta.claudeCode.toolResponse`) as a unified diff. */

@@ -145,7 +145,14 @@ function fullPathOf(event: AcpToolCallEvent, entryPath: string): string {
 
 function fileChanges(event: AcpToolCallEvent, operation: Extract<AcpOperation, { type: "fileChange" }>): FileChangeEntry[] {
   const diffs = diffEntries(event);
-  if (diffs.length === 0) return [{ path: operation.paths[0] as string, kind: operation.kind }];
+  if (diffs.length === 0) {
+    // No `diff` entry: the diff the agent sent elsewhere in the call still reaches the thread
+    // (pi-acp leaves the entry out when pi wrote the file before pi-acp read its old text, yet
+    // forwards pi's own diff in `rawOutput`: agent-diff.ts).
+    const path = operation.paths[0] as string;
+    const diff = operation.paths.length === 1 ? agentUnifiedDiff(event, path, 1) : undefined;
+    return [{ path, kind: operation.kind, ...(diff !== undefined ? { diff } : {}) }];
+  }
   return diffs.map((entry) => {
     // An empty old text is how agents that send texts say the file is new (qwen, copilot: their
     // new-file-folder recordings); ACP's absent or null old text says the same.
