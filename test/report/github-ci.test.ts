@@ -23,7 +23,9 @@ beforeAll(async () => {
     // The real recordings, linked (read only), so the run covers exactly these cells.
     await symlink(path.join(repoRoot, "recordings", provider), path.join(recordings, provider));
     await cp(path.join(repoRoot, "lanes", provider), path.join(lanes, provider), { recursive: true });
-    for (const file of (await readdir(path.join(lanes, provider))).filter((f) => f.endsWith(".json")).sort()) {
+    // Every oracle, an accepted alternate's too (`<cell>/alternates/<k>.json`, checked as a cell of its own).
+    const oracles = (await readdir(path.join(lanes, provider), { recursive: true })).filter((f) => f.endsWith(".json")).sort();
+    for (const file of oracles) {
       const oracle = path.join(lanes, provider, file);
       const lane = JSON.parse(await readFile(oracle, "utf8")) as Array<Record<string, any>>;
       const message = lane.find((e) => e.type === "item/completed" && e.item?.type === "agentMessage");
@@ -64,7 +66,7 @@ describe("--reporter github fits GitHub (issue 27 item 3)", () => {
 
     for (const error of errors.slice(0, -1)) {
       const file = /file=([^,]+),/.exec(error)![1]!;
-      expect(file).toMatch(/^pkg\/lanes\/acp-(claude|codex)\/[\w-]+\.json$/);
+      expect(file).toMatch(/^pkg\/lanes\/acp-(claude|codex)\/[\w-]+(\/alternates\/\d+)?\.json$/);
       const line = Number(/,line=(\d+),/.exec(error)![1]);
       const text = (await readFile(path.join(ws, file), "utf8")).split("\n")[line - 1]!;
       // The changed field's own line, not its event's opening brace.
@@ -73,7 +75,11 @@ describe("--reporter github fits GitHub (issue 27 item 3)", () => {
 
     const markdown = await readFile(summary, "utf8");
     expect(markdown.startsWith("earlier step\n### parity check\n")).toBe(true);
-    for (const cell of broken) expect(markdown).toContain(`| ${cell} | fail | 1 difference | \`parity check --provider ${cell.split("/")[0]} --cell ${cell.split("/")[1]}\` |`);
+    // An alternate's row reruns it by its own name (`--cell stop-interrupt/alternates/2`).
+    for (const cell of broken) {
+      const [provider, ...name] = cell.split("/");
+      expect(markdown).toContain(`| ${cell} | fail | 1 difference | \`parity check --provider ${provider} --cell ${name.join("/")}\` |`);
+    }
     expect(markdown).not.toMatch(/\| acp-cursor\//);
   }, 600_000);
 });

@@ -2,6 +2,7 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "n
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acceptedAlternateNumbers } from "../../harness/recording/alternates.js";
 import { runCli, repoRoot } from "../cli/run-cli.js";
 import { findChromium, headless, probePage } from "./chromium.js";
 import { xmlProblem } from "./helpers.js";
@@ -27,7 +28,10 @@ beforeAll(async () => {
   for (const provider of ["acp-claude", "echo"]) {
     await symlink(path.join(repoRoot, "recordings", provider), path.join(recordings, provider));
     await cp(path.join(repoRoot, "lanes", provider), path.join(dir, "lanes", provider), { recursive: true });
-    total += (await readdir(path.join(repoRoot, "recordings", provider))).length;
+    // One per cell and one per accepted alternate (`<cell>/alternates/<k>/`, checked as a cell of its own).
+    for (const cell of await readdir(path.join(repoRoot, "recordings", provider))) {
+      total += 1 + (await acceptedAlternateNumbers(path.join(repoRoot, "recordings", provider, cell))).length;
+    }
   }
   const edit = async (file: string, change: (lane: Array<Record<string, any>>) => void) => {
     const lane = JSON.parse(await readFile(file, "utf8")) as Array<Record<string, any>>;
