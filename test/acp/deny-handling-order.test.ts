@@ -13,13 +13,13 @@
  * (recordings/acp-omp/approval-deny) and answers the runtime's `interaction/request` in the same
  * macrotask as the agent's `tool_call` is read, after it: nothing here depends on the clock.
  */
-import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { isBoundary, startInProcessBridge, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
+import { pipedChild } from "../helpers/piped-child.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 const CELL = path.join(REPO_ROOT, "recordings/acp-omp/approval-deny");
@@ -55,19 +55,7 @@ function ompChild(order: ToolCallRead): { child: ChildProcess; emitToolCall(): v
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
-  const child = Object.assign(new EventEmitter(), {
-    stdin,
-    stdout,
-    stderr,
-    pid: undefined,
-    kill: () => {
-      setImmediate(() => {
-        child.emit("exit", null, "SIGTERM");
-        child.emit("close", null, "SIGTERM");
-      });
-      return true;
-    },
-  });
+  const child = pipedChild({ stdin, stdout, stderr });
   const write = (message: WireMessage): void => void stdout.emit("data", Buffer.from(`${JSON.stringify(message)}\n`));
   const answer = (seq: number, id: WireMessage["id"]): void => write({ ...line(seq), id });
   let buffered = "";
@@ -87,7 +75,7 @@ function ompChild(order: ToolCallRead): { child: ChildProcess; emitToolCall(): v
       }
     }
   });
-  return { child: child as unknown as ChildProcess, emitToolCall: () => write(line(21)) };
+  return { child, emitToolCall: () => write(line(21)) };
 }
 
 /** The bridge's `thread/delta` and `thread/identity` notifications of one run of the cell, and the agent lines it answered. */

@@ -15,13 +15,13 @@
  * lines (recordings/acp-omp/stop-interrupt, recordings/acp-omp/steer) and delivers the runtime's
  * request in the macrotask in which the agent line is read, after it: nothing depends on the clock.
  */
-import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { isBoundary, startInProcessBridge, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
+import { pipedChild } from "../helpers/piped-child.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 /** The committed lines of one lane of `cell`, by seq (parsed JSON-RPC messages). */
@@ -70,21 +70,9 @@ function playerChild(script: AgentScript, out: () => WireMessage[], written: Age
       done();
     },
   });
-  const child = Object.assign(new EventEmitter(), {
-    stdin,
-    stdout,
-    stderr: new PassThrough(),
-    pid: undefined,
-    kill: () => {
-      setImmediate(() => {
-        child.emit("exit", null, "SIGTERM");
-        child.emit("close", null, "SIGTERM");
-      });
-      return true;
-    },
-  });
+  const child = pipedChild({ stdin, stdout, stderr: new PassThrough() });
   const write = (message: WireMessage): void => void stdout.emit("data", Buffer.from(`${JSON.stringify(message)}\n`));
-  return child as unknown as ChildProcess;
+  return child;
 }
 
 const open: InProcessBridge[] = [];
