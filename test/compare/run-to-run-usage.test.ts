@@ -13,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareParity } from "../../harness/compare/parity.js";
 import {
-  collapseStreamedProgress,
+  dropStreamedProgress,
   foldRunToRun,
   groupConcurrentToolItems,
   joinOutputChunks,
@@ -37,7 +37,7 @@ const verdict = (cell: string, live: unknown[], oracleFromAnotherRun: boolean, p
 
 /** The other five rules, in foldRunToRun's order, without rule 6. */
 const withoutRule6 = (events: readonly unknown[]) =>
-  sortMergedCommandOutput(keepTerminalWindows(joinOutputChunks(collapseStreamedProgress(groupConcurrentToolItems(events))), new Map())).map(replaceMadeUpNames);
+  sortMergedCommandOutput(keepTerminalWindows(joinOutputChunks(dropStreamedProgress(groupConcurrentToolItems(events))), new Map())).map(replaceMadeUpNames);
 
 const isUsage = (e: Event) => USAGE_REPORTS.has(e.type);
 const idOf = (e: Event) => (e.item?.id as string | undefined) ?? e.itemId;
