@@ -12,6 +12,12 @@ import { PendingRequests } from "./json-rpc-endpoint.js";
 /** Writes one protocol line (no terminator, no embedded newline) to the runtime. */
 export type WriteLine = (line: string) => void;
 
+/**
+ * The runtime's answer to one bridge request, as `onAnswer` and {@link askRuntime} hand it over:
+ * its `result`, or its error response as a {@link BridgeJsonRpcError}.
+ */
+export type RuntimeAnswer = { ok: true; result: unknown } | { ok: false; error: BridgeJsonRpcError };
+
 /** Options of one `io.request` call. */
 export interface BridgeIoRequestOptions {
   /**
@@ -22,9 +28,10 @@ export interface BridgeIoRequestOptions {
   /**
    * Called synchronously when the runtime's answer (result or error) is read, in the
    * `acceptResponse` call, before the returned promise settles: where a bridge that acts on the
-   * lines of several pipes in read order takes the answer's place (stack/acp/connection/read-order.ts).
+   * lines of several pipes in read order takes the answer's place (stack/acp/connection/read-order.ts),
+   * and where a native bridge acts on it ({@link askRuntime}).
    */
-  onAnswer?: () => void;
+  onAnswer?: (answer: RuntimeAnswer) => void;
 }
 
 /** The bridge's JSON-RPC io towards the runtime (stack/bridge-kit/README.md). */
@@ -94,11 +101,13 @@ export function createBridgeIo(writeLine: WriteLine): BridgeIo {
         pending.wait(id, {
           answered(response) {
             detach();
-            options.onAnswer?.();
             if (isJsonRpcErrorResponse(response)) {
               const { code, message: text, data } = response.error;
-              reject(new BridgeJsonRpcError(code, text, data));
+              const error = new BridgeJsonRpcError(code, text, data);
+              options.onAnswer?.({ ok: false, error });
+              reject(error);
             } else {
+              options.onAnswer?.({ ok: true, result: response.result });
               resolve(response.result as T);
             }
           },
@@ -125,4 +134,31 @@ export function createBridgeIo(writeLine: WriteLine): BridgeIo {
       return pending.size;
     },
   };
+}
+
+/** What {@link askRuntime} hands its `settle`: the runtime's answer, or why there was none. */
+export type RuntimeAnswerOrFailure = RuntimeAnswer | { ok: false; error: Error };
+
+/**
+ * Sends a request to the runtime (`io.request`) and hands its answer to `settle` exactly once,
+ * synchronously in the `acceptResponse` that reads it: a bridge whose reaction writes to its agent
+ * (a permission answer) then writes it before any runtime line read after the answer is handled,
+ * even one in the same stdin chunk (a `thread/stop`, whose own write is synchronous too). A
+ * promise continuation would run only after that later line's synchronous part. When the request
+ * fails without an answer (the io closed, `signal` aborted), `settle` gets that error instead, a
+ * microtask later. Never throws: a throw of `settle` becomes an unhandled rejection, as it did in
+ * a promise continuation, and never breaks the `acceptResponse` that read the answer.
+ */
+export function askRuntime(io: BridgeIo, method: string, params: unknown, settle: (answer: RuntimeAnswerOrFailure) => void, signal?: AbortSignal): void {
+  let settled = false;
+  const once = (answer: RuntimeAnswerOrFailure): void => {
+    if (settled) return;
+    settled = true;
+    try {
+      settle(answer);
+    } catch (error) {
+      void Promise.reject(error);
+    }
+  };
+  io.request(method, params, { onAnswer: once, ...(signal ? { signal } : {}) }).catch((error: unknown) => once({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }));
 }

@@ -6,7 +6,7 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { AgentExit } from "../bridge-kit/agent-process.js";
 import { isAllowDecision, replyDecision } from "../bridge-kit/approval-ledger.js";
-import type { BridgeIo } from "../bridge-kit/io.js";
+import { askRuntime, type BridgeIo } from "../bridge-kit/io.js";
 import type { Scheduler } from "../bridge-kit/scheduler.js";
 import { moveSessionPhase, type SessionPhase } from "../bridge-kit/session-bridge.js";
 import { addTokenUsage } from "../bridge-kit/usage.js";
@@ -115,26 +115,26 @@ function onControlRequest(s: SessionState, message: StreamJsonMessage): void {
     emit(s, [unhandledDelta(`control_request:${subtype}`, message)]);
     return s.cli.send(controlErrorLine(requestId, `the bridge does not serve ${subtype}`));
   }
-  void answerPermission(s, requestId, permission);
+  answerPermission(s, requestId, permission);
 }
 
 /**
  * Allowed at once in `full` (the runtime was not asked: the call's close says nothing of it);
  * else the runtime's `interaction/request` decides (a failed request denies), and its answer is
- * the call's `approvalStatus`.
+ * the call's `approvalStatus`. The answer goes to the CLI where the runtime's line is read
+ * (`askRuntime`), so a `thread/stop` or `turn/steer` the runtime wrote after it in the same chunk
+ * reaches the CLI after it, as the runtime said them.
  */
-async function answerPermission(s: SessionState, requestId: string, permission: ToolPermissionRequest): Promise<void> {
-  let allowed = s.runtimeMode === "full";
-  if (!allowed) {
-    const payload = approvalPayload(permission, s.spec.cwd);
-    const params = { threadId: s.spec.threadId, providerThreadId: s.spec.providerThreadId, turnId: null, payload };
-    allowed = await s.deps.io.request("interaction/request", params).then(
-      (answer) => isAllowDecision(replyDecision(answer)),
-      () => false,
-    );
+function answerPermission(s: SessionState, requestId: string, permission: ToolPermissionRequest): void {
+  const reply = (allowed: boolean): void => s.cli.send(controlSuccessLine(requestId, permissionAnswer(permission, allowed)));
+  if (s.runtimeMode === "full") return reply(true);
+  const payload = approvalPayload(permission, s.spec.cwd);
+  const params = { threadId: s.spec.threadId, providerThreadId: s.spec.providerThreadId, turnId: null, payload };
+  askRuntime(s.deps.io, "interaction/request", params, (answer) => {
+    const allowed = answer.ok && isAllowDecision(replyDecision(answer.result));
     s.translator.noteApproval(permission.toolUseId, allowed);
-  }
-  s.cli.send(controlSuccessLine(requestId, permissionAnswer(permission, allowed)));
+    reply(allowed);
+  });
 }
 
 function onMessage(s: SessionState, message: StreamJsonMessage): void {

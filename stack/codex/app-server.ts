@@ -6,6 +6,7 @@
  * grace are the agent process's (`stack/bridge-kit/agent-process.ts`).
  */
 import { parseJsonObjectLine, startAgentProcess, stderrTailLines, type AgentExit, type AgentFraming, type AgentProcess } from "../bridge-kit/agent-process.js";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { Scheduler } from "../bridge-kit/scheduler.js";
 import type { CodexLaunch } from "./launch.js";
 
@@ -57,12 +58,20 @@ export const CODEX_FRAMING: AgentFraming<CodexMessage> = {
   timedOutError: (method, ms) => new CodexExitedError(`codex ${method} got no answer within ${ms} ms`),
 };
 
+/** The bridge's answer to one server→client request: its result, or an error (sent as −32603 with its message). */
+export type ServerRequestAnswer = { result: unknown } | { error: unknown };
+
 /** What the owner of an app-server is told. */
 export interface AppServerHandlers {
   /** A notification `{method, params}`. */
   onNotification(method: string, params: unknown): void;
-  /** A server→client request; its resolved value is the result sent back (a throw answers −32603). */
-  onRequest(method: string, params: unknown): Promise<unknown>;
+  /**
+   * A server→client request. `respond` writes the answer at once, the first call only (later
+   * ones are ignored); a synchronous throw answers −32603 with its message. Answering in the
+   * callback that decides (not a promise continuation) keeps the answer ahead of anything the
+   * bridge writes for a runtime line read after the decision (an approval, then `turn/interrupt`).
+   */
+  onRequest(method: string, params: unknown, respond: (answer: ServerRequestAnswer) => void): void;
   /** The process ended: {@link describeCodexExit}. */
   onExit(description: string): void;
 }
@@ -80,6 +89,8 @@ export interface AppServerOptions {
   requestTimeoutMs: number;
   /** Diagnostic lines (stderr of the bridge). */
   log(text: string): void;
+  /** Injected for tests; default `child_process.spawn`. */
+  spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
 }
 
 /** Sends a notification to the app-server. */
@@ -98,15 +109,25 @@ export function startAppServer(options: AppServerOptions): AgentProcess {
     scheduler: options.scheduler,
     requestTimeoutMs: options.requestTimeoutMs,
     log: options.log,
+    ...(options.spawn ? { spawn: options.spawn } : {}),
     onNoise: (line) => options.log(`codex: not JSON: ${line.slice(0, 200)}`),
     onExit: (exit) => handlers.onExit(describeCodexExit(exit)),
     onMessage: (message) => {
       const { id, method } = message;
       if (typeof method === "string" && isId(id)) {
-        handlers.onRequest(method, message.params).then(
-          (result) => server.send(JSON.stringify({ id, result })),
-          (error: unknown) => server.send(JSON.stringify({ id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } })),
-        );
+        let answered = false;
+        const respond = (answer: ServerRequestAnswer): void => {
+          if (answered) return;
+          answered = true;
+          if ("result" in answer) return server.send(JSON.stringify({ id, result: answer.result }));
+          const { error } = answer;
+          server.send(JSON.stringify({ id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }));
+        };
+        try {
+          handlers.onRequest(method, message.params, respond);
+        } catch (error) {
+          respond({ error });
+        }
       } else if (typeof method === "string") handlers.onNotification(method, message.params);
       else if (isId(id)) options.log(`codex: answer to no pending request ${String(id)}`);
     },

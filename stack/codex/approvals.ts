@@ -3,7 +3,7 @@
  * spec 20 §1.5, §3.8). Codex enforces its approval policy and asks the bridge; the bridge asks
  * the runtime and answers with Codex's own decision.
  */
-import type { BridgeIo } from "../bridge-kit/io.js";
+import { askRuntime, type BridgeIo } from "../bridge-kit/io.js";
 import { unwrapShellCommand } from "./items.js";
 import { ApprovalRequestSchema, CODEX_SERVER_REQUESTS, type ApprovalRequest } from "./wire.js";
 
@@ -67,25 +67,22 @@ export interface ApprovalAsker {
 }
 
 /**
- * Answers one approval request: asks the runtime and resolves with `{decision}` for Codex.
- * @throws Error when the params are not an approval request's.
+ * Answers one approval request: asks the runtime and hands `reply` the `{decision}` for Codex
+ * where the runtime's answer is read (`askRuntime`), so Codex hears it before anything the bridge
+ * writes for a runtime line read after it (a `thread/stop`'s `turn/interrupt`, a `turn/steer` in
+ * the same chunk). A stopping session's request is answered `cancel` at once, asking nothing; a
+ * failed request or error answer is `cancel`.
+ * @throws Error (synchronously) when the params are not an approval request's.
  */
-export async function answerApproval(asker: ApprovalAsker, method: string, params: unknown): Promise<{ decision: CodexDecision }> {
+export function answerApproval(asker: ApprovalAsker, method: string, params: unknown, reply: (answer: { decision: CodexDecision }) => void): void {
   const request = ApprovalRequestSchema.parse(params);
-  let decision: CodexDecision = "cancel";
-  if (!asker.stopping) {
-    try {
-      const reply = await asker.io.request<{ decision?: unknown }>("interaction/request", {
-        threadId: asker.threadId,
-        providerThreadId: asker.providerThreadId,
-        turnId: null,
-        payload: approvalPayload(method, request),
-      });
-      decision = codexDecision(reply?.decision);
-    } catch {
-      decision = "cancel";
-    }
-  }
-  asker.noteApproval(request.itemId, decision === "accept" || decision === "acceptForSession");
-  return { decision };
+  const finish = (decision: CodexDecision): void => {
+    asker.noteApproval(request.itemId, decision === "accept" || decision === "acceptForSession");
+    reply({ decision });
+  };
+  if (asker.stopping) return finish("cancel");
+  const payload = approvalPayload(method, request);
+  askRuntime(asker.io, "interaction/request", { threadId: asker.threadId, providerThreadId: asker.providerThreadId, turnId: null, payload }, (answer) =>
+    finish(answer.ok ? codexDecision((answer.result as { decision?: unknown } | null | undefined)?.decision) : "cancel"),
+  );
 }

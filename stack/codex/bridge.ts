@@ -4,6 +4,7 @@
  * bootstrap as `dist/stack/codex/bridge.js` (`experimental_providerBridge`);
  * `createCodexBridge(options)` builds one with another scheduler or other timeouts.
  */
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { BridgeContext, ProviderBridge } from "../bridge-kit/define.js";
 import type { BridgeRequestHandlers } from "../bridge-kit/run-request.js";
 import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js";
@@ -29,6 +30,8 @@ export interface CodexBridgeOptions {
   /** Timers and clock (default the real ones). */
   scheduler?: Scheduler;
   timeouts?: Partial<CodexTimeouts>;
+  /** Replaces how the app-server is spawned (tests); default `child_process.spawn`. */
+  spawn?: (command: string, args: string[], options: SpawnOptions) => ChildProcess;
 }
 
 /** The request handlers of one bridge process over its `sessions` (the standard table, with `thread/fork`). */
@@ -40,7 +43,7 @@ export function codexRequestHandlers(ctx: BridgeContext, sessions: CodexSessions
 export function createCodexBridge(options: CodexBridgeOptions = {}): ProviderBridge {
   const scheduler = options.scheduler ?? createRealScheduler();
   const timeouts = { ...CODEX_DEFAULT_TIMEOUTS, ...(options.timeouts ?? {}) };
-  return defineSessionBridge({ capabilities: CODEX_CAPABILITIES, createSessions: (ctx) => new CodexSessions(ctx, scheduler, timeouts) });
+  return defineSessionBridge({ capabilities: CODEX_CAPABILITIES, createSessions: (ctx) => new CodexSessions(ctx, scheduler, timeouts, options.spawn) });
 }
 
 /** The module export the bootstrap loads. */

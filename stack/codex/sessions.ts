@@ -23,7 +23,7 @@ import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.j
 import type { ThreadForkParams, ThreadResumeParams, ThreadStartParams, ThreadStopParams, TurnStartParams, TurnSteerParams } from "../protocol/methods.js";
 import type { ThreadDelta } from "../protocol/thread-delta.js";
 import { answerApproval, isApprovalRequest } from "./approvals.js";
-import { CodexExitedError, CodexRequestError, notifyAppServer, startAppServer } from "./app-server.js";
+import { CodexExitedError, CodexRequestError, notifyAppServer, startAppServer, type AppServerOptions, type ServerRequestAnswer } from "./app-server.js";
 import { codexPolicy, resolveCodexLaunch, turnOverrides } from "./launch.js";
 import { CodexTranslator, type Translated } from "./translate.js";
 import { CODEX_INITIALIZED, CODEX_REQUESTS, ThreadResultSchema, TurnStartResultSchema } from "./wire.js";
@@ -89,6 +89,8 @@ export class CodexSessions implements BridgeSessions {
     private readonly ctx: BridgeContext,
     private readonly scheduler: Scheduler,
     private readonly timeouts: CodexTimeouts,
+    /** Replaces how the app-server is spawned (tests). */
+    private readonly spawn?: AppServerOptions["spawn"],
   ) {}
 
   private deltas(session: Session, deltas: ThreadDelta[]): void {
@@ -121,9 +123,10 @@ export class CodexSessions implements BridgeSessions {
       scheduler: this.scheduler,
       requestTimeoutMs: this.timeouts.requestMs,
       log: (text) => this.ctx.log(text),
+      ...(this.spawn ? { spawn: this.spawn } : {}),
       handlers: {
         onNotification: (method, p) => this.onNotification(session, method, p),
-        onRequest: (method, p) => this.onServerRequest(session, method, p),
+        onRequest: (method, p, respond) => this.onServerRequest(session, method, p, respond),
         onExit: (description) => this.onExit(session, description),
       },
     });
@@ -303,7 +306,7 @@ export class CodexSessions implements BridgeSessions {
     }
   }
 
-  private onServerRequest(session: Session, method: string, params: unknown): Promise<unknown> {
+  private onServerRequest(session: Session, method: string, params: unknown, respond: (answer: ServerRequestAnswer) => void): void {
     if (isApprovalRequest(method)) {
       return answerApproval(
         {
@@ -315,11 +318,12 @@ export class CodexSessions implements BridgeSessions {
         },
         method,
         params,
+        (result) => respond({ result }),
       );
     }
     // Refused, and counted: the request reaches the thread as `provider/unhandled` (issue 41).
     this.deltas(session, [{ kind: "unhandled", raw: { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params: params as never }) }, rawType: method, vouchedTurn: true }]);
-    return Promise.reject(new Error(`the bridge does not serve ${method}`));
+    respond({ error: new Error(`the bridge does not serve ${method}`) });
   }
 
   /** The app-server ended: a running turn fails with the exit's description (never a hang). */

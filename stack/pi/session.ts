@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stderrTailLines, type AgentExit } from "../bridge-kit/agent-process.js";
 import type { BridgeContext } from "../bridge-kit/define.js";
+import { askRuntime } from "../bridge-kit/io.js";
 import { moveSessionPhase, noActiveTurnError, turnActiveError, type SessionPhase } from "../bridge-kit/session-bridge.js";
 import { BRIDGE_JSON_RPC_ERRORS, BridgeJsonRpcError } from "../protocol/errors.js";
 import type { ExecutionOptions } from "../protocol/methods.js";
@@ -278,7 +279,9 @@ const FIRE_AND_FORGET_UI_METHODS: ReadonlySet<string> = new Set(["notify", "setS
  * Answers one `extension_ui_request` (spec 60 pi "Approvals"): the gate's confirm and the
  * other dialogs become the runtime's `interaction/request`; its answer (or a failed request,
  * or a stopping session) goes back as `extension_ui_response`; a gated call's close says whether
- * it was allowed.
+ * it was allowed. The response is written where the runtime's answer is read (`askRuntime`), so
+ * a `thread/stop`'s `abort` or a `turn/steer`'s `steer` the runtime wrote after it in the same
+ * chunk reaches pi after it, as the runtime said them.
  */
 function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
   const id = String(event.id);
@@ -293,17 +296,11 @@ function answerUiRequest(event: PiEvent, c: UiRequestContext): void {
     if (!c.rpc.exited) c.rpc.send({ type: "extension_ui_response", id, ...fields });
   };
   if (c.stopping) return answer(q.refused);
-  c.ctx.io.request("interaction/request", { threadId: c.threadId, providerThreadId: c.providerThreadId, turnId: null, payload: q.payload }).then(
-    (reply) => {
-      const fields = q.answer(reply);
-      if (q.toolCallId) c.noteApproval(q.toolCallId, fields.confirmed === true);
-      answer(fields);
-    },
-    () => {
-      if (q.toolCallId) c.noteApproval(q.toolCallId, false);
-      answer(q.refused);
-    },
-  );
+  askRuntime(c.ctx.io, "interaction/request", { threadId: c.threadId, providerThreadId: c.providerThreadId, turnId: null, payload: q.payload }, (reply) => {
+    const fields = reply.ok ? q.answer(reply.result) : q.refused;
+    if (q.toolCallId) c.noteApproval(q.toolCallId, reply.ok && fields.confirmed === true);
+    answer(fields);
+  });
 }
 
 /**

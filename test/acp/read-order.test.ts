@@ -50,4 +50,22 @@ describe("read-order places", () => {
     await Promise.all([stop, next]);
     expect(acted).toEqual(["stop after ab", "next"]);
   });
+
+  it("a place taken with `actedOn` holds the next place until that write is done, not its own", async () => {
+    const order = createReadOrder();
+    const acted: string[] = [];
+    let written!: () => void;
+    const answerWritten = new Promise<void>((resolve) => (written = resolve));
+    // The runtime's answer: its own place does not wait for its write (the write follows the place).
+    const answer = order.place([], answerWritten).then(() => acted.push("answer placed"));
+    // A stop read after it, in the same chunk.
+    const stop = order.place([]).then(() => acted.push("stop placed"));
+    await answer;
+    // Progress, not time: every microtask the answer's place allows has run; the stop still waits.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(acted).toEqual(["answer placed"]);
+    written();
+    await stop;
+    expect(acted).toEqual(["answer placed", "stop placed"]);
+  });
 });

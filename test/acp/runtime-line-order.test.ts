@@ -210,38 +210,58 @@ describe("acp-omp steer: a turn/steer read just after an agent line is acted on 
   });
 });
 
-describe("acp-omp approval-deny: the runtime's deny and a thread/stop read in one chunk are acted on in that order", () => {
+describe("acp-omp approval-deny: the runtime's deny and the request after it, read in one chunk, reach omp in that order", () => {
   const agentLines = lane("approval-deny", "provider→bridge.ndjson");
   const runtimeLines = lane("approval-deny", "runtime→bridge.ndjson");
   const bridgeToAgent = lane("approval-deny", "bridge→provider.ndjson");
+  const steerLines = lane("steer", "runtime→bridge.ndjson");
+  const steerAgentLines = lane("steer", "provider→bridge.ndjson");
+  const threadId = at(runtimeLines, 15).params.threadId;
 
-  // What this does not pin: the order of the two lines the bridge then writes to omp (the deny's
-  // answer and session/cancel). Both act in read order, but the answer reaches the pipe some
-  // microtasks after the deny acted (approvals.ts, the connection's answer), so the stop's
-  // session/cancel, acted on next, can be written first (stack/acp/connection/README.md "Read order").
-  it("omp gets the deny (the committed answer, seq 25) for its permission request, not `cancelled`: the stop read after it does not cancel a question already answered", async () => {
+  /**
+   * One run of the cell up to omp's permission request (seq 20); the runtime then writes the
+   * deny (seq 24) and `next` in one chunk: both read synchronously, the deny first. Returns what
+   * the bridge wrote to omp, in order, and `next`'s response.
+   */
+  async function denyThen(next: { method: string; params: unknown }): Promise<{ toAgent: WireMessage[]; response: WireMessage }> {
     const { bridge, written } = startBridge(() => (message, write) => {
       if (message.method === "initialize") write({ ...at(agentLines, 5), id: message.id });
       else if (message.method === "session/new") write({ ...at(agentLines, 7), id: message.id });
-      else if (message.method === "session/prompt") write(at(agentLines, 20));
-      else if (message.method === "session/cancel") write({ ...at(agentLines, 42), id: 3 });
+      else if (message.method === "session/prompt" && message.id === 3) write(at(agentLines, 20));
+      // The prompt ends as omp ends a cancelled one (recordings/acp-omp/steer seq 25); a steer's second prompt as it ends one (seq 59).
+      else if (message.method === "session/cancel") write({ ...at(steerAgentLines, 25), id: 3 });
+      else if (message.method === "session/prompt") write({ ...at(steerAgentLines, 59), id: message.id });
     });
-    let stopped: Promise<WireMessage> | undefined;
+    let response: Promise<WireMessage> | undefined;
     bridge.onRuntimeRequest((method) => {
       expect(method).toBe("interaction/request");
-      // The deny (seq 24) and a stop, as the runtime would write them in one chunk: both read
-      // synchronously, the deny first. The harness's own answer never comes.
       const asked = bridge.out.filter((message) => message.method === "interaction/request").at(-1)!;
       void bridge.sendLine(JSON.stringify({ ...at(runtimeLines, 24), id: asked.id }));
-      stopped = bridge.request("thread/stop", { threadId: at(runtimeLines, 15).params.threadId, intent: "interrupt" });
+      response = bridge.request(next.method, next.params);
+      // The harness's own answer never comes.
       return new Promise(() => undefined);
     });
     await bridge.request("thread/start", { ...at(runtimeLines, 3).params, cwd: bridge.dir });
     await bridge.request("turn/start", at(runtimeLines, 15).params);
     await bridge.waitFor(isBoundary);
-    expect((await stopped!).result).toEqual({ ok: true });
-    const toAgent = written.map((entry) => entry.message);
+    return { toAgent: written.map((entry) => entry.message), response: await response! };
+  }
+
+  /** The methods of the bridge's lines to omp, an answer named by the id it answers. */
+  const wire = (toAgent: WireMessage[]): string[] => toAgent.map((message) => message.method ?? `answer ${String(message.id)}`);
+
+  it("deny + thread/stop: omp gets the deny (the committed answer, seq 25), not `cancelled`, and before session/cancel", async () => {
+    const { toAgent, response } = await denyThen({ method: "thread/stop", params: { threadId, intent: "interrupt" } });
+    expect(response.result).toEqual({ ok: true });
     expect(toAgent.filter((message) => message.id === 0 && message.method === undefined)).toEqual([at(bridgeToAgent, 25)]);
-    expect(toAgent.filter((message) => message.method === "session/cancel")).toHaveLength(1);
+    // Once wrote session/cancel first: the deny's answer reached the pipe some microtasks after it acted (issue: answer + request in one chunk).
+    expect(wire(toAgent)).toEqual(["initialize", "session/new", "session/prompt", "answer 0", "session/cancel"]);
+  });
+
+  it("deny + turn/steer (the steer cell's seq 22): the deny reaches omp before the steer's session/cancel and its second prompt", async () => {
+    const { toAgent, response } = await denyThen({ method: "turn/steer", params: { ...at(steerLines, 22).params, threadId } });
+    expect(response.result).toEqual({ threadId });
+    expect(toAgent.filter((message) => message.id === 0 && message.method === undefined)).toEqual([at(bridgeToAgent, 25)]);
+    expect(wire(toAgent)).toEqual(["initialize", "session/new", "session/prompt", "answer 0", "session/cancel", "session/prompt"]);
   });
 });

@@ -22,7 +22,8 @@ export interface AgentMessageTarget {
   label: string;
   pending: PendingRequests<AgentResponse, AgentExitInfo>;
   onNotification(method: string, params: unknown): void;
-  onRequest(method: string, params: unknown): Promise<unknown>;
+  /** Serves one agent request; `answerWritten` settles once its answer was written (or dropped). */
+  onRequest(method: string, params: unknown, answerWritten: Promise<void>): Promise<unknown>;
   note(text: string): void;
   /** Writes one message to the agent's stdin (dropped once the connection ended). */
   write(message: object): void;
@@ -41,15 +42,17 @@ export function responseId(id: unknown): number | undefined {
 
 /** Serves an agent→client request; the handler's throw becomes the one error answer. */
 function serveAgentRequest(target: AgentMessageTarget, id: string | number, method: string, params: unknown): void {
-  void answerRequestOnce(
+  let written!: () => void;
+  const answerWritten = new Promise<void>((resolve) => (written = resolve));
+  answerRequestOnce(
     id,
-    () => target.onRequest(method, params),
+    () => target.onRequest(method, params, answerWritten),
     (response) => target.write(response),
     (error) =>
       error instanceof AcpClientReplyError
         ? { code: error.code, message: error.message, data: error.data }
         : { code: BRIDGE_JSON_RPC_ERRORS.internalError, message: error instanceof Error ? error.message : String(error) },
-  );
+  ).then(written, written);
 }
 
 /** Settles the bridge's pending request a response names, or notes why it cannot. */

@@ -53,8 +53,12 @@ export interface AcpAgentConnectionOptions {
   label: string;
   /** An agent notification (`session/update`, vendor notifications). */
   onNotification(method: string, params: unknown): void;
-  /** An agent→client request; resolve with the result or throw {@link AcpClientReplyError}. */
-  onRequest(method: string, params: unknown): Promise<unknown>;
+  /**
+   * An agent→client request; resolve with the result or throw {@link AcpClientReplyError}.
+   * `answerWritten` settles (never rejects) once the connection wrote the answer to the agent's
+   * stdin, or dropped it because the connection had ended.
+   */
+  onRequest(method: string, params: unknown, answerWritten: Promise<void>): Promise<unknown>;
   /** Fires once when the connection ends, whatever the cause. */
   onExit(exit: AgentExitInfo): void;
   /** Diagnostics for the bridge's stderr: ignored non-JSON lines, duplicate answers. */

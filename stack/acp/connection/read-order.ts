@@ -10,6 +10,12 @@
  * (stack/acp/connection/README.md "Read order").
  *
  * Only lines read BEFORE the runtime line are waited for: a stop still acts while the agent floods.
+ *
+ * A runtime line whose effect on the agent is written some microtasks after its place (the
+ * runtime's answer to a permission request: the outcome goes back through the request's handler
+ * and the connection) names that write as `actedOn`: the runtime line read after it is placed
+ * only once it is written, so what the runtime said first reaches the agent first (a deny and a
+ * `thread/stop` in one chunk: the deny's answer, then `session/cancel`).
  */
 
 /** The act points of runtime lines, in the order they were read. */
@@ -18,21 +24,30 @@ export interface ReadOrder {
    * Takes the next place in line for a runtime line read just now. Call it synchronously where
    * the line is read, with each agent connection's `handledReceived()` taken at that moment (the
    * agent lines read before it). Resolves (never rejects) once those lines were handled and the
-   * runtime line read before this one reached its own place; places resolve in call order.
+   * runtime line read before this one reached its own place (and, when that line named its
+   * `actedOn`, once that settled too); places resolve in call order.
+   *
+   * `actedOn`, when given, settles (never rejects) once this line's own write to the agent is done
+   * or dropped; it must not wait for a runtime line read after this one. The next place waits for it.
    */
-  place(agentLinesReadBefore: ReadonlyArray<Promise<void>>): Promise<void>;
+  place(agentLinesReadBefore: ReadonlyArray<Promise<void>>, actedOn?: Promise<void>): Promise<void>;
 }
 
 /** Creates an empty {@link ReadOrder} (one per bridge instance). */
 export function createReadOrder(): ReadOrder {
   let last: Promise<void> = Promise.resolve();
   return {
-    place(agentLinesReadBefore) {
+    place(agentLinesReadBefore, actedOn) {
       const place = Promise.all([last, ...agentLinesReadBefore]).then(
         () => undefined,
         () => undefined,
       );
-      last = place;
+      last = actedOn
+        ? Promise.all([place, actedOn]).then(
+            () => undefined,
+            () => undefined,
+          )
+        : place;
       return place;
     },
   };

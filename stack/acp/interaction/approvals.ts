@@ -72,6 +72,7 @@ export async function handlePermissionRequest(rt: AcpBridgeRuntime, session: Acp
       return outcomeForDecision(decision, options);
     },
     CANCELLED_PERMISSION,
+    ports.answerWritten,
   );
   if (outcome.outcome.outcome === "selected") noteChosenOption(rt, session, toolCall?.toolCallId, decision, outcome.outcome.optionId, options);
   // A denial is in the lane: the call settles with approvalStatus "denied" (its own item even

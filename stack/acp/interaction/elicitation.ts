@@ -41,5 +41,5 @@ export async function handleElicitation(rt: AcpBridgeRuntime, session: AcpSessio
       return { action: "cancel" };
     }
   };
-  return askRuntimeInteraction(rt, session, plan.payload, answerOf, { action: "cancel" });
+  return askRuntimeInteraction(rt, session, plan.payload, answerOf, { action: "cancel" }, ports.answerWritten);
 }

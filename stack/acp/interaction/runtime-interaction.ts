@@ -17,6 +17,12 @@ export interface ClientRequestPorts {
    * (spec 30 §6.2; `session/agent-turns.ts`). Called before the question is sent.
    */
   noteAgentActivity(): void;
+  /**
+   * Settles once the connection wrote this request's answer to the agent (or dropped it, the
+   * connection having ended): the runtime line read after the runtime's answer is placed only
+   * then (connection/read-order.ts), so the answer reaches the agent before that line's writes.
+   */
+  readonly answerWritten: Promise<void>;
 }
 
 /**
@@ -45,8 +51,21 @@ export function questionsCancelledNow(session: AcpSession): boolean {
  * act in an order neither pipe had, and its recording (which orders lines as read) would replay
  * differently from what it did. An error answer waits the same; only a request that fails
  * without an answer (the runtime connection closed) settles `cancelled` at once.
+ *
+ * The runtime line read after the answer (a `thread/stop`, a `turn/steer` written in the same
+ * chunk) is placed only once the agent request's answer was written (`answerWritten`, the
+ * connection's): the outcome goes back to the agent through the request's handler and the
+ * connection, some microtasks after the answer's place, while a stop writes its `session/cancel`
+ * at once at its own place; without the wait the agent could hear the stop first.
  */
-export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSession, payload: Record<string, unknown>, answerOf: (reply: unknown) => T, cancelled: T): Promise<T> {
+export function askRuntimeInteraction<T>(
+  rt: AcpBridgeRuntime,
+  session: AcpSession,
+  payload: Record<string, unknown>,
+  answerOf: (reply: unknown) => T,
+  cancelled: T,
+  answerWritten: Promise<void>,
+): Promise<T> {
   if (questionsCancelledNow(session)) return Promise.resolve(cancelled);
   return new Promise<T>((resolve) => {
     let settled = false;
@@ -75,7 +94,7 @@ export function askRuntimeInteraction<T>(rt: AcpBridgeRuntime, session: AcpSessi
           turnId: null,
           payload,
         },
-        { onAnswer: () => (place = runtimeLinePlace(rt)) },
+        { onAnswer: () => (place = runtimeLinePlace(rt, answerWritten)) },
       )
       .then(
         (reply) => finish(() => answerOf(reply)),

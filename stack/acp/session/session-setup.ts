@@ -191,7 +191,7 @@ async function launchSession(rt: AcpBridgeRuntime, req: AcpConstructRequest, spe
       noteNativeSettingsUpdate(holder.session, notification);
       handleSessionUpdate(rt, holder.session, notification);
     },
-    onRequest: (method, params) => handleClientRequest(rt, holder.session!, method, params, { noteAgentActivity: () => noteAgentActivity(rt, holder.session!) }),
+    onRequest: (method, params, answerWritten) => handleClientRequest(rt, holder.session!, method, params, { noteAgentActivity: () => noteAgentActivity(rt, holder.session!), answerWritten }),
     onExit: (exit: AgentExitInfo) => {
       if (holder.session) handleAgentExit(rt, holder.session, exit);
     },

@@ -92,11 +92,16 @@ export interface AcpBridgeRuntime {
 /**
  * The place of a runtime line read just now (call synchronously where it is read): resolves once
  * every agent line read before it, on every live or setting-up session's connection, was handled
- * and the runtime lines read before it reached their places (connection/read-order.ts).
+ * and the runtime lines read before it reached their places (connection/read-order.ts). With
+ * `actedOn` (settles once this line's write to the agent is done), the runtime line read next is
+ * placed only after that write.
  */
-export function runtimeLinePlace(rt: AcpBridgeRuntime): Promise<void> {
+export function runtimeLinePlace(rt: AcpBridgeRuntime, actedOn?: Promise<void>): Promise<void> {
   const connections = new Set([...rt.settingUp.values(), ...rt.sessions.values()].map((session) => session.connection));
-  return rt.readOrder.place([...connections].map((connection) => connection.handledReceived()));
+  return rt.readOrder.place(
+    [...connections].map((connection) => connection.handledReceived()),
+    actedOn,
+  );
 }
 
 /** Creates the per-context state. */
