@@ -103,6 +103,34 @@ describe("parity import of a record-mode folder", () => {
     );
   });
 
+  test("review knows an import by its manifest's structured source (version 2), whatever its note says; an import made before source (version 1, the note alone) still reads as one", async () => {
+    const out = path.join(work, "imported-source");
+    const lanes = path.join(out, "lanes");
+    expect((await runCli(["import", recordDir.echo!, "--out", out, "--lanes", lanes, "--cell", "by-source"])).code).toBe(0);
+    const file = path.join(out, "echo", "by-source", "manifest.json");
+    const written = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    expect(written.manifestVersion).toBe(2);
+    expect(written.source).toEqual({ kind: "import", folder: expect.stringMatching(/^rec\/echo\/thr_[^/]+$/) as unknown });
+    const folder = (written.source as { folder: string }).folder;
+    expect(written.note).toMatch(/^Imported by parity import from rec\/echo\/thr_/);
+    const review = async () => {
+      const command = createReviewCommand({ input: Readable.from("s\n") });
+      let text = "";
+      await command.run({ recordings: [out], lanes }, { out: (t) => void (text += t), err: (t) => void (text += t), color: false, verbose: false, ci: false, cwd: work });
+      return text;
+    };
+    // The note is prose a person may rewrite: review reads the source.
+    await writeFile(file, `${JSON.stringify({ ...written, note: "Incident 42, kept as a regression cell." }, null, 2)}\n`);
+    expect(await review()).toContain(`pending from parity import of ${folder} (accepting gives the recording its first oracle): `);
+    // A manifest an import wrote before version 2: no manifestVersion, no source, the note alone.
+    const { manifestVersion: _version, source: _source, ...v1 } = written;
+    await writeFile(file, `${JSON.stringify(v1, null, 2)}\n`);
+    expect(await review()).toContain(`pending from parity import of ${folder} (accepting gives the recording its first oracle): `);
+    // Neither: a check's result.
+    await writeFile(file, `${JSON.stringify({ ...v1, note: "Incident 42, kept as a regression cell." }, null, 2)}\n`);
+    expect(await review()).toContain("pending from an earlier parity check");
+  });
+
   test("a session whose runtime sent thread/start and turn/start in one write (raced) is named at import, seq by seq, and nothing is written; --keep-diverging writes its recording without a pending oracle", async () => {
     const source = path.join(repoRoot, "test", "fixtures", "import-race");
     const out = path.join(work, "imported-race");
