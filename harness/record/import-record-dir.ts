@@ -17,8 +17,9 @@
  * write: the bridge answered the first only after the turn, an order a replay that writes each line
  * after what the recording shows before it does not reproduce) imports but never passes. So the
  * caller's {@link ImportRequest.verify} replays each staged recording before anything is written;
- * and a request answered only after a later runtime line was read (raced-requests.ts: a replay
- * may pass or not, by timing) is named whatever the replay did. A thread with either is not
+ * and a request answered only after a later line of its pipe was read (raced-requests.ts: a
+ * runtime request, or an agent request the bridge answers on its own; a replay may pass or not, by
+ * timing) is named whatever the replay did. A thread with either is not
  * offered as a clean pending oracle: nothing is written (all threads or none), or, with
  * `keepDiverging`, its recording without an oracle.
  */
@@ -40,7 +41,7 @@ import { fixtureHash } from "./fixture-hash.js";
 import { createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import { secretValuesOf } from "./record-stage.js";
-import { racedRequests } from "./raced-requests.js";
+import { racedAgentAnswers, racedRequests } from "./raced-requests.js";
 
 /** How an imported recording's manifest note starts (for people; version-1 manifests said it only there). */
 const IMPORTED_NOTE = "Imported by parity import from ";
@@ -366,7 +367,15 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
       const built = buildThreadLane(await readRecording(stage));
       const events = normalizeThreadLane(built.events);
       const entriesOf = (direction: Direction) => lanes[direction].map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
-      const raced = racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime"));
+      const raced = [
+        ...racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime")),
+        ...racedAgentAnswers({
+          "runtime→bridge": entriesOf("runtime→bridge"),
+          "bridge→runtime": entriesOf("bridge→runtime"),
+          "provider→bridge": entriesOf("provider→bridge"),
+          "bridge→provider": entriesOf("bridge→provider"),
+        }),
+      ];
       staged.push({
         provider: p.provider,
         cell: p.cell,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { Readable } from "node:stream";
 import { createReviewCommand } from "../../harness/cli/review.js";
-import { racedRequests } from "../../harness/record/raced-requests.js";
+import { racedAgentAnswers, racedRequests } from "../../harness/record/raced-requests.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { listRecordings } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -160,14 +160,40 @@ describe("parity import of a record-mode folder", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
+  test("an agent request the bridge answered after the agent's next lines, with its answer to another request between (test/fixtures/import-agent-race, the ACP bridge in record mode): named at import, seq by seq", async () => {
+    const source = path.join(repoRoot, "test", "fixtures", "import-agent-race");
+    const out = path.join(work, "imported-agent-race");
+    const refused = await runCli(["import", source, "--out", out, "--lanes", path.join(out, "lanes"), "--cell", "agent-race"]);
+    expect(refused.code, refused.err).toBe(1);
+    expect(refused.err).toContain(
+      "  seq 28 (bridge→provider): the bridge's answer to the agent's fs/read_text_file (id 900, seq 20) came after session/update (seq 23) was read, and seq 22 (bridge→provider) was written between the request and it",
+    );
+    expect(refused.err).toContain("parity: nothing imported (all threads or none)");
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
   test("racedRequests: the raced session has one; no committed recording has any", async () => {
     const read = async (file: string) =>
       (await readFile(file, "utf8").catch(() => ""))
         .split("\n")
         .filter(Boolean)
         .map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
-    const lanesOf = async (dir: string) => racedRequests(await read(path.join(dir, "runtime→bridge.ndjson")), await read(path.join(dir, "bridge→runtime.ndjson")));
+    const lanesOf = async (dir: string) => {
+      const lanes = {
+        "runtime→bridge": await read(path.join(dir, "runtime→bridge.ndjson")),
+        "bridge→runtime": await read(path.join(dir, "bridge→runtime.ndjson")),
+        "provider→bridge": await read(path.join(dir, "provider→bridge.ndjson")),
+        "bridge→provider": await read(path.join(dir, "bridge→provider.ndjson")),
+      };
+      return [...racedRequests(lanes["runtime→bridge"], lanes["bridge→runtime"]), ...racedAgentAnswers(lanes)];
+    };
     expect(await lanesOf(path.join(repoRoot, "test", "fixtures", "import-race", "echo", "thr_race"))).toHaveLength(1);
+    expect(await lanesOf(path.join(repoRoot, "test", "fixtures", "import-agent-race", "acp-omp-fixture", "thr_turn_tools"))).toEqual([
+      expect.stringMatching(/^seq 28 \(bridge→provider\): the bridge's answer to the agent's fs\/read_text_file \(id 900, seq 20\)/),
+    ]);
+    // The agent's later lines read in one chunk with nothing written between (acp-omp/new-file-folder:
+    // fs/write_text_file 21, its session/update 22, the answer 25): written back to back by a replay, no race.
+    expect(await lanesOf(path.join(repoRoot, "recordings", "acp-omp", "new-file-folder"))).toEqual([]);
     const committed = (await listRecordings([path.join(repoRoot, "recordings")])).map((l) => l.dir);
     expect(committed.length).toBeGreaterThan(100);
     const raced: string[] = [];
