@@ -29,7 +29,9 @@
  *   that pipe since the earlier one, so the replay writes it only once the bridge consumed the
  *   earlier line (rule 3, `blocked`: only a timer of the bridge's own due). The bridge has then
  *   written the acting line, before its expectation opened: a divergence in every replay, which
- *   the import's own replay names: not by timing, so the replay is the rule. The exception is a
+ *   the import's own replay names: not by timing, so the replay is the rule (test/record/import.test.ts
+ *   moves test/fixtures/import-late-update's late `session_info_update` there: 3 of 3 imports
+ *   named `session/prompt`, the unmoved session imported clean 3 of 3). The exception is a
  *   bridge whose acting write waits on a timer of its own: `blocked` lets the walk write the later
  *   line while that timer is due (walk/walk-inputs.ts `barrierOf`), and which comes first is then
  *   the timer's; nothing recorded shows a timer, so no rule over the recording can see it either.

@@ -172,6 +172,23 @@ describe("parity import of a record-mode folder", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
+  test("an agent line read between a runtime line and the bridge's write acting on it is no race: the import's replay names it (test/fixtures/import-late-update, moved there); as recorded, the session imports clean", async () => {
+    const source = path.join(repoRoot, "test", "fixtures", "import-late-update");
+    const clean = await runCli(["import", source, "--out", path.join(work, "late-clean"), "--lanes", path.join(work, "late-clean", "lanes"), "--cell", "late"]);
+    expect(clean.code, clean.err).toBe(0);
+    const moved = path.join(work, "late-moved");
+    await cp(source, moved, { recursive: true });
+    const lane = path.join(moved, "acp-omp-fixture", "thr_turn_tools", "provider→bridge.ndjson");
+    const text = await readFile(lane, "utf8");
+    expect(text).toContain('"seq":19,');
+    await writeFile(lane, text.replace('"seq":19,', '"seq":15.5,'));
+    const out = path.join(work, "late-moved-out");
+    const refused = await runCli(["import", moved, "--out", out, "--lanes", path.join(out, "lanes"), "--cell", "late"]);
+    expect(refused.code, refused.err).toBe(1);
+    expect(refused.err).toContain("bridge→provider request session/prompt (id 3) (agent #1) matches no recorded output here");
+    expect(refused.err).not.toContain("the bridge's answer to the agent's");
+  });
+
   test("racedRequests: the raced session has one; no committed recording has any", async () => {
     const read = async (file: string) =>
       (await readFile(file, "utf8").catch(() => ""))
