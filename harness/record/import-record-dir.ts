@@ -17,8 +17,9 @@
  * write: the bridge answered the first only after the turn, an order a replay that writes each line
  * after what the recording shows before it does not reproduce) imports but never passes. So the
  * caller's {@link ImportRequest.verify} replays each staged recording before anything is written;
- * and a request answered only after a later runtime line was read (raced-requests.ts: a replay
- * may pass or not, by timing) is named whatever the replay did. A thread with either is not
+ * and a request answered only after a later line of its pipe was read (raced-requests.ts: a
+ * runtime request, or an agent request the bridge answers on its own; a replay may pass or not, by
+ * timing) is named whatever the replay did. A thread with either is not
  * offered as a clean pending oracle: nothing is written (all threads or none), or, with
  * `keepDiverging`, its recording without an oracle.
  */
@@ -32,7 +33,7 @@ import { buildThreadLane, normalizeThreadLane, serializeThreadLane } from "../la
 import { ensureDir, writeFileAtomic } from "../recording/atomic-write.js";
 import { writeOracleVersion } from "../recording/oracle-version.js";
 import { LANE_DIRECTIONS, laneFileName, type Direction } from "../recording/lane-entry.js";
-import { MANIFEST_FILE, ManifestSchema, type Manifest } from "../recording/manifest.js";
+import { MANIFEST_FILE, MANIFEST_VERSION, ManifestSchema, type Manifest } from "../recording/manifest.js";
 import { readRecording } from "../recording/reader.js";
 import { RECORDED_PATHS } from "../recording/recorded-paths.js";
 import { CELL_WORKSPACE_DIR } from "../runtime/cells.js";
@@ -40,16 +41,19 @@ import { fixtureHash } from "./fixture-hash.js";
 import { createRedactor } from "../recording/redact.js";
 import { RedactionSurvivorError, sweepDirectory } from "../recording/redact-verify.js";
 import { secretValuesOf } from "./record-stage.js";
-import { racedRequests } from "./raced-requests.js";
+import { racedAgentAnswers, racedRequests } from "./raced-requests.js";
 
-/** How an imported recording's manifest note starts; {@link importedFrom} reads it back. */
+/** How an imported recording's manifest note starts (for people; version-1 manifests said it only there). */
 const IMPORTED_NOTE = "Imported by parity import from ";
 
 /**
- * The record-mode folder an imported recording came from (`<folder>/<provider>/<thread>`, as its
- * manifest note names it), or undefined for a recording `parity import` did not write.
+ * The record-mode folder an imported recording came from (`<folder>/<provider>/<thread>`), or
+ * undefined for a recording `parity import` did not write. Read from the manifest's `source`
+ * (version 2, recording/manifest.ts); a version-1 manifest (an import before `source`) names it
+ * only in its note, which is read as it was written then.
  */
-export function importedFrom(manifest: Pick<Manifest, "note">): string | undefined {
+export function importedFrom(manifest: Pick<Manifest, "note" | "source">): string | undefined {
+  if (manifest.source !== undefined) return manifest.source.kind === "import" ? manifest.source.folder : undefined;
   if (!manifest.note.startsWith(IMPORTED_NOTE)) return undefined;
   const rest = manifest.note.slice(IMPORTED_NOTE.length);
   const end = rest.indexOf(";");
@@ -336,7 +340,10 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, content);
       }
+      const folder = `${path.basename(req.dir)}/${p.provider}/${p.scope}`;
       const manifest = ManifestSchema.parse({
+        // `source` is a version-2 field (recording/manifest.ts MANIFEST_VERSION).
+        manifestVersion: MANIFEST_VERSION,
         provider: p.provider,
         cell: p.cell,
         threadId,
@@ -345,9 +352,10 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
         ...(fixture.size > 0 ? { workspace: await fixtureHash(path.join(stage, CELL_WORKSPACE_DIR)) } : {}),
         recordedAt: new Date(Math.min(...entries.map((e) => e.ts))).toISOString().slice(0, 10),
         description: `Thread ${threadId} of a running ${p.provider} bridge, imported from its record-mode folder.`,
-        note: `${IMPORTED_NOTE}${path.basename(req.dir)}/${p.provider}/${p.scope}; no cell script: the recording alone replays it.${fixture.size > 0 ? ` Its workspace/ holds the ${fixture.size} file(s) the agent read through the bridge, as first read.` : ""}`,
+        note: `${IMPORTED_NOTE}${folder}; no cell script: the recording alone replays it.${fixture.size > 0 ? ` Its workspace/ holds the ${fixture.size} file(s) the agent read through the bridge, as first read.` : ""}`,
         bridgeRuns: new Set(entries.map((e) => e.run)).size,
         lines: Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lanes[d].length])),
+        source: { kind: "import", folder },
       });
       for (const direction of LANE_DIRECTIONS) {
         if (lanes[direction].length > 0) await writeFile(path.join(stage, laneFileName(direction)), `${lanes[direction].join("\n")}\n`);
@@ -359,7 +367,15 @@ export async function importRecordDir(req: ImportRequest): Promise<ImportedCell[
       const built = buildThreadLane(await readRecording(stage));
       const events = normalizeThreadLane(built.events);
       const entriesOf = (direction: Direction) => lanes[direction].map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
-      const raced = racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime"));
+      const raced = [
+        ...racedRequests(entriesOf("runtime→bridge"), entriesOf("bridge→runtime")),
+        ...racedAgentAnswers({
+          "runtime→bridge": entriesOf("runtime→bridge"),
+          "bridge→runtime": entriesOf("bridge→runtime"),
+          "provider→bridge": entriesOf("provider→bridge"),
+          "bridge→provider": entriesOf("bridge→provider"),
+        }),
+      ];
       staged.push({
         provider: p.provider,
         cell: p.cell,

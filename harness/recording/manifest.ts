@@ -13,6 +13,23 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 const lineCount = z.number().int().nonnegative();
 
+/**
+ * The newest manifest version this project reads and writes. Version 1 is spec 10 §4's manifest
+ * with this project's optional fields (`modelApi`, `workspace`, `network`, `alternateOf`); it has no
+ * `manifestVersion` key, and every manifest written before version 2 is one. Version 2 adds
+ * `source`. A writer stamps the lowest version that holds what it writes (a recording `parity
+ * record` makes is still version 1, readable by every release), so only an imported recording
+ * says `"manifestVersion": 2`. A version above this one is refused, named, before any field is read.
+ */
+export const MANIFEST_VERSION = 2;
+
+/**
+ * Where a recording came from when no cell script made it: `import` — `parity import` of a
+ * record-mode folder; `folder` is `<record-mode folder's name>/<provider>/<thread folder>`.
+ * Absent: a cell's recording (`parity record` and the tools built on it). Version 2.
+ */
+const SourceSchema = z.discriminatedUnion("kind", [z.strictObject({ kind: z.literal("import"), folder: z.string().min(1) })]);
+
 /** Per-direction line counts, every direction present (zeros included). */
 const LinesSchema = z.object(Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, lineCount])) as Record<Direction, typeof lineCount>);
 
@@ -22,10 +39,13 @@ const LinesSchema = z.object(Object.fromEntries(LANE_DIRECTIONS.map((d) => [d, l
  * (YYYY-MM-DD of the first `ts`), `description`, `note`, `bridgeRuns` (number of distinct
  * runs) and `lines` (entries per recorded lane, zeros included; the current lane is not counted).
  * A thread-scoped manifest must name its thread. A key outside these is refused, named (a typo
- * such as `cliversion` would otherwise be silently ignored).
+ * such as `cliversion` would otherwise be silently ignored). `manifestVersion` and `source`: see
+ * {@link MANIFEST_VERSION}.
  */
 export const ManifestSchema = z
   .strictObject({
+    /** The manifest's version ({@link MANIFEST_VERSION}); absent: 1. */
+    manifestVersion: z.number().int().min(1).max(MANIFEST_VERSION).optional(),
     provider: z.string().min(1),
     cell: z.string().min(1),
     threadId: z.string().min(1).nullable(),
@@ -58,6 +78,12 @@ export const ManifestSchema = z
         evidence: z.strictObject({ runs: z.number().int().positive(), paths: z.array(z.strictObject({ path: z.number().int().positive(), runs: z.array(z.number().int().positive()) })) }).optional(),
       })
       .optional(),
+    /** Where the recording came from when no cell script made it (version 2; see `SourceSchema`). */
+    source: SourceSchema.optional(),
+  })
+  .refine((m) => m.source === undefined || (m.manifestVersion ?? 1) >= 2, {
+    message: `source is a version-2 field: the manifest needs "manifestVersion": 2`,
+    path: ["source"],
   })
   .refine((m) => m.scope === "process" || m.threadId !== null, {
     message: "a thread-scoped manifest needs a threadId",
@@ -74,12 +100,17 @@ export type Manifest = z.output<typeof ManifestSchema>;
 /**
  * Parses manifest text (spec 10 §4). `file` is the name printed in errors.
  *
- * @throws InputError `file:line:column: …` when the text is not JSON (where and why, harness/recording/json-text.ts)
- *   or not a valid manifest (every offending field named in plain words, `; `-separated, on one
+ * @throws InputError `file:line:column: …` when the text is not JSON (where and why, harness/recording/json-text.ts),
+ *   of a manifest version newer than {@link MANIFEST_VERSION}, or not a valid manifest (every offending field named in plain words, `; `-separated, on one
  *   line, at the first one's place; an unknown key is named).
  */
 export function parseManifest(text: string, file: string): Manifest {
   const value = parseJsonText(text, file, "manifest");
+  // A newer version may hold fields this release does not know: its version is what is wrong, not them.
+  const version = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { manifestVersion?: unknown }).manifestVersion : undefined;
+  if (typeof version === "number" && version > MANIFEST_VERSION) {
+    throw new InputError(`manifest version ${version} is newer than this bridge-parity reads (versions 1 to ${MANIFEST_VERSION}): upgrade bridge-parity to read it`, { file });
+  }
   const parsed = ManifestSchema.safeParse(value);
   if (!parsed.success) {
     // Every problem at once, so one edit fixes the file; placed at the first one's line and column.

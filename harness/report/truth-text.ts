@@ -6,6 +6,7 @@
  * line) is shown with its control characters made visible: a lane may hold terminal escapes.
  */
 import type { TruthEntry } from "../compare/truth/truth-allowlist.js";
+import { AGENT_DIFF_WORDS } from "../compare/truth/unified-diff.js";
 import type { JudgedFact, TruthFinding } from "../compare/truth/judge.js";
 import type { CellResult } from "./check-report.js";
 import { formatTable } from "./table.js";
@@ -38,7 +39,7 @@ export function findingLines(f: TruthFinding, explain: boolean, width = 120): st
   const lines = [`  untrue ${f.fact}: ${findingWords(f)} — ${where}`, `    fact ${shownValue(f.expected, width)}; lane ${shownValue(f.actual, width)}`, `    ${f.why}`];
   if (explain) {
     if (f.evidence.length === 0) lines.push("    evidence: none in the agent-side lanes");
-    for (const e of f.evidence) lines.push(`    evidence: seq ${e.seq} (${e.dir}) ${e.path} = ${shownValue(e.value, width)}`);
+    for (const e of f.evidence) lines.push(`    evidence: seq ${e.seq} (${e.dir}) ${e.path}${e.format !== undefined ? ` (${AGENT_DIFF_WORDS[e.format]})` : ""} = ${shownValue(e.value, width)}`);
   }
   return lines;
 }

@@ -26,7 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // A cell's facts (issue 37): computed in record's sandbox (network.ts), so one level above record.
   facts: ["recording", "runtime", "model-server", "families", "record", "stack/bridge-kit"],
   replay: ["recording", "lanes", "families", "runtime", "stack/protocol", "stack/bridge-kit"],
-  compare: ["recording", "lanes", "stack/protocol", "stack/assembler"],
+  // The truth judge reads an agent's diff with the bridges' own parsers (bridge-kit pi-diff.ts, structured-patch.ts).
+  compare: ["recording", "lanes", "stack/protocol", "stack/assembler", "stack/bridge-kit"],
   report: ["recording", "lanes", "compare", "stack/protocol"],
   // check reads each cell's facts (harness/facts: the reader and the freshness hash) to judge lanes against them.
   check: ["recording", "lanes", "families", "replay", "compare", "report", "rerecord", "facts", "stack/protocol"],

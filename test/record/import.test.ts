@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { Readable } from "node:stream";
 import { createReviewCommand } from "../../harness/cli/review.js";
-import { racedRequests } from "../../harness/record/raced-requests.js";
+import { racedAgentAnswers, racedRequests } from "../../harness/record/raced-requests.js";
 import { recordCell } from "../../harness/record/record-cell.js";
 import { listRecordings } from "../../harness/recording/reader.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -103,6 +103,34 @@ describe("parity import of a record-mode folder", () => {
     );
   });
 
+  test("review knows an import by its manifest's structured source (version 2), whatever its note says; an import made before source (version 1, the note alone) still reads as one", async () => {
+    const out = path.join(work, "imported-source");
+    const lanes = path.join(out, "lanes");
+    expect((await runCli(["import", recordDir.echo!, "--out", out, "--lanes", lanes, "--cell", "by-source"])).code).toBe(0);
+    const file = path.join(out, "echo", "by-source", "manifest.json");
+    const written = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    expect(written.manifestVersion).toBe(2);
+    expect(written.source).toEqual({ kind: "import", folder: expect.stringMatching(/^rec\/echo\/thr_[^/]+$/) as unknown });
+    const folder = (written.source as { folder: string }).folder;
+    expect(written.note).toMatch(/^Imported by parity import from rec\/echo\/thr_/);
+    const review = async () => {
+      const command = createReviewCommand({ input: Readable.from("s\n") });
+      let text = "";
+      await command.run({ recordings: [out], lanes }, { out: (t) => void (text += t), err: (t) => void (text += t), color: false, verbose: false, ci: false, cwd: work });
+      return text;
+    };
+    // The note is prose a person may rewrite: review reads the source.
+    await writeFile(file, `${JSON.stringify({ ...written, note: "Incident 42, kept as a regression cell." }, null, 2)}\n`);
+    expect(await review()).toContain(`pending from parity import of ${folder} (accepting gives the recording its first oracle): `);
+    // A manifest an import wrote before version 2: no manifestVersion, no source, the note alone.
+    const { manifestVersion: _version, source: _source, ...v1 } = written;
+    await writeFile(file, `${JSON.stringify(v1, null, 2)}\n`);
+    expect(await review()).toContain(`pending from parity import of ${folder} (accepting gives the recording its first oracle): `);
+    // Neither: a check's result.
+    await writeFile(file, `${JSON.stringify({ ...v1, note: "Incident 42, kept as a regression cell." }, null, 2)}\n`);
+    expect(await review()).toContain("pending from an earlier parity check");
+  });
+
   test("a session whose runtime sent thread/start and turn/start in one write (raced) is named at import, seq by seq, and nothing is written; --keep-diverging writes its recording without a pending oracle", async () => {
     const source = path.join(repoRoot, "test", "fixtures", "import-race");
     const out = path.join(work, "imported-race");
@@ -132,14 +160,57 @@ describe("parity import of a record-mode folder", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
+  test("an agent request the bridge answered after the agent's next lines, with its answer to another request between (test/fixtures/import-agent-race, the ACP bridge in record mode): named at import, seq by seq", async () => {
+    const source = path.join(repoRoot, "test", "fixtures", "import-agent-race");
+    const out = path.join(work, "imported-agent-race");
+    const refused = await runCli(["import", source, "--out", out, "--lanes", path.join(out, "lanes"), "--cell", "agent-race"]);
+    expect(refused.code, refused.err).toBe(1);
+    expect(refused.err).toContain(
+      "  seq 28 (bridge→provider): the bridge's answer to the agent's fs/read_text_file (id 900, seq 20) came after session/update (seq 23) was read, and seq 22 (bridge→provider) was written between the request and it",
+    );
+    expect(refused.err).toContain("parity: nothing imported (all threads or none)");
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
+  test("an agent line read between a runtime line and the bridge's write acting on it is no race: the import's replay names it (test/fixtures/import-late-update, moved there); as recorded, the session imports clean", async () => {
+    const source = path.join(repoRoot, "test", "fixtures", "import-late-update");
+    const clean = await runCli(["import", source, "--out", path.join(work, "late-clean"), "--lanes", path.join(work, "late-clean", "lanes"), "--cell", "late"]);
+    expect(clean.code, clean.err).toBe(0);
+    const moved = path.join(work, "late-moved");
+    await cp(source, moved, { recursive: true });
+    const lane = path.join(moved, "acp-omp-fixture", "thr_turn_tools", "provider→bridge.ndjson");
+    const text = await readFile(lane, "utf8");
+    expect(text).toContain('"seq":19,');
+    await writeFile(lane, text.replace('"seq":19,', '"seq":15.5,'));
+    const out = path.join(work, "late-moved-out");
+    const refused = await runCli(["import", moved, "--out", out, "--lanes", path.join(out, "lanes"), "--cell", "late"]);
+    expect(refused.code, refused.err).toBe(1);
+    expect(refused.err).toContain("bridge→provider request session/prompt (id 3) (agent #1) matches no recorded output here");
+    expect(refused.err).not.toContain("the bridge's answer to the agent's");
+  });
+
   test("racedRequests: the raced session has one; no committed recording has any", async () => {
     const read = async (file: string) =>
       (await readFile(file, "utf8").catch(() => ""))
         .split("\n")
         .filter(Boolean)
         .map((l) => JSON.parse(l) as { seq: number; run: number; line: string });
-    const lanesOf = async (dir: string) => racedRequests(await read(path.join(dir, "runtime→bridge.ndjson")), await read(path.join(dir, "bridge→runtime.ndjson")));
+    const lanesOf = async (dir: string) => {
+      const lanes = {
+        "runtime→bridge": await read(path.join(dir, "runtime→bridge.ndjson")),
+        "bridge→runtime": await read(path.join(dir, "bridge→runtime.ndjson")),
+        "provider→bridge": await read(path.join(dir, "provider→bridge.ndjson")),
+        "bridge→provider": await read(path.join(dir, "bridge→provider.ndjson")),
+      };
+      return [...racedRequests(lanes["runtime→bridge"], lanes["bridge→runtime"]), ...racedAgentAnswers(lanes)];
+    };
     expect(await lanesOf(path.join(repoRoot, "test", "fixtures", "import-race", "echo", "thr_race"))).toHaveLength(1);
+    expect(await lanesOf(path.join(repoRoot, "test", "fixtures", "import-agent-race", "acp-omp-fixture", "thr_turn_tools"))).toEqual([
+      expect.stringMatching(/^seq 28 \(bridge→provider\): the bridge's answer to the agent's fs\/read_text_file \(id 900, seq 20\)/),
+    ]);
+    // The agent's later lines read in one chunk with nothing written between (acp-omp/new-file-folder:
+    // fs/write_text_file 21, its session/update 22, the answer 25): written back to back by a replay, no race.
+    expect(await lanesOf(path.join(repoRoot, "recordings", "acp-omp", "new-file-folder"))).toEqual([]);
     const committed = (await listRecordings([path.join(repoRoot, "recordings")])).map((l) => l.dir);
     expect(committed.length).toBeGreaterThan(100);
     const raced: string[] = [];

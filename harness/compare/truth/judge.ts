@@ -153,6 +153,8 @@ function withoutModelText(index: EvidenceIndex, texts: readonly string[]): Evide
     find: (test) => index.find((v, key, path, dir) => !relayed(v) && test(v, key, path, dir)),
     all: (test) => index.all((v, key, path, dir) => !relayed(v) && test(v, key, path, dir)),
     method: (pattern) => index.method(pattern),
+    // A diff is what a tool did, never the model's words.
+    diffs: () => index.diffs(),
   };
 }
 
@@ -479,10 +481,14 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
   const before = step.before === null ? null : recorded(step.before);
   if (step.after === null) return judgeUnappliedEdit(name, step, item, evidence, at, record);
   const after = recorded(step.after);
+  // A diff the agent sent that turns the file before into the file after, in any format it sends
+  // diffs in (unified-diff.ts agentDiff: pi's line-numbered diff, Claude Code's hunks, unified).
+  const sentDiff = (): Evidence | undefined =>
+    evidence()
+      .diffs()
+      .find((d) => diffApplies(d.unified, before, after));
   const carried = (): Evidence | undefined =>
-    evidence().find(
-      (v, key) => typeof v === "string" && v !== "" && (v === after || (/^new_?(text|string|str|content)$/i.test(key) && after.includes(v)) || (v.includes("@@") && diffApplies(v, before, after))),
-    );
+    sentDiff() ?? evidence().find((v, key) => typeof v === "string" && v !== "" && (v === after || (/^new_?(text|string|str|content)$/i.test(key) && after.includes(v))));
   if (item.type !== "fileChange") {
     record(`${name}.item`, wrongItemType(at, "fileChange", item.type, carried(), "the agent-side lanes carry the change, and the lane shows no file change", "the agent never sent the change"));
     return;
@@ -522,9 +528,7 @@ function judgeEdit(name: string, step: EditFact, lane: LaneItem, evidence: Lazy,
     const saysNew = () =>
       evidence().find((v, key) => (/^old_?(text|string|content)$/i.test(key) && (v === null || v === "")) || (/^(kind|type|operation|action)$/i.test(key) && (v === "add" || v === "create")));
     const hasBefore = before === null ? saysNew() !== undefined : before === "" || evidence().find((v) => v === before) !== undefined;
-    const had =
-      evidence().find((v) => typeof v === "string" && v !== "" && v.includes("@@") && diffApplies(v, before, after)) ??
-      (hasBefore ? (evidence().find((v) => typeof v === "string" && v !== "" && v === after) ?? carried()) : undefined);
+    const had = sentDiff() ?? (hasBefore ? (evidence().find((v) => typeof v === "string" && v !== "" && v === after) ?? carried()) : undefined);
     record(`${name}.diff`, {
       kind: diff === undefined ? "lost" : "changed",
       cause: had !== undefined ? "bridge" : "adapter",
