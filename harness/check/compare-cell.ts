@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { unappliedRootEntries, type LoadedAllowlistEntry } from "../compare/allowlist.js";
+import { unappliedRootEntryGroups, type LoadedAllowlistEntry } from "../compare/allowlist.js";
 import { parseJsonFile } from "../compare/json-file.js";
 import { oracleLeg, type CellLeg } from "../compare/cell-legs.js";
 import { compareParity, isClassWide, type ParityLeg, type ParityVerdict } from "../compare/parity.js";
@@ -286,8 +286,7 @@ export async function compareCell(
   if (truth !== undefined) cell.truth = truth.report;
   if (alternate !== undefined) sayAlternate(cell, alternate, status);
   // Entries tied to a recordings root that did not apply to this recording: said, or a missing root reads as a regression.
-  const unapplied = status === "fail" ? unappliedRootEntries(options.allowlist, location.provider, location.cell, location.dir) : undefined;
-  if (unapplied !== undefined) cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${unapplied}` : unapplied };
+  if (status === "fail") sayUnapplied(cell, unappliedRootEntryGroups(options.allowlist, location.provider, location.cell, location.dir));
   if (truth?.report.facts === "missing" && truth.report.note !== undefined) cell.detail = { ...cell.detail, error: truth.report.note };
   if (eventLines !== undefined) cell.detail = { ...cell.detail, oracleEventLines: eventLines };
   if (eventLines !== undefined && status === "fail" && verdict.diffs.some((d) => d.against === "oracle")) {
@@ -308,6 +307,14 @@ function missesOracleOnly(verdict: ParityVerdict<LoadedAllowlistEntry>): boolean
 export async function readOracleOnly(file: string): Promise<ParityLeg> {
   const { text: _text, ...leg } = await readOracleLeg(file);
   return leg;
+}
+
+/** A failing cell's root-tied entries that did not apply, in every report: the text's detail line, and the JSON's `unappliedEntries` (schema 7). */
+function sayUnapplied(cell: CellResult, groups: NonNullable<CellResult["unappliedEntries"]>): void {
+  if (groups.length === 0) return;
+  cell.unappliedEntries = groups;
+  const said = groups.map((g) => g.note).join("\n  ");
+  cell.detail = { ...cell.detail, error: cell.detail?.error !== undefined ? `${cell.detail.error}\n  ${said}` : said };
 }
 
 /** What the cell's report says of the alternates it was held to: the one it passed on, or, failing, the closest. */

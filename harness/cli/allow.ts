@@ -27,13 +27,17 @@ const ENTRY_FLAGS = ["provider", "cell", "path", "pr", "reason"] as const;
 /**
  * `--migrate <file>`: rewrites the file's positional entries as stable selectors (allow-migrate.ts),
  * atomically, and says per entry what it became or why it stayed. Exit 0 even when some stay
- * positional (they still load).
+ * positional (they still load). `--recordings <root>`: where an entry whose own root is not there
+ * is found by its `recordingId`.
  */
-async function migrateFile(fileArg: string, ctx: CliContext, json: boolean): Promise<number> {
+async function migrateFile(fileArg: string, ctx: CliContext, json: boolean, recordings: string | undefined): Promise<number> {
   const file = path.resolve(ctx.cwd, fileArg);
   const shown = path.relative(ctx.cwd, file) || file;
   const entries = await readAllowlistFile(file, ctx.cwd);
-  const results = await migrateEntries(entries, ctx.cwd, ALLOW_DEFAULT_ROOT);
+  // An entry whose root is not here (a clone not beside shared/) is found by its recordingId under
+  // --recordings, else the project's own recordings.
+  const searchRoots = [...(recordings !== undefined ? [path.resolve(ctx.cwd, recordings)] : []), path.resolve(ctx.cwd, ALLOW_DEFAULT_ROOT)];
+  const results = await migrateEntries(entries, ctx.cwd, ALLOW_DEFAULT_ROOT, searchRoots);
   const plain = entries.map(plainEntry);
   let changed = 0;
   const say = (text: string) => void (json ? undefined : ctx.out(text));
@@ -88,7 +92,8 @@ export const allowCommand: ParityCommand = {
       })
       .option("recordings", {
         type: "string",
-        describe: "Limit the entry to cells recorded under this recordings root (relative to where `parity check` runs, e.g. ../shared/recordings)",
+        describe:
+          "Limit the entry to cells recorded under this recordings root (relative to where `parity check` runs, e.g. ../shared/recordings); with --migrate, where an entry whose own root is not there is found by its recordingId (e.g. /abs/shared/recordings from a clone not beside it)",
       })
       .option("pr", { type: "string", describe: 'The PR that made the difference, "#N" (required unless --migrate)' })
       .option("reason", { type: "string", describe: "Why the difference is intended (required unless --migrate)" })
@@ -117,6 +122,7 @@ export const allowCommand: ParityCommand = {
         "accept a whole added event type, only for the recordings under ../shared/recordings",
       )
       .example("$0 allow --migrate allowlists/acp-cursor.json", "turn a file's positional entries into stable selectors")
+      .example("$0 allow --migrate allowlists/acp-cursor.json --recordings /srv/shared/recordings", "the same from a clone not beside shared/: each entry's recording found there by its recordingId")
       .example("$0 allow --prune --recordings ../shared/recordings --provider acp-cursor", "remove the entries that mask no difference any more")
       .example("$0 allow --provider echo --cell turn --path '/*/delta' --pr '#5' --reason 'chunks' --json", "the entry as written, as JSON"),
   async run(args, ctx) {
@@ -132,7 +138,7 @@ export const allowCommand: ParityCommand = {
     if (typeof args.migrate === "string") {
       const extra = ENTRY_FLAGS.find((flag) => args[flag] !== undefined);
       if (extra !== undefined) throw new UsageError(`--migrate rewrites a whole file: drop --${extra}`);
-      return migrateFile(args.migrate, ctx, booleanFlag(args, "json"));
+      return migrateFile(args.migrate, ctx, booleanFlag(args, "json"), typeof args.recordings === "string" ? args.recordings : undefined);
     }
     const missing = ENTRY_FLAGS.filter((flag) => args[flag] === undefined);
     if (missing.length > 0) throw new UsageError(`missing ${missing.map((flag) => `--${flag}`).join(", ")} (or --migrate <file>, or --prune): see parity allow --help`);

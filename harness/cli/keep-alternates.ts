@@ -15,14 +15,14 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedAllowlistEntry } from "../compare/allowlist.js";
-import { compareParity, type ParityLeg } from "../compare/parity.js";
-import { readOracleOnly } from "../check/compare-cell.js";
-import { crossRunInput, loadCrossRunFacts } from "../check/cross-run.js";
+import type { ParityLeg } from "../compare/parity.js";
+import { loadCrossRunFacts } from "../check/cross-run.js";
 import { pendingFile, pendingRecordingDir } from "../check/write-policy.js";
-import { alternateOracles, ALTERNATES_DIR, nextAlternateNumber, pendingAlternateNumbers, type AlternateOf } from "../recording/alternates.js";
+import { ALTERNATES_DIR, nextAlternateNumber, type AlternateOf } from "../recording/alternates.js";
 import { fileState } from "../recording/file-state.js";
 import { MANIFEST_FILE } from "../recording/manifest.js";
 import { oracleVersionFile } from "../recording/oracle-version.js";
+import { holdRunsToKnownPaths, sameRunPath } from "./run-paths.js";
 
 /** What {@link keepAlternates} is given: the provider, its cells, the runs (as the repeat report has them) and the project. */
 export interface KeepAlternatesRequest {
@@ -70,30 +70,22 @@ export async function keepAlternates(req: KeepAlternatesRequest): Promise<CellPa
     req.cells.map((cell) => ({ provider: req.provider, cell })),
   );
   for (const cell of req.cells) {
-    const oracleFile = path.join(req.lanesDir, req.provider, `${cell}.json`);
     const cellDir = path.join(req.recordingsRoot, req.provider, cell);
-    if ((await fileState(oracleFile)) !== "file" || !existsSync(path.join(cellDir, MANIFEST_FILE))) {
-      out.push({ cell, paths: [], wrote: [], skipped: `the project has no recording and oracle of ${req.provider}/${cell}: record it first (parity record --cell ${cell})` });
+    // The committed oracle, the accepted and the pending alternates, in that order (run-paths.ts).
+    const held = await holdRunsToKnownPaths(req.provider, cell, req.runs, req, facts, true);
+    if (held.skipped !== undefined) {
+      out.push({ cell, paths: [], wrote: [], skipped: held.skipped });
       continue;
     }
-    const known: Path[] = [{ path: 1, lane: await readOracleOnly(oracleFile), runs: [], state: "committed" }];
-    for (const { path: k, file } of await alternateOracles(req.lanesDir, req.provider, cell)) known.push({ path: k, lane: await readOracleOnly(file), runs: [], state: "accepted" });
-    const altLanes = path.join(req.lanesDir, req.provider, cell, ALTERNATES_DIR);
-    for (const k of await pendingAlternateNumbers(cellDir)) {
-      const file = pendingFile(path.join(altLanes, `${k}.json`));
-      if ((await fileState(file)) === "file" && !known.some((p) => p.path === k)) known.push({ path: k, lane: await readOracleOnly(file), runs: [], state: "pending" });
-    }
+    const known: Path[] = held.known;
     const fresh: Array<Path & { from: string }> = [];
     let next = await nextAlternateNumber(cellDir, req.lanesDir, req.provider, cell);
-    for (const run of req.runs) {
-      if (!run.recorded.includes(cell)) continue;
-      const lane = await readOracleOnly(path.join(run.root, "lanes", req.provider, `${cell}.json`));
+    // The runs no known path explains, grouped by the path they took among themselves.
+    for (const run of held.unknown) {
       const recordingDir = path.join(run.root, req.provider, cell);
-      const across = crossRunInput(facts, req.provider, cell);
-      const same = (p: Path) => compareParity({ provider: req.provider, cell, allowlist: req.allowlist, recordingDir, live: lane, oracle: p.lane, ...across }).passed;
-      const found = known.find(same) ?? fresh.find(same);
+      const found = fresh.find((p) => sameRunPath(req.provider, cell, req.allowlist, recordingDir, run.lane, p.lane, facts));
       if (found !== undefined) found.runs.push(run.run);
-      else fresh.push({ path: next++, lane, runs: [run.run], state: "kept", from: path.join(run.root, req.provider, cell) });
+      else fresh.push({ path: next++, lane: run.lane, runs: [run.run], state: "kept", from: recordingDir });
     }
     const all = [...known, ...fresh];
     const evidence = { runs: req.runs.filter((r) => r.recorded.includes(cell)).length, paths: all.filter((p) => p.runs.length > 0).map((p) => ({ path: p.path, runs: p.runs })) };

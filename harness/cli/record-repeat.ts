@@ -5,7 +5,11 @@
  * other run on the agent's wire (harness/compare/wire-drift.ts) and in the thread lanes
  * (harness/compare/lane-drift.ts), each difference once with the cells it appears in. A cell that
  * recorded in some runs and failed in others is named too. What varies is what a recording of
- * the cell cannot pin: a normalization rule's or an allowlist entry's candidate.
+ * the cell cannot pin: a normalization rule's or an allowlist entry's candidate — unless every
+ * run took a path the project already knows: each run of each cell is held to the cell's
+ * committed oracle and accepted alternates as check holds a fresh re-record (run-paths.ts), and a
+ * cell whose runs vary only between those known paths (acp-claude's stop-interrupt: path 1 in
+ * some runs, accepted alternate 2 in others) is said so and does not fail the repeat.
  */
 import path from "node:path";
 import { Chalk } from "chalk";
@@ -15,6 +19,8 @@ import { visibleLine } from "../report/visible.js";
 import { driftReport, laneChangeLine, wireChangeLine } from "./drift-report.js";
 import { recordCells, type CellsRecordRequest } from "./record-version.js";
 import type { CellPaths } from "./keep-alternates.js";
+import { loadCrossRunFacts } from "../check/cross-run.js";
+import { holdRunsToKnownPaths, type KnownPathsProject } from "./run-paths.js";
 
 /** What {@link recordRepeated} is asked: the cells' record request, how many runs, and the folder the runs go under. */
 export type RepeatRecordRequest = Omit<CellsRecordRequest, "out" | "lanes" | "label"> & {
@@ -26,7 +32,20 @@ export type RepeatRecordRequest = Omit<CellsRecordRequest, "out" | "lanes" | "la
   label: string;
   /** The working directory (relative paths of the drift's sides). */
   cwd: string;
+  /** The project whose known paths (committed oracles, accepted alternates) each run is held to; absent: none (drift's `--repeat`). */
+  project?: KnownPathsProject;
 };
+
+/** Which known path each run of one cell took (`--json`: `knownPaths`). */
+export interface CellKnownPaths {
+  cell: string;
+  /** The known paths some run took: 1 the committed oracle, k ≥ 2 an accepted alternate; `oracle` relative to the working directory when inside it. */
+  paths: Array<{ path: number; state: "committed" | "accepted"; oracle: string; runs: number[] }>;
+  /** The runs whose thread lane matched no known path (after the run-to-run rules, the cell's facts and the allowlists). */
+  unknown: number[];
+  /** Why no run was held to known paths (the project has no recording and oracle of the cell). */
+  skipped?: string;
+}
 
 /** What varies between the runs (`--json`). */
 export interface RepeatReport {
@@ -47,6 +66,14 @@ export interface RepeatReport {
   runToRun: HeldByRule[];
   /** Cells recorded in some runs and failed in others, with the runs that failed. */
   unstableCells: Array<{ cell: string; failedIn: number[] }>;
+  /** Each cell: which known path (committed oracle, accepted alternate) each run took, and the runs that took none. */
+  knownPaths: CellKnownPaths[];
+  /**
+   * The cells whose thread lanes varied (a difference in `lanes`, or recorded in some runs only),
+   * each with whether the known paths explain it: every run recorded the cell and took its
+   * committed oracle's or an accepted alternate's path. Exit 1 when any is not explained.
+   */
+  varied: Array<{ cell: string; byKnownPaths: boolean }>;
   /** `--keep-alternates`: which path each run of each cell took, and the pending alternates written (keep-alternates.ts). */
   alternates?: CellPaths[];
 }
@@ -79,7 +106,7 @@ export async function recordRepeated(req: RepeatRecordRequest): Promise<RepeatRe
       failed: done.failed.map(({ cell, error }) => ({ cell, error })),
     });
   }
-  return { ...(await compareRuns(req.provider, runs, req.cells, req.cwd, req.cellsRoot)), runs };
+  return { ...(await compareRuns(req.provider, runs, req.cells, req.cwd, req.cellsRoot, req.project)), runs };
 }
 
 /**
@@ -87,9 +114,13 @@ export async function recordRepeated(req: RepeatRecordRequest): Promise<RepeatRe
  * run on the wire and in the thread lanes — two live runs, so with the run-to-run rules and the
  * cells' facts (check/cross-run.ts, through drift-report.ts) —, and the cells that failed in some runs only.
  * @param runs each run's number, recordings root (`<out>/run-<k>`), versions, cells recorded and failed
+ * Then each run held to its cell's known paths (run-paths.ts), which says whether what varied is
+ * the agent taking paths the project has accepted.
  * @param cellsRoot the cell definitions (rule 5's reference: each cell's facts)
+ * @param project the project's recordings and oracles roots and allowlists (the known paths); absent: no run is held to any (`knownPaths` empty)
+ * @throws InputError for an oracle that cannot be read
  */
-export async function compareRuns(provider: string, runs: RepeatReport["runs"], cells: readonly string[], cwd: string, cellsRoot: string): Promise<RepeatReport> {
+export async function compareRuns(provider: string, runs: RepeatReport["runs"], cells: readonly string[], cwd: string, cellsRoot: string, project?: KnownPathsProject): Promise<RepeatReport> {
   const [first, ...others] = runs;
   const compared = [];
   for (const other of others) {
@@ -99,6 +130,39 @@ export async function compareRuns(provider: string, runs: RepeatReport["runs"], 
   const unstableCells = cells
     .map((cell) => ({ cell, failedIn: runs.filter((r) => r.failed.some((f) => f.cell === cell)).map((r) => r.run) }))
     .filter((u) => u.failedIn.length > 0 && u.failedIn.length < runs.length);
+  const facts =
+    project === undefined
+      ? undefined
+      : await loadCrossRunFacts(
+          cellsRoot,
+          cells.map((cell) => ({ provider, cell })),
+        );
+  const rel = (file: string) => (file.startsWith(`${cwd}${path.sep}`) ? path.relative(cwd, file).split(path.sep).join("/") : file);
+  const knownPaths: CellKnownPaths[] = [];
+  for (const cell of project === undefined ? [] : cells) {
+    const held = await holdRunsToKnownPaths(provider, cell, runs, project!, facts, false);
+    knownPaths.push(
+      held.skipped !== undefined
+        ? { cell, paths: [], unknown: runs.filter((r) => r.recorded.includes(cell)).map((r) => r.run), skipped: held.skipped }
+        : {
+            cell,
+            paths: held.known.filter((p) => p.runs.length > 0).map((p) => ({ path: p.path, state: p.state === "committed" ? "committed" : "accepted", oracle: rel(p.oracle), runs: p.runs })),
+            unknown: held.unknown.map((u) => u.run),
+          },
+    );
+  }
+  const lanes = mergeByKey(
+    compared.map((c) => c.lanes),
+    (l) => `${l.op}\u0000${l.where}`,
+  );
+  const variedCells = new Set([...lanes.flatMap((l) => l.cells), ...unstableCells.map((u) => u.cell)]);
+  const varied = cells
+    .filter((cell) => variedCells.has(cell))
+    .map((cell) => {
+      const held = knownPaths.find((k) => k.cell === cell);
+      const everyRun = !unstableCells.some((u) => u.cell === cell) && runs.every((r) => r.recorded.includes(cell));
+      return { cell, byKnownPaths: everyRun && held !== undefined && held.skipped === undefined && held.unknown.length === 0 };
+    });
   return {
     provider,
     runs,
@@ -107,16 +171,24 @@ export async function compareRuns(provider: string, runs: RepeatReport["runs"], 
       compared.map((c) => c.wire),
       (w) => `${w.change}\u0000${w.kind}\u0000${w.path ?? ""}`,
     ),
-    lanes: mergeByKey(
-      compared.map((c) => c.lanes),
-      (l) => `${l.op}\u0000${l.where}`,
-    ),
+    lanes,
     runToRun: mergeByKey(
       compared.map((c) => c.runToRun),
       (h) => String(h.rule),
     ),
     unstableCells,
+    knownPaths,
+    varied,
   };
+}
+
+/**
+ * The exit code of a repeat: 1 when a cell's thread lanes varied in a way no known path of the
+ * cell explains (or it recorded in some runs only), 0 when nothing varied or every run of every
+ * cell that varied took its committed oracle's or an accepted alternate's path.
+ */
+export function repeatExitCode(report: RepeatReport): 0 | 1 {
+  return report.varied.some((v) => !v.byKnownPaths) ? 1 : 0;
 }
 
 /** The text of a repeat report; colour only when `color`. */
@@ -135,13 +207,33 @@ export function renderRepeatText(report: RepeatReport, color: boolean): string {
     out.push(c.bold(`varies by a run-to-run rule (compared with it, as check compares a fresh re-record): ${report.runToRun.length} ${report.runToRun.length === 1 ? "rule" : "rules"}`));
     for (const h of report.runToRun) out.push(`  ${c.yellow(`rule ${h.rule}`.padEnd(7))} ${h.name}  (${cells(h.cells)})`);
   }
-  const varying = new Set([...report.lanes.flatMap((l) => l.cells), ...report.unstableCells.map((u) => u.cell)]);
+  const explained = report.varied.filter((v) => v.byKnownPaths).map((v) => v.cell);
+  const unexplained = report.varied.filter((v) => !v.byKnownPaths).map((v) => v.cell);
+  if (report.varied.length > 0) {
+    out.push(c.bold("which known path each run took (the committed oracle, an accepted alternate; held as check holds a fresh re-record):"));
+    for (const v of report.varied) {
+      const held = report.knownPaths.find((k) => k.cell === v.cell);
+      if (held === undefined) continue;
+      out.push(`  ${v.byKnownPaths ? c.green("known  ") : c.red("unknown")} ${knownPathsLine(held)}`);
+    }
+  }
   out.push(
-    varying.size > 0
-      ? `the thread lanes varied from run to run in ${varying.size} of ${report.cells.length} cells`
-      : report.runToRun.length > 0
-        ? "the thread lanes varied from run to run only as the run-to-run rules allow"
-        : "the thread lanes did not vary from run to run",
+    unexplained.length > 0
+      ? `the thread lanes varied from run to run in ${unexplained.length} of ${report.cells.length} cells${explained.length > 0 ? ` (and only between known paths in ${explained.length} more)` : ""}`
+      : explained.length > 0
+        ? `the thread lanes varied from run to run only between known paths of their cells (${explained.join(", ")}): every run took the committed oracle's or an accepted alternate's path`
+        : report.runToRun.length > 0
+          ? "the thread lanes varied from run to run only as the run-to-run rules allow"
+          : "the thread lanes did not vary from run to run",
   );
   return `${out.join("\n")}\n`;
+}
+
+/** One cell's runs by known path: `stop-interrupt: path 1 (the committed oracle): runs 1, 3; path 2 (accepted alternate, lanes/…/2.json): run 2; no known path: run 4`. */
+export function knownPathsLine(held: CellKnownPaths): string {
+  const runs = (list: readonly number[]) => `${list.length === 1 ? "run" : "runs"} ${list.join(", ")}`;
+  if (held.skipped !== undefined) return `${held.cell}: not held to known paths: ${visibleLine(held.skipped)}`;
+  const parts = held.paths.map((p) => `path ${p.path} (${p.state === "committed" ? "the committed oracle" : `accepted alternate, ${visibleLine(p.oracle)}`}): ${runs(p.runs)}`);
+  if (held.unknown.length > 0) parts.push(`no known path: ${runs(held.unknown)}`);
+  return `${held.cell}: ${parts.join("; ")}`;
 }

@@ -233,14 +233,34 @@ export function plainEntry(entry: AllowlistEntry): AllowlistEntry {
 }
 
 /**
+ * The entries for one cell tied to one recordings root that did not apply to the cell's recording
+ * (`--reporter json`: each cell's `unappliedEntries`, schema 7), with the sentence the text
+ * report says.
+ */
+export interface UnappliedRootEntries {
+  /** The root as the entries write it (`../shared/recordings`). */
+  recordings: string;
+  /** The root resolved (absolute), and whether it is there. */
+  root: string;
+  rootThere: boolean;
+  /** How many entries, and how many of them name a recording (`recordingId`: all another one than this). */
+  entries: number;
+  identifying: number;
+  /** This recording's identity (harness/recording/identity.ts), null when it has no lane it covers. */
+  recordingId: string | null;
+  /** Why they did not apply, one sentence: `2 allowlist entries for acp-cursor/resume did not apply: …`. */
+  note: string;
+}
+
+/**
  * Why the entries for `(provider, cell)` tied to a recordings root did not apply to the recording
- * in `recordingDir`, one sentence per root, or undefined when every such entry applied (or there is
- * none): the root each names (as written, and resolved, saying when it is not there) and whether
- * they identify another recording or none. For a failing cell's report: an entry that silently
- * does not apply reads as a regression.
+ * in `recordingDir`, one group per root (none when every such entry applied, or there is none):
+ * the root each names (as written, and resolved, saying when it is not there) and whether they
+ * identify another recording or none. For a failing cell's report: an entry that silently does
+ * not apply reads as a regression.
  * @param recordingDir the cell's recording (absolute)
  */
-export function unappliedRootEntries(entries: readonly AllowlistEntry[], provider: string, cell: string, recordingDir: string): string | undefined {
+export function unappliedRootEntryGroups(entries: readonly AllowlistEntry[], provider: string, cell: string, recordingDir: string): UnappliedRootEntries[] {
   const byRoot = new Map<string, { written: string; count: number; identified: number }>();
   for (const entry of entries) {
     if (entry.recordings === undefined || !entryApplies({ ...entry, recordings: undefined }, provider, cell) || entryApplies(entry, provider, cell, recordingDir)) continue;
@@ -250,17 +270,18 @@ export function unappliedRootEntries(entries: readonly AllowlistEntry[], provide
     if (entry.recordingId !== undefined) seen.identified += 1;
     byRoot.set(root, seen);
   }
-  if (byRoot.size === 0) return undefined;
+  if (byRoot.size === 0) return [];
   const id = recordingIdentity(recordingDir);
-  const lines = [...byRoot].map(([root, { written, count, identified }]) => {
-    const where = existsSync(root) ? `${written} (${root})` : `${written}, which is not there (${root})`;
+  return [...byRoot].map(([root, { written, count, identified }]) => {
+    const there = existsSync(root);
+    const where = there ? `${written} (${root})` : `${written}, which is not there (${root})`;
     const which =
       identified === count
         ? `they identify another recording than this one (${id ?? "no recorded lane"})`
         : identified === 0
           ? "they name no recording (recordingId), so only a recording under that root is theirs"
           : `${identified} identify another recording than this one (${id ?? "no recorded lane"}), ${count - identified} name none (recordingId)`;
-    return `${count} allowlist ${count === 1 ? "entry" : "entries"} for ${provider}/${cell} did not apply: ${count === 1 ? "it is" : "they are"} for the recordings under ${where}; ${which}`;
+    const note = `${count} allowlist ${count === 1 ? "entry" : "entries"} for ${provider}/${cell} did not apply: ${count === 1 ? "it is" : "they are"} for the recordings under ${where}; ${which}`;
+    return { recordings: written, root, rootThere: there, entries: count, identifying: identified, recordingId: id ?? null, note };
   });
-  return lines.join("\n  ");
 }

@@ -6,32 +6,42 @@
  * another recording of the same `provider/cell` (the project's fixture `recordings/acp-cursor/turn-tools`
  * is not the real one). harness/compare/allowlist.ts `entryApplies`.
  *
- * The identity is a SHA-256 of the recording's lanes (spec 10 §4: `<direction>.ndjson`, those
- * present, in the order `LANE_DIRECTIONS` names them, then `bridge→runtime.current.ndjson` when
- * there, each with its name): what the agent, the runtime and the bridge said, and the bridge lane
- * the gate compares against. An entry masks a difference between today's bridge and that lane, so
- * a copy whose current lane `parity rerecord` refreshed is another recording for it (its
- * differences are gone: the entry would only be stale there; test/rerecord/rerecord-then-check.test.ts).
- * Not the manifest: its note and description are prose that may be edited.
+ * The identity is a SHA-256 of what really happened at the recording's two outer ends: the lanes
+ * the runtime and the agent said (spec 10 §4: `runtime→bridge.ndjson`, `provider→bridge.ndjson`,
+ * those present, in that order, each with its name). Not the bridge's lanes: they are what the
+ * bridge of the day made of it, and `parity rerecord` writes `bridge→runtime.current.ndjson`
+ * beside a recording whenever today's bridge says something else, so an identity that held it
+ * changed on every rerecord of the shared recordings and their entries fell back on the root
+ * path (test/check/allowlist-recording-id.test.ts). An entry that a rerecord made stale there is
+ * judged stale, as anywhere (`parity allow --prune`). Not the manifest: its note and description
+ * are prose that may be edited.
+ *
+ * Version 2 of the identity: version 1 (session 16) also hashed both bridge lanes and the current
+ * lane; `allowlists/acp-cursor.json`'s ids were rewritten once to version 2 in the commit that
+ * changed it (each checked to be version 1 of the same shared recording first).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CURRENT_BRIDGE_LANE_FILE, LANE_DIRECTIONS, laneFileName } from "./lane-names.js";
+import { laneFileName, type Direction } from "./lane-names.js";
 
 /** What an identity looks like: `sha256:` and 16 hex digits (64 bits: a name, not a signature). */
 export const RECORDING_ID_PATTERN = /^sha256:[0-9a-f]{16}$/;
 
+/** The lanes an identity covers: what the runtime and the agent said, never the bridge's words. */
+export const IDENTITY_LANES: readonly Direction[] = ["runtime→bridge", "provider→bridge"];
+
 /**
  * The identity of the recording in `dir` (see the module comment), or undefined when `dir` holds
- * no recorded lane (not a recording, or not readable). Synchronous (the per-cell allowlist test is);
- * reads at most the five lane files.
+ * neither of the lanes it covers (not a recording, or not readable). Synchronous (the per-cell
+ * allowlist test is); reads at most two lane files.
  * @param dir a recording's folder (absolute, or relative to the process's working directory)
  */
 export function recordingIdentity(dir: string): string | undefined {
   const hash = createHash("sha256");
+  hash.update("recording identity 2\u0000");
   let lanes = 0;
-  for (const name of [...LANE_DIRECTIONS.map(laneFileName), CURRENT_BRIDGE_LANE_FILE]) {
+  for (const name of IDENTITY_LANES.map(laneFileName)) {
     let bytes: Buffer;
     try {
       bytes = readFileSync(path.join(dir, name));

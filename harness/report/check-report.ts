@@ -3,7 +3,7 @@
  * spec 10 §6.5). Reporters (text, json, junit, github) all render a {@link CheckRunResult};
  * `json` prints exactly {@link CheckReport}.
  */
-import type { AllowlistEntry } from "../compare/allowlist.js";
+import type { AllowlistEntry, UnappliedRootEntries } from "../compare/allowlist.js";
 import { plainEntry } from "../compare/allowlist.js";
 import type { JudgedFact, TruthFinding } from "../compare/truth/judge.js";
 import { plainTruthEntry, type TruthEntry } from "../compare/truth/truth-allowlist.js";
@@ -64,9 +64,11 @@ export interface ReportDiff {
  * Version of the `--reporter json` document: 2 added `schemaVersion` and the diff fields beyond
  * against/op/path; 3 the truth check (`untrue`, each cell's `truth`, `truthStale`); 4 the CLI
  * versions (`versions`, each cell's `versions`); 5 `catalogChanges`; 6 the alternate path a cell
- * passed on (each cell's `alternate`, harness/check/alternate-match.ts).
+ * passed on (each cell's `alternate`, harness/check/alternate-match.ts); 7 the allowlist entries
+ * tied to a recordings root that did not apply to a failing cell, and why (each cell's
+ * `unappliedEntries`, harness/compare/allowlist.ts `unappliedRootEntryGroups`).
  */
-export const CHECK_REPORT_SCHEMA_VERSION = 6;
+export const CHECK_REPORT_SCHEMA_VERSION = 7;
 
 /** The report form of a verdict difference (see {@link ReportDiff}); `undefined` fields are left out. */
 export function reportDiff(d: ParityDifference | ReportDiff): ReportDiff {
@@ -112,6 +114,12 @@ export interface CellReport {
    * the cell passed on it. Absent: the cell's own oracle decided.
    */
   alternate?: AlternatePath;
+  /**
+   * A failing cell's allowlist entries tied to a recordings root that did not apply to its
+   * recording, one group per root with why (the root is not there; they identify another
+   * recording, or none). Absent: the cell passed, or every such entry applied.
+   */
+  unappliedEntries?: UnappliedRootEntries[];
 }
 
 /** One accepted alternate path of a cell (harness/recording/alternates.ts): its number (≥ 2), the cell, and its oracle file (relative to the project, `/`-separated; absolute outside it). */
@@ -320,6 +328,7 @@ export function toCheckReport(run: CheckRunResult): CheckReport {
       ...(cell.truth !== undefined ? { truth: cell.truth } : {}),
       ...(cell.versions !== undefined ? { versions: cell.versions } : {}),
       ...(cell.alternate !== undefined ? { alternate: cell.alternate } : {}),
+      ...(cell.unappliedEntries !== undefined ? { unappliedEntries: cell.unappliedEntries } : {}),
     })),
     truthStale: (run.truthStale ?? []).map(plainTruthEntry),
     versions: providerVersions(run.cells),

@@ -21,7 +21,8 @@ import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { sharedInputPresent } from "../helpers/shared-input.js";
 
 interface Report {
-  cells: Array<{ provider: string; cell: string; status: string; detail?: { error?: string } }>;
+  schemaVersion: number;
+  cells: Array<{ provider: string; cell: string; status: string; detail?: { error?: string }; unappliedEntries?: unknown[] }>;
 }
 
 const SELECTOR = "/*[type=thread/extensionState/updated][kind=bb/session-options]";
@@ -61,9 +62,10 @@ describe("an entry for a recordings root, the same recording by another path (te
     await writeFile(file, `${JSON.stringify(entries, null, 2)}\n`);
     const args = ["check", "--recordings", recordings, "--lanes", lanes, "--provider", "acp-cursor", "--cell", "turn-tools", "--allowlist", file];
     const r = await runCli([...args, "--reporter", "json"]);
-    // The report's words for a failing cell (why an entry did not apply) are the text reporter's.
+    // Why an entry did not apply: the text reporter's words, and the JSON's unappliedEntries.
     const text = await runCli(args);
-    return { code: r.code, err: r.err, cell: (JSON.parse(r.out) as Report).cells[0]!, text: text.out };
+    const report = JSON.parse(r.out) as Report;
+    return { code: r.code, err: r.err, cell: report.cells[0]!, schemaVersion: report.schemaVersion, text: text.out };
   };
 
   it("the identity is the recording's lanes': the copy's is the project's, another cell's is not", () => {
@@ -73,13 +75,48 @@ describe("an entry for a recordings root, the same recording by another path (te
     expect(recordingIdentity(dir)).toBeUndefined();
   });
 
-  it("a copy whose current bridge lane was refreshed (parity rerecord) is another recording for entries", async () => {
+  it("a copy whose bridge lanes a rerecord refreshed is the same recording; one whose agent said something else is not", async () => {
+    // parity rerecord writes bridge→runtime.current.ndjson beside a recording (harness/rerecord):
+    // the shared recordings' ids changed with it and their entries fell back on the root path.
     const copy = path.join(dir, "refreshed");
     await cp(path.join(recordings, "acp-cursor", "turn-tools"), copy, { recursive: true });
     const current = path.join(copy, "bridge→runtime.current.ndjson");
     await writeFile(current, `${(await readFile(current, "utf8")).trimEnd()}\n`.replace(/\n$/, "\n\n"));
-    expect(recordingIdentity(copy)).not.toBe(id);
+    expect(recordingIdentity(copy)).toBe(id);
+    await rm(current);
+    expect(recordingIdentity(copy)).toBe(id);
+    // An entry naming it applies there, wherever that is, its own root not there.
+    expect(entryApplies(entry({ recordings: "../no-such-root/recordings", recordingId: id }), "acp-cursor", "turn-tools", copy)).toBe(true);
+    for (const lane of ["provider→bridge.ndjson", "runtime→bridge.ndjson"]) {
+      const other = path.join(dir, `other-${lane}`);
+      await cp(copy, other, { recursive: true });
+      await writeFile(path.join(other, lane), `${await readFile(path.join(other, lane), "utf8")}\n`);
+      expect(recordingIdentity(other), lane).not.toBe(id);
+      await rm(other, { recursive: true, force: true });
+    }
     await rm(copy, { recursive: true, force: true });
+  });
+
+  it("the failing cell's JSON report says which root-tied entries did not apply and why (schema 7)", async () => {
+    const r = await check([entry({ recordings: "../no-such-root/recordings" })], "unnamed-json");
+    const root = path.resolve(repoRoot, "../no-such-root/recordings");
+    // The committed acp-cursor entries (../shared/recordings) name their own recordings, not this copy: a group of their own.
+    const groups = r.cell.unappliedEntries as Array<{ recordings: string }>;
+    expect(groups.map((g) => g.recordings).sort()).toEqual(["../no-such-root/recordings", "../shared/recordings"]);
+    expect(groups.filter((g) => g.recordings === "../no-such-root/recordings")).toEqual([
+      {
+        recordings: "../no-such-root/recordings",
+        root,
+        rootThere: false,
+        entries: 1,
+        identifying: 0,
+        recordingId: id,
+        note: `1 allowlist entry for acp-cursor/turn-tools did not apply: it is for the recordings under ../no-such-root/recordings, which is not there (${root}); they name no recording (recordingId), so only a recording under that root is theirs`,
+      },
+    ]);
+    expect(r.schemaVersion).toBe(7);
+    // A passing cell carries none.
+    expect((await check([entry({ recordings: "../no-such-root/recordings", recordingId: id })], "identified-json")).cell.unappliedEntries).toBeUndefined();
   });
 
   it("without the entry the cell fails on the added event", async () => {
@@ -148,6 +185,13 @@ describe.skipIf(!sharedInputPresent(SHARED))("the real acp-cursor recordings fro
   });
   afterAll(async () => {
     await rm(project, { recursive: true, force: true });
+  });
+
+  it("each committed entry's recordingId is its shared recording's identity (rewritten once to identity 2)", async () => {
+    const entries = JSON.parse(await readFile(path.join(repoRoot, "allowlists", "acp-cursor.json"), "utf8")) as AllowlistEntry[];
+    const identified = entries.filter((e) => e.recordingId !== undefined);
+    expect(identified.length).toBeGreaterThan(0);
+    for (const e of identified) expect(e.recordingId, `${e.cell} ${e.path}`).toBe(recordingIdentity(path.join(SHARED, e.provider, e.cell)));
   });
 
   it("every cell passes by the entries' recording identities, as from beside shared/", async () => {

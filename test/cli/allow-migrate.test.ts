@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stablePathFor } from "../../harness/compare/migrate.js";
 import { maskLane } from "../../harness/compare/mask.js";
-import { referenceLanes, runCli } from "./run-cli.js";
+import { recordingIdentity } from "../../harness/recording/identity.js";
+import { referenceLanes, repoRoot, runCli } from "./run-cli.js";
 
 const base = { provider: "acp-cursor", recordings: "../shared/recordings", layer: "events", pr: "#5", reason: "intended" };
 const COMMAND_OUTPUT = /^\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/aggregatedOutput$/;
@@ -51,6 +52,34 @@ describe("parity allow --migrate", () => {
     const [entry] = JSON.parse(await readFile(file, "utf8")) as Array<{ path: string }>;
     expect(entry!.path).toMatch(COMMAND_OUTPUT);
     expect(result.out).toContain("is a position; writing the selector that masks the same values");
+  });
+
+  // From a project not beside shared/ (as a clone elsewhere is), an entry whose root is not there is
+  // found by its recordingId under --recordings, as check applies it (compare/allowlist.ts entryApplies);
+  // before, --migrate looked under the root alone and kept the entry ("no replayable recording").
+  it("finds an entry's recording by its recordingId when its root is not there (--recordings)", async () => {
+    const project = await mkdtemp(path.join(os.tmpdir(), "allow-migrate-elsewhere-"));
+    try {
+      const recordings = path.join(project, "copy", "recordings");
+      await cp(path.join(repoRoot, "recordings", "acp-cursor", "turn-tools"), path.join(recordings, "acp-cursor", "turn-tools"), { recursive: true });
+      const recordingId = recordingIdentity(path.join(recordings, "acp-cursor", "turn-tools"))!;
+      const file = path.join(project, "elsewhere.json");
+      // The project's turn-tools fixture: its command's completion is event 15 of the lane.
+      const entries = [{ ...base, cell: "turn-tools", recordingId, path: "/15/item/aggregatedOutput" }];
+      await writeFile(file, `${JSON.stringify(entries, null, 2)}\n`);
+      const without = await runCli(["allow", "--migrate", file], { cwd: project });
+      expect(without.out).toContain(
+        `entry 0: /15/item/aggregatedOutput kept: no replayable recording of acp-cursor/turn-tools under ../shared/recordings, nor its recording ${recordingId} under recordings`,
+      );
+      const result = await runCli(["allow", "--migrate", file, "--recordings", recordings], { cwd: project });
+      expect([result.code, result.err]).toEqual([0, ""]);
+      const [migrated] = JSON.parse(await readFile(file, "utf8")) as Array<{ path: string; recordingId: string; recordings: string }>;
+      expect(migrated!.path).toMatch(COMMAND_OUTPUT);
+      expect([migrated!.recordings, migrated!.recordingId]).toEqual(["../shared/recordings", recordingId]);
+      expect(result.out).toContain("1 of 1 positional entries now use stable selectors");
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it("refuses entry flags beside --migrate, and asks for them without it", async () => {

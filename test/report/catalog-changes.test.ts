@@ -63,7 +63,7 @@ describe("parity check says a catalog change the same in several cells once per 
   it("JSON: catalogChanges once, with its cells; every cell keeps its own difference", async () => {
     const r = await runCli(["check", "--reporter", "json", "--jobs", "1"], { cwd, ci: true });
     const report = JSON.parse(r.out) as CheckReport;
-    expect(report.schemaVersion).toBe(6);
+    expect(report.schemaVersion).toBe(7);
     expect(report.catalogChanges).toEqual([{ provider: "acp-claude", against: "oracle", op: "replace", where, entries: ["+ name=ultrareview"], cells: upgraded }]);
     for (const cell of upgraded) {
       const c = report.cells.find((x) => x.provider === "acp-claude" && x.cell === cell)!;

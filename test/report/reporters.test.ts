@@ -54,7 +54,7 @@ describe("json reporter", () => {
     const report = JSON.parse(renderJsonReport(run));
     expect(Object.keys(report)).toEqual(["schemaVersion", "passed", "failed", "skipped", "errors", "untrue", "ms", "cells", "truthStale", "versions", "catalogChanges"]);
     expect([report.schemaVersion, report.passed, report.failed, report.skipped, report.errors, report.untrue, report.ms, report.truthStale, report.versions, report.catalogChanges]).toEqual([
-      6,
+      7,
       1,
       1,
       1,
