@@ -165,7 +165,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   /** Every call id the endpoint issued and its tool name, kept after its result came (an off-script request's gist names it). */
   const callNames = new Map<string, string>();
   let next = 0;
+  /** Requests read so far, of every kind: the number a problem names a request by. */
   let count = 0;
+  /**
+   * Requests of each numbered kind so far. An answer's ids, timestamps and made-up token counts are
+   * fixed functions of its number (dialect.ts), and that number is its place among requests of its
+   * own kind, never among all: an agent sends side requests (opencode's session title, Claude Code's
+   * reachability check and token counts) beside its conversation, and which arrives first is the
+   * scheduler's (opencode 1.18.33's title came before the first prompt in one run and after it in
+   * the next: the prompt's token counts moved by one request's step).
+   */
+  const numbered = { conversation: 0, title: 0 };
   /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
   let repeating: { index: number; response: ModelResponse; prompt: string } | undefined;
   /** Held answers still streaming, in the order they were served. */
@@ -187,7 +197,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       count += 1;
-      const n = count;
+      const requestNumber = count;
       const method = req.method ?? "GET";
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const kind = dialect.classify(method, url);
@@ -204,7 +214,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           const parsed = JSON.parse(raw) as unknown;
           body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
         } catch {
-          problems.push(`request ${n} (${method} ${url.pathname}) is not JSON`);
+          problems.push(`request ${requestNumber} (${method} ${url.pathname}) is not JSON`);
           res.writeHead(400).end();
           return;
         }
@@ -216,6 +226,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       }
       const request = dialect.read(body ?? {}, url);
       checkToolResults(request.toolResults);
+      const n = request.hasTools ? ++numbered.conversation : ++numbered.title;
       let answer: ModelAnswer;
       if (repeating && request.hasTools && repeating.prompt !== request.prompt) repeating = undefined;
       if (!request.hasTools) {
@@ -237,7 +248,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         answer = response;
       } else {
         served.push({ kind: "exhausted", model: request.model });
-        problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds): ${requestGist(request, callNames)}`);
+        problems.push(
+          `request ${requestNumber} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds): ${requestGist(request, callNames)}`,
+        );
         answer = { text: "The model script has no more responses.", hold: false };
       }
       const callIds = (answer.toolCalls ?? []).map((call, i) => {
