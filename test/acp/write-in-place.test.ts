@@ -150,6 +150,10 @@ describe("writeTextInPlace", () => {
     expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 
+  it("writes to a device without cutting it (/dev/null, as writeFile did)", async () => {
+    await expect(writeTextInPlace("/dev/null", "discarded\n")).resolves.toBeUndefined();
+  });
+
   it("passes the file system's error on and closes what it opened", async () => {
     const ws = workspace();
     await expect(writeTextInPlace(join(ws, "missing-dir", "x.txt"), "x")).rejects.toMatchObject({ code: "ENOENT" });

@@ -27,8 +27,8 @@ const NEW_FILE_MODE = 0o666;
 
 /**
  * Writes `text` (UTF-8) to `path` in place: opened with {@link IN_PLACE_WRITE_FLAGS}, every byte
- * written from offset 0, then truncated to the text's byte length, then closed. The parent
- * directory must exist.
+ * written from offset 0, then (a regular file) truncated to the text's byte length, then closed.
+ * The parent directory must exist.
  * @throws the file system's error (ENOENT, EACCES, EISDIR, ENOSPC…), after closing what was opened.
  */
 export async function writeTextInPlace(path: string, text: string, open: OpenFileForWrite = openFile): Promise<void> {
@@ -40,7 +40,9 @@ export async function writeTextInPlace(path: string, text: string, open: OpenFil
       if (bytesWritten <= 0) throw new Error(`write to ${path} made no progress at byte ${done} of ${bytes.length}`);
       done += bytesWritten;
     }
-    await handle.truncate(bytes.length);
+    // Only a regular file has a length to cut (ftruncate of a device such as /dev/null is EINVAL;
+    // writeFile's O_TRUNC open ignored it there too).
+    if ((await handle.stat()).isFile()) await handle.truncate(bytes.length);
   } finally {
     await handle.close();
   }
