@@ -4,15 +4,16 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { open } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { recordProviderChildIo } from "../bridge-kit/record-process.js";
 import { sanitizeInheritedChildProcessEnv } from "../bridge-kit/child-env.js";
 import { createRealScheduler, type Scheduler } from "../bridge-kit/scheduler.js";
 import { defaultAcpDialectRegistry, type AcpDialectRegistry } from "./dialects/index.js";
 import { DEFAULT_MAX_AGENT_LINE_BYTES } from "./connection/connection.js";
-import type { AcpFsScope, ResolvedAcpBridgeOptions } from "./state/runtime.js";
+import type { AcpFsScope, OpenFileForWrite, ResolvedAcpBridgeOptions } from "./state/runtime.js";
 
-export { createAcpBridgeRuntime, runtimeLinePlace, type AcpBridgeRuntime, type ResolvedAcpBridgeOptions, type SkillsRoot } from "./state/runtime.js";
+export { createAcpBridgeRuntime, runtimeLinePlace, type AcpBridgeRuntime, type OpenFileForWrite, type ResolvedAcpBridgeOptions, type SkillsRoot } from "./state/runtime.js";
 
 /** Timeouts of the ACP bridge, in ms (spec 30 §5, §6.3). They only detect a stuck agent. */
 export const ACP_BRIDGE_DEFAULTS = {
@@ -72,6 +73,12 @@ export interface AcpBridgeOptions {
    * `workspace` = hardening, the session's cwd and write roots in every permission mode.
    */
   fsScope?: AcpFsScope;
+  /**
+   * Opens the file of an agent's `fs/write_text_file` (interaction/write-in-place.ts); default
+   * node:fs/promises `open`. Tests inject one that looks at the file between the open and the
+   * first write, where a concurrent reader of the agent's would.
+   */
+  openFileForWrite?: OpenFileForWrite;
 }
 
 /** Resolves options once (spec 40 §5). A non-positive or non-finite timeout, or an unknown `fsScope`, is a TypeError naming it. */
@@ -103,5 +110,6 @@ export function resolveAcpBridgeOptions(options: AcpBridgeOptions = {}): Resolve
     randomToken: options.randomToken ?? (() => randomBytes(32).toString("hex")),
     mcpProxy: options.mcpProxy ?? { command: process.execPath, args: [fileURLToPath(new URL("./dynamic-tools/mcp-main.js", import.meta.url))] },
     fsScope,
+    openFileForWrite: options.openFileForWrite ?? open,
   };
 }

@@ -54,7 +54,9 @@ describe.skipIf(!existsSync(opencodeBinary()) || !existsSync(committedOracle))("
     // fields the normalization blanks and in what a run-to-run rule names (test/helpers/cross-run.ts). (This
     // once failed under CI load: opencode writes the file itself around fs/write_text_file, and
     // the bridge read the old text at write time; it now diffs against the text as the edit was
-    // announced, stack/acp/interaction/edit-baselines.ts.)
+    // announced, stack/acp/interaction/edit-baselines.ts. And once its `wc -l notes.txt` printed
+    // 0: opencode does not wait for fs/write_text_file's answer, and the bridge's write opened the
+    // file with O_TRUNC after opencode's own write; it writes in place now, write-in-place.ts.)
     const verdict = await crossRunVerdict("acp-opencode", "turn-tools", result);
     expect(verdict.diffs).toEqual([]);
     expect(verdict.passed).toBe(true);

@@ -5,7 +5,7 @@
  * each request exactly once with what this module resolves or throws.
  */
 import { takeEditBaseline } from "./edit-baselines.js";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AcpBridgeRuntime } from "../state/runtime.js";
 import { BRIDGE_JSON_RPC_ERRORS } from "../../protocol/errors.js";
@@ -15,6 +15,7 @@ import { handlePermissionRequest } from "./approvals.js";
 import { handleElicitation } from "./elicitation.js";
 import type { ClientRequestPorts } from "./runtime-interaction.js";
 import { emitDeltas, type AcpSession } from "../state/session.js";
+import { writeTextInPlace } from "./write-in-place.js";
 
 /** The agent→client methods every session accepts (spec 30 §1.1). */
 export const CORE_CLIENT_METHODS = ["session/request_permission", "fs/read_text_file", "fs/write_text_file", "elicitation/create"] as const;
@@ -72,7 +73,8 @@ async function readTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: R
  * mode) it must lie in the workspace roots, symlinks followed (-32000 `File writes outside the
  * workspace are denied: <path>`). The old text is the baseline taken when the edit was announced
  * (edit-baselines.ts), else read now (missing → `add`); then parents are created,
- * the file written, a `fileChange` close emitted, and `{}` returned. A refusal writes nothing.
+ * the file written in place (never truncated first: write-in-place.ts), a `fileChange` close
+ * emitted, and `{}` returned. A refusal writes nothing.
  */
 async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: Record<string, unknown>): Promise<Record<string, never>> {
   const rawPath = requireString(params, "path", "fs/write_text_file");
@@ -98,7 +100,7 @@ async function writeTextFile(rt: AcpBridgeRuntime, session: AcpSession, params: 
   }
   try {
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, params.content, "utf8");
+    await writeTextInPlace(path, params.content, rt.options.openFileForWrite);
   } catch (error) {
     throw new AcpClientReplyError(BRIDGE_JSON_RPC_ERRORS.internalError, (error as Error).message);
   }

@@ -5,6 +5,7 @@
  * defaults are resolved once by `resolveAcpBridgeOptions` (`stack/acp/bridge-runtime.ts`).
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
+import type { FileHandle } from "node:fs/promises";
 import type { BridgeContext } from "../../bridge-kit/define.js";
 import type { Scheduler } from "../../bridge-kit/scheduler.js";
 import type { AcpDialectRegistry } from "../dialects/index.js";
@@ -19,6 +20,12 @@ import type { AcpSession } from "./session.js";
  * §2.5), `workspace` = hardening, the session's cwd and write roots in every permission mode.
  */
 export type AcpFsScope = "workspace" | "any";
+
+/**
+ * Opens the file of an agent's `fs/write_text_file` (`interaction/write-in-place.ts`):
+ * `open(path, flags, mode)` of node:fs/promises, or a test's observer around it.
+ */
+export type OpenFileForWrite = (path: string, flags: number, mode: number) => Promise<FileHandle>;
 
 /**
  * The running dynamic-tool host as the bridge state holds it (`dynamic-tools/host.ts` starts it,
@@ -53,6 +60,7 @@ export interface ResolvedAcpBridgeOptions {
   randomToken: () => string;
   mcpProxy: { command: string; args: string[] };
   fsScope: AcpFsScope;
+  openFileForWrite: OpenFileForWrite;
 }
 
 /** Timeout of one `session/set_config_option` / `session/set_mode` call, in ms (spec 30 §6.3); per-turn options and the native selection share it. */
