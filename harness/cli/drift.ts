@@ -71,7 +71,8 @@ export async function resolveDriftSide(flag: "from" | "to", value: string, provi
   // Checked and installed (or refused) before a folder is made: a bad cell or version leaves nothing behind.
   await requireCells(path.resolve(options.cwd, CELLS_ROOT), cells, provider);
   // The request's own faults (provider, version) before the host's, as `record --agent-version`.
-  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined });
+  // Its errors name the flag the user gave (`--from 99.99.99: npm has no …`), not record's.
+  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined }, `--${flag}`);
   await requireHostPrograms(provider, undefined);
   const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress }, plan);
   const out = await newVersionFolder("parity-drift", provider, value);
