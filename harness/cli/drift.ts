@@ -159,9 +159,10 @@ function setAsideVariation(report: DriftReport, sides: ReadonlyArray<{ wire: Wir
 export function renderDriftText(report: DriftReport, color: boolean): string {
   const c = new Chalk({ level: color ? 1 : 0 });
   const cells = (list: readonly string[]) => (list.length === report.common.length && list.length > 1 ? `all ${list.length} cells` : list.join(", "));
+  const count = (n: number) => `${n} ${n === 1 ? "cell" : "cells"}`;
   const out: string[] = [];
   out.push(
-    `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${report.from.cells} cells) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${report.to.cells} cells); ${report.common.length} cells compared`,
+    `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${count(report.from.cells)}) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${count(report.to.cells)}); ${count(report.common.length)} compared`,
   );
   // The versions each side's oracles were accepted from (issue 41), when its recordings have oracles beside them.
   for (const [flag, side] of [
