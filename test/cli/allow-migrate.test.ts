@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stablePathFor } from "../../harness/compare/migrate.js";
 import { maskLane } from "../../harness/compare/mask.js";
-import { referenceLanes, runCli } from "./run-cli.js";
+import { referenceLanes, repoRoot, runCli } from "./run-cli.js";
 
 const base = { provider: "acp-cursor", recordings: "../shared/recordings", layer: "events", pr: "#5", reason: "intended" };
 const COMMAND_OUTPUT = /^\/\*\[turn=1\]\[item=commandExecution:\d+\]\[type=item\/completed\]\/item\/aggregatedOutput$/;
@@ -51,6 +51,14 @@ describe("parity allow --migrate", () => {
     const [entry] = JSON.parse(await readFile(file, "utf8")) as Array<{ path: string }>;
     expect(entry!.path).toMatch(COMMAND_OUTPUT);
     expect(result.out).toContain("is a position; writing the selector that masks the same values");
+  });
+
+  it("names a file outside the project by its absolute path, as the README's tour migrates a copy in a scratch dir", async () => {
+    const file = path.join(dir, "acp-cursor.json");
+    await writeFile(file, await readFile(path.join(repoRoot, "allowlists", "acp-cursor.json"), "utf8"));
+    const result = await runCli(["allow", "--migrate", file]);
+    expect([result.code, result.err]).toEqual([0, ""]);
+    expect(result.out).toBe(`${file}: no positional entries, nothing to migrate\n`);
   });
 
   it("refuses entry flags beside --migrate, and asks for them without it", async () => {
