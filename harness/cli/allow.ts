@@ -32,7 +32,8 @@ const ENTRY_FLAGS = ["provider", "cell", "path", "pr", "reason"] as const;
  */
 async function migrateFile(fileArg: string, ctx: CliContext, json: boolean, recordings: string | undefined): Promise<number> {
   const file = path.resolve(ctx.cwd, fileArg);
-  const shown = path.relative(ctx.cwd, file) || file;
+  // A file outside the project by its absolute path (the tour's "$T/acp-cursor.json" was `../../../tmp/…`), as --json names it.
+  const shown = hintPath(file, ctx.cwd);
   const entries = await readAllowlistFile(file, ctx.cwd);
   // An entry whose root is not here (a clone not beside shared/) is found by its recordingId under
   // --recordings, else the project's own recordings.

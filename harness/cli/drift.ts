@@ -71,7 +71,8 @@ export async function resolveDriftSide(flag: "from" | "to", value: string, provi
   // Checked and installed (or refused) before a folder is made: a bad cell or version leaves nothing behind.
   await requireCells(path.resolve(options.cwd, CELLS_ROOT), cells, provider);
   // The request's own faults (provider, version) before the host's, as `record --agent-version`.
-  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined });
+  // Its errors name the flag the user gave (`--from 99.99.99: npm has no …`), not record's.
+  const plan = await installPlan({ provider, version: value, customAgentsFile: undefined }, `--${flag}`);
   await requireHostPrograms(provider, undefined);
   const install = await installVersion({ provider, version: value, cacheRoot: options.cacheRoot, progress: options.progress }, plan);
   const out = await newVersionFolder("parity-drift", provider, value);
@@ -158,9 +159,10 @@ function setAsideVariation(report: DriftReport, sides: ReadonlyArray<{ wire: Wir
 export function renderDriftText(report: DriftReport, color: boolean): string {
   const c = new Chalk({ level: color ? 1 : 0 });
   const cells = (list: readonly string[]) => (list.length === report.common.length && list.length > 1 ? `all ${list.length} cells` : list.join(", "));
+  const count = (n: number) => `${n} ${n === 1 ? "cell" : "cells"}`;
   const out: string[] = [];
   out.push(
-    `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${report.from.cells} cells) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${report.to.cells} cells); ${report.common.length} cells compared`,
+    `${c.bold(`drift of ${report.provider}`)}: ${report.from.versions.map(visibleLine).join(", ")} (${report.from.root}, ${count(report.from.cells)}) → ${report.to.versions.map(visibleLine).join(", ")} (${report.to.root}, ${count(report.to.cells)}); ${count(report.common.length)} compared`,
   );
   // The versions each side's oracles were accepted from (issue 41), when its recordings have oracles beside them.
   for (const [flag, side] of [

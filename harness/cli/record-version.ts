@@ -145,12 +145,13 @@ export async function recordVersion(req: VersionRecordRequest): Promise<VersionR
  * What installing `req.version` of the provider's agent means (`agentInstallPlan`), without
  * installing anything.
  *
+ * @param flag the flag the version came from, as errors name it (default `--agent-version`; drift: `--from`, `--to`)
  * @throws UsageError (exit 2) for a provider without a pinned agent package or a bad version
  */
-export async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile">): Promise<ReturnType<typeof agentInstallPlan>> {
+export async function installPlan(req: Pick<VersionRecordRequest, "provider" | "version" | "customAgentsFile">, flag?: string): Promise<ReturnType<typeof agentInstallPlan>> {
   const provider = await recordProviderFor(req.provider, req.customAgentsFile);
   const pins = await readAgentPins(projectAgentsDir());
-  return agentInstallPlan(req.provider, req.version, provider.agentPackages, pins);
+  return agentInstallPlan(req.provider, req.version, provider.agentPackages, pins, flag);
 }
 
 /**

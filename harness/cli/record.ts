@@ -131,6 +131,24 @@ export function defaultLanesRoot(out: string, cwd: string): string {
   return path.resolve(out) === path.resolve(cwd, RECORD_DEFAULT_OUT) ? path.resolve(cwd, RECORD_DEFAULT_LANES) : path.join(path.resolve(out), ORACLES_DIR);
 }
 
+/**
+ * `parity record --help`'s examples, [command, description] with `$0` for `parity`. Each runs as
+ * written in a fresh clone: one that records a single cell into the project's `recordings/` names a
+ * cell the provider has no recording of (a committed one is never overwritten, so the example would
+ * only be refused; test/cli/record-help-examples.test.ts).
+ */
+export const RECORD_EXAMPLES: ReadonlyArray<readonly [string, string]> = [
+  ["$0 record --provider acp-opencode --cell turn-tools --out /tmp/rec", "record opencode doing real tool work against the loopback model, into /tmp/rec/acp-opencode/turn-tools/"],
+  ["$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)"],
+  ["$0 record --provider acp-opencode --all-cells", "re-record every cell of acp-opencode with the pinned agent into a new temp folder (then: parity check --recordings <it> --lanes lanes)"],
+  ["$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run"],
+  ["$0 record --provider acp-gemini --cell resume --repeat 3 --keep-alternates", "keep each path the agent took that the project does not have as a pending alternate, then parity review"],
+  ["$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+' --out /tmp/rec", "with an extra redaction pattern"],
+  ["$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)'],
+  ['CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository"],
+  ["$0 record --provider echo --cell zero-work --out /tmp/x/rec", "writes /tmp/x/rec/echo/zero-work/ and its oracle /tmp/x/rec/lanes/echo/zero-work.json"],
+];
+
 /** The `record` command. */
 export const recordCommand: ParityCommand = {
   tempDir: true,
@@ -183,18 +201,7 @@ export const recordCommand: ParityCommand = {
         describe: "Keep the run's temp directory (workspace, isolated HOME, raw lanes, the agent's logs), also when the record fails, and print its path on stderr",
       })
       .option("timeout", { type: "string", describe: `Longest wait for one step's answer or event, in ms, a whole number ≥ 1 (default ${RECORD_STEP_TIMEOUT_MS})` })
-      .example("$0 record --provider acp-opencode --cell turn-tools", "record opencode doing real tool work against the loopback model")
-      .example("$0 record --provider codex --agent-version 0.170.0", "every cell codex has recordings of, with codex 0.170.0 (into a new temp folder)")
-      .example(
-        "$0 record --provider acp-opencode --all-cells",
-        "re-record every cell of acp-opencode with the pinned agent into a new temp folder (then: parity check --recordings <it> --lanes lanes)",
-      )
-      .example("$0 record --provider claude-code --cell stop-interrupt --repeat 2", "record it twice and name what varies from run to run")
-      .example("$0 record --provider acp-gemini --cell resume --repeat 3 --keep-alternates", "keep each path the agent took that the project does not have as a pending alternate, then parity review")
-      .example("$0 record --provider acp-opencode --cell approval-allow --redact 'acct-[0-9]+'", "with an extra redaction pattern")
-      .example("$0 record --provider acp-mine --cell turn-tools --custom-agents agents.json", 'record your own ACP agent (an entry {"id": "mine", "command": …} of agents.json)')
-      .example('CI=true $0 record --provider echo --cell zero-work --out "$RUNNER_TEMP/recordings"', "in CI, only outside the repository")
-      .example("$0 record --provider echo --cell zero-work --out /tmp/x/rec", "writes /tmp/x/rec/echo/zero-work/ and its oracle /tmp/x/rec/lanes/echo/zero-work.json")
+      .example(RECORD_EXAMPLES.map(([command, description]) => [command, description]))
       .epilogue(
         [
           "Oracles: the project's recordings/ keep theirs in lanes/; a recording written anywhere else (--out) keeps its oracle in <out>/lanes/, " +

@@ -33,6 +33,11 @@ export interface AgentInstallPlan {
   version: string;
   /** Every package to install, name → exact version (the version package's is `version`). */
   packages: Record<string, string>;
+  /**
+   * The flag that asked for `version`, as errors name it: `--agent-version` (`parity record`),
+   * `--from` or `--to` (`parity drift`).
+   */
+  flag: string;
 }
 
 /**
@@ -42,19 +47,20 @@ export interface AgentInstallPlan {
  *
  * @param agentPackages the provider's `agentPackages` (record-provider.ts); absent: no npm agent
  * @param pins `dependencies` of `agents/package.json`
- * @throws UsageError (exit 2) `--agent-version <v>: …` for a version that is not exact, or a
+ * @param flag the flag the version came from, as the errors name it (default `--agent-version`)
+ * @throws UsageError (exit 2) `<flag> <v>: …` for a version that is not exact, or a
  *   provider without a version package pinned in `agents/package.json`
  */
-export function agentInstallPlan(provider: string, version: string, agentPackages: readonly string[] | undefined, pins: Readonly<Record<string, string>>): AgentInstallPlan {
-  if (!EXACT_VERSION.test(version)) throw new UsageError(`--agent-version ${version}: not an exact version (e.g. 0.170.0; no ranges or tags)`);
+export function agentInstallPlan(provider: string, version: string, agentPackages: readonly string[] | undefined, pins: Readonly<Record<string, string>>, flag = "--agent-version"): AgentInstallPlan {
+  if (!EXACT_VERSION.test(version)) throw new UsageError(`${flag} ${version}: not an exact version (e.g. 0.170.0; no ranges or tags)`);
   const versionPackage = agentPackages?.[0];
   if (versionPackage === undefined || !Object.hasOwn(pins, versionPackage)) {
     const why = versionPackage === undefined ? "it runs no npm agent" : `its agent ${versionPackage} is not pinned in agents/package.json`;
-    throw new UsageError(`--agent-version ${version}: provider ${provider} cannot be recorded at another version (${why})`);
+    throw new UsageError(`${flag} ${version}: provider ${provider} cannot be recorded at another version (${why})`);
   }
   const packages: Record<string, string> = { [versionPackage]: version };
   for (const name of agentPackages!.slice(1)) if (Object.hasOwn(pins, name)) packages[name] = pins[name]!;
-  return { provider, versionPackage, version, packages };
+  return { provider, versionPackage, version, packages, flag };
 }
 
 /**
@@ -111,7 +117,7 @@ export interface AgentInstallOptions {
  * Installs `plan` into {@link agentInstallDir} (see the module doc), or reuses a completed
  * install of the same packages there.
  *
- * @throws UsageError (exit 2) when npm has no such version or package (`ETARGET`, `E404`);
+ * @throws UsageError (exit 2) `<plan.flag> <v>: npm has no …` when npm has no such version or package (`ETARGET`, `E404`);
  *   ParityError `E_AGENT_INSTALL` (exit 5) for any other npm failure, with npm's first error line
  */
 export async function installAgentVersion(plan: AgentInstallPlan, options: AgentInstallOptions): Promise<AgentInstall> {
@@ -133,7 +139,7 @@ export async function installAgentVersion(plan: AgentInstallPlan, options: Agent
     const text = `${(error as { stderr?: string }).stderr ?? ""}\n${(error as Error).message}`;
     const first = text.split("\n").find((l) => /npm error (?!code)/.test(l) && l.trim() !== "npm error") ?? text.split("\n").find((l) => l.trim() !== "") ?? "";
     const spec = `${plan.versionPackage}@${plan.version}`;
-    if (/\b(ETARGET|E404)\b/.test(text)) throw new UsageError(`--agent-version ${plan.version}: npm has no ${spec} (${first.replace(/^npm error /, "").trim()})`);
+    if (/\b(ETARGET|E404)\b/.test(text)) throw new UsageError(`${plan.flag} ${plan.version}: npm has no ${spec} (${first.replace(/^npm error /, "").trim()})`);
     throw new ParityError("E_AGENT_INSTALL", `npm install ${spec} into ${dir} failed: ${first.replace(/^npm error /, "").trim()}`, EXIT_CODES.internalError, { cause: error });
   }
   const installed = await readFile(path.join(dir, "node_modules", plan.versionPackage, "package.json"), "utf8")

@@ -225,7 +225,16 @@ async function selectThreads(req: ImportRequest): Promise<SourceThread[]> {
   for (const provider of req.provider !== undefined ? [req.provider] : providers) {
     for (const scope of await subdirectories(path.join(req.dir, provider))) {
       if (scope === PROCESS_SCOPE) continue;
-      threads.push({ provider, scope, folder: path.join(req.dir, provider, scope) });
+      const folder = path.join(req.dir, provider, scope);
+      // A bridge in record mode writes only lane files; a manifest marks one of parity's own
+      // recordings (`parity import recordings` was read as 189 raced threads, each "not a clean cell").
+      if (existsSync(path.join(folder, MANIFEST_FILE))) {
+        throw new InputError(
+          `a recording (it has ${MANIFEST_FILE}), not a thread a bridge wrote in record mode; import reads the folder BB_PROVIDER_BRIDGE_RECORD_DIR named (<dir>/<provider>/<thread>/<direction>.ndjson), and a recording is gated as it is (parity check --recordings ${req.dir})`,
+          { file: folder },
+        );
+      }
+      threads.push({ provider, scope, folder });
     }
   }
   return threads;

@@ -82,6 +82,14 @@ describe("parity allow --migrate", () => {
     }
   });
 
+  it("names a file outside the project by its absolute path, as the README's tour migrates a copy in a scratch dir", async () => {
+    const file = path.join(dir, "acp-cursor.json");
+    await writeFile(file, await readFile(path.join(repoRoot, "allowlists", "acp-cursor.json"), "utf8"));
+    const result = await runCli(["allow", "--migrate", file]);
+    expect([result.code, result.err]).toEqual([0, ""]);
+    expect(result.out).toBe(`${file}: no positional entries, nothing to migrate\n`);
+  });
+
   it("refuses entry flags beside --migrate, and asks for them without it", async () => {
     const both = await runCli(["allow", "--migrate", "x.json", "--cell", "turn-tools"]);
     expect(both.code).toBe(2);

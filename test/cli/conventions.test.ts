@@ -77,5 +77,18 @@ describe("CLI conventions (issue 27 item 6)", () => {
     expect(sentence).toContain(`${live.length} recorded live`);
     for (const provider of new Set(live.map((c) => c.provider))) expect(sentence).toContain(`${provider} ${live.filter((c) => c.provider === provider).length}`);
     expect(sentence).toContain(`\`parity check\` replays all ${cells.length} (${cells.length - processScoped} thread cells; ${processScoped} process-scoped`);
+    // check gates each accepted alternate path as a cell of its own: a fresh clone's gate counts them
+    // too (`187 passed, 0 failed, 4 skipped (191 cells)`), which the README said as 189 before.
+    const alternates: string[] = [];
+    for (const provider of providers) {
+      for (const cell of await readdir(path.join(root, provider))) {
+        const dir = path.join(root, provider, cell, "alternates");
+        const paths = await readdir(dir).catch(() => [] as string[]);
+        alternates.push(...paths.filter((k) => /^\d+$/.test(k)).map((k) => `${provider}/${cell}/alternates/${k}`));
+      }
+    }
+    const gated = cells.length + alternates.length;
+    expect(sentence).toContain(`and the ${alternates.length} accepted alternate paths`);
+    expect(sentence).toContain(`\`${gated - processScoped} passed, 0 failed, ${processScoped} skipped (${gated} cells)\``);
   });
 });

@@ -52,6 +52,17 @@ describe("parity drift with agent versions", () => {
     expect(run.err).toBe("parity: --from 0.73: neither a recordings folder nor an exact agent version (e.g. 0.170.0)\n");
   });
 
+  it("a version side's refusal names the flag given (--from, --to), not record's --agent-version", async () => {
+    // The words a new user got before: `parity: --agent-version 1.0.0: provider echo cannot be recorded …`
+    // for a command that has no --agent-version.
+    const cache = path.join(root, "cache-flag");
+    const from = await runCli(["drift", "--provider", "echo", "--from", "1.0.0", "--to", "recordings"], { env: { PARITY_AGENT_CACHE: cache } });
+    expect([from.code, from.err]).toEqual([2, "parity: --from 1.0.0: provider echo cannot be recorded at another version (it runs no npm agent)\n"]);
+    const to = await runCli(["drift", "--provider", "echo", "--from", "recordings", "--to", "1.0.0"], { env: { PARITY_AGENT_CACHE: cache } });
+    expect([to.code, to.err]).toEqual([2, "parity: --to 1.0.0: provider echo cannot be recorded at another version (it runs no npm agent)\n"]);
+    expect(existsSync(cache)).toBe(false);
+  });
+
   it.skipIf(!runHere)(
     "records the version and the pinned version now, compares them, and the folders it printed are reused as given",
     async () => {

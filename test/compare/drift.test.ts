@@ -82,6 +82,14 @@ describe("parity drift", () => {
     expect(r.out).toContain("the thread lanes did not change");
   });
 
+  test("one cell is said as one cell (a drift of one cell read `1 cells compared`)", async () => {
+    const one = path.join(work, "one");
+    await cp(path.join(from, "acp-opencode", "turn-tools"), path.join(one, "acp-opencode", "turn-tools"), { recursive: true });
+    const r = await runCli(["drift", "--provider", "acp-opencode", "--from", one, "--to", one]);
+    expect(r.code).toBe(0);
+    expect(r.out.split("\n")[0]).toBe(`drift of acp-opencode: opencode 1.18.33 (${one}, 1 cell) → opencode 1.18.33 (${one}, 1 cell); 1 cell compared`);
+  });
+
   test("the versions each side's oracles were accepted from: the project's lanes/ for its recordings/, <root>/lanes/ beside a recorded folder", async () => {
     await cp(path.join(repoRoot, "lanes", "acp-opencode", "turn-tools.version"), path.join(to, "lanes", "acp-opencode", "turn-tools.version"));
     await writeFile(path.join(to, "lanes", "acp-opencode", "command-fails.version"), `${JSON.stringify({ cliVersion: "opencode 1.18.34" })}\n`);

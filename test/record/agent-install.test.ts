@@ -63,6 +63,9 @@ describe("the install plan of a version", () => {
     expect(() => agentInstallPlan("codex", "latest", packagesOf("codex"), pins)).toThrow(/not an exact version/);
     expect(() => agentInstallPlan("echo", "1.0.0", packagesOf("echo"), pins)).toThrow("--agent-version 1.0.0: provider echo cannot be recorded at another version (it runs no npm agent)");
     expect(() => agentInstallPlan("acp-opencode", "1.0.0", packagesOf("acp-opencode"), pins)).toThrow(/is not pinned in agents\/package.json/);
+    // parity drift asks with --from/--to: its refusals name that flag.
+    expect(() => agentInstallPlan("codex", "0.17", packagesOf("codex"), pins, "--to")).toThrow("--to 0.17: not an exact version (e.g. 0.170.0; no ranges or tags)");
+    expect(agentInstallPlan("codex", "0.170.0", packagesOf("codex"), pins).flag).toBe("--agent-version");
   });
 
   it("the cache is $PARITY_AGENT_CACHE, else beside (never inside) the command's session temp dir", () => {
@@ -77,7 +80,7 @@ describe("installing a version with npm", () => {
     const tarball = packFixture({ name: "@parity-test/agent", version: "1.2.3" }, { "cli.js": "console.log('1.2.3')\n" });
     const cacheRoot = path.join(root, "cache-a");
     const env = offlineEnv(path.join(root, "home-a"));
-    const plan = { provider: "fixture", versionPackage: "@parity-test/agent", version: "1.2.3", packages: { "@parity-test/agent": "1.2.3" } };
+    const plan = { provider: "fixture", versionPackage: "@parity-test/agent", version: "1.2.3", packages: { "@parity-test/agent": "1.2.3" }, flag: "--agent-version" };
     const first = await installAgentVersion(plan, { cacheRoot, env, sources: { "@parity-test/agent": tarball } });
     expect(first).toEqual({ dir: agentInstallDir(cacheRoot, plan), reused: false });
     expect(first.dir).toBe(path.join(cacheRoot, "fixture@1.2.3"));
@@ -90,10 +93,27 @@ describe("installing a version with npm", () => {
   it("an install that leaves another version is an install error (exit 5), never reused", async () => {
     const tarball = packFixture({ name: "@parity-test/agent", version: "1.2.3" });
     const cacheRoot = path.join(root, "cache-b");
-    const plan = { provider: "fixture", versionPackage: "@parity-test/agent", version: "1.2.4", packages: { "@parity-test/agent": "1.2.4" } };
+    const plan = { provider: "fixture", versionPackage: "@parity-test/agent", version: "1.2.4", packages: { "@parity-test/agent": "1.2.4" }, flag: "--agent-version" };
     const failing = installAgentVersion(plan, { cacheRoot, env: offlineEnv(), sources: { "@parity-test/agent": tarball } });
     await expect(failing).rejects.toMatchObject({ exitCode: 5, message: expect.stringContaining("left @parity-test/agent at 1.2.3, not 1.2.4") });
     expect(existsSync(path.join(agentInstallDir(cacheRoot, plan), ".parity-agent-install.json"))).toBe(false);
+  });
+
+  it("a version npm does not have is one line naming the flag that asked for it (drift: --from), exit 2, nothing left", async () => {
+    // npm's own words for a missing version (`npm install @openai/codex@99.99.99`), from an npm
+    // stand-in: the registry is not needed to show how they are reported.
+    const npm = path.join(root, "npm-etarget.sh");
+    writeFileSync(npm, "#!/bin/sh\necho 'npm error code ETARGET' >&2\necho 'npm error notarget No matching version found for @openai/codex@99.99.99.' >&2\nexit 1\n", { mode: 0o755 });
+    const cacheRoot = path.join(root, "cache-etarget");
+    for (const flag of ["--agent-version", "--from"]) {
+      const plan = agentInstallPlan("codex", "99.99.99", packagesOf("codex"), pins, flag);
+      const failing = installAgentVersion(plan, { cacheRoot, npm, env: offlineEnv() });
+      await expect(failing).rejects.toMatchObject({
+        exitCode: 2,
+        message: `${flag} 99.99.99: npm has no @openai/codex@99.99.99 (notarget No matching version found for @openai/codex@99.99.99.)`,
+      });
+      expect(existsSync(agentInstallDir(cacheRoot, plan))).toBe(false);
+    }
   });
 });
 

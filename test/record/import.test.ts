@@ -260,4 +260,14 @@ describe("parity import of a record-mode folder", () => {
     }
     await expect(readdir(out)).rejects.toThrow();
   });
+
+  test("the project's recordings/ is not a record-mode folder: one line naming the first recording, exit 2, nothing written (it was read as raced threads, each 'not a clean cell', exit 1)", async () => {
+    const out = path.join(work, "never-recordings");
+    const r = await runCli(["import", "recordings", "--provider", "echo", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `parity: ${path.join(repoRoot, "recordings", "echo", "resume")}: a recording (it has manifest.json), not a thread a bridge wrote in record mode; import reads the folder BB_PROVIDER_BRIDGE_RECORD_DIR named (<dir>/<provider>/<thread>/<direction>.ndjson), and a recording is gated as it is (parity check --recordings ${path.join(repoRoot, "recordings")})\n`,
+    );
+    await expect(readdir(out)).rejects.toThrow();
+  });
 });
