@@ -74,12 +74,12 @@ describe("loopback model endpoint", () => {
     const conversation = async (titleFirst: boolean) => {
       const server = await start(script);
       if (titleFirst) await chat(server, { messages: [] });
-      const first = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any>>;
+      const first = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any> | string>;
       if (!titleFirst) await chat(server, { messages: [] });
-      const second = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any>>;
-      const gist = (chunks: Array<Record<string, any>>) => ({
-        usage: chunks.find((c) => c !== "[DONE]" && c.usage)?.usage,
-        ids: chunks.flatMap((c) => (c === "[DONE]" ? [] : [c.id, ...c.choices.flatMap((x: any) => (x.delta.tool_calls ?? []).map((t: any) => t.id ?? ""))])),
+      const second = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any> | string>;
+      const gist = (chunks: Array<Record<string, any> | string>) => ({
+        usage: (chunks.find((c) => typeof c !== "string" && c.usage) as Record<string, any> | undefined)?.usage,
+        ids: chunks.flatMap((c) => (typeof c === "string" ? [] : [c.id, ...c.choices.flatMap((x: any) => (x.delta.tool_calls ?? []).map((t: any) => t.id ?? ""))])),
       });
       return [gist(first), gist(second)];
     };
