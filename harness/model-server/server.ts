@@ -117,6 +117,36 @@ interface HeldAnswer {
   answer: ModelAnswer;
 }
 
+/**
+ * The numbers of a server's answers: `next(offersTools)` is the answer's place among requests of its
+ * own kind (conversation requests, which offer tools; title requests, which do not), from 1. An
+ * answer's ids, timestamps and made-up token counts are fixed functions of its number (dialect.ts),
+ * and never of its place among all requests: an agent sends side requests (opencode's session title,
+ * Claude Code's reachability check and token counts) beside its conversation, and which arrives
+ * first is the scheduler's (opencode 1.18.33's title came before the first prompt in one run and
+ * after it in the next: the prompt's token counts moved by one request's step).
+ */
+function answerNumbering(): (offersTools: boolean) => number {
+  const numbered = { conversation: 0, title: 0 };
+  return (offersTools) => (offersTools ? ++numbered.conversation : ++numbered.title);
+}
+
+/**
+ * Reads the tool results of a request for scripted calls the agent rejected: each result of a call
+ * in `issued` (call id → tool name) is taken out of it, and one matching a rejection pattern is a
+ * problem pushed onto `problems`.
+ */
+function checkRejections(results: ReadonlyArray<{ callId: string; text: string }>, issued: Map<string, string>, rejections: readonly RegExp[], problems: string[]): void {
+  for (const result of results) {
+    const name = issued.get(result.callId);
+    if (name === undefined) continue;
+    issued.delete(result.callId);
+    if (rejections.some((pattern) => pattern.test(result.text))) {
+      problems.push(`the agent rejected scripted tool call ${name} (${result.callId}): ${excerptOf(result.text)}`);
+    }
+  }
+}
+
 /** Ends the held answers still open through the dialect's `endHeld` (none without it: a problem); returns how many. */
 function releaseHeldAnswers(held: readonly HeldAnswer[], dialect: ModelDialect, problems: string[]): number {
   const open = held.filter((h) => !h.res.writableEnded && !h.res.destroyed);
@@ -165,29 +195,22 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   /** Every call id the endpoint issued and its tool name, kept after its result came (an off-script request's gist names it). */
   const callNames = new Map<string, string>();
   let next = 0;
+  /** Requests read so far, of every kind: the number a problem names a request by. */
   let count = 0;
+  const answerNumber = answerNumbering();
   /** The repeating error response being served, and the prompt it answers (script.ts `repeat`). */
   let repeating: { index: number; response: ModelResponse; prompt: string } | undefined;
   /** Held answers still streaming, in the order they were served. */
   const held: HeldAnswer[] = [];
 
-  const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => {
-    for (const result of results) {
-      const name = issued.get(result.callId);
-      if (name === undefined) continue;
-      issued.delete(result.callId);
-      if (rejections.some((pattern) => pattern.test(result.text))) {
-        problems.push(`the agent rejected scripted tool call ${name} (${result.callId}): ${excerptOf(result.text)}`);
-      }
-    }
-  };
+  const checkToolResults = (results: ReadonlyArray<{ callId: string; text: string }>) => checkRejections(results, issued, rejections, problems);
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       count += 1;
-      const n = count;
+      const requestNumber = count;
       const method = req.method ?? "GET";
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const kind = dialect.classify(method, url);
@@ -204,7 +227,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           const parsed = JSON.parse(raw) as unknown;
           body = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
         } catch {
-          problems.push(`request ${n} (${method} ${url.pathname}) is not JSON`);
+          problems.push(`request ${requestNumber} (${method} ${url.pathname}) is not JSON`);
           res.writeHead(400).end();
           return;
         }
@@ -216,6 +239,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       }
       const request = dialect.read(body ?? {}, url);
       checkToolResults(request.toolResults);
+      const n = answerNumber(request.hasTools);
       let answer: ModelAnswer;
       if (repeating && request.hasTools && repeating.prompt !== request.prompt) repeating = undefined;
       if (!request.hasTools) {
@@ -237,7 +261,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         answer = response;
       } else {
         served.push({ kind: "exhausted", model: request.model });
-        problems.push(`request ${n} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds): ${requestGist(request, callNames)}`);
+        problems.push(
+          `request ${requestNumber} came after all ${script.responses.length} scripted responses were used (the agent asked for more than the script holds): ${requestGist(request, callNames)}`,
+        );
         answer = { text: "The model script has no more responses.", hold: false };
       }
       const callIds = (answer.toolCalls ?? []).map((call, i) => {

@@ -53,7 +53,7 @@ function command(delta: Close | Open) {
 
 describe("command output exactly as printed", () => {
   it("acp-opencode command-fails seq 36: the trailing newline of rawOutput.output stays", () => {
-    const closed = close("acp-opencode", "command-fails", "call_parity_2_1");
+    const closed = close("acp-opencode", "command-fails", "call_parity_1_1");
     expect(closed.aggregatedOutput).toBe("first line\nsecond line\nsomething went wrong\n");
     expect(closed.exitCode).toBe(3);
   });
@@ -64,10 +64,10 @@ describe("command output exactly as printed", () => {
   // (lanes/claude-code/long-output.json), claude-code-acp's all 20000 lines (without the final
   // newline; recorded cut by the redaction's mark). The notice stays the result text.
   it.each([
-    ["acp-claude", "seq 27"],
-    ["acp-claude-zed", "seq 25"],
-  ])("%s long-output %s: the output is _meta.claudeCode.toolResponse.stdout, the <persisted-output> notice its result text", (provider) => {
-    const closed = close(provider, "long-output", "call_parity_2_1");
+    ["acp-claude", "seq 27", "call_parity_1_1"],
+    ["acp-claude-zed", "seq 25", "call_parity_2_1"],
+  ])("%s long-output %s: the output is _meta.claudeCode.toolResponse.stdout, the <persisted-output> notice its result text", (provider, _seq, toolCallId) => {
+    const closed = close(provider, "long-output", toolCallId);
     const root = path.join(REPO_ROOT, "recordings", provider);
     const sent = readLane("long-output", "provider→bridge.ndjson", root)
       .map((line) => line.message.params?.update?._meta?.claudeCode?.toolResponse?.stdout)
@@ -83,7 +83,7 @@ describe("command output exactly as printed", () => {
   });
 
   it("acp-claude approval-allow seq 31: toolResponse.stdout '' says the touch printed nothing, as the native lane's empty output", () => {
-    expect(close("acp-claude", "approval-allow", "call_parity_2_1").aggregatedOutput).toBe("");
+    expect(close("acp-claude", "approval-allow", "call_parity_1_1").aggregatedOutput).toBe("");
   });
 
   it("acp-codex turn-tools seq 44: stdout '3 notes.txt\\n' whole", () => {
@@ -124,12 +124,12 @@ describe("command output exactly as printed", () => {
 });
 
 describe("where and how long a command ran", () => {
-  it("acp-opencode command-fails seq 27: rawInput.cwd is the item's cwd, at its open and its close", () => {
+  it("acp-opencode command-fails seq 24: rawInput.cwd is the item's cwd, at its open and its close", () => {
     const all = deltas("acp-opencode", "command-fails");
-    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "call_parity_2_1");
+    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "call_parity_1_1");
     expect(open).toBeDefined();
     expect(command(open!).cwd).toBe("/tmp/parity-workspace");
-    expect(command(close("acp-opencode", "command-fails", "call_parity_2_1")).cwd).toBe("/tmp/parity-workspace");
+    expect(command(close("acp-opencode", "command-fails", "call_parity_1_1")).cwd).toBe("/tmp/parity-workspace");
   });
 
   it("acp-copilot command-fails seq 36: the cwd of the shell_exit entry", () => {
@@ -146,17 +146,17 @@ describe("where and how long a command ran", () => {
     expect(command(close("acp-omp", "command-fails", "call_parity_1_1")).durationMs).toBe(2755);
   });
 
-  it("acp-gemini turn-tools seq 44: the directory gemini names in the call's content stays at the close (seq 46 sends content [])", () => {
+  it("acp-gemini turn-tools seq 43: the directory gemini names in the call's content stays at the close (seq 45 sends content [])", () => {
     const all = deltas("acp-gemini", "turn-tools");
-    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "run_shell_command__call_parity_4_1");
+    const open = all.find((delta): delta is Open => delta.kind === "item.open" && delta.key.providerItemId === "run_shell_command__call_parity_3_1");
     expect(command(open!).cwd).toBe("/tmp/parity-workspace");
-    const closed = close("acp-gemini", "turn-tools", "run_shell_command__call_parity_4_1");
+    const closed = close("acp-gemini", "turn-tools", "run_shell_command__call_parity_3_1");
     expect(command(closed).cwd).toBe("/tmp/parity-workspace");
     expect(closed.aggregatedOutput).toBeUndefined();
   });
 
   it("an agent that names no directory (acp-claude turn-tools) keeps the empty cwd: the session's is not put in its place", () => {
-    expect(command(close("acp-claude", "turn-tools", "call_parity_4_1")).cwd).toBe("");
+    expect(command(close("acp-claude", "turn-tools", "call_parity_3_1")).cwd).toBe("");
   });
 });
 
@@ -223,7 +223,7 @@ describe("the prompt's token usage", () => {
   const breakdown = (inputTokens: number, outputTokens: number, totalTokens: number) => ({ totalTokens, inputTokens, cachedInputTokens: 0, outputTokens, reasoningOutputTokens: 0 });
 
   it("acp-opencode command-fails seq 69: the session/prompt answer's usage is the turn's usage", () => {
-    expect(usages("acp-opencode", "command-fails")).toEqual([{ kind: "usage", total: breakdown(1030, 20, 1050), last: breakdown(1030, 20, 1050), modelContextWindow: null }]);
+    expect(usages("acp-opencode", "command-fails")).toEqual([{ kind: "usage", total: breakdown(1020, 20, 1040), last: breakdown(1020, 20, 1040), modelContextWindow: null }]);
   });
 
   it("acp-copilot turn-tools seq 82: usage with cachedReadTokens, sized by the last usage_update (seq 54)", () => {
@@ -233,13 +233,13 @@ describe("the prompt's token usage", () => {
   });
 
   it("acp-gemini command-fails seq 59: _meta.quota.token_count (total = input + output)", () => {
-    expect(usages("acp-gemini", "command-fails").map((usage) => usage.last)).toEqual([breakdown(2050, 40, 2090)]);
+    expect(usages("acp-gemini", "command-fails").map((usage) => usage.last)).toEqual([breakdown(2030, 40, 2070)]);
   });
 
   it("acp-claude resume: each prompt's usage is its `last`; the resumed agent is a new process, so its `total` starts again", () => {
     const all = usages("acp-claude", "resume");
-    expect(all.map((usage) => usage.last.totalTokens)).toEqual([1040, 1060]);
-    expect(all.map((usage) => usage.total.totalTokens)).toEqual([1040, 1060]);
+    expect(all.map((usage) => usage.last.totalTokens)).toEqual([1030, 1040]);
+    expect(all.map((usage) => usage.total.totalTokens)).toEqual([1030, 1040]);
   });
 });
 
@@ -251,8 +251,8 @@ describe("output streamed while the command runs", () => {
 
   it("acp-opencode command-fails seq 33 and 35: each in_progress update's content is a snapshot of the output so far", () => {
     expect(snapshots("acp-opencode", "command-fails")).toEqual([
-      ["call_parity_2_1", "first line\nsecond line\n"],
-      ["call_parity_2_1", "first line\nsecond line\nsomething went wrong\n"],
+      ["call_parity_1_1", "first line\nsecond line\n"],
+      ["call_parity_1_1", "first line\nsecond line\nsomething went wrong\n"],
     ]);
   });
 
@@ -260,7 +260,9 @@ describe("output streamed while the command runs", () => {
     expect(snapshots("acp-copilot", "command-fails")).toEqual([["call_parity_1_1", "first line\nsecond line\nsomething went wrong\n"]]);
   });
 
-  it("acp-claude command-fails seq 26: the description Claude Code puts in content is no output", () => {
+  it("acp-claude command-fails seq 30: the description Claude Code puts in content is no output", () => {
+    const line = readLane("command-fails", "provider→bridge.ndjson", path.join(REPO_ROOT, "recordings", "acp-claude")).find((entry) => entry.seq === 30);
+    expect(line?.message.params.update.content).toEqual([{ type: "content", content: { type: "text", text: "Run the failing check" } }]);
     expect(snapshots("acp-claude", "command-fails")).toEqual([]);
   });
 
@@ -284,7 +286,7 @@ describe("the agent's own unified diff, hunks and context included", () => {
   });
 
   it("acp-opencode turn-tools seq 45: rawOutput.metadata.filediff.patch, as sent", () => {
-    const [diff] = diffOf("acp-opencode", "turn-tools", "call_parity_3_1");
+    const [diff] = diffOf("acp-opencode", "turn-tools", "call_parity_2_1");
     expect(diff).toMatch(
       /^Index: \/tmp\/parity-workspace\/notes.txt\n=+\n--- \/tmp\/parity-workspace\/notes.txt\n\+\+\+ \/tmp\/parity-workspace\/notes.txt\n@@ -1,3 \+1,3 @@\n title: parity notes\n-status: draft\n\+status: final\n owner: nobody\n$/,
     );
@@ -297,7 +299,7 @@ describe("the agent's own unified diff, hunks and context included", () => {
   });
 
   it("acp-claude turn-tools seq 52: the structuredPatch of _meta.claudeCode.toolResponse, kept past the closing update's _meta (seq 54), as the native claude-code lane writes it", () => {
-    expect(diffOf("acp-claude", "turn-tools", "call_parity_3_1")).toEqual([
+    expect(diffOf("acp-claude", "turn-tools", "call_parity_2_1")).toEqual([
       "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",
     ]);
   });
@@ -311,8 +313,8 @@ describe("the agent's own unified diff, hunks and context included", () => {
     expect(diffOf("acp-pi", "turn-tools", "call_parity_2_1")).toEqual([PI_NOTES_DIFF]);
   });
 
-  it("an agent that sends no unified diff (acp-gemini turn-tools seq 42) gets the diff of the file texts it sent, with its hunk (issue 37)", () => {
-    expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_3_1")).toEqual([
+  it("an agent that sends no unified diff (acp-gemini turn-tools seq 41) gets the diff of the file texts it sent, with its hunk (issue 37)", () => {
+    expect(diffOf("acp-gemini", "turn-tools", "replace__call_parity_2_1")).toEqual([
       "--- a/tmp/parity-workspace/notes.txt\n+++ b/tmp/parity-workspace/notes.txt\n@@ -1,3 +1,3 @@\n title: parity notes\n-status: draft\n+status: final\n owner: nobody\n",
     ]);
   });

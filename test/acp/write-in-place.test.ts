@@ -6,10 +6,12 @@
  * opencode sent `fs/write_text_file` without waiting for the answer, wrote notes.txt itself, and
  * the bridge's `writeFile` then opened the file with O_TRUNC; before its bytes went out,
  * opencode's `wc -l notes.txt` ran and printed `0 notes.txt`. The test plays the recording's
- * lines of that edit (the committed recording's seq 35, 37, 41, 45: the same lines as the
- * failing run's) through the bridge and runs the same `wc` at the same point, by an
- * `openFileForWrite` that does opencode's own write first (as it did, in place) and looks once
- * the bridge's open returned. No clock is involved: the point is where the open returns.
+ * lines of that edit (the committed recording's seq 35, 36, 41, 45: the edit's `tool_call`, its
+ * `in_progress` update with the rawInput, the `fs/write_text_file` request and the `completed`
+ * update, the same kinds of lines as the failing run's) through the bridge and runs the same
+ * `wc` at the same point, by an `openFileForWrite` that does opencode's own write first (as it
+ * did, in place) and looks once the bridge's open returned. No clock is involved: the point is
+ * where the open returns.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -32,7 +34,7 @@ function recordedEditSteps(): Array<Record<string, unknown>> {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as { seq: number; line: string });
-  return [35, 37, 41, 45].map((seq) => {
+  return [35, 36, 41, 45].map((seq) => {
     const text = entries.find((e) => e.seq === seq)!.line.replaceAll(RECORDED_WORKSPACE, "{{cwd}}");
     const message = JSON.parse(text) as { method: string; params: Record<string, unknown> };
     const params: Record<string, unknown> = { ...message.params, sessionId: "{{sessionId}}" };

@@ -248,9 +248,12 @@ describe("parity compare on the committed lanes and recordings", () => {
     expect(r.differences.some((d) => d.class === "diff")).toBe(false);
   });
 
-  it("a changed value is the bridge's only when that side's agent sent the other value: acp-claude's own input-token totals and its 'Command timed out' line are the adapter's", async () => {
+  it("a changed value is the bridge's only when that side's agent sent the other value: acp-claude's 'Command timed out' line is the adapter's; both agents' input tokens agree", async () => {
     const r = await comparePair({ a: "claude-code", b: "acp-claude", pair: "claude-code/acp-claude", lanesDir, recordingsDir, cells: ["zero-work", "command-signal"], entries: [], factsOf });
-    expect(r.differences.find((d) => d.cell === "zero-work" && d.field === "inputTokens")).toMatchObject({ kind: "changed", a: 2030, b: 2050, cause: { kind: "adapter", provider: "acp-claude" } });
+    // The pair once differed here (2030 against 2050): the loopback model numbered its answers among
+    // all requests, and claude-agent-acp's Claude Code sends a reachability check first, so its
+    // answers counted one request more. Numbered among conversation requests, both sides agree.
+    expect(r.differences.find((d) => d.cell === "zero-work" && d.field === "inputTokens")).toBeUndefined();
     expect(r.differences.find((d) => d.cell === "command-signal" && d.field === "output")).toMatchObject({
       kind: "changed",
       a: "before the signal\nTerminated",
@@ -271,7 +274,8 @@ describe("parity compare on the committed lanes and recordings", () => {
   it("evidence is read inside the turn: acp-claude's usage sent in turn 2 (seq 55) is no proof for the interrupted turn 1", async () => {
     const r = await comparePair({ a: "claude-code", b: "acp-claude", pair: "claude-code/acp-claude", lanesDir, recordingsDir, cells: ["stop-interrupt"], entries: [] });
     expect(r.differences.find((d) => d.address === "turn 1: inputTokens")).toMatchObject({ kind: "lost", cause: { kind: "adapter", provider: "acp-claude" } });
-    expect(r.differences.find((d) => d.address === "turn 2: inputTokens")).toMatchObject({ kind: "changed", a: 1020, b: 1040, cause: { kind: "adapter" } });
+    // Turn 2's counts, sent at seq 55, agree with the native lane's (1020 input tokens on both sides).
+    expect(r.differences.find((d) => d.address === "turn 2: inputTokens")).toBeUndefined();
   });
 
   it("a turn diff is folded away only while it repeats the turn's edits: one with a hunk no edit has stays a datum", async () => {

@@ -11,6 +11,9 @@
  * the same recording). pi and acp-opencode long-output are a later second live run (2026-12-07),
  * made when redaction began to cut a string as stored (harness/recording/redact.ts) and their
  * committed recordings were made again: a lane cut by the old rule no longer pairs with them.
+ * acp-opencode long-output and subagent were recorded again (2026-12-08) when the model server began
+ * to number an answer among requests of its own kind (harness/model-server/README.md) and acp-opencode's
+ * committed recordings were made again: token counts and call ids of the old numbering no longer pair.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

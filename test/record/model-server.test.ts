@@ -66,6 +66,30 @@ describe("loopback model endpoint", () => {
     expect(server.served).toEqual([{ kind: "title", model: "scripted" }]);
   });
 
+  it("numbers a conversation request by its place among conversation requests: a title before or after it moves no id or token count", async () => {
+    // opencode 1.18.33 asks for its session title beside its first prompt; which arrives first is
+    // the scheduler's (a whole re-record's acp-opencode approval-deny had the prompt first, the
+    // committed recording the title first, and its token counts moved by one request's step).
+    const script = { title: "T", responses: [{ text: "a", toolCalls: [{ name: "read", arguments: {} }] }, { text: "b" }] };
+    const conversation = async (titleFirst: boolean) => {
+      const server = await start(script);
+      if (titleFirst) await chat(server, { messages: [] });
+      const first = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any> | string>;
+      if (!titleFirst) await chat(server, { messages: [] });
+      const second = (await chat(server, { tools: TOOLS, messages: [] })) as Array<Record<string, any> | string>;
+      const gist = (chunks: Array<Record<string, any> | string>) => ({
+        usage: (chunks.find((c) => typeof c !== "string" && c.usage) as Record<string, any> | undefined)?.usage,
+        ids: chunks.flatMap((c) => (typeof c === "string" ? [] : [c.id, ...c.choices.flatMap((x: any) => (x.delta.tool_calls ?? []).map((t: any) => t.id ?? ""))])),
+      });
+      return [gist(first), gist(second)];
+    };
+    const titleFirst = await conversation(true);
+    expect(titleFirst[0]!.usage).toEqual({ prompt_tokens: 1010, completion_tokens: 20, total_tokens: 1030 });
+    expect(titleFirst[1]!.usage).toEqual({ prompt_tokens: 1020, completion_tokens: 20, total_tokens: 1040 });
+    expect(titleFirst[0]!.ids).toContain("call_parity_1_1");
+    expect(await conversation(false)).toEqual(titleFirst);
+  });
+
   it("is deterministic: the same script gives the same bytes", async () => {
     const script = { responses: [{ text: "same words here" }] };
     const a = await chat(await start(script), { tools: TOOLS });

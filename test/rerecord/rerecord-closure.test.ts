@@ -6,7 +6,8 @@
  * - acp-qwen/approval-deny: qwen asks before it reports the call; today's bridge writes the denied
  *   item when the runtime's answer arrives — a line the recording never had, caused by a runtime line;
  * - acp-opencode/steer: today's bridge splits the agent's two messages (a close between chunks of
- *   the agent's second message) — a line caused by an agent line;
+ *   the agent's second message) — a line caused by an agent line (the recording as committed until
+ *   acp-opencode's recordings were made again by today's bridge, kept in test/fixtures/older-bridge/);
  * - acp-pi/zero-work: today's bridge drops the phantom turn of pi-acp's pre-prompt "\n".
  *
  * Each is rerecorded into a scratch root, then `check` replays it from its `.current` lane: it
@@ -26,12 +27,17 @@ afterAll(() => {
 
 const CURRENT = "bridge→runtime.current.ndjson";
 
+/** Recordings an older bridge made that the project has since recorded again with today's bridge. */
+const OLDER_BRIDGE = path.join(repoRoot, "test", "fixtures", "older-bridge");
+
 /** A scratch recordings root holding `provider/cell` as the older bridge recorded it (no `.current`). */
 function olderRecording(provider: string, cell: string): string {
   const root = mkdtempSync(path.join(tmpdir(), "rerecord-closure-"));
   temps.push(root);
   const to = path.join(root, "recordings", provider, cell);
-  cpSync(path.join(repoRoot, "recordings", provider, cell), to, { recursive: true, filter: (src) => path.basename(src) !== CURRENT });
+  const kept = path.join(OLDER_BRIDGE, provider, cell);
+  const from = existsSync(kept) ? kept : path.join(repoRoot, "recordings", provider, cell);
+  cpSync(from, to, { recursive: true, filter: (src) => path.basename(src) !== CURRENT && path.basename(src) !== "alternates" });
   return root;
 }
 
