@@ -12,7 +12,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createClaudeCodeBridge } from "../../stack/claude-code/bridge.js";
-import { recordedLane, seqOf, startNativeChunkBridge, type Line, type NativeChunkBridge } from "../helpers/native-chunk.js";
+import { denyThen as denyThenIn, recordedLane, seqOf, startNativeChunkBridge, type Line, type NativeChunkBridge } from "../helpers/native-chunk.js";
 import { REPO_ROOT } from "../acp/fixture-agent-build.js";
 
 const lane = (cell: string, name: string) => recordedLane(REPO_ROOT, "claude-code", cell, name);
@@ -53,15 +53,7 @@ async function denyThen(next: { method: string; params: unknown }): Promise<{ br
     () => undefined,
   );
   open.push(bridge);
-  await bridge.request("thread/start", seqOf(denyRuntime, 3).params);
-  await bridge.request("turn/start", seqOf(denyRuntime, 9).params);
-  const asked = await bridge.waitFor((line) => line.method === "interaction/request");
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  bridge.chunk([
-    { ...seqOf(denyRuntime, 28), id: asked.id },
-    { jsonrpc: "2.0", id: 2000, ...next },
-  ]);
-  return { bridge, response: await bridge.response(2000) };
+  return { bridge, response: await denyThenIn(bridge, denyRuntime, { start: 3, turn: 9, deny: 28 }, next) };
 }
 
 /** The bridge's lines to Claude Code, by what they are. */

@@ -155,3 +155,27 @@ export function startNativeChunkBridge(makeBridge: (spawn: () => ChildProcess) =
     },
   };
 }
+
+/** Where a native approval-deny recording's runtime lines are: the thread/start, the turn/start and the deny. */
+export interface DenySeqs {
+  start: number;
+  turn: number;
+  deny: number;
+}
+
+/**
+ * Starts `bridge` on an approval-deny recording's runtime lines (`runtime`, by seq) up to the
+ * runtime's question, then hands it the recorded deny (answering the question's id) and `next` (as
+ * request id 2000) in ONE read. Resolves with the response to `next`. Waits for lines, never time.
+ */
+export async function denyThen(bridge: NativeChunkBridge, runtime: Map<number, Line>, seqs: DenySeqs, next: { method: string; params: unknown }): Promise<Line> {
+  await bridge.request("thread/start", seqOf(runtime, seqs.start).params);
+  await bridge.request("turn/start", seqOf(runtime, seqs.turn).params);
+  const asked = await bridge.waitFor((line) => line.method === "interaction/request");
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  bridge.chunk([
+    { ...seqOf(runtime, seqs.deny), id: asked.id },
+    { jsonrpc: "2.0", id: 2000, ...next },
+  ]);
+  return bridge.response(2000);
+}
