@@ -17,11 +17,11 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { isBoundary, startInProcessBridge, type InProcessBridge, type WireMessage } from "./bridge-harness.js";
-import { pipedChild } from "../helpers/piped-child.js";
+import { lineReadingStdin, pipedChild } from "../helpers/piped-child.js";
 import { REPO_ROOT } from "./fixture-agent-build.js";
 
 /** The committed lines of one lane of `cell`, by seq (parsed JSON-RPC messages). */
@@ -57,18 +57,9 @@ type AgentScript = (message: WireMessage, write: (line: WireMessage) => void) =>
  */
 function playerChild(script: AgentScript, out: () => WireMessage[], written: AgentWrite[]): ChildProcess {
   const stdout = new PassThrough();
-  let buffered = "";
-  const stdin = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      buffered += chunk.toString("utf8");
-      for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
-        const message = JSON.parse(buffered.slice(0, end)) as WireMessage;
-        buffered = buffered.slice(end + 1);
-        written.push({ message, runtimeLinesBefore: out().length });
-        script(message, write);
-      }
-      done();
-    },
+  const stdin = lineReadingStdin<WireMessage>((message) => {
+    written.push({ message, runtimeLinesBefore: out().length });
+    script(message, write);
   });
   const child = pipedChild({ stdin, stdout, stderr: new PassThrough() });
   const write = (message: WireMessage): void => void stdout.emit("data", Buffer.from(`${JSON.stringify(message)}\n`));

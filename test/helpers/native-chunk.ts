@@ -12,11 +12,11 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import type { ChildProcess } from "node:child_process";
 import type { ProviderBridge } from "../../stack/bridge-kit/define.js";
 import { createBridgeHost, type BridgeHost } from "../../stack/bridge-kit/host.js";
-import { pipedChild } from "./piped-child.js";
+import { lineReadingStdin, pipedChild } from "./piped-child.js";
 
 /** One parsed JSON line of either pipe. */
 export type Line = Record<string, any>;
@@ -68,26 +68,17 @@ export function seqOf(lane: Map<number, Line>, seq: number): Line {
 function playedChild(script: AgentScript, toAgent: Line[]): ChildProcess {
   const stdout = new PassThrough();
   const write = (line: Line): void => void setImmediate(() => stdout.emit("data", Buffer.from(`${JSON.stringify(line)}\n`)));
-  let buffered = "";
-  const stdin = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      buffered += chunk.toString("utf8");
-      for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
-        const message = JSON.parse(buffered.slice(0, end)) as Line;
-        buffered = buffered.slice(end + 1);
-        toAgent.push(message);
-        script(message, write);
-      }
-      done();
+  const stdin = lineReadingStdin<Line>(
+    (message) => {
+      toAgent.push(message);
+      script(message, write);
     },
-    final(done) {
-      done();
+    () =>
       setImmediate(() => {
         child.emit("exit", 0, null);
         child.emit("close", 0, null);
-      });
-    },
-  });
+      }),
+  );
   const child = pipedChild({ stdin, stdout, stderr: new PassThrough() });
   return child;
 }
